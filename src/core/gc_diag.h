@@ -1,0 +1,43 @@
+/*
+ * gc_diag: the diagnostics area of one handle (SQLGetDiagRec/Field).
+ * Messages are stored with the "[gcodbc]" prefix as ODBC shows them.
+ */
+#ifndef GC_DIAG_H
+#define GC_DIAG_H
+
+#include <libpq-fe.h>
+#include <sql.h>
+#include <sqlext.h>
+
+#include "util/gc_error.h"
+
+typedef struct gc_diag_record {
+    char sqlstate[6];
+    SQLINTEGER native;
+    char *message;          /* owned; prefixed "[gcodbc]" */
+    SQLLEN row_number;      /* SQL_NO_ROW_NUMBER when not row-specific */
+    SQLINTEGER column_number;
+} gc_diag_record;
+
+typedef struct gc_diag {
+    gc_diag_record *records;
+    int count;
+    int capacity;
+    SQLRETURN return_code;       /* SQL_DIAG_RETURNCODE of the last call */
+    SQLLEN row_count;            /* SQL_DIAG_ROW_COUNT */
+    SQLLEN cursor_row_count;     /* SQL_DIAG_CURSOR_ROW_COUNT */
+    const char *dynamic_function;       /* SQL_DIAG_DYNAMIC_FUNCTION, static string */
+    SQLINTEGER dynamic_function_code;
+} gc_diag;
+
+void gc_diag_init(gc_diag *d);
+void gc_diag_clear(gc_diag *d);     /* at the start of every ODBC call */
+void gc_diag_free(gc_diag *d);
+/* Adds a record; out-of-memory loses the record, never crashes. */
+void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gc_diag_add_error(gc_diag *d, const gc_error *err);
+/* The server's SQLSTATE and message (with DETAIL and HINT when present). */
+void gc_diag_add_result(gc_diag *d, const PGresult *res);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * gc_member: one session to one PostgreSQL server (a "member"), over libpq.
+ *
+ * The member layer owns the PGconn; nothing above it calls libpq connection
+ * functions. Results travel upwards as PGresult objects (libpq's opaque result
+ * type), which the caller frees with PQclear. Sending is separate from
+ * collecting (as in libpq), which makes SQLCancel, several results and the
+ * later pipelining of the global connection natural.
+ *
+ * A session is not thread-safe by itself: the owner (an ODBC connection, or
+ * later the global router) serializes calls.
+ */
+#ifndef GC_MEMBER_H
+#define GC_MEMBER_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/gc_error.h"
+#include "util/gc_trace.h"
+
+typedef enum gc_member_state {
+    GC_MEMBER_UNKNOWN = 0,   /* never tried */
+    GC_MEMBER_UP,
+    GC_MEMBER_DOWN,
+} gc_member_state;
+
+typedef enum gc_member_role {
+    GC_ROLE_UNKNOWN = 0,
+    GC_ROLE_PRIMARY,         /* in_hot_standby = off */
+    GC_ROLE_STANDBY,         /* in_hot_standby = on */
+} gc_member_role;
+
+/* Where and how to connect. Strings are copied by gc_member_create. */
+typedef struct gc_member_params {
+    const char *name;            /* e.g. "G1N1"; NULL for a general connection */
+    const char *group;           /* e.g. "G1"; NULL for a general connection */
+    const char *host;
+    const char *port;
+    const char *dbname;
+    const char *user;
+    const char *password;
+    const char *sslmode, *sslrootcert, *sslcert, *sslkey;
+    const char *application_name;
+    int connect_timeout_s;       /* 0 = libpq default */
+    const char *extra_conninfo;  /* appended verbatim (e.g. keepalive options) */
+} gc_member_params;
+
+typedef struct gc_member gc_member;
+
+/* Called for each server notice (NOTICE, WARNING, ...) while a statement runs. */
+typedef void (*gc_member_notice_fn)(void *ctx, const char *sqlstate,
+                                    const char *message);
+
+/* Allocates a closed session. Returns NULL on out-of-memory. */
+gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace);
+void gc_member_destroy(gc_member *m);
+
+/* Blocking connect (the non-blocking, parallel variant comes with the global
+ * connection). On failure fills err with 08001 (or 28P01/28000 from the
+ * server) and the server's message. */
+bool gc_member_connect(gc_member *m, gc_error *err);
+void gc_member_close(gc_member *m);
+bool gc_member_is_open(const gc_member *m);
+
+const char *gc_member_name(const gc_member *m);
+gc_member_state gc_member_get_state(const gc_member *m);
+gc_member_role gc_member_get_role(const gc_member *m);
+/* PQtransactionStatus of the session: the server's view, never a guess. */
+PGTransactionStatusType gc_member_txn_status(const gc_member *m);
+int gc_member_server_version(const gc_member *m);
+const char *gc_member_parameter(const gc_member *m, const char *name);
+
+void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx);
+
+/* --- sending (each returns false and fills err when nothing could be sent) --- */
+bool gc_member_send_query(gc_member *m, const char *sql, gc_error *err);
+bool gc_member_send_prepare(gc_member *m, const char *stmt_name, const char *sql,
+                            int nparams, const Oid *param_types, gc_error *err);
+bool gc_member_send_describe_prepared(gc_member *m, const char *stmt_name,
+                                      gc_error *err);
+/* values: text-format parameters (NULL = SQL NULL), or binary where formats[i]=1. */
+bool gc_member_send_query_prepared(gc_member *m, const char *stmt_name, int nparams,
+                                   const char *const *values, const int *lengths,
+                                   const int *formats, gc_error *err);
+bool gc_member_send_query_params(gc_member *m, const char *sql, int nparams,
+                                 const Oid *param_types, const char *const *values,
+                                 const int *lengths, const int *formats,
+                                 gc_error *err);
+/* After a send: deliver rows one PGRES_SINGLE_TUPLE result at a time, so a
+ * large result never has to fit in memory. */
+bool gc_member_stream_rows(gc_member *m);
+
+/* --- collecting --- */
+/* Next result of the statement in flight, or NULL when all are collected.
+ * The caller PQclear()s it. A broken session yields a PGRES_FATAL_ERROR result
+ * and marks the member down. */
+PGresult *gc_member_next_result(gc_member *m);
+/* Collects and discards what is left of the statement in flight. */
+void gc_member_drain(gc_member *m);
+
+/* Runs one statement and returns its last result (caller PQclears), or NULL
+ * with err filled. For internal statements (SET, BEGIN, SHOW...). */
+PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err);
+
+/* Asks the server to cancel what is running (callable from another thread). */
+bool gc_member_cancel(gc_member *m, gc_error *err);
+
+/* Fills err from a failed result: the server's SQLSTATE and primary message. */
+void gc_member_error_from_result(const PGresult *res, gc_error *err);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * odbc_entry: what every ODBC entry point does before and after calling the
+ * core: validate the handle, take the connection lock, clear the handle's
+ * diagnostics; and on the way out record the return code and unlock.
+ *
+ *   SQLRETURN SQL_API SQLFoo(SQLHSTMT hstmt, ...)
+ *   {
+ *       gc_stmt *s = gc_odbc_enter_stmt(hstmt);
+ *       if (s == NULL)
+ *           return SQL_INVALID_HANDLE;
+ *       SQLRETURN rc = gc_stmt_foo(s, ...);
+ *       return gc_odbc_leave_stmt(s, rc);
+ *   }
+ *
+ * Wide (W) entry points convert their SQLWCHAR arguments with gc_odbc_wide_in
+ * and pass UTF-8 to the same core function as the ANSI one.
+ */
+#ifndef ODBC_ENTRY_H
+#define ODBC_ENTRY_H
+
+#include <sql.h>
+#include <sqlext.h>
+#include <sqlucode.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_env.h"
+
+/* The core's statement and descriptor types begin with these fields:
+ *   gc_handle h; gc_conn *conn;  */
+typedef struct gc_stmt gc_stmt;
+typedef struct gc_desc gc_desc;
+
+gc_env *gc_odbc_enter_env(SQLHENV h);
+SQLRETURN gc_odbc_leave_env(gc_env *e, SQLRETURN rc);
+gc_conn *gc_odbc_enter_conn(SQLHDBC h);
+SQLRETURN gc_odbc_leave_conn(gc_conn *c, SQLRETURN rc);
+gc_stmt *gc_odbc_enter_stmt(SQLHSTMT h);
+SQLRETURN gc_odbc_leave_stmt(gc_stmt *s, SQLRETURN rc);
+gc_desc *gc_odbc_enter_desc(SQLHDESC h);
+SQLRETURN gc_odbc_leave_desc(gc_desc *d, SQLRETURN rc);
+
+/* A W argument as a malloc'd UTF-8 string (caller frees). len is in
+ * characters or SQL_NTS. *ok is false on out-of-memory or invalid UTF-16;
+ * a NULL argument gives NULL with *ok true. */
+char *gc_odbc_wide_in(const SQLWCHAR *s, SQLINTEGER len, bool *ok);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * gc_error: an error as a value. Every layer reports failure by filling one
+ * of these; the ODBC layer turns it into a diagnostic record. No layer prints.
+ */
+#ifndef GC_ERROR_H
+#define GC_ERROR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define GC_ERROR_MESSAGE_MAX 1024
+
+typedef struct gc_error {
+    char sqlstate[6];                    /* five characters and NUL; "" = no error */
+    int native;                          /* native error code, 0 when none */
+    char message[GC_ERROR_MESSAGE_MAX];  /* without the "[gcodbc]" prefix */
+} gc_error;
+
+void gc_error_clear(gc_error *err);
+bool gc_error_is_set(const gc_error *err);
+
+/* Sets sqlstate, native code and a printf-style message; truncates long ones. */
+void gc_error_set(gc_error *err, const char *sqlstate, int native,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gc_error_setv(gc_error *err, const char *sqlstate, int native,
+                   const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,76 @@
+#include "util/gc_trace.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+struct gc_trace {
+    FILE *file;
+    int owns_file;          /* false for stderr */
+    gc_trace_level level;
+    pthread_mutex_t lock;   /* keeps lines from interleaving */
+};
+
+gc_trace *gc_trace_open(const char *path, gc_trace_level level)
+{
+    if (level <= GC_TRACE_OFF)
+        return NULL;
+    gc_trace *trace = calloc(1, sizeof *trace);
+    if (trace == NULL)
+        return NULL;
+    if (path != NULL && path[0] != '\0') {
+        trace->file = fopen(path, "a");
+        trace->owns_file = 1;
+    } else {
+        trace->file = stderr;
+    }
+    if (trace->file == NULL) {
+        free(trace);
+        return NULL;
+    }
+    trace->level = level;
+    pthread_mutex_init(&trace->lock, NULL);
+    return trace;
+}
+
+void gc_trace_close(gc_trace *trace)
+{
+    if (trace == NULL)
+        return;
+    if (trace->owns_file)
+        fclose(trace->file);
+    pthread_mutex_destroy(&trace->lock);
+    free(trace);
+}
+
+int gc_trace_enabled(const gc_trace *trace, gc_trace_level level)
+{
+    return trace != NULL && level <= trace->level;
+}
+
+void gc_trace_write(gc_trace *trace, gc_trace_level level, const char *fmt, ...)
+{
+    if (!gc_trace_enabled(trace, level))
+        return;
+    struct timeval now;
+    gettimeofday(&now, NULL);
+    struct tm tm;
+    gmtime_r(&now.tv_sec, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+
+    pthread_mutex_lock(&trace->lock);
+    fprintf(trace->file, "%s.%06ldZ [%d] gcodbc: ", stamp, (long)now.tv_usec,
+            (int)getpid());
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(trace->file, fmt, ap);
+    va_end(ap);
+    fputc('\n', trace->file);
+    fflush(trace->file);
+    pthread_mutex_unlock(&trace->lock);
+}
