@@ -4,7 +4,10 @@
  * All keys come from one table (gc_keys.c): name, GOLDILOCKS alias, type,
  * default, where the value lives in gc_settings, and its documentation.
  * Parsing, defaults, aliases, the output connection string and docs/ are all
- * made from that table.
+ * made from that table. Related headers of this layer: gc_keys.h (the table),
+ * gc_connstr.h (connection string grammar), gc_servers.h (all seed addresses
+ * of Servers), gc_locator.h (the locator file). User-facing rules and
+ * SQLSTATEs: docs/connection-keys.md.
  */
 #ifndef GC_SETTINGS_H
 #define GC_SETTINGS_H
@@ -59,7 +62,8 @@ void gc_settings_free(gc_settings *s);
 
 /* Sets one key by name or alias (case-insensitive). An unknown key is
  * ignored with a trace line and returns true; a bad value returns false with
- * err (SQLSTATE HY024 style message naming the key). */
+ * err (SQLSTATE HY024 style message naming the key). An empty (or NULL)
+ * value restores the key's default. */
 bool gc_settings_set(gc_settings *s, const char *key, const char *value,
                      gc_trace *trace, gc_error *err);
 
