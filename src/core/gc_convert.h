@@ -108,4 +108,29 @@ void gc_param_value_free(gc_param_value *p);
  * variable-length ones (CHAR, WCHAR, BINARY). Used for row-wise binding. */
 SQLLEN gc_c_type_size(SQLSMALLINT c_type);
 
+/* --- Added by the conversion module (docs/types.md explains the choices) --- */
+
+/* *piece_offset after the last piece of a value (or its NULL, or a
+ * fixed-size value) was returned: the next call gives SQL_NO_DATA. Any other
+ * value counts bytes returned so far. */
+#define GC_PIECE_DONE ((size_t)-1)
+
+/* Column size reported for types without a length limit (text, json, bytea,
+ * varchar and bpchar without typmod), as psqlODBC reports by default. */
+#define GC_PG_LONG_COLUMN_SIZE 8190
+
+/* Precision and scale reported for numeric without typmod (as psqlODBC). */
+#define GC_NUMERIC_DEFAULT_PRECISION 28
+#define GC_NUMERIC_DEFAULT_SCALE 6
+
+/* ODBC's default C type for an SQL type (SQL_C_DEFAULT of a parameter). */
+SQLSMALLINT gc_sqltype_default_c_type(SQLSMALLINT sql_type);
+
+/* ODBC 2 C type codes (SQL_C_LONG, SQL_C_SHORT, SQL_C_TINYINT, SQL_C_DATE,
+ * SQL_C_TIME, SQL_C_TIMESTAMP) mapped to their ODBC 3 codes; others unchanged. */
+SQLSMALLINT gc_c_type_normalize(SQLSMALLINT c_type);
+
+/* True for the SQL_C_INTERVAL_* codes (which this driver refuses: 07006). */
+bool gc_c_type_is_interval(SQLSMALLINT c_type);
+
 #endif

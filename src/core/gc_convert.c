@@ -1,0 +1,543 @@
+/*
+ * gc_convert, results: one PostgreSQL value in text format into an ODBC C
+ * type, following ODBC's "Converting Data from SQL to C Data Types". The
+ * PostgreSQL types are grouped into families that convert alike.
+ */
+#include "core/gc_convert.h"
+#include "core/gc_convert_internal.h"
+#include "util/gc_utf16.h"
+
+#include <assert.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum family {
+    FAM_BOOL, FAM_INT, FAM_NUMERIC, FAM_FLOAT, FAM_TEXT,
+    FAM_DATE, FAM_TIME, FAM_TIMESTAMP, FAM_BYTEA, FAM_UUID
+} family;
+
+static family family_of(Oid t)
+{
+    switch (t) {
+    case GC_OID_BOOL: return FAM_BOOL;
+    case GC_OID_INT2: case GC_OID_INT4: case GC_OID_INT8: case GC_OID_OID: return FAM_INT;
+    case GC_OID_NUMERIC: return FAM_NUMERIC;
+    case GC_OID_FLOAT4: case GC_OID_FLOAT8: return FAM_FLOAT;
+    case GC_OID_DATE: return FAM_DATE;
+    case GC_OID_TIME: return FAM_TIME;
+    case GC_OID_TIMESTAMP: case GC_OID_TIMESTAMPTZ: return FAM_TIMESTAMP;
+    case GC_OID_BYTEA: return FAM_BYTEA;
+    case GC_OID_UUID: return FAM_UUID;
+    default: return FAM_TEXT;   /* text, varchar, json, interval, unknown ... */
+    }
+}
+
+/* A value in hand: the text and where it came from. */
+typedef struct source {
+    Oid oid;
+    family fam;
+    const char *text;
+    size_t len;
+} source;
+
+/* Reports the octet length of the data: to the length buffer, and to a
+ * separate indicator buffer as 0 ("not NULL"), or as the length when there
+ * is no length buffer, so a caller passing only one pointer still gets it. */
+static void set_length(const gc_fetch_target *t, SQLLEN n)
+{
+    if (t->length != NULL)
+        *t->length = n;
+    if (t->indicator != NULL && t->indicator != t->length)
+        *t->indicator = t->length == NULL ? n : 0;
+}
+
+static void mark_done(size_t *piece_offset)
+{
+    if (piece_offset != NULL)
+        *piece_offset = GC_PIECE_DONE;
+}
+
+static SQLRETURN fail(gc_error *err, const char *state, const char *msg, const source *src)
+{
+    gc_error_set(err, state, 0, "%s (value of type oid %u)", msg, (unsigned)src->oid);
+    return SQL_ERROR;
+}
+
+static SQLRETURN restricted(gc_error *err, const source *src, SQLSMALLINT c_type)
+{
+    gc_error_set(err, "07006", 0,
+                 "Restricted data type attribute violation: type oid %u cannot be "
+                 "converted to C type %d", (unsigned)src->oid, (int)c_type);
+    return SQL_ERROR;
+}
+
+/* Hands out the next piece of a variable-length value: `data` holds all of it
+ * (UTF-16 bytes for WCHAR), nul_size is 1 (CHAR), 2 (WCHAR) or 0 (BINARY).
+ * The length reported is what remains before this call; 01004 when the piece
+ * did not hold all of it. */
+static SQLRETURN put_pieces(const gc_fetch_target *t, const unsigned char *data,
+                            size_t total, size_t nul_size, size_t *piece_offset,
+                            gc_error *err)
+{
+    size_t offset = piece_offset != NULL ? *piece_offset : 0;
+    if (offset > total)
+        offset = total;
+    size_t remaining = total - offset;
+    if (t->buffer_length < 0) {
+        gc_error_set(err, "HY090", 0, "Invalid string or buffer length");
+        return SQL_ERROR;
+    }
+    size_t cap = t->buffer != NULL ? (size_t)t->buffer_length : 0;
+    size_t room = cap >= nul_size ? cap - nul_size : 0;
+    if (nul_size == 2)
+        room &= ~(size_t)1;
+    size_t n = remaining < room ? remaining : room;
+    /* Do not end a piece between the halves of a surrogate pair unless the
+     * buffer holds a single unit (no progress otherwise). */
+    if (nul_size == 2 && n < remaining && n >= 4) {
+        unsigned unit = (unsigned)data[offset + n - 2] | (unsigned)data[offset + n - 1] << 8;
+        if (unit >= 0xD800 && unit <= 0xDBFF)
+            n -= 2;
+    }
+    set_length(t, (SQLLEN)remaining);
+    if (t->buffer != NULL) {
+        unsigned char *out = t->buffer;
+        if (n > 0)
+            memcpy(out, data + offset, n);
+        if (nul_size > 0 && cap >= nul_size)
+            memset(out + n, 0, nul_size);
+    }
+    if (n == remaining) {
+        mark_done(piece_offset);
+        return SQL_SUCCESS;
+    }
+    if (piece_offset != NULL)
+        *piece_offset = offset + n;
+    gc_error_set(err, "01004", 0, "String data, right truncated");
+    return SQL_SUCCESS_WITH_INFO;
+}
+
+/* Decodes bytea text ('\x0a0b' hex, or the older escape format) into a
+ * malloc'd buffer the caller frees. Returns NULL on bad text or no memory
+ * (*bad tells which). */
+static unsigned char *bytea_decode(const char *s, size_t len, size_t *out_len, bool *bad)
+{
+    *bad = false;
+    unsigned char *out = malloc(len + 1);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    if (len >= 2 && s[0] == '\\' && s[1] == 'x') {
+        for (size_t i = 2; i < len; i += 2) {
+            int hi = -1, lo = -1;
+            char a = s[i], b = i + 1 < len ? s[i + 1] : '?';
+            hi = a >= '0' && a <= '9' ? a - '0' : a >= 'a' && a <= 'f' ? a - 'a' + 10 :
+                 a >= 'A' && a <= 'F' ? a - 'A' + 10 : -1;
+            lo = b >= '0' && b <= '9' ? b - '0' : b >= 'a' && b <= 'f' ? b - 'a' + 10 :
+                 b >= 'A' && b <= 'F' ? b - 'A' + 10 : -1;
+            if (hi < 0 || lo < 0) {
+                free(out);
+                *bad = true;
+                return NULL;
+            }
+            out[n++] = (unsigned char)(hi << 4 | lo);
+        }
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            if (s[i] != '\\') {
+                out[n++] = (unsigned char)s[i];
+            } else if (i + 1 < len && s[i + 1] == '\\') {
+                out[n++] = '\\';
+                i++;
+            } else if (i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
+                       s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+                out[n++] = (unsigned char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
+                                           (s[i + 3] - '0'));
+                i += 3;
+            } else {
+                free(out);
+                *bad = true;
+                return NULL;
+            }
+        }
+    }
+    *out_len = n;
+    return out;
+}
+
+/* For the families whose character form must not be cut in its whole part
+ * (numbers, dates, times, bool, uuid): how many leading bytes must fit.
+ * 0 for character and binary data, which may be cut anywhere. */
+static size_t whole_part_length(const source *src, const char *text, size_t len)
+{
+    switch (src->fam) {
+    case FAM_TEXT:
+    case FAM_BYTEA:
+        return 0;
+    case FAM_INT: case FAM_NUMERIC: case FAM_FLOAT: case FAM_TIME: case FAM_TIMESTAMP: {
+        const char *dot = memchr(text, '.', len);
+        if (dot == NULL || memchr(text, 'e', len) != NULL || memchr(text, 'E', len) != NULL)
+            return len;
+        return (size_t)(dot - text);
+    }
+    default:
+        return len;
+    }
+}
+
+/* SQL_C_CHAR and SQL_C_WCHAR: the value's character form, piecewise. */
+static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool wide,
+                              size_t *piece_offset, gc_error *err)
+{
+    const char *text = src->text;
+    size_t len = src->len;
+    unsigned char *owned = NULL;
+
+    if (src->fam == FAM_BOOL) {
+        text = (len > 0 && (src->text[0] == 't' || src->text[0] == '1')) ? "1" : "0";
+        len = 1;
+    } else if (src->fam == FAM_BYTEA) {
+        if (len >= 2 && text[0] == '\\' && text[1] == 'x') {
+            text += 2;   /* already the hex digits ODBC wants */
+            len -= 2;
+        } else {
+            size_t n;
+            bool bad;
+            unsigned char *bytes = bytea_decode(text, len, &n, &bad);
+            if (bytes == NULL)
+                return fail(err, bad ? "22018" : "HY001",
+                            bad ? "Invalid bytea text" : "Memory allocation error", src);
+            owned = malloc(2 * n + 1);
+            if (owned == NULL) {
+                free(bytes);
+                return fail(err, "HY001", "Memory allocation error", src);
+            }
+            static const char hex[] = "0123456789abcdef";
+            for (size_t i = 0; i < n; i++) {
+                owned[2 * i] = (unsigned char)hex[bytes[i] >> 4];
+                owned[2 * i + 1] = (unsigned char)hex[bytes[i] & 15];
+            }
+            free(bytes);
+            text = (const char *)owned;
+            len = 2 * n;
+        }
+    }
+
+    size_t unit = wide ? 2 : 1;
+    size_t whole = whole_part_length(src, text, len);
+    bool first = piece_offset == NULL || *piece_offset == 0;
+    if (whole > 0 && first && t->buffer != NULL && t->buffer_length >= 0 &&
+        (len + 1) * unit > (size_t)t->buffer_length &&
+        (whole + 1) * unit > (size_t)t->buffer_length) {
+        free(owned);
+        return fail(err, "22003", "Numeric value out of range: buffer too small for the value", src);
+    }
+
+    SQLRETURN rc;
+    if (!wide) {
+        rc = put_pieces(t, (const unsigned char *)text, len, 1, piece_offset, err);
+    } else {
+        ssize_t units = gc_utf8_utf16_length(text, len);
+        if (units < 0) {
+            free(owned);
+            return fail(err, "22018", "Invalid character value: not UTF-8", src);
+        }
+        uint16_t *w = malloc(((size_t)units + 1) * sizeof *w);
+        if (w == NULL) {
+            free(owned);
+            return fail(err, "HY001", "Memory allocation error", src);
+        }
+        gc_utf8_to_utf16(text, len, w, (size_t)units + 1);
+        rc = put_pieces(t, (const unsigned char *)w, (size_t)units * 2, 2, piece_offset, err);
+        free(w);
+    }
+    free(owned);
+    return rc;
+}
+
+/* SQL_C_BINARY: bytea as its bytes, anything else as its text bytes. */
+static SQLRETURN to_binary(const source *src, const gc_fetch_target *t,
+                           size_t *piece_offset, gc_error *err)
+{
+    if (src->fam != FAM_BYTEA)
+        return put_pieces(t, (const unsigned char *)src->text, src->len, 0, piece_offset, err);
+    size_t n;
+    bool bad;
+    unsigned char *bytes = bytea_decode(src->text, src->len, &n, &bad);
+    if (bytes == NULL)
+        return fail(err, bad ? "22018" : "HY001",
+                    bad ? "Invalid bytea text" : "Memory allocation error", src);
+    SQLRETURN rc = put_pieces(t, bytes, n, 0, piece_offset, err);
+    free(bytes);
+    return rc;
+}
+
+/* Reads the value as a number for the numeric C types. */
+static SQLRETURN source_number(const source *src, SQLSMALLINT c_type, gc_decnum *d,
+                               gc_error *err)
+{
+    switch (src->fam) {
+    case FAM_BOOL: {
+        bool yes = src->len > 0 && (src->text[0] == 't' || src->text[0] == '1');
+        gc_decnum_parse(yes ? "1" : "0", 1, d);
+        return SQL_SUCCESS;
+    }
+    case FAM_INT: case FAM_NUMERIC: case FAM_FLOAT: case FAM_TEXT:
+        if (!gc_decnum_parse(src->text, src->len, d))
+            return fail(err, "22018", "Invalid character value for cast specification", src);
+        return SQL_SUCCESS;
+    default:
+        return restricted(err, src, c_type);
+    }
+}
+
+static SQLRETURN fraction_warning(gc_error *err)
+{
+    gc_error_set(err, "01S07", 0, "Fractional truncation");
+    return SQL_SUCCESS_WITH_INFO;
+}
+
+/* The integer C types, with their ranges. */
+static SQLRETURN to_integer(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
+                            gc_error *err)
+{
+    int64_t min;
+    uint64_t max;
+    switch (c_type) {
+    case SQL_C_STINYINT: min = INT8_MIN; max = INT8_MAX; break;
+    case SQL_C_UTINYINT: min = 0; max = UINT8_MAX; break;
+    case SQL_C_SSHORT: min = INT16_MIN; max = INT16_MAX; break;
+    case SQL_C_USHORT: min = 0; max = UINT16_MAX; break;
+    case SQL_C_SLONG: min = INT32_MIN; max = INT32_MAX; break;
+    case SQL_C_ULONG: min = 0; max = UINT32_MAX; break;
+    case SQL_C_SBIGINT: min = INT64_MIN; max = INT64_MAX; break;
+    default: min = 0; max = UINT64_MAX; break;   /* SQL_C_UBIGINT */
+    }
+    gc_decnum d;
+    SQLRETURN rc = source_number(src, c_type, &d, err);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    bool negative, fraction_lost;
+    uint64_t mag;
+    if (!gc_decnum_integer(&d, &negative, &mag, &fraction_lost) ||
+        !gc_integer_in_range(negative, mag, min, max))
+        return fail(err, "22003", "Numeric value out of range", src);
+    /* Two's complement negation through unsigned arithmetic: exact for INT64_MIN. */
+    uint64_t bits = negative ? (uint64_t)0 - mag : mag;
+    /* Stores go through memcpy: a row-wise bound buffer need not be aligned. */
+    if (t->buffer != NULL) {
+        switch (c_type) {
+        case SQL_C_STINYINT: { SQLSCHAR v = (SQLSCHAR)(int64_t)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_UTINYINT: { SQLCHAR v = (SQLCHAR)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_SSHORT: { SQLSMALLINT v = (SQLSMALLINT)(int64_t)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_USHORT: { SQLUSMALLINT v = (SQLUSMALLINT)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_SLONG: { SQLINTEGER v = (SQLINTEGER)(int64_t)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_ULONG: { SQLUINTEGER v = (SQLUINTEGER)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        case SQL_C_SBIGINT: { SQLBIGINT v = (SQLBIGINT)bits; memcpy(t->buffer, &v, sizeof v); break; }
+        default: { SQLUBIGINT v = bits; memcpy(t->buffer, &v, sizeof v); break; }
+        }
+    }
+    set_length(t, gc_c_type_size(c_type));
+    return fraction_lost ? fraction_warning(err) : SQL_SUCCESS;
+}
+
+/* SQL_C_BIT: 0 or 1; values in (0, 2) truncate with 01S07, others 22003. */
+static SQLRETURN to_bit(const source *src, const gc_fetch_target *t, gc_error *err)
+{
+    gc_decnum d;
+    SQLRETURN rc = source_number(src, SQL_C_BIT, &d, err);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    bool negative, fraction_lost;
+    uint64_t mag;
+    if (d.kind != GC_DECNUM_FINITE || (d.negative && d.ndigits > 0) ||
+        !gc_decnum_integer(&d, &negative, &mag, &fraction_lost) || mag > 1)
+        return fail(err, "22003", "Numeric value out of range for a bit", src);
+    if (t->buffer != NULL)
+        *(SQLCHAR *)t->buffer = (SQLCHAR)mag;   /* one byte: no alignment */
+    set_length(t, 1);
+    return fraction_lost ? fraction_warning(err) : SQL_SUCCESS;
+}
+
+/* SQL_C_FLOAT and SQL_C_DOUBLE. */
+static SQLRETURN to_float(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
+                          gc_error *err)
+{
+    double v;
+    if (src->fam == FAM_BOOL) {
+        v = (src->len > 0 && (src->text[0] == 't' || src->text[0] == '1')) ? 1.0 : 0.0;
+    } else if (src->fam == FAM_INT || src->fam == FAM_NUMERIC || src->fam == FAM_FLOAT ||
+               src->fam == FAM_TEXT) {
+        gc_num_status st = gc_parse_double(src->text, src->len, &v);
+        if (st == GC_NUM_SYNTAX)
+            return fail(err, "22018", "Invalid character value for cast specification", src);
+        if (st == GC_NUM_RANGE)
+            return fail(err, "22003", "Numeric value out of range", src);
+    } else {
+        return restricted(err, src, c_type);
+    }
+    if (c_type == SQL_C_FLOAT) {
+        if (isfinite(v) && fabs(v) > FLT_MAX)
+            return fail(err, "22003", "Numeric value out of range for a float", src);
+        SQLREAL f = (SQLREAL)v;
+        if (t->buffer != NULL)
+            memcpy(t->buffer, &f, sizeof f);
+    } else if (t->buffer != NULL) {
+        memcpy(t->buffer, &v, sizeof v);
+    }
+    set_length(t, gc_c_type_size(c_type));
+    return SQL_SUCCESS;
+}
+
+/* SQL_C_NUMERIC with the target's precision and scale. */
+static SQLRETURN to_numeric(const source *src, const gc_fetch_target *t, gc_error *err)
+{
+    gc_decnum d;
+    SQLRETURN rc = source_number(src, SQL_C_NUMERIC, &d, err);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    SQL_NUMERIC_STRUCT n;
+    bool fraction_lost;
+    if (!gc_decnum_to_numeric(&d, t->precision, t->scale, &n, &fraction_lost))
+        return fail(err, "22003", "Numeric value out of range for the precision", src);
+    if (t->buffer != NULL)
+        memcpy(t->buffer, &n, sizeof n);
+    set_length(t, (SQLLEN)sizeof n);
+    return fraction_lost ? fraction_warning(err) : SQL_SUCCESS;
+}
+
+/* SQL_C_TYPE_DATE, _TIME and _TIMESTAMP. */
+static SQLRETURN to_datetime(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
+                             gc_error *err)
+{
+    bool from_text = src->fam == FAM_TEXT;
+    bool allowed = from_text || src->fam == FAM_TIMESTAMP ||
+                   (src->fam == FAM_DATE && c_type != SQL_C_TYPE_TIME) ||
+                   (src->fam == FAM_TIME && c_type != SQL_C_TYPE_DATE);
+    if (!allowed)
+        return restricted(err, src, c_type);
+    const char *bad_state = from_text ? "22018" : "22007";
+    gc_datetime dt;
+    if (!gc_datetime_parse(src->text, src->len, &dt))
+        return fail(err, bad_state, "Invalid datetime format", src);
+    if (dt.infinite != 0 || dt.bc || (dt.has_date && dt.year > 32767))
+        return fail(err, "22007", "Datetime value cannot be represented in an ODBC structure", src);
+    if (!gc_datetime_valid(&dt))
+        return fail(err, bad_state, "Invalid datetime value", src);
+
+    bool lost = dt.fraction_cut;
+    if (c_type == SQL_C_TYPE_DATE) {
+        if (!dt.has_date)
+            return fail(err, bad_state, "Value has no date part", src);
+        lost = dt.has_time && (dt.hour || dt.minute || dt.second || dt.fraction);
+        SQL_DATE_STRUCT o = { (SQLSMALLINT)dt.year, (SQLUSMALLINT)dt.month,
+                              (SQLUSMALLINT)dt.day };
+        if (t->buffer != NULL)
+            memcpy(t->buffer, &o, sizeof o);
+    } else if (c_type == SQL_C_TYPE_TIME) {
+        if (!dt.has_time)
+            return fail(err, bad_state, "Value has no time part", src);
+        lost = dt.fraction != 0 || dt.fraction_cut;
+        SQL_TIME_STRUCT o = { (SQLUSMALLINT)dt.hour, (SQLUSMALLINT)dt.minute,
+                              (SQLUSMALLINT)dt.second };
+        if (t->buffer != NULL)
+            memcpy(t->buffer, &o, sizeof o);
+    } else {
+        if (!dt.has_date)
+            gc_datetime_today(&dt.year, &dt.month, &dt.day);
+        SQL_TIMESTAMP_STRUCT o = { (SQLSMALLINT)dt.year, (SQLUSMALLINT)dt.month,
+                                   (SQLUSMALLINT)dt.day, (SQLUSMALLINT)dt.hour,
+                                   (SQLUSMALLINT)dt.minute, (SQLUSMALLINT)dt.second,
+                                   (SQLUINTEGER)dt.fraction };
+        if (t->buffer != NULL)
+            memcpy(t->buffer, &o, sizeof o);
+    }
+    set_length(t, gc_c_type_size(c_type));
+    return lost ? fraction_warning(err) : SQL_SUCCESS;
+}
+
+/* SQL_C_GUID from uuid or from text holding one. */
+static SQLRETURN to_guid(const source *src, const gc_fetch_target *t, gc_error *err)
+{
+    if (src->fam != FAM_UUID && src->fam != FAM_TEXT)
+        return restricted(err, src, SQL_C_GUID);
+    SQLGUID g;
+    if (!gc_guid_parse(src->text, src->len, &g))
+        return fail(err, "22018", "Invalid character value for a GUID", src);
+    if (t->buffer != NULL)
+        memcpy(t->buffer, &g, sizeof g);
+    set_length(t, (SQLLEN)sizeof g);
+    return SQL_SUCCESS;
+}
+
+/* Converts one value; see gc_convert.h for the contract. Fixed-size results
+ * and NULL are returned whole, so the next call on them is SQL_NO_DATA. */
+SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
+                                bool is_null, const gc_fetch_target *target,
+                                size_t *piece_offset, gc_error *err)
+{
+    assert(target != NULL && err != NULL);
+    gc_error_clear(err);
+    if (piece_offset != NULL && *piece_offset == GC_PIECE_DONE)
+        return SQL_NO_DATA;
+
+    if (is_null) {
+        if (target->indicator == NULL) {
+            gc_error_set(err, "22002", 0, "Indicator variable required but not supplied");
+            return SQL_ERROR;
+        }
+        *target->indicator = SQL_NULL_DATA;
+        mark_done(piece_offset);
+        return SQL_SUCCESS;
+    }
+    assert(text != NULL);
+
+    SQLSMALLINT c_type = target->c_type;
+    if (c_type == SQL_C_DEFAULT) {
+        gc_pgtype_info info;
+        gc_pgtype_describe(pg_type, -1, &info);
+        c_type = info.default_c_type;
+    }
+    c_type = gc_c_type_normalize(c_type);
+    source src = { pg_type, family_of(pg_type), text, text_len };
+
+    SQLRETURN rc;
+    switch (c_type) {
+    case SQL_C_CHAR:
+        return to_character(&src, target, false, piece_offset, err);
+    case SQL_C_WCHAR:
+        return to_character(&src, target, true, piece_offset, err);
+    case SQL_C_BINARY:
+        return to_binary(&src, target, piece_offset, err);
+    case SQL_C_STINYINT: case SQL_C_UTINYINT: case SQL_C_SSHORT: case SQL_C_USHORT:
+    case SQL_C_SLONG: case SQL_C_ULONG: case SQL_C_SBIGINT: case SQL_C_UBIGINT:
+        rc = to_integer(&src, target, c_type, err);
+        break;
+    case SQL_C_BIT:
+        rc = to_bit(&src, target, err);
+        break;
+    case SQL_C_FLOAT: case SQL_C_DOUBLE:
+        rc = to_float(&src, target, c_type, err);
+        break;
+    case SQL_C_NUMERIC:
+        rc = to_numeric(&src, target, err);
+        break;
+    case SQL_C_TYPE_DATE: case SQL_C_TYPE_TIME: case SQL_C_TYPE_TIMESTAMP:
+        rc = to_datetime(&src, target, c_type, err);
+        break;
+    case SQL_C_GUID:
+        rc = to_guid(&src, target, err);
+        break;
+    default:
+        if (gc_c_type_is_interval(c_type))
+            return restricted(err, &src, c_type);
+        gc_error_set(err, "HY003", 0, "Invalid application buffer type %d", (int)c_type);
+        return SQL_ERROR;
+    }
+    if (SQL_SUCCEEDED(rc))
+        mark_done(piece_offset);
+    return rc;
+}

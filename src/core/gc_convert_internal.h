@@ -1,0 +1,115 @@
+/*
+ * Private helpers shared by the gc_convert files: decimal numbers parsed from
+ * text, locale-independent doubles, SQL_NUMERIC_STRUCT arithmetic, and date /
+ * time values. Nothing here allocates.
+ */
+#ifndef GC_CONVERT_INTERNAL_H
+#define GC_CONVERT_INTERNAL_H
+
+#include <sql.h>
+#include <sqlext.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Significant digits kept from a decimal text; more than any C type needs
+ * (SQL_NUMERIC_STRUCT holds 38). Nonzero digits beyond are only remembered. */
+#define GC_DECNUM_MAX_DIGITS 64
+
+typedef enum gc_decnum_kind {
+    GC_DECNUM_FINITE, GC_DECNUM_NAN, GC_DECNUM_POS_INF, GC_DECNUM_NEG_INF
+} gc_decnum_kind;
+
+/* value = (negative ? -1 : 1) * digits * 10^exp10 (+ less than 10^exp10 when
+ * dropped_nonzero). digits has no leading zeros; ndigits == 0 means zero. */
+typedef struct gc_decnum {
+    gc_decnum_kind kind;
+    bool negative;
+    char digits[GC_DECNUM_MAX_DIGITS];   /* ASCII, not NUL-terminated */
+    int ndigits;
+    long exp10;
+    bool dropped_nonzero;
+} gc_decnum;
+
+/* Parses a numeric literal: optional spaces, sign, digits with an optional
+ * point, optional exponent, spaces; or NaN / Inf / Infinity in any case.
+ * Returns false when the text is not such a literal. */
+bool gc_decnum_parse(const char *s, size_t len, gc_decnum *out);
+
+/* The integer part of d as sign and magnitude; *fraction_lost when a nonzero
+ * fraction was cut off. Returns false when d is NaN, infinite or its
+ * magnitude exceeds UINT64_MAX. */
+bool gc_decnum_integer(const gc_decnum *d, bool *negative, uint64_t *magnitude,
+                       bool *fraction_lost);
+
+/* True when sign/magnitude lies in [min, max]. */
+bool gc_integer_in_range(bool negative, uint64_t magnitude, int64_t min, uint64_t max);
+
+/* d rounded toward zero to `scale` decimals into a SQL_NUMERIC_STRUCT of
+ * `precision` digits (1..38). Returns false when it does not fit (22003);
+ * *fraction_lost when digits beyond scale were dropped. */
+bool gc_decnum_to_numeric(const gc_decnum *d, int precision, int scale,
+                          SQL_NUMERIC_STRUCT *out, bool *fraction_lost);
+
+/* Longest text gc_numeric_to_text writes, NUL included. */
+#define GC_NUMERIC_TEXT_MAX 200
+
+/* Writes the decimal text of a SQL_NUMERIC_STRUCT ("-12.340", "0.5"). */
+void gc_numeric_to_text(const SQL_NUMERIC_STRUCT *n, char buf[GC_NUMERIC_TEXT_MAX]);
+
+typedef enum gc_num_status { GC_NUM_OK, GC_NUM_SYNTAX, GC_NUM_RANGE } gc_num_status;
+
+/* Parses a double regardless of the process locale; out-of-range finite
+ * literals (1e400) give GC_NUM_RANGE, tiny ones round to zero. */
+gc_num_status gc_parse_double(const char *s, size_t len, double *out);
+
+/* Longest text gc_format_double writes, NUL included. */
+#define GC_DOUBLE_TEXT_MAX 40
+
+/* Shortest text (at most max_digits significant digits) that reads back as v,
+ * in PostgreSQL's spelling of the special values (NaN, Infinity). Ignores
+ * the process locale. */
+void gc_format_double(double v, int max_digits, char buf[GC_DOUBLE_TEXT_MAX]);
+
+/* A date, time or timestamp read from text. */
+typedef struct gc_datetime {
+    bool has_date, has_time;
+    int infinite;            /* +1 'infinity', -1 '-infinity', else 0 */
+    bool bc;                 /* ' BC' suffix */
+    long year;
+    int month, day, hour, minute, second;
+    unsigned long fraction;  /* nanoseconds */
+    bool fraction_cut;       /* nonzero digits past nanoseconds were dropped */
+} gc_datetime;
+
+/* Parses 'YYYY-MM-DD', 'HH:MM[:SS[.f]]', or both separated by ' ' or 'T',
+ * with an optional UTC offset ('+02', '-03:30', 'Z') that is dropped, an
+ * optional ' BC'/' AD', or '[-+]infinity'. Checks the shape, not the ranges. */
+bool gc_datetime_parse(const char *s, size_t len, gc_datetime *out);
+
+/* True when the fields present are a real calendar date / clock time
+ * (year >= 1, month 1-12, day within month, 00:00:00-23:59:59). */
+bool gc_datetime_valid(const gc_datetime *dt);
+
+/* Strips an ODBC escape around a literal: {d '...'}, {t '...'}, {ts '...'}.
+ * Returns the inner text through s and len; unchanged when there is none. */
+void gc_datetime_strip_escape(const char **s, size_t *len);
+
+/* Longest text gc_datetime_format writes, NUL included. */
+#define GC_DATETIME_TEXT_MAX 48
+
+/* Writes the parts of dt that are present in PostgreSQL input syntax:
+ * 'YYYY-MM-DD', 'HH:MM:SS[.fffffffff]' (trailing zeros trimmed) or both. */
+void gc_datetime_format(const gc_datetime *dt, char buf[GC_DATETIME_TEXT_MAX]);
+
+/* Today's date in the local time zone (ODBC: a time converted to a timestamp
+ * takes the current date). */
+void gc_datetime_today(long *year, int *month, int *day);
+
+/* Parses 8-4-4-4-12 hex (optionally in braces) into a SQLGUID. */
+bool gc_guid_parse(const char *s, size_t len, SQLGUID *out);
+
+/* Writes the 36-character lowercase text of a SQLGUID and a NUL. */
+void gc_guid_format(const SQLGUID *g, char buf[37]);
+
+#endif
