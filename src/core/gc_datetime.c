@@ -217,7 +217,7 @@ void gc_datetime_format(const gc_datetime *dt, char buf[GC_DATETIME_TEXT_MAX])
         n += (size_t)snprintf(buf + n, GC_DATETIME_TEXT_MAX - n, "%s%02d:%02d:%02d",
                               dt->has_date ? " " : "", dt->hour, dt->minute, dt->second);
         if (dt->fraction != 0) {
-            char frac[16];
+            char frac[24];   /* room for any unsigned long */
             snprintf(frac, sizeof frac, "%09lu", dt->fraction);
             int keep = 9;
             while (keep > 1 && frac[keep - 1] == '0')

@@ -23,6 +23,6 @@ bool gc_error_is_set(const gc_error *err);
 void gc_error_set(gc_error *err, const char *sqlstate, int native,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void gc_error_setv(gc_error *err, const char *sqlstate, int native,
-                   const char *fmt, va_list ap);
+                   const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 #endif

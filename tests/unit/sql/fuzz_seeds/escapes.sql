@@ -1,0 +1,1 @@
+select {fn CONCAT({fn UCASE(?)}, {fn LOCATE('a', ?, 2)})}, {d '2024-01-01'} from {oj a left join b on a.x=b.x}

@@ -1,0 +1,2 @@
+select * from t where a = ? and b = 'it''s ?' -- c
+ and c = $$?$$

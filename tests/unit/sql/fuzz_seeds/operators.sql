@@ -1,0 +1,1 @@
+select j ?| array['a'], j ?& b, j @? '$.x', ?::int, ?||'x', ??, {fn TIMESTAMPDIFF(SQL_TSI_MONTH, ?, ?)}
