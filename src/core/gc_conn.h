@@ -43,13 +43,71 @@ struct gc_conn {
     SQLUINTEGER metadata_id;
     SQLUINTEGER async_enable;
 
+    SQLUINTEGER packet_size;       /* SQL_ATTR_PACKET_SIZE: kept, not used */
+    SQLPOINTER quiet_mode;         /* SQL_ATTR_QUIET_MODE: kept, not used */
+    SQLUINTEGER odbc_cursors;      /* SQL_ATTR_ODBC_CURSORS (the DM's business) */
+
+    /* Where server notices go while a call runs: the diagnostics of the
+     * handle the current ODBC call is on (set by the odbc layer's enter
+     * functions, NULL between calls, when notices are only traced). */
+    gc_diag *notice_diag;
+
     unsigned long next_statement_number;   /* names server-side prepared statements */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */
 };
 
+/* Allocates a connection of env and links it into env's list. NULL on
+ * out-of-memory. Freed with gc_conn_destroy(). */
+gc_conn *gc_conn_create(gc_env *env);
+/* HY010 when still connected (ODBC: disconnect first). */
+SQLRETURN gc_conn_destroy(gc_conn *c);
+
+bool gc_conn_is_connected(const gc_conn *c);
+
+/* SQLConnect: the DSN's keys, with uid/pwd (when not NULL or empty)
+ * overriding. */
+SQLRETURN gc_conn_connect(gc_conn *c, const char *dsn, const char *uid,
+                          const char *pwd);
+/* SQLDriverConnect: connects with the keys of connstr (len bytes or SQL_NTS);
+ * *out_connstr gets the completed connection string (malloc'd, caller frees)
+ * on success. No dialog can be shown, so every completion mode behaves as
+ * SQL_DRIVER_NOPROMPT. */
+SQLRETURN gc_conn_driver_connect(gc_conn *c, const char *connstr, SQLINTEGER len,
+                                 SQLUSMALLINT completion, char **out_connstr);
+/* SQLDisconnect: destroys the statements and explicit descriptors (ODBC),
+ * rolls back an open transaction and closes the session. */
+SQLRETURN gc_conn_disconnect(gc_conn *c);
+
+/* SQLSetConnectAttr / SQLGetConnectAttr (gc_conn_attr.c). String attributes
+ * are UTF-8 here; `wide` says how the application measures string lengths
+ * for output (the value itself is converted by the caller for input). */
+SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER length);
+SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER buffer_length, SQLINTEGER *string_length,
+                           bool wide);
+
+/* SQLEndTran on one connection (gc_endtran.c). COMMIT/ROLLBACK are sent only
+ * when the server says a transaction is open. */
+SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
+
 /* Begins a transaction on the server when autocommit is off and none is open
  * (the state comes from PQtransactionStatus). Call before running a statement. */
 bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err);
+
+/* Runs an internal statement (SET, SHOW...) on the session; the result is
+ * the caller's to PQclear; NULL with err filled on failure. */
+PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err);
+
+/* The session, ready for a statement; NULL after adding 08003 (never
+ * connected) or 08S01 (the connection was lost) to diag. */
+gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag);
+
+/* "SERIALIZABLE" etc. for an SQL_TXN_* level; NULL for 0 (server default). */
+const char *gc_conn_isolation_sql(SQLUINTEGER level);
+/* Sends SET SESSION CHARACTERISTICS for the isolation level and access mode
+ * (so they hold for autocommit statements too). True when not connected. */
+bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 #include <sql.h>
 #include <sqlext.h>
+#include <stdbool.h>
 
 #include "util/gc_error.h"
 
@@ -39,5 +40,13 @@ void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
 void gc_diag_add_error(gc_diag *d, const gc_error *err);
 /* The server's SQLSTATE and message (with DETAIL and HINT when present). */
 void gc_diag_add_result(gc_diag *d, const PGresult *res);
+/* A server notice (NOTICE, WARNING, INFO) as an 01000 record. */
+void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message);
+bool gc_diag_has_records(const gc_diag *d);
+
+/* SQL_DIAG_CLASS_ORIGIN / SQL_DIAG_SUBCLASS_ORIGIN of a SQLSTATE:
+ * "ISO 9075" or "ODBC 3.0" (static strings). */
+const char *gc_diag_class_origin(const char *sqlstate);
+const char *gc_diag_subclass_origin(const char *sqlstate);
 
 #endif

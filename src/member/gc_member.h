@@ -70,6 +70,14 @@ gc_member_role gc_member_get_role(const gc_member *m);
 /* PQtransactionStatus of the session: the server's view, never a guess. */
 PGTransactionStatusType gc_member_txn_status(const gc_member *m);
 int gc_member_server_version(const gc_member *m);
+/* +1 on every successful connect: lets an owner tell a reconnected session
+ * (whose server-side prepared statements are gone) from the one it knew. */
+unsigned long gc_member_generation(const gc_member *m);
+/* What the session is connected to (libpq's view once open; the requested
+ * values before). Owned by the member. */
+const char *gc_member_database(const gc_member *m);
+const char *gc_member_user(const gc_member *m);
+const char *gc_member_host(const gc_member *m);
 const char *gc_member_parameter(const gc_member *m, const char *name);
 
 void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx);

@@ -39,9 +39,21 @@ SQLRETURN gc_odbc_leave_stmt(gc_stmt *s, SQLRETURN rc);
 gc_desc *gc_odbc_enter_desc(SQLHDESC h);
 SQLRETURN gc_odbc_leave_desc(gc_desc *d, SQLRETURN rc);
 
+/* For SQLGetDiagRec/Field, which must not clear diagnostics: the handle
+ * (of `type`) locked as enter does but with its records kept; NULL when
+ * invalid. Unlock with gc_odbc_unlock_any. */
+gc_handle *gc_odbc_lock_any(SQLSMALLINT type, SQLHANDLE h);
+void gc_odbc_unlock_any(SQLSMALLINT type, SQLHANDLE h);
+/* The connection a DBC, STMT or DESC handle belongs to; NULL for an ENV. */
+gc_conn *gc_odbc_handle_conn(SQLSMALLINT type, SQLHANDLE h);
+
 /* A W argument as a malloc'd UTF-8 string (caller frees). len is in
  * characters or SQL_NTS. *ok is false on out-of-memory or invalid UTF-16;
  * a NULL argument gives NULL with *ok true. */
 char *gc_odbc_wide_in(const SQLWCHAR *s, SQLINTEGER len, bool *ok);
+
+/* An ANSI argument as a malloc'd NUL-terminated copy (caller frees); len in
+ * bytes or SQL_NTS. Same contract as gc_odbc_wide_in. */
+char *gc_odbc_ansi_in(const SQLCHAR *s, SQLINTEGER len, bool *ok);
 
 #endif

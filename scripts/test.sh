@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test.sh: install missing Debian packages, build, and run every test with
+# ctest, twice: a normal build (warnings are errors) and a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer (-DGC_SANITIZE=ON).
+#
+#   ./scripts/test.sh
+#   environment: GC_BUILD_DIR (default build), GC_ASAN_BUILD_DIR (default
+#   build-asan), GC_SKIP_SANITIZE=1 (normal build only), GC_JOBS,
+#   GC_CTEST_ARGS (extra ctest arguments, e.g. "-R client_")
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${GC_BUILD_DIR:-$root/build}
+asan_build=${GC_ASAN_BUILD_DIR:-$root/build-asan}
+jobs=${GC_JOBS:-$(nproc)}
+read -r -a extra <<<"${GC_CTEST_ARGS:-}"
+
+"$root/scripts/install-deps.sh"
+
+# run_ctest NAME BUILD_DIR: run the whole suite; prints ctest's summary line.
+run_ctest() {
+  local name=$1 dir=$2 status=0
+  echo "== ctest: $name build"
+  (cd "$dir" && ctest --output-on-failure --timeout 900 -j "$jobs" "${extra[@]}") || status=$?
+  return "$status"
+}
+
+failed=()
+
+echo "== building ($build)"
+"$root/scripts/build.sh" "$build"
+run_ctest normal "$build" || failed+=(normal)
+
+if [[ ${GC_SKIP_SANITIZE:-0} != 1 ]]; then
+  echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer ($asan_build)"
+  GC_BUILD_TYPE=Debug "$root/scripts/build.sh" "$asan_build" -DGC_SANITIZE=ON
+  # Leaks in our code fail the tests; lsan.supp names third-party ones only.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+  export LSAN_OPTIONS=suppressions=$root/tests/support/lsan.supp:print_suppressions=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  run_ctest sanitize "$asan_build" || failed+=(sanitize)
+fi
+
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "== test.sh: FAILED in: ${failed[*]}"
+  exit 1
+fi
+echo "== test.sh: all tests passed"

@@ -1,0 +1,302 @@
+/*
+ * gc_conn: the ODBC connection handle: lifetime, connect, disconnect and the
+ * internal statements the connection itself runs. Attributes live in
+ * gc_conn_attr.c, transactions in gc_endtran.c.
+ */
+#include "core/gc_conn.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_desc.h"
+#include "core/gc_stmt.h"
+
+/* Caller owns the result; gc_conn_destroy() frees it. */
+gc_conn *gc_conn_create(gc_env *env)
+{
+    assert(gc_handle_is(env, GC_HANDLE_ENV));
+    gc_conn *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->h.kind = GC_HANDLE_DBC;
+    gc_diag_init(&c->h.diag);
+    c->env = env;
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&c->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    gc_settings_init(&c->settings);
+    c->autocommit = true;
+    c->txn_isolation = 0;
+    c->access_mode = SQL_MODE_READ_WRITE;
+    c->login_timeout = 0;
+    c->connection_timeout = 0;
+    c->metadata_id = SQL_FALSE;
+    c->async_enable = SQL_ASYNC_ENABLE_OFF;
+    c->packet_size = 0;
+    c->odbc_cursors = SQL_CUR_USE_DRIVER;
+
+    pthread_mutex_lock(&env->lock);
+    c->next_in_env = env->connections;
+    env->connections = c;
+    pthread_mutex_unlock(&env->lock);
+    return c;
+}
+
+SQLRETURN gc_conn_destroy(gc_conn *c)
+{
+    assert(gc_handle_is(c, GC_HANDLE_DBC));
+    if (gc_conn_is_connected(c)) {
+        gc_diag_add(&c->h.diag, "HY010", 0, "function sequence error: the connection is still open");
+        return SQL_ERROR;
+    }
+    gc_env *env = c->env;
+    pthread_mutex_lock(&env->lock);
+    for (gc_conn **p = &env->connections; *p != NULL; p = &(*p)->next_in_env) {
+        if (*p == c) {
+            *p = c->next_in_env;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&env->lock);
+    c->h.kind = GC_HANDLE_FREED;
+    gc_trace_close(c->trace);   /* left open by a failed connect */
+    gc_settings_free(&c->settings);
+    gc_diag_free(&c->h.diag);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    return SQL_SUCCESS;
+}
+
+bool gc_conn_is_connected(const gc_conn *c)
+{
+    return c->session != NULL;
+}
+
+/* Server notices go to the handle whose call is running (see notice_diag). */
+static void conn_notice(void *ctx, const char *sqlstate, const char *message)
+{
+    gc_conn *c = ctx;
+    if (c->notice_diag != NULL)
+        gc_diag_add_notice(c->notice_diag, sqlstate, message);
+}
+
+/* The SET that makes SQL_ATTR_TXN_ISOLATION and SQL_ATTR_ACCESS_MODE hold for
+ * autocommit statements too; NULL when both are the server's defaults. */
+const char *gc_conn_isolation_sql(SQLUINTEGER level)
+{
+    switch (level) {
+    case SQL_TXN_READ_UNCOMMITTED: return "READ UNCOMMITTED";
+    case SQL_TXN_READ_COMMITTED: return "READ COMMITTED";
+    case SQL_TXN_REPEATABLE_READ: return "REPEATABLE READ";
+    case SQL_TXN_SERIALIZABLE: return "SERIALIZABLE";
+    default: return NULL;
+    }
+}
+
+bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
+{
+    if (!gc_conn_is_connected(c))
+        return true;   /* applied at connect */
+    const char *level = gc_conn_isolation_sql(c->txn_isolation);
+    char sql[128];
+    snprintf(sql, sizeof sql,
+             "SET SESSION CHARACTERISTICS AS TRANSACTION%s%s %s",
+             level != NULL ? " ISOLATION LEVEL " : "", level != NULL ? level : "",
+             c->access_mode == SQL_MODE_READ_ONLY ? "READ ONLY" : "READ WRITE");
+    PGresult *res = gc_conn_exec(c, sql, err);
+    if (res == NULL)
+        return false;
+    PQclear(res);
+    return true;
+}
+
+/* Opens the session described by c->settings. */
+static SQLRETURN conn_open_session(gc_conn *c)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    gc_trace_close(c->trace);
+    c->trace = gc_trace_open(c->settings.log_file, (gc_trace_level)c->settings.log_level);
+
+    if (c->settings.global_connection)
+        gc_trace_write(c->trace, GC_TRACE_INFO,
+                       "GlobalConnection=Yes is not available yet: connecting to the first server only");
+
+    char *host = NULL, *port = NULL;
+    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_member_params params = {
+        .host = host,
+        .port = port,
+        .dbname = c->settings.database,
+        .user = c->settings.uid,
+        .password = c->settings.pwd,
+        .sslmode = c->settings.sslmode,
+        .sslrootcert = c->settings.sslrootcert,
+        .sslcert = c->settings.sslcert,
+        .sslkey = c->settings.sslkey,
+        .application_name = c->settings.application_name,
+        .connect_timeout_s = c->login_timeout > 0 ? (int)c->login_timeout
+                                                  : c->settings.connect_timeout,
+    };
+    gc_member *m = gc_member_create(&params, c->trace);
+    free(host);
+    free(port);
+    if (m == NULL) {
+        gc_diag_add(&c->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_member_set_notice_handler(m, conn_notice, c);
+    if (!gc_member_connect(m, &err)) {
+        gc_member_destroy(m);
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    c->session = m;
+    /* Attributes set before connecting take effect now. */
+    if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
+        !gc_conn_apply_session_characteristics(c, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        gc_member_destroy(m);
+        c->session = NULL;
+        return SQL_ERROR;
+    }
+    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+SQLRETURN gc_conn_connect(gc_conn *c, const char *dsn, const char *uid,
+                          const char *pwd)
+{
+    if (gc_conn_is_connected(c)) {
+        gc_diag_add(&c->h.diag, "08002", 0, "connection name in use");
+        return SQL_ERROR;
+    }
+    gc_error err;
+    gc_error_clear(&err);
+    gc_settings_free(&c->settings);
+    gc_settings_init(&c->settings);
+    if (dsn == NULL || dsn[0] == '\0')
+        dsn = "DEFAULT";
+    if (!gc_settings_load_dsn(&c->settings, dsn, NULL, &err) ||
+        (uid != NULL && uid[0] != '\0' &&
+         !gc_settings_set(&c->settings, "UID", uid, NULL, &err)) ||
+        (pwd != NULL && pwd[0] != '\0' &&
+         !gc_settings_set(&c->settings, "PWD", pwd, NULL, &err))) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    return conn_open_session(c);
+}
+
+SQLRETURN gc_conn_driver_connect(gc_conn *c, const char *connstr, SQLINTEGER len,
+                                 SQLUSMALLINT completion, char **out_connstr)
+{
+    *out_connstr = NULL;
+    if (gc_conn_is_connected(c)) {
+        gc_diag_add(&c->h.diag, "08002", 0, "connection name in use");
+        return SQL_ERROR;
+    }
+    switch (completion) {
+    case SQL_DRIVER_NOPROMPT:
+    case SQL_DRIVER_COMPLETE:
+    case SQL_DRIVER_PROMPT:
+    case SQL_DRIVER_COMPLETE_REQUIRED:
+        break;
+    default:
+        gc_diag_add(&c->h.diag, "HY110", 0, "invalid driver completion %u", (unsigned)completion);
+        return SQL_ERROR;
+    }
+    if (connstr == NULL)
+        connstr = "";
+    size_t n = len == SQL_NTS ? strlen(connstr) : (size_t)(len < 0 ? 0 : len);
+    gc_error err;
+    gc_error_clear(&err);
+    gc_settings_free(&c->settings);
+    gc_settings_init(&c->settings);
+    if (!gc_settings_from_connection_string(&c->settings, connstr, n, NULL, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    SQLRETURN rc = conn_open_session(c);
+    if (rc == SQL_ERROR)
+        return rc;
+    *out_connstr = gc_settings_to_connection_string(&c->settings);
+    if (*out_connstr == NULL) {
+        gc_conn_disconnect(c);
+        gc_diag_add(&c->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    return rc;
+}
+
+/* ODBC would let the driver refuse with 25000 while a transaction is open;
+ * like most drivers we roll it back instead, which is what the server does
+ * anyway when the session ends. */
+SQLRETURN gc_conn_disconnect(gc_conn *c)
+{
+    if (!gc_conn_is_connected(c)) {
+        gc_diag_add(&c->h.diag, "08003", 0, "connection not open");
+        return SQL_ERROR;
+    }
+    gc_stmt *s = c->statements;
+    while (s != NULL) {
+        gc_stmt *next = s->next_in_conn;
+        gc_stmt_destroy(s);
+        s = next;
+    }
+    c->statements = NULL;
+    /* ODBC frees the explicit descriptors with the connection's statements;
+     * the driver manager forgets its handles for them at this point too. */
+    while (c->descriptors != NULL)
+        gc_desc_destroy_explicit(c->descriptors);
+    SQLRETURN rc = SQL_SUCCESS;
+    gc_member *m = c->session;
+    if (gc_member_is_open(m)) {
+        gc_member_drain(m);
+        PGTransactionStatusType ts = gc_member_txn_status(m);
+        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
+            gc_error err;
+            gc_error_clear(&err);
+            PGresult *res = gc_member_exec(m, "ROLLBACK", &err);
+            PQclear(res);
+            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
+            rc = SQL_SUCCESS_WITH_INFO;
+        }
+    }
+    gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting");
+    c->session = NULL;
+    gc_member_destroy(m);
+    gc_trace_close(c->trace);
+    c->trace = NULL;
+    return rc;
+}
+
+PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
+{
+    if (!gc_conn_is_connected(c)) {
+        gc_error_set(err, "08003", 0, "connection not open");
+        return NULL;
+    }
+    gc_stmt_free_session(c);
+    return gc_member_exec(c->session, sql, err);
+}
+
+gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag)
+{
+    if (!gc_conn_is_connected(c)) {
+        gc_diag_add(diag, "08003", 0, "connection not open");
+        return NULL;
+    }
+    if (!gc_member_is_open(c->session)) {
+        gc_diag_add(diag, "08S01", 0,
+                    "communication link failure: the connection to the server was lost");
+        return NULL;
+    }
+    return c->session;
+}

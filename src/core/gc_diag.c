@@ -1,0 +1,180 @@
+/*
+ * gc_diag: the diagnostics area of one handle.
+ *
+ * Message format (see docs/sqlstates.md):
+ *   driver errors   "[gcodbc]<message>"
+ *   server errors   "[gcodbc][PostgreSQL]<primary message>" followed by
+ *                   "\nDETAIL: ..." and "\nHINT: ..." when the server sent them.
+ * Native error: 0 for everything today. Non-zero native codes are kept for
+ * the global connection's GOLDILOCKS-compatible codes (19068), so that an
+ * application testing the native code never mistakes a plain server error
+ * for one of those.
+ */
+#include "core/gc_diag.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/gc_strbuf.h"
+
+void gc_diag_init(gc_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    d->return_code = SQL_SUCCESS;
+}
+
+/* Drops the records and resets the header, keeping the record array. */
+void gc_diag_clear(gc_diag *d)
+{
+    for (int i = 0; i < d->count; i++)
+        free(d->records[i].message);
+    d->count = 0;
+    d->return_code = SQL_SUCCESS;
+    d->row_count = 0;
+    d->cursor_row_count = 0;
+    d->dynamic_function = NULL;
+    d->dynamic_function_code = 0;
+}
+
+void gc_diag_free(gc_diag *d)
+{
+    gc_diag_clear(d);
+    free(d->records);
+    d->records = NULL;
+    d->capacity = 0;
+}
+
+/* Takes ownership of message (may be NULL after an allocation failure, in
+ * which case the record is lost). */
+static void diag_push(gc_diag *d, const char *sqlstate, SQLINTEGER native,
+                      char *message)
+{
+    if (message == NULL)
+        return;
+    if (d->count == d->capacity) {
+        int cap = d->capacity == 0 ? 4 : d->capacity * 2;
+        gc_diag_record *grown = realloc(d->records, (size_t)cap * sizeof *grown);
+        if (grown == NULL) {
+            free(message);
+            return;
+        }
+        d->records = grown;
+        d->capacity = cap;
+    }
+    gc_diag_record *r = &d->records[d->count++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->sqlstate, sizeof r->sqlstate, "%s",
+             sqlstate != NULL && strlen(sqlstate) == 5 ? sqlstate : "HY000");
+    r->native = native;
+    r->message = message;
+    r->row_number = SQL_NO_ROW_NUMBER;
+    r->column_number = SQL_NO_COLUMN_NUMBER;
+}
+
+void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
+                 const char *fmt, ...)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, "[gcodbc]");
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[GC_ERROR_MESSAGE_MAX];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    gc_strbuf_append_str(&sb, tmp);
+    diag_push(d, sqlstate, native, gc_strbuf_take(&sb));
+}
+
+void gc_diag_add_error(gc_diag *d, const gc_error *err)
+{
+    assert(err != NULL);
+    if (!gc_error_is_set(err)) {
+        gc_diag_add(d, "HY000", 0, "unknown error");
+        return;
+    }
+    gc_diag_add(d, err->sqlstate, err->native, "%s", err->message);
+}
+
+void gc_diag_add_result(gc_diag *d, const PGresult *res)
+{
+    if (res == NULL) {
+        gc_diag_add(d, "HY001", 0, "out of memory");
+        return;
+    }
+    const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+    const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    if (sqlstate == NULL) {
+        /* libpq's own error: the connection broke (see gc_member). */
+        const char *msg = PQresultErrorMessage(res);
+        size_t len = strlen(msg);
+        while (len > 0 && msg[len - 1] == '\n')
+            len--;
+        gc_strbuf_append_str(&sb, "[gcodbc]");
+        gc_strbuf_append(&sb, msg, len);
+        diag_push(d, "08S01", 0, gc_strbuf_take(&sb));
+        return;
+    }
+    gc_strbuf_append_str(&sb, "[gcodbc][PostgreSQL]");
+    gc_strbuf_append_str(&sb, primary != NULL ? primary : "(no message)");
+    if (detail != NULL) {
+        gc_strbuf_append_str(&sb, "\nDETAIL: ");
+        gc_strbuf_append_str(&sb, detail);
+    }
+    if (hint != NULL) {
+        gc_strbuf_append_str(&sb, "\nHINT: ");
+        gc_strbuf_append_str(&sb, hint);
+    }
+    diag_push(d, sqlstate, 0, gc_strbuf_take(&sb));
+}
+
+/* Server notices arrive as 01000 ("general warning") whatever their own
+ * SQLSTATE, as ODBC expects for informational messages; the server's
+ * SQLSTATE stays visible in the text. */
+void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, "[gcodbc][PostgreSQL]");
+    gc_strbuf_append_str(&sb, message != NULL ? message : "");
+    if (sqlstate != NULL && strcmp(sqlstate, "00000") != 0 &&
+        strcmp(sqlstate, "01000") != 0)
+        gc_strbuf_appendf(&sb, " (SQLSTATE %s)", sqlstate);
+    diag_push(d, "01000", 0, gc_strbuf_take(&sb));
+}
+
+bool gc_diag_has_records(const gc_diag *d)
+{
+    return d->count > 0;
+}
+
+/* ODBC: the class is "ISO 9075" unless it is IM (ODBC's own class). */
+const char *gc_diag_class_origin(const char *sqlstate)
+{
+    return strncmp(sqlstate, "IM", 2) == 0 ? "ODBC 3.0" : "ISO 9075";
+}
+
+/* The subclasses ODBC 3.0 defined itself (its SQLGetDiagField reference). */
+const char *gc_diag_subclass_origin(const char *sqlstate)
+{
+    static const char *const odbc_states[] = {
+        "01S00", "01S01", "01S02", "01S06", "01S07", "07S01", "08S01",
+        "21S01", "21S02", "25S01", "25S02", "25S03", "42S01", "42S02",
+        "42S11", "42S12", "42S21", "42S22", "HY095", "HY097", "HY098",
+        "HY099", "HY100", "HY101", "HY105", "HY107", "HY109", "HY110",
+        "HY111", "HYT00", "HYT01", "IM001", "IM002", "IM003", "IM004",
+        "IM005", "IM006", "IM007", "IM008", "IM010", "IM011", "IM012",
+    };
+    for (size_t i = 0; i < sizeof odbc_states / sizeof odbc_states[0]; i++) {
+        if (strcmp(sqlstate, odbc_states[i]) == 0)
+            return "ODBC 3.0";
+    }
+    return "ISO 9075";
+}

@@ -1,0 +1,95 @@
+/*
+ * gc_endtran: transactions of a general connection.
+ *
+ * The server is the only source of truth about whether a transaction is open
+ * (PQtransactionStatus): the driver never keeps its own flag that could
+ * disagree with it. With autocommit off, BEGIN is sent lazily before the first
+ * statement, so SQLEndTran on a connection that ran nothing sends nothing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_stmt.h"
+
+/* The BEGIN statement that opens a transaction with the configured isolation
+ * level and access mode (they also hold as session characteristics; saying
+ * them again costs nothing and keeps BEGIN self-contained). */
+static void begin_sql(const gc_conn *c, char *buf, size_t size)
+{
+    const char *level = gc_conn_isolation_sql(c->txn_isolation);
+    snprintf(buf, size, "BEGIN%s%s%s", level != NULL ? " ISOLATION LEVEL " : "",
+             level != NULL ? level : "",
+             c->access_mode == SQL_MODE_READ_ONLY ? " READ ONLY" : "");
+}
+
+bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
+{
+    if (c->autocommit)
+        return true;
+    if (!gc_conn_is_connected(c)) {
+        gc_error_set(err, "08003", 0, "connection not open");
+        return false;
+    }
+    gc_stmt_free_session(c);
+    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
+        return true;
+    if (ts == PQTRANS_UNKNOWN) {
+        gc_error_set(err, "08S01", 0, "communication link failure: the connection to the server was lost");
+        return false;
+    }
+    char sql[96];
+    begin_sql(c, sql, sizeof sql);
+    PGresult *res = gc_member_exec(c->session, sql, err);
+    if (res == NULL)
+        return false;
+    PQclear(res);
+    return true;
+}
+
+/* Commits or rolls back what the server has open.
+ * COMMIT of a transaction a failed statement aborted is answered by the
+ * server with ROLLBACK: that is reported as 40000, since nothing was
+ * committed. */
+SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
+{
+    if (completion != SQL_COMMIT && completion != SQL_ROLLBACK) {
+        gc_diag_add(&c->h.diag, "HY012", 0, "invalid transaction operation code %d", (int)completion);
+        return SQL_ERROR;
+    }
+    if (!gc_conn_is_connected(c)) {
+        gc_diag_add(&c->h.diag, "08003", 0, "connection not open");
+        return SQL_ERROR;
+    }
+    gc_member *m = c->session;
+    /* A result still streaming is buffered first: its rows were computed
+     * already and stay readable after the transaction ends (SQL_CB_PRESERVE). */
+    gc_stmt_free_session(c);
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts == PQTRANS_UNKNOWN || !gc_member_is_open(m)) {
+        gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
+        return SQL_ERROR;
+    }
+    if (ts != PQTRANS_INTRANS && ts != PQTRANS_INERROR)
+        return SQL_SUCCESS;   /* nothing open: nothing to send */
+
+    bool commit = completion == SQL_COMMIT;
+    bool was_aborted = ts == PQTRANS_INERROR;
+    gc_error err;
+    gc_error_clear(&err);
+    gc_trace_write(c->trace, GC_TRACE_DEBUG, "%s", commit ? "COMMIT" : "ROLLBACK");
+    PGresult *res = gc_member_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
+    if (res == NULL) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    bool rolled_back = commit && strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
+    PQclear(res);
+    if (rolled_back || (commit && was_aborted)) {
+        gc_diag_add(&c->h.diag, "40000", 0,
+                    "the transaction was rolled back because a statement in it failed; nothing was committed");
+        return SQL_ERROR;
+    }
+    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}

@@ -1,0 +1,659 @@
+/*
+ * gc_exec: SQLPrepare, SQLExecute, SQLExecDirect, parameter arrays, data at
+ * execution (SQLParamData / SQLPutData), SQLCancel and the catalog hooks.
+ *
+ * A parameter array runs row by row; every row's results but the last are
+ * read and dropped (their row counts add up). A row with data-at-execution
+ * parameters stops with SQL_NEED_DATA until SQLParamData has them all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_exec_timer.h"
+#include "core/gc_param.h"
+#include "core/gc_stmt.h"
+#include "sql/gc_sql_rewrite.h"
+
+static gc_stmt_state idle_state(const gc_stmt *s)
+{
+    return s->prepared ? GC_STMT_PREPARED : GC_STMT_ALLOCATED;
+}
+
+/* Common checks of SQLPrepare / SQLExecute / SQLExecDirect. */
+static bool may_execute(gc_stmt *s)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return false;
+    }
+    if (s->state == GC_STMT_CURSOR) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: a cursor is open");
+        return false;
+    }
+    return true;
+}
+
+/* The session, or NULL with 08003 (never connected) or 08S01 (lost) added. */
+static gc_member *open_session(gc_stmt *s)
+{
+    gc_member *m = s->conn->session;
+    if (m != NULL && gc_member_get_state(m) == GC_MEMBER_DOWN) {
+        gc_diag_add(&s->h.diag, "08S01", 0,
+                    "communication link failure: the connection to the server was lost");
+        return NULL;
+    }
+    if (m == NULL || !gc_member_is_open(m)) {
+        gc_diag_add(&s->h.diag, "08003", 0, "connection not open");
+        return NULL;
+    }
+    return m;
+}
+
+/* Rewrites markers and escapes into s->sql. */
+static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
+{
+    if (sql == NULL) {
+        gc_diag_add(&s->h.diag, "HY009", 0, "invalid use of null pointer");
+        return SQL_ERROR;
+    }
+    if (len == SQL_NTS)
+        len = (SQLINTEGER)strlen(sql);
+    else if (len < 0) {
+        gc_diag_add(&s->h.diag, "HY090", 0, "invalid string or buffer length");
+        return SQL_ERROR;
+    }
+    unsigned flags = GC_SQL_MARKERS_TO_DOLLAR;
+    if (s->noscan != SQL_NOSCAN_ON)
+        flags |= GC_SQL_TRANSLATE_ESCAPES;
+    gc_sql_rewritten out;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_sql_rewrite(sql, (size_t)len, flags, &out, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    s->sql = out.text;            /* taken over from `out` */
+    /* ODBC parameters are the `?` markers. `$n` written by the application
+     * are left alone: in `PREPARE p AS ... $1` they are the SQL-level
+     * statement's own (start_exec still honours bound ones, see there). */
+    s->nparams = (int)out.marker_count;
+    s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
+    return SQL_SUCCESS;
+}
+
+/* Reads every result of the command in flight; returns the first error or
+ * else the first result (caller PQclears), NULL when none came. */
+static PGresult *collect_command(gc_member *m)
+{
+    PGresult *keep = NULL, *r;
+    while ((r = gc_member_next_result(m)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        bool is_error = st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE;
+        if (keep == NULL || (is_error && PQresultStatus(keep) != PGRES_FATAL_ERROR)) {
+            PQclear(keep);
+            keep = r;
+        } else {
+            PQclear(r);
+        }
+    }
+    return keep;
+}
+
+static bool is_error_result(const PGresult *r)
+{
+    return r == NULL || PQresultStatus(r) == PGRES_FATAL_ERROR ||
+           PQresultStatus(r) == PGRES_BAD_RESPONSE;
+}
+
+/* Whether a server statement prepared with `have` parameter types can run
+ * values converted for `want`: an unspecified type the server inferred takes
+ * text, but bytea values travel in binary and need a bytea parameter. */
+static bool types_compatible(const Oid *have, const Oid *want, int n)
+{
+    for (int i = 0; i < n; i++) {
+        Oid h = have ? have[i] : 0, w = want ? want[i] : 0;
+        if (w == 0 || h == w)
+            continue;
+        if (h == 0 && w != GC_OID_BYTEA)
+            continue;
+        return false;
+    }
+    return true;
+}
+
+/* Makes sure the server holds s->sql as a prepared statement whose parameter
+ * types fit `types` (NULL: all unspecified). The session must be free. When
+ * the server refuses the text, *refusal gets its error result (the caller's
+ * to PQclear) when refusal is not NULL, else the error goes to diagnostics. */
+static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *types,
+                                         PGresult **refusal)
+{
+    int n = s->nparams;
+    if (s->server_name[0] != '\0' && s->server_generation != gc_member_generation(m))
+        s->server_name[0] = '\0';    /* the session was reconnected: it is gone */
+    if (s->server_name[0] != '\0') {
+        if (s->server_nparams == n && types_compatible(s->server_param_types, types, n))
+            return SQL_SUCCESS;
+        char sql[64];
+        snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
+        gc_error ignored;
+        gc_error_clear(&ignored);
+        PQclear(gc_member_exec(m, sql, &ignored));
+        s->server_name[0] = '\0';
+    }
+    Oid *copy = NULL;
+    if (n > 0) {
+        copy = calloc((size_t)n, sizeof *copy);
+        if (copy == NULL) {
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+            return SQL_ERROR;
+        }
+        if (types != NULL)
+            memcpy(copy, types, (size_t)n * sizeof *copy);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "gc_%lu", ++s->conn->next_statement_number);
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_member_send_prepare(m, name, s->sql, n, copy, &err)) {
+        free(copy);
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    PGresult *r = collect_command(m);
+    if (is_error_result(r)) {
+        free(copy);
+        if (r != NULL && refusal != NULL) {
+            *refusal = r;
+            return SQL_ERROR;
+        }
+        if (r != NULL)
+            gc_diag_add_result(&s->h.diag, r);
+        else
+            gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
+        PQclear(r);
+        return SQL_ERROR;
+    }
+    PQclear(r);
+    snprintf(s->server_name, sizeof s->server_name, "%s", name);
+    s->server_generation = gc_member_generation(m);
+    free(s->server_param_types);
+    s->server_param_types = copy;
+    s->server_nparams = n;
+    return SQL_SUCCESS;
+}
+
+/* Parsing as a server statement failed because the text holds several
+ * statements (42601 "cannot insert multiple commands..."): such a text without
+ * parameters runs as a simple query instead. */
+static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+    return s->nparams == 0 && state != NULL && strcmp(state, "42601") == 0 &&
+           msg != NULL && strstr(msg, "multiple commands") != NULL;
+}
+
+SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
+{
+    gc_member *m = open_session(s);
+    if (m == NULL)
+        return SQL_ERROR;
+    if (s->simple_query) {
+        gc_diag_add(&s->h.diag, "HY000", 0, "a text holding several statements cannot be described before it runs");
+        return SQL_ERROR;
+    }
+    gc_stmt_free_session(s->conn);
+    SQLRETURN rc = ensure_server_statement(s, m, NULL, NULL);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_member_send_describe_prepared(m, s->server_name, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    PGresult *r = collect_command(m);
+    if (is_error_result(r)) {
+        if (r != NULL)
+            gc_diag_add_result(&s->h.diag, r);
+        PQclear(r);
+        return SQL_ERROR;
+    }
+    int n = PQnparams(r);
+    Oid *types = n > 0 ? calloc((size_t)n, sizeof *types) : NULL;
+    for (int i = 0; types != NULL && i < n; i++)
+        types[i] = PQparamtype(r, i);
+    bool ok = gc_result_describe_ird(s, r) && (n == 0 || types != NULL);
+    PQclear(r);
+    if (!ok) {
+        free(types);
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    free(s->described_param_types);
+    s->described_param_types = types;
+    s->described_nparams = n;
+    s->described = true;
+    return SQL_SUCCESS;
+}
+
+void gc_stmt_reset_exec(gc_stmt *s)
+{
+    if (s->dae != NULL) {
+        for (int i = 0; i < s->nparams; i++)
+            free(s->dae[i].data);
+        free(s->dae);
+        s->dae = NULL;
+    }
+    s->dae_current = -1;
+    s->exec_row = 0;
+}
+
+/* Frees the converted parameters of one row. */
+static void free_values(gc_param_value *pv, int n)
+{
+    for (int i = 0; pv != NULL && i < n; i++)
+        gc_param_value_free(&pv[i]);
+    free(pv);
+}
+
+/* Converts the parameters of row `row`; *pv_out gets an array of nparams. */
+static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
+{
+    int n = s->nparams;
+    *pv_out = NULL;
+    if (n == 0)
+        return SQL_SUCCESS;
+    gc_param_value *pv = calloc((size_t)n, sizeof *pv);
+    if (pv == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    SQLRETURN result = SQL_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        gc_param_ref ref;
+        gc_param_locate(s, i, row, &ref);
+        const void *value = ref.value;
+        SQLLEN buffer_length = ref.buffer_length, octet_length = ref.octet_length;
+        if (s->dae != NULL && s->dae[i].wanted) {
+            const gc_dae_value *v = &s->dae[i];
+            value = v->data != NULL ? v->data : "";
+            octet_length = v->is_null ? SQL_NULL_DATA : (SQLLEN)v->len;
+            buffer_length = (SQLLEN)v->len;
+        }
+        gc_error err;
+        gc_error_clear(&err);
+        SQLRETURN rc = gc_convert_param_from_c(ref.c_type, ref.sql_type, ref.column_size,
+                                               ref.decimal_digits, value, buffer_length,
+                                               octet_length, &pv[i], &err);
+        if (rc == SQL_ERROR || rc == SQL_SUCCESS_WITH_INFO) {
+            gc_diag_add(&s->h.diag, err.sqlstate, err.native, "parameter %d: %s",
+                        i + 1, err.message);
+            if (s->h.diag.count > 0)
+                s->h.diag.records[s->h.diag.count - 1].row_number = (SQLLEN)row + 1;
+        }
+        if (rc == SQL_ERROR) {
+            free_values(pv, n);
+            return SQL_ERROR;
+        }
+        if (rc == SQL_SUCCESS_WITH_INFO)
+            result = rc;
+    }
+    *pv_out = pv;
+    return result;
+}
+
+/* Sends one execution of s with the converted values and takes its first
+ * result. */
+static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
+{
+    gc_member *m = open_session(s);
+    if (m == NULL)
+        return SQL_ERROR;
+    int n = s->nparams;
+    Oid types[n > 0 ? n : 1];
+    const char *values[n > 0 ? n : 1];
+    int lengths[n > 0 ? n : 1], formats[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++) {
+        types[i] = pv[i].type_oid;
+        values[i] = pv[i].data;
+        lengths[i] = pv[i].length;
+        formats[i] = pv[i].format;
+    }
+    gc_stmt_free_session(s->conn);
+    if (s->prepared && !s->simple_query) {
+        /* Before BEGIN: a text the server cannot prepare then aborts nothing. */
+        PGresult *refusal = NULL;
+        SQLRETURN rc = ensure_server_statement(s, m, types, &refusal);
+        if (refusal != NULL) {
+            if (is_multi_statement_error(s, refusal))
+                s->simple_query = true;     /* not an error: run it as a simple query */
+            else
+                gc_diag_add_result(&s->h.diag, refusal);
+            PQclear(refusal);
+        }
+        if (rc != SQL_SUCCESS && !s->simple_query)
+            return rc;
+    }
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_conn_begin_if_needed(s->conn, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_result_take_session(s);
+    bool sent;
+    if (s->prepared && !s->simple_query)
+        sent = gc_member_send_query_prepared(m, s->server_name, n, values, lengths,
+                                             formats, &err);
+    else if (n == 0)
+        sent = gc_member_send_query(m, s->sql, &err);
+    else
+        sent = gc_member_send_query_params(m, s->sql, n, types, values, lengths,
+                                           formats, &err);
+    if (!sent) {
+        gc_result_release_session(s);
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_member_stream_rows(m);
+    gc_exec_timer timer;
+    gc_exec_timer_start(&timer, s);
+    SQLRETURN rc = gc_result_begin(s);
+    gc_exec_timer_stop(&timer);
+    return rc;
+}
+
+/* Runs the parameter rows from s->exec_row on; stops at a row that needs
+ * data at execution. */
+static SQLRETURN continue_exec(gc_stmt *s)
+{
+    SQLULEN rows = s->nparams > 0 ? s->apd->array_size : 1;
+    SQLUSMALLINT *status = s->ipd->array_status_ptr;
+    const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    SQLRETURN result = SQL_SUCCESS;
+    for (; s->exec_row < rows; s->exec_row++) {
+        SQLULEN row = s->exec_row;
+        if (operation != NULL && operation[row] == SQL_PARAM_IGNORE) {
+            if (status != NULL)
+                status[row] = SQL_PARAM_UNUSED;
+            continue;
+        }
+        if (s->nparams > 0 && s->dae == NULL) {
+            /* First visit of this row: which parameters come at execution? */
+            gc_dae_value *dae = NULL;
+            bool oom = false;
+            for (int i = 0; i < s->nparams && !oom; i++) {
+                gc_param_ref ref;
+                gc_param_locate(s, i, row, &ref);
+                if (!ref.data_at_exec)
+                    continue;
+                if (dae == NULL)
+                    dae = calloc((size_t)s->nparams, sizeof *dae);
+                if (dae == NULL)
+                    oom = true;
+                else
+                    dae[i].wanted = true;
+            }
+            if (oom) {
+                gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+                result = SQL_ERROR;
+                break;
+            }
+            s->dae = dae;
+        }
+        if (s->dae != NULL) {
+            for (int i = 0; i < s->nparams; i++) {
+                if (s->dae[i].wanted && !s->dae[i].done) {
+                    s->state = GC_STMT_NEED_DATA;
+                    s->dae_current = -1;
+                    return SQL_NEED_DATA;
+                }
+            }
+        }
+        s->state = idle_state(s);
+        gc_param_value *pv = NULL;
+        SQLRETURN rc = convert_row(s, row, &pv);
+        if (rc != SQL_ERROR) {
+            SQLRETURN sent = send_and_begin(s, pv);
+            rc = sent == SQL_SUCCESS ? rc : sent;
+        }
+        free_values(pv, s->nparams);
+        if (s->dae != NULL) {
+            for (int i = 0; i < s->nparams; i++)
+                free(s->dae[i].data);
+            free(s->dae);
+            s->dae = NULL;
+        }
+        if (s->ipd->rows_processed_ptr != NULL)
+            *s->ipd->rows_processed_ptr = row + 1;
+        if (rc == SQL_ERROR) {
+            if (status != NULL) {
+                status[row] = SQL_PARAM_ERROR;
+                for (SQLULEN r = row + 1; r < rows; r++)
+                    status[r] = SQL_PARAM_UNUSED;
+            }
+            s->state = idle_state(s);
+            result = SQL_ERROR;
+            break;
+        }
+        if (status != NULL)
+            status[row] = rc == SQL_SUCCESS_WITH_INFO ? SQL_PARAM_SUCCESS_WITH_INFO
+                                                      : SQL_PARAM_SUCCESS;
+        if (rc == SQL_SUCCESS_WITH_INFO)
+            result = rc;
+        if (row + 1 < rows) {
+            /* Not the last row: its results are counted, then dropped. */
+            if (s->row_count > 0)
+                s->exec_row_count += s->row_count;
+            gc_stmt_discard_results(s);
+            s->state = idle_state(s);
+        }
+    }
+    if (result != SQL_ERROR && rows > 1 && s->row_count >= 0)
+        s->row_count += s->exec_row_count;
+    gc_stmt_reset_exec(s);
+    return gc_stmt_rc_with_info(s, result);
+}
+
+/* Starts executing s->sql with the bound parameters. */
+static SQLRETURN start_exec(gc_stmt *s)
+{
+    /* A text with $n and no `?` takes parameters only when the application
+     * bound them (a non-standard way some applications use). */
+    if (s->positional_params > 0)
+        s->nparams = s->apd->count >= s->positional_params ? s->positional_params : 0;
+    int missing = 0;
+    if (!gc_param_all_bound(s, &missing)) {
+        gc_diag_add(&s->h.diag, "07002", 0,
+                    "COUNT field incorrect: parameter %d of %d is not bound",
+                    missing, s->nparams);
+        return SQL_ERROR;
+    }
+    gc_stmt_reset_exec(s);
+    s->exec_row_count = 0;
+    s->row_count = -1;
+    s->row_number = 0;
+    if (s->ipd->rows_processed_ptr != NULL)
+        *s->ipd->rows_processed_ptr = 0;
+    if (s->ipd->array_status_ptr != NULL && s->nparams > 0) {
+        for (SQLULEN r = 0; r < s->apd->array_size; r++)
+            s->ipd->array_status_ptr[r] = SQL_PARAM_UNUSED;
+    }
+    return continue_exec(s);
+}
+
+SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
+{
+    if (!may_execute(s))
+        return SQL_ERROR;
+    gc_stmt_discard_results(s);
+    gc_stmt_unprepare(s);
+    gc_desc_clear_records(s->ird);
+    s->simple_query = false;
+    s->state = GC_STMT_ALLOCATED;
+    SQLRETURN rc = set_text(s, sql, len);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    s->prepared = true;
+    s->state = GC_STMT_PREPARED;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_execute(gc_stmt *s)
+{
+    if (!may_execute(s))
+        return SQL_ERROR;
+    if (!s->prepared || s->sql == NULL) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared");
+        return SQL_ERROR;
+    }
+    gc_stmt_discard_results(s);
+    s->state = GC_STMT_PREPARED;
+    return start_exec(s);
+}
+
+SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
+{
+    if (!may_execute(s))
+        return SQL_ERROR;
+    gc_stmt_discard_results(s);
+    gc_stmt_unprepare(s);
+    s->simple_query = false;
+    s->state = GC_STMT_ALLOCATED;
+    SQLRETURN rc = set_text(s, sql, len);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    return start_exec(s);
+}
+
+SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
+{
+    if (s->state != GC_STMT_NEED_DATA || s->dae == NULL) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no data at execution pending");
+        return SQL_ERROR;
+    }
+    if (s->dae_current >= 0)
+        s->dae[s->dae_current].done = true;
+    for (int i = 0; i < s->nparams; i++) {
+        if (s->dae[i].wanted && !s->dae[i].done) {
+            gc_param_ref ref;
+            gc_param_locate(s, i, s->exec_row, &ref);
+            s->dae_current = i;
+            if (value != NULL)
+                *value = (SQLPOINTER)ref.value;
+            return SQL_NEED_DATA;
+        }
+    }
+    s->dae_current = -1;
+    s->state = idle_state(s);
+    return continue_exec(s);
+}
+
+/* Length in bytes of a NUL-terminated UTF-16 string. */
+static size_t wide_bytes(const SQLWCHAR *w)
+{
+    size_t n = 0;
+    while (w[n] != 0)
+        n++;
+    return n * sizeof(SQLWCHAR);
+}
+
+SQLRETURN gc_stmt_put_data(gc_stmt *s, SQLPOINTER data, SQLLEN len)
+{
+    if (s->state != GC_STMT_NEED_DATA || s->dae == NULL || s->dae_current < 0) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: call SQLParamData first");
+        return SQL_ERROR;
+    }
+    gc_dae_value *v = &s->dae[s->dae_current];
+    gc_param_ref ref;
+    gc_param_locate(s, s->dae_current, s->exec_row, &ref);
+    if (len == SQL_NULL_DATA) {
+        v->is_null = true;
+        return SQL_SUCCESS;
+    }
+    if (data == NULL && len != 0) {
+        gc_diag_add(&s->h.diag, "HY009", 0, "invalid use of null pointer");
+        return SQL_ERROR;
+    }
+    SQLLEN fixed = gc_c_type_size(ref.c_type);
+    size_t n;
+    if (fixed > 0) {
+        if (v->len > 0) {
+            gc_diag_add(&s->h.diag, "HY019", 0, "non-character and non-binary data sent in pieces");
+            return SQL_ERROR;
+        }
+        n = (size_t)fixed;
+    } else if (len == SQL_NTS) {
+        n = ref.c_type == SQL_C_WCHAR ? wide_bytes(data) : strlen(data);
+    } else if (len < 0) {
+        gc_diag_add(&s->h.diag, "HY090", 0, "invalid string or buffer length %ld", (long)len);
+        return SQL_ERROR;
+    } else {
+        n = (size_t)len;
+    }
+    char *grown = realloc(v->data, v->len + n + 1);
+    if (grown == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    if (n > 0)
+        memcpy(grown + v->len, data, n);
+    v->data = grown;
+    v->len += n;
+    v->data[v->len] = '\0';
+    v->is_null = false;
+    return SQL_SUCCESS;
+}
+
+/* Runs without the connection lock (see gc_conn.h): a statement waiting on
+ * the server is cancelled there; one waiting for data at execution drops it. */
+SQLRETURN gc_stmt_cancel(gc_stmt *s)
+{
+    if (atomic_load(&s->in_server_call)) {
+        gc_member *m = s->conn->session;
+        gc_error err;
+        gc_error_clear(&err);
+        if (m != NULL && !gc_member_cancel(m, &err))
+            return SQL_ERROR;
+        return SQL_SUCCESS;
+    }
+    pthread_mutex_lock(&s->conn->lock);
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_stmt_reset_exec(s);
+        s->state = idle_state(s);
+    }
+    pthread_mutex_unlock(&s->conn->lock);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
+                               const char *const *values)
+{
+    if (!may_execute(s))
+        return SQL_ERROR;
+    gc_stmt_discard_results(s);
+    gc_stmt_unprepare(s);
+    s->state = GC_STMT_ALLOCATED;
+    s->row_number = 0;
+    gc_member *m = open_session(s);
+    if (m == NULL)
+        return SQL_ERROR;
+    gc_stmt_free_session(s->conn);
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_conn_begin_if_needed(s->conn, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_result_take_session(s);
+    if (!gc_member_send_query_params(m, sql, nparams, NULL, values, NULL, NULL, &err)) {
+        gc_result_release_session(s);
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_member_stream_rows(m);
+    return gc_stmt_rc_with_info(s, gc_result_begin(s));
+}

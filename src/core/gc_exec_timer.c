@@ -1,0 +1,65 @@
+/*
+ * gc_exec_timer: the query timeout thread.
+ */
+#include "core/gc_exec_timer.h"
+
+#include <errno.h>
+#include <time.h>
+
+static void *timer_main(void *arg)
+{
+    gc_exec_timer *t = arg;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += t->seconds;
+    pthread_mutex_lock(&t->mutex);
+    int rc = 0;
+    while (!t->stop && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&t->cond, &t->mutex, &deadline);
+    bool fire = !t->stop;
+    pthread_mutex_unlock(&t->mutex);
+    if (fire && t->stmt->conn->session != NULL) {
+        gc_error err;
+        gc_error_clear(&err);
+        atomic_store(&t->stmt->timed_out, true);
+        gc_member_cancel(t->stmt->conn->session, &err);
+    }
+    return NULL;
+}
+
+void gc_exec_timer_start(gc_exec_timer *t, gc_stmt *s)
+{
+    t->stmt = s;
+    t->running = false;
+    t->stop = false;
+    atomic_store(&s->timed_out, false);
+    if (s->query_timeout == 0)
+        return;
+    t->seconds = (unsigned)s->query_timeout;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&t->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&t->mutex, NULL);
+    if (pthread_create(&t->thread, NULL, timer_main, t) == 0) {
+        t->running = true;
+    } else {
+        pthread_cond_destroy(&t->cond);
+        pthread_mutex_destroy(&t->mutex);
+    }
+}
+
+void gc_exec_timer_stop(gc_exec_timer *t)
+{
+    if (!t->running)
+        return;
+    pthread_mutex_lock(&t->mutex);
+    t->stop = true;
+    pthread_cond_signal(&t->cond);
+    pthread_mutex_unlock(&t->mutex);
+    pthread_join(t->thread, NULL);
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->mutex);
+    t->running = false;
+}

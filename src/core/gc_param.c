@@ -1,0 +1,152 @@
+/*
+ * gc_param: SQLBindParameter, SQLNumParams, SQLDescribeParam, and reading the
+ * bound values of one row of the parameter array for execution.
+ */
+#include "core/gc_param.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type,
+                                 SQLSMALLINT c_type, SQLSMALLINT sql_type,
+                                 SQLULEN column_size, SQLSMALLINT decimal_digits,
+                                 SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return SQL_ERROR;
+    }
+    if (n < 1) {
+        gc_diag_add(&s->h.diag, "07009", 0, "invalid parameter number %u", n);
+        return SQL_ERROR;
+    }
+    if (io_type != SQL_PARAM_INPUT) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "parameter %u: only input parameters are supported "
+                    "(output and input/output parameters are not)", n);
+        return SQL_ERROR;
+    }
+    if (buffer_length < 0) {
+        gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
+        return SQL_ERROR;
+    }
+    gc_desc_rec *a = gc_desc_rec_get(s->apd, n);
+    gc_desc_rec *p = gc_desc_rec_get(s->ipd, n);
+    if (a == NULL || p == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_desc_rec_set_concise(a, c_type);
+    a->data_ptr = value;
+    a->octet_length = buffer_length;
+    a->octet_length_ptr = ind;
+    a->indicator_ptr = ind;
+    a->precision = (SQLSMALLINT)(column_size > 32767 ? 32767 : column_size);
+    a->scale = decimal_digits;
+    gc_desc_rec_set_concise(p, sql_type);
+    p->parameter_type = io_type;
+    p->length = column_size;
+    p->precision = (SQLSMALLINT)(column_size > 32767 ? 32767 : column_size);
+    p->scale = decimal_digits;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_num_params(gc_stmt *s, SQLSMALLINT *count)
+{
+    if (s->sql == NULL || s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared");
+        return SQL_ERROR;
+    }
+    if (count != NULL)
+        *count = (SQLSMALLINT)s->nparams;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_describe_param(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT *sql_type,
+                                 SQLULEN *size, SQLSMALLINT *digits,
+                                 SQLSMALLINT *nullable)
+{
+    if (s->sql == NULL || s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared");
+        return SQL_ERROR;
+    }
+    if (n < 1 || (int)n > s->nparams) {
+        gc_diag_add(&s->h.diag, "07009", 0, "invalid parameter number %u", n);
+        return SQL_ERROR;
+    }
+    if (s->prepared && !s->described) {
+        SQLRETURN rc = gc_exec_describe_prepared(s);
+        if (!SQL_SUCCEEDED(rc))
+            return rc;
+    }
+    gc_pgtype_info info;
+    memset(&info, 0, sizeof info);
+    Oid oid = s->described && (int)n <= s->described_nparams
+              ? s->described_param_types[n - 1] : 0;
+    if (oid != 0) {
+        gc_pgtype_describe(oid, -1, &info);
+    } else {
+        /* Not known to the server: what the application bound, else text. */
+        const gc_desc_rec *p = gc_desc_rec_find(s->ipd, n);
+        info.sql_type = p != NULL ? p->concise_type : SQL_VARCHAR;
+        info.column_size = p != NULL ? p->length : 255;
+        info.decimal_digits = p != NULL ? p->scale : 0;
+    }
+    if (sql_type) *sql_type = info.sql_type;
+    if (size) *size = info.column_size;
+    if (digits) *digits = info.decimal_digits;
+    if (nullable) *nullable = SQL_NULLABLE_UNKNOWN;
+    return SQL_SUCCESS;
+}
+
+/* Where row `row` of a bound value lives, following the binding
+ * orientation and the bind offset. elem_size is the column-wise stride. */
+static void *row_address(const gc_desc *apd, void *base, SQLULEN row, SQLLEN elem_size)
+{
+    if (base == NULL)
+        return NULL;
+    char *p = base;
+    if (apd->bind_offset_ptr != NULL)
+        p += *apd->bind_offset_ptr;
+    SQLLEN stride = apd->bind_type == SQL_BIND_BY_COLUMN ? elem_size : apd->bind_type;
+    return p + (SQLLEN)row * stride;
+}
+
+void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out)
+{
+    const gc_desc *apd = s->apd;
+    const gc_desc_rec *a = &apd->recs[i];
+    const gc_desc_rec *p = gc_desc_rec_find(s->ipd, i + 1);
+    memset(out, 0, sizeof *out);
+    out->c_type = a->concise_type;
+    out->sql_type = p != NULL ? p->concise_type : SQL_VARCHAR;
+    out->column_size = p != NULL ? p->length : 0;
+    out->decimal_digits = p != NULL ? p->scale : 0;
+    out->buffer_length = a->octet_length;
+    SQLLEN size = gc_c_type_size(a->concise_type);
+    out->value = row_address(apd, a->data_ptr, row, size > 0 ? size : a->octet_length);
+    const SQLLEN *ind = row_address(apd, a->indicator_ptr, row, sizeof(SQLLEN));
+    const SQLLEN *len = row_address(apd, a->octet_length_ptr, row, sizeof(SQLLEN));
+    if (ind != NULL && *ind == SQL_NULL_DATA)
+        out->octet_length = SQL_NULL_DATA;
+    else if (len != NULL)
+        out->octet_length = *len;
+    else
+        out->octet_length = SQL_NTS;
+    out->data_at_exec = out->octet_length == SQL_DATA_AT_EXEC ||
+                        out->octet_length <= SQL_LEN_DATA_AT_EXEC_OFFSET;
+}
+
+bool gc_param_all_bound(gc_stmt *s, int *missing)
+{
+    for (int i = 0; i < s->nparams; i++) {
+        const gc_desc_rec *a = gc_desc_rec_find(s->apd, i + 1);
+        if (a == NULL || (a->data_ptr == NULL && a->indicator_ptr == NULL &&
+                          a->octet_length_ptr == NULL)) {
+            *missing = i + 1;
+            return false;
+        }
+    }
+    return true;
+}

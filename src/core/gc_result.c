@@ -1,0 +1,413 @@
+/*
+ * gc_result: a statement's results as they arrive from the session.
+ *
+ * After a send the statement "owns" the session and reads results one at a
+ * time: a result set streams one PGRES_SINGLE_TUPLE result per row, ended by
+ * a zero-row PGRES_TUPLES_OK. When another statement needs the session,
+ * gc_stmt_free_session() makes the owner copy what is left into memory
+ * (one PGresult per result set, rows appended with PQsetvalue) and release
+ * the session; the owner then reads from memory exactly as from the wire.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_stmt.h"
+
+/* Server notices reach the handle of the running call through the
+ * connection's notice routing (gc_conn.h: notice_diag). */
+void gc_result_take_session(gc_stmt *s)
+{
+    gc_stmt_free_session(s->conn);
+    s->owns_session = true;
+}
+
+void gc_result_release_session(gc_stmt *s)
+{
+    s->owns_session = false;
+}
+
+/* Next result from the session while s owns it (NULL when none). */
+static PGresult *session_next(gc_stmt *s)
+{
+    if (!s->owns_session || s->conn->session == NULL)
+        return NULL;
+    atomic_store(&s->in_server_call, true);
+    PGresult *r = gc_member_next_result(s->conn->session);
+    atomic_store(&s->in_server_call, false);
+    if (r == NULL)
+        gc_result_release_session(s);
+    return r;
+}
+
+/* Appends rows [from, end) of src to dst (made by PQcopyResult). */
+static bool append_rows(PGresult *dst, const PGresult *src, int from)
+{
+    int nf = PQnfields(src);
+    for (int r = from; r < PQntuples(src); r++) {
+        int t = PQntuples(dst);
+        for (int f = 0; f < nf; f++) {
+            bool null = PQgetisnull(src, r, f);
+            if (!PQsetvalue(dst, t, f, null ? NULL : PQgetvalue(src, r, f),
+                            null ? -1 : PQgetlength(src, r, f)))
+                return false;
+        }
+        if (nf == 0 && !PQsetvalue(dst, t, 0, NULL, -1))
+            return false;
+    }
+    return true;
+}
+
+/* An error result made by the driver (out of memory while buffering). */
+static PGresult *driver_error_result(void)
+{
+    return PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+}
+
+/* Gathers a streaming result set whose first row is `first` into one
+ * PGRES_TUPLES_OK result (caller owns). Returns an error result instead when
+ * the set ends in an error. */
+static PGresult *collect_set(gc_stmt *s, PGresult *first)
+{
+    PGresult *all = PQcopyResult(first, PG_COPYRES_ATTRS);
+    bool ok = all != NULL && append_rows(all, first, 0);
+    PQclear(first);
+    PGresult *r;
+    PGresult *error = NULL;
+    while ((r = session_next(s)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
+            ok = ok && append_rows(all, r, 0);
+            PQclear(r);
+            if (st == PGRES_TUPLES_OK)
+                break;
+        } else {
+            error = r;
+            break;
+        }
+    }
+    if (error != NULL || !ok) {
+        PQclear(all);
+        return error != NULL ? error : driver_error_result();
+    }
+    return all;
+}
+
+static bool queue_push(gc_stmt *s, PGresult *r)
+{
+    if (s->queue_len == s->queue_cap) {
+        int cap = s->queue_cap ? s->queue_cap * 2 : 4;
+        PGresult **q = realloc(s->queue, (size_t)cap * sizeof *q);
+        if (q == NULL)
+            return false;
+        s->queue = q;
+        s->queue_cap = cap;
+    }
+    s->queue[s->queue_len++] = r;
+    return true;
+}
+
+static PGresult *queue_pop(gc_stmt *s)
+{
+    if (s->queue_len == 0)
+        return NULL;
+    PGresult *r = s->queue[0];
+    memmove(s->queue, s->queue + 1, (size_t)(s->queue_len - 1) * sizeof *s->queue);
+    s->queue_len--;
+    return r;
+}
+
+/* Copies the rest of s's results into memory and releases the session. */
+static void buffer_rest(gc_stmt *s)
+{
+    if (!s->set_complete && s->block != NULL) {
+        int start = s->current_row >= 0 ? s->current_row : s->block_next;
+        PGresult *buf = PQcopyResult(s->block, PG_COPYRES_ATTRS);
+        bool ok = buf != NULL && append_rows(buf, s->block, start);
+        PGresult *r;
+        while ((r = session_next(s)) != NULL) {
+            ExecStatusType st = PQresultStatus(r);
+            if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
+                ok = ok && append_rows(buf, r, 0);
+                if (st == PGRES_TUPLES_OK) {
+                    const char *n = PQcmdTuples(r);
+                    if (n[0])
+                        s->row_count = atol(n);
+                }
+                PQclear(r);
+                if (st == PGRES_TUPLES_OK)
+                    break;
+            } else {
+                s->set_error = r;
+                break;
+            }
+        }
+        if (!ok) {
+            PQclear(buf);
+            buf = NULL;
+            if (s->set_error == NULL)
+                s->set_error = driver_error_result();
+        }
+        PQclear(s->block);
+        s->block = buf;
+        s->block_next -= start;
+        if (s->current_row >= 0)
+            s->current_row -= start;
+        s->set_complete = true;
+    }
+    /* A streaming head read ahead, then everything still on the wire. */
+    if (s->queue_len > 0 &&
+        PQresultStatus(s->queue[s->queue_len - 1]) == PGRES_SINGLE_TUPLE) {
+        PGresult *head = s->queue[--s->queue_len];
+        queue_push(s, collect_set(s, head));
+    }
+    PGresult *r;
+    while ((r = session_next(s)) != NULL) {
+        if (PQresultStatus(r) == PGRES_SINGLE_TUPLE)
+            r = collect_set(s, r);
+        if (!queue_push(s, r))
+            PQclear(r);
+    }
+    gc_result_release_session(s);
+}
+
+void gc_stmt_free_session(gc_conn *c)
+{
+    for (gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn) {
+        if (o->owns_session) {
+            buffer_rest(o);
+            break;      /* only one statement owns the session at a time */
+        }
+    }
+}
+
+void gc_stmt_discard_results(gc_stmt *s)
+{
+    if (s->owns_session) {
+        if (s->conn->session != NULL)
+            gc_member_drain(s->conn->session);
+        gc_result_release_session(s);
+    }
+    PQclear(s->block);
+    s->block = NULL;
+    PQclear(s->set_error);
+    s->set_error = NULL;
+    for (int i = 0; i < s->queue_len; i++)
+        PQclear(s->queue[i]);
+    s->queue_len = 0;
+    s->block_next = 0;
+    s->current_row = -1;
+    s->set_complete = true;
+    s->getdata_column = 0;
+    s->getdata_offset = 0;
+}
+
+bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
+{
+    gc_desc *ird = s->ird;
+    gc_desc_clear_records(ird);
+    int n = PQnfields(res);
+    if (n > 0 && gc_desc_rec_get(ird, n) == NULL)
+        return false;
+    for (int i = 0; i < n; i++) {
+        gc_desc_rec *r = &ird->recs[i];
+        r->name = strdup(PQfname(res, i));
+        r->unnamed = SQL_NAMED;
+        r->pg_type = PQftype(res, i);
+        r->pg_typmod = PQfmod(res, i);
+        r->pg_table = PQftable(res, i);
+        gc_pgtype_describe(r->pg_type, r->pg_typmod, &r->info);
+        gc_desc_rec_set_concise(r, r->info.sql_wide_type);
+        r->length = r->info.column_size;
+        r->octet_length = r->info.octet_length;
+        r->scale = r->info.decimal_digits;
+        r->precision = r->type == SQL_DATETIME ? r->info.decimal_digits
+                                                : (SQLSMALLINT)r->info.column_size;
+        r->nullable = SQL_NULLABLE;
+        r->parameter_type = 0;
+    }
+    return true;
+}
+
+/* Adds the diagnostics of an error result; a cancel caused by the query
+ * timeout becomes HYT00. */
+static void add_result_error(gc_stmt *s, const PGresult *r)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (atomic_load(&s->timed_out) && state != NULL && strcmp(state, "57014") == 0) {
+        gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        return;
+    }
+    if (state == NULL && PQresultErrorMessage(r)[0] == '\0') {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory buffering a result");
+        return;
+    }
+    gc_diag_add_result(&s->h.diag, r);
+}
+
+/* After a result completes: look at what follows, so a session whose
+ * statement is done is released at once. */
+static void read_ahead(gc_stmt *s)
+{
+    PGresult *r = session_next(s);
+    if (r != NULL && !queue_push(s, r))
+        PQclear(r);
+}
+
+/* Takes `r` as the start of the statement's next result. */
+static SQLRETURN start_result(gc_stmt *s, PGresult *r)
+{
+    assert(s->block == NULL);
+    s->current_row = -1;
+    s->block_next = 0;
+    s->getdata_column = 0;
+    if (r == NULL) {
+        gc_result_release_session(s);
+        return SQL_NO_DATA;
+    }
+    switch (PQresultStatus(r)) {
+    case PGRES_SINGLE_TUPLE:
+    case PGRES_TUPLES_OK: {
+        bool streaming = PQresultStatus(r) == PGRES_SINGLE_TUPLE;
+        if (!gc_result_describe_ird(s, r)) {
+            PQclear(r);
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+            return SQL_ERROR;
+        }
+        s->block = r;
+        s->set_complete = !streaming;
+        s->row_count = streaming ? -1 : PQntuples(r);
+        s->state = GC_STMT_CURSOR;
+        if (!streaming)
+            read_ahead(s);
+        return SQL_SUCCESS;
+    }
+    case PGRES_COMMAND_OK:
+    case PGRES_EMPTY_QUERY: {
+        const char *n = PQcmdTuples(r);
+        s->row_count = n[0] ? atol(n) : -1;
+        PQclear(r);
+        gc_desc_clear_records(s->ird);
+        s->set_complete = true;
+        s->state = GC_STMT_EXECUTED;
+        read_ahead(s);
+        return SQL_SUCCESS;
+    }
+    case PGRES_COPY_IN:
+    case PGRES_COPY_OUT:
+    case PGRES_COPY_BOTH:
+        PQclear(r);
+        if (s->owns_session && s->conn->session != NULL)
+            gc_member_drain(s->conn->session);
+        gc_result_release_session(s);
+        gc_diag_add(&s->h.diag, "HYC00", 0, "COPY is not supported through ODBC statements");
+        return SQL_ERROR;
+    default:
+        add_result_error(s, r);
+        PQclear(r);
+        /* The server skips the rest of a failed batch; collect its end. */
+        if (s->owns_session && s->conn->session != NULL)
+            gc_member_drain(s->conn->session);
+        gc_result_release_session(s);
+        return SQL_ERROR;
+    }
+}
+
+SQLRETURN gc_result_begin(gc_stmt *s)
+{
+    PGresult *r = session_next(s);
+    if (r == NULL) {
+        gc_diag_add(&s->h.diag, "08S01", 0, "the server sent no result");
+        return SQL_ERROR;
+    }
+    return start_result(s, r);
+}
+
+SQLRETURN gc_result_next_row(gc_stmt *s)
+{
+    for (;;) {
+        if (s->block != NULL && s->block_next < PQntuples(s->block)) {
+            s->current_row = s->block_next++;
+            return SQL_SUCCESS;
+        }
+        s->current_row = -1;
+        if (s->set_complete) {
+            if (s->set_error != NULL) {
+                add_result_error(s, s->set_error);
+                PQclear(s->set_error);
+                s->set_error = NULL;
+                return SQL_ERROR;
+            }
+            return SQL_NO_DATA;
+        }
+        PQclear(s->block);
+        s->block = NULL;
+        s->block_next = 0;
+        PGresult *r = session_next(s);
+        if (r == NULL) {
+            s->set_complete = true;
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_SINGLE_TUPLE) {
+            s->block = r;
+        } else if (st == PGRES_TUPLES_OK) {
+            const char *n = PQcmdTuples(r);
+            if (n[0])
+                s->row_count = atol(n);
+            s->block = r;
+            s->set_complete = true;
+            read_ahead(s);
+        } else {
+            add_result_error(s, r);
+            PQclear(r);
+            s->set_complete = true;
+            if (s->owns_session && s->conn->session != NULL)
+                gc_member_drain(s->conn->session);
+            gc_result_release_session(s);
+            return SQL_ERROR;
+        }
+    }
+}
+
+/* Skips the rows of the current set still to come. */
+static void skip_rest_of_set(gc_stmt *s)
+{
+    while (!s->set_complete) {
+        s->block_next = s->block != NULL ? PQntuples(s->block) : 0;
+        if (gc_result_next_row(s) != SQL_SUCCESS)
+            break;
+    }
+    PQclear(s->block);
+    s->block = NULL;
+    PQclear(s->set_error);
+    s->set_error = NULL;
+}
+
+SQLRETURN gc_stmt_more_results(gc_stmt *s)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return SQL_ERROR;
+    }
+    if (s->state != GC_STMT_CURSOR && s->state != GC_STMT_EXECUTED)
+        return SQL_NO_DATA;
+    skip_rest_of_set(s);
+    PGresult *next = queue_pop(s);
+    if (next == NULL)
+        next = session_next(s);
+    SQLRETURN rc = start_result(s, next);
+    if (rc == SQL_NO_DATA || rc == SQL_ERROR) {
+        if (rc == SQL_NO_DATA)
+            gc_desc_clear_records(s->ird);
+        s->state = s->prepared ? GC_STMT_PREPARED : GC_STMT_ALLOCATED;
+    }
+    return gc_stmt_rc_with_info(s, rc);
+}
+
+/* For catalog functions: the statement's result becomes `res` (owned). */
+SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res)
+{
+    gc_stmt_discard_results(s);
+    return start_result(s, res);
+}

@@ -1,0 +1,228 @@
+/*
+ * gc_stmt: statement life cycle, SQLFreeStmt, SQLCloseCursor, cursor names.
+ */
+#include "core/gc_stmt.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocates a statement with its four implicit descriptors and links it into
+ * c->statements. The connection frees it with gc_stmt_destroy. */
+SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out)
+{
+    gc_stmt *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        goto oom;
+    s->h.kind = GC_HANDLE_STMT;
+    gc_diag_init(&s->h.diag);
+    s->conn = c;
+    s->ard_implicit = gc_desc_create_implicit(s, c, GC_DESC_ARD);
+    s->apd_implicit = gc_desc_create_implicit(s, c, GC_DESC_APD);
+    s->ird = gc_desc_create_implicit(s, c, GC_DESC_IRD);
+    s->ipd = gc_desc_create_implicit(s, c, GC_DESC_IPD);
+    if (!s->ard_implicit || !s->apd_implicit || !s->ird || !s->ipd) {
+        gc_desc_destroy_implicit(s->ard_implicit);
+        gc_desc_destroy_implicit(s->apd_implicit);
+        gc_desc_destroy_implicit(s->ird);
+        gc_desc_destroy_implicit(s->ipd);
+        gc_diag_free(&s->h.diag);
+        free(s);
+        goto oom;
+    }
+    s->ard = s->ard_implicit;
+    s->apd = s->apd_implicit;
+    s->query_timeout = c->query_timeout_default;
+    s->retrieve_data = SQL_RD_ON;
+    s->cursor_type = SQL_CURSOR_FORWARD_ONLY;
+    s->concurrency = SQL_CONCUR_READ_ONLY;
+    s->noscan = SQL_NOSCAN_OFF;
+    s->metadata_id = c->metadata_id;
+    s->current_row = -1;
+    s->dae_current = -1;
+    s->row_count = -1;
+    atomic_init(&s->in_server_call, false);
+    atomic_init(&s->timed_out, false);
+    s->next_in_conn = c->statements;
+    c->statements = s;
+    *out = s;
+    return SQL_SUCCESS;
+oom:
+    gc_diag_add(&c->h.diag, "HY001", 0, "out of memory allocating a statement");
+    return SQL_ERROR;
+}
+
+/* Deallocates the server-side prepared statement now when the session is
+ * free and usable; otherwise it lives until the session ends, which is
+ * harmless (names are never reused). */
+static void drop_server_statement(gc_stmt *s)
+{
+    if (s->server_name[0] == '\0')
+        return;
+    gc_member *m = s->conn->session;
+    if (m != NULL && gc_member_is_open(m) &&
+        gc_member_generation(m) == s->server_generation) {
+        gc_stmt_free_session(s->conn);
+        PGTransactionStatusType ts = gc_member_txn_status(m);
+        if (ts == PQTRANS_IDLE || ts == PQTRANS_INTRANS) {
+            char sql[64];
+            snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
+            gc_error err;
+            gc_error_clear(&err);
+            PGresult *res = gc_member_exec(m, sql, &err);
+            PQclear(res);
+        }
+    }
+    s->server_name[0] = '\0';
+    free(s->server_param_types);
+    s->server_param_types = NULL;
+    s->server_nparams = 0;
+}
+
+/* Forgets the statement text and its server-side statement. */
+void gc_stmt_unprepare(gc_stmt *s)
+{
+    drop_server_statement(s);
+    free(s->sql);
+    s->sql = NULL;
+    s->nparams = 0;
+    s->positional_params = 0;
+    s->prepared = false;
+    free(s->described_param_types);
+    s->described_param_types = NULL;
+    s->described_nparams = 0;
+    s->described = false;
+}
+
+void gc_stmt_destroy(gc_stmt *s)
+{
+    if (s == NULL)
+        return;
+    gc_conn *c = s->conn;
+    gc_stmt_discard_results(s);
+    free(s->queue);
+    gc_stmt_reset_exec(s);
+    gc_stmt_unprepare(s);
+    for (gc_stmt **p = &c->statements; *p != NULL; p = &(*p)->next_in_conn) {
+        if (*p == s) {
+            *p = s->next_in_conn;
+            break;
+        }
+    }
+    gc_desc_destroy_implicit(s->ard_implicit);
+    gc_desc_destroy_implicit(s->apd_implicit);
+    gc_desc_destroy_implicit(s->ird);
+    gc_desc_destroy_implicit(s->ipd);
+    free(s->cursor_name);
+    gc_diag_free(&s->h.diag);
+    s->h.kind = GC_HANDLE_FREED;
+    free(s);
+}
+
+/* The state a statement returns to when its cursor closes. */
+static gc_stmt_state state_after_close(const gc_stmt *s)
+{
+    return s->prepared ? GC_STMT_PREPARED : GC_STMT_ALLOCATED;
+}
+
+/* SQLCloseCursor (must_be_open: 24000 when no cursor) and SQLFreeStmt(SQL_CLOSE). */
+SQLRETURN gc_stmt_close_cursor(gc_stmt *s, bool must_be_open)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return SQL_ERROR;
+    }
+    if (must_be_open && s->state != GC_STMT_CURSOR) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no cursor is open");
+        return SQL_ERROR;
+    }
+    gc_stmt_discard_results(s);
+    if (s->state == GC_STMT_CURSOR || s->state == GC_STMT_EXECUTED)
+        s->state = state_after_close(s);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_free(gc_stmt *s, SQLUSMALLINT option)
+{
+    switch (option) {
+    case SQL_CLOSE:
+        if (s->state == GC_STMT_NEED_DATA) {
+            gc_stmt_reset_exec(s);
+            s->state = state_after_close(s);
+        }
+        return gc_stmt_close_cursor(s, false);
+    case SQL_UNBIND:
+        for (int i = 0; i < s->ard->count; i++) {
+            s->ard->recs[i].data_ptr = NULL;
+            s->ard->recs[i].indicator_ptr = NULL;
+            s->ard->recs[i].octet_length_ptr = NULL;
+        }
+        gc_desc_clear_records(s->ard);
+        return SQL_SUCCESS;
+    case SQL_RESET_PARAMS:
+        gc_desc_clear_records(s->apd);
+        gc_desc_clear_records(s->ipd);
+        return SQL_SUCCESS;
+    case SQL_DROP:
+        /* The driver manager maps SQL_DROP to SQLFreeHandle. */
+        gc_diag_add(&s->h.diag, "HY092", 0, "SQL_DROP goes through SQLFreeHandle");
+        return SQL_ERROR;
+    default:
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLFreeStmt option %u", option);
+        return SQL_ERROR;
+    }
+}
+
+/* The cursor name, made up ("SQL_CUR<address>") when the application set none. */
+static const char *cursor_name(gc_stmt *s)
+{
+    if (s->cursor_name == NULL) {
+        char buf[48];
+        snprintf(buf, sizeof buf, "SQL_CUR%p", (void *)s);
+        s->cursor_name = strdup(buf);
+    }
+    return s->cursor_name ? s->cursor_name : "";
+}
+
+SQLRETURN gc_stmt_get_cursor_name(gc_stmt *s, const gc_strout *out, SQLSMALLINT *len)
+{
+    return gc_strout_put_small(out, cursor_name(s), len, &s->h.diag);
+}
+
+SQLRETURN gc_stmt_set_cursor_name(gc_stmt *s, const char *name)
+{
+    if (s->state == GC_STMT_CURSOR || s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: a cursor is open");
+        return SQL_ERROR;
+    }
+    if (name == NULL || name[0] == '\0' || strlen(name) > 128) {
+        gc_diag_add(&s->h.diag, "34000", 0, "invalid cursor name");
+        return SQL_ERROR;
+    }
+    if (strncmp(name, "SQL_CUR", 7) == 0 || strncmp(name, "SQLCUR", 6) == 0) {
+        gc_diag_add(&s->h.diag, "34000", 0, "invalid cursor name: SQL_CUR and SQLCUR prefixes are reserved");
+        return SQL_ERROR;
+    }
+    for (gc_stmt *o = s->conn->statements; o != NULL; o = o->next_in_conn) {
+        if (o != s && o->cursor_name != NULL && strcmp(o->cursor_name, name) == 0) {
+            gc_diag_add(&s->h.diag, "3C000", 0, "duplicate cursor name");
+            return SQL_ERROR;
+        }
+    }
+    char *copy = strdup(name);
+    if (copy == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    free(s->cursor_name);
+    s->cursor_name = copy;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_rc_with_info(gc_stmt *s, SQLRETURN rc)
+{
+    if (rc == SQL_SUCCESS && s->h.diag.count > 0)
+        return SQL_SUCCESS_WITH_INFO;
+    return rc;
+}

@@ -1,0 +1,198 @@
+/*
+ * gc_stmt: the ODBC statement handle.
+ *
+ * Execution model (docs/statements.md):
+ *  - SQLPrepare rewrites `?` markers and ODBC escapes; the server-side prepared
+ *    statement ("gc_<n>") is made lazily at the first SQLExecute, or earlier
+ *    when the application asks for metadata before executing.
+ *  - SQLExecDirect sends the text as is (PQsendQuery) or, with parameters, as
+ *    an unnamed extended-protocol statement.
+ *  - Results stream in libpq's single-row mode. While a statement streams it
+ *    "owns" the connection's session; before anything else uses the session,
+ *    gc_stmt_free_session() makes the owner buffer what is left of its results.
+ *
+ * Locking: every function here runs under the connection's lock, except
+ * gc_stmt_cancel, which must interrupt a call running in another thread.
+ */
+#ifndef GC_STMT_H
+#define GC_STMT_H
+
+#include <libpq-fe.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_convert.h"
+#include "core/gc_desc.h"
+#include "core/gc_handle.h"
+#include "core/gc_strout.h"
+
+typedef enum gc_stmt_state {
+    GC_STMT_ALLOCATED = 0,    /* nothing prepared (S1) */
+    GC_STMT_PREPARED,         /* prepared, not executed (S2/S3) */
+    GC_STMT_EXECUTED,         /* executed, no result set (S4) */
+    GC_STMT_CURSOR,           /* a result set is open (S5-S7) */
+    GC_STMT_NEED_DATA,        /* waiting for data-at-execution values (S8-S10) */
+} gc_stmt_state;
+
+/* A data-at-execution value collected by SQLPutData. */
+typedef struct gc_dae_value {
+    char *data;               /* owned; concatenated pieces */
+    size_t len;
+    bool is_null;
+    bool wanted;              /* the parameter is bound as data at execution */
+    bool done;                /* SQLParamData moved past this parameter */
+} gc_dae_value;
+
+struct gc_stmt {
+    gc_handle h;
+    gc_conn *conn;
+    gc_stmt *next_in_conn;
+
+    gc_desc *ard_implicit, *apd_implicit, *ird, *ipd;
+    gc_desc *ard, *apd;       /* the implicit ones, or explicit ones set by the app */
+
+    /* Attributes (the rest live in the descriptors). */
+    SQLULEN query_timeout;
+    SQLULEN max_rows;
+    SQLULEN max_length;
+    SQLULEN noscan;
+    SQLULEN retrieve_data;
+    SQLULEN cursor_type;
+    SQLULEN concurrency;
+    SQLULEN metadata_id;
+    SQLULEN row_number;       /* SQL_ATTR_ROW_NUMBER: rows fetched so far */
+    char *cursor_name;        /* owned; made up on first use when NULL */
+
+    gc_stmt_state state;
+
+    /* The statement text: rewritten SQL and its parameter count. */
+    char *sql;                /* owned; NULL when nothing prepared */
+    int nparams;              /* `?` markers (parameters of the execution) */
+    int positional_params;    /* highest $n when the text has no `?` */
+    bool prepared;            /* SQLPrepare (not SQLExecDirect) made `sql` */
+    bool simple_query;        /* several statements: run with PQsendQuery */
+
+    /* The server-side prepared statement, when made. */
+    char server_name[32];     /* "" when none */
+    unsigned long server_generation;  /* session generation it was made on */
+    int server_nparams;
+    Oid *server_param_types;  /* owned; 0 = left to the server */
+    Oid *described_param_types;  /* owned; from PQdescribePrepared */
+    int described_nparams;
+    bool described;           /* IRD comes from PQdescribePrepared */
+
+    /* Execution in progress (parameter arrays, data at execution). */
+    SQLULEN exec_row;         /* row of the parameter array being executed */
+    SQLULEN exec_rows_done;
+    SQLLEN exec_row_count;    /* sum of row counts over the array */
+    int dae_current;          /* 0-based parameter SQLPutData fills; -1 none */
+    gc_dae_value *dae;        /* nparams entries while executing, else NULL */
+    bool exec_had_info;
+
+    /* Results. `block` holds the rows being delivered: a single-row result
+     * while streaming, or a result with all (remaining) rows. */
+    bool owns_session;        /* results are still arriving on the session */
+    PGresult *block;
+    int block_next;           /* next row of block to deliver */
+    int current_row;          /* row of block the cursor is on; -1 none */
+    bool set_complete;        /* no rows of this set beyond block */
+    PGresult *set_error;      /* error that ended the set while buffering */
+    PGresult **queue;         /* further results (complete, or a streaming head) */
+    int queue_len, queue_cap;
+    SQLLEN row_count;         /* SQLRowCount */
+    int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
+    size_t getdata_offset;
+
+    atomic_bool in_server_call;   /* a call of this statement waits on the server */
+    atomic_bool timed_out;        /* the query timeout cancelled the statement */
+};
+
+/* --- life cycle (gc_stmt.c) --- */
+/* SQLAllocHandle(SQL_HANDLE_STMT): links the statement into c->statements. */
+SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out);
+/* SQLFreeHandle: closes results, unlinks, frees; deallocates the server-side
+ * prepared statement when the session is free (else it dies with the session). */
+void gc_stmt_destroy(gc_stmt *s);
+SQLRETURN gc_stmt_free(gc_stmt *s, SQLUSMALLINT option);
+SQLRETURN gc_stmt_close_cursor(gc_stmt *s, bool must_be_open);
+SQLRETURN gc_stmt_get_cursor_name(gc_stmt *s, const gc_strout *out, SQLSMALLINT *len);
+SQLRETURN gc_stmt_set_cursor_name(gc_stmt *s, const char *name);
+
+/* --- attributes (gc_stmt_attr.c) --- */
+SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER len);
+SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER buffer_length, SQLINTEGER *string_length,
+                           bool wide);
+
+/* --- session ownership (gc_result.c) --- */
+/* Makes the statement of c that streams (if any) buffer the rest of its
+ * results, so the session can take a new command. Call before any send. */
+void gc_stmt_free_session(gc_conn *c);
+/* Drops every result of s (discarding rows still on the session). */
+void gc_stmt_discard_results(gc_stmt *s);
+
+/* --- execution (gc_exec.c) --- */
+SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len);
+SQLRETURN gc_stmt_execute(gc_stmt *s);
+SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len);
+SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value);
+SQLRETURN gc_stmt_put_data(gc_stmt *s, SQLPOINTER data, SQLLEN len);
+SQLRETURN gc_stmt_cancel(gc_stmt *s);
+/* For catalog functions: runs `sql` with text parameters ($1..$n; NULL
+ * values are SQL NULL) and makes its rows the result set. */
+SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
+                               const char *const *values);
+/* Makes a client-built result the result set; the statement owns res. */
+SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
+
+/* --- parameters (gc_param.c) --- */
+SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type,
+                                 SQLSMALLINT c_type, SQLSMALLINT sql_type,
+                                 SQLULEN column_size, SQLSMALLINT decimal_digits,
+                                 SQLPOINTER value, SQLLEN buffer_length,
+                                 SQLLEN *ind);
+SQLRETURN gc_stmt_num_params(gc_stmt *s, SQLSMALLINT *count);
+SQLRETURN gc_stmt_describe_param(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT *sql_type,
+                                 SQLULEN *size, SQLSMALLINT *digits,
+                                 SQLSMALLINT *nullable);
+
+/* --- result metadata (gc_stmt_describe.c) --- */
+SQLRETURN gc_stmt_num_result_cols(gc_stmt *s, SQLSMALLINT *count);
+SQLRETURN gc_stmt_describe_col(gc_stmt *s, SQLUSMALLINT col, const gc_strout *name,
+                               SQLSMALLINT *name_length, SQLSMALLINT *type,
+                               SQLULEN *size, SQLSMALLINT *digits,
+                               SQLSMALLINT *nullable);
+SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field,
+                                const gc_strout *str, SQLSMALLINT *str_len,
+                                SQLLEN *num);
+SQLRETURN gc_stmt_row_count(gc_stmt *s, SQLLEN *count);
+
+/* --- fetching (gc_fetch.c) --- */
+SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
+                           SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind);
+SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset);
+SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
+                           SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind);
+SQLRETURN gc_stmt_more_results(gc_stmt *s);
+
+/* --- internal, shared by the files of this module --- */
+/* Has the statement wait for and take the first result after a send. */
+SQLRETURN gc_result_begin(gc_stmt *s);
+/* Moves the cursor to the next row of the current set. Returns SQL_SUCCESS,
+ * SQL_NO_DATA at the end, or SQL_ERROR (diagnostics added). */
+SQLRETURN gc_result_next_row(gc_stmt *s);
+/* Fills the IRD from a result's columns. */
+bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
+/* Takes ownership of the session for s: frees it from any other statement. */
+void gc_result_take_session(gc_stmt *s);
+void gc_result_release_session(gc_stmt *s);
+/* Forgets the statement text and deallocates its server-side statement. */
+void gc_stmt_unprepare(gc_stmt *s);
+/* Ends a parameter-array / data-at-execution sequence, freeing its values. */
+void gc_stmt_reset_exec(gc_stmt *s);
+/* SQL_SUCCESS becomes SQL_SUCCESS_WITH_INFO when records (notices) were added. */
+SQLRETURN gc_stmt_rc_with_info(gc_stmt *s, SQLRETURN rc);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * gc_stmt_attr: SQLSetStmtAttr / SQLGetStmtAttr. Array and binding
+ * attributes live in the descriptors (ODBC defines them as descriptor fields).
+ */
+#include <stdint.h>
+
+#include "core/gc_stmt.h"
+
+/* Makes `d` the statement's ARD or APD; NULL restores the implicit one. */
+static SQLRETURN set_app_desc(gc_stmt *s, gc_desc **slot, gc_desc *implicit,
+                              SQLPOINTER value)
+{
+    gc_desc *d = value;
+    if (d == NULL || d == implicit) {
+        *slot = implicit;
+        return SQL_SUCCESS;
+    }
+    if (!gc_handle_is(d, GC_HANDLE_DESC) || d->kind != GC_DESC_EXPLICIT || d->conn != s->conn) {
+        gc_diag_add(&s->h.diag, "HY017", 0,
+                    "invalid use of an automatically allocated descriptor handle");
+        return SQL_ERROR;
+    }
+    *slot = d;
+    return SQL_SUCCESS;
+}
+
+/* An attribute only one value of which is supported: other values become
+ * that value with 01S02. */
+static SQLRETURN fixed_value(gc_stmt *s, SQLULEN *field, SQLULEN wanted, SQLULEN only,
+                             const char *what)
+{
+    *field = only;
+    if (wanted != only) {
+        gc_diag_add(&s->h.diag, "01S02", 0, "option value changed: %s", what);
+        return SQL_SUCCESS_WITH_INFO;
+    }
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINTEGER len)
+{
+    SQLULEN v = (SQLULEN)(uintptr_t)value;
+    switch (attr) {
+    case SQL_ATTR_QUERY_TIMEOUT: s->query_timeout = v; return SQL_SUCCESS;
+    case SQL_ATTR_MAX_ROWS: s->max_rows = v; return SQL_SUCCESS;
+    case SQL_ATTR_MAX_LENGTH: s->max_length = v; return SQL_SUCCESS;
+    case SQL_ATTR_NOSCAN: s->noscan = v; return SQL_SUCCESS;
+    case SQL_ATTR_RETRIEVE_DATA: s->retrieve_data = v; return SQL_SUCCESS;
+    case SQL_ATTR_METADATA_ID: s->metadata_id = v; return SQL_SUCCESS;
+    case SQL_ATTR_CURSOR_TYPE:
+        return fixed_value(s, &s->cursor_type, v, SQL_CURSOR_FORWARD_ONLY,
+                           "only forward-only cursors are supported");
+    case SQL_ATTR_CONCURRENCY:
+        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
+                           "only read-only cursors are supported");
+    case SQL_ATTR_CURSOR_SCROLLABLE:
+        if (v != SQL_NONSCROLLABLE) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "scrollable cursors are not supported");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case SQL_ATTR_CURSOR_SENSITIVITY:
+        if (v != SQL_UNSPECIFIED && v != SQL_INSENSITIVE) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "sensitive cursors are not supported");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case SQL_ATTR_USE_BOOKMARKS:
+        if (v != SQL_UB_OFF) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "bookmarks are not supported");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case SQL_ATTR_ASYNC_ENABLE:
+        if (v != SQL_ASYNC_ENABLE_OFF) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "asynchronous execution is not supported");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case SQL_ATTR_ENABLE_AUTO_IPD:
+        if (v != SQL_FALSE) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "automatic IPD population is not supported");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case SQL_ATTR_SIMULATE_CURSOR:
+    case SQL_ATTR_KEYSET_SIZE:
+        return SQL_SUCCESS;
+    /* Row (ARD / IRD) attributes. */
+    case SQL_ATTR_ROW_ARRAY_SIZE:
+    case SQL_ROWSET_SIZE:
+        if (v < 1) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid row array size");
+            return SQL_ERROR;
+        }
+        s->ard->array_size = v;
+        return SQL_SUCCESS;
+    case SQL_ATTR_ROW_BIND_TYPE: s->ard->bind_type = (SQLINTEGER)v; return SQL_SUCCESS;
+    case SQL_ATTR_ROW_BIND_OFFSET_PTR: s->ard->bind_offset_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_ROW_STATUS_PTR: s->ird->array_status_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_ROWS_FETCHED_PTR: s->ird->rows_processed_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_ROW_OPERATION_PTR: s->ard->array_status_ptr = value; return SQL_SUCCESS;
+    /* Parameter (APD / IPD) attributes. */
+    case SQL_ATTR_PARAMSET_SIZE:
+        if (v < 1) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid parameter set size");
+            return SQL_ERROR;
+        }
+        s->apd->array_size = v;
+        return SQL_SUCCESS;
+    case SQL_ATTR_PARAM_BIND_TYPE: s->apd->bind_type = (SQLINTEGER)v; return SQL_SUCCESS;
+    case SQL_ATTR_PARAM_BIND_OFFSET_PTR: s->apd->bind_offset_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_PARAM_OPERATION_PTR: s->apd->array_status_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_PARAM_STATUS_PTR: s->ipd->array_status_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_PARAMS_PROCESSED_PTR: s->ipd->rows_processed_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_APP_ROW_DESC: return set_app_desc(s, &s->ard, s->ard_implicit, value);
+    case SQL_ATTR_APP_PARAM_DESC: return set_app_desc(s, &s->apd, s->apd_implicit, value);
+    case SQL_ATTR_IMP_ROW_DESC:
+    case SQL_ATTR_IMP_PARAM_DESC:
+        gc_diag_add(&s->h.diag, "HY017", 0, "implementation descriptors cannot be replaced");
+        return SQL_ERROR;
+    case SQL_ATTR_ROW_NUMBER:
+        gc_diag_add(&s->h.diag, "HY024", 0, "SQL_ATTR_ROW_NUMBER is read-only");
+        return SQL_ERROR;
+    default:
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid statement attribute %d", (int)attr);
+        return SQL_ERROR;
+    }
+}
+
+/* Writes an SQLULEN-sized attribute (statement attributes are SQLULEN or pointers). */
+static SQLRETURN put_ulen(SQLPOINTER value, SQLINTEGER *string_length, SQLULEN v)
+{
+    if (value != NULL)
+        *(SQLULEN *)value = v;
+    if (string_length != NULL)
+        *string_length = sizeof(SQLULEN);
+    return SQL_SUCCESS;
+}
+
+static SQLRETURN put_ptr(SQLPOINTER value, SQLINTEGER *string_length, const void *p)
+{
+    if (value != NULL)
+        *(const void **)value = p;
+    if (string_length != NULL)
+        *string_length = sizeof(SQLPOINTER);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER buffer_length, SQLINTEGER *string_length,
+                           bool wide)
+{
+    switch (attr) {
+    case SQL_ATTR_QUERY_TIMEOUT: return put_ulen(value, string_length, s->query_timeout);
+    case SQL_ATTR_MAX_ROWS: return put_ulen(value, string_length, s->max_rows);
+    case SQL_ATTR_MAX_LENGTH: return put_ulen(value, string_length, s->max_length);
+    case SQL_ATTR_NOSCAN: return put_ulen(value, string_length, s->noscan);
+    case SQL_ATTR_RETRIEVE_DATA: return put_ulen(value, string_length, s->retrieve_data);
+    case SQL_ATTR_METADATA_ID: return put_ulen(value, string_length, s->metadata_id);
+    case SQL_ATTR_CURSOR_TYPE: return put_ulen(value, string_length, s->cursor_type);
+    case SQL_ATTR_CONCURRENCY: return put_ulen(value, string_length, s->concurrency);
+    case SQL_ATTR_CURSOR_SCROLLABLE: return put_ulen(value, string_length, SQL_NONSCROLLABLE);
+    case SQL_ATTR_CURSOR_SENSITIVITY: return put_ulen(value, string_length, SQL_INSENSITIVE);
+    case SQL_ATTR_USE_BOOKMARKS: return put_ulen(value, string_length, SQL_UB_OFF);
+    case SQL_ATTR_ASYNC_ENABLE: return put_ulen(value, string_length, SQL_ASYNC_ENABLE_OFF);
+    case SQL_ATTR_ENABLE_AUTO_IPD: return put_ulen(value, string_length, SQL_FALSE);
+    case SQL_ATTR_SIMULATE_CURSOR: return put_ulen(value, string_length, SQL_SC_NON_UNIQUE);
+    case SQL_ATTR_KEYSET_SIZE: return put_ulen(value, string_length, 0);
+    case SQL_ATTR_ROW_NUMBER: return put_ulen(value, string_length, s->row_number);
+    case SQL_ATTR_ROW_ARRAY_SIZE:
+    case SQL_ROWSET_SIZE: return put_ulen(value, string_length, s->ard->array_size);
+    case SQL_ATTR_ROW_BIND_TYPE: return put_ulen(value, string_length, (SQLULEN)s->ard->bind_type);
+    case SQL_ATTR_ROW_BIND_OFFSET_PTR: return put_ptr(value, string_length, s->ard->bind_offset_ptr);
+    case SQL_ATTR_ROW_STATUS_PTR: return put_ptr(value, string_length, s->ird->array_status_ptr);
+    case SQL_ATTR_ROWS_FETCHED_PTR: return put_ptr(value, string_length, s->ird->rows_processed_ptr);
+    case SQL_ATTR_ROW_OPERATION_PTR: return put_ptr(value, string_length, s->ard->array_status_ptr);
+    case SQL_ATTR_PARAMSET_SIZE: return put_ulen(value, string_length, s->apd->array_size);
+    case SQL_ATTR_PARAM_BIND_TYPE: return put_ulen(value, string_length, (SQLULEN)s->apd->bind_type);
+    case SQL_ATTR_PARAM_BIND_OFFSET_PTR: return put_ptr(value, string_length, s->apd->bind_offset_ptr);
+    case SQL_ATTR_PARAM_OPERATION_PTR: return put_ptr(value, string_length, s->apd->array_status_ptr);
+    case SQL_ATTR_PARAM_STATUS_PTR: return put_ptr(value, string_length, s->ipd->array_status_ptr);
+    case SQL_ATTR_PARAMS_PROCESSED_PTR: return put_ptr(value, string_length, s->ipd->rows_processed_ptr);
+    case SQL_ATTR_APP_ROW_DESC: return put_ptr(value, string_length, s->ard);
+    case SQL_ATTR_APP_PARAM_DESC: return put_ptr(value, string_length, s->apd);
+    case SQL_ATTR_IMP_ROW_DESC: return put_ptr(value, string_length, s->ird);
+    case SQL_ATTR_IMP_PARAM_DESC: return put_ptr(value, string_length, s->ipd);
+    default:
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid statement attribute %d", (int)attr);
+        return SQL_ERROR;
+    }
+}

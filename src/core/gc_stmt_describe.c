@@ -1,0 +1,98 @@
+/*
+ * gc_stmt_describe: SQLNumResultCols, SQLDescribeCol, SQLColAttribute,
+ * SQLRowCount. A prepared statement not yet executed is described by the
+ * server (PQdescribePrepared) the first time it is asked.
+ */
+#include "core/gc_desc_attr.h"
+#include "core/gc_param.h"
+#include "core/gc_stmt.h"
+
+/* Makes sure the IRD describes the statement's result. */
+static SQLRETURN ensure_ird(gc_stmt *s)
+{
+    switch (s->state) {
+    case GC_STMT_NEED_DATA:
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return SQL_ERROR;
+    case GC_STMT_ALLOCATED:
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared or executed");
+        return SQL_ERROR;
+    case GC_STMT_PREPARED:
+        if (!s->described)
+            return gc_exec_describe_prepared(s);
+        return SQL_SUCCESS;
+    default:
+        return SQL_SUCCESS;
+    }
+}
+
+SQLRETURN gc_stmt_num_result_cols(gc_stmt *s, SQLSMALLINT *count)
+{
+    SQLRETURN rc = ensure_ird(s);
+    if (!SQL_SUCCEEDED(rc))
+        return rc;
+    if (count != NULL)
+        *count = s->ird->count;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_describe_col(gc_stmt *s, SQLUSMALLINT col, const gc_strout *name,
+                               SQLSMALLINT *name_length, SQLSMALLINT *type,
+                               SQLULEN *size, SQLSMALLINT *digits,
+                               SQLSMALLINT *nullable)
+{
+    SQLRETURN rc = ensure_ird(s);
+    if (!SQL_SUCCEEDED(rc))
+        return rc;
+    if (col < 1 || col > s->ird->count) {
+        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
+        return SQL_ERROR;
+    }
+    const gc_desc_rec *r = &s->ird->recs[col - 1];
+    if (type) *type = r->concise_type;
+    if (size) *size = r->length;
+    if (digits) *digits = r->scale;
+    if (nullable) *nullable = r->nullable;
+    return gc_strout_put_small(name, r->name, name_length, &s->h.diag);
+}
+
+SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field,
+                                const gc_strout *str, SQLSMALLINT *str_len,
+                                SQLLEN *num)
+{
+    SQLRETURN rc = ensure_ird(s);
+    if (!SQL_SUCCEEDED(rc))
+        return rc;
+    if (field == SQL_DESC_COUNT || field == SQL_COLUMN_COUNT) {
+        if (num != NULL)
+            *num = s->ird->count;
+        return SQL_SUCCESS;
+    }
+    if (col < 1 || col > s->ird->count) {
+        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
+        return SQL_ERROR;
+    }
+    const char *text = NULL;
+    SQLLEN value = 0;
+    int kind = gc_desc_ird_attr(&s->ird->recs[col - 1], field, &text, &value);
+    if (kind == GC_DESC_ATTR_STRING)
+        return gc_strout_put_small(str, text, str_len, &s->h.diag);
+    if (kind == 0) {
+        gc_diag_add(&s->h.diag, "HY091", 0, "invalid descriptor field identifier %u", field);
+        return SQL_ERROR;
+    }
+    if (num != NULL)
+        *num = value;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_row_count(gc_stmt *s, SQLLEN *count)
+{
+    if (s->state != GC_STMT_CURSOR && s->state != GC_STMT_EXECUTED) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: the statement has not been executed");
+        return SQL_ERROR;
+    }
+    if (count != NULL)
+        *count = s->row_count;
+    return SQL_SUCCESS;
+}

@@ -1,0 +1,109 @@
+/*
+ * odbc_conn_w: the W (UTF-16) connection entry points. Arguments are turned
+ * into UTF-8 and the same code as the ANSI variants runs.
+ */
+#include <stdlib.h>
+
+#include "odbc/odbc_internal.h"
+
+SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *dsn, SQLSMALLINT dsn_len,
+                              SQLWCHAR *uid, SQLSMALLINT uid_len, SQLWCHAR *pwd,
+                              SQLSMALLINT pwd_len)
+{
+    gc_conn *c = gc_odbc_enter_conn(hdbc);
+    if (c == NULL)
+        return SQL_INVALID_HANDLE;
+    bool ok1, ok2, ok3;
+    char *d = gc_odbc_wide_in(dsn, dsn_len, &ok1);
+    char *u = gc_odbc_wide_in(uid, uid_len, &ok2);
+    char *p = gc_odbc_wide_in(pwd, pwd_len, &ok3);
+    SQLRETURN rc;
+    if (!ok1 || !ok2 || !ok3) {
+        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
+        rc = SQL_ERROR;
+    } else {
+        rc = gc_conn_connect(c, d, u, p);
+    }
+    free(d);
+    free(u);
+    free(p);
+    return gc_odbc_leave_conn(c, rc);
+}
+
+SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *in,
+                                    SQLSMALLINT in_len, SQLWCHAR *out,
+                                    SQLSMALLINT out_max, SQLSMALLINT *out_len,
+                                    SQLUSMALLINT completion)
+{
+    gc_conn *c = gc_odbc_enter_conn(hdbc);
+    if (c == NULL)
+        return SQL_INVALID_HANDLE;
+    bool ok;
+    char *text = gc_odbc_wide_in(in, in_len, &ok);
+    SQLRETURN rc;
+    if (!ok) {
+        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
+        rc = SQL_ERROR;
+    } else {
+        gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = true,
+                        .unit = GC_LEN_CHARS };
+        rc = gc_odbc_driver_connect(c, text != NULL ? text : "", completion, &o, out_len);
+    }
+    free(text);
+    return gc_odbc_leave_conn(c, rc);
+}
+
+SQLRETURN SQL_API SQLSetConnectAttrW(SQLHDBC hdbc, SQLINTEGER attr, SQLPOINTER value,
+                                     SQLINTEGER length)
+{
+    gc_conn *c = gc_odbc_enter_conn(hdbc);
+    if (c == NULL)
+        return SQL_INVALID_HANDLE;
+    if (!gc_odbc_conn_attr_is_string(attr))
+        return gc_odbc_leave_conn(c, gc_conn_set_attr(c, attr, value, length));
+    /* String attributes: length in bytes, or SQL_NTS. */
+    bool ok;
+    SQLINTEGER units = length == SQL_NTS ? SQL_NTS
+                       : (SQLINTEGER)(length / (SQLINTEGER)sizeof(SQLWCHAR));
+    char *text = gc_odbc_wide_in(value, units, &ok);
+    SQLRETURN rc;
+    if (!ok) {
+        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
+        rc = SQL_ERROR;
+    } else {
+        rc = gc_conn_set_attr(c, attr, text, SQL_NTS);
+    }
+    free(text);
+    return gc_odbc_leave_conn(c, rc);
+}
+
+SQLRETURN SQL_API SQLGetConnectAttrW(SQLHDBC hdbc, SQLINTEGER attr, SQLPOINTER value,
+                                     SQLINTEGER buffer_length, SQLINTEGER *string_length)
+{
+    gc_conn *c = gc_odbc_enter_conn(hdbc);
+    if (c == NULL)
+        return SQL_INVALID_HANDLE;
+    return gc_odbc_leave_conn(c, gc_conn_get_attr(c, attr, value, buffer_length,
+                                                  string_length, true));
+}
+
+SQLRETURN SQL_API SQLNativeSqlW(SQLHDBC hdbc, SQLWCHAR *in, SQLINTEGER in_len,
+                                SQLWCHAR *out, SQLINTEGER out_max, SQLINTEGER *out_len)
+{
+    gc_conn *c = gc_odbc_enter_conn(hdbc);
+    if (c == NULL)
+        return SQL_INVALID_HANDLE;
+    bool ok;
+    char *text = gc_odbc_wide_in(in, in_len, &ok);
+    SQLRETURN rc;
+    if (!ok) {
+        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
+        rc = SQL_ERROR;
+    } else {
+        gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = true,
+                        .unit = GC_LEN_CHARS };
+        rc = gc_odbc_native_sql(c, text, &o, out_len);
+    }
+    free(text);
+    return gc_odbc_leave_conn(c, rc);
+}

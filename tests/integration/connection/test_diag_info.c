@@ -1,0 +1,324 @@
+/*
+ * Diagnostics (SQLGetDiagRec/Field on every handle kind, server errors and
+ * notices), SQLGetInfo items applications ask for, connection attributes and
+ * SQLNativeSql.
+ */
+#include "conn_test.h"
+
+#include <sqlucode.h>
+
+static void check_info_string(SQLHDBC dbc, SQLUSMALLINT item, const char *name,
+                              const char *want)
+{
+    char buf[256] = "";
+    SQLSMALLINT len = -1;
+    SQLRETURN rc = SQLGetInfo(dbc, item, buf, sizeof buf, &len);
+    CT_CHECK(rc == SQL_SUCCESS, "%s rc=%d", name, rc);
+    CT_CHECK(strcmp(buf, want) == 0, "%s = '%s', want '%s'", name, buf, want);
+    CT_CHECK(len == (SQLSMALLINT)strlen(want), "%s length %d", name, len);
+}
+
+static SQLUINTEGER info_u32(SQLHDBC dbc, SQLUSMALLINT item)
+{
+    SQLUINTEGER v = 0xdeadbeef;
+    SQLRETURN rc = SQLGetInfo(dbc, item, &v, sizeof v, NULL);
+    CT_CHECK(rc == SQL_SUCCESS, "info %u rc=%d", (unsigned)item, rc);
+    return v;
+}
+
+static SQLUSMALLINT info_u16(SQLHDBC dbc, SQLUSMALLINT item)
+{
+    SQLUSMALLINT v = 0xbeef;
+    SQLRETURN rc = SQLGetInfo(dbc, item, &v, sizeof v, NULL);
+    CT_CHECK(rc == SQL_SUCCESS, "info %u rc=%d", (unsigned)item, rc);
+    return v;
+}
+
+static void test_get_info(SQLHDBC dbc)
+{
+    check_info_string(dbc, SQL_DBMS_NAME, "SQL_DBMS_NAME", "PostgreSQL");
+    check_info_string(dbc, SQL_DRIVER_NAME, "SQL_DRIVER_NAME", "libgcodbc.so");
+    check_info_string(dbc, SQL_DRIVER_ODBC_VER, "SQL_DRIVER_ODBC_VER", "03.51");
+    check_info_string(dbc, SQL_IDENTIFIER_QUOTE_CHAR, "SQL_IDENTIFIER_QUOTE_CHAR", "\"");
+    check_info_string(dbc, SQL_DATA_SOURCE_NAME, "SQL_DATA_SOURCE_NAME", ct_dsn());
+    check_info_string(dbc, SQL_DATABASE_NAME, "SQL_DATABASE_NAME", "gcodbc_test");
+    check_info_string(dbc, SQL_USER_NAME, "SQL_USER_NAME", "gcodbc");
+    check_info_string(dbc, SQL_DATA_SOURCE_READ_ONLY, "SQL_DATA_SOURCE_READ_ONLY", "N");
+    check_info_string(dbc, SQL_DESCRIBE_PARAMETER, "SQL_DESCRIBE_PARAMETER", "Y");
+    check_info_string(dbc, SQL_NEED_LONG_DATA_LEN, "SQL_NEED_LONG_DATA_LEN", "N");
+
+    /* SQL_DBMS_VER: ##.##.#### of the server we talk to. */
+    PGconn *pg = ct_pq_connect("conninfo");
+    int server = PQserverVersion(pg);
+    PQfinish(pg);
+    char want[32], ver[64];
+    snprintf(want, sizeof want, "%02d.00.%04d", server / 10000, server % 10000);
+    SQLGetInfo(dbc, SQL_DBMS_VER, ver, sizeof ver, NULL);
+    CT_CHECK(strcmp(ver, want) == 0, "SQL_DBMS_VER %s, want %s", ver, want);
+
+    CT_CHECK(info_u32(dbc, SQL_GETDATA_EXTENSIONS) ==
+                 (SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND),
+             "SQL_GETDATA_EXTENSIONS");
+    CT_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) == SQL_SO_FORWARD_ONLY, "SQL_SCROLL_OPTIONS");
+    CT_CHECK(info_u16(dbc, SQL_TXN_CAPABLE) == SQL_TC_ALL, "SQL_TXN_CAPABLE");
+    CT_CHECK(info_u32(dbc, SQL_DEFAULT_TXN_ISOLATION) == SQL_TXN_READ_COMMITTED,
+             "SQL_DEFAULT_TXN_ISOLATION");
+    CT_CHECK(info_u32(dbc, SQL_TXN_ISOLATION_OPTION) & SQL_TXN_SERIALIZABLE,
+             "SQL_TXN_ISOLATION_OPTION");
+    CT_CHECK(info_u16(dbc, SQL_MAX_COLUMN_NAME_LEN) == 63, "SQL_MAX_COLUMN_NAME_LEN");
+    CT_CHECK(info_u16(dbc, SQL_MAX_TABLE_NAME_LEN) == 63, "SQL_MAX_TABLE_NAME_LEN");
+    CT_CHECK(info_u32(dbc, SQL_ASYNC_MODE) == SQL_AM_NONE, "SQL_ASYNC_MODE");
+    CT_CHECK(info_u32(dbc, SQL_STRING_FUNCTIONS) & SQL_FN_STR_CONCAT, "SQL_STRING_FUNCTIONS");
+    CT_CHECK(info_u32(dbc, SQL_NUMERIC_FUNCTIONS) & SQL_FN_NUM_ABS, "SQL_NUMERIC_FUNCTIONS");
+    CT_CHECK(info_u32(dbc, SQL_CONVERT_INTEGER) & SQL_CVT_VARCHAR, "SQL_CONVERT_INTEGER");
+    CT_CHECK(info_u16(dbc, SQL_CURSOR_COMMIT_BEHAVIOR) == SQL_CB_PRESERVE,
+             "SQL_CURSOR_COMMIT_BEHAVIOR");
+
+    /* Truncated string: 01004, full length reported. */
+    char small[4];
+    SQLSMALLINT len = 0;
+    SQLRETURN rc = SQLGetInfo(dbc, SQL_DBMS_NAME, small, sizeof small, &len);
+    CT_CHECK(rc == SQL_SUCCESS_WITH_INFO, "truncated rc=%d", rc);
+    CT_CHECK(strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "01004") == 0, "state %s",
+             ct_sqlstate(SQL_HANDLE_DBC, dbc));
+    CT_CHECK(len == 10 && strcmp(small, "Pos") == 0, "len=%d small=%s", len, small);
+
+    /* Wide: UTF-16, length in bytes. */
+    SQLWCHAR wbuf[32];
+    rc = SQLGetInfoW(dbc, SQL_DBMS_NAME, wbuf, sizeof wbuf, &len);
+    CT_CHECK(rc == SQL_SUCCESS && len == 20 && wbuf[0] == 'P' && wbuf[9] == 'L' &&
+                 wbuf[10] == 0,
+             "SQLGetInfoW rc=%d len=%d", rc, len);
+
+    /* An unknown item: HY096. */
+    rc = SQLGetInfo(dbc, 9999, small, sizeof small, &len);
+    CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "HY096") == 0,
+             "unknown item rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+}
+
+static void test_connection_attributes(SQLHDBC dbc)
+{
+    char cat[64];
+    SQLINTEGER len = 0;
+    SQLRETURN rc = SQLGetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, cat, sizeof cat, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(cat, "gcodbc_test") == 0 && len == 11,
+             "catalog rc=%d '%s' len=%d", rc, cat, (int)len);
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, "postgres", SQL_NTS);
+    CT_CHECK(rc == SQL_ERROR, "switching database accepted");
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, "gcodbc_test", SQL_NTS);
+    CT_CHECK(rc == SQL_SUCCESS, "same database refused rc=%d", rc);
+
+    SQLUINTEGER v = 99;
+    SQLGetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, &v, 0, NULL);
+    CT_CHECK(v == SQL_AUTOCOMMIT_ON, "autocommit default %u", (unsigned)v);
+    SQLGetConnectAttr(dbc, SQL_ATTR_ACCESS_MODE, &v, 0, NULL);
+    CT_CHECK(v == SQL_MODE_READ_WRITE, "access mode %u", (unsigned)v);
+    SQLGetConnectAttr(dbc, SQL_ATTR_AUTO_IPD, &v, 0, NULL);
+    CT_CHECK(v == SQL_FALSE, "auto ipd %u", (unsigned)v);
+
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)7, 0);
+    SQLGetConnectAttr(dbc, SQL_ATTR_LOGIN_TIMEOUT, &v, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && v == 7, "login timeout %u", (unsigned)v);
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_CONNECTION_TIMEOUT, (SQLPOINTER)9, 0);
+    SQLGetConnectAttr(dbc, SQL_ATTR_CONNECTION_TIMEOUT, &v, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && v == 9, "connection timeout %u", (unsigned)v);
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_METADATA_ID, (SQLPOINTER)SQL_TRUE, 0);
+    SQLGetConnectAttr(dbc, SQL_ATTR_METADATA_ID, &v, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && v == SQL_TRUE, "metadata id %u", (unsigned)v);
+    SQLSetConnectAttr(dbc, SQL_ATTR_METADATA_ID, (SQLPOINTER)SQL_FALSE, 0);
+
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_ASYNC_ENABLE, (SQLPOINTER)SQL_ASYNC_ENABLE_ON, 0);
+    CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "HYC00") == 0,
+             "async on rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+    rc = SQLSetConnectAttr(dbc, SQL_ATTR_ASYNC_ENABLE, (SQLPOINTER)SQL_ASYNC_ENABLE_OFF, 0);
+    CT_CHECK(rc == SQL_SUCCESS, "async off rc=%d", rc);
+
+    rc = SQLSetConnectAttr(dbc, 31999, (SQLPOINTER)1, 0);
+    CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "HY092") == 0,
+             "unknown attribute rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+}
+
+static void test_diag_fields_of_server_error(SQLHDBC dbc)
+{
+    SQLHSTMT st;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM gc_no_such_table", SQL_NTS);
+    CT_CHECK(rc == SQL_ERROR, "rc=%d", rc);
+
+    SQLINTEGER number = -1;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 0, SQL_DIAG_NUMBER, &number, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && number == 1, "SQL_DIAG_NUMBER rc=%d n=%d", rc, (int)number);
+    SQLRETURN retcode = 0;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 0, SQL_DIAG_RETURNCODE, &retcode, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && retcode == SQL_ERROR, "SQL_DIAG_RETURNCODE %d", retcode);
+
+    char text[512];
+    SQLSMALLINT len = 0;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SQLSTATE, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(text, "42P01") == 0, "SQLSTATE %s", text);
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_MESSAGE_TEXT, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS &&
+                 strncmp(text, "[gcodbc][PostgreSQL]", 20) == 0 &&
+                 strstr(text, "gc_no_such_table") != NULL,
+             "message %s", text);
+    CT_CHECK(len == (SQLSMALLINT)strlen(text), "length %d", len);
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_CLASS_ORIGIN, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(text, "ISO 9075") == 0, "class origin %s", text);
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SUBCLASS_ORIGIN, text, sizeof text,
+                         &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(text, "ISO 9075") == 0, "subclass origin %s", text);
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SERVER_NAME, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(text, ct_dsn()) == 0, "server name %s", text);
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_CONNECTION_NAME, text, sizeof text,
+                         &len);
+    CT_CHECK(rc == SQL_SUCCESS, "connection name rc=%d", rc);
+    SQLINTEGER native = -1;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_NATIVE, &native, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && native == 0, "native %d", (int)native);
+    SQLLEN row = 0;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && row == SQL_NO_ROW_NUMBER, "row number %ld", (long)row);
+    SQLINTEGER col = 0;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_COLUMN_NUMBER, &col, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && col == SQL_NO_COLUMN_NUMBER, "column number %d", (int)col);
+
+    /* Past the last record; record 0 for a record field. */
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 2, SQL_DIAG_SQLSTATE, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_NO_DATA, "record 2 rc=%d", rc);
+    SQLCHAR state[6];
+    rc = SQLGetDiagRec(SQL_HANDLE_STMT, st, 2, state, &native, (SQLCHAR *)text, sizeof text,
+                       &len);
+    CT_CHECK(rc == SQL_NO_DATA, "rec 2 rc=%d", rc);
+
+    /* A short buffer: SQL_SUCCESS_WITH_INFO, full length, no new record. */
+    char tiny[8];
+    rc = SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, &native, (SQLCHAR *)tiny, sizeof tiny,
+                       &len);
+    CT_CHECK(rc == SQL_SUCCESS_WITH_INFO && len > 8 && strlen(tiny) == 7, "short rc=%d len=%d",
+             rc, len);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 0, SQL_DIAG_NUMBER, &number, 0, NULL);
+    CT_CHECK(number == 1, "reading diagnostics added records: %d", (int)number);
+
+    /* Wide record: UTF-16 state and text. */
+    SQLWCHAR wstate[6], wtext[256];
+    rc = SQLGetDiagRecW(SQL_HANDLE_STMT, st, 1, wstate, &native, wtext, 256, &len);
+    CT_CHECK(rc == SQL_SUCCESS && wstate[0] == '4' && wstate[4] == '1' && wtext[0] == '[',
+             "W rc=%d", rc);
+
+    /* SQL_DIAG_ROW_COUNT after an INSERT. */
+    SQLExecDirect(st, (SQLCHAR *)"CREATE TEMP TABLE gc_diag_t (i int)", SQL_NTS);
+    rc = SQLExecDirect(st, (SQLCHAR *)"INSERT INTO gc_diag_t VALUES (1),(2),(3)", SQL_NTS);
+    CT_CHECK(rc == SQL_SUCCESS, "insert rc=%d", rc);
+    SQLLEN count = -1;
+    rc = SQLGetDiagField(SQL_HANDLE_STMT, st, 0, SQL_DIAG_ROW_COUNT, &count, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && count == 3, "SQL_DIAG_ROW_COUNT rc=%d %ld", rc, (long)count);
+
+    /* A server error with DETAIL: the detail follows the primary message. */
+    SQLExecDirect(st, (SQLCHAR *)"CREATE TEMP TABLE gc_diag_u (i int PRIMARY KEY)", SQL_NTS);
+    SQLExecDirect(st, (SQLCHAR *)"INSERT INTO gc_diag_u VALUES (1)", SQL_NTS);
+    rc = SQLExecDirect(st, (SQLCHAR *)"INSERT INTO gc_diag_u VALUES (1)", SQL_NTS);
+    CT_CHECK(rc == SQL_ERROR, "duplicate rc=%d", rc);
+    rc = SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, &native, (SQLCHAR *)text, sizeof text,
+                       &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp((char *)state, "23505") == 0 &&
+                 strstr(text, "\nDETAIL: Key (i)=(1) already exists.") != NULL,
+             "duplicate: %s %s", state, text);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+
+    /* Header fields that exist only for statements: error on a connection. */
+    rc = SQLGetDiagField(SQL_HANDLE_DBC, dbc, 0, SQL_DIAG_ROW_COUNT, &count, 0, NULL);
+    CT_CHECK(rc == SQL_ERROR, "row count on dbc rc=%d", rc);
+}
+
+static void test_diag_of_connection_and_environment(SQLHENV env, SQLHDBC dbc)
+{
+    /* (The driver manager checks many argument values itself: this one
+     * only the driver can refuse.) */
+    SQLRETURN rc = SQLSetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, "postgres", SQL_NTS);
+    CT_CHECK(rc == SQL_ERROR, "switching database rc=%d", rc);
+    char text[256];
+    SQLSMALLINT len;
+    rc = SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_SQLSTATE, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(text, "HYC00") == 0, "dbc state %s", text);
+    rc = SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_MESSAGE_TEXT, text, sizeof text, &len);
+    CT_CHECK(rc == SQL_SUCCESS && strncmp(text, "[gcodbc]", 8) == 0, "dbc message %s", text);
+
+    /* A successful call clears the previous diagnostics. */
+    SQLUINTEGER v;
+    SQLGetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, &v, 0, NULL);
+    SQLINTEGER n = -1;
+    SQLGetDiagField(SQL_HANDLE_DBC, dbc, 0, SQL_DIAG_NUMBER, &n, 0, NULL);
+    CT_CHECK(n == 0, "records after a clean call: %d", (int)n);
+
+    /* Environment: no records after a clean call. */
+    n = -1;
+    rc = SQLGetDiagField(SQL_HANDLE_ENV, env, 0, SQL_DIAG_NUMBER, &n, 0, NULL);
+    CT_CHECK(rc == SQL_SUCCESS && n == 0, "env records rc=%d n=%d", rc, (int)n);
+}
+
+static void test_notices_become_01000(SQLHDBC dbc)
+{
+    /* A statement-level notice. */
+    SQLHSTMT st;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    SQLRETURN rc = SQLExecDirect(
+        st, (SQLCHAR *)"DO $$ BEGIN RAISE NOTICE 'gc notice test'; END $$", SQL_NTS);
+    CT_CHECK(rc == SQL_SUCCESS_WITH_INFO, "DO with notice rc=%d", rc);
+    CT_CHECK(ct_has_state(SQL_HANDLE_STMT, st, "01000"), "no 01000 on the statement");
+
+    /* A notice raised by COMMIT (a deferred trigger) reaches SQLEndTran. */
+    const char *setup[] = {
+        "CREATE TEMP TABLE gc_notice_t (i int)",
+        "CREATE FUNCTION pg_temp.gc_notice_fn() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE NOTICE 'gc deferred notice'; RETURN NULL; END $$",
+        "CREATE CONSTRAINT TRIGGER gc_notice_trg AFTER INSERT ON gc_notice_t "
+        "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pg_temp.gc_notice_fn()",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        rc = SQLExecDirect(st, (SQLCHAR *)setup[i], SQL_NTS);
+        CT_CHECK(CT_OK(rc), "setup %zu rc=%d", i, rc);
+        if (!CT_OK(rc))
+            ct_dump_diag(SQL_HANDLE_STMT, st);
+    }
+    SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
+    rc = SQLExecDirect(st, (SQLCHAR *)"INSERT INTO gc_notice_t VALUES (1)", SQL_NTS);
+    CT_CHECK(rc == SQL_SUCCESS, "insert rc=%d", rc);
+    rc = SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT);
+    CT_CHECK(rc == SQL_SUCCESS_WITH_INFO, "commit with notice rc=%d", rc);
+    char text[256];
+    SQLSMALLINT len;
+    SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_SQLSTATE, text, sizeof text, &len);
+    CT_CHECK(strcmp(text, "01000") == 0, "commit notice state %s", text);
+    SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_MESSAGE_TEXT, text, sizeof text, &len);
+    CT_CHECK(strstr(text, "gc deferred notice") != NULL, "commit notice text %s", text);
+    SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+static void test_native_sql(SQLHDBC dbc)
+{
+    const char *in = "SELECT {fn UCASE('a')}, ? FROM t WHERE d = {d '2024-01-02'}";
+    char out[256];
+    SQLINTEGER len = 0;
+    SQLRETURN rc = SQLNativeSql(dbc, (SQLCHAR *)in, SQL_NTS, (SQLCHAR *)out, sizeof out, &len);
+    CT_CHECK(rc == SQL_SUCCESS, "rc=%d", rc);
+    CT_CHECK(strchr(out, '{') == NULL && strchr(out, '?') != NULL, "native: %s", out);
+    CT_CHECK(len == (SQLINTEGER)strlen(out), "len %d", (int)len);
+    rc = SQLNativeSql(dbc, (SQLCHAR *)"SELECT {fn", SQL_NTS, (SQLCHAR *)out, sizeof out, &len);
+    CT_CHECK(rc == SQL_ERROR, "malformed escape rc=%d", rc);
+}
+
+int main(void)
+{
+    SQLHENV env;
+    SQLHDBC dbc;
+    ct_connect(&env, &dbc);
+    test_get_info(dbc);
+    test_connection_attributes(dbc);
+    test_diag_fields_of_server_error(dbc);
+    test_diag_of_connection_and_environment(env, dbc);
+    test_notices_become_01000(dbc);
+    test_native_sql(dbc);
+    ct_disconnect(env, dbc);
+    return ct_finish("test_diag_info");
+}

@@ -1,0 +1,57 @@
+/*
+ * A session the server ends (pg_terminate_backend from another session):
+ * the driver notices, SQL_ATTR_CONNECTION_DEAD turns true, later calls fail
+ * with 08S01 instead of hanging or crashing, and the handle can still be
+ * disconnected and connected again.
+ */
+#include "conn_test.h"
+
+int main(void)
+{
+    SQLHENV env;
+    SQLHDBC dbc;
+    ct_connect(&env, &dbc);
+    char *pid = ct_query_string(dbc, "SELECT pg_backend_pid()");
+    CT_CHECK(pid != NULL, "no backend pid");
+    if (pid == NULL)
+        return ct_finish("test_lost_connection");
+
+    PGconn *admin = ct_pq_connect("admin_conninfo");
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%s, 5000)::int", pid);
+    CT_CHECK(ct_pq_long(admin, sql) == 1, "terminate failed");
+    PQfinish(admin);
+    free(pid);
+
+    SQLUINTEGER dead = 0;
+    /* The first use finds out: the server's 57P01 or libpq's lost link. */
+    char state[6];
+    SQLRETURN rc = ct_exec(dbc, "SELECT 1", state);
+    CT_CHECK(rc == SQL_ERROR, "statement on a dead session rc=%d", rc);
+    CT_CHECK(strcmp(state, "57P01") == 0 || strcmp(state, "08S01") == 0, "state %s", state);
+    SQLGetConnectAttr(dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL);
+    CT_CHECK(dead == SQL_CD_TRUE, "connection dead = %u", (unsigned)dead);
+
+    /* Later calls: 08S01, at once. */
+    rc = ct_exec(dbc, "SELECT 1", state);
+    CT_CHECK(rc == SQL_ERROR && strcmp(state, "08S01") == 0, "second rc=%d state=%s", rc, state);
+    SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
+    rc = ct_exec(dbc, "SELECT 1", state);
+    CT_CHECK(rc == SQL_ERROR && strcmp(state, "08S01") == 0, "manual rc=%d state=%s", rc, state);
+    rc = SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK);
+    CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "08S01") == 0,
+             "rollback rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+
+    /* Disconnect works, and the same handle connects again. */
+    rc = SQLDisconnect(dbc);
+    CT_CHECK(CT_OK(rc), "disconnect rc=%d", rc);
+    rc = SQLConnect(dbc, (SQLCHAR *)ct_dsn(), SQL_NTS, NULL, 0, NULL, 0);
+    CT_CHECK(CT_OK(rc), "reconnect rc=%d", rc);
+    SQLGetConnectAttr(dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL);
+    CT_CHECK(dead == SQL_CD_FALSE, "dead after reconnect = %u", (unsigned)dead);
+    char *one = ct_query_string(dbc, "SELECT 1");
+    CT_CHECK(one != NULL && strcmp(one, "1") == 0, "after reconnect: %s", one ? one : "(null)");
+    free(one);
+    ct_disconnect(env, dbc);
+    return ct_finish("test_lost_connection");
+}

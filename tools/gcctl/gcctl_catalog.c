@@ -1,0 +1,279 @@
+/*
+ * gcctl_catalog: see gcctl_catalog.h and docs/cluster.md ("The gcluster
+ * catalog") for what each table means.
+ */
+#include "gcctl_catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char catalog_ddl[] =
+    "CREATE SCHEMA IF NOT EXISTS gcluster;\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.cluster (\n"
+    "  one_row boolean PRIMARY KEY DEFAULT true CHECK (one_row),\n"
+    "  name text NOT NULL, database text NOT NULL, local_group text NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.version (\n"
+    "  one_row boolean PRIMARY KEY DEFAULT true CHECK (one_row),\n"
+    "  version bigint NOT NULL, changed_at timestamptz NOT NULL DEFAULT now(), reason text);\n"
+    "INSERT INTO gcluster.version (version, reason) VALUES (1, 'created')\n"
+    "  ON CONFLICT (one_row) DO NOTHING;\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.groups (\n"
+    "  name text PRIMARY KEY, position int NOT NULL, fdw_server name NOT NULL UNIQUE);\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.members (\n"
+    "  name text PRIMARY KEY,\n"
+    "  group_name text NOT NULL REFERENCES gcluster.groups ON UPDATE CASCADE ON DELETE CASCADE,\n"
+    "  position int NOT NULL, host text NOT NULL, port int NOT NULL,\n"
+    "  role text NOT NULL CHECK (role IN ('primary', 'standby')));\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.tables (\n"
+    "  name text PRIMARY KEY,\n"
+    "  method text NOT NULL CHECK (method IN ('hash', 'range', 'list', 'solo')),\n"
+    "  key text[] NOT NULL,\n"
+    "  owner_group text REFERENCES gcluster.groups ON DELETE CASCADE);\n"
+    "CREATE TABLE IF NOT EXISTS gcluster.shards (\n"
+    "  name text PRIMARY KEY,\n"
+    "  table_name text NOT NULL REFERENCES gcluster.tables ON DELETE CASCADE,\n"
+    "  position int NOT NULL,\n"
+    "  group_name text NOT NULL REFERENCES gcluster.groups ON DELETE CASCADE,\n"
+    "  bound text NOT NULL);\n"
+    "CREATE OR REPLACE FUNCTION gcluster.bump_version(reason text DEFAULT NULL, at_least bigint DEFAULT 0)\n"
+    "RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "DECLARE v bigint;\n"
+    "BEGIN\n"
+    "  UPDATE gcluster.version\n"
+    "     SET version = greatest(version + 1, at_least), changed_at = now(),\n"
+    "         reason = bump_version.reason\n"
+    "  RETURNING version INTO v;\n"
+    "  PERFORM pg_notify('gcluster', v::text);\n"
+    "  RETURN v;\n"
+    "END $fn$;\n"
+    "REVOKE ALL ON FUNCTION gcluster.bump_version(text, bigint) FROM PUBLIC;\n";
+
+/* One text for the whole catalog content, so that a sync can tell whether it
+ * changed anything. */
+static const char fingerprint_sql[] =
+    "SELECT md5(concat_ws('|',"
+    " (SELECT array_agg(x ORDER BY x.name)::text FROM gcluster.cluster x),"
+    " (SELECT array_agg(x ORDER BY x.name)::text FROM gcluster.groups x),"
+    " (SELECT array_agg(x ORDER BY x.name)::text FROM gcluster.members x),"
+    " (SELECT array_agg(x ORDER BY x.name)::text FROM gcluster.tables x),"
+    " (SELECT array_agg(x ORDER BY x.name)::text FROM gcluster.shards x)))";
+
+bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, gc_error *err)
+{
+    if (!gcctl_exec(c, who, catalog_ddl, err))
+        return false;
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    const char *admin = spec->admin ? spec->admin : spec->user;
+    gc_strbuf_append_str(&sb, "GRANT USAGE ON SCHEMA gcluster TO ");
+    gcctl_sb_ident(&sb, spec->user);
+    gc_strbuf_append_str(&sb, ", ");
+    gcctl_sb_ident(&sb, admin);
+    gc_strbuf_append_str(&sb, ";\nGRANT SELECT ON ALL TABLES IN SCHEMA gcluster TO ");
+    gcctl_sb_ident(&sb, spec->user);
+    gc_strbuf_append_str(&sb, ", ");
+    gcctl_sb_ident(&sb, admin);
+    gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.bump_version(text, bigint) TO ");
+    gcctl_sb_ident(&sb, admin);
+    gc_strbuf_append_str(&sb, ";\n");
+    char *sql = gcctl_sb_take(&sb);
+    bool ok = gcctl_exec(c, who, sql, err);
+    free(sql);
+    return ok;
+}
+
+static void append_bound(gc_strbuf *sb, const gcctl_table *t, const gcctl_shard *s);
+
+/* Rewrites every catalog row from the spec inside one transaction and
+ * compares fingerprints before and after. */
+bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_group,
+                        const char *who, bool *changed, gc_error *err)
+{
+    *changed = false;
+    if (!gcctl_exec(c, who, "BEGIN", err))
+        return false;
+    char *before = gcctl_query_value(c, who, fingerprint_sql, err);
+    if (!before) {
+        gcctl_exec(c, who, "ROLLBACK", err);
+        return false;
+    }
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb,
+        "DELETE FROM gcluster.shards; DELETE FROM gcluster.tables;\n"
+        "DELETE FROM gcluster.members; DELETE FROM gcluster.groups;\n"
+        "DELETE FROM gcluster.cluster;\n"
+        "INSERT INTO gcluster.cluster (name, database, local_group) VALUES (");
+    gcctl_sb_literal(&sb, spec->cluster);
+    gc_strbuf_append_str(&sb, ", ");
+    gcctl_sb_literal(&sb, spec->database);
+    gc_strbuf_append_str(&sb, ", ");
+    gcctl_sb_literal(&sb, local_group);
+    gc_strbuf_append_str(&sb, ");\n");
+    for (size_t g = 0; g < spec->groups.n; g++) {
+        gc_strbuf_appendf(&sb, "INSERT INTO gcluster.groups VALUES (");
+        gcctl_sb_literal(&sb, spec->groups.items[g]);
+        gc_strbuf_appendf(&sb, ", %zu, ", g);
+        gcctl_sb_literal(&sb, spec->groups.items[g]);   /* the FDW server has the group's name */
+        gc_strbuf_append_str(&sb, ");\n");
+    }
+    for (size_t i = 0; i < spec->nmembers; i++) {
+        const gcctl_member *m = &spec->members[i];
+        gc_strbuf_append_str(&sb, "INSERT INTO gcluster.members VALUES (");
+        gcctl_sb_literal(&sb, m->name);
+        gc_strbuf_append_str(&sb, ", ");
+        gcctl_sb_literal(&sb, m->group);
+        gc_strbuf_appendf(&sb, ", %zu, ", i);
+        gcctl_sb_literal(&sb, m->host);
+        gc_strbuf_appendf(&sb, ", %d, '%s');\n", m->port, m->is_primary ? "primary" : "standby");
+    }
+    for (size_t i = 0; i < spec->ntables; i++) {
+        const gcctl_table *t = &spec->tables[i];
+        gc_strbuf_append_str(&sb, "INSERT INTO gcluster.tables VALUES (");
+        gcctl_sb_literal(&sb, t->name);
+        gc_strbuf_appendf(&sb, ", '%s', ARRAY[", gcctl_method_name(t->method));
+        for (size_t k = 0; k < t->key.n; k++) {
+            if (k) gc_strbuf_append_str(&sb, ", ");
+            gcctl_sb_literal(&sb, t->key.items[k]);
+        }
+        gc_strbuf_append_str(&sb, "]::text[], ");
+        if (t->group) gcctl_sb_literal(&sb, t->group);
+        else gc_strbuf_append_str(&sb, "NULL");
+        gc_strbuf_append_str(&sb, ");\n");
+        for (size_t s = 0; s < t->nshards; s++) {
+            gc_strbuf_append_str(&sb, "INSERT INTO gcluster.shards VALUES (");
+            gcctl_sb_literal(&sb, t->shards[s].name);
+            gc_strbuf_append_str(&sb, ", ");
+            gcctl_sb_literal(&sb, t->name);
+            gc_strbuf_appendf(&sb, ", %zu, ", s);
+            gcctl_sb_literal(&sb, t->shards[s].group);
+            gc_strbuf_append_str(&sb, ", ");
+            gc_strbuf sbound;
+            gc_strbuf_init(&sbound);
+            append_bound(&sbound, t, &t->shards[s]);
+            char *bound = gcctl_sb_take(&sbound);
+            gcctl_sb_literal(&sb, bound);
+            free(bound);
+            gc_strbuf_append_str(&sb, ");\n");
+        }
+    }
+    char *sql = gcctl_sb_take(&sb);
+    bool ok = gcctl_exec(c, who, sql, err);
+    free(sql);
+    char *after = ok ? gcctl_query_value(c, who, fingerprint_sql, err) : NULL;
+    ok = after != NULL;
+    if (ok) {
+        *changed = strcmp(before, after) != 0;
+        ok = gcctl_exec(c, who, "COMMIT", err);
+    } else {
+        gc_error saved = *err;
+        gcctl_exec(c, who, "ROLLBACK", err);
+        *err = saved;
+    }
+    free(before);
+    free(after);
+    return ok;
+}
+
+long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason, gc_error *err)
+{
+    const gcctl_spec *spec = t->spec;
+    PGconn **conns = gcctl_xcalloc(spec->groups.n, sizeof *conns);
+    long long top = 0, result = -1;
+    size_t g;
+    for (g = 0; g < spec->groups.n; g++) {
+        const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
+        conns[g] = gcctl_connect(t, p, NULL, 5, err);
+        if (!conns[g])
+            goto done;
+        char *v = gcctl_query_value(conns[g], p->name, "SELECT version FROM gcluster.version", err);
+        if (!v)
+            goto done;
+        long long n = atoll(v);
+        free(v);
+        if (n > top)
+            top = n;
+    }
+    for (g = 0; g < spec->groups.n; g++) {
+        const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
+        char at_least[32];
+        snprintf(at_least, sizeof at_least, "%lld", top + 1);
+        const char *params[2] = { reason, at_least };
+        PGresult *r = gcctl_query(conns[g], p->name,
+                                  "SELECT gcluster.bump_version($1, $2::bigint)", 2, params, err);
+        if (!r)
+            goto done;
+        PQclear(r);
+    }
+    result = top + 1;
+done:
+    for (g = 0; g < spec->groups.n; g++)
+        PQfinish(conns[g]);
+    free(conns);
+    return result;
+}
+
+/* ---- partition bounds as SQL ---- */
+
+static void append_value(gc_strbuf *sb, const gcctl_value *v)
+{
+    if (v->is_null)
+        gc_strbuf_append_str(sb, "NULL");
+    else if (v->is_keyword)
+        gc_strbuf_append_str(sb, strcasecmp(v->text, "minvalue") == 0 ? "MINVALUE" : "MAXVALUE");
+    else
+        gcctl_sb_literal(sb, v->text);
+}
+
+static void append_range_side(gc_strbuf *sb, const gcctl_table *t, const gcctl_value *v,
+                              size_t n, const char *unbounded)
+{
+    gc_strbuf_append_char(sb, '(');
+    for (size_t k = 0; k < t->key.n; k++) {
+        if (k) gc_strbuf_append_str(sb, ", ");
+        if (n == 0) gc_strbuf_append_str(sb, unbounded);
+        else append_value(sb, &v[k]);
+    }
+    gc_strbuf_append_char(sb, ')');
+}
+
+/* The FOR VALUES clause (or DEFAULT) of a shard. */
+static void append_bound(gc_strbuf *sb, const gcctl_table *t, const gcctl_shard *s)
+{
+    if (s->is_default) {
+        gc_strbuf_append_str(sb, "DEFAULT");
+        return;
+    }
+    switch (t->method) {
+    case GCCTL_HASH:
+        gc_strbuf_appendf(sb, "FOR VALUES WITH (MODULUS %zu, REMAINDER %d)", t->nshards, s->remainder);
+        break;
+    case GCCTL_RANGE:
+        gc_strbuf_append_str(sb, "FOR VALUES FROM ");
+        append_range_side(sb, t, s->from, s->nfrom, "MINVALUE");
+        gc_strbuf_append_str(sb, " TO ");
+        append_range_side(sb, t, s->to, s->nto, "MAXVALUE");
+        break;
+    case GCCTL_LIST:
+        gc_strbuf_append_str(sb, "FOR VALUES IN (");
+        for (size_t v = 0; v < s->nvalues; v++) {
+            if (v) gc_strbuf_append_str(sb, ", ");
+            append_value(sb, &s->values[v]);
+        }
+        gc_strbuf_append_char(sb, ')');
+        break;
+    case GCCTL_SOLO:
+        break;
+    }
+}
+
+char *gcctl_catalog_bound_sql(const gcctl_table *t, const gcctl_shard *s)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    append_bound(&sb, t, s);
+    return gcctl_sb_take(&sb);
+}

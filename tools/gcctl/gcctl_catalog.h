@@ -1,0 +1,33 @@
+/*
+ * gcctl_catalog: the gcluster schema every group carries. It tells a driver
+ * the topology (groups, members, their FDW server names) and the placement
+ * of every table, and holds the version that rises on every change.
+ */
+#ifndef GCCTL_CATALOG_H
+#define GCCTL_CATALOG_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#include "gcctl_conn.h"
+#include "gcctl_spec.h"
+
+/* Creates the schema, tables and functions when missing and grants read
+ * access to the application role and bump_version to the admin role. */
+bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, gc_error *err);
+
+/* Makes the catalog rows on one group say what the spec says (local_group
+ * names the group it is on). *changed tells whether anything differed. */
+bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_group,
+                        const char *who, bool *changed, gc_error *err);
+
+/* Raises the version on every group's primary to one common value (the
+ * highest current version + 1), each with NOTIFY gcluster. Returns the new
+ * version, or -1 with err set. */
+long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason, gc_error *err);
+
+/* The partition bound of a shard as SQL ("FOR VALUES ..." or "DEFAULT");
+ * the caller frees it. */
+char *gcctl_catalog_bound_sql(const gcctl_table *t, const gcctl_shard *s);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * gcctl_local: see gcctl_local.h.
+ */
+#define _GNU_SOURCE
+#include "gcctl_local.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gcctl_apply.h"
+#include "gcctl_proc.h"
+
+/* Settings every member shares. fsync is off because a local cluster is
+ * disposable: process crashes (kill -9) are still safe, only an operating
+ * system crash could lose data. member.conf comes last so it wins. */
+static const char common_conf[] =
+    "\n# added by gcctl\n"
+    "shared_preload_libraries = 'pg_stat_statements'\n"
+    "max_prepared_transactions = 20\n"
+    "wal_level = replica\n"
+    "hot_standby = on\n"
+    "max_wal_senders = 10\n"
+    "max_replication_slots = 10\n"
+    "wal_keep_size = '128MB'\n"
+    "max_connections = 100\n"
+    "shared_buffers = '32MB'\n"
+    "fsync = off\n"
+    "full_page_writes = off\n"
+    "log_line_prefix = '%m [%p] %q%u@%d '\n"
+    "include_if_exists = 'member.conf'\n";
+
+void gcctl_local_datadir(const gcctl_local *l, const char *member, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", l->base, member);
+}
+
+static void logfile(const gcctl_local *l, const char *member, const char *what, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/logs/%s.%s.log", l->base, member, what);
+}
+
+static bool write_owned_file(const gcctl_local *l, const char *path, const char *text,
+                             bool append, gc_error *err)
+{
+    FILE *f = fopen(path, append ? "a" : "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (geteuid() == 0 && chown(path, l->uid, l->gid) != 0) {
+        gc_error_set(err, "HY000", 0, "cannot chown %s: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* member.conf: what differs between members (port, address, name). */
+static bool write_member_conf(const gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    char path[1200], text[1600];
+    char datadir[1100];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    snprintf(path, sizeof path, "%s/member.conf", datadir);
+    snprintf(text, sizeof text,
+             "# written by gcctl for member %s of group %s\n"
+             "port = %d\nlisten_addresses = '%s'\nunix_socket_directories = '%s'\n"
+             "cluster_name = '%s'\n",
+             m->name, m->group, m->port, m->host, l->socket_dir, m->name);
+    return write_owned_file(l, path, text, false, err);
+}
+
+static bool pg_ctl_start(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    char datadir[1100], log[1200], serverlog[1200];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    logfile(l, m->name, "pg_ctl", log, sizeof log);
+    logfile(l, m->name, "server", serverlog, sizeof serverlog);
+    const char *argv[] = { "pg_ctl", "start", "-w", "-t", "60", "-D", datadir, "-l", serverlog, NULL };
+    char what[128];
+    snprintf(what, sizeof what, "starting %s", m->name);
+    return gcctl_proc_run(what, argv, l->uid, l->gid, log, err);
+}
+
+bool gcctl_local_init_primary(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    char datadir[1100], log[1200], path[1200];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    logfile(l, m->name, "initdb", log, sizeof log);
+    const char *argv[] = { "initdb", "-D", datadir, "-U", l->os_user, "-E", "UTF8", "--locale=C",
+                           "--auth-local=trust", "--auth-host=scram-sha-256", "-N", NULL };
+    char what[128];
+    snprintf(what, sizeof what, "initdb for %s", m->name);
+    if (!gcctl_proc_run(what, argv, l->uid, l->gid, log, err))
+        return false;
+    snprintf(path, sizeof path, "%s/postgresql.conf", datadir);
+    return write_owned_file(l, path, common_conf, true, err) && write_member_conf(l, m, err);
+}
+
+bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    const gcctl_member *p = gcctl_spec_primary(&l->spec, m->group);
+    char datadir[1100], log[1200], conninfo[1400];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    logfile(l, m->name, "basebackup", log, sizeof log);
+    snprintf(conninfo, sizeof conninfo, "host=%s port=%d user=%s application_name=%s",
+             l->socket_dir, p->port, l->os_user, m->name);
+    const char *argv[] = { "pg_basebackup", "-D", datadir, "-d", conninfo, "-R", "-X", "stream",
+                           "-c", "fast", "--no-sync", NULL };
+    char what[128];
+    snprintf(what, sizeof what, "pg_basebackup for %s", m->name);
+    return gcctl_proc_run(what, argv, l->uid, l->gid, log, err) && write_member_conf(l, m, err);
+}
+
+bool gcctl_local_wait_streaming(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    for (int attempt = 0; attempt < 300; attempt++) {
+        PGconn *c = gcctl_connect(&l->target, m, "postgres", 5, err);
+        if (c) {
+            char *status = gcctl_query_value(c, m->name,
+                "SELECT coalesce((SELECT status FROM pg_stat_wal_receiver), 'none')", err);
+            PQfinish(c);
+            bool streaming = status && strcmp(status, "streaming") == 0;
+            free(status);
+            if (streaming)
+                return true;
+        }
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    gc_error_set(err, "HY000", 0, "%s does not stream from its primary after 30 s", m->name);
+    return false;
+}
+
+static bool is_loopback(const char *host)
+{
+    return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
+}
+
+bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err)
+{
+    int *fds = gcctl_xcalloc(spec->nmembers, sizeof *fds);
+    bool ok = true;
+    /* Hold every socket until all are bound so no two members get one port. */
+    for (size_t i = 0; i < spec->nmembers && ok; i++) {
+        fds[i] = -1;
+        if (spec->members[i].port != 0)
+            continue;
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof sa;
+        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+        if (fds[i] < 0 || bind(fds[i], (struct sockaddr *)&sa, sizeof sa) != 0 ||
+            getsockname(fds[i], (struct sockaddr *)&sa, &len) != 0) {
+            gc_error_set(err, "HY000", 0, "cannot find a free port: %s", strerror(errno));
+            ok = false;
+        } else {
+            spec->members[i].port = ntohs(sa.sin_port);
+        }
+    }
+    for (size_t i = 0; i < spec->nmembers; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    free(fds);
+    return ok;
+}
+
+static bool write_state(const gcctl_local *l, gc_error *err)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/local.state", l->dir);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "base: %s\nuser: %s\n", l->base, l->os_user) < 0 || fclose(f) != 0) {
+        gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Reads local.state (base and user); the spec is read separately. */
+static bool read_state(const char *dir, gcctl_local *l, gc_error *err)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->dir, sizeof l->dir, "%s", dir);
+    char path[1200], line[1200];
+    snprintf(path, sizeof path, "%s/local.state", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        gc_error_set(err, "HY000", 0, "%s holds no local cluster (no local.state)", dir);
+        return false;
+    }
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "base: ", 6) == 0 &&
+            (size_t)snprintf(l->base, sizeof l->base, "%s", line + 6) >= sizeof l->base)
+            l->base[0] = '\0';   /* too long to be ours: reported below */
+    }
+    fclose(f);
+    if (!l->base[0]) {
+        gc_error_set(err, "HY000", 0, "%s: local.state names no data root", dir);
+        return false;
+    }
+    snprintf(l->socket_dir, sizeof l->socket_dir, "%s/sock", l->base);
+    if (!gcctl_proc_server_user(l->os_user, sizeof l->os_user, &l->uid, &l->gid, err))
+        return false;
+    l->target.socket_dir = l->socket_dir;
+    l->target.os_user = l->os_user;
+    l->target.spec = &l->spec;
+    return true;
+}
+
+bool gcctl_local_open(const char *dir, gcctl_local *l, gc_error *err)
+{
+    if (!read_state(dir, l, err))
+        return false;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/cluster.yaml", dir);
+    return gcctl_spec_load(path, &l->spec, err);
+}
+
+void gcctl_local_close(gcctl_local *l)
+{
+    gcctl_spec_free(&l->spec);
+}
+
+static bool make_dir(const char *path, const gcctl_local *l, bool owned, gc_error *err)
+{
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+        gc_error_set(err, "HY000", 0, "cannot create %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (owned && geteuid() == 0 && chown(path, l->uid, l->gid) != 0) {
+        gc_error_set(err, "HY000", 0, "cannot chown %s: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Runs one step for several members at once: each spawns a program, and the
+ * slow part (initdb, base backup, start) overlaps. */
+typedef bool (*member_step)(gcctl_local *l, const gcctl_member *m, gc_error *err);
+
+static bool for_members_parallel(gcctl_local *l, bool primaries, member_step step, gc_error *err)
+{
+    pid_t *pids = gcctl_xcalloc(l->spec.nmembers, sizeof *pids);
+    bool ok = true;
+    for (size_t i = 0; i < l->spec.nmembers; i++) {
+        const gcctl_member *m = &l->spec.members[i];
+        if (m->is_primary != primaries)
+            continue;
+        fflush(stdout);
+        fflush(stderr);
+        pids[i] = fork();
+        if (pids[i] == 0)
+            _exit(step(l, m, err) ? 0 : 1);
+        if (pids[i] < 0)
+            ok = false;
+    }
+    for (size_t i = 0; i < l->spec.nmembers; i++) {
+        if (pids[i] > 0 && !gcctl_proc_wait(pids[i]) && ok) {
+            /* The child's message is lost with its memory: say where to look. */
+            gc_error_set(err, "HY000", 0, "setting up %s failed (see %s/logs/%s.*.log)",
+                         l->spec.members[i].name, l->base, l->spec.members[i].name);
+            ok = false;
+        }
+    }
+    free(pids);
+    return ok;
+}
+
+static bool start_member_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    return pg_ctl_start(l, m, err);
+}
+
+static bool init_standby_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    return gcctl_local_init_standby(l, m, err) && pg_ctl_start(l, m, err);
+}
+
+bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err)
+{
+    gcctl_local l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.dir, sizeof l.dir, "%s", dir);
+    if (!gcctl_spec_load(spec_path, &l.spec, err))
+        goto fail;
+    for (size_t i = 0; i < l.spec.nmembers; i++)
+        if (!is_loopback(l.spec.members[i].host)) {
+            gc_error_set(err, "HY000", 0, "member %s: a local cluster listens on loopback only, not %s",
+                         l.spec.members[i].name, l.spec.members[i].host);
+            goto fail;
+        }
+    if (!gcctl_proc_server_user(l.os_user, sizeof l.os_user, &l.uid, &l.gid, err))
+        goto fail;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/local.state", dir);
+    if (access(path, F_OK) == 0) {
+        gc_error_set(err, "HY000", 0, "%s already holds a local cluster; run gcctl local down first", dir);
+        goto fail;
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        gc_error_set(err, "HY000", 0, "cannot create %s: %s", dir, strerror(errno));
+        goto fail;
+    }
+    if (!gcctl_local_pick_ports(&l.spec, err))
+        goto fail;
+    /* The data root lives outside DIR: the server user may not be able to
+     * reach DIR (a home directory, say), but it owns this one. */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(l.base, sizeof l.base, "%s/gcctl.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(l.base)) {
+        gc_error_set(err, "HY000", 0, "cannot create a data root: %s", strerror(errno));
+        goto fail;
+    }
+    snprintf(l.socket_dir, sizeof l.socket_dir, "%s/sock", l.base);
+    l.target.spec = &l.spec;
+    l.target.socket_dir = l.socket_dir;
+    l.target.os_user = l.os_user;
+    char logs[1200];
+    snprintf(logs, sizeof logs, "%s/logs", l.base);
+    if (!write_state(&l, err) || !make_dir(l.base, &l, true, err) ||
+        !make_dir(l.socket_dir, &l, true, err) || !make_dir(logs, &l, true, err))
+        goto fail;
+    /* Written now so that local down can clean up even if a later step fails. */
+    snprintf(path, sizeof path, "%s/cluster.yaml", dir);
+    if (!gcctl_spec_write(&l.spec, path, err))
+        goto fail;
+    if (!for_members_parallel(&l, true, gcctl_local_init_primary, err) ||
+        !for_members_parallel(&l, true, start_member_step, err))
+        goto fail;
+    if (!gcctl_apply(&l.target, "local up", NULL, err))
+        goto fail;
+    if (!for_members_parallel(&l, false, init_standby_step, err))
+        goto fail;
+    for (size_t i = 0; i < l.spec.nmembers; i++)
+        if (!l.spec.members[i].is_primary && !gcctl_local_wait_streaming(&l, &l.spec.members[i], err))
+            goto fail;
+    if (!gcctl_local_write_files(&l, driver, err))
+        goto fail;
+    gcctl_spec_free(&l.spec);
+    return true;
+fail:
+    gcctl_spec_free(&l.spec);
+    return false;
+}
+
+bool gcctl_local_stop_member(gcctl_local *l, const char *name, const char *mode, gc_error *err)
+{
+    const gcctl_member *m = gcctl_spec_member(&l->spec, name);
+    if (!m) {
+        gc_error_set(err, "HY000", 0, "no member %s in %s", name, l->dir);
+        return false;
+    }
+    if (strcmp(mode, "fast") != 0 && strcmp(mode, "immediate") != 0 && strcmp(mode, "smart") != 0) {
+        gc_error_set(err, "HY000", 0, "unknown stop mode %s (expected fast or immediate)", mode);
+        return false;
+    }
+    char datadir[1100], log[1200], what[128];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    logfile(l, m->name, "pg_ctl", log, sizeof log);
+    snprintf(what, sizeof what, "stopping %s", m->name);
+    const char *argv[] = { "pg_ctl", "stop", "-w", "-t", "60", "-D", datadir, "-m", mode, NULL };
+    return gcctl_proc_run(what, argv, l->uid, l->gid, log, err);
+}
+
+bool gcctl_local_start_member(gcctl_local *l, const char *name, gc_error *err)
+{
+    const gcctl_member *m = gcctl_spec_member(&l->spec, name);
+    if (!m) {
+        gc_error_set(err, "HY000", 0, "no member %s in %s", name, l->dir);
+        return false;
+    }
+    return pg_ctl_start(l, m, err);
+}
+
+bool gcctl_local_down(const char *dir, gc_error *err)
+{
+    gcctl_local l;
+    if (!read_state(dir, &l, err))
+        return false;
+    /* Stop whatever data directory exists, spec or not (a half-made up). */
+    char cluster[1200];
+    snprintf(cluster, sizeof cluster, "%s/cluster.yaml", dir);
+    gc_error ignored;
+    if (gcctl_spec_parse(cluster, &l.spec, &ignored)) {
+        pid_t *pids = gcctl_xcalloc(l.spec.nmembers, sizeof *pids);
+        for (size_t i = 0; i < l.spec.nmembers; i++) {
+            char datadir[1100];
+            gcctl_local_datadir(&l, l.spec.members[i].name, datadir, sizeof datadir);
+            char pidfile[1200];
+            snprintf(pidfile, sizeof pidfile, "%s/postmaster.pid", datadir);
+            if (access(pidfile, F_OK) != 0)
+                continue;
+            const char *argv[] = { "pg_ctl", "stop", "-w", "-t", "60", "-D", datadir, "-m", "immediate", NULL };
+            pids[i] = gcctl_proc_spawn(argv, l.uid, l.gid, NULL, &ignored);
+        }
+        for (size_t i = 0; i < l.spec.nmembers; i++)
+            if (pids[i] > 0)
+                gcctl_proc_wait(pids[i]);
+        free(pids);
+    }
+    gcctl_spec_free(&l.spec);
+    if (!gcctl_proc_remove_tree(l.base)) {
+        gc_error_set(err, "HY000", 0, "cannot remove %s", l.base);
+        return false;
+    }
+    static const char *const files[] = { "cluster.yaml", "locator.yaml", "odbc.ini", "odbcinst.ini",
+                                         "local.state" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        remove(path);
+    }
+    rmdir(dir);   /* only when nothing else is in it */
+    return true;
+}

@@ -1,0 +1,61 @@
+/*
+ * gcctl_local: clusters on this machine for development, tests and demos.
+ * DIR holds what users and tools read (cluster.yaml with the real ports,
+ * locator.yaml, odbc.ini, odbcinst.ini) and local.state, which names the
+ * data root: a private directory owned by the server user, holding one data
+ * directory per member, the Unix socket directory and the server logs.
+ */
+#ifndef GCCTL_LOCAL_H
+#define GCCTL_LOCAL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "gcctl_conn.h"
+#include "gcctl_spec.h"
+
+typedef struct gcctl_local {
+    char dir[1024];
+    char base[1024];        /* data root */
+    char socket_dir[1100];
+    char os_user[64];       /* runs the servers; also their superuser */
+    uid_t uid;
+    gid_t gid;
+    gcctl_spec spec;        /* DIR/cluster.yaml */
+    gcctl_target target;    /* reaches members through socket_dir */
+} gcctl_local;
+
+/* Opens the local cluster in dir: reads local.state and cluster.yaml. The
+ * caller releases it with gcctl_local_close. */
+bool gcctl_local_open(const char *dir, gcctl_local *l, gc_error *err);
+void gcctl_local_close(gcctl_local *l);
+
+/* gcctl local up SPEC --dir DIR [--driver PATH] */
+bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err);
+
+/* gcctl local down --dir DIR: stops every member and removes all data. */
+bool gcctl_local_down(const char *dir, gc_error *err);
+
+/* Stops / starts one member. mode: "fast" or "immediate". */
+bool gcctl_local_stop_member(gcctl_local *l, const char *name, const char *mode, gc_error *err);
+bool gcctl_local_start_member(gcctl_local *l, const char *name, gc_error *err);
+
+/* Creates a primary's data directory with initdb and its configuration. */
+bool gcctl_local_init_primary(gcctl_local *l, const gcctl_member *m, gc_error *err);
+/* Creates a standby's data directory by streaming a base backup from the
+ * primary of its group, configured to follow that primary. */
+bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *err);
+/* Waits until a standby streams from its primary (bounded). */
+bool gcctl_local_wait_streaming(gcctl_local *l, const gcctl_member *m, gc_error *err);
+
+/* Picks free loopback ports for members with port 0. */
+bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err);
+
+/* Rewrites cluster.yaml, locator.yaml, odbc.ini, odbcinst.ini in DIR from
+ * l->spec. driver NULL: keep the driver path already written (or guess). */
+bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err);
+
+/* The data directory and log file of a member (static buffers per call). */
+void gcctl_local_datadir(const gcctl_local *l, const char *member, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,351 @@
+/*
+ * gcctl_ops: see gcctl_ops.h.
+ */
+#include "gcctl_ops.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcctl_apply.h"
+#include "gcctl_catalog.h"
+
+bool gcctl_cluster_open(gcctl_cluster *c, const char *dir, const char *spec_path, gc_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if ((dir == NULL) == (spec_path == NULL)) {
+        gc_error_set(err, "HY000", 0, "name the cluster with --dir DIR (local) or --spec FILE");
+        return false;
+    }
+    if (dir) {
+        c->is_local = true;
+        if (!gcctl_local_open(dir, &c->local, err))
+            return false;
+        c->spec = &c->local.spec;
+        c->target = &c->local.target;
+        c->local.target.spec = c->spec;
+        return true;
+    }
+    if (!gcctl_spec_load(spec_path, &c->remote_spec, err))
+        return false;
+    for (size_t i = 0; i < c->remote_spec.nmembers; i++)
+        if (c->remote_spec.members[i].port == 0) {
+            gc_error_set(err, "HY000", 0, "%s: member %s has port 0; a running cluster needs real ports",
+                         spec_path, c->remote_spec.members[i].name);
+            return false;
+        }
+    c->spec = &c->remote_spec;
+    c->remote_target.spec = c->spec;
+    c->target = &c->remote_target;
+    return true;
+}
+
+void gcctl_cluster_close(gcctl_cluster *c)
+{
+    if (c->is_local)
+        gcctl_local_close(&c->local);
+    else
+        gcctl_spec_free(&c->remote_spec);
+}
+
+bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err)
+{
+    if (c->is_local)
+        return gcctl_local_write_files(&c->local, NULL, err);
+    return gcctl_spec_write(c->spec, c->spec->file, err);
+}
+
+/* ---- status ---- */
+
+static void print_shards(PGconn *conn, const char *who)
+{
+    gc_error err;
+    PGresult *r = gcctl_query(conn, who,
+        "SELECT t.name, t.method, array_to_string(t.key, ', '), coalesce(t.owner_group, ''),"
+        "       coalesce(s.name, ''), coalesce(s.group_name, ''), coalesce(s.bound, '')"
+        "  FROM gcluster.tables t LEFT JOIN gcluster.shards s ON s.table_name = t.name"
+        " ORDER BY t.name, s.position", 0, NULL, &err);
+    if (!r) {
+        printf("tables: unknown (%s)\n", err.message);
+        return;
+    }
+    const char *last = "";
+    for (int i = 0; i < PQntuples(r); i++) {
+        const char *table = PQgetvalue(r, i, 0);
+        if (strcmp(table, last) != 0) {
+            if (strcmp(PQgetvalue(r, i, 1), "solo") == 0)
+                printf("table %s: solo on %s\n", table, PQgetvalue(r, i, 3));
+            else
+                printf("table %s: %s (%s)\n", table, PQgetvalue(r, i, 1), PQgetvalue(r, i, 2));
+            last = table;
+        }
+        if (PQgetvalue(r, i, 4)[0])
+            printf("  %-20s %-6s %s\n", PQgetvalue(r, i, 4), PQgetvalue(r, i, 5), PQgetvalue(r, i, 6));
+    }
+    PQclear(r);
+}
+
+bool gcctl_status(gcctl_cluster *c, gc_error *err)
+{
+    const gcctl_spec *spec = c->spec;
+    PGconn *catalog = NULL;
+    const char *catalog_member = NULL;
+    printf("cluster %s, database %s\n", spec->cluster, spec->database);
+    printf("%-10s %-6s %-22s %-8s %-10s %s\n", "MEMBER", "GROUP", "ADDRESS", "ROLE", "STATE", "VERSION");
+    for (size_t i = 0; i < spec->nmembers; i++) {
+        const gcctl_member *m = &spec->members[i];
+        gc_error cerr;
+        char addr[300];
+        snprintf(addr, sizeof addr, "%s:%d", m->host, m->port);
+        PGconn *conn = gcctl_connect(c->target, m, NULL, 3, &cerr);
+        const char *state = "down";
+        char *version = NULL, *recovery = NULL;
+        if (conn) {
+            recovery = gcctl_query_value(conn, m->name, "SELECT pg_is_in_recovery()", &cerr);
+            version = gcctl_query_value(conn, m->name, "SELECT version FROM gcluster.version", &cerr);
+            state = !recovery ? "up" : strcmp(recovery, "t") == 0 ? "standby" : "primary";
+        }
+        printf("%-10s %-6s %-22s %-8s %-10s %s\n", m->name, m->group, addr,
+               m->is_primary ? "primary" : "standby", state, version ? version : "-");
+        free(version);
+        free(recovery);
+        if (conn && !catalog && m->is_primary) {
+            catalog = conn;
+            catalog_member = m->name;
+        } else {
+            PQfinish(conn);
+        }
+    }
+    if (catalog) {
+        print_shards(catalog, catalog_member);
+        PQfinish(catalog);
+    } else {
+        printf("tables: unknown (no primary reachable)\n");
+    }
+    (void)err;
+    return true;
+}
+
+bool gcctl_reconnect(gcctl_cluster *c, gc_error *err)
+{
+    long long v = gcctl_catalog_bump_all(c->target, "reconnect", err);
+    if (v < 0)
+        return false;
+    printf("version %lld\n", v);
+    return true;
+}
+
+/* ---- promote ---- */
+
+/* Points a standby at its group's new primary: rewrites primary_conninfo,
+ * keeping every other option (user, password, application_name). */
+static bool repoint_standby(gcctl_cluster *c, const gcctl_member *s, const gcctl_member *p, gc_error *err)
+{
+    PGconn *conn = gcctl_connect(c->target, s, "postgres", 5, err);
+    if (!conn)
+        return false;
+    char *current = gcctl_query_value(conn, s->name, "SHOW primary_conninfo", err);
+    bool ok = current != NULL;
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    if (ok) {
+        char *perr = NULL;
+        PQconninfoOption *opts = PQconninfoParse(current, &perr);
+        PQfreemem(perr);
+        char port[16];
+        snprintf(port, sizeof port, "%d", p->port);
+        gc_strbuf_append_str(&sb, "host=");
+        gcctl_sb_literal(&sb, c->is_local ? c->local.socket_dir : p->host);
+        gc_strbuf_append_str(&sb, " port=");
+        gcctl_sb_literal(&sb, port);
+        for (PQconninfoOption *o = opts; o && o->keyword; o++) {
+            if (!o->val || !*o->val || strcmp(o->keyword, "host") == 0 ||
+                strcmp(o->keyword, "port") == 0 || strcmp(o->keyword, "hostaddr") == 0)
+                continue;
+            gc_strbuf_appendf(&sb, " %s=", o->keyword);
+            gcctl_sb_literal(&sb, o->val);
+        }
+        PQconninfoFree(opts);
+    }
+    char *conninfo = gcctl_sb_take(&sb);
+    if (ok) {
+        gc_strbuf_init(&sb);
+        gc_strbuf_append_str(&sb, "ALTER SYSTEM SET primary_conninfo = ");
+        gcctl_sb_literal(&sb, conninfo);
+        char *sql = gcctl_sb_take(&sb);
+        ok = gcctl_exec(conn, s->name, sql, err) &&
+             gcctl_exec(conn, s->name, "SELECT pg_reload_conf()", err);
+        free(sql);
+    }
+    free(conninfo);
+    free(current);
+    PQfinish(conn);
+    return ok;
+}
+
+bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
+{
+    gcctl_spec *spec = c->spec;
+    gcctl_member *m = gcctl_spec_member(spec, name);
+    if (!m) {
+        gc_error_set(err, "HY000", 0, "no member %s in cluster %s", name, spec->cluster);
+        return false;
+    }
+    if (m->is_primary) {
+        gc_error_set(err, "HY000", 0, "%s is already the primary of %s", m->name, m->group);
+        return false;
+    }
+    char promoted[64], group[64];
+    snprintf(promoted, sizeof promoted, "%s", m->name);
+    snprintf(group, sizeof group, "%s", m->group);
+    const gcctl_member *old = gcctl_spec_primary(spec, group);
+    char old_name[64];
+    snprintf(old_name, sizeof old_name, "%s", old->name);
+    gc_error ignored;
+    PGconn *oldc = gcctl_connect(c->target, old, "postgres", 2, &ignored);
+    if (oldc) {
+        char *rec = gcctl_query_value(oldc, old->name, "SELECT pg_is_in_recovery()", &ignored);
+        bool running_primary = rec && strcmp(rec, "f") == 0;
+        free(rec);
+        PQfinish(oldc);
+        if (running_primary) {
+            gc_error_set(err, "HY000", 0, "%s, the primary of %s, is still running; stop it before promoting %s",
+                         old->name, group, promoted);
+            return false;
+        }
+    }
+    PGconn *conn = gcctl_connect(c->target, m, "postgres", 5, err);
+    if (!conn)
+        return false;
+    char *done = gcctl_query_value(conn, m->name, "SELECT pg_promote(true, 60)", err);
+    PQfinish(conn);
+    bool ok = done && strcmp(done, "t") == 0;
+    free(done);
+    if (!ok) {
+        if (!gc_error_is_set(err))
+            gc_error_set(err, "HY000", 0, "%s: promotion did not finish within 60 s", promoted);
+        return false;
+    }
+    gcctl_spec_make_primary(spec, promoted);
+    if (!gcctl_spec_check(spec, err))
+        return false;
+    const gcctl_member *p = gcctl_spec_primary(spec, group);
+    for (size_t i = 0; i < spec->nmembers; i++) {
+        const gcctl_member *s = &spec->members[i];
+        gc_error serr;
+        if (s->is_primary || strcmp(s->group, group) != 0 || strcmp(s->name, old_name) == 0)
+            continue;
+        if (!repoint_standby(c, s, p, &serr))
+            fprintf(stderr, "gcctl: warning: %s not repointed: %s\n", s->name, serr.message);
+    }
+    /* The files first: they must say who the primary is even if the catalog
+     * update below fails and has to be retried with apply. */
+    if (!gcctl_cluster_save(c, err))
+        return false;
+    return gcctl_apply(c->target, "promote", NULL, err);
+}
+
+/* ---- scale-out (local clusters) ---- */
+
+bool gcctl_add_member(gcctl_cluster *c, const char *name, const char *group, const char *host,
+                      int port, gc_error *err)
+{
+    if (!c->is_local) {
+        gc_error_set(err, "HY000", 0, "add-member builds the server itself: it needs a local cluster (--dir)");
+        return false;
+    }
+    gcctl_spec *spec = c->spec;
+    if (!gcctl_spec_has_group(spec, group)) {
+        gc_error_set(err, "HY000", 0, "no group %s in cluster %s (use add-group)", group, spec->cluster);
+        return false;
+    }
+    gcctl_spec_add_member(spec, name, group, host ? host : "127.0.0.1", port);
+    if (!gcctl_spec_check(spec, err) || !gcctl_local_pick_ports(spec, err))
+        return false;
+    gcctl_member *m = gcctl_spec_member(spec, name);
+    gcctl_local *l = &c->local;
+    if (!gcctl_local_init_standby(l, m, err) || !gcctl_local_start_member(l, name, err) ||
+        !gcctl_local_wait_streaming(l, m, err))
+        return false;
+    if (!gcctl_cluster_save(c, err))
+        return false;
+    return gcctl_apply(c->target, "add-member", NULL, err);
+}
+
+bool gcctl_add_group(gcctl_cluster *c, const char *group, const char *const *members, size_t n,
+                     const char *host, gc_error *err)
+{
+    if (!c->is_local) {
+        gc_error_set(err, "HY000", 0, "add-group builds the servers itself: it needs a local cluster (--dir)");
+        return false;
+    }
+    gcctl_spec *spec = c->spec;
+    if (gcctl_spec_has_group(spec, group)) {
+        gc_error_set(err, "HY000", 0, "group %s already exists", group);
+        return false;
+    }
+    if (n == 0) {
+        gc_error_set(err, "HY000", 0, "add-group needs at least one --member NAME");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        gcctl_spec_add_member(spec, members[i], group, host ? host : "127.0.0.1", 0);
+    if (!gcctl_spec_check(spec, err) || !gcctl_local_pick_ports(spec, err))
+        return false;
+    gcctl_local *l = &c->local;
+    const gcctl_member *p = gcctl_spec_primary(spec, group);
+    if (!gcctl_local_init_primary(l, p, err) || !gcctl_local_start_member(l, p->name, err))
+        return false;
+    /* Saved before apply so that local down finds the new servers. */
+    if (!gcctl_cluster_save(c, err) || !gcctl_apply(c->target, "add-group", NULL, err))
+        return false;
+    for (size_t i = 1; i < n; i++) {
+        const gcctl_member *s = gcctl_spec_member(spec, members[i]);
+        if (!gcctl_local_init_standby(l, s, err) || !gcctl_local_start_member(l, s->name, err) ||
+            !gcctl_local_wait_streaming(l, s, err))
+            return false;
+    }
+    return true;
+}
+
+bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err)
+{
+    if (!c->is_local) {
+        /* The cluster was opened from this very spec. */
+        bool changed = false;
+        if (!gcctl_apply(c->target, "apply", &changed, err))
+            return false;
+        printf(changed ? "applied; version raised\n" : "nothing to change\n");
+        return true;
+    }
+    gcctl_spec next;
+    if (!gcctl_spec_load(spec_path, &next, err)) {
+        gcctl_spec_free(&next);
+        return false;
+    }
+    for (size_t i = 0; i < next.nmembers; i++) {
+        gcctl_member *m = &next.members[i];
+        const gcctl_member *now = gcctl_spec_member(c->spec, m->name);
+        if (!now || strcmp(now->group, m->group) != 0 || now->is_primary != m->is_primary ||
+            (m->port != 0 && m->port != now->port)) {
+            gc_error_set(err, "HY000", 0, "%s: member %s differs from the running cluster "
+                         "(use add-member, add-group or promote to change members)", spec_path, m->name);
+            gcctl_spec_free(&next);
+            return false;
+        }
+        m->port = now->port;
+    }
+    if (next.nmembers != c->spec->nmembers) {
+        gc_error_set(err, "HY000", 0, "%s lists %zu members, the running cluster has %zu",
+                     spec_path, next.nmembers, c->spec->nmembers);
+        gcctl_spec_free(&next);
+        return false;
+    }
+    gcctl_spec_free(c->spec);
+    *c->spec = next;
+    bool changed = false;
+    if (!gcctl_apply(c->target, "apply", &changed, err) || !gcctl_cluster_save(c, err))
+        return false;
+    printf(changed ? "applied; version raised\n" : "nothing to change\n");
+    return true;
+}

@@ -1,0 +1,39 @@
+/*
+ * gcctl_ops: commands that act on an existing cluster, found through
+ * --dir DIR (a local cluster) or --spec FILE (servers a user runs).
+ */
+#ifndef GCCTL_OPS_H
+#define GCCTL_OPS_H
+
+#include <stdbool.h>
+
+#include "gcctl_local.h"
+
+typedef struct gcctl_cluster {
+    bool is_local;
+    gcctl_local local;       /* when is_local */
+    gcctl_spec remote_spec;  /* otherwise */
+    gcctl_target remote_target;
+    gcctl_spec *spec;        /* whichever applies */
+    gcctl_target *target;
+} gcctl_cluster;
+
+/* Opens the cluster named by dir or spec_path (exactly one non-NULL). */
+bool gcctl_cluster_open(gcctl_cluster *c, const char *dir, const char *spec_path, gc_error *err);
+void gcctl_cluster_close(gcctl_cluster *c);
+
+/* After a topology change: rewrites DIR's files (local clusters). */
+bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err);
+
+bool gcctl_status(gcctl_cluster *c, gc_error *err);
+bool gcctl_reconnect(gcctl_cluster *c, gc_error *err);
+bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err);
+bool gcctl_add_member(gcctl_cluster *c, const char *name, const char *group, const char *host,
+                      int port, gc_error *err);
+bool gcctl_add_group(gcctl_cluster *c, const char *group, const char *const *members, size_t n,
+                     const char *host, gc_error *err);
+/* gcctl apply SPEC: applies a new spec; for a local cluster the members must
+ * be the cluster's (ports 0 take the running ports). */
+bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * gcctl_proc: see gcctl_proc.h.
+ */
+#define _GNU_SOURCE
+#include "gcctl_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+bool gcctl_proc_server_user(char *name, size_t size, uid_t *uid, gid_t *gid, gc_error *err)
+{
+    struct passwd *pw = geteuid() == 0 ? getpwnam("postgres") : getpwuid(geteuid());
+    if (!pw) {
+        gc_error_set(err, "HY000", 0, geteuid() == 0
+                     ? "running as root needs the unprivileged user 'postgres' to run the servers"
+                     : "cannot find the current user in the password database");
+        return false;
+    }
+    snprintf(name, size, "%s", pw->pw_name);
+    *uid = pw->pw_uid;
+    *gid = pw->pw_gid;
+    return true;
+}
+
+const char *gcctl_proc_bindir(void)
+{
+    static char found[256];
+    const char *env = getenv("GCCTL_PG_BINDIR");
+    if (env && *env)
+        return env;
+    for (int major = 20; major >= 13; major--) {
+        char path[256];
+        snprintf(path, sizeof path, "/usr/lib/postgresql/%d/bin/initdb", major);
+        if (access(path, X_OK) == 0) {
+            snprintf(found, sizeof found, "/usr/lib/postgresql/%d/bin", major);
+            return found;
+        }
+    }
+    return "/usr/bin";
+}
+
+pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char *log_path,
+                       gc_error *err)
+{
+    char program[512];
+    snprintf(program, sizeof program, "%s/%s", gcctl_proc_bindir(), argv[0]);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        gc_error_set(err, "HY000", 0, "cannot start %s: %s", argv[0], strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (geteuid() == 0) {
+            if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
+                _exit(126);
+        }
+        int in = open("/dev/null", O_RDONLY);
+        int out = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (in < 0 || out < 0)
+            _exit(126);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(out, 2);
+        close(in);
+        close(out);
+        /* Servers started by pg_ctl must not die with gcctl's terminal. */
+        setsid();
+        execv(program, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+bool gcctl_proc_wait(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t gid,
+                    const char *log_path, gc_error *err)
+{
+    pid_t pid = gcctl_proc_spawn(argv, uid, gid, log_path, err);
+    if (pid < 0)
+        return false;
+    if (!gcctl_proc_wait(pid)) {
+        gc_error_set(err, "HY000", 0, "%s failed (see %s)", what, log_path ? log_path : "its output");
+        return false;
+    }
+    return true;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+bool gcctl_proc_remove_tree(const char *path)
+{
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return access(path, F_OK) != 0;
+}
