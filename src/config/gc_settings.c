@@ -44,6 +44,24 @@ void gc_settings_free(gc_settings *s)
             *field = NULL;
         }
     }
+    free(s->ignored_keys);
+    s->ignored_keys = NULL;
+}
+
+/* Remembers an unknown key's name for the trace; losing it to a failed
+ * allocation only loses a trace line. */
+static void remember_ignored_key(gc_settings *s, const char *key)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    if (s->ignored_keys != NULL)
+        gc_strbuf_appendf(&sb, "%s, ", s->ignored_keys);
+    gc_strbuf_append_str(&sb, key);
+    char *names = gc_strbuf_take(&sb);
+    if (names != NULL) {
+        free(s->ignored_keys);
+        s->ignored_keys = names;
+    }
 }
 
 bool gc_settings_set(gc_settings *s, const char *key, const char *value,
@@ -54,6 +72,7 @@ bool gc_settings_set(gc_settings *s, const char *key, const char *value,
     if (entry == NULL) {
         /* Only the name: an unknown key may well carry a password. */
         gc_trace_write(trace, GC_TRACE_INFO, "ignoring unknown connection key '%s'", key);
+        remember_ignored_key(s, key);
         return true;
     }
     return gc_key_store(entry, key, value ? value : "", s, err);

@@ -54,6 +54,10 @@ typedef struct gc_settings {
     /* Trace */
     int log_level;                /* gc_trace_level */
     char *log_file;
+    /* Not a key: names of the unknown keys met while reading, comma-separated
+     * (NULL when none), so the connection can trace them once its trace log
+     * is open: LogLevel and LogFile may come after them. */
+    char *ignored_keys;
 } gc_settings;
 
 /* Fills every field with its default from the key table. */

@@ -121,6 +121,9 @@ static SQLRETURN conn_open_session(gc_conn *c)
     gc_error_clear(&err);
     gc_trace_close(c->trace);
     c->trace = gc_trace_open(c->settings.log_file, (gc_trace_level)c->settings.log_level);
+    if (c->settings.ignored_keys != NULL)
+        gc_trace_write(c->trace, GC_TRACE_INFO, "ignored unknown connection keys: %s",
+                       c->settings.ignored_keys);
 
     if (c->settings.global_connection)
         gc_trace_write(c->trace, GC_TRACE_INFO,

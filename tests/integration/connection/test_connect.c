@@ -194,6 +194,36 @@ static void test_unknown_dsn(SQLHENV env)
     CT_CHECK(rc == SQL_ERROR && strcmp(state, "IM002") == 0, "rc=%d state=%s", rc, state);
 }
 
+/* An unknown key does not stop the connection; the trace log names it,
+ * even when LogLevel/LogFile come after it, and never shows its value. */
+static void test_unknown_key_is_traced_not_fatal(SQLHENV env)
+{
+    const char *state_dir = getenv("GC_TEST_STATE_DIR");
+    char log_path[4096];
+    snprintf(log_path, sizeof log_path, "%s/trace-XXXXXX", state_dir ? state_dir : ".");
+    int fd = mkstemp(log_path);
+    CT_CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    char connstr[4096 + 256], state[6], out[1024];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;NoSuchKey=secret-value;LogLevel=2;LogFile={%s}", ct_dsn(), log_path);
+    SQLRETURN rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
+    CT_CHECK(CT_OK(rc), "rc=%d state=%s", rc, state);
+
+    char trace[8192] = "";
+    FILE *f = fopen(log_path, "r");
+    if (f != NULL) {
+        size_t n = fread(trace, 1, sizeof trace - 1, f);
+        trace[n] = '\0';
+        fclose(f);
+    }
+    unlink(log_path);
+    CT_CHECK(strstr(trace, "NoSuchKey") != NULL, "trace does not name the key: %s", trace);
+    CT_CHECK(strstr(trace, "secret-value") == NULL, "trace shows the value: %s", trace);
+}
+
 static void test_odbc_versions(void)
 {
     const SQLINTEGER versions[] = { SQL_OV_ODBC2, SQL_OV_ODBC3, SQL_OV_ODBC3_80 };
@@ -234,6 +264,7 @@ int main(void)
     test_driver_connect_string_overrides_dsn(env);
     test_driver_connect_driver_path(env);
     test_unknown_dsn(env);
+    test_unknown_key_is_traced_not_fatal(env);
     test_odbc_versions();
 
     SQLFreeHandle(SQL_HANDLE_ENV, env);
