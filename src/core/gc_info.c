@@ -9,13 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gcodbc.h"
 #include "core/gc_info.h"
 #include "core/gc_strout.h"
 #include "sql/gc_sql_escape_fn.h"
 
-#ifndef GCODBC_VERSION_STRING
-#define GCODBC_VERSION_STRING "00.01.0000"   /* ODBC's ##.##.#### form of 0.1.0 */
-#endif
 
 /* PostgreSQL's identifier length limit (NAMEDATALEN - 1). */
 #define PG_MAX_IDENTIFIER 63
@@ -44,7 +42,7 @@ typedef struct info_item {
 static const info_item info_table[] = {
     /* Driver and data source */
     STR(SQL_DRIVER_NAME, "libgcodbc.so"),
-    STR(SQL_DRIVER_VER, GCODBC_VERSION_STRING),
+    STR(SQL_DRIVER_VER, GCODBC_DRIVER_VER),
     STR(SQL_DRIVER_ODBC_VER, "03.51"),
     STR(SQL_DBMS_NAME, "PostgreSQL"),
     STR(SQL_ACCESSIBLE_PROCEDURES, "N"),
