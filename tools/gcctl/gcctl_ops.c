@@ -137,6 +137,21 @@ bool gcctl_reconnect(gcctl_cluster *c, gc_error *err)
 
 /* ---- promote ---- */
 
+/* The host a standby should use to reach its new primary p. A local cluster
+ * streams through its socket directory. Elsewhere the spec's host, except
+ * when the standby streamed through a Unix socket (current_host a path) and
+ * p runs on the standby's host: a socket reaches any server on that machine
+ * and may be the only way the replication user is allowed in. */
+static const char *standby_primary_host(const gcctl_cluster *c, const gcctl_member *s,
+                                        const gcctl_member *p, const char *current_host)
+{
+    if (c->is_local)
+        return c->local.socket_dir;
+    if (current_host && current_host[0] == '/' && strcmp(s->host, p->host) == 0)
+        return current_host;
+    return p->host;
+}
+
 /* Points a standby at its group's new primary: rewrites primary_conninfo,
  * keeping every other option (user, password, application_name). */
 static bool repoint_standby(gcctl_cluster *c, const gcctl_member *s, const gcctl_member *p, gc_error *err)
@@ -154,8 +169,12 @@ static bool repoint_standby(gcctl_cluster *c, const gcctl_member *s, const gcctl
         PQfreemem(perr);
         char port[16];
         snprintf(port, sizeof port, "%d", p->port);
+        const char *current_host = NULL;
+        for (PQconninfoOption *o = opts; o && o->keyword; o++)
+            if (strcmp(o->keyword, "host") == 0 && o->val && *o->val)
+                current_host = o->val;
         gc_strbuf_append_str(&sb, "host=");
-        gcctl_sb_literal(&sb, c->is_local ? c->local.socket_dir : p->host);
+        gcctl_sb_literal(&sb, standby_primary_host(c, s, p, current_host));
         gc_strbuf_append_str(&sb, " port=");
         gcctl_sb_literal(&sb, port);
         for (PQconninfoOption *o = opts; o && o->keyword; o++) {
