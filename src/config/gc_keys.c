@@ -78,11 +78,13 @@ const gc_key gc_keys[] = {
     { .name = "LocalityMemberPolicy", .goldilocks = "LOCALITY_MEMBER_POLICY",
       .type = GC_KEY_INT, .min = 0, .max = 4, .default_value = "0",
       .offset = FIELD(locality_member_policy),
-      .doc = "Which member of the chosen group runs a transaction. 0: DML and "
-             "SELECT on the MASTER. 1: DML and SELECT on any member. 2: DML on the "
-             "MASTER, SELECT on any member. 3: DML on the MASTER, SELECT on a "
-             "SLAVE. 4: the first available member in LocalityMemberPath order, "
-             "else the MASTER." },
+      .doc = "Which member of the chosen group runs a transaction. PostgreSQL "
+             "standbys refuse writes, so DML always runs on the group's primary "
+             "(MASTER); the policies differ in where reads go. 0: SELECT on the "
+             "primary. 1 and 2: SELECT on any member. 3: SELECT on a standby "
+             "(SLAVE), the primary when none is up. 4: the first available "
+             "member in LocalityMemberPath order that can serve the statement, "
+             "else the primary. See docs/routing-policies.md." },
     { .name = "LocalityMemberPath", .goldilocks = "LOCALITY_MEMBER_PATH",
       .type = GC_KEY_STRING, .offset = FIELD(locality_member_path),
       .value_hint = "member names, as in `G1N2,G2N2,G1N1`",

@@ -1,0 +1,78 @@
+/*
+ * gc_analyzer: what a statement is and where its sharding key could come
+ * from, read from its text once at SQLPrepare (or SQLExecDirect) time.
+ *
+ * The input is the statement as the driver sends it: PostgreSQL SQL with
+ * `$n` parameters (gc_sql_rewrite has already turned `?` markers into $n and
+ * translated ODBC escapes). The analyzer knows nothing of shard maps: it
+ * reports, for the target table, every column that the statement pins to a
+ * value (INSERT columns and rows; `col = value`, `value = col`,
+ * `t.col = value` and `col IN (v1, v2, ...)` in the top-level AND of WHERE).
+ * The router matches them against the table's sharding key.
+ *
+ * Anything it does not understand is not an error: the analysis says
+ * "not routable by key" and why, and the statement goes by policy.
+ */
+#ifndef GC_ANALYZER_H
+#define GC_ANALYZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/gc_error.h"
+
+typedef enum gc_sql_kind {
+    GC_SQL_UNKNOWN = 0,
+    GC_SQL_SELECT,        /* also VALUES, TABLE, WITH ... SELECT */
+    GC_SQL_INSERT,
+    GC_SQL_UPDATE,
+    GC_SQL_DELETE,
+    GC_SQL_MERGE,
+    GC_SQL_BEGIN,         /* BEGIN, START TRANSACTION */
+    GC_SQL_COMMIT,        /* COMMIT, END, COMMIT PREPARED is GC_SQL_OTHER */
+    GC_SQL_ROLLBACK,      /* ROLLBACK, ABORT (not ROLLBACK TO SAVEPOINT) */
+    GC_SQL_SAVEPOINT,     /* SAVEPOINT, RELEASE, ROLLBACK TO */
+    GC_SQL_SET,           /* SET, RESET, SET LOCAL (see is_local) */
+    GC_SQL_SHOW,
+    GC_SQL_DDL,           /* CREATE, ALTER, DROP, TRUNCATE, COMMENT, GRANT, REVOKE */
+    GC_SQL_OTHER,
+} gc_sql_kind;
+
+/* Where one pinned value comes from. */
+typedef struct gc_value_source {
+    int param;            /* 0-based parameter number ($1 -> 0), or -1 for a literal */
+    char *literal;        /* the literal's value as text (quotes removed,
+                             escapes resolved); NULL for the SQL NULL literal */
+} gc_value_source;
+
+/* One column of the target table the statement pins to values. INSERT: one
+ * value per row, in row order. WHERE: one value for `=`, several for IN. */
+typedef struct gc_pinned_column {
+    char *name;           /* as the server stores it (folded, unquoted); NULL
+                             for INSERT without a column list: see position */
+    int position;         /* 0-based position in INSERT without a column list, else -1 */
+    int n_values;
+    gc_value_source *values;
+} gc_pinned_column;
+
+typedef struct gc_analysis {
+    gc_sql_kind kind;
+    bool read_only;       /* cannot write: a SELECT without FOR UPDATE/SHARE,
+                             without data-modifying WITH, SHOW; false when unsure */
+    bool is_local;        /* SET LOCAL */
+    char *schema;         /* target table's schema as written (folded), or NULL */
+    char *table;          /* target table (folded), NULL when none found */
+    int n_rows;           /* INSERT: rows in VALUES; else 1 */
+    int n_columns;
+    gc_pinned_column *columns;
+    const char *not_routable;  /* static text: why no key can come from this
+                                  statement (NULL when columns may give one) */
+} gc_analysis;
+
+/* Analyzes sql (len bytes). Fails (false, err 42601) only on text the lexer
+ * cannot read (an unterminated string, say); everything else yields an
+ * analysis. Free with gc_analysis_free. */
+bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err);
+void gc_analysis_free(gc_analysis *a);
+
+#endif
