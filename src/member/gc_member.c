@@ -6,6 +6,7 @@
  * general connection only uses one member and connects blocking.
  */
 #include "member/gc_member.h"
+#include "member/gc_member_internal.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -13,36 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Session settings every member gets, so results look the same on all of
- * them and the conversion layer can parse them (ISO dates, hex bytea, floats
- * that round-trip). Sent in the startup packet: no extra round trip. */
-static const char member_session_options[] =
-    "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
-    "-c IntervalStyle=postgres";
 
-enum { MEMBER_MAX_KEYWORDS = 40 };
-
-struct gc_member {
-    /* Copied parameters (owned). */
-    char *name, *group, *host, *port, *dbname, *user, *password;
-    char *sslmode, *sslrootcert, *sslcert, *sslkey, *application_name;
-    char *extra_conninfo;
-    int connect_timeout_s;
-
-    gc_trace *trace;             /* borrowed from the owner */
-    PGconn *conn;                /* NULL while closed */
-    gc_member_state state;
-    unsigned long generation;    /* +1 on every successful connect */
-    bool in_flight;              /* a sent statement has results left to collect */
-
-    gc_member_notice_fn notice_fn;
-    void *notice_ctx;
-
-    /* The cancel object is used from other threads (SQLCancel), so it has its
-     * own lock: close must not free it while a cancel is being sent. */
-    pthread_mutex_t cancel_lock;
-    PGcancel *cancel;
-};
 
 static char *dup_or_null(const char *s)
 {
@@ -122,9 +94,18 @@ void gc_member_destroy(gc_member *m)
     free(m);
 }
 
+/* Copies libpq's message without the trailing newline. */
+void gc_member_error_from_libpq(gc_error *err, const char *sqlstate, const char *msg)
+{
+    size_t len = strlen(msg);
+    while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+        len--;
+    gc_error_set(err, sqlstate, 0, "%.*s", (int)len, msg);
+}
+
 /* libpq calls this for every NOTICE/WARNING/INFO the server sends; forward
  * the SQLSTATE and primary message to whoever listens. */
-static void member_notice_receiver(void *arg, const PGresult *res)
+void gc_member_notice_receiver(void *arg, const PGresult *res)
 {
     gc_member *m = arg;
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -135,146 +116,6 @@ static void member_notice_receiver(void *arg, const PGresult *res)
                    m->name ? m->name : "-", sqlstate ? sqlstate : "-", message);
     if (m->notice_fn != NULL)
         m->notice_fn(m->notice_ctx, sqlstate != NULL ? sqlstate : "01000", message);
-}
-
-typedef struct keyword_list {
-    const char *keys[MEMBER_MAX_KEYWORDS + 1];
-    const char *values[MEMBER_MAX_KEYWORDS + 1];
-    int count;
-} keyword_list;
-
-static void keyword_add(keyword_list *kl, const char *key, const char *value)
-{
-    if (value == NULL || value[0] == '\0' || kl->count >= MEMBER_MAX_KEYWORDS)
-        return;
-    /* A later value for the same keyword replaces the earlier one. */
-    for (int i = 0; i < kl->count; i++) {
-        if (strcmp(kl->keys[i], key) == 0) {
-            kl->values[i] = value;
-            return;
-        }
-    }
-    kl->keys[kl->count] = key;
-    kl->values[kl->count] = value;
-    kl->count++;
-}
-
-/* SQLSTATE for a failed connect. libpq does not expose the server's SQLSTATE
- * of a startup failure, so the best-known server messages are recognized
- * (the server's messages are English unless lc_messages says otherwise);
- * everything else is 08001, "client unable to establish connection". */
-static const char *connect_failure_sqlstate(const char *message)
-{
-    if (strstr(message, "password authentication failed") != NULL)
-        return "28P01";
-    if (strstr(message, "no password supplied") != NULL ||
-        strstr(message, "no pg_hba.conf entry") != NULL ||
-        (strstr(message, "role \"") != NULL && strstr(message, "does not exist") != NULL))
-        return "28000";
-    if (strstr(message, "database \"") != NULL && strstr(message, "does not exist") != NULL)
-        return "3D000";
-    return "08001";
-}
-
-/* Copies libpq's message without the trailing newline. */
-static void error_from_libpq(gc_error *err, const char *sqlstate, const char *msg)
-{
-    size_t len = strlen(msg);
-    while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-        len--;
-    gc_error_set(err, sqlstate, 0, "%.*s", (int)len, msg);
-}
-
-/* Blocking connect with every keyword passed as its own array entry (never a
- * concatenated conninfo, so no value can inject another keyword). */
-bool gc_member_connect(gc_member *m, gc_error *err)
-{
-    assert(m != NULL);
-    gc_member_close(m);
-
-    keyword_list kl = { .count = 0 };
-    char timeout[16];
-    snprintf(timeout, sizeof timeout, "%d", m->connect_timeout_s);
-
-    /* extra_conninfo is parsed by libpq into keywords, then merged. */
-    PQconninfoOption *extra = NULL;
-    if (m->extra_conninfo != NULL && m->extra_conninfo[0] != '\0') {
-        char *parse_error = NULL;
-        extra = PQconninfoParse(m->extra_conninfo, &parse_error);
-        if (extra == NULL) {
-            gc_error_set(err, "08001", 0, "invalid extra connection options: %s",
-                         parse_error ? parse_error : "out of memory");
-            PQfreemem(parse_error);
-            return false;
-        }
-    }
-
-    keyword_add(&kl, "host", m->host);
-    keyword_add(&kl, "port", m->port);
-    keyword_add(&kl, "dbname", m->dbname);
-    keyword_add(&kl, "user", m->user);
-    keyword_add(&kl, "password", m->password);
-    keyword_add(&kl, "sslmode", m->sslmode);
-    keyword_add(&kl, "sslrootcert", m->sslrootcert);
-    keyword_add(&kl, "sslcert", m->sslcert);
-    keyword_add(&kl, "sslkey", m->sslkey);
-    keyword_add(&kl, "application_name", m->application_name);
-    keyword_add(&kl, "fallback_application_name", "gcodbc");
-    if (m->connect_timeout_s > 0)
-        keyword_add(&kl, "connect_timeout", timeout);
-    /* Keepalives find a dead server on an idle session. */
-    keyword_add(&kl, "keepalives", "1");
-    keyword_add(&kl, "keepalives_idle", "30");
-    keyword_add(&kl, "keepalives_interval", "10");
-    keyword_add(&kl, "keepalives_count", "3");
-    if (extra != NULL) {
-        for (PQconninfoOption *o = extra; o->keyword != NULL; o++)
-            keyword_add(&kl, o->keyword, o->val);
-    }
-    /* Last, so nothing overrides what the driver relies on. */
-    keyword_add(&kl, "client_encoding", "UTF8");
-    keyword_add(&kl, "options", member_session_options);
-    kl.keys[kl.count] = NULL;
-    kl.values[kl.count] = NULL;
-
-    gc_trace_write(m->trace, GC_TRACE_INFO, "member %s connecting to %s:%s",
-                   m->name ? m->name : "-", m->host ? m->host : "(default)",
-                   m->port ? m->port : "(default)");
-    PGconn *conn = PQconnectdbParams(kl.keys, kl.values, 0);
-    PQconninfoFree(extra);
-    if (conn == NULL) {
-        gc_error_set(err, "HY001", 0, "out of memory while connecting");
-        m->state = GC_MEMBER_DOWN;
-        return false;
-    }
-    if (PQstatus(conn) != CONNECTION_OK) {
-        const char *msg = PQerrorMessage(conn);
-        error_from_libpq(err, connect_failure_sqlstate(msg), msg);
-        gc_trace_write(m->trace, GC_TRACE_ERROR, "member %s connect failed: %s",
-                       m->name ? m->name : "-", err->message);
-        PQfinish(conn);
-        m->state = GC_MEMBER_DOWN;
-        return false;
-    }
-    PGcancel *cancel = PQgetCancel(conn);
-    if (cancel == NULL) {
-        gc_error_set(err, "HY001", 0, "out of memory while connecting");
-        PQfinish(conn);
-        m->state = GC_MEMBER_DOWN;
-        return false;
-    }
-    PQsetNoticeReceiver(conn, member_notice_receiver, m);
-    pthread_mutex_lock(&m->cancel_lock);
-    m->cancel = cancel;
-    m->conn = conn;
-    pthread_mutex_unlock(&m->cancel_lock);
-    m->state = GC_MEMBER_UP;
-    m->generation++;
-    m->in_flight = false;
-    gc_trace_write(m->trace, GC_TRACE_INFO, "member %s connected, server %d, role %s",
-                   m->name ? m->name : "-", PQserverVersion(conn),
-                   gc_member_get_role(m) == GC_ROLE_STANDBY ? "standby" : "primary");
-    return true;
 }
 
 void gc_member_close(gc_member *m)
@@ -395,7 +236,7 @@ static bool sent(gc_member *m, int ok, gc_error *err)
 {
     if (!ok) {
         note_connection_health(m);
-        error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
+        gc_member_error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
                          PQerrorMessage(m->conn));
         return false;
     }
@@ -511,7 +352,7 @@ PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err)
     }
     if (last == NULL) {
         note_connection_health(m);
-        error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
+        gc_member_error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
                          PQerrorMessage(m->conn));
         return NULL;
     }
@@ -535,7 +376,7 @@ bool gc_member_cancel(gc_member *m, gc_error *err)
     }
     pthread_mutex_unlock(&m->cancel_lock);
     if (!ok)
-        error_from_libpq(err, "HY000", buf);
+        gc_member_error_from_libpq(err, "HY000", buf);
     return ok;
 }
 
@@ -548,6 +389,6 @@ void gc_member_error_from_result(const PGresult *res, gc_error *err)
     if (primary != NULL)
         gc_error_set(err, sqlstate != NULL ? sqlstate : "08S01", 0, "%s", primary);
     else
-        error_from_libpq(err, sqlstate != NULL ? sqlstate : "08S01",
+        gc_member_error_from_libpq(err, sqlstate != NULL ? sqlstate : "08S01",
                          PQresultErrorMessage(res));
 }

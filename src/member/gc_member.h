@@ -61,6 +61,15 @@ void gc_member_destroy(gc_member *m);
  * connection). On failure fills err with 08001 (or 28P01/28000 from the
  * server) and the server's message. */
 bool gc_member_connect(gc_member *m, gc_error *err);
+
+/* Connects every member of `members` at once with non-blocking libpq
+ * connects (PQconnectStartParams / PQconnectPoll over poll()), so n members
+ * take about as long as the slowest one. Members already open are left as
+ * they are. Waits at most timeout_ms in all. errs[i] gets member i's error
+ * (cleared on success). Each member's state becomes UP or DOWN. Returns the
+ * number of members open afterwards. */
+int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
+                          gc_error *errs);
 void gc_member_close(gc_member *m);
 bool gc_member_is_open(const gc_member *m);
 

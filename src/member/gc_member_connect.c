@@ -1,0 +1,457 @@
+/*
+ * gc_member_connect: opening sessions. One member blocking (the general
+ * connection), or many at once with non-blocking libpq connects driven by
+ * poll(), so n members take about as long as the slowest one.
+ */
+#include "member/gc_member.h"
+#include "member/gc_member_internal.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Session settings every member gets, so results look the same on all of
+ * them and the conversion layer can parse them (ISO dates, hex bytea, floats
+ * that round-trip). Sent in the startup packet: no extra round trip. */
+static const char member_session_options[] =
+    "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
+    "-c IntervalStyle=postgres";
+
+enum { MEMBER_MAX_KEYWORDS = 40 };
+
+typedef struct keyword_list {
+    const char *keys[MEMBER_MAX_KEYWORDS + 1];
+    const char *values[MEMBER_MAX_KEYWORDS + 1];
+    int count;
+} keyword_list;
+
+static void keyword_add(keyword_list *kl, const char *key, const char *value)
+{
+    if (value == NULL || value[0] == '\0' || kl->count >= MEMBER_MAX_KEYWORDS)
+        return;
+    /* A later value for the same keyword replaces the earlier one. */
+    for (int i = 0; i < kl->count; i++) {
+        if (strcmp(kl->keys[i], key) == 0) {
+            kl->values[i] = value;
+            return;
+        }
+    }
+    kl->keys[kl->count] = key;
+    kl->values[kl->count] = value;
+    kl->count++;
+}
+
+/* SQLSTATE for a failed connect. libpq does not expose the server's SQLSTATE
+ * of a startup failure, so the best-known server messages are recognized
+ * (the server's messages are English unless lc_messages says otherwise);
+ * everything else is 08001, "client unable to establish connection". */
+static const char *connect_failure_sqlstate(const char *message)
+{
+    if (strstr(message, "password authentication failed") != NULL)
+        return "28P01";
+    if (strstr(message, "no password supplied") != NULL ||
+        strstr(message, "no pg_hba.conf entry") != NULL ||
+        (strstr(message, "role \"") != NULL && strstr(message, "does not exist") != NULL))
+        return "28000";
+    if (strstr(message, "database \"") != NULL && strstr(message, "does not exist") != NULL)
+        return "3D000";
+    return "08001";
+}
+
+
+/* Fills kl with the member's connection keywords, every keyword as its own
+ * array entry (never a concatenated conninfo, so no value can inject another
+ * keyword). *extra receives libpq's parse of extra_conninfo, whose strings kl
+ * points into: the caller frees it with PQconninfoFree once libpq has copied
+ * the arrays. timeout is the caller's buffer for the connect_timeout text. */
+static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
+                           size_t timeout_size, PQconninfoOption **extra,
+                           gc_error *err)
+{
+    kl->count = 0;
+    *extra = NULL;
+    snprintf(timeout, timeout_size, "%d", m->connect_timeout_s);
+
+    /* extra_conninfo is parsed by libpq into keywords, then merged. */
+    if (m->extra_conninfo != NULL && m->extra_conninfo[0] != '\0') {
+        char *parse_error = NULL;
+        *extra = PQconninfoParse(m->extra_conninfo, &parse_error);
+        if (*extra == NULL) {
+            gc_error_set(err, "08001", 0, "invalid extra connection options: %s",
+                         parse_error ? parse_error : "out of memory");
+            PQfreemem(parse_error);
+            return false;
+        }
+    }
+
+    keyword_add(kl, "host", m->host);
+    keyword_add(kl, "port", m->port);
+    keyword_add(kl, "dbname", m->dbname);
+    keyword_add(kl, "user", m->user);
+    keyword_add(kl, "password", m->password);
+    keyword_add(kl, "sslmode", m->sslmode);
+    keyword_add(kl, "sslrootcert", m->sslrootcert);
+    keyword_add(kl, "sslcert", m->sslcert);
+    keyword_add(kl, "sslkey", m->sslkey);
+    keyword_add(kl, "application_name", m->application_name);
+    keyword_add(kl, "fallback_application_name", "gcodbc");
+    /* libpq ignores connect_timeout in non-blocking connects (the caller
+     * enforces it, see connect_all), but keeping it lets libpq report it. */
+    if (m->connect_timeout_s > 0)
+        keyword_add(kl, "connect_timeout", timeout);
+    /* Keepalives find a dead server on an idle session. */
+    keyword_add(kl, "keepalives", "1");
+    keyword_add(kl, "keepalives_idle", "30");
+    keyword_add(kl, "keepalives_interval", "10");
+    keyword_add(kl, "keepalives_count", "3");
+    if (*extra != NULL) {
+        for (PQconninfoOption *o = *extra; o->keyword != NULL; o++)
+            keyword_add(kl, o->keyword, o->val);
+    }
+    /* Last, so nothing overrides what the driver relies on. */
+    keyword_add(kl, "client_encoding", "UTF8");
+    keyword_add(kl, "options", member_session_options);
+    kl->keys[kl->count] = NULL;
+    kl->values[kl->count] = NULL;
+    return true;
+}
+
+/* Marks the member DOWN after a failed connect attempt and finishes conn
+ * (which may be NULL). err must already say why. */
+static void connect_failed(gc_member *m, PGconn *conn, const gc_error *err)
+{
+    gc_trace_write(m->trace, GC_TRACE_ERROR, "member %s connect failed: %s",
+                   m->name ? m->name : "-", err->message);
+    if (conn != NULL)
+        PQfinish(conn);
+    m->state = GC_MEMBER_DOWN;
+}
+
+/* Fills err from a connection libpq reports as failed. */
+static void error_from_failed_conn(PGconn *conn, gc_error *err)
+{
+    const char *msg = PQerrorMessage(conn);
+    gc_member_error_from_libpq(err, connect_failure_sqlstate(msg), msg);
+}
+
+/* Takes ownership of conn, which libpq reports as CONNECTION_OK: the member
+ * becomes UP with a new generation. False (member DOWN, conn finished) only
+ * when memory runs out. */
+static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
+{
+    PGcancel *cancel = PQgetCancel(conn);
+    if (cancel == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory while connecting");
+        connect_failed(m, conn, err);
+        return false;
+    }
+    PQsetNoticeReceiver(conn, gc_member_notice_receiver, m);
+    pthread_mutex_lock(&m->cancel_lock);
+    m->cancel = cancel;
+    m->conn = conn;
+    pthread_mutex_unlock(&m->cancel_lock);
+    m->state = GC_MEMBER_UP;
+    m->generation++;
+    m->in_flight = false;
+    gc_error_clear(err);
+    gc_member_role role = gc_member_get_role(m);
+    gc_trace_write(m->trace, GC_TRACE_INFO,
+                   "member %s connected, server %d, role %s, generation %lu",
+                   m->name ? m->name : "-", PQserverVersion(conn),
+                   role == GC_ROLE_STANDBY ? "standby"
+                   : role == GC_ROLE_PRIMARY ? "primary" : "unknown",
+                   m->generation);
+    return true;
+}
+
+/* Blocking connect: the parallel connect with one member, after closing
+ * whatever session the member had. libpq's connect_timeout (when set) bounds
+ * the wait, as it does for PQconnectdbParams; otherwise it is unbounded. */
+bool gc_member_connect(gc_member *m, gc_error *err)
+{
+    assert(m != NULL);
+    gc_member_close(m);
+    gc_member *one[1] = { m };
+    int timeout_ms = m->connect_timeout_s > 0 ? m->connect_timeout_s * 1000 : -1;
+    return gc_member_connect_all(one, 1, timeout_ms, err) == 1;
+}
+
+/* One member's connect attempt in flight inside gc_member_connect_all. */
+typedef struct connect_attempt {
+    gc_member *m;
+    gc_error *err;
+    PGconn *conn;                      /* NULL once the attempt has ended */
+    PostgresPollingStatusType want;    /* what PQconnectPoll last asked for */
+    long long deadline_ms;             /* monotonic; LLONG_MAX when none */
+} connect_attempt;
+
+static long long monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Starts a non-blocking connect for a->m. Returns true when the attempt is
+ * in flight (a->conn set); false when it ended at once (member DOWN, a->err
+ * filled). */
+static bool attempt_start(connect_attempt *a)
+{
+    gc_member *m = a->m;
+    keyword_list kl;
+    char timeout[16];
+    PQconninfoOption *extra = NULL;
+    if (!build_keywords(m, &kl, timeout, sizeof timeout, &extra, a->err)) {
+        connect_failed(m, NULL, a->err);
+        return false;
+    }
+    gc_trace_write(m->trace, GC_TRACE_INFO, "member %s connecting to %s:%s",
+                   m->name ? m->name : "-", m->host ? m->host : "(default)",
+                   m->port ? m->port : "(default)");
+    PGconn *conn = PQconnectStartParams(kl.keys, kl.values, 0);
+    PQconninfoFree(extra);    /* libpq copied the values */
+    if (conn == NULL) {
+        gc_error_set(a->err, "HY001", 0, "out of memory while connecting");
+        connect_failed(m, NULL, a->err);
+        return false;
+    }
+    if (PQstatus(conn) == CONNECTION_BAD) {
+        error_from_failed_conn(conn, a->err);
+        connect_failed(m, conn, a->err);
+        return false;
+    }
+    /* libpq's rule: after PQconnectStart, behave as if PQconnectPoll had
+     * returned PGRES_POLLING_WRITING. */
+    a->conn = conn;
+    a->want = PGRES_POLLING_WRITING;
+    return true;
+}
+
+/* Advances an attempt whose socket is ready; ends it on success or failure. */
+static void attempt_advance(connect_attempt *a)
+{
+    a->want = PQconnectPoll(a->conn);
+    if (a->want == PGRES_POLLING_OK) {
+        PGconn *conn = a->conn;
+        a->conn = NULL;
+        connect_succeeded(a->m, conn, a->err);
+    } else if (a->want == PGRES_POLLING_FAILED) {
+        error_from_failed_conn(a->conn, a->err);
+        connect_failed(a->m, a->conn, a->err);
+        a->conn = NULL;
+    }
+}
+
+/* Ends an attempt that ran out of time: the server did not finish the
+ * handshake (it may accept TCP and never answer). */
+static void attempt_expire(connect_attempt *a, int timeout_ms)
+{
+    gc_error_set(a->err, "08001", 0,
+                 "connection to server at \"%s\", port %s failed: timeout expired "
+                 "after %d ms", a->m->host ? a->m->host : "(default)",
+                 a->m->port ? a->m->port : "(default)", timeout_ms);
+    connect_failed(a->m, a->conn, a->err);
+    a->conn = NULL;
+}
+
+/* Runs a poll() loop over attempts[0..n) until every attempt has ended
+ * (connected, failed or expired). Each member's socket is looked up again
+ * before every wait, because libpq changes it while trying the next address
+ * or host. start is when connect_all began (for messages). */
+static void drive_attempts(connect_attempt *attempts, int n, long long start)
+{
+    struct pollfd *fds = calloc(n > 0 ? (size_t)n : 1, sizeof *fds);
+    int *fd_owner = calloc(n > 0 ? (size_t)n : 1, sizeof *fd_owner);
+    int pending = 0;
+    for (int i = 0; i < n; i++)
+        pending += attempts[i].conn != NULL;
+    if (fds == NULL || fd_owner == NULL) {
+        for (int i = 0; i < n; i++) {
+            connect_attempt *a = &attempts[i];
+            if (a->conn == NULL)
+                continue;
+            gc_error_set(a->err, "HY001", 0, "out of memory while connecting");
+            connect_failed(a->m, a->conn, a->err);
+            a->conn = NULL;
+        }
+        pending = 0;
+    }
+
+    while (pending > 0) {
+        long long now = monotonic_ms();
+        long long next_deadline = LLONG_MAX;
+        int nfds = 0;
+        for (int i = 0; i < n; i++) {
+            connect_attempt *a = &attempts[i];
+            if (a->conn == NULL)
+                continue;
+            if (now >= a->deadline_ms) {
+                attempt_expire(a, (int)(a->deadline_ms - start));
+                pending--;
+                continue;
+            }
+            int fd = PQsocket(a->conn);
+            if (fd < 0) {
+                /* No socket although the attempt is alive: only another
+                 * PQconnectPoll tells libpq to move on or give up. */
+                attempt_advance(a);
+                if (a->conn == NULL)
+                    pending--;
+                continue;
+            }
+            if (a->deadline_ms < next_deadline)
+                next_deadline = a->deadline_ms;
+            fds[nfds].fd = fd;
+            fds[nfds].events = a->want == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+            fds[nfds].revents = 0;
+            fd_owner[nfds] = i;
+            nfds++;
+        }
+        if (nfds == 0)
+            continue;    /* pending is 0 now, or an attempt changed state */
+        int wait_ms = -1;
+        if (next_deadline != LLONG_MAX) {
+            long long left = next_deadline - now;
+            wait_ms = left > INT_MAX ? INT_MAX : (int)left;
+        }
+        int ready = poll(fds, (nfds_t)nfds, wait_ms);
+        if (ready < 0) {
+            if (errno == EINTR)
+                continue;
+            /* poll itself failed (should not happen): give every attempt up. */
+            int poll_errno = errno;
+            for (int i = 0; i < n; i++) {
+                connect_attempt *a = &attempts[i];
+                if (a->conn == NULL)
+                    continue;
+                gc_error_set(a->err, "08001", 0, "poll() failed while connecting: %s",
+                             strerror(poll_errno));
+                connect_failed(a->m, a->conn, a->err);
+                a->conn = NULL;
+            }
+            break;
+        }
+        for (int k = 0; k < nfds && ready > 0; k++) {
+            if (fds[k].revents == 0)
+                continue;
+            ready--;
+            /* POLLERR/POLLHUP too: PQconnectPoll finds out what happened. */
+            connect_attempt *a = &attempts[fd_owner[k]];
+            attempt_advance(a);
+            if (a->conn == NULL)
+                pending--;
+        }
+    }
+    free(fds);
+    free(fd_owner);
+}
+
+/* One share of the attempts, driven by its own thread. */
+typedef struct connect_share {
+    connect_attempt *attempts;
+    int n;
+    long long start;
+    pthread_t thread;
+    bool threaded;
+} connect_share;
+
+static void *drive_share(void *arg)
+{
+    connect_share *share = arg;
+    drive_attempts(share->attempts, share->n, share->start);
+    return NULL;
+}
+
+/* How many poll loops to run at once. A connect is mostly waiting on the
+ * network, except the client's half of SCRAM authentication (thousands of
+ * HMAC rounds, a few milliseconds of CPU per connect), which one loop would
+ * run one member after the other: several loops spread it over the cores. */
+static int connect_loop_count(int n)
+{
+    enum { MAX_CONNECT_LOOPS = 8 };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int loops = cpus > 0 ? (int)(cpus < MAX_CONNECT_LOOPS ? cpus : MAX_CONNECT_LOOPS) : 1;
+    return n < loops ? (n > 0 ? n : 1) : loops;
+}
+
+/* Connects every member at once: one non-blocking libpq handshake per
+ * member, driven by poll() loops (one per core, at most 8, each over its
+ * share of the members), so n members take about as long as the slowest.
+ * The deadline of a member is the earlier of timeout_ms (< 0: none) and its
+ * own connect_timeout. errs (may be NULL) receives one error per member. */
+int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
+                          gc_error *errs)
+{
+    assert(n >= 0 && (n == 0 || members != NULL));
+    size_t count = n > 0 ? (size_t)n : 1;
+    int loops = connect_loop_count(n);
+    connect_attempt *attempts = calloc(count, sizeof *attempts);
+    connect_share *shares = calloc((size_t)loops, sizeof *shares);
+    gc_error *scratch = errs != NULL ? NULL : calloc(count, sizeof *scratch);
+    if (attempts == NULL || shares == NULL || (errs == NULL && scratch == NULL)) {
+        for (int i = 0; i < n && errs != NULL; i++)
+            gc_error_set(&errs[i], "HY001", 0, "out of memory while connecting");
+        free(attempts);
+        free(shares);
+        free(scratch);
+        return 0;
+    }
+    gc_error *err_of = errs != NULL ? errs : scratch;
+
+    long long start = monotonic_ms();
+    for (int i = 0; i < n; i++) {
+        connect_attempt *a = &attempts[i];
+        a->m = members[i];
+        a->err = &err_of[i];
+        assert(a->m != NULL);
+        if (gc_member_is_open(a->m)) {
+            gc_error_clear(a->err);
+            continue;
+        }
+        gc_member_close(a->m);    /* a session that broke: start afresh */
+        long long deadline = timeout_ms >= 0 ? start + timeout_ms : LLONG_MAX;
+        if (a->m->connect_timeout_s > 0 &&
+            start + a->m->connect_timeout_s * 1000LL < deadline)
+            deadline = start + a->m->connect_timeout_s * 1000LL;
+        a->deadline_ms = deadline;
+        attempt_start(a);
+    }
+
+    /* Shares of consecutive members; the last one runs on this thread, and
+     * so does any share whose thread could not be started. */
+    for (int s = 0; s < loops; s++) {
+        connect_share *share = &shares[s];
+        int first = (int)((long long)n * s / loops);
+        int end = (int)((long long)n * (s + 1) / loops);
+        share->attempts = attempts + first;
+        share->n = end - first;
+        share->start = start;
+        if (s < loops - 1)
+            share->threaded = pthread_create(&share->thread, NULL, drive_share, share) == 0;
+    }
+    for (int s = 0; s < loops; s++) {
+        if (!shares[s].threaded)
+            drive_attempts(shares[s].attempts, shares[s].n, start);
+    }
+    for (int s = 0; s < loops; s++) {
+        if (shares[s].threaded)
+            pthread_join(shares[s].thread, NULL);
+    }
+
+    int open = 0;
+    for (int i = 0; i < n; i++) {
+        if (gc_member_is_open(members[i]))
+            open++;
+    }
+    free(attempts);
+    free(shares);
+    free(scratch);
+    return open;
+}
