@@ -41,6 +41,23 @@ if [[ ${GC_SKIP_SANITIZE:-0} != 1 ]]; then
   run_ctest sanitize "$asan_build" || failed+=(sanitize)
 fi
 
+# ---- fuzz step (owner: analyzer) --------------------------------------
+# The libFuzzer targets need clang: a clang build of only the fuzz targets,
+# in its own directory, each run by ctest for a bounded time (about 20 s).
+#   environment: GC_FUZZ_BUILD_DIR (default build-fuzz), GC_SKIP_FUZZ=1
+if [[ ${GC_SKIP_FUZZ:-0} != 1 ]]; then
+  fuzz_build=${GC_FUZZ_BUILD_DIR:-$root/build-fuzz}
+  echo "== building fuzz targets with clang ($fuzz_build)"
+  if CC=clang cmake -S "$root" -B "$fuzz_build" -DCMAKE_BUILD_TYPE=Debug -DGC_BUILD_TESTS=ON &&
+     cmake --build "$fuzz_build" -j "$jobs" --target fuzz_sql_lexer fuzz_analyzer; then
+    echo "== ctest: fuzz targets"
+    (cd "$fuzz_build" && ctest --output-on-failure -R fuzz -j "$jobs") || failed+=(fuzz)
+  else
+    failed+=(fuzz)
+  fi
+fi
+# ---- end of fuzz step --------------------------------------------------
+
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "== test.sh: FAILED in: ${failed[*]}"
   exit 1

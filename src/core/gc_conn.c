@@ -12,6 +12,7 @@
 
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
+#include "global/gc_global.h"
 
 /* Caller owns the result; gc_conn_destroy() frees it. */
 gc_conn *gc_conn_create(gc_env *env)
@@ -97,6 +98,20 @@ const char *gc_conn_isolation_sql(SQLUINTEGER level)
     }
 }
 
+const char *gc_conn_characteristics_sql(const gc_conn *c, char *buf, size_t size)
+{
+    if (c->txn_isolation == 0 && c->access_mode != SQL_MODE_READ_ONLY)
+        return NULL;
+    const char *level = gc_conn_isolation_sql(c->txn_isolation);
+    snprintf(buf, size,
+             "SET SESSION CHARACTERISTICS AS TRANSACTION%s%s %s",
+             level != NULL ? " ISOLATION LEVEL " : "", level != NULL ? level : "",
+             c->access_mode == SQL_MODE_READ_ONLY ? "READ ONLY" : "READ WRITE");
+    return buf;
+}
+
+/* On a global connection the characteristics go to every open member
+ * session (sessions opened later get them when they open). */
 bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
 {
     if (!gc_conn_is_connected(c))
@@ -107,10 +122,23 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
              "SET SESSION CHARACTERISTICS AS TRANSACTION%s%s %s",
              level != NULL ? " ISOLATION LEVEL " : "", level != NULL ? level : "",
              c->access_mode == SQL_MODE_READ_ONLY ? "READ ONLY" : "READ WRITE");
-    PGresult *res = gc_conn_exec(c, sql, err);
-    if (res == NULL)
-        return false;
-    PQclear(res);
+    if (c->global == NULL) {
+        PGresult *res = gc_conn_exec(c, sql, err);
+        if (res == NULL)
+            return false;
+        PQclear(res);
+        return true;
+    }
+    gc_stmt_free_session(c);
+    for (int i = 0; i < gc_global_member_count(c->global); i++) {
+        gc_member *m = gc_global_member(c->global, i);
+        if (!gc_member_is_open(m))
+            continue;
+        PGresult *res = gc_member_exec(m, sql, err);
+        if (res == NULL)
+            return false;
+        PQclear(res);
+    }
     return true;
 }
 
@@ -125,18 +153,7 @@ static SQLRETURN conn_open_session(gc_conn *c)
         gc_trace_write(c->trace, GC_TRACE_INFO, "ignored unknown connection keys: %s",
                        c->settings.ignored_keys);
 
-    if (c->settings.global_connection)
-        gc_trace_write(c->trace, GC_TRACE_INFO,
-                       "GlobalConnection=Yes is not available yet: connecting to the first server only");
-
-    char *host = NULL, *port = NULL;
-    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
     gc_member_params params = {
-        .host = host,
-        .port = port,
         .dbname = c->settings.database,
         .user = c->settings.uid,
         .password = c->settings.pwd,
@@ -148,6 +165,16 @@ static SQLRETURN conn_open_session(gc_conn *c)
         .connect_timeout_s = c->login_timeout > 0 ? (int)c->login_timeout
                                                   : c->settings.connect_timeout,
     };
+    if (c->settings.global_connection)
+        return gc_conn_open_global(c, &params);
+
+    char *host = NULL, *port = NULL;
+    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    params.host = host;
+    params.port = port;
     gc_member *m = gc_member_create(&params, c->trace);
     free(host);
     free(port);
@@ -259,6 +286,15 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     while (c->descriptors != NULL)
         gc_desc_destroy_explicit(c->descriptors);
     SQLRETURN rc = SQL_SUCCESS;
+    if (c->global != NULL) {
+        if (gc_conn_close_global(c)) {
+            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
+            rc = SQL_SUCCESS_WITH_INFO;
+        }
+        gc_trace_close(c->trace);
+        c->trace = NULL;
+        return rc;
+    }
     gc_member *m = c->session;
     if (gc_member_is_open(m)) {
         gc_member_drain(m);

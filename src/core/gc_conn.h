@@ -1,7 +1,9 @@
 /*
  * gc_conn: the ODBC connection handle. A general connection (GlobalConnection=No)
- * holds one member session; the global connection (src/global) comes later and
- * will hold a router over many.
+ * holds one member session. A global connection (GlobalConnection=Yes) holds
+ * a gc_global (src/global) with a session per cluster member; `session` then
+ * points at the member chosen for the current statement (gc_route.c), so the
+ * rest of the core runs on it exactly as on a general connection's session.
  *
  * Locking: `lock` is recursive and guards everything in the connection and in
  * its statements and descriptors. Every ODBC entry point on a connection,
@@ -31,7 +33,10 @@ struct gc_conn {
 
     gc_settings settings;          /* from the DSN and connection string */
     gc_trace *trace;               /* NULL when LogLevel is off */
-    gc_member *session;            /* NULL until connected */
+    gc_member *session;            /* NULL until connected; on a global
+                                      connection one of global's members,
+                                      owned by global */
+    struct gc_global *global;      /* NULL for a general connection */
 
     /* Connection attributes. */
     bool autocommit;               /* SQL_ATTR_AUTOCOMMIT */
@@ -103,6 +108,21 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err);
 /* The session, ready for a statement; NULL after adding 08003 (never
  * connected) or 08S01 (the connection was lost) to diag. */
 gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag);
+
+/* --- the global connection (gc_conn_global.c) --- */
+/* Opens the global connection described by c->settings with `params` as
+ * every member's template; adds 01000 naming members that did not answer. */
+SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params);
+/* Rolls back what any member has open, closes every member session. True
+ * when a transaction was rolled back. */
+bool gc_conn_close_global(gc_conn *c);
+/* Makes member i the connection's current session (buffering the results
+ * of a statement still streaming on the previous one). */
+void gc_conn_use_member(gc_conn *c, int i);
+/* The SET that gives a member session the connection's isolation level and
+ * access mode, or NULL when both are the server's defaults. Static buffer of
+ * the caller: buf of size bytes. */
+const char *gc_conn_characteristics_sql(const gc_conn *c, char *buf, size_t size);
 
 /* "SERIALIZABLE" etc. for an SQL_TXN_* level; NULL for 0 (server default). */
 const char *gc_conn_isolation_sql(SQLUINTEGER level);

@@ -7,6 +7,8 @@
 
 #include "core/gc_conn.h"
 #include "core/gc_strout.h"
+#include "gcodbc.h"
+#include "global/gc_global.h"
 
 /* unixODBC tells the driver whether the application is ANSI (115). */
 #ifndef SQL_ATTR_ANSI_APP
@@ -170,6 +172,17 @@ static SQLUINTEGER server_isolation(gc_conn *c)
     return level;
 }
 
+/* GCODBC_ATTR_LAST_MEMBER: the member that ran the last statement ("" before
+ * any); on a general connection, its server as host:port. */
+static const char *last_member_name(gc_conn *c)
+{
+    if (c->global != NULL) {
+        int i = gc_global_last_member(c->global);
+        return i >= 0 ? gc_global_topology(c->global)->members[i].name : "";
+    }
+    return gc_conn_is_connected(c) ? gc_member_host(c->session) : "";
+}
+
 SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
                            SQLINTEGER buffer_length, SQLINTEGER *string_length,
                            bool wide)
@@ -227,6 +240,16 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
     case SQL_ATTR_TRACEFILE:
     case SQL_ATTR_TRANSLATE_LIB:
         return gc_strout_put_int(&out, "", string_length, &c->h.diag);
+    case GCODBC_ATTR_LAST_MEMBER:
+        return gc_strout_put_int(&out, last_member_name(c), string_length, &c->h.diag);
+    case GCODBC_ATTR_CATALOG_VERSION: {
+        SQLBIGINT v = c->global != NULL ? (SQLBIGINT)gc_global_catalog_version(c->global) : -1;
+        if (value != NULL)
+            *(SQLBIGINT *)value = v;
+        if (string_length != NULL)
+            *string_length = (SQLINTEGER)sizeof v;
+        return SQL_SUCCESS;
+    }
     default:
         return attr_error(c, "HY092", "invalid attribute", attr);
     }

@@ -5,12 +5,16 @@
  * (PQtransactionStatus): the driver never keeps its own flag that could
  * disagree with it. With autocommit off, BEGIN is sent lazily before the first
  * statement, so SQLEndTran on a connection that ran nothing sends nothing.
+ *
+ * On a global connection the transaction lives on the one member it is
+ * pinned to (gc_route.c); SQLEndTran ends it there and releases the pin.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/gc_conn.h"
 #include "core/gc_stmt.h"
+#include "global/gc_global.h"
 
 /* The BEGIN statement that opens a transaction with the configured isolation
  * level and access mode (they also hold as session characteristics; saying
@@ -45,7 +49,47 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
     if (res == NULL)
         return false;
     PQclear(res);
+    /* A transaction begun without routing (a catalog function) holds its
+     * member too, so SQLEndTran finds it. */
+    if (c->global != NULL && gc_global_pinned_member(c->global) < 0)
+        gc_global_pin(c->global, gc_global_member_index(c->global, c->session));
     return true;
+}
+
+/* Commits or rolls back what the server has open.
+ * COMMIT of a transaction a failed statement aborted is answered by the
+ * server with ROLLBACK: that is reported as 40000, since nothing was
+ * committed. */
+static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
+{
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts == PQTRANS_UNKNOWN || !gc_member_is_open(m)) {
+        gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
+        return SQL_ERROR;
+    }
+    if (ts != PQTRANS_INTRANS && ts != PQTRANS_INERROR)
+        return SQL_SUCCESS;   /* nothing open: nothing to send */
+
+    bool commit = completion == SQL_COMMIT;
+    bool was_aborted = ts == PQTRANS_INERROR;
+    gc_error err;
+    gc_error_clear(&err);
+    gc_trace_write(c->trace, GC_TRACE_DEBUG, "%s%s%s", commit ? "COMMIT" : "ROLLBACK",
+                   c->global != NULL ? " on " : "",
+                   c->global != NULL ? gc_member_name(m) : "");
+    PGresult *res = gc_member_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
+    if (res == NULL) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    bool rolled_back = commit && strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
+    PQclear(res);
+    if (rolled_back || (commit && was_aborted)) {
+        gc_diag_add(&c->h.diag, "40000", 0,
+                    "the transaction was rolled back because a statement in it failed; nothing was committed");
+        return SQL_ERROR;
+    }
+    return SQL_SUCCESS;
 }
 
 /* Commits or rolls back what the server has open.
@@ -62,34 +106,19 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
         gc_diag_add(&c->h.diag, "08003", 0, "connection not open");
         return SQL_ERROR;
     }
-    gc_member *m = c->session;
     /* A result still streaming is buffered first: its rows were computed
      * already and stay readable after the transaction ends (SQL_CB_PRESERVE). */
     gc_stmt_free_session(c);
-    PGTransactionStatusType ts = gc_member_txn_status(m);
-    if (ts == PQTRANS_UNKNOWN || !gc_member_is_open(m)) {
-        gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
-        return SQL_ERROR;
+    SQLRETURN rc;
+    if (c->global == NULL) {
+        rc = end_on_member(c, c->session, completion);
+    } else {
+        int pinned = gc_global_pinned_member(c->global);
+        gc_global_release_pin(c->global);
+        rc = pinned >= 0 ? end_on_member(c, gc_global_member(c->global, pinned), completion)
+                         : SQL_SUCCESS;
     }
-    if (ts != PQTRANS_INTRANS && ts != PQTRANS_INERROR)
-        return SQL_SUCCESS;   /* nothing open: nothing to send */
-
-    bool commit = completion == SQL_COMMIT;
-    bool was_aborted = ts == PQTRANS_INERROR;
-    gc_error err;
-    gc_error_clear(&err);
-    gc_trace_write(c->trace, GC_TRACE_DEBUG, "%s", commit ? "COMMIT" : "ROLLBACK");
-    PGresult *res = gc_member_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
-    if (res == NULL) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
-    bool rolled_back = commit && strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
-    PQclear(res);
-    if (rolled_back || (commit && was_aborted)) {
-        gc_diag_add(&c->h.diag, "40000", 0,
-                    "the transaction was rolled back because a statement in it failed; nothing was committed");
-        return SQL_ERROR;
-    }
+    if (rc == SQL_ERROR)
+        return rc;
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }

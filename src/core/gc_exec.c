@@ -130,17 +130,51 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                                          PGresult **refusal)
 {
     int n = s->nparams;
-    if (s->server_name[0] != '\0' && s->server_generation != gc_member_generation(m))
+    bool here = gc_route_prepared_on(s, m);
+    if (s->server_name[0] != '\0' &&
+        !(s->server_nparams == n && types_compatible(s->server_param_types, types, n))) {
+        /* Other types: a new server statement (on a global connection the
+         * old one lives on other members until their sessions end). */
+        if (here) {
+            char sql[64];
+            snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
+            gc_error ignored;
+            gc_error_clear(&ignored);
+            PQclear(gc_member_exec(m, sql, &ignored));
+        }
+        s->server_name[0] = '\0';
+        gc_route_forget_prepared(s);
+        here = false;
+    }
+    if (here)
+        return SQL_SUCCESS;
+    if (s->server_name[0] != '\0' && s->conn->global == NULL)
         s->server_name[0] = '\0';    /* the session was reconnected: it is gone */
     if (s->server_name[0] != '\0') {
-        if (s->server_nparams == n && types_compatible(s->server_param_types, types, n))
-            return SQL_SUCCESS;
-        char sql[64];
-        snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
-        gc_error ignored;
-        gc_error_clear(&ignored);
-        PQclear(gc_member_exec(m, sql, &ignored));
-        s->server_name[0] = '\0';
+        /* Made on another member already: the same name and types here. */
+        gc_error err;
+        gc_error_clear(&err);
+        if (!gc_member_send_prepare(m, s->server_name, s->sql, n, s->server_param_types,
+                                    &err)) {
+            gc_diag_add_error(&s->h.diag, &err);
+            return SQL_ERROR;
+        }
+        PGresult *r = collect_command(m);
+        if (is_error_result(r)) {
+            if (r != NULL && refusal != NULL) {
+                *refusal = r;
+                return SQL_ERROR;
+            }
+            if (r != NULL)
+                gc_diag_add_result(&s->h.diag, r);
+            else
+                gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
+            PQclear(r);
+            return SQL_ERROR;
+        }
+        PQclear(r);
+        gc_route_mark_prepared(s, m);
+        return SQL_SUCCESS;
     }
     Oid *copy = NULL;
     if (n > 0) {
@@ -177,7 +211,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
     }
     PQclear(r);
     snprintf(s->server_name, sizeof s->server_name, "%s", name);
-    s->server_generation = gc_member_generation(m);
+    gc_route_mark_prepared(s, m);
     free(s->server_param_types);
     s->server_param_types = copy;
     s->server_nparams = n;
@@ -195,8 +229,28 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
+/* SHOW GLOBAL CONNECTION described before it runs: its columns are the
+ * driver's own. */
+static SQLRETURN describe_show_global(gc_stmt *s)
+{
+    PGresult *r = gc_show_global_result(s->conn);
+    bool ok = r != NULL && gc_result_describe_ird(s, r);
+    PQclear(r);
+    if (!ok) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    free(s->described_param_types);
+    s->described_param_types = NULL;
+    s->described_nparams = 0;
+    s->described = true;
+    return SQL_SUCCESS;
+}
+
 SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
 {
+    if (s->show_global)
+        return describe_show_global(s);
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
@@ -309,6 +363,8 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
  * result. */
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
+    if (gc_route_statement(s, pv) != SQL_SUCCESS)
+        return SQL_ERROR;
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
@@ -356,6 +412,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     if (!sent) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
+        gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     gc_member_stream_rows(m);
@@ -363,6 +420,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     gc_exec_timer_start(&timer, s);
     SQLRETURN rc = gc_result_begin(s);
     gc_exec_timer_stop(&timer);
+    gc_route_done(s, rc);
     return rc;
 }
 
@@ -485,6 +543,21 @@ static SQLRETURN start_exec(gc_stmt *s)
     return continue_exec(s);
 }
 
+/* Answers SHOW GLOBAL CONNECTION from the driver's own bookkeeping. */
+static SQLRETURN show_global(gc_stmt *s)
+{
+    if (open_session(s) == NULL)
+        return SQL_ERROR;
+    s->row_count = -1;
+    s->row_number = 0;
+    PGresult *r = gc_show_global_result(s->conn);
+    if (r == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    return gc_stmt_set_local_result(s, r);
+}
+
 SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
 {
     if (!may_execute(s))
@@ -497,6 +570,13 @@ SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
     SQLRETURN rc = set_text(s, sql, len);
     if (rc != SQL_SUCCESS)
         return rc;
+    s->show_global = gc_show_global_matches(s->sql, strlen(s->sql));
+    if (!s->show_global && !gc_route_session_sql_allowed(s)) {
+        gc_stmt_unprepare(s);
+        return SQL_ERROR;
+    }
+    if (!s->show_global)
+        gc_route_analyze(s);
     s->prepared = true;
     s->state = GC_STMT_PREPARED;
     return SQL_SUCCESS;
@@ -512,6 +592,8 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
     }
     gc_stmt_discard_results(s);
     s->state = GC_STMT_PREPARED;
+    if (s->show_global)
+        return show_global(s);
     return start_exec(s);
 }
 
@@ -526,6 +608,11 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     SQLRETURN rc = set_text(s, sql, len);
     if (rc != SQL_SUCCESS)
         return rc;
+    if (gc_show_global_matches(s->sql, strlen(s->sql)))
+        return show_global(s);
+    if (!gc_route_session_sql_allowed(s))
+        return SQL_ERROR;
+    gc_route_analyze(s);
     return start_exec(s);
 }
 

@@ -2,6 +2,7 @@
  * gc_stmt: statement life cycle, SQLFreeStmt, SQLCloseCursor, cursor names.
  */
 #include "core/gc_stmt.h"
+#include "global/gc_global.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -53,26 +54,40 @@ oom:
     return SQL_ERROR;
 }
 
+/* DEALLOCATE of s's server statement on m when m holds it and can take it
+ * now (its streaming statement, if any, is buffered first). */
+static void deallocate_on(gc_stmt *s, gc_member *m)
+{
+    if (m == NULL || !gc_member_is_open(m) || !gc_route_prepared_on(s, m))
+        return;
+    if (m == s->conn->session)
+        gc_stmt_free_session(s->conn);
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts == PQTRANS_IDLE || ts == PQTRANS_INTRANS) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
+        gc_error err;
+        gc_error_clear(&err);
+        PGresult *res = gc_member_exec(m, sql, &err);
+        PQclear(res);
+    }
+}
+
 /* Deallocates the server-side prepared statement now when the session is
- * free and usable; otherwise it lives until the session ends, which is
- * harmless (names are never reused). */
+ * free and usable (on a global connection: on every member session that
+ * made it); otherwise it lives until the session ends, which is harmless
+ * (names are never reused). */
 static void drop_server_statement(gc_stmt *s)
 {
     if (s->server_name[0] == '\0')
         return;
-    gc_member *m = s->conn->session;
-    if (m != NULL && gc_member_is_open(m) &&
-        gc_member_generation(m) == s->server_generation) {
-        gc_stmt_free_session(s->conn);
-        PGTransactionStatusType ts = gc_member_txn_status(m);
-        if (ts == PQTRANS_IDLE || ts == PQTRANS_INTRANS) {
-            char sql[64];
-            snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
-            gc_error err;
-            gc_error_clear(&err);
-            PGresult *res = gc_member_exec(m, sql, &err);
-            PQclear(res);
-        }
+    if (s->conn->global == NULL) {
+        deallocate_on(s, s->conn->session);
+    } else {
+        for (int i = 0; i < s->member_prepared_n; i++)
+            if (s->member_prepared[i] != 0)
+                deallocate_on(s, gc_global_member(s->conn->global, i));
+        gc_route_forget_prepared(s);
     }
     s->server_name[0] = '\0';
     free(s->server_param_types);
@@ -93,6 +108,8 @@ void gc_stmt_unprepare(gc_stmt *s)
     s->described_param_types = NULL;
     s->described_nparams = 0;
     s->described = false;
+    s->show_global = false;
+    gc_route_free(s);
 }
 
 void gc_stmt_destroy(gc_stmt *s)

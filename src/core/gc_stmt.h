@@ -104,6 +104,13 @@ struct gc_stmt {
     int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
     size_t getdata_offset;
 
+    /* Global connection (gc_route.c): what routing knows of the text. */
+    struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
+    bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
+    unsigned long *member_prepared;  /* per member: session generation the
+                                        server statement was made on; 0 none */
+    int member_prepared_n;
+
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
     atomic_bool timed_out;        /* the query timeout cancelled the statement */
 };
@@ -176,6 +183,33 @@ SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset);
 SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
                            SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind);
 SQLRETURN gc_stmt_more_results(gc_stmt *s);
+
+/* --- the global connection (gc_route.c, gc_show_global.c) --- */
+/* Analyzes s->sql for routing on a global connection (no-op otherwise);
+ * an analysis that fails only means "route by policy". */
+void gc_route_analyze(gc_stmt *s);
+/* Chooses the member for one execution with the converted values pv (may
+ * be NULL), opens it if needed and makes it the connection's session.
+ * SQL_SUCCESS at once on a general connection. */
+SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv);
+/* After an execution: records the member that ran it, and its error. */
+void gc_route_done(gc_stmt *s, SQLRETURN rc);
+/* Whether s's server-side statement exists on session m, and recording
+ * that it does (per member on a global connection). */
+bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m);
+void gc_route_mark_prepared(gc_stmt *s, const gc_member *m);
+/* Forgets on which sessions the server-side statement was made. */
+void gc_route_forget_prepared(gc_stmt *s);
+/* Whether s->sql may run on the connection: a global connection refuses
+ * session-dependent SQL (0A000 added to s's diagnostics). */
+bool gc_route_session_sql_allowed(gc_stmt *s);
+/* Frees the analysis and the per-member bookkeeping. */
+void gc_route_free(gc_stmt *s);
+/* Whether sql (len bytes) is SHOW GLOBAL CONNECTION (any case, optional
+ * trailing semicolon). */
+bool gc_show_global_matches(const char *sql, size_t len);
+/* The rows of SHOW GLOBAL CONNECTION (caller owns), NULL on out-of-memory. */
+PGresult *gc_show_global_result(gc_conn *c);
 
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */

@@ -1,0 +1,208 @@
+/*
+ * gc_route: where a statement of a global connection runs. The statement's
+ * text is analyzed once (SQLPrepare / SQLExecDirect); each execution hands
+ * the converted parameter values to the global connection's router
+ * (gc_global_route) and makes the chosen member the connection's session.
+ * A statement's server-side prepared statement is made lazily on each
+ * member session the first time it runs there, tracked per member and
+ * session generation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_stmt.h"
+#include "global/gc_analyzer.h"
+#include "global/gc_global.h"
+#include "global/gc_session_sql.h"
+
+void gc_route_analyze(gc_stmt *s)
+{
+    if (s->conn->global == NULL || s->sql == NULL)
+        return;
+    if (s->analysis != NULL) {
+        gc_analysis_free(s->analysis);
+        free(s->analysis);
+        s->analysis = NULL;
+    }
+    gc_analysis *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return;   /* routes by policy */
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_analyze(s->sql, strlen(s->sql), a, &err)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "not analyzed (%s): routed by policy",
+                       err.message);
+        free(a);
+        return;
+    }
+    s->analysis = a;
+}
+
+bool gc_route_session_sql_allowed(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL || s->sql == NULL)
+        return true;
+    const gc_topology *t = gc_global_topology(c->global);
+    int n = t->n_members + t->n_groups;
+    const char *names[n > 0 ? n : 1];
+    for (int i = 0; i < t->n_members; i++)
+        names[i] = t->members[i].name;
+    for (int i = 0; i < t->n_groups; i++)
+        names[t->n_members + i] = t->groups[i].name;
+    gc_error err;
+    gc_error_clear(&err);
+    if (gc_session_sql_check_names(s->sql, strlen(s->sql), names, (size_t)n, &err))
+        return true;
+    gc_diag_add_error(&s->h.diag, &err);
+    return false;
+}
+
+void gc_route_free(gc_stmt *s)
+{
+    if (s->analysis != NULL) {
+        gc_analysis_free(s->analysis);
+        free(s->analysis);
+        s->analysis = NULL;
+    }
+    free(s->member_prepared);
+    s->member_prepared = NULL;
+    s->member_prepared_n = 0;
+}
+
+/* The text of a binary parameter as the server would print it: bytea's
+ * hex form (the only type the driver sends in binary). Caller frees. */
+static char *hex_text(const gc_param_value *v)
+{
+    size_t n = v->length > 0 ? (size_t)v->length : 0;
+    char *t = malloc(2 * n + 3);
+    if (t == NULL)
+        return NULL;
+    static const char digits[] = "0123456789abcdef";
+    t[0] = '\\';
+    t[1] = 'x';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)v->data[i];
+        t[2 + 2 * i] = digits[b >> 4];
+        t[3 + 2 * i] = digits[b & 15];
+    }
+    t[2 + 2 * n] = '\0';
+    return t;
+}
+
+/* Opens the chosen member when it is closed (LocalityOnDemand) with the
+ * connection's session characteristics. */
+static bool open_chosen(gc_conn *c, int member, gc_error *err)
+{
+    gc_member *m = gc_global_member(c->global, member);
+    if (gc_member_is_open(m))
+        return true;
+    char buf[128];
+    return gc_global_open_member(c->global, member,
+                                 gc_conn_characteristics_sql(c, buf, sizeof buf), err);
+}
+
+SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL)
+        return SQL_SUCCESS;
+    int n = pv != NULL ? s->nparams : 0;
+    const char *texts[n > 0 ? n : 1];
+    char *owned[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++) {
+        owned[i] = NULL;
+        texts[i] = pv[i].data;
+        if (pv[i].format == 1 && pv[i].data != NULL)
+            texts[i] = owned[i] = hex_text(&pv[i]);
+    }
+    gc_route_request req = {
+        .analysis = s->analysis,
+        .use_keys = s->prepared || c->settings.direct_execute_routing,
+        .transaction = !c->autocommit,
+        .read_only_mode = c->access_mode == SQL_MODE_READ_ONLY,
+        .nparams = n,
+        .params = n > 0 ? texts : NULL,
+    };
+    SQLRETURN rc = SQL_ERROR;
+    /* A member that does not answer when opened is dropped by the router;
+     * the next choice goes elsewhere. At most one try per member. */
+    for (int tries = 0; tries <= gc_global_member_count(c->global); tries++) {
+        gc_route_decision d;
+        gc_error err;
+        gc_error_clear(&err);
+        if (!gc_global_route(c->global, &req, &d, &err)) {
+            gc_diag_add_error(&s->h.diag, &err);
+            break;
+        }
+        if (open_chosen(c, d.member, &err)) {
+            gc_conn_use_member(c, d.member);
+            rc = SQL_SUCCESS;
+            break;
+        }
+        if (d.pinned) {
+            gc_global_release_pin(c->global);
+            gc_diag_add(&s->h.diag, "08S01", 0,
+                        "communication link failure: the transaction's member is lost: %s",
+                        err.message);
+            break;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(owned[i]);
+    return rc;
+}
+
+void gc_route_done(gc_stmt *s, SQLRETURN rc)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL)
+        return;
+    int i = gc_global_member_index(c->global, c->session);
+    gc_global_set_last_member(c->global, i);
+    if (rc == SQL_ERROR)
+        gc_global_count_error(c->global, i);
+    /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
+     * member until it ends. */
+    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    if (gc_global_pinned_member(c->global) < 0 &&
+        (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR))
+        gc_global_pin(c->global, i);
+}
+
+bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
+{
+    if (s->server_name[0] == '\0')
+        return false;
+    if (s->conn->global == NULL)
+        return s->server_generation == gc_member_generation(m);
+    int i = gc_global_member_index(s->conn->global, m);
+    return i >= 0 && i < s->member_prepared_n &&
+           s->member_prepared[i] == gc_member_generation(m);
+}
+
+void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
+{
+    s->server_generation = gc_member_generation(m);
+    if (s->conn->global == NULL)
+        return;
+    int n = gc_global_member_count(s->conn->global);
+    int i = gc_global_member_index(s->conn->global, m);
+    if (i < 0)
+        return;
+    if (s->member_prepared == NULL) {
+        s->member_prepared = calloc((size_t)n, sizeof *s->member_prepared);
+        if (s->member_prepared == NULL)
+            return;   /* prepared again next time: slower, still right */
+        s->member_prepared_n = n;
+    }
+    if (i < s->member_prepared_n)
+        s->member_prepared[i] = gc_member_generation(m);
+}
+
+void gc_route_forget_prepared(gc_stmt *s)
+{
+    for (int i = 0; i < s->member_prepared_n; i++)
+        s->member_prepared[i] = 0;
+}

@@ -1,0 +1,117 @@
+/*
+ * gc_show_global: SHOW GLOBAL CONNECTION, answered by the driver itself with
+ * a client-built result: one row per member of a global connection; on a
+ * general connection one row for its single server (named host:port, no
+ * group), so the same monitoring query works on both (docs/global-connection.md).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_stmt.h"
+#include "global/gc_global.h"
+
+#define OID_TEXT 25
+#define OID_INT8 20
+
+/* Skips spaces; then whether the next word is `word` (any case). */
+static bool take_word(const char **p, const char *end, const char *word)
+{
+    while (*p < end && isspace((unsigned char)**p))
+        (*p)++;
+    size_t n = strlen(word);
+    if ((size_t)(end - *p) < n || strncasecmp(*p, word, n) != 0)
+        return false;
+    const char *after = *p + n;
+    if (after < end && (isalnum((unsigned char)*after) || *after == '_'))
+        return false;
+    *p = after;
+    return true;
+}
+
+bool gc_show_global_matches(const char *sql, size_t len)
+{
+    const char *p = sql, *end = sql + len;
+    if (!take_word(&p, end, "SHOW") || !take_word(&p, end, "GLOBAL") ||
+        !take_word(&p, end, "CONNECTION"))
+        return false;
+    while (p < end && (isspace((unsigned char)*p) || *p == ';'))
+        p++;
+    return p == end;
+}
+
+static const char *role_text(gc_member_role r)
+{
+    return r == GC_ROLE_PRIMARY ? "primary" : r == GC_ROLE_STANDBY ? "standby" : "unknown";
+}
+
+static const char *state_text(gc_member_state s)
+{
+    return s == GC_MEMBER_UP ? "up" : s == GC_MEMBER_DOWN ? "down" : "unknown";
+}
+
+/* Fills one row; NULL strings are SQL NULL. */
+static bool put_row(PGresult *res, int row, const char *name, const char *group,
+                    const gc_member *m, const gc_global_member_stats *st)
+{
+    char counts[3][24];
+    snprintf(counts[0], sizeof counts[0], "%lu", st->routed_by_key);
+    snprintf(counts[1], sizeof counts[1], "%lu", st->routed_by_policy);
+    snprintf(counts[2], sizeof counts[2], "%lu", st->errors);
+    const char *v[7] = { name, group, role_text(gc_member_get_role(m)),
+                         state_text(gc_member_get_state(m)), counts[0], counts[1],
+                         counts[2] };
+    for (int f = 0; f < 7; f++) {
+        if (!PQsetvalue(res, row, f, (char *)v[f], v[f] != NULL ? (int)strlen(v[f]) : -1))
+            return false;
+    }
+    return true;
+}
+
+PGresult *gc_show_global_result(gc_conn *c)
+{
+    static const char *names[7] = { "MEMBER_NAME", "GROUP_NAME", "ROLE", "STATE",
+                                    "ROUTED_BY_KEY", "ROUTED_BY_POLICY", "ERRORS" };
+    PGresAttDesc attrs[7];
+    memset(attrs, 0, sizeof attrs);
+    for (int f = 0; f < 7; f++) {
+        attrs[f].name = (char *)names[f];
+        attrs[f].typid = f < 4 ? OID_TEXT : OID_INT8;
+        attrs[f].typlen = f < 4 ? -1 : 8;
+        attrs[f].atttypmod = -1;
+    }
+    PGresult *res = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+    if (res == NULL || !PQsetResultAttrs(res, 7, attrs)) {
+        PQclear(res);
+        return NULL;
+    }
+    bool ok = true;
+    if (c->global == NULL) {
+        /* A general connection routes nothing: its counters stay 0. */
+        gc_global_member_stats none = { 0 };
+        char *host = NULL, *port = NULL;
+        gc_error err;
+        gc_error_clear(&err);
+        char name[300];
+        if (gc_settings_first_server(&c->settings, &host, &port, &err))
+            snprintf(name, sizeof name, "%s:%s", host, port);
+        else
+            snprintf(name, sizeof name, "%s", gc_member_host(c->session));
+        free(host);
+        free(port);
+        ok = put_row(res, 0, name, NULL, c->session, &none);
+    } else {
+        const gc_topology *t = gc_global_topology(c->global);
+        for (int i = 0; ok && i < t->n_members; i++) {
+            gc_global_member_stats st = gc_global_stats(c->global, i);
+            ok = put_row(res, i, t->members[i].name, t->groups[t->members[i].group].name,
+                         gc_global_member(c->global, i), &st);
+        }
+    }
+    if (!ok) {
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}

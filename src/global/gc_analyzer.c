@@ -1,0 +1,322 @@
+/*
+ * The analyzer's front half: tokens, the statement kind, read-only, WITH
+ * lists and statement boundaries. The target table and the pinned columns
+ * are in gc_analyzer_target.c.
+ */
+#include "global/gc_analyzer.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "global/gc_analyzer_internal.h"
+
+bool gc_az_kw(const gc_az *az, size_t i, const char *word)
+{
+    return i < az->n && gc_sql_token_is_keyword(&az->lx, &az->tok[i], word);
+}
+
+bool gc_az_punct(const gc_az *az, size_t i, char c)
+{
+    return i < az->n && gc_sql_token_is_punct(&az->lx, &az->tok[i], c);
+}
+
+bool gc_az_op(const gc_az *az, size_t i, const char *op)
+{
+    return i < az->n && gc_sql_token_is_operator(&az->lx, &az->tok[i], op);
+}
+
+size_t gc_az_skip_parens(const gc_az *az, size_t i, size_t end)
+{
+    assert(gc_az_punct(az, i, '('));
+    size_t depth = 0;
+    for (; i < end; i++) {
+        if (gc_az_punct(az, i, '('))
+            depth++;
+        else if (gc_az_punct(az, i, ')') && --depth == 0)
+            return i + 1;
+    }
+    return end;
+}
+
+char *gc_az_ident(gc_az *az, size_t i)
+{
+    if (i >= az->n)
+        return NULL;
+    size_t len = gc_sql_token_identifier(&az->lx, &az->tok[i], NULL, 0);
+    if (len == 0)
+        return NULL;
+    char *s = malloc(len + 1);
+    if (s == NULL) {
+        az->oom = true;
+        return NULL;
+    }
+    gc_sql_token_identifier(&az->lx, &az->tok[i], s, len + 1);
+    return s;
+}
+
+/* Collects the code tokens of the text into az->tok. Returns false with err
+ * set for an unterminated token (42601) or no memory (HY001). */
+static bool collect_tokens(gc_az *az, gc_error *err)
+{
+    size_t cap = 0;
+    gc_sql_token t;
+    while (gc_sql_lexer_next_code(&az->lx, &t)) {
+        if (t.unterminated) {
+            gc_error_set(err, "42601", 0, "unterminated %s in the statement",
+                         gc_sql_token_kind_name(t.kind));
+            return false;
+        }
+        if (az->n == cap) {
+            size_t ncap = cap ? cap * 2 : 64;
+            gc_sql_token *p = realloc(az->tok, ncap * sizeof *p);
+            if (p == NULL) {
+                gc_error_set(err, "HY001", 0, "out of memory analyzing a statement");
+                return false;
+            }
+            az->tok = p;
+            cap = ncap;
+        }
+        az->tok[az->n++] = t;
+    }
+    return true;
+}
+
+/* True when the parenthesized body starting at i (just past its `(`) is a
+ * data-modifying statement: INSERT, UPDATE, DELETE or MERGE, possibly after
+ * more parentheses or its own WITH list. Conservative: any of those keywords
+ * at the body's start means yes. */
+static bool body_modifies(const gc_az *az, size_t i, size_t end)
+{
+    for (; i < end; i++) {
+        if (gc_az_kw(az, i, "insert") || gc_az_kw(az, i, "update") ||
+            gc_az_kw(az, i, "delete") || gc_az_kw(az, i, "merge"))
+            return true;
+    }
+    return false;
+}
+
+/* Skips a WITH list starting at i (on WITH); records CTE names and whether
+ * one modifies data. Returns the index of the main statement. */
+static size_t skip_with(gc_az *az, size_t i, size_t end, bool *modifies)
+{
+    assert(gc_az_kw(az, i, "with"));
+    i++;
+    if (gc_az_kw(az, i, "recursive"))
+        i++;
+    while (i < end) {
+        if (az->n_ctes < GC_AZ_MAX_CTES)
+            az->cte_name[az->n_ctes++] = i;
+        i++;
+        if (gc_az_punct(az, i, '('))
+            i = gc_az_skip_parens(az, i, end);
+        if (!gc_az_kw(az, i, "as"))
+            return i;   /* not a WITH list we understand: kind from here */
+        i++;
+        if (gc_az_kw(az, i, "not"))
+            i++;
+        if (gc_az_kw(az, i, "materialized"))
+            i++;
+        if (!gc_az_punct(az, i, '('))
+            return i;
+        size_t close = gc_az_skip_parens(az, i, end);
+        if (body_modifies(az, i + 1, close))
+            *modifies = true;
+        i = close;
+        /* SEARCH and CYCLE clauses run to the next comma or the main verb. */
+        while (i < end && (gc_az_kw(az, i, "search") || gc_az_kw(az, i, "cycle"))) {
+            while (i < end && !gc_az_punct(az, i, ',') && !gc_az_kw(az, i, "select") &&
+                   !gc_az_kw(az, i, "insert") && !gc_az_kw(az, i, "update") &&
+                   !gc_az_kw(az, i, "delete") && !gc_az_kw(az, i, "values"))
+                i++;
+        }
+        if (!gc_az_punct(az, i, ','))
+            return i;
+        i++;
+    }
+    return i;
+}
+
+/* The kind a statement has from its first keyword at i (after WITH). */
+static gc_sql_kind kind_at(gc_az *az, size_t i)
+{
+    static const struct { const char *word; gc_sql_kind kind; } words[] = {
+        {"select", GC_SQL_SELECT}, {"values", GC_SQL_SELECT}, {"table", GC_SQL_SELECT},
+        {"insert", GC_SQL_INSERT}, {"update", GC_SQL_UPDATE}, {"delete", GC_SQL_DELETE},
+        {"merge", GC_SQL_MERGE}, {"begin", GC_SQL_BEGIN}, {"start", GC_SQL_BEGIN},
+        {"commit", GC_SQL_COMMIT}, {"end", GC_SQL_COMMIT},
+        {"rollback", GC_SQL_ROLLBACK}, {"abort", GC_SQL_ROLLBACK},
+        {"savepoint", GC_SQL_SAVEPOINT}, {"release", GC_SQL_SAVEPOINT},
+        {"set", GC_SQL_SET}, {"reset", GC_SQL_SET}, {"show", GC_SQL_SHOW},
+        {"create", GC_SQL_DDL}, {"alter", GC_SQL_DDL}, {"drop", GC_SQL_DDL},
+        {"truncate", GC_SQL_DDL}, {"comment", GC_SQL_DDL}, {"grant", GC_SQL_DDL},
+        {"revoke", GC_SQL_DDL},
+    };
+    if (i >= az->n)
+        return GC_SQL_UNKNOWN;
+    if (az->tok[i].kind != GC_SQL_TOK_IDENT)
+        return GC_SQL_UNKNOWN;
+    gc_sql_kind kind = GC_SQL_OTHER;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (gc_az_kw(az, i, words[w].word))
+            kind = words[w].kind;
+    size_t j = i + 1;
+    switch (kind) {
+    case GC_SQL_COMMIT:
+        if (gc_az_kw(az, j, "prepared"))
+            kind = GC_SQL_OTHER;
+        break;
+    case GC_SQL_ROLLBACK:
+        if (gc_az_kw(az, j, "prepared"))
+            return GC_SQL_OTHER;
+        if (gc_az_kw(az, j, "work") || gc_az_kw(az, j, "transaction"))
+            j++;
+        if (gc_az_kw(az, j, "to"))
+            kind = GC_SQL_SAVEPOINT;
+        break;
+    case GC_SQL_BEGIN:
+        if (gc_az_kw(az, i, "start") && !gc_az_kw(az, j, "transaction"))
+            kind = GC_SQL_OTHER;
+        break;
+    case GC_SQL_SET:
+        if (gc_az_kw(az, i, "set") && gc_az_kw(az, j, "local"))
+            az->out->is_local = true;
+        break;
+    default:
+        break;
+    }
+    return kind;
+}
+
+/* Whether a SELECT (its WITH list included) can write: locking clauses,
+ * SELECT ... INTO, nextval/setval. */
+static bool select_writes(const gc_az *az)
+{
+    for (size_t i = 0; i < az->n; i++) {
+        if (gc_az_kw(az, i, "for") &&
+            (gc_az_kw(az, i + 1, "update") || gc_az_kw(az, i + 1, "share") ||
+             gc_az_kw(az, i + 1, "no") || gc_az_kw(az, i + 1, "key")))
+            return true;
+        if (gc_az_kw(az, i, "into"))
+            return true;
+        if ((gc_az_kw(az, i, "nextval") || gc_az_kw(az, i, "setval")) &&
+            gc_az_punct(az, i + 1, '('))
+            return true;
+        /* Quoted spellings name the same functions. */
+        if (az->tok[i].kind == GC_SQL_TOK_QUOTED_IDENT && gc_az_punct(az, i + 1, '(')) {
+            const char *s = gc_sql_token_text(&az->lx, &az->tok[i]);
+            size_t len = az->tok[i].length;
+            if (gc_sql_ascii_equal_ci(s, len, "\"nextval\"") ||
+                gc_sql_ascii_equal_ci(s, len, "\"setval\""))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The end of the statement starting at i: a `;` or a `)` closing a
+ * parenthesis opened before i, at depth 0. */
+static size_t statement_end(const gc_az *az, size_t i)
+{
+    long depth = 0;
+    for (; i < az->n; i++) {
+        if (gc_az_punct(az, i, '('))
+            depth++;
+        else if (gc_az_punct(az, i, ')') && --depth < 0)
+            return i;
+        else if (depth == 0 && gc_az_punct(az, i, ';'))
+            return i;
+    }
+    return az->n;
+}
+
+/* True when code other than `;` and `)` follows the first statement. */
+static bool has_second_statement(const gc_az *az)
+{
+    long depth = 0;
+    size_t i = 0;
+    for (; i < az->n; i++) {
+        if (gc_az_punct(az, i, '('))
+            depth++;
+        else if (gc_az_punct(az, i, ')'))
+            depth--;
+        else if (depth <= 0 && gc_az_punct(az, i, ';'))
+            break;
+    }
+    for (; i < az->n; i++)
+        if (!gc_az_punct(az, i, ';'))
+            return true;
+    return false;
+}
+
+bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
+{
+    assert(out != NULL && err != NULL);
+    assert(sql != NULL || len == 0);
+    memset(out, 0, sizeof *out);
+    out->n_rows = 1;
+
+    gc_az az;
+    memset(&az, 0, sizeof az);
+    az.out = out;
+    gc_sql_lexer_init(&az.lx, sql, len);
+    if (!collect_tokens(&az, err)) {
+        free(az.tok);
+        return false;
+    }
+
+    size_t i = 0;
+    while (gc_az_punct(&az, i, '('))
+        i++;
+    bool cte_modifies = false;
+    if (gc_az_kw(&az, i, "with"))
+        i = skip_with(&az, i, az.n, &cte_modifies);
+    while (gc_az_punct(&az, i, '('))
+        i++;
+    az.stmt_begin = i;
+    az.stmt_end = statement_end(&az, i);
+    out->kind = kind_at(&az, i);
+
+    if (out->kind == GC_SQL_SHOW)
+        out->read_only = true;
+    else if (out->kind == GC_SQL_SELECT)
+        out->read_only = !cte_modifies && !select_writes(&az);
+
+    if (has_second_statement(&az)) {
+        out->read_only = false;
+        out->not_routable = "more than one statement";
+    } else if (out->kind == GC_SQL_INSERT) {
+        gc_az_analyze_insert(&az);
+    } else if (out->kind == GC_SQL_UPDATE || out->kind == GC_SQL_DELETE ||
+               out->kind == GC_SQL_SELECT || out->kind == GC_SQL_MERGE) {
+        gc_az_analyze_filtered(&az);
+    } else {
+        out->not_routable = "not a statement on a table";
+    }
+    free(az.tok);
+    if (az.oom) {
+        gc_analysis_free(out);
+        gc_error_set(err, "HY001", 0, "out of memory analyzing a statement");
+        return false;
+    }
+    if (out->n_columns == 0 && out->not_routable == NULL)
+        out->not_routable = "no column pinned to a value";
+    return true;
+}
+
+void gc_analysis_free(gc_analysis *a)
+{
+    if (a == NULL)
+        return;
+    for (int c = 0; c < a->n_columns; c++) {
+        gc_pinned_column *col = &a->columns[c];
+        for (int v = 0; v < col->n_values; v++)
+            free(col->values[v].literal);
+        free(col->values);
+        free(col->name);
+    }
+    free(a->columns);
+    free(a->schema);
+    free(a->table);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,49 @@
+/*
+ * Private to the analyzer (gc_analyzer*.c): the statement as an array of code
+ * tokens (comments dropped) and the helpers both halves share.
+ */
+#ifndef GC_ANALYZER_INTERNAL_H
+#define GC_ANALYZER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "global/gc_analyzer.h"
+#include "sql/gc_sql_lexer.h"
+
+#define GC_AZ_MAX_CTES 16
+
+typedef struct gc_az {
+    gc_sql_lexer lx;          /* over the whole text; only for the token helpers */
+    gc_sql_token *tok;        /* code tokens, owned */
+    size_t n;
+    size_t stmt_begin;        /* the main statement (after WITH ...) */
+    size_t stmt_end;          /* first token past it: `;`, an unmatched `)`, or n */
+    size_t cte_name[GC_AZ_MAX_CTES];   /* token index of each WITH name */
+    size_t n_ctes;
+    bool oom;
+    gc_analysis *out;
+} gc_az;
+
+bool gc_az_kw(const gc_az *az, size_t i, const char *word);
+bool gc_az_punct(const gc_az *az, size_t i, char c);
+bool gc_az_op(const gc_az *az, size_t i, const char *op);
+
+/* Index just past the `)` matching the `(` at i; end when unbalanced. */
+size_t gc_az_skip_parens(const gc_az *az, size_t i, size_t end);
+
+/* A malloc'd copy of the identifier token i names (folded or unquoted);
+ * NULL when it is no identifier or memory runs out (then az->oom). */
+char *gc_az_ident(gc_az *az, size_t i);
+
+/* Parses a value that fills tokens [i, end) exactly: $n or a literal, with
+ * optional casts. Returns end and fills *v (literal malloc'd) on success;
+ * 0 otherwise (v then holds param -1 and no literal). */
+size_t gc_az_parse_value(gc_az *az, size_t i, size_t end, gc_value_source *v);
+
+/* Target table and pinned columns of the main statement, by kind. Fill
+ * az->out; set az->oom when memory runs out. */
+void gc_az_analyze_insert(gc_az *az);
+void gc_az_analyze_filtered(gc_az *az);   /* UPDATE, DELETE, SELECT, TABLE, MERGE */
+
+#endif

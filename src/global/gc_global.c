@@ -1,0 +1,457 @@
+/*
+ * gc_global: connecting a global connection (seeds, topology, members in
+ * parallel, shard map, search_path) and the per-member bookkeeping.
+ * Routing itself is in gc_global_route.c.
+ */
+#include "global/gc_global_internal.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/gc_locator.h"
+#include "config/gc_servers.h"
+#include "util/gc_strbuf.h"
+
+/* Connects to one seed address and reads the topology from it. Returns true
+ * with *out filled when the seed answered and holds the catalog. *answered
+ * says whether it answered at all; err says what went wrong. */
+static bool topology_from_seed(const gc_global_options *opt, const char *host,
+                               const char *port, gc_topology *out, bool *answered,
+                               gc_error *err)
+{
+    gc_member_params p = opt->member;
+    p.name = NULL;
+    p.group = NULL;
+    p.host = host;
+    p.port = port;
+    *answered = false;
+    gc_member *seed = gc_member_create(&p, opt->trace);
+    if (seed == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    bool ok = false;
+    if (gc_member_connect(seed, err)) {
+        *answered = true;
+        ok = gc_topology_load(seed, out, err);
+    }
+    gc_member_destroy(seed);
+    return ok;
+}
+
+/* The seeds in order: Servers (or Host/Port) when given, else the locator
+ * file's members. Learns the topology from the first seed that answers with
+ * a catalog; falls back to the locator file when none does. */
+static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_error *err)
+{
+    const gc_settings *s = opt->settings;
+    gc_locator *loc = NULL;
+    if (s->locator != NULL && s->locator[0] != '\0') {
+        loc = gc_locator_load(s->locator, err);
+        if (loc == NULL)
+            return false;
+    }
+    gc_server_list seeds = { 0 };
+    gc_error seeds_err;
+    gc_error_clear(&seeds_err);
+    bool have_servers = gc_settings_servers(s, &seeds, &seeds_err);
+    if (!have_servers && loc == NULL) {
+        *err = seeds_err;
+        return false;
+    }
+
+    gc_strbuf tried;
+    gc_strbuf_init(&tried);
+    bool found = false;
+    bool some_answered = false;
+    gc_error last;
+    gc_error_clear(&last);
+    size_t n = have_servers ? seeds.count : loc->member_count;
+    for (size_t i = 0; i < n && !found; i++) {
+        char portbuf[16];
+        const char *host, *port;
+        if (have_servers) {
+            host = seeds.items[i].host;
+            port = seeds.items[i].port;
+        } else {
+            host = loc->members[i].host;
+            snprintf(portbuf, sizeof portbuf, "%d", loc->members[i].port);
+            port = portbuf;
+        }
+        bool answered = false;
+        gc_error_clear(&last);
+        found = topology_from_seed(opt, host, port, topo, &answered, &last);
+        if (!found) {
+            gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s", host, port,
+                           answered ? "no cluster catalog" : "no answer", last.message);
+            gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "", host,
+                              port, answered ? "no cluster catalog" : "no answer");
+            some_answered = some_answered || answered;
+        }
+    }
+    if (!found && loc != NULL && !some_answered) {
+        /* No seed answered: the locator file still names the members. */
+        gc_trace_write(opt->trace, GC_TRACE_INFO,
+                       "no seed answered: members from the locator file %s", s->locator);
+        found = gc_topology_from_locator(loc, topo, err);
+    } else if (!found && some_answered) {
+        gc_error_set(err, "08001", 0,
+                     "GlobalConnection=Yes needs a cluster catalog (schema gcluster) on "
+                     "the seed servers, and none has it: %s; last error: %s",
+                     tried.data != NULL ? tried.data : "", last.message);
+    } else if (!found) {
+        gc_error_set(err, "08001", 0, "no seed server answered: %s; last error: %s",
+                     tried.data != NULL ? tried.data : "", last.message);
+    }
+    gc_strbuf_free(&tried);
+    if (have_servers)
+        gc_server_list_free(&seeds);
+    gc_locator_free(loc);
+    return found;
+}
+
+/* Splits a search_path value ("\"$user\", public") into names as the
+ * server stores them (quotes removed). */
+static bool split_search_path(gc_global *g, const char *text)
+{
+    int cap = 1;
+    for (const char *p = text; *p != '\0'; p++)
+        cap += *p == ',';
+    g->search_path = calloc((size_t)cap, sizeof *g->search_path);
+    if (g->search_path == NULL)
+        return false;
+    const char *p = text;
+    while (*p != '\0') {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (*p == '\0')
+            break;
+        gc_strbuf name;
+        gc_strbuf_init(&name);
+        if (*p == '"') {
+            p++;
+            while (*p != '\0' && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"')
+                    p++;   /* "" inside quotes is one " */
+                gc_strbuf_append_char(&name, *p++);
+            }
+            if (*p == '"')
+                p++;
+        } else {
+            while (*p != '\0' && *p != ',' && *p != ' ')
+                gc_strbuf_append_char(&name, (char)tolower((unsigned char)*p++));
+        }
+        while (*p != '\0' && *p != ',')
+            p++;
+        char *taken = gc_strbuf_take(&name);
+        if (taken == NULL)
+            return false;
+        assert(g->n_search_path < cap);
+        g->search_path[g->n_search_path++] = taken;
+    }
+    return true;
+}
+
+/* What the connection needs from one open member: the search_path for table
+ * lookups and the shard map (shared through the process-wide cache). */
+static void load_session_data(gc_global *g, int i)
+{
+    gc_member *m = g->members[i];
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *res = gc_member_exec(m, "SHOW search_path", &err);
+    if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+        split_search_path(g, PQgetvalue(res, 0, 0));
+    PQclear(res);
+    gc_error_clear(&err);
+    g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
+                                   g->topo.version, m, &g->topo, g->topo.members[i].group,
+                                   g->trace, &err);
+    if (g->map == NULL)
+        gc_trace_write(g->trace, GC_TRACE_INFO,
+                       "no shard map (%s): every statement goes by LocalityGroupPolicy",
+                       err.message);
+}
+
+static int connect_timeout_ms(const gc_global_options *opt)
+{
+    int s = opt->member.connect_timeout_s > 0 ? opt->member.connect_timeout_s : 10;
+    return s * 1000;
+}
+
+/* Creates the member sessions (closed) of g->topo. */
+static bool create_members(gc_global *g, const gc_global_options *opt)
+{
+    int n = g->topo.n_members;
+    g->members = calloc((size_t)n, sizeof *g->members);
+    g->stats = calloc((size_t)n, sizeof *g->stats);
+    g->unusable = calloc((size_t)n, sizeof *g->unusable);
+    g->connect_order = calloc((size_t)n, sizeof *g->connect_order);
+    if (g->members == NULL || g->stats == NULL || g->unusable == NULL ||
+        g->connect_order == NULL)
+        return false;
+    for (int i = 0; i < n; i++) {
+        const gc_topo_member *tm = &g->topo.members[i];
+        gc_member_params p = opt->member;
+        p.name = tm->name;
+        p.group = g->topo.groups[tm->group].name;
+        p.host = tm->host;
+        p.port = tm->port;
+        g->members[i] = gc_member_create(&p, opt->trace);
+        if (g->members[i] == NULL)
+            return false;
+        if (opt->notice_fn != NULL)
+            gc_member_set_notice_handler(g->members[i], opt->notice_fn, opt->notice_ctx);
+        g->connect_order[i] = -1;
+    }
+    return true;
+}
+
+/* Opens every member at once; names the ones that did not answer in *info. */
+static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error *err,
+                            gc_error *info)
+{
+    int n = g->topo.n_members;
+    gc_error *errs = calloc((size_t)n, sizeof *errs);
+    if (errs == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    int open = gc_member_connect_all(g->members, n, connect_timeout_ms(opt), errs);
+    gc_strbuf down;
+    gc_strbuf_init(&down);
+    for (int i = 0; i < n; i++) {
+        if (gc_member_is_open(g->members[i])) {
+            g->connect_order[i] = g->n_opened++;
+            continue;
+        }
+        g->unusable[i] = true;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
+                       g->topo.members[i].name, errs[i].message);
+        gc_strbuf_appendf(&down, "%s%s (%s)", down.len > 0 ? ", " : "",
+                          g->topo.members[i].name, errs[i].message);
+    }
+    if (open == 0) {
+        gc_error_set(err, "08001", 0, "no member of the cluster answered: %s",
+                     down.data != NULL ? down.data : "");
+    } else if (down.len > 0) {
+        gc_error_set(info, "01000", 0,
+                     "connected to %d of %d members; these did not answer: %s", open, n,
+                     down.data);
+    }
+    gc_strbuf_free(&down);
+    free(errs);
+    return open > 0;
+}
+
+gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_error *info)
+{
+    assert(opt != NULL && opt->settings != NULL);
+    gc_error_clear(info);
+    gc_global *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return NULL;
+    }
+    g->pinned = -1;
+    g->last_member = -1;
+    g->trace = opt->trace;
+    g->on_demand = opt->settings->locality_on_demand;
+    if (!learn_topology(opt, &g->topo, err)) {
+        free(g);
+        return NULL;
+    }
+    if (g->topo.n_members == 0) {
+        gc_error_set(err, "08001", 0, "the cluster catalog lists no members");
+        gc_global_destroy(g);
+        return NULL;
+    }
+    gc_trace_write(g->trace, GC_TRACE_INFO,
+                   "cluster %s, catalog version %lld: %d groups, %d members",
+                   g->topo.cluster != NULL ? g->topo.cluster : "(locator)",
+                   (long long)g->topo.version, g->topo.n_groups, g->topo.n_members);
+    if (!create_members(g, opt)) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        gc_global_destroy(g);
+        return NULL;
+    }
+    gc_router_config rc = {
+        .member_policy = opt->settings->locality_member_policy,
+        .member_path = opt->settings->locality_member_path,
+        .group_policy = opt->settings->locality_group_policy,
+        .group_path = opt->settings->locality_group_path,
+        .random_seed = (unsigned)(uintptr_t)g ^ 0x9e3779b9u,
+    };
+    gc_error warning;
+    gc_error_clear(&warning);
+    g->router = gc_router_create(&rc, &g->topo, &warning);
+    if (g->router == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        gc_global_destroy(g);
+        return NULL;
+    }
+    if (warning.sqlstate[0] != '\0')
+        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
+
+    int first = -1;
+    if (g->on_demand) {
+        /* One member still answers now, for the search_path and shard map:
+         * the first whose connect succeeds, in catalog order. */
+        for (int i = 0; i < g->topo.n_members && first < 0; i++) {
+            gc_error e;
+            gc_error_clear(&e);
+            if (gc_global_open_member(g, i, NULL, &e))
+                first = i;
+        }
+        if (first < 0) {
+            gc_error_set(err, "08001", 0, "no member of the cluster answered");
+            gc_global_destroy(g);
+            return NULL;
+        }
+    } else {
+        if (!connect_members(g, opt, err, info)) {
+            gc_global_destroy(g);
+            return NULL;
+        }
+        first = gc_global_first_open_member(g);
+    }
+    load_session_data(g, first);
+    gc_global_sync_router(g);
+    return g;
+}
+
+void gc_global_destroy(gc_global *g)
+{
+    if (g == NULL)
+        return;
+    for (int i = 0; g->members != NULL && i < g->topo.n_members; i++)
+        gc_member_destroy(g->members[i]);
+    free(g->members);
+    free(g->stats);
+    free(g->unusable);
+    free(g->connect_order);
+    gc_router_destroy(g->router);
+    if (g->map != NULL)
+        gc_shardmap_release(g->map);
+    for (int i = 0; i < g->n_search_path; i++)
+        free(g->search_path[i]);
+    free(g->search_path);
+    gc_topology_free(&g->topo);
+    free(g);
+}
+
+const gc_topology *gc_global_topology(const gc_global *g)
+{
+    return &g->topo;
+}
+
+int64_t gc_global_catalog_version(const gc_global *g)
+{
+    return g->topo.version;
+}
+
+int gc_global_member_count(const gc_global *g)
+{
+    return g->topo.n_members;
+}
+
+gc_member *gc_global_member(const gc_global *g, int i)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    return g->members[i];
+}
+
+int gc_global_member_index(const gc_global *g, const gc_member *m)
+{
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (g->members[i] == m)
+            return i;
+    return -1;
+}
+
+int gc_global_first_open_member(const gc_global *g)
+{
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (gc_member_is_open(g->members[i]))
+            return i;
+    return -1;
+}
+
+bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error *err)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    gc_member *m = g->members[i];
+    if (gc_member_is_open(m))
+        return true;
+    if (!gc_member_connect(m, err)) {
+        gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
+                       g->topo.members[i].name, err->message);
+        gc_global_mark_unusable(g, i);
+        return false;
+    }
+    g->connect_order[i] = g->n_opened++;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "member %s opened on demand",
+                   g->topo.members[i].name);
+    if (setup_sql != NULL) {
+        PGresult *res = gc_member_exec(m, setup_sql, err);
+        if (res == NULL) {
+            gc_member_close(m);
+            gc_global_mark_unusable(g, i);
+            return false;
+        }
+        PQclear(res);
+    }
+    gc_global_sync_router(g);
+    return true;
+}
+
+void gc_global_mark_unusable(gc_global *g, int i)
+{
+    g->unusable[i] = true;
+    if (g->router != NULL)
+        gc_global_sync_router(g);
+}
+
+gc_global_member_stats gc_global_stats(const gc_global *g, int i)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    return g->stats[i];
+}
+
+void gc_global_count_error(gc_global *g, int i)
+{
+    if (i >= 0 && i < g->topo.n_members)
+        g->stats[i].errors++;
+}
+
+void gc_global_set_last_member(gc_global *g, int i)
+{
+    g->last_member = i;
+}
+
+int gc_global_last_member(const gc_global *g)
+{
+    return g->last_member;
+}
+
+int gc_global_pinned_member(const gc_global *g)
+{
+    return g->pinned;
+}
+
+void gc_global_pin(gc_global *g, int i)
+{
+    if (i >= 0 && i < g->topo.n_members)
+        g->pinned = i;
+}
+
+void gc_global_release_pin(gc_global *g)
+{
+    if (g->pinned >= 0)
+        gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s ended: member released",
+                       g->topo.members[g->pinned].name);
+    g->pinned = -1;
+}

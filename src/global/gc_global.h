@@ -1,0 +1,128 @@
+/*
+ * gc_global: the global connection (GlobalConnection=Yes): the cluster's
+ * topology, one member session per cluster member, the router, the shard map
+ * and what the connection counts per member. It knows nothing of ODBC
+ * handles: the core's connection holds one gc_global and asks it, before
+ * each statement, which member session to run on (gc_global_route).
+ *
+ * Connecting (gc_global_connect): the seeds (Servers, else the Locator
+ * file's members) are tried in order; the first that answers and holds the
+ * `gcluster` catalog gives the topology. A Locator file is the fallback
+ * when no seed answers. Then every member is opened at once with
+ * non-blocking connects, unless LocalityOnDemand=Yes, when a member is
+ * opened the first time the router chooses it. Members that do not answer
+ * leave the connection open (with a 01000 note naming them) as long as one
+ * member does.
+ *
+ * Routing (gc_global_route.c) follows ARCHITECTURE.md section 4 and reads
+ * only cached data: the shard map, the member states and the search_path
+ * read at connect time. Every decision is traced at LogLevel 2.
+ *
+ * Not thread-safe: the owning ODBC connection's lock guards the object.
+ */
+#ifndef GC_GLOBAL_H
+#define GC_GLOBAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/gc_settings.h"
+#include "global/gc_analyzer.h"
+#include "global/gc_topology.h"
+#include "member/gc_member.h"
+#include "util/gc_error.h"
+#include "util/gc_trace.h"
+
+typedef struct gc_global gc_global;
+
+typedef struct gc_global_options {
+    const gc_settings *settings;   /* seeds, locator, policies, on demand */
+    gc_member_params member;       /* database, user, password, TLS, timeout and
+                                      application name for every member session
+                                      (name, group, host and port are filled in) */
+    gc_trace *trace;               /* may be NULL */
+    gc_member_notice_fn notice_fn; /* installed on every member session */
+    void *notice_ctx;
+} gc_global_options;
+
+/* What SHOW GLOBAL CONNECTION reports per member. */
+typedef struct gc_global_member_stats {
+    unsigned long routed_by_key;
+    unsigned long routed_by_policy;
+    unsigned long errors;
+} gc_global_member_stats;
+
+/* Connects as described above. Returns the object (caller destroys it) or
+ * NULL with err: 08001 when no seed answers or the one that answers has no
+ * cluster catalog, HY001 on out-of-memory. *info gets 01000 naming the
+ * members that did not answer (cleared when all did, or on demand). */
+gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
+                             gc_error *info);
+/* Closes every member session (no ROLLBACK: the caller ends transactions). */
+void gc_global_destroy(gc_global *g);
+
+const gc_topology *gc_global_topology(const gc_global *g);
+int64_t gc_global_catalog_version(const gc_global *g);
+int gc_global_member_count(const gc_global *g);
+/* Member i's session (owned by g); it may be closed (on demand, or down). */
+gc_member *gc_global_member(const gc_global *g, int i);
+/* Index of the session m among g's members; -1 when not one of them. */
+int gc_global_member_index(const gc_global *g, const gc_member *m);
+/* The first member whose session is open; -1 when none. */
+int gc_global_first_open_member(const gc_global *g);
+/* Opens member i when it is not open (on demand). Its new session gets
+ * `setup_sql` (may be NULL) run first: the session settings the connection
+ * applies to every member. False with err when it does not answer; the
+ * router then stops choosing it. */
+bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error *err);
+
+gc_global_member_stats gc_global_stats(const gc_global *g, int i);
+void gc_global_count_error(gc_global *g, int i);
+
+/* The member that ran the last statement (-1 before the first one), as the
+ * caller reports it. */
+void gc_global_set_last_member(gc_global *g, int i);
+int gc_global_last_member(const gc_global *g);
+
+/* The member the open transaction is pinned to, or -1. */
+int gc_global_pinned_member(const gc_global *g);
+/* Pins the open transaction to member i (a transaction begun outside
+ * routing, by a catalog function). */
+void gc_global_pin(gc_global *g, int i);
+/* Ends the pin (SQLEndTran, or the transaction ended in SQL). */
+void gc_global_release_pin(gc_global *g);
+
+/* --- routing (gc_global_route.c) --- */
+
+typedef struct gc_route_request {
+    const gc_analysis *analysis;  /* NULL when the statement was not analyzed */
+    bool use_keys;                /* look for a sharding key: prepared execution,
+                                     or SQLExecDirect with DirectExecuteRouting=Yes */
+    bool transaction;             /* autocommit off: the choice pins the member
+                                     until the transaction ends */
+    bool read_only_mode;          /* SQL_ATTR_ACCESS_MODE is read-only */
+    int nparams;
+    const char *const *params;    /* each parameter's text (NULL = SQL NULL), or
+                                     NULL when no values are known */
+} gc_route_request;
+
+typedef struct gc_route_decision {
+    int member;                   /* index of the member to run on */
+    int group;
+    bool by_key;                  /* the group came from the sharding key */
+    bool pinned;                  /* the open transaction's member */
+    const char *reason;           /* static text, for the trace */
+} gc_route_decision;
+
+/* Chooses the member for one execution (no round trip). The chosen member
+ * may still be closed: the caller opens it (gc_global_open_member) and,
+ * when that fails, asks again. False with err 08S01 when no usable member
+ * can serve the statement. Counts the route in the member's stats and
+ * traces it. */
+bool gc_global_route(gc_global *g, const gc_route_request *req,
+                     gc_route_decision *out, gc_error *err);
+
+/* Tells the router member i cannot be used (it did not answer). */
+void gc_global_mark_unusable(gc_global *g, int i);
+
+#endif

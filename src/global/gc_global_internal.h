@@ -1,0 +1,33 @@
+/*
+ * gc_global_internal: the global connection object's fields, shared by
+ * gc_global.c (connect, members, counters) and gc_global_route.c (routing).
+ * Nothing outside src/global/gc_global*.c includes this.
+ */
+#ifndef GC_GLOBAL_INTERNAL_H
+#define GC_GLOBAL_INTERNAL_H
+
+#include "global/gc_global.h"
+#include "global/gc_router.h"
+#include "global/gc_shardmap.h"
+
+struct gc_global {
+    gc_topology topo;              /* owned */
+    gc_member **members;           /* topo.n_members sessions, owned */
+    gc_global_member_stats *stats; /* topo.n_members */
+    bool *unusable;                /* did not answer: never chosen again */
+    int *connect_order;            /* order members opened in (policy 2); -1 */
+    int n_opened;                  /* members opened so far (next connect_order) */
+    gc_router *router;             /* owned */
+    gc_shardmap *map;              /* one reference; NULL: everything by policy */
+    char **search_path;            /* the session's search_path, split; owned */
+    int n_search_path;
+    int pinned;                    /* member of the open transaction, or -1 */
+    int last_member;               /* member of the last statement, or -1 */
+    bool on_demand;                /* LocalityOnDemand=Yes */
+    gc_trace *trace;               /* borrowed from the connection */
+};
+
+/* Tells the router what is known of every member now. */
+void gc_global_sync_router(gc_global *g);
+
+#endif

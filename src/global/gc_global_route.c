@@ -1,0 +1,237 @@
+/*
+ * gc_global_route: the routing rules of ARCHITECTURE.md section 4, over the
+ * cached shard map, the statement's analysis and the values of one
+ * execution. No round trip: the only server state read is libpq's own view
+ * of each session (open, role, transaction status).
+ */
+#include "global/gc_global_internal.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gc_global_sync_router(gc_global *g)
+{
+    for (int i = 0; i < g->topo.n_members; i++) {
+        gc_member *m = g->members[i];
+        bool open = gc_member_is_open(m);
+        /* On demand, a member not tried yet may be chosen: it is opened then. */
+        bool usable = !g->unusable[i] &&
+                      (open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN));
+        gc_member_role role = open ? gc_member_get_role(m)
+                                   : g->topo.members[i].catalog_primary ? GC_ROLE_PRIMARY
+                                                                       : GC_ROLE_STANDBY;
+        gc_router_set_member(g->router, i, usable, role, g->connect_order[i]);
+    }
+}
+
+/* The analysis column that gives key column k of t its values: by name, or
+ * by position for an INSERT without a column list. NULL when none. */
+static const gc_pinned_column *key_source(const gc_analysis *a, const gc_shard_table *t,
+                                          int k)
+{
+    const char *name = gc_shard_table_key_name(t, k);
+    int position = gc_shard_table_key_position(t, k);
+    for (int c = 0; c < a->n_columns; c++) {
+        const gc_pinned_column *col = &a->columns[c];
+        if (col->name != NULL ? strcmp(col->name, name) == 0 : col->position == position)
+            return col;
+    }
+    return NULL;
+}
+
+/* The text of one pinned value for this execution; *known false when it is
+ * a parameter whose value is not known here. */
+static const char *value_text(const gc_value_source *v, const gc_route_request *req,
+                              bool *known, bool *from_param)
+{
+    if (v->param < 0)
+        return v->literal;
+    *from_param = true;
+    if (req->params == NULL || v->param >= req->nparams) {
+        *known = false;
+        return NULL;
+    }
+    return req->params[v->param];
+}
+
+/* The group holding most of the statement's keys, or -1 with *why. */
+static int group_by_key(gc_global *g, const gc_route_request *req, const char **why,
+                        const char **source)
+{
+    const gc_analysis *a = req->analysis;
+    *source = "none";
+    if (!req->use_keys) {
+        *why = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
+        return -1;
+    }
+    if (a == NULL || a->table == NULL) {
+        *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
+        return -1;
+    }
+    if (g->map == NULL) {
+        *why = "no shard map";
+        return -1;
+    }
+    const gc_shard_table *t = gc_shardmap_find(g->map, a->schema, a->table,
+                                               (const char *const *)g->search_path,
+                                               g->n_search_path);
+    if (t == NULL) {
+        *why = "not a cluster table the shard map knows";
+        return -1;
+    }
+    int solo = gc_shard_table_solo_group(t);
+    if (solo >= 0) {
+        *source = "solo table";
+        return solo;
+    }
+    int nk = gc_shard_table_key_count(t);
+    if (nk <= 0 || nk > 32) {
+        *why = "the table's key cannot be used";
+        return -1;
+    }
+    const gc_pinned_column *cols[32];
+    int tuples = 1;
+    for (int k = 0; k < nk; k++) {
+        cols[k] = key_source(a, t, k);
+        if (cols[k] == NULL || cols[k]->n_values <= 0) {
+            *why = a->not_routable != NULL ? a->not_routable
+                                           : "the statement does not pin every key column";
+            return -1;
+        }
+        if (cols[k]->n_values > 1) {
+            if (tuples > 1 && cols[k]->n_values != tuples) {
+                *why = "key columns with different numbers of values";
+                return -1;
+            }
+            tuples = cols[k]->n_values;
+        }
+    }
+    int *votes = calloc((size_t)g->topo.n_groups, sizeof *votes);
+    if (votes == NULL) {
+        *why = "out of memory";
+        return -1;
+    }
+    const char *texts[32];
+    int first_group = -1, placed = 0;
+    bool from_param = false;
+    *why = NULL;
+    for (int j = 0; j < tuples; j++) {
+        bool known = true;
+        for (int k = 0; k < nk; k++) {
+            const gc_value_source *v = &cols[k]->values[cols[k]->n_values == 1 ? 0 : j];
+            texts[k] = value_text(v, req, &known, &from_param);
+        }
+        if (!known) {
+            *why = "a key parameter's value is not known";
+            continue;
+        }
+        const char *why_not = NULL;
+        int group = gc_shard_table_place(t, texts, NULL, &why_not);
+        if (group < 0 || group >= g->topo.n_groups) {
+            *why = why_not != NULL ? why_not : "the key cannot be placed";
+            continue;
+        }
+        if (first_group < 0)
+            first_group = group;
+        votes[group]++;
+        placed++;
+    }
+    int group = placed > 0 ? gc_router_group_by_votes(g->router, votes, first_group) : -1;
+    free(votes);
+    if (group >= 0)
+        *source = from_param ? "parameter" : "literal";
+    else if (*why == NULL)
+        *why = "no key value";
+    return group;
+}
+
+static gc_route_access access_of(const gc_route_request *req)
+{
+    if (req->read_only_mode)
+        return GC_ACCESS_READ;
+    if (req->transaction)
+        return GC_ACCESS_WRITE;   /* the transaction may write later */
+    return req->analysis != NULL && req->analysis->read_only ? GC_ACCESS_READ
+                                                             : GC_ACCESS_WRITE;
+}
+
+/* Whether the pinned member still has its transaction open (the server's
+ * view through libpq; a COMMIT or ROLLBACK sent in SQL ends it). */
+static bool pin_holds(gc_global *g)
+{
+    if (g->pinned < 0)
+        return false;
+    PGTransactionStatusType ts = gc_member_txn_status(g->members[g->pinned]);
+    if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE)
+        return true;
+    gc_global_release_pin(g);
+    return false;
+}
+
+static const char *table_name(const gc_analysis *a)
+{
+    return a != NULL && a->table != NULL ? a->table : "-";
+}
+
+bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,
+                     gc_error *err)
+{
+    assert(g != NULL && req != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    if (pin_holds(g)) {
+        out->member = g->pinned;
+        out->group = g->topo.members[g->pinned].group;
+        out->pinned = true;
+        out->by_key = false;
+        out->reason = "pinned to the open transaction";
+        g->stats[g->pinned].routed_by_policy++;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
+                       table_name(req->analysis), g->topo.members[out->member].name,
+                       out->reason);
+        return true;
+    }
+    gc_global_sync_router(g);
+    gc_route_access access = access_of(req);
+    const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
+    int group = group_by_key(g, req, &why, &source);
+    bool by_key = group >= 0;
+    if (group >= 0 && !gc_router_group_can_serve(g->router, group, access)) {
+        why = "the key's group has no usable member";
+        group = -1;
+        by_key = false;
+    }
+    if (group < 0)
+        group = gc_router_group_by_policy(g->router, access, &group_reason);
+    else
+        group_reason = "the group owning the key";
+    int member = group >= 0 ? gc_router_member_in_group(g->router, group, access,
+                                                        &member_reason)
+                            : -1;
+    if (member < 0) {
+        gc_error_set(err, "08S01", 0,
+                     "communication link failure: no member of the cluster can run the statement");
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: no usable member",
+                       table_name(req->analysis));
+        return false;
+    }
+    out->member = member;
+    out->group = group;
+    out->by_key = by_key;
+    out->reason = by_key ? "by key" : why;
+    if (by_key)
+        g->stats[member].routed_by_key++;
+    else
+        g->stats[member].routed_by_policy++;
+    if (req->transaction)
+        g->pinned = member;
+    gc_trace_write(g->trace, GC_TRACE_INFO,
+                   "route: table %s, key from %s -> group %s (%s%s%s), member %s (%s)%s",
+                   table_name(req->analysis), source, g->topo.groups[group].name,
+                   group_reason != NULL ? group_reason : "",
+                   by_key ? "" : ": ", by_key ? "" : (why != NULL ? why : ""),
+                   g->topo.members[member].name,
+                   member_reason != NULL ? member_reason : "",
+                   req->transaction ? ", pinned for the transaction" : "");
+    return true;
+}

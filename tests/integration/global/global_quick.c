@@ -1,0 +1,267 @@
+/*
+ * global_quick: drives a global connection through the unixODBC driver
+ * manager and prints where each statement ran, one line per execution:
+ *   OP KEY MEMBER
+ * (OP: select, update, insert, txn). The calling script checks each line
+ * against the servers (owner group of KEY, primary, pg_stat_statements).
+ * It fails by itself on what the driver alone can prove: SHOW GLOBAL
+ * CONNECTION's rows, the catalog-version attribute, and the pinning of a
+ * transaction to its first statement's member.
+ * usage: global_quick DSN MEMBERS
+ * (GQ_EXTRA in the environment adds connection-string keys)
+ *        global_quick DSN nocatalog      (expects 08001: no gcluster catalog)
+ *        global_quick DSN down MEMBER    (expects 01000 naming MEMBER, then
+ *                                         a keyed statement still runs)
+ */
+#include <sql.h>
+#include <sqlext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcodbc.h"
+
+static SQLHDBC dbc;
+
+static void fail_on(SQLRETURN rc, SQLSMALLINT type, SQLHANDLE h, const char *what)
+{
+    if (SQL_SUCCEEDED(rc))
+        return;
+    SQLCHAR state[6] = "", msg[512] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len);
+    fprintf(stderr, "FAIL: %s: %s %s\n", what, state, msg);
+    exit(1);
+}
+
+static void last_member(char *buf, SQLINTEGER size)
+{
+    SQLINTEGER len = 0;
+    fail_on(SQLGetConnectAttr(dbc, GCODBC_ATTR_LAST_MEMBER, buf, size, &len), SQL_HANDLE_DBC,
+            dbc, "SQLGetConnectAttr(GCODBC_ATTR_LAST_MEMBER)");
+}
+
+/* Runs the prepared statement of st once per key, printing where it ran. */
+static void run_keys(SQLHSTMT st, const char *op, SQLBIGINT *key, long from, long to)
+{
+    for (long k = from; k <= to; k++) {
+        *key = k;
+        fail_on(SQLExecute(st), SQL_HANDLE_STMT, st, op);
+        SQLCloseCursor(st);
+        char m[64] = "";
+        last_member(m, sizeof m);
+        printf("%s %ld %s\n", op, k, m);
+    }
+}
+
+static SQLHSTMT prepared(const char *sql)
+{
+    SQLHSTMT st;
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc stmt");
+    fail_on(SQLPrepare(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st, sql);
+    return st;
+}
+
+/* The first diagnostic record of the connection: state and message. */
+static void first_diag(SQLCHAR *state, SQLCHAR *msg, SQLSMALLINT size)
+{
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    state[0] = msg[0] = '\0';
+    SQLGetDiagRec(SQL_HANDLE_DBC, dbc, 1, state, &native, msg, size, &len);
+}
+
+/* Connecting to a database without the cluster catalog fails with 08001. */
+static int expect_no_catalog(const char *dsn)
+{
+    char connstr[256];
+    snprintf(connstr, sizeof connstr, "DSN=%s;Database=postgres", dsn);
+    SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                                    SQL_DRIVER_NOPROMPT);
+    SQLCHAR state[6], msg[1024];
+    first_diag(state, msg, sizeof msg);
+    if (rc != SQL_ERROR || strcmp((char *)state, "08001") != 0 ||
+        strstr((char *)msg, "gcluster") == NULL) {
+        fprintf(stderr, "FAIL: no catalog: rc %d, %s %s\n", rc, state, msg);
+        return 1;
+    }
+    printf("ok: no catalog: %s %s\n", state, msg);
+    return 0;
+}
+
+/* A member down: the connection opens with 01000 naming it, and works. */
+static int expect_member_down(const char *dsn, const char *member)
+{
+    char connstr[256];
+    snprintf(connstr, sizeof connstr, "DSN=%s;ConnectTimeout=3", dsn);
+    SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                                    SQL_DRIVER_NOPROMPT);
+    SQLCHAR state[6], msg[1024];
+    first_diag(state, msg, sizeof msg);
+    if (rc != SQL_SUCCESS_WITH_INFO || strcmp((char *)state, "01000") != 0 ||
+        strstr((char *)msg, member) == NULL) {
+        fprintf(stderr, "FAIL: member down: rc %d, %s %s\n", rc, state, msg);
+        return 1;
+    }
+    printf("ok: member down: %s %s\n", state, msg);
+    SQLBIGINT key = 0;
+    SQLHSTMT sel = prepared("SELECT owner FROM accounts WHERE id = ?");
+    SQLBindParameter(sel, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
+    run_keys(sel, "select", &key, 1, 20);
+    SQLFreeHandle(SQL_HANDLE_STMT, sel);
+    fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[2], "nocatalog") == 0) {
+        SQLHENV env;
+        SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+        SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+        SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+        return expect_no_catalog(argv[1]);
+    }
+    if (argc == 4 && strcmp(argv[2], "down") == 0) {
+        SQLHENV env;
+        SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+        SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+        SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+        return expect_member_down(argv[1], argv[3]);
+    }
+    if (argc != 3) {
+        fprintf(stderr, "usage: global_quick DSN MEMBERS\n");
+        return 2;
+    }
+    int members = atoi(argv[2]);
+    SQLHENV env;
+    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    char connstr[256];
+    const char *extra = getenv("GQ_EXTRA");   /* more connection-string keys */
+    snprintf(connstr, sizeof connstr, "DSN=%s;%s", argv[1], extra != NULL ? extra : "");
+    SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                                    SQL_DRIVER_NOPROMPT);
+    fail_on(rc, SQL_HANDLE_DBC, dbc, "connect");
+    if (rc != SQL_SUCCESS) {
+        fprintf(stderr, "FAIL: connect gave SQL_SUCCESS_WITH_INFO with every member up\n");
+        return 1;
+    }
+
+    SQLBIGINT version = 0;
+    fail_on(SQLGetConnectAttr(dbc, GCODBC_ATTR_CATALOG_VERSION, &version, 0, NULL),
+            SQL_HANDLE_DBC, dbc, "catalog version");
+    if (version <= 0) {
+        fprintf(stderr, "FAIL: catalog version %lld\n", (long long)version);
+        return 1;
+    }
+
+    SQLBIGINT key = 0;
+    SQLCHAR owner[64];
+    SQLHSTMT sel = prepared("SELECT owner FROM accounts WHERE id = ?");
+    SQLBindParameter(sel, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
+    run_keys(sel, "select", &key, 1, 20);
+    SQLHSTMT upd = prepared("UPDATE accounts SET balance = balance + 1 WHERE id = ?");
+    SQLBindParameter(upd, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
+    run_keys(upd, "update", &key, 1, 20);
+    SQLHSTMT ins = prepared("INSERT INTO accounts (id, owner) VALUES (?, 'quick')");
+    SQLBindParameter(ins, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
+    run_keys(ins, "insert", &key, 1001, 1020);
+
+    /* A transaction stays on its first statement's member. */
+    fail_on(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+            SQL_HANDLE_DBC, dbc, "autocommit off");
+    char first[64] = "", m[64] = "";
+    for (long k = 1; k <= 20; k++) {
+        key = k;
+        fail_on(SQLExecute(upd), SQL_HANDLE_STMT, upd, "update in a transaction");
+        last_member(m, sizeof m);
+        if (k == 1)
+            snprintf(first, sizeof first, "%s", m);
+        else if (strcmp(first, m) != 0) {
+            fprintf(stderr, "FAIL: key %ld of the transaction ran on %s, not on %s\n", k, m, first);
+            return 1;
+        }
+    }
+    printf("txn 1 %s\n", first);
+    fail_on(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT), SQL_HANDLE_DBC, dbc, "commit");
+    fail_on(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
+            SQL_HANDLE_DBC, dbc, "autocommit on");
+
+    /* SHOW GLOBAL CONNECTION: one row per member, counters that add up. */
+    SQLHSTMT show;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &show);
+    fail_on(SQLExecDirect(show, (SQLCHAR *)"show global connection", SQL_NTS), SQL_HANDLE_STMT,
+            show, "SHOW GLOBAL CONNECTION");
+    SQLSMALLINT cols = 0;
+    SQLNumResultCols(show, &cols);
+    if (cols != 7) {
+        fprintf(stderr, "FAIL: SHOW GLOBAL CONNECTION has %d columns\n", cols);
+        return 1;
+    }
+    int rows = 0;
+    long by_key = 0;
+    while (SQL_SUCCEEDED(SQLFetch(show))) {
+        SQLCHAR name[32], group[32], role[16], state[16];
+        SQLBIGINT k = 0, p = 0, e = 0;
+        SQLGetData(show, 1, SQL_C_CHAR, name, sizeof name, NULL);
+        SQLGetData(show, 2, SQL_C_CHAR, group, sizeof group, NULL);
+        SQLGetData(show, 3, SQL_C_CHAR, role, sizeof role, NULL);
+        SQLGetData(show, 4, SQL_C_CHAR, state, sizeof state, NULL);
+        SQLGetData(show, 5, SQL_C_SBIGINT, &k, 0, NULL);
+        SQLGetData(show, 6, SQL_C_SBIGINT, &p, 0, NULL);
+        SQLGetData(show, 7, SQL_C_SBIGINT, &e, 0, NULL);
+        printf("show %s %s %s %s %lld %lld %lld\n", name, group, role, state, (long long)k,
+               (long long)p, (long long)e);
+        rows++;
+        by_key += (long)k;
+    }
+    if (rows != members) {
+        fprintf(stderr, "FAIL: SHOW GLOBAL CONNECTION gave %d rows for %d members\n", rows, members);
+        return 1;
+    }
+    /* 60 autocommit statements and the transaction's first one went by key. */
+    if (by_key != 61) {
+        fprintf(stderr, "FAIL: %ld statements routed by key, expected 61\n", by_key);
+        return 1;
+    }
+    /* The same through SQLPrepare: described before it runs, then run. */
+    SQLHSTMT prep = prepared("SHOW GLOBAL CONNECTION;");
+    cols = 0;
+    fail_on(SQLNumResultCols(prep, &cols), SQL_HANDLE_STMT, prep, "describe SHOW");
+    fail_on(SQLExecute(prep), SQL_HANDLE_STMT, prep, "execute SHOW");
+    rows = 0;
+    while (SQL_SUCCEEDED(SQLFetch(prep)))
+        rows++;
+    if (cols != 7 || rows != members) {
+        fprintf(stderr, "FAIL: prepared SHOW GLOBAL CONNECTION: %d columns, %d rows\n", cols, rows);
+        return 1;
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, prep);
+
+    /* Session-dependent SQL is refused before anything is sent. */
+    SQLHSTMT bad;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &bad);
+    rc = SQLExecDirect(bad, (SQLCHAR *)"SELECT pg_backend_pid()", SQL_NTS);
+    SQLCHAR bstate[6] = "", bmsg[256] = "";
+    SQLINTEGER bnative = 0;
+    SQLSMALLINT blen = 0;
+    SQLGetDiagRec(SQL_HANDLE_STMT, bad, 1, bstate, &bnative, bmsg, sizeof bmsg, &blen);
+    if (rc != SQL_ERROR || strcmp((char *)bstate, "0A000") != 0) {
+        fprintf(stderr, "FAIL: pg_backend_pid() on a global connection: rc %d %s %s\n", rc,
+                bstate, bmsg);
+        return 1;
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, bad);
+    (void)owner;
+    SQLFreeHandle(SQL_HANDLE_STMT, show);
+    SQLFreeHandle(SQL_HANDLE_STMT, sel);
+    SQLFreeHandle(SQL_HANDLE_STMT, upd);
+    SQLFreeHandle(SQL_HANDLE_STMT, ins);
+    fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLFreeHandle(SQL_HANDLE_ENV, env);
+    return 0;
+}

@@ -1,0 +1,1 @@
+INSERT INTO s.t (k, v) VALUES ($1, $2), (-1, E'x\\y') ON CONFLICT (k) DO NOTHING RETURNING k

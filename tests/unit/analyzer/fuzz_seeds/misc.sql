@@ -1,0 +1,1 @@
+/* c */ (SET LOCAL a = 1); DELETE FROM t WHERE CAST($1 AS text) = k

@@ -1,0 +1,1 @@
+UPDATE "Acc" AS a SET v = v + 1 WHERE a.k = $1::int8 AND (x = 2 AND k IN ($2, 3))

@@ -1,0 +1,336 @@
+/*
+ * The analyzer reads each statement of a table the way the router needs it:
+ * kind, read-only, target table and the columns pinned to parameters or
+ * literals. Every row is one statement with everything expected of it, near
+ * misses included (a key that must NOT be reported).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "global/gc_analyzer.h"
+
+enum { RW = 0, RO = 1 };
+
+typedef struct statement_case {
+    const char *sql;
+    gc_sql_kind kind;
+    int read_only;
+    const char *table;    /* "schema.table", "table" or NULL */
+    const char *pins;     /* rendered as by render_pins; "" for none */
+    const char *why;      /* a word of not_routable, or NULL when routable */
+} statement_case;
+
+#define K(kind) GC_SQL_##kind
+
+static const statement_case cases[] = {
+    /* Kinds. */
+    {"SELECT 1", K(SELECT), RO, NULL, "", "FROM"},
+    {"VALUES (1), (2)", K(SELECT), RO, NULL, "", "table"},
+    {"TABLE accounts", K(SELECT), RO, "accounts", "", "WHERE"},
+    {"  -- lead\n/* block /* nested */ */ ((SELECT k FROM t WHERE k = $1))", K(SELECT), RO, "t", "k=$0", NULL},
+    {"BEGIN", K(BEGIN), RW, NULL, "", "table"},
+    {"START TRANSACTION ISOLATION LEVEL SERIALIZABLE", K(BEGIN), RW, NULL, "", "table"},
+    {"COMMIT", K(COMMIT), RW, NULL, "", "table"},
+    {"END", K(COMMIT), RW, NULL, "", "table"},
+    {"COMMIT PREPARED 'x'", K(OTHER), RW, NULL, "", "table"},
+    {"ROLLBACK", K(ROLLBACK), RW, NULL, "", "table"},
+    {"ABORT", K(ROLLBACK), RW, NULL, "", "table"},
+    {"ROLLBACK TO SAVEPOINT s1", K(SAVEPOINT), RW, NULL, "", "table"},
+    {"ROLLBACK WORK TO s1", K(SAVEPOINT), RW, NULL, "", "table"},
+    {"ROLLBACK PREPARED 'x'", K(OTHER), RW, NULL, "", "table"},
+    {"SAVEPOINT s1", K(SAVEPOINT), RW, NULL, "", "table"},
+    {"RELEASE SAVEPOINT s1", K(SAVEPOINT), RW, NULL, "", "table"},
+    {"SET search_path = app", K(SET), RW, NULL, "", "table"},
+    {"RESET ALL", K(SET), RW, NULL, "", "table"},
+    {"SHOW search_path", K(SHOW), RO, NULL, "", "table"},
+    {"CREATE TABLE t (k int)", K(DDL), RW, NULL, "", "table"},
+    {"ALTER TABLE t ADD c int", K(DDL), RW, NULL, "", "table"},
+    {"DROP TABLE t", K(DDL), RW, NULL, "", "table"},
+    {"TRUNCATE t", K(DDL), RW, NULL, "", "table"},
+    {"COMMENT ON TABLE t IS 'x'", K(DDL), RW, NULL, "", "table"},
+    {"GRANT SELECT ON t TO u", K(DDL), RW, NULL, "", "table"},
+    {"REVOKE SELECT ON t FROM u", K(DDL), RW, NULL, "", "table"},
+    {"EXPLAIN SELECT * FROM t WHERE k = $1", K(OTHER), RW, NULL, "", "table"},
+    {"VACUUM t", K(OTHER), RW, NULL, "", "table"},
+    {"", K(UNKNOWN), RW, NULL, "", "table"},
+    {"-- only a comment", K(UNKNOWN), RW, NULL, "", "table"},
+    {"MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN DELETE", K(MERGE), RW, "t", "", "MERGE"},
+    {"WITH x AS (SELECT 1) SELECT * FROM t WHERE k = $1", K(SELECT), RO, "t", "k=$0", NULL},
+    {"WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x) SELECT * FROM x WHERE n = 1",
+     K(SELECT), RO, NULL, "", "WITH query"},
+    {"WITH x AS (SELECT 1) DELETE FROM t WHERE k = $1", K(DELETE), RW, "t", "k=$0", NULL},
+    {"WITH x AS MATERIALIZED (SELECT 1), y AS NOT MATERIALIZED (SELECT 2) UPDATE t SET v = 1 WHERE k = 5",
+     K(UPDATE), RW, "t", "k='5'", NULL},
+
+    /* Read-only. */
+    {"SELECT * FROM t WHERE k = $1 FOR UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR NO KEY UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR SHARE", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR KEY SHARE NOWAIT", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * INTO t2 FROM t WHERE k = $1", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT nextval('s')", K(SELECT), RW, NULL, "", "FROM"},
+    {"SELECT setval('s', 5)", K(SELECT), RW, NULL, "", "FROM"},
+    {"WITH d AS (DELETE FROM t WHERE k = 1 RETURNING *) SELECT * FROM d", K(SELECT), RW, NULL, "", "WITH query"},
+    {"SELECT 'FOR UPDATE', \"into\" FROM t WHERE k = $1", K(SELECT), RO, "t", "k=$0", NULL},
+
+    /* SET LOCAL is reported separately (checked by its own test below). */
+    {"SET LOCAL statement_timeout = 5", K(SET), RW, NULL, "", "table"},
+
+    /* Target names. */
+    {"SELECT * FROM Accounts WHERE K = $1", K(SELECT), RO, "accounts", "k=$0", NULL},
+    {"SELECT * FROM \"Accounts\" WHERE \"Key\" = $1", K(SELECT), RO, "Accounts", "Key=$0", NULL},
+    {"SELECT * FROM \"we\"\"ird\" WHERE k = $1", K(SELECT), RO, "we\"ird", "k=$0", NULL},
+    {"SELECT * FROM App.Accounts WHERE k = $1", K(SELECT), RO, "app.accounts", "k=$0", NULL},
+    {"SELECT * FROM \"App\".\"Acc\" a WHERE a.k = $1", K(SELECT), RO, "App.Acc", "k=$0", NULL},
+    {"SELECT * FROM ONLY t WHERE k = $1", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT * FROM accounts a WHERE a.k = $1", K(SELECT), RO, "accounts", "k=$0", NULL},
+    {"SELECT * FROM accounts AS a WHERE a.k = $1", K(SELECT), RO, "accounts", "k=$0", NULL},
+    {"SELECT * FROM accounts WHERE accounts.k = $1", K(SELECT), RO, "accounts", "k=$0", NULL},
+    {"SELECT * FROM app.accounts WHERE app.accounts.k = $1", K(SELECT), RO, "app.accounts", "k=$0", NULL},
+    {"SELECT * FROM (SELECT * FROM t) s WHERE k = $1", K(SELECT), RO, NULL, "", "subquery"},
+    {"SELECT * FROM generate_series(1, 3) g WHERE g = 1", K(SELECT), RO, NULL, "", "function"},
+    {"SELECT * FROM t AS a(x, y) WHERE x = $1", K(SELECT), RO, NULL, "", "renames"},
+
+    /* UPDATE and DELETE. */
+    {"UPDATE accounts SET v = $1 WHERE k = $2", K(UPDATE), RW, "accounts", "k=$1", NULL},
+    {"UPDATE accounts AS a SET v = $1 WHERE a.k = $2", K(UPDATE), RW, "accounts", "k=$1", NULL},
+    {"UPDATE ONLY app.accounts a SET v = 1 WHERE a.k = $1 RETURNING v", K(UPDATE), RW, "app.accounts", "k=$0", NULL},
+    {"UPDATE t SET v = 1", K(UPDATE), RW, "t", "", "WHERE"},
+    {"UPDATE t SET v = 1 FROM u WHERE t.k = u.k AND t.k = $1", K(UPDATE), RW, "t", "k=$0", NULL},
+    {"UPDATE t SET v = 1 WHERE CURRENT OF c", K(UPDATE), RW, "t", "", "CURRENT"},
+    {"DELETE FROM t WHERE k = $1", K(DELETE), RW, "t", "k=$0", NULL},
+    {"DELETE FROM ONLY t AS x WHERE x.k IN ($1, $2, 7)", K(DELETE), RW, "t", "k=$0,$1,'7'", NULL},
+    {"DELETE FROM t USING u WHERE t.k = u.k AND u.k = $1", K(DELETE), RW, "t", "", "pinned"},
+    {"DELETE FROM t", K(DELETE), RW, "t", "", "WHERE"},
+
+    /* WHERE forms. */
+    {"SELECT * FROM t WHERE $1 = k", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1::int8", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = CAST($3 AS bigint)", K(SELECT), RO, "t", "k=$2", NULL},
+    {"SELECT * FROM t WHERE k = 42 AND v = 'x' AND w = -3.5", K(SELECT), RO, "t", "k='42' v='x' w='-3.5'", NULL},
+    {"SELECT * FROM t WHERE k = 'it''s'", K(SELECT), RO, "t", "k='it's'", NULL},
+    {"SELECT * FROM t WHERE k = E'a\\tb\\x41\\u00e9'", K(SELECT), RO, "t", "k='a\tbA\xc3\xa9'", NULL},
+    {"SELECT * FROM t WHERE k = $q$x'y$q$", K(SELECT), RO, "t", "k='x'y'", NULL},
+    {"SELECT * FROM t WHERE d = DATE '2026-01-01'", K(SELECT), RO, "t", "d='2026-01-01'", NULL},
+    {"SELECT * FROM t WHERE d = '2026-01-01'::date", K(SELECT), RO, "t", "d='2026-01-01'", NULL},
+    {"SELECT * FROM t WHERE ts = TIMESTAMP WITH TIME ZONE '2026-01-01 00:00+00'", K(SELECT), RO, "t",
+     "ts='2026-01-01 00:00+00'", NULL},
+    {"SELECT * FROM t WHERE b = TRUE AND c = false", K(SELECT), RO, "t", "b='true' c='false'", NULL},
+    {"SELECT * FROM t WHERE k IN ($1, $2)", K(SELECT), RO, "t", "k=$0,$1", NULL},
+    {"SELECT * FROM t WHERE k IN (1, -2, 'x')", K(SELECT), RO, "t", "k='1','-2','x'", NULL},
+    {"SELECT * FROM t WHERE (k = $1 AND v = $2) AND w > 3", K(SELECT), RO, "t", "k=$0 v=$1", NULL},
+    {"SELECT * FROM t WHERE x BETWEEN 1 AND 5 AND k = $1", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 AND k = $2", K(SELECT), RO, "t", "k=$0 k=$1", NULL},
+    {"SELECT * FROM t WHERE k = $1 ORDER BY v LIMIT 10", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT count(*) FROM t WHERE k = $1 GROUP BY v HAVING count(*) > 1", K(SELECT), RO, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $10", K(SELECT), RO, "t", "k=$9", NULL},
+    {"SELECT * FROM t WHERE (k1, k2) = ($1, 'x')", K(SELECT), RO, "t", "k1=$0 k2='x'", NULL},
+    {"SELECT * FROM t a WHERE (a.k1, k2) = ($1, $2) AND v = 1", K(SELECT), RO, "t", "k1=$0 k2=$1 v='1'", NULL},
+    {"SELECT * FROM t WHERE (k1, k2) = ($1, $2 + 1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE (k1, k2) = ($1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = NULL", K(SELECT), RO, "t", "k=NULL", NULL},
+    {"SELECT * FROM t WHERE k = N'x' AND v = 0.5e3", K(SELECT), RO, "t", "k='x' v='0.5e3'", NULL},
+    {"SELECT * FROM t WHERE k = +7", K(SELECT), RO, "t", "k='7'", NULL},
+    {"SELECT * FROM t WHERE k = -$1", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = B'101'", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE current_user = 'bob' AND k = current_date", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE \"user\" = 'bob'", K(SELECT), RO, "t", "user='bob'", NULL},
+    {"SELECT * FROM t WHERE k = $1 COLLATE \"C\"", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM a JOIN b ON a.id = b.id WHERE a.k = $1", K(SELECT), RO, "a", "k=$0", NULL},
+    {"SELECT * FROM a x LEFT JOIN b y USING (id) WHERE x.k = $1 AND y.z = $2", K(SELECT), RO, "a", "k=$0", NULL},
+    {"SELECT * FROM a, b WHERE a.k = $1", K(SELECT), RO, "a", "k=$0", NULL},
+
+    /* Near misses: nothing pinned. */
+    {"SELECT * FROM t WHERE k = $1 OR v = $2", K(SELECT), RO, "t", "", "OR"},
+    {"SELECT * FROM t WHERE k = $1 AND v = 1 OR w = 2", K(SELECT), RO, "t", "", "OR"},
+    {"SELECT * FROM t WHERE (k = $1 OR v = 2) AND w = $2", K(SELECT), RO, "t", "w=$1", NULL},
+    {"SELECT * FROM t WHERE NOT k = $1", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE NOT (k = $1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE v IN (SELECT v FROM u WHERE k = $1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = $1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = (SELECT max(k) FROM u)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM a JOIN b ON b.k = $1 WHERE a.v = 2", K(SELECT), RO, "a", "v='2'", NULL},
+    {"SELECT * FROM a JOIN b ON a.k = $1", K(SELECT), RO, "a", "", "WHERE"},
+    {"SELECT * FROM a x JOIN b y ON x.id = y.id WHERE y.k = $1", K(SELECT), RO, "a", "", "pinned"},
+    {"SELECT * FROM accounts a WHERE b.k = $1", K(SELECT), RO, "accounts", "", "pinned"},
+    {"SELECT * FROM t WHERE k = $1 + 1", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = other_col", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k >= $1", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k <> $1", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k NOT IN ($1, $2)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k IN ($1, v)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = lower($1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT * FROM t WHERE k = ANY($1)", K(SELECT), RO, "t", "", "pinned"},
+    {"SELECT 'WHERE k = $1' FROM t", K(SELECT), RO, "t", "", "WHERE"},
+    {"SELECT * FROM t -- WHERE k = $1\n", K(SELECT), RO, "t", "", "WHERE"},
+    {"SELECT * FROM t /* WHERE k = $1 */ WHERE v = $2", K(SELECT), RO, "t", "v=$1", NULL},
+    {"SELECT * FROM t WHERE v = 'x WHERE k = $1'", K(SELECT), RO, "t", "v='x WHERE k = $1'", NULL},
+    {"SELECT * FROM t WHERE k = $1 UNION SELECT * FROM u WHERE k = $2", K(SELECT), RO, "t", "", "set operation"},
+    {"SELECT * FROM t WHERE k = $1; DELETE FROM t", K(SELECT), RW, NULL, "", "more than one"},
+    {"SELECT * FROM t WHERE k = $1;", K(SELECT), RO, "t", "k=$0", NULL},
+    {"WITH t AS (SELECT 1 AS k) SELECT * FROM t WHERE k = $1", K(SELECT), RO, NULL, "", "WITH query"},
+    {"SELECT * FROM t WHERE k = $0", K(SELECT), RO, "t", "", "pinned"},
+
+    /* INSERT. */
+    {"INSERT INTO t (k, v) VALUES ($1, $2)", K(INSERT), RW, "t", "k=$0 v=$1", NULL},
+    {"INSERT INTO t VALUES ($1, 'a')", K(INSERT), RW, "t", "#0=$0 #1='a'", NULL},
+    {"INSERT INTO app.t (k, v) VALUES ($1, $2), ($3, $4), (5, NULL)", K(INSERT), RW, "app.t",
+     "k=$0,$2,'5' v=$1,$3,NULL", NULL},
+    {"INSERT INTO t (k, v) VALUES ($1::int8, now())", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k, v) VALUES (DEFAULT, $1), ($2, $3)", K(INSERT), RW, "t", "v=$0,$2", NULL},
+    {"INSERT INTO t (k, d) VALUES (-7, DATE '2026-01-01')", K(INSERT), RW, "t", "k='-7' d='2026-01-01'", NULL},
+    {"INSERT INTO t (k, s) VALUES (1, E'\\'q\\'')", K(INSERT), RW, "t", "k='1' s=''q''", NULL},
+    {"INSERT INTO t (k, b) VALUES ('x'::text, TRUE)", K(INSERT), RW, "t", "k='x' b='true'", NULL},
+    {"INSERT INTO \"T\" AS x (\"K\") VALUES ($1) ON CONFLICT (\"K\") DO UPDATE SET v = x.v + 1 RETURNING *",
+     K(INSERT), RW, "T", "K=$0", NULL},
+    {"INSERT INTO t (k) VALUES ($1) ON CONFLICT DO NOTHING", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k) VALUES ($1) RETURNING k", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k) OVERRIDING SYSTEM VALUE VALUES ($1)", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k, v) SELECT k, v FROM u WHERE k = $1", K(INSERT), RW, "t", "", "SELECT"},
+    {"INSERT INTO t DEFAULT VALUES", K(INSERT), RW, "t", "", "DEFAULT"},
+    {"INSERT INTO t (k, v) VALUES ($1, $2), ($3)", K(INSERT), RW, "t", "", "lengths"},
+    {"INSERT INTO t (k, v) VALUES ($1)", K(INSERT), RW, "t", "", "column list"},
+    {"INSERT INTO t (k) VALUES ($1 + 1)", K(INSERT), RW, "t", "", "pinned"},
+    {"INSERT INTO t (k) VALUES ((SELECT 1))", K(INSERT), RW, "t", "", "pinned"},
+    {"INSERT INTO t (k, v) VALUES ($1, f($2, 3))", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k) VALUES ('WHERE k = $1')", K(INSERT), RW, "t", "k='WHERE k = $1'", NULL},
+    {"WITH x AS (SELECT 1) INSERT INTO t (k) VALUES ($1)", K(INSERT), RW, "t", "k=$0", NULL},
+    {"INSERT INTO t (k) VALUES ($1); INSERT INTO t (k) VALUES ($2)", K(INSERT), RW, NULL, "", "more than one"},
+};
+
+/* Renders the pinned columns as "name=src,src name2=src" ("#n" for a
+ * position, $n for a 0-based parameter, 'text' for a literal, NULL). */
+static void render_pins(const gc_analysis *a, char *buf, size_t cap)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < a->n_columns; c++) {
+        const gc_pinned_column *col = &a->columns[c];
+        if (col->name != NULL)
+            o += (size_t)snprintf(buf + o, cap - o, "%s%s=", c ? " " : "", col->name);
+        else
+            o += (size_t)snprintf(buf + o, cap - o, "%s#%d=", c ? " " : "", col->position);
+        for (int v = 0; v < col->n_values && o < cap; v++) {
+            const gc_value_source *s = &col->values[v];
+            const char *sep = v ? "," : "";
+            if (s->param >= 0)
+                o += (size_t)snprintf(buf + o, cap - o, "%s$%d", sep, s->param);
+            else if (s->literal != NULL)
+                o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", sep, s->literal);
+            else
+                o += (size_t)snprintf(buf + o, cap - o, "%sNULL", sep);
+        }
+        assert_true(o < cap);
+    }
+}
+
+static void every_statement_gets_its_kind_table_and_pinned_columns(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const statement_case *c = &cases[i];
+        gc_analysis a;
+        gc_error err;
+        if (!gc_analyze(c->sql, strlen(c->sql), &a, &err))
+            fail_msg("%s: analysis failed: %s", c->sql, err.message);
+        char table[256] = "", pins[512];
+        if (a.table != NULL)
+            snprintf(table, sizeof table, "%s%s%s", a.schema ? a.schema : "",
+                     a.schema ? "." : "", a.table);
+        render_pins(&a, pins, sizeof pins);
+        const char *why = a.not_routable ? a.not_routable : "(null)";
+        bool ok = a.kind == c->kind && a.read_only == (c->read_only == RO) &&
+                  strcmp(table, c->table ? c->table : "") == 0 &&
+                  strcmp(pins, c->pins) == 0 &&
+                  (c->why == NULL ? a.not_routable == NULL
+                                  : a.not_routable != NULL && strstr(a.not_routable, c->why));
+        if (!ok) {
+            failures++;
+            print_error("%s\n  got kind %d ro %d table '%s' pins '%s' why '%s'\n"
+                     "  want kind %d ro %d table '%s' pins '%s' why '%s'\n",
+                     c->sql, a.kind, a.read_only, table, pins, why, c->kind, c->read_only,
+                     c->table ? c->table : "", c->pins, c->why ? c->why : "(null)");
+        }
+        gc_analysis_free(&a);
+    }
+    assert_int_equal(failures, 0);
+}
+
+static void insert_reports_its_row_count(void **state)
+{
+    (void)state;
+    const char *sql = "INSERT INTO t (k) VALUES ($1), ($2), ($3)";
+    gc_analysis a;
+    gc_error err;
+    assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+    assert_int_equal(a.n_rows, 3);
+    assert_int_equal(a.columns[0].position, -1);
+    gc_analysis_free(&a);
+    sql = "UPDATE t SET v = 1 WHERE k = $1";
+    assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+    assert_int_equal(a.n_rows, 1);
+    gc_analysis_free(&a);
+}
+
+static void set_local_is_local_and_plain_set_is_not(void **state)
+{
+    (void)state;
+    gc_analysis a;
+    gc_error err;
+    const char *sql = "/* x */ SET LOCAL work_mem = '1MB'";
+    assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+    assert_int_equal(a.kind, GC_SQL_SET);
+    assert_true(a.is_local);
+    gc_analysis_free(&a);
+    sql = "SET SESSION work_mem = '1MB'";
+    assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+    assert_false(a.is_local);
+    gc_analysis_free(&a);
+}
+
+static void unterminated_text_fails_with_42601(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "SELECT * FROM t WHERE k = 'abc", "SELECT \"x", "SELECT $$x", "SELECT 1 /* x",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_false(gc_analyze(bad[i], strlen(bad[i]), &a, &err));
+        assert_string_equal(err.sqlstate, "42601");
+        assert_null(a.table);
+        gc_analysis_free(&a);
+    }
+}
+
+static void a_nul_byte_does_not_end_the_text(void **state)
+{
+    (void)state;
+    /* Text with an embedded NUL is analysed by length, not by strlen. */
+    static const char sql[] = "DELETE FROM t WHERE k = $1\0 OR 1 = 1";
+    gc_analysis a;
+    gc_error err;
+    assert_true(gc_analyze(sql, sizeof sql - 1, &a, &err));
+    assert_int_equal(a.n_columns, 0);
+    gc_analysis_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_statement_gets_its_kind_table_and_pinned_columns),
+        cmocka_unit_test(insert_reports_its_row_count),
+        cmocka_unit_test(set_local_is_local_and_plain_set_is_not),
+        cmocka_unit_test(unterminated_text_fails_with_42601),
+        cmocka_unit_test(a_nul_byte_does_not_end_the_text),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
