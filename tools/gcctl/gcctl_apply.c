@@ -118,6 +118,25 @@ static bool pass0_roles_and_database(apply_ctx *a, group_state *g)
     return ok;
 }
 
+/* Appends a statement making `user` the owner of every table, partitioned
+ * table and foreign table in schema public that someone else owns. */
+void gcctl_sql_own_public_tables(gc_strbuf *sb, const char *user)
+{
+    gc_strbuf_append_str(sb,
+        "DO $own$ DECLARE r record; BEGIN\n"
+        "  FOR r IN SELECT c.oid::regclass AS rel, c.relkind FROM pg_class c\n"
+        "           JOIN pg_namespace n ON n.oid = c.relnamespace\n"
+        "           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'f')\n"
+        "             AND pg_get_userbyid(c.relowner) <> ");
+    gcctl_sb_literal(sb, user);
+    gc_strbuf_append_str(sb,
+        " LOOP\n"
+        "    EXECUTE format('ALTER %s %s OWNER TO %I',\n"
+        "                   CASE r.relkind WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END, r.rel, ");
+    gcctl_sb_literal(sb, user);
+    gc_strbuf_append_str(sb, ");\n  END LOOP;\nEND $own$");
+}
+
 /* The option list an FDW server for group h should have. */
 static void server_options(const gcctl_spec *spec, const char *group, gc_strbuf *hosts, gc_strbuf *ports)
 {
@@ -436,10 +455,15 @@ static bool pass2_foreign_objects(apply_ctx *a, group_state *g)
                 return false;
         }
     }
-    /* GRANT of privileges already held changes nothing, so no bump for it. */
+    /* GRANT of privileges already held changes nothing, so no bump for it.
+     * The application role owns the cluster tables, so DDL through a global
+     * connection (CREATE INDEX, ALTER TABLE) works as it would on one
+     * server; the loop only touches tables owned by someone else. */
     gc_strbuf_init(&sb);
     gc_strbuf_append_str(&sb, "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA public TO ");
     gcctl_sb_ident(&sb, a->spec->user);
+    gc_strbuf_append_str(&sb, ";\n");
+    gcctl_sql_own_public_tables(&sb, a->spec->user);
     char *sql = gcctl_sb_take(&sb);
     bool ok = gcctl_exec(g->conn, g->primary->name, sql, a->err);
     free(sql);

@@ -16,4 +16,8 @@
  * whether anything was created or altered (and the version raised). */
 bool gcctl_apply(const gcctl_target *t, const char *reason, bool *changed, gc_error *err);
 
+/* Appends a statement (a DO block) making `user` the owner of every table,
+ * partitioned table and foreign table in schema public owned by anyone else. */
+void gcctl_sql_own_public_tables(gc_strbuf *sb, const char *user);
+
 #endif

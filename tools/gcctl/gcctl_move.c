@@ -62,6 +62,15 @@ static char *fmt(const char *f, ...)
     return s;
 }
 
+/* gcctl_sql_own_public_tables as a malloc'd string. */
+static char *own_tables_sql(const char *user)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gcctl_sql_own_public_tables(&sb, user);
+    return gcctl_sb_take(&sb);
+}
+
 static bool exec_fmt(move_ctx *m, bool on_a, char *sql)
 {
     bool ok = on_a ? exec_a(m, sql) : exec_b(m, sql);
@@ -328,6 +337,13 @@ static int switch_over(move_ctx *m)
     free(ident_b);
     if (!ok)
         goto fail;
+    /* The swapped-in tables belong to the application role, as apply makes
+     * them, so DDL through the driver keeps working after a move. */
+    char *own = own_tables_sql(user);
+    ok = exec_a(m, own) && exec_b(m, own);
+    free(own);
+    if (!ok)
+        goto fail;
     if (!exec_fmt(m, false, fmt("PREPARE TRANSACTION '%s'", gid_b)))
         goto fail;
     if (!exec_fmt(m, true, fmt("PREPARE TRANSACTION '%s'", gid_a))) {
@@ -388,6 +404,9 @@ static bool repoint_others(move_ctx *m)
                         t, s, s, s, t, m->bound, m->pb->group, s, s, m->c->spec->user);
         bool ok = gcctl_exec(c, p->name, sql, m->err);
         free(sql);
+        char *own = own_tables_sql(m->c->spec->user);
+        ok = ok && gcctl_exec(c, p->name, own, m->err);
+        free(own);
         PQfinish(c);
         if (!ok)
             return false;

@@ -17,6 +17,16 @@ out=$("$GCCTL" apply "$SPEC" --dir "$DIR") || fail "apply: $out"
 [ "$(sql G1N1 "SELECT version FROM gcluster.version")" = "$v0" ] || fail "apply raised the version"
 echo "ok: apply twice changes nothing (version $v0)"
 
+# The application role owns every cluster table, so DDL through a global
+# connection works as on one server.
+for g in G1 G2; do
+    others=$(sql "$(primary_of "$g")" "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'f')
+                                        AND pg_get_userbyid(c.relowner) <> 'app'")
+    [ "$others" = 0 ] || fail "$others tables in public on $g are not owned by app"
+done
+echo "ok: the application role owns every cluster table"
+
 for m in $(members); do
     wait_until "$m" "SELECT string_agg(name || '=' || fdw_server, ',' ORDER BY position) FROM gcluster.groups" "G1=G1,G2=G2"
     got=$(sql "$m" "SELECT string_agg(name || ':' || group_name || ':' || role || ':' || port, ',' ORDER BY position) FROM gcluster.members")
