@@ -535,7 +535,7 @@ static bool rewrite_escape_body(rewriter *rw, gc_strbuf *rep, size_t start)
 /* At a '{' (lookahead): rewrites one escape and appends its replacement. */
 static bool rewrite_escape(rewriter *rw, gc_strbuf *sb)
 {
-    gc_sql_token open, close;
+    gc_sql_token open = {0}, close = {0};
     gc_strbuf rep;
     bool ok = false;
 

@@ -178,7 +178,7 @@ static bool parse_member(parse_ctx *ctx, yaml_node_t *n, gcctl_member *m)
     yaml_node_t *k, *v;
     FOR_EACH_PAIR(ctx, n, k, v) {
         const char *key = k->type == YAML_SCALAR_NODE ? scalar_text(k) : "";
-        long port;
+        long port = 0;
         if (strcmp(key, "name") == 0) {
             if (!get_string(ctx, v, "member name", &m->name)) return false;
         } else if (strcmp(key, "group") == 0) {
@@ -258,7 +258,7 @@ static bool parse_sharding(parse_ctx *ctx, yaml_node_t *n, gcctl_table *t)
     if (!shards)
         return fail_at(ctx, n, "sharding needs shards");
     if (shards->type == YAML_SCALAR_NODE) {
-        long count;
+        long count = 0;
         if (t->method != GCCTL_HASH)
             return fail_at(ctx, shards, "only hash sharding takes a shard count; list the shards");
         if (!get_int(ctx, shards, "shards", 1, 1024, &count)) return false;

@@ -23,7 +23,7 @@ static gc_keyval key(gc_keytype t, const char *s)
     gc_keyval v;
     const char *why;
     if (!gc_keyval_parse(t, -1, s, s ? strlen(s) : 0, &v, &why))
-        fail_msg("key '%s' refused: %s", s, why);
+        fail_msg("key '%s' refused: %s", s ? s : "(NULL)", why);
     return v;
 }
 

@@ -1,0 +1,207 @@
+/*
+ * global_ops: times prepared point operations on a sharded table by random
+ * account id, with THREADS client threads (one session each), through one
+ * client (run.sh starts the cluster and runs this for each client, thread
+ * count and repetition).
+ *
+ *   global_ops odbc  CONNSTR       select|update THREADS OPS OWNERS
+ *   global_ops libpq CONNINFO_FILE select|update THREADS OPS OWNERS
+ *
+ * OWNERS lists "id group" per account (group: 0-based index of the owner
+ * group, from the servers); CONNINFO_FILE holds one libpq conninfo per group
+ * primary in that order (or a single one: every key goes there). OPS
+ * operations are shared out over the threads. Prints one line: "<ops per
+ * second> <operations> <seconds> <client CPU microseconds per operation>".
+ * Keys are a fixed pseudo-random walk over the accounts, a different stretch
+ * per thread, the same in every run.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench_clock.h"
+#include "global_ops.h"
+
+#define WARMUP_OPS 300
+#define MAX_CONNINFOS 16
+
+typedef struct {
+    int64_t *ids;
+    int *groups;
+    size_t n;
+} owners;
+
+typedef struct {
+    const char *mode, *target;
+    char *conninfos[MAX_CONNINFOS];
+    int n_conninfos;
+    global_op_kind kind;
+    long ops_per_thread;
+    const owners *keys;
+    pthread_barrier_t ready, done;
+} bench;
+
+typedef struct {
+    bench *b;
+    int index;
+    bool ok;
+} worker;
+
+/* Reads OWNERS; false with a message on failure. */
+static bool owners_load(owners *o, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    size_t cap = 1024;
+    long long id;
+    int g;
+
+    memset(o, 0, sizeof *o);
+    if (!f) {
+        fprintf(stderr, "global_ops: cannot read %s\n", path);
+        return false;
+    }
+    o->ids = malloc(cap * sizeof *o->ids);
+    o->groups = malloc(cap * sizeof *o->groups);
+    while (o->ids && o->groups && fscanf(f, "%lld %d", &id, &g) == 2) {
+        if (o->n == cap) {
+            cap *= 2;
+            o->ids = realloc(o->ids, cap * sizeof *o->ids);
+            o->groups = realloc(o->groups, cap * sizeof *o->groups);
+            if (!o->ids || !o->groups)
+                break;
+        }
+        o->ids[o->n] = id;
+        o->groups[o->n++] = g;
+    }
+    fclose(f);
+    if (!o->ids || !o->groups || o->n == 0) {
+        fprintf(stderr, "global_ops: %s: no accounts (or out of memory)\n", path);
+        return false;
+    }
+    return true;
+}
+
+/* Reads one conninfo per line of path into b. */
+static bool conninfos_load(bench *b, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+
+    if (!f) {
+        fprintf(stderr, "global_ops: cannot read %s\n", path);
+        return false;
+    }
+    while (b->n_conninfos < MAX_CONNINFOS && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0])
+            b->conninfos[b->n_conninfos++] = strdup(line);
+    }
+    fclose(f);
+    return b->n_conninfos > 0;
+}
+
+/* The i-th account of thread t's stretch of the walk. */
+static size_t key_index(const bench *b, int t, unsigned long i)
+{
+    unsigned long long k = (unsigned long long)t * (unsigned long long)(b->ops_per_thread + WARMUP_OPS) + i;
+    return (size_t)((k * 48271ULL + 11ULL) % b->keys->n);
+}
+
+/* One client thread: connect, prepare, warm up, then the timed operations between two barriers. */
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    bench *b = w->b;
+    global_client *c = strcmp(b->mode, "odbc") == 0 ? global_client_odbc(b->target)
+                                                    : global_client_libpq(b->conninfos, b->n_conninfos);
+    bool ok = c && c->prepare(c, b->kind);
+    unsigned long i = 0;
+
+    for (; ok && i < WARMUP_OPS; i++) {
+        size_t k = key_index(b, w->index, i);
+        ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
+    }
+    pthread_barrier_wait(&b->ready);
+    for (long n = 0; ok && n < b->ops_per_thread; n++, i++) {
+        size_t k = key_index(b, w->index, i);
+        ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
+    }
+    pthread_barrier_wait(&b->done);
+    if (c)
+        c->destroy(c);
+    w->ok = ok;
+    return NULL;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq CONNINFO_FILE select|update THREADS OPS OWNERS\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    owners keys;
+
+    if (argc != 7)
+        return usage();
+    b.mode = argv[1];
+    b.target = argv[2];
+    if (strcmp(argv[3], "select") == 0)
+        b.kind = GLOBAL_SELECT;
+    else if (strcmp(argv[3], "update") == 0)
+        b.kind = GLOBAL_UPDATE;
+    else
+        return usage();
+    int threads = atoi(argv[4]);
+    long ops = atol(argv[5]);
+    if (threads < 1 || threads > 64 || ops < threads)
+        return usage();
+    if (strcmp(b.mode, "libpq") == 0) {
+        if (!conninfos_load(&b, b.target))
+            return 1;
+    } else if (strcmp(b.mode, "odbc") != 0) {
+        return usage();
+    }
+    if (!owners_load(&keys, argv[6]))
+        return 1;
+    b.keys = &keys;
+    b.ops_per_thread = ops / threads;
+
+    worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    if (!workers || !tids)
+        return 1;
+    pthread_barrier_init(&b.ready, NULL, (unsigned)threads + 1);
+    pthread_barrier_init(&b.done, NULL, (unsigned)threads + 1);
+    for (int t = 0; t < threads; t++) {
+        workers[t] = (worker){.b = &b, .index = t};
+        if (pthread_create(&tids[t], NULL, worker_main, &workers[t]) != 0) {
+            fprintf(stderr, "global_ops: cannot start a thread\n");
+            return 1;
+        }
+    }
+    pthread_barrier_wait(&b.ready);
+    double start = bench_now_seconds(), cpu_start = bench_cpu_seconds();
+    pthread_barrier_wait(&b.done);
+    double elapsed = bench_now_seconds() - start, cpu = bench_cpu_seconds() - cpu_start;
+    bool ok = true;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(tids[t], NULL);
+        ok = ok && workers[t].ok;
+    }
+    long total = b.ops_per_thread * threads;
+    if (ok)
+        printf("%.0f %ld %.3f %.2f\n", (double)total / elapsed, total, elapsed, cpu * 1e6 / (double)total);
+    pthread_barrier_destroy(&b.ready);
+    pthread_barrier_destroy(&b.done);
+    for (int i = 0; i < b.n_conninfos; i++)
+        free(b.conninfos[i]);
+    free(keys.ids);
+    free(keys.groups);
+    free(workers);
+    free(tids);
+    return ok ? 0 : 1;
+}

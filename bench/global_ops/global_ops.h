@@ -1,0 +1,44 @@
+/*
+ * global_ops: the two point operations the global-connection benchmark
+ * times (prepared SELECT of one account, single-row UPDATE of one account,
+ * autocommit), behind one interface so that each client (ODBC through the
+ * driver manager, raw libpq to each key's owner) implements them alike.
+ */
+#ifndef GLOBAL_OPS_H
+#define GLOBAL_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum { GLOBAL_SELECT, GLOBAL_UPDATE } global_op_kind;
+
+/* One client session (one per thread) able to run the prepared operations. */
+typedef struct global_client global_client;
+
+struct global_client {
+    /* Prepares the statement for kind; false (message on stderr) on failure. */
+    bool (*prepare)(global_client *c, global_op_kind kind);
+    /*
+     * Runs it once for account id, whose owner group index is group (used
+     * only by clients that route themselves): a SELECT reads the row, an
+     * UPDATE changes exactly that row.
+     */
+    bool (*run)(global_client *c, global_op_kind kind, int64_t id, int group);
+    /* Releases the statement, the session(s) and the client itself. */
+    void (*destroy)(global_client *c);
+};
+
+/* Connects with an ODBC connection string; NULL on failure (message on stderr). */
+global_client *global_client_odbc(const char *connstr);
+/*
+ * Connects to every conninfo (one per group, in group index order); each key
+ * goes to its group's session. NULL on failure (message on stderr).
+ */
+global_client *global_client_libpq(char **conninfos, int n);
+
+#define GLOBAL_SELECT_SQL_ODBC "SELECT id, balance FROM accounts WHERE id = ?"
+#define GLOBAL_SELECT_SQL_PG   "SELECT id, balance FROM accounts WHERE id = $1"
+#define GLOBAL_UPDATE_SQL_ODBC "UPDATE accounts SET balance = balance + 1 WHERE id = ?"
+#define GLOBAL_UPDATE_SQL_PG   "UPDATE accounts SET balance = balance + 1 WHERE id = $1"
+
+#endif

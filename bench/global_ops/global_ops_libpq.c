@@ -1,0 +1,99 @@
+/*
+ * global_ops_libpq.c: the operations through raw libpq, each key sent
+ * straight to its owner group's primary (the owner known in advance): the
+ * best a client can do, and the floor the global connection aims at. Named
+ * prepared statements, text parameters and results, as a driver uses them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "global_ops.h"
+
+#define MAX_GROUPS 16
+
+typedef struct {
+    global_client base;           /* first: the interface */
+    PGconn *conns[MAX_GROUPS];    /* one session per group's primary */
+    int n;
+} pq_client;
+
+static const char *statement_name(global_op_kind kind)
+{
+    return kind == GLOBAL_SELECT ? "global_select" : "global_update";
+}
+
+static bool pq_prepare(global_client *base, global_op_kind kind)
+{
+    pq_client *c = (pq_client *)base;
+    const char *sql = kind == GLOBAL_SELECT ? GLOBAL_SELECT_SQL_PG : GLOBAL_UPDATE_SQL_PG;
+
+    for (int i = 0; i < c->n; i++) {
+        PGresult *res = PQprepare(c->conns[i], statement_name(kind), sql, 1, NULL);
+        bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+        if (!ok) {
+            fprintf(stderr, "global_ops: PQprepare failed: %s", PQerrorMessage(c->conns[i]));
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int group)
+{
+    pq_client *c = (pq_client *)base;
+    PGconn *conn = c->conns[c->n == 1 ? 0 : group];
+    char text[24];
+    const char *values[1] = {text};
+    bool ok;
+
+    snprintf(text, sizeof text, "%lld", (long long)id);
+    PGresult *res = PQexecPrepared(conn, statement_name(kind), 1, values, NULL, NULL, 0);
+    if (kind == GLOBAL_SELECT)
+        ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+             strtoll(PQgetvalue(res, 0, 0), NULL, 10) == id && PQgetlength(res, 0, 1) > 0;
+    else
+        ok = PQresultStatus(res) == PGRES_COMMAND_OK && strcmp(PQcmdTuples(res), "1") == 0;
+    if (!ok)
+        fprintf(stderr, "global_ops: PQexecPrepared failed: %s", PQerrorMessage(conn));
+    PQclear(res);
+    return ok;
+}
+
+static void pq_destroy(global_client *base)
+{
+    pq_client *c = (pq_client *)base;
+
+    for (int i = 0; i < c->n; i++)
+        PQfinish(c->conns[i]);
+    free(c);
+}
+
+global_client *global_client_libpq(char **conninfos, int n)
+{
+    pq_client *c = calloc(1, sizeof *c);
+
+    if (!c)
+        return NULL;
+    c->base.prepare = pq_prepare;
+    c->base.run = pq_run;
+    c->base.destroy = pq_destroy;
+    if (n < 1 || n > MAX_GROUPS) {
+        fprintf(stderr, "global_ops: between 1 and %d conninfos\n", MAX_GROUPS);
+        free(c);
+        return NULL;
+    }
+    for (; c->n < n; c->n++) {
+        c->conns[c->n] = PQconnectdb(conninfos[c->n]);
+        if (PQstatus(c->conns[c->n]) != CONNECTION_OK) {
+            fprintf(stderr, "global_ops: connection failed: %s", PQerrorMessage(c->conns[c->n]));
+            c->n++;
+            pq_destroy(&c->base);
+            return NULL;
+        }
+    }
+    return &c->base;
+}

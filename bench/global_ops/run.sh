@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# run.sh: the global_ops benchmark. Starts its own local cluster of 3 groups
+# x 2 members with gcctl (taken down on exit, whatever happens), fills a
+# table of 100,000 accounts hashed on id into 12 shards, and measures
+# prepared point SELECT and single-row UPDATE (autocommit) by random id,
+# with 1 and 8 client threads (one session each), through
+#   psqlODBC      Debian's odbc-postgresql with a DSN on one member (G1N1),
+#                 UseServerSidePrepare=1; the other groups' rows reach it
+#                 through postgres_fdw
+#   gcodbc-one    this build's driver, GlobalConnection=No, on that member
+#   gcodbc-global this build's driver, global connection (policy 0)
+#   libpq-owner   raw libpq, each key sent straight to its owner's primary
+#                 (owners read from the servers beforehand): the best a
+#                 client can do
+# in one run, interleaving clients over several repetitions, and prints
+# medians and the ratio table. A benchmark, not a test: it asserts nothing.
+#
+#   bench/global_ops/run.sh [BUILD_DIR]     (default: build)
+#   environment: OPS (operations per run, 16000), REPS (repetitions, 5),
+#                THREADS (thread counts, "1 8")
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+ops=${OPS:-16000}
+reps=${REPS:-5}
+read -r -a thread_counts <<<"${THREADS:-1 8}"
+bin="$build/bench/global_ops/bench_global_ops"
+gcctl="$build/tools/gcctl/gcctl"
+driver="$build/src/libgcodbc.so"
+psqlodbc=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so
+rows=100000
+source "$root/bench/bench_stats.sh"
+for f in "$bin" "$gcctl"; do
+  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_global_ops gcctl gcodbc)" >&2; exit 1; }
+done
+
+state=$(mktemp -d)
+cluster=$state/cluster
+cleanup() {
+  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
+  rm -rf "$state"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM   # so that an interrupted run still takes its cluster down
+cat >"$state/spec.yaml" <<'YAML'
+cluster: bench
+database: app
+user: app
+password: app
+members:
+  - {name: G1N1, group: G1, host: 127.0.0.1, port: 0}
+  - {name: G1N2, group: G1, host: 127.0.0.1, port: 0}
+  - {name: G2N1, group: G2, host: 127.0.0.1, port: 0}
+  - {name: G2N2, group: G2, host: 127.0.0.1, port: 0}
+  - {name: G3N1, group: G3, host: 127.0.0.1, port: 0}
+  - {name: G3N2, group: G3, host: 127.0.0.1, port: 0}
+tables:
+  - name: accounts
+    columns: ["id bigint not null", "balance numeric(12,2) not null default 0"]
+    primary_key: [id]
+    sharding: {method: hash, key: [id], shards: 12}
+YAML
+"$gcctl" local up "$state/spec.yaml" --dir "$cluster" --driver "$driver" >/dev/null
+
+export PGPASSWORD=app PGCONNECT_TIMEOUT=5
+port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
+conninfo_of() { echo "host=127.0.0.1 port=$(port_of "$1") dbname=app user=app password=app"; }
+psql_on() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$(conninfo_of "$1")" "${@:2}"; }
+
+# Rows go straight into each owner's local shards; the owners file says
+# which group (0, 1, 2) stores each id, as the servers placed them.
+local_shards="SELECT c.oid::regclass FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+               WHERE i.inhparent = 'accounts'::regclass AND c.relkind = 'r'"
+: >"$state/owners"
+: >"$state/owner_conninfos"
+g=0
+for primary in G1N1 G2N1 G3N1; do
+  for shard in $(psql_on "$primary" -c "$local_shards"); do
+    psql_on "$primary" -c "INSERT INTO $shard SELECT g, 1000 FROM generate_series(1, $rows) g
+      WHERE satisfies_hash_partition('accounts'::regclass, 12,
+        substring(pg_get_expr((SELECT relpartbound FROM pg_class WHERE oid = '$shard'::regclass), '$shard'::regclass)
+                  from 'remainder (\d+)')::int, g::bigint)"
+    psql_on "$primary" -c "VACUUM ANALYZE $shard" 2>/dev/null || true
+    psql_on "$primary" -c "SELECT id, $g FROM $shard" -F ' ' >>"$state/owners"
+  done
+  conninfo_of "$primary" >>"$state/owner_conninfos"
+  g=$((g + 1))
+done
+[[ $(wc -l <"$state/owners") -eq $rows ]] || { echo "run.sh: expected $rows owned accounts" >&2; exit 1; }
+
+# Our own ini files: gcctl's DSN "bench" plus a psqlODBC DSN on G1N1.
+odbc=$state/odbc
+mkdir -p "$odbc"
+cp "$cluster/odbc.ini" "$cluster/odbcinst.ini" "$odbc/"
+cat >>"$odbc/odbcinst.ini" <<INI
+
+[psqlODBC]
+Driver = $psqlodbc
+INI
+cat >>"$odbc/odbc.ini" <<INI
+
+[psqlodbc_g1n1]
+Driver = psqlODBC
+Servername = 127.0.0.1
+Port = $(port_of G1N1)
+Database = app
+Username = app
+Password = app
+UseServerSidePrepare = 1
+INI
+export ODBCSYSINI=$odbc
+
+declare -A target=(
+  [psqlODBC]="odbc DSN=psqlodbc_g1n1"
+  [gcodbc-one]="odbc DSN=bench;GlobalConnection=No;Servers=127.0.0.1:$(port_of G1N1)"
+  [gcodbc-global]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0"
+  [libpq-owner]="libpq $state/owner_conninfos"
+)
+clients=(psqlODBC gcodbc-one gcodbc-global libpq-owner)
+declare -A results=() cpu=() unavailable=()
+
+# One timed run; records its ops/s, or marks the client unavailable.
+run_one() {
+  local client=$1 op=$2 threads=$3 kind conn out rate cpu_us
+  kind=${target[$client]%% *}
+  conn=${target[$client]#* }
+  if out=$(timeout 300 "$bin" "$kind" "$conn" "$op" "$threads" "$ops" "$state/owners" 2>"$state/err"); then
+    read -r rate _ _ cpu_us <<<"$out"
+    results[$client.$op.$threads]+="$rate "
+    cpu[$client.$op.$threads]+="$cpu_us "
+  else
+    unavailable[$client]=1
+    echo "run.sh: $client $op $threads failed; leaving $client out:" >&2
+    sed 's/^/  /' "$state/err" | head -n 5 >&2
+  fi
+}
+
+for _ in $(seq 1 "$reps"); do
+  for threads in "${thread_counts[@]}"; do
+    for op in select update; do
+      for client in "${clients[@]}"; do
+        [[ -n ${unavailable[$client]:-} ]] || run_one "$client" "$op" "$threads"
+      done
+    done
+  done
+done
+
+server_version=$(psql_on G1N1 -c 'show server_version')
+# table TITLE ARRAY: one row per operation and thread count, medians and ratios.
+table() {
+  local title=$1 op threads label p o g l
+  local -n values=$2
+  echo
+  echo "$title"
+  printf '%-14s %7s %10s %11s %14s %12s %16s %16s\n' operation threads psqlODBC gcodbc-one \
+    gcodbc-global libpq-owner global/psqlODBC global/libpq-own
+  for op in select update; do
+    for threads in "${thread_counts[@]}"; do
+      p=$(median <<<"${values[psqlODBC.$op.$threads]:-}")
+      o=$(median <<<"${values[gcodbc-one.$op.$threads]:-}")
+      g=$(median <<<"${values[gcodbc-global.$op.$threads]:-}")
+      l=$(median <<<"${values[libpq-owner.$op.$threads]:-}")
+      label="point SELECT"; [[ $op == update ]] && label="1-row UPDATE"
+      printf '%-14s %7s %10s %11s %14s %12s %16s %16s\n' "$label" "$threads" "$p" "$o" "$g" "$l" \
+        "$(ratio "$g" "$p")" "$(ratio "$g" "$l")"
+    done
+  done
+}
+
+echo
+echo "global_ops: $reps runs x $ops operations per client and thread count, medians;"
+echo "3 groups x 2 members, accounts: $rows rows in 12 hash shards; PostgreSQL $server_version"
+echo "on loopback (gcctl local cluster, fsync=off), $(nproc) cores"
+table "throughput, operations per second (higher is better)" results
+table "client CPU, microseconds per operation (lower is better)" cpu
