@@ -165,8 +165,13 @@ static SQLRETURN conn_open_session(gc_conn *c)
         .connect_timeout_s = c->login_timeout > 0 ? (int)c->login_timeout
                                                   : c->settings.connect_timeout,
     };
-    if (c->settings.global_connection)
+    if (c->settings.global_connection) {
+        /* Members of a global connection are watched (MemberTimeout), so a
+         * stopped or vanished member is found and the statement can go
+         * elsewhere; docs/failover.md. */
+        params.member_timeout_s = c->settings.member_timeout;
         return gc_conn_open_global(c, &params);
+    }
 
     char *host = NULL, *port = NULL;
     if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {

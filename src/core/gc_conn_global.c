@@ -1,13 +1,18 @@
 /*
  * gc_conn_global: the ODBC connection's side of a global connection:
- * opening it, closing it, and switching the connection's current session
- * between member sessions. Which member runs a statement is gc_route.c's.
+ * opening it, closing it, switching the connection's current session
+ * between member sessions, following a new catalog version between
+ * transactions and ALTER SYSTEM RECONNECT GLOBAL CONNECTION
+ * (gc_conn_refresh.h). Which member runs a statement is gc_route.c's.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/gc_conn.h"
+#include "core/gc_conn_refresh.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
+#include "global/gc_global_settings.h"
 
 /* Server notices go to the handle whose call is running (see notice_diag). */
 static void global_notice(void *ctx, const char *sqlstate, const char *message)
@@ -84,4 +89,94 @@ void gc_conn_use_member(gc_conn *c, int i)
      * buffers its rows before another session becomes current. */
     gc_stmt_free_session(c);
     c->session = m;
+}
+
+/* The connection's current session again after the members changed: the
+ * member of the same name when it is still there, else the first open one
+ * (else member 0, which the router opens when chosen). */
+static void find_session_again(gc_conn *c, const char *name)
+{
+    gc_global *g = c->global;
+    int n = gc_global_member_count(g);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(gc_global_topology(g)->members[i].name, name) == 0) {
+            c->session = gc_global_member(g, i);
+            return;
+        }
+    }
+    int first = gc_global_first_open_member(g);
+    c->session = gc_global_member(g, first >= 0 ? first : 0);
+}
+
+/* Whether any transaction is open or about to be: a pin, a BEGIN held
+ * back, or a member session the server says is in a transaction. */
+static bool in_transaction(gc_conn *c)
+{
+    gc_global *g = c->global;
+    if (gc_global_pinned_member(g) >= 0 || gc_global_prelude_pending(g))
+        return true;
+    for (int i = 0; i < gc_global_member_count(g); i++) {
+        PGTransactionStatusType ts = gc_member_txn_status(gc_global_member(g, i));
+        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE)
+            return true;
+    }
+    return false;
+}
+
+void gc_conn_global_between_transactions(gc_conn *c)
+{
+    gc_global *g = c->global;
+    if (g == NULL || in_transaction(c) || !gc_global_refresh_pending(g))
+        return;
+    char name[128];
+    snprintf(name, sizeof name, "%s",
+             c->session != NULL && gc_member_name(c->session) != NULL
+                 ? gc_member_name(c->session) : "");
+    /* A statement still streaming buffers its rows: sessions may close. */
+    gc_stmt_free_session(c);
+    char buf[128];
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_global_follow_catalog(g, gc_conn_characteristics_sql(c, buf, sizeof buf), &err))
+        gc_trace_write(c->trace, GC_TRACE_INFO,
+                       "catalog version not followed: %s (last good topology kept)",
+                       err.message);
+    find_session_again(c, name);
+}
+
+SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
+{
+    gc_global *g = c->global;
+    if (g == NULL) {
+        gc_diag_add(diag, "HY000", 0,
+                    "ALTER SYSTEM RECONNECT GLOBAL CONNECTION needs a global connection "
+                    "(GlobalConnection=Yes)");
+        return SQL_ERROR;
+    }
+    if (in_transaction(c)) {
+        gc_diag_add(diag, "25000", 0,
+                    "invalid transaction state: ALTER SYSTEM RECONNECT GLOBAL CONNECTION "
+                    "reopens every member session; end the transaction first");
+        return SQL_ERROR;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%s",
+             c->session != NULL && gc_member_name(c->session) != NULL
+                 ? gc_member_name(c->session) : "");
+    gc_stmt_free_session(c);
+    char buf[128];
+    gc_error err;
+    gc_error_clear(&err);
+    int64_t version = -1;
+    bool ok = gc_global_reconnect(g, gc_conn_characteristics_sql(c, buf, sizeof buf),
+                                  &version, &err);
+    find_session_again(c, name);
+    if (!ok) {
+        gc_diag_add_error(diag, &err);
+        return SQL_ERROR;
+    }
+    gc_trace_write(c->trace, GC_TRACE_INFO,
+                   "ALTER SYSTEM RECONNECT GLOBAL CONNECTION: catalog version %lld, "
+                   "every member session reopened", (long long)version);
+    return SQL_SUCCESS;
 }

@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_refresh.h"
+#include "core/gc_ddl_exec.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
+#include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
 #include "sql/gc_sql_rewrite.h"
 
@@ -363,6 +366,11 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
  * result. */
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
+    if (gc_ddl_exec_is_cluster_wide(s))
+        return gc_ddl_exec_statement(s);
+    SQLRETURN handled;
+    if (gc_route_session_control(s, &handled))
+        return handled;
     if (gc_route_statement(s, pv) != SQL_SUCCESS)
         return SQL_ERROR;
     gc_member *m = open_session(s);
@@ -571,11 +579,13 @@ SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
     if (rc != SQL_SUCCESS)
         return rc;
     s->show_global = gc_show_global_matches(s->sql, strlen(s->sql));
-    if (!s->show_global && !gc_route_session_sql_allowed(s)) {
+    s->reconnect_global = gc_reconnect_stmt_matches(s->sql, strlen(s->sql));
+    bool answered_by_driver = s->show_global || s->reconnect_global;
+    if (!answered_by_driver && !gc_route_session_sql_allowed(s)) {
         gc_stmt_unprepare(s);
         return SQL_ERROR;
     }
-    if (!s->show_global)
+    if (!answered_by_driver)
         gc_route_analyze(s);
     s->prepared = true;
     s->state = GC_STMT_PREPARED;
@@ -594,6 +604,8 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
     s->state = GC_STMT_PREPARED;
     if (s->show_global)
         return show_global(s);
+    if (s->reconnect_global)
+        return gc_reconnect_stmt_run(s);
     return start_exec(s);
 }
 
@@ -610,6 +622,8 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
         return rc;
     if (gc_show_global_matches(s->sql, strlen(s->sql)))
         return show_global(s);
+    if (gc_reconnect_stmt_matches(s->sql, strlen(s->sql)))
+        return gc_reconnect_stmt_run(s);
     if (!gc_route_session_sql_allowed(s))
         return SQL_ERROR;
     gc_route_analyze(s);

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_refresh.h"
 #include "core/gc_stmt.h"
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
+#include "global/gc_global_settings.h"
 #include "global/gc_session_sql.h"
 
 void gc_route_analyze(gc_stmt *s)
@@ -66,9 +68,10 @@ void gc_route_free(gc_stmt *s)
         free(s->analysis);
         s->analysis = NULL;
     }
-    free(s->member_prepared);
-    s->member_prepared = NULL;
-    s->member_prepared_n = 0;
+    free(s->prepared_on);
+    s->prepared_on = NULL;
+    s->prepared_on_n = 0;
+    s->prepared_on_cap = 0;
 }
 
 /* The text of a binary parameter as the server would print it: bytea's
@@ -103,11 +106,35 @@ static bool open_chosen(gc_conn *c, int member, gc_error *err)
                                  gc_conn_characteristics_sql(c, buf, sizeof buf), err);
 }
 
+/* Gets member i's session ready for the routed statement: the session
+ * settings it has not had yet (opened on demand, or reconnected), then a
+ * BEGIN held back in SQL with what followed it. */
+static SQLRETURN prepare_session(gc_stmt *s, int i)
+{
+    gc_global *g = s->conn->global;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_global_settings_replay(g, i, &err)) {
+        gc_diag_add(&s->h.diag, err.sqlstate[0] != '\0' ? err.sqlstate : "HY000", err.native,
+                    "the session settings could not be replayed on member %s: %s",
+                    gc_member_name(gc_global_member(g, i)), err.message);
+        return SQL_ERROR;
+    }
+    if (!gc_global_prelude_send(g, i, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    return SQL_SUCCESS;
+}
+
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
 {
     gc_conn *c = s->conn;
     if (c->global == NULL)
         return SQL_SUCCESS;
+    /* Between transactions: follow a new catalog version first, so this
+     * statement already routes by the new topology and shard map. */
+    gc_conn_global_between_transactions(c);
     int n = pv != NULL ? s->nparams : 0;
     const char *texts[n > 0 ? n : 1];
     char *owned[n > 0 ? n : 1];
@@ -120,7 +147,9 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_route_request req = {
         .analysis = s->analysis,
         .use_keys = s->prepared || c->settings.direct_execute_routing,
-        .transaction = !c->autocommit,
+        /* A BEGIN held back in SQL makes this the transaction's first
+         * statement: it chooses, and pins, the member. */
+        .transaction = !c->autocommit || gc_global_prelude_pending(c->global),
         .read_only_mode = c->access_mode == SQL_MODE_READ_ONLY,
         .nparams = n,
         .params = n > 0 ? texts : NULL,
@@ -138,7 +167,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         }
         if (open_chosen(c, d.member, &err)) {
             gc_conn_use_member(c, d.member);
-            rc = SQL_SUCCESS;
+            rc = prepare_session(s, d.member);
             break;
         }
         if (d.pinned) {
@@ -152,6 +181,15 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     for (int i = 0; i < n; i++)
         free(owned[i]);
     return rc;
+}
+
+/* A COMMIT or ROLLBACK sent in SQL (or an error that ended the
+ * transaction) left the pinned member's session idle: the pin ends now, as
+ * the server's transaction status says. */
+static void route_release_if_idle(gc_conn *c, int i, PGTransactionStatusType ts)
+{
+    if (i >= 0 && gc_global_pinned_member(c->global) == i && ts == PQTRANS_IDLE)
+        gc_global_release_pin(c->global);
 }
 
 void gc_route_done(gc_stmt *s, SQLRETURN rc)
@@ -169,6 +207,16 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     if (gc_global_pinned_member(c->global) < 0 &&
         (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR))
         gc_global_pin(c->global, i);
+    route_release_if_idle(c, i, ts);
+}
+
+/* Whether session generation g holds s's server statement. */
+static bool holds_statement(const gc_stmt *s, unsigned long g)
+{
+    for (int i = 0; i < s->prepared_on_n; i++)
+        if (s->prepared_on[i] == g)
+            return true;
+    return false;
 }
 
 bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
@@ -177,32 +225,46 @@ bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
         return false;
     if (s->conn->global == NULL)
         return s->server_generation == gc_member_generation(m);
-    int i = gc_global_member_index(s->conn->global, m);
-    return i >= 0 && i < s->member_prepared_n &&
-           s->member_prepared[i] == gc_member_generation(m);
+    return holds_statement(s, gc_member_generation(m));
+}
+
+/* Drops the generations of sessions that are gone (reconnected members,
+ * members the topology no longer has). */
+static void forget_gone_sessions(gc_stmt *s)
+{
+    const gc_global *g = s->conn->global;
+    int kept = 0;
+    for (int i = 0; i < s->prepared_on_n; i++) {
+        for (int j = 0; j < gc_global_member_count(g); j++) {
+            if (gc_member_generation(gc_global_member(g, j)) == s->prepared_on[i]) {
+                s->prepared_on[kept++] = s->prepared_on[i];
+                break;
+            }
+        }
+    }
+    s->prepared_on_n = kept;
 }
 
 void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
 {
-    s->server_generation = gc_member_generation(m);
-    if (s->conn->global == NULL)
+    unsigned long generation = gc_member_generation(m);
+    s->server_generation = generation;
+    if (s->conn->global == NULL || holds_statement(s, generation))
         return;
-    int n = gc_global_member_count(s->conn->global);
-    int i = gc_global_member_index(s->conn->global, m);
-    if (i < 0)
-        return;
-    if (s->member_prepared == NULL) {
-        s->member_prepared = calloc((size_t)n, sizeof *s->member_prepared);
-        if (s->member_prepared == NULL)
+    if (s->prepared_on_n == s->prepared_on_cap)
+        forget_gone_sessions(s);
+    if (s->prepared_on_n == s->prepared_on_cap) {
+        int cap = s->prepared_on_cap ? 2 * s->prepared_on_cap : 4;
+        unsigned long *grown = realloc(s->prepared_on, (size_t)cap * sizeof *grown);
+        if (grown == NULL)
             return;   /* prepared again next time: slower, still right */
-        s->member_prepared_n = n;
+        s->prepared_on = grown;
+        s->prepared_on_cap = cap;
     }
-    if (i < s->member_prepared_n)
-        s->member_prepared[i] = gc_member_generation(m);
+    s->prepared_on[s->prepared_on_n++] = generation;
 }
 
 void gc_route_forget_prepared(gc_stmt *s)
 {
-    for (int i = 0; i < s->member_prepared_n; i++)
-        s->member_prepared[i] = 0;
+    s->prepared_on_n = 0;
 }

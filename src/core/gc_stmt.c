@@ -84,9 +84,12 @@ static void drop_server_statement(gc_stmt *s)
     if (s->conn->global == NULL) {
         deallocate_on(s, s->conn->session);
     } else {
-        for (int i = 0; i < s->member_prepared_n; i++)
-            if (s->member_prepared[i] != 0)
-                deallocate_on(s, gc_global_member(s->conn->global, i));
+        const gc_global *g = s->conn->global;
+        for (int i = 0; i < gc_global_member_count(g); i++) {
+            gc_member *m = gc_global_member(g, i);
+            if (gc_route_prepared_on(s, m))
+                deallocate_on(s, m);
+        }
         gc_route_forget_prepared(s);
     }
     s->server_name[0] = '\0';
@@ -109,6 +112,7 @@ void gc_stmt_unprepare(gc_stmt *s)
     s->described_nparams = 0;
     s->described = false;
     s->show_global = false;
+    s->reconnect_global = false;
     gc_route_free(s);
 }
 

@@ -107,9 +107,12 @@ struct gc_stmt {
     /* Global connection (gc_route.c): what routing knows of the text. */
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
-    unsigned long *member_prepared;  /* per member: session generation the
-                                        server statement was made on; 0 none */
-    int member_prepared_n;
+    bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
+    unsigned long *prepared_on;  /* generations of the member sessions that
+                                    hold the server statement (unique per
+                                    session: gc_member_generation) */
+    int prepared_on_n;
+    int prepared_on_cap;
 
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
     atomic_bool timed_out;        /* the query timeout cancelled the statement */

@@ -13,6 +13,7 @@
 
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
+#include "global/gc_global_settings.h"
 #include "util/gc_strbuf.h"
 
 /* Connects to one seed address and reads the topology from it. Returns true
@@ -114,9 +115,14 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_e
 }
 
 /* Splits a search_path value ("\"$user\", public") into names as the
- * server stores them (quotes removed). */
-static bool split_search_path(gc_global *g, const char *text)
+ * server stores them (quotes removed), replacing the cached list. */
+bool gc_global_split_search_path(gc_global *g, const char *text)
 {
+    for (int i = 0; i < g->n_search_path; i++)
+        free(g->search_path[i]);
+    free(g->search_path);
+    g->search_path = NULL;
+    g->n_search_path = 0;
     int cap = 1;
     for (const char *p = text; *p != '\0'; p++)
         cap += *p == ',';
@@ -164,7 +170,7 @@ static void load_session_data(gc_global *g, int i)
     gc_error_clear(&err);
     PGresult *res = gc_member_exec(m, "SHOW search_path", &err);
     if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-        split_search_path(g, PQgetvalue(res, 0, 0));
+        gc_global_split_search_path(g, PQgetvalue(res, 0, 0));
     PQclear(res);
     gc_error_clear(&err);
     g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
@@ -320,6 +326,12 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_err
     }
     load_session_data(g, first);
     gc_global_sync_router(g);
+    /* Following later catalog versions (gc_global_refresh.c). */
+    if (!gc_global_refresh_init(g, opt)) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        gc_global_destroy(g);
+        return NULL;
+    }
     return g;
 }
 
@@ -327,6 +339,8 @@ void gc_global_destroy(gc_global *g)
 {
     if (g == NULL)
         return;
+    gc_global_settings_free(g);
+    gc_global_refresh_free(g);
     for (int i = 0; g->members != NULL && i < g->topo.n_members; i++)
         gc_member_destroy(g->members[i]);
     free(g->members);

@@ -125,4 +125,32 @@ bool gc_global_route(gc_global *g, const gc_route_request *req,
 /* Tells the router member i cannot be used (it did not answer). */
 void gc_global_mark_unusable(gc_global *g, int i);
 
+/* --- following the catalog version (gc_global_refresh.c) --- */
+
+/* Between transactions: whether gc_global_follow_catalog has work to do: a
+ * gcluster notification with a newer version arrived on the listening
+ * session (taken without a round trip), or TopologyRefresh seconds passed
+ * since the last version check. Never true while a transaction is pinned. */
+bool gc_global_refresh_pending(gc_global *g);
+/* Between transactions (never while pinned): takes queued notifications,
+ * else checks the catalog version (one round trip), and when it is newer
+ * follows it: topology read
+ * again, new members opened (each gets `setup_sql`, may be NULL), removed
+ * ones closed, the new version's shard map, the router made again. Member
+ * indexes may change: callers holding one look their member up again.
+ * When the version was raised by a reconnect request (ALTER SYSTEM
+ * RECONNECT GLOBAL CONNECTION or gcctl reconnect, by gcluster.version's
+ * reason), every member session is closed and opened again as well.
+ * False with err when the new topology could not be read (the last good
+ * one stays). The caller must have no statement streaming on any member. */
+bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err);
+/* ALTER SYSTEM RECONNECT GLOBAL CONNECTION: raises the catalog version on
+ * every group's open primary to the highest known + 1 (gcluster.bump_version,
+ * as gcctl reconnect), then closes and reopens every member session and
+ * follows the new version. *version gets the new version. False with the
+ * server's error (42501 without the admin grant) when the version could not
+ * be raised; sessions are then left as they were. Never while pinned. */
+bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
+                         gc_error *err);
+
 #endif

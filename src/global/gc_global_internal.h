@@ -10,6 +10,10 @@
 #include "global/gc_router.h"
 #include "global/gc_shardmap.h"
 
+/* Catalog-version watch and what following a new version needs
+ * (gc_global_refresh.c). */
+typedef struct gc_global_watch gc_global_watch;
+
 struct gc_global {
     gc_topology topo;              /* owned */
     gc_member **members;           /* topo.n_members sessions, owned */
@@ -25,9 +29,23 @@ struct gc_global {
     int last_member;               /* member of the last statement, or -1 */
     bool on_demand;                /* LocalityOnDemand=Yes */
     gc_trace *trace;               /* borrowed from the connection */
+    struct gc_global_settings_state *settings; /* SET log and SQL BEGIN prelude
+                                      (gc_global_settings.c); NULL until used */
+    gc_global_watch *refresh;     /* catalog-version watch (gc_global_refresh.c);
+                                      owned */
 };
 
 /* Tells the router what is known of every member now. */
 void gc_global_sync_router(gc_global *g);
+
+/* Replaces g's cached search_path with the split form of text ("\"$user\",
+ * public"). False on out-of-memory (the list is then empty). */
+bool gc_global_split_search_path(gc_global *g, const char *text);
+
+/* --- following the catalog version (gc_global_refresh.c) --- */
+/* Keeps what following a new version needs from opt (copied) and LISTENs on
+ * channel gcluster on the first open primary. False on out-of-memory. */
+bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt);
+void gc_global_refresh_free(gc_global *g);
 
 #endif

@@ -43,6 +43,7 @@ gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace)
     m->application_name = dup_or_null(params->application_name);
     m->extra_conninfo = dup_or_null(params->extra_conninfo);
     m->connect_timeout_s = params->connect_timeout_s;
+    m->member_timeout_s = params->member_timeout_s > 0 ? params->member_timeout_s : 0;
     m->trace = trace;
     m->state = GC_MEMBER_UNKNOWN;
     pthread_mutex_init(&m->cancel_lock, NULL);
@@ -204,17 +205,6 @@ void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ct
     m->notice_ctx = ctx;
 }
 
-/* Marks the member down when libpq says the connection is gone. */
-static void note_connection_health(gc_member *m)
-{
-    if (m->conn != NULL && PQstatus(m->conn) == CONNECTION_BAD &&
-        m->state != GC_MEMBER_DOWN) {
-        m->state = GC_MEMBER_DOWN;
-        gc_trace_write(m->trace, GC_TRACE_ERROR, "member %s lost its connection",
-                       m->name ? m->name : "-");
-    }
-}
-
 /* Common checks before sending; fills err (08003 closed, 08S01 lost). */
 static bool ready_to_send(gc_member *m, gc_error *err)
 {
@@ -223,8 +213,12 @@ static bool ready_to_send(gc_member *m, gc_error *err)
         return false;
     }
     if (m->state == GC_MEMBER_DOWN || PQstatus(m->conn) == CONNECTION_BAD) {
+        gc_member_note_connection_health(m);
         m->state = GC_MEMBER_DOWN;
-        gc_error_set(err, "08S01", 0, "communication link failure: the connection to the server was lost");
+        if (gc_error_is_set(&m->down_error))
+            *err = m->down_error;
+        else
+            gc_error_set(err, "08S01", 0, "communication link failure: the connection to the server was lost");
         return false;
     }
     if (m->in_flight)
@@ -235,12 +229,14 @@ static bool ready_to_send(gc_member *m, gc_error *err)
 static bool sent(gc_member *m, int ok, gc_error *err)
 {
     if (!ok) {
-        note_connection_health(m);
+        gc_member_note_connection_health(m);
         gc_member_error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
                          PQerrorMessage(m->conn));
         return false;
     }
     m->in_flight = true;
+    m->sent_generation = m->generation;
+    m->last_io_ms = gc_member_monotonic_ms();
     return true;
 }
 
@@ -301,15 +297,20 @@ bool gc_member_stream_rows(gc_member *m)
     return m->conn != NULL && PQsetSingleRowMode(m->conn) == 1;
 }
 
-/* Next result of the statement in flight (caller PQclears), NULL when done. */
+/* Next result of the statement in flight (caller PQclears), NULL when done.
+ * The wait is bounded by MemberTimeout as gc_member_wait.c explains; a
+ * member found dead yields one PGRES_FATAL_ERROR result without SQLSTATE
+ * (gc_member_result_error gives its 08S01 message), then NULL. */
 PGresult *gc_member_next_result(gc_member *m)
 {
     if (m->conn == NULL)
         return NULL;
+    if (!gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true))
+        return PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
     PGresult *res = PQgetResult(m->conn);
     if (res == NULL)
         m->in_flight = false;
-    note_connection_health(m);
+    gc_member_note_connection_health(m);
     return res;
 }
 
@@ -318,7 +319,8 @@ void gc_member_drain(gc_member *m)
     if (m->conn == NULL)
         return;
     PGresult *res;
-    while ((res = PQgetResult(m->conn)) != NULL) {
+    while (gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true) &&
+           (res = PQgetResult(m->conn)) != NULL) {
         /* A COPY in progress would never end by itself: end it. */
         ExecStatusType st = PQresultStatus(res);
         PQclear(res);
@@ -329,11 +331,11 @@ void gc_member_drain(gc_member *m)
             while (PQgetCopyData(m->conn, &buf, 0) > 0)
                 PQfreemem(buf);
         }
-        if (PQstatus(m->conn) == CONNECTION_BAD)
+        if (m->conn == NULL || PQstatus(m->conn) == CONNECTION_BAD)
             break;
     }
     m->in_flight = false;
-    note_connection_health(m);
+    gc_member_note_connection_health(m);
 }
 
 PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err)
@@ -351,14 +353,16 @@ PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err)
         last = res;
     }
     if (last == NULL) {
-        note_connection_health(m);
-        gc_member_error_from_libpq(err, m->state == GC_MEMBER_DOWN ? "08S01" : "HY000",
-                         PQerrorMessage(m->conn));
+        gc_member_note_connection_health(m);
+        if (m->conn == NULL || m->state == GC_MEMBER_DOWN)
+            gc_member_check_alive(m, err);    /* copies the down error */
+        else
+            gc_member_error_from_libpq(err, "HY000", PQerrorMessage(m->conn));
         return NULL;
     }
     ExecStatusType st = PQresultStatus(last);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
-        gc_member_error_from_result(last, err);
+        gc_member_result_error(m, last, err);
         PQclear(last);
         return NULL;
     }

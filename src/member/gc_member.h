@@ -44,6 +44,11 @@ typedef struct gc_member_params {
     const char *sslmode, *sslrootcert, *sslcert, *sslkey;
     const char *application_name;
     int connect_timeout_s;       /* 0 = libpq default */
+    /* MemberTimeout: how long a server may stay silent while results are
+     * awaited before it is asked (by a second connection) whether it is
+     * alive, and found down if that gets no answer either; also sets TCP
+     * keepalives and tcp_user_timeout. 0 = no limit. See docs/failover.md. */
+    int member_timeout_s;
     const char *extra_conninfo;  /* appended verbatim (e.g. keepalive options) */
 } gc_member_params;
 
@@ -79,8 +84,10 @@ gc_member_role gc_member_get_role(const gc_member *m);
 /* PQtransactionStatus of the session: the server's view, never a guess. */
 PGTransactionStatusType gc_member_txn_status(const gc_member *m);
 int gc_member_server_version(const gc_member *m);
-/* +1 on every successful connect: lets an owner tell a reconnected session
- * (whose server-side prepared statements are gone) from the one it knew. */
+/* A new number on every successful connect, unique across all sessions of
+ * the process and always increasing (0 before the first): lets an owner tell
+ * a reconnected session (whose server-side prepared statements are gone)
+ * from the one it knew, and one member's session from another's. */
 unsigned long gc_member_generation(const gc_member *m);
 /* What the session is connected to (libpq's view once open; the requested
  * values before). Owned by the member. */
@@ -126,5 +133,66 @@ bool gc_member_cancel(gc_member *m, gc_error *err);
 
 /* Fills err from a failed result: the server's SQLSTATE and primary message. */
 void gc_member_error_from_result(const PGresult *res, gc_error *err);
+/* The same, knowing the member: a result the driver made itself (no
+ * SQLSTATE) after the member went down gets the member's down error, e.g.
+ * 08S01 "member G1N1 did not answer within 5 s". */
+void gc_member_result_error(const gc_member *m, const PGresult *res, gc_error *err);
+
+/* --- health (docs/failover.md) --- */
+/* Non-blocking and without a round trip: reads what the server sent on the
+ * session (a FATAL, an EOF, a reset) and says whether the member is still
+ * usable. False, with err (08S01/08003) filled, when it is not. For the
+ * router between statements. */
+bool gc_member_check_alive(gc_member *m, gc_error *err);
+/* A bounded round trip (an empty query): true when the server answered
+ * within timeout_ms; otherwise the member is marked down. For a session
+ * idle long (gc_member_idle_ms) before it is trusted with a statement. */
+bool gc_member_ping(gc_member *m, int timeout_ms, gc_error *err);
+/* Milliseconds since the last exchange with the server (0 when closed). */
+long long gc_member_idle_ms(const gc_member *m);
+/* Marks the member down because of a failure seen on session `generation`
+ * (read gc_member_generation when sending). A failure of an older session
+ * (the member was reconnected since) is ignored: returns false and the
+ * member stays as it is. Otherwise closes the session, remembers why
+ * (NULL: a generic 08S01) and returns true. */
+bool gc_member_mark_down(gc_member *m, unsigned long generation, const gc_error *why);
+/* Why the member last went down (cleared on connect), or NULL. Owned by m. */
+const gc_error *gc_member_down_error(const gc_member *m);
+/* How many liveness probes found the server alive while a statement ran
+ * (for tests and tracing). */
+unsigned long gc_member_probes_answered(const gc_member *m);
+/* The generation the statement in flight (or the last one) was sent on. */
+unsigned long gc_member_sent_generation(const gc_member *m);
+
+/* --- autocommit writes with a known transaction id --- */
+typedef enum gc_member_xid_outcome {
+    GC_XID_COMMITTED,        /* COMMIT answered */
+    GC_XID_NOT_COMMITTED,    /* certainly not committed (nothing sent, or an
+                                error before COMMIT ran, or COMMIT failed) */
+    GC_XID_UNKNOWN,          /* COMMIT was sent and its answer lost: resolve
+                                `xid` with gc_xact_status (global layer) */
+} gc_member_xid_outcome;
+
+typedef struct gc_member_xid_run {
+    gc_member_xid_outcome outcome;
+    char xid[24];              /* decimal xid8, "" when the server never said */
+    unsigned long generation;  /* the session it ran on */
+    PGresult *result;          /* the statement's own result when it succeeded
+                                  (caller PQclears), else NULL */
+} gc_member_xid_run;
+
+/* Runs one statement in its own transaction as a single pipelined exchange
+ * (libpq pipeline mode): BEGIN; SELECT pg_current_xact_id(); a flush
+ * request (so the xid arrives while the statement still runs); the
+ * statement; COMMIT; sync. One round trip, and the transaction id is known
+ * before the COMMIT's answer, so a lost answer can be resolved. The session
+ * must be idle (not in a transaction). Returns true when committed; false
+ * with err filled otherwise (the server's error, or 08S01), run->outcome
+ * saying whether it may have committed. Parameters as for
+ * gc_member_send_query_params. */
+bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
+                            const Oid *param_types, const char *const *values,
+                            const int *lengths, const int *formats,
+                            gc_member_xid_run *run, gc_error *err);
 
 #endif

@@ -11,11 +11,18 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Session generations are unique across every session of the process and
+ * always increase, so "prepared on generation g" or "settings replayed on
+ * generation g" can never be mistaken for another session's, even when a
+ * member object's memory or its index in a topology is reused. */
+static atomic_ulong last_generation;
 
 /* Session settings every member gets, so results look the same on all of
  * them and the conversion layer can parse them (ISO dates, hex bytea, floats
@@ -71,13 +78,43 @@ static const char *connect_failure_sqlstate(const char *message)
  * keyword). *extra receives libpq's parse of extra_conninfo, whose strings kl
  * points into: the caller frees it with PQconninfoFree once libpq has copied
  * the arrays. timeout is the caller's buffer for the connect_timeout text. */
+/* Text of the keepalive and user-timeout keywords, derived from
+ * MemberTimeout (see keepalive_settings). */
+typedef struct keepalive_text {
+    char idle[16], interval[16], count[16], user_timeout[16];
+} keepalive_text;
+
+/* The kernel's part of detection. With MemberTimeout T (seconds): an idle
+ * session is probed by TCP keepalives after T s of silence, every ceil(T/3)
+ * s, 3 times, so a vanished host is found in about 2T; and data sent but not
+ * acknowledged for T s (tcp_user_timeout, PostgreSQL 12+ libpq) breaks the
+ * connection. Neither catches a stopped server process (its kernel still
+ * acknowledges): that is gc_member_wait.c's job. Without MemberTimeout,
+ * libpq's usual keepalives (30 s idle, 10 s, 3 probes) and no user timeout. */
+static void keepalive_settings(const gc_member *m, keepalive_text *k)
+{
+    int t = m->member_timeout_s;
+    if (t <= 0) {
+        snprintf(k->idle, sizeof k->idle, "30");
+        snprintf(k->interval, sizeof k->interval, "10");
+        snprintf(k->count, sizeof k->count, "3");
+        k->user_timeout[0] = '\0';
+        return;
+    }
+    snprintf(k->idle, sizeof k->idle, "%d", t);
+    snprintf(k->interval, sizeof k->interval, "%d", (t + 2) / 3);
+    snprintf(k->count, sizeof k->count, "3");
+    snprintf(k->user_timeout, sizeof k->user_timeout, "%d", t * 1000);
+}
+
 static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
-                           size_t timeout_size, PQconninfoOption **extra,
-                           gc_error *err)
+                           size_t timeout_size, keepalive_text *ka,
+                           PQconninfoOption **extra, gc_error *err)
 {
     kl->count = 0;
     *extra = NULL;
     snprintf(timeout, timeout_size, "%d", m->connect_timeout_s);
+    keepalive_settings(m, ka);
 
     /* extra_conninfo is parsed by libpq into keywords, then merged. */
     if (m->extra_conninfo != NULL && m->extra_conninfo[0] != '\0') {
@@ -106,11 +143,12 @@ static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
      * enforces it, see connect_all), but keeping it lets libpq report it. */
     if (m->connect_timeout_s > 0)
         keyword_add(kl, "connect_timeout", timeout);
-    /* Keepalives find a dead server on an idle session. */
+    /* Keepalives find a vanished server on an idle session. */
     keyword_add(kl, "keepalives", "1");
-    keyword_add(kl, "keepalives_idle", "30");
-    keyword_add(kl, "keepalives_interval", "10");
-    keyword_add(kl, "keepalives_count", "3");
+    keyword_add(kl, "keepalives_idle", ka->idle);
+    keyword_add(kl, "keepalives_interval", ka->interval);
+    keyword_add(kl, "keepalives_count", ka->count);
+    keyword_add(kl, "tcp_user_timeout", ka->user_timeout);    /* "" = not set */
     if (*extra != NULL) {
         for (PQconninfoOption *o = *extra; o->keyword != NULL; o++)
             keyword_add(kl, o->keyword, o->val);
@@ -127,6 +165,7 @@ static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
  * (which may be NULL). err must already say why. */
 static void connect_failed(gc_member *m, PGconn *conn, const gc_error *err)
 {
+    gc_error_set(&m->down_error, err->sqlstate, err->native, "%s", err->message);
     gc_trace_write(m->trace, GC_TRACE_ERROR, "member %s connect failed: %s",
                    m->name ? m->name : "-", err->message);
     if (conn != NULL)
@@ -158,8 +197,10 @@ static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
     m->conn = conn;
     pthread_mutex_unlock(&m->cancel_lock);
     m->state = GC_MEMBER_UP;
-    m->generation++;
+    m->generation = atomic_fetch_add(&last_generation, 1) + 1;
     m->in_flight = false;
+    m->last_io_ms = gc_member_monotonic_ms();
+    gc_error_clear(&m->down_error);
     gc_error_clear(err);
     gc_member_role role = gc_member_get_role(m);
     gc_trace_write(m->trace, GC_TRACE_INFO,
@@ -192,7 +233,7 @@ typedef struct connect_attempt {
     long long deadline_ms;             /* monotonic; LLONG_MAX when none */
 } connect_attempt;
 
-static long long monotonic_ms(void)
+long long gc_member_monotonic_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -207,8 +248,9 @@ static bool attempt_start(connect_attempt *a)
     gc_member *m = a->m;
     keyword_list kl;
     char timeout[16];
+    keepalive_text ka;
     PQconninfoOption *extra = NULL;
-    if (!build_keywords(m, &kl, timeout, sizeof timeout, &extra, a->err)) {
+    if (!build_keywords(m, &kl, timeout, sizeof timeout, &ka, &extra, a->err)) {
         connect_failed(m, NULL, a->err);
         return false;
     }
@@ -285,7 +327,7 @@ static void drive_attempts(connect_attempt *attempts, int n, long long start)
     }
 
     while (pending > 0) {
-        long long now = monotonic_ms();
+        long long now = gc_member_monotonic_ms();
         long long next_deadline = LLONG_MAX;
         int nfds = 0;
         for (int i = 0; i < n; i++) {
@@ -405,7 +447,7 @@ int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
     }
     gc_error *err_of = errs != NULL ? errs : scratch;
 
-    long long start = monotonic_ms();
+    long long start = gc_member_monotonic_ms();
     for (int i = 0; i < n; i++) {
         connect_attempt *a = &attempts[i];
         a->m = members[i];
@@ -454,4 +496,70 @@ int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
     free(shares);
     free(scratch);
     return open;
+}
+
+/* --- liveness probes -------------------------------------------------- */
+
+struct gc_member_probe {
+    PGconn *conn;
+    PostgresPollingStatusType want;
+};
+
+/* Starts a second connection to the member with the member's own
+ * parameters, to learn whether the server process answers at all. Owned by
+ * the caller, freed with gc_member_probe_free. */
+gc_member_probe *gc_member_probe_start(gc_member *m)
+{
+    keyword_list kl;
+    char timeout[16];
+    keepalive_text ka;
+    PQconninfoOption *extra = NULL;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!build_keywords(m, &kl, timeout, sizeof timeout, &ka, &extra, &err))
+        return NULL;
+    keyword_add(&kl, "application_name", "gcodbc liveness probe");
+    kl.keys[kl.count] = NULL;
+    kl.values[kl.count] = NULL;
+    gc_member_probe *p = calloc(1, sizeof *p);
+    if (p != NULL)
+        p->conn = PQconnectStartParams(kl.keys, kl.values, 0);
+    PQconninfoFree(extra);
+    if (p == NULL || p->conn == NULL || PQstatus(p->conn) == CONNECTION_BAD) {
+        gc_member_probe_free(p);
+        return NULL;
+    }
+    p->want = PGRES_POLLING_WRITING;
+    gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s silent: liveness probe started",
+                   m->name ? m->name : "-");
+    return p;
+}
+
+int gc_member_probe_socket(const gc_member_probe *p, short *events)
+{
+    *events = p->want == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+    return PQsocket(p->conn);
+}
+
+/* A failed probe still proves the server alive when the server itself said
+ * no (too many connections, authentication, shutting down): libpq then
+ * reports the server's FATAL message. Refused or reset connections do not. */
+gc_probe_state gc_member_probe_advance(gc_member_probe *p)
+{
+    p->want = PQconnectPoll(p->conn);
+    if (p->want == PGRES_POLLING_OK)
+        return GC_PROBE_ALIVE;
+    if (p->want == PGRES_POLLING_FAILED)
+        return strstr(PQerrorMessage(p->conn), "FATAL") != NULL ? GC_PROBE_ALIVE
+                                                                : GC_PROBE_DEAD;
+    return GC_PROBE_RUNNING;
+}
+
+void gc_member_probe_free(gc_member_probe *p)
+{
+    if (p == NULL)
+        return;
+    if (p->conn != NULL)
+        PQfinish(p->conn);
+    free(p);
 }

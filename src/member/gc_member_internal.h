@@ -16,12 +16,17 @@ struct gc_member {
     char *sslmode, *sslrootcert, *sslcert, *sslkey, *application_name;
     char *extra_conninfo;
     int connect_timeout_s;
+    int member_timeout_s;        /* 0 = no limit on a silent server */
 
     gc_trace *trace;             /* borrowed from the owner */
     PGconn *conn;                /* NULL while closed */
     gc_member_state state;
-    unsigned long generation;    /* +1 on every successful connect */
+    unsigned long generation;    /* new, process-wide unique, on every successful connect */
     bool in_flight;              /* a sent statement has results left to collect */
+    unsigned long sent_generation; /* generation the statement in flight was sent on */
+    long long last_io_ms;        /* monotonic: last send to or answer from the server */
+    gc_error down_error;         /* why the member went down; cleared on connect */
+    unsigned long probes_answered; /* liveness probes that found the server alive */
 
     gc_member_notice_fn notice_fn;
     void *notice_ctx;
@@ -31,6 +36,40 @@ struct gc_member {
     pthread_mutex_t cancel_lock;
     PGcancel *cancel;
 };
+
+/* Monotonic clock in milliseconds. */
+long long gc_member_monotonic_ms(void);
+
+/* Marks the member DOWN for `err` (copied as its down error) and closes the
+ * session: a session once found dead is never used again. */
+void gc_member_went_down(gc_member *m, const gc_error *err);
+
+/* Marks the member down (with libpq's message) when libpq says the
+ * connection is gone. */
+void gc_member_note_connection_health(gc_member *m);
+
+/* Waits until the statement in flight has a result that PQgetResult hands
+ * over without blocking. silence_limit_ms (<= 0: none) bounds how long the
+ * server may stay silent; with `probe`, a silent server is asked by a second
+ * connection whether it is alive (see gc_member_wait.c). False when the
+ * member went down for not answering (session closed, down_error set). */
+bool gc_member_wait_readable(gc_member *m, long long silence_limit_ms, bool probe);
+
+/* A liveness probe: a second, short-lived connection to the member. */
+typedef struct gc_member_probe gc_member_probe;
+typedef enum gc_probe_state {
+    GC_PROBE_RUNNING,     /* no answer yet */
+    GC_PROBE_ALIVE,       /* the server answered (accepted or refused us) */
+    GC_PROBE_DEAD,        /* the connection was refused or reset */
+} gc_probe_state;
+/* Starts a probe; NULL when it could not even start (treat as no answer). */
+gc_member_probe *gc_member_probe_start(gc_member *m);
+/* Socket to poll and the events wanted, or -1 when the probe must simply be
+ * advanced again. */
+int gc_member_probe_socket(const gc_member_probe *p, short *events);
+/* Advances a probe whose socket is ready. */
+gc_probe_state gc_member_probe_advance(gc_member_probe *p);
+void gc_member_probe_free(gc_member_probe *p);
 
 /* Fills err with libpq's message, without its trailing newline. */
 void gc_member_error_from_libpq(gc_error *err, const char *sqlstate, const char *msg);

@@ -256,7 +256,7 @@ static void cluster_parallel_timing(const gc_locator *loc)
                   "reconnect of open members: %d open, generation %lu", n,
                   gc_member_generation(ms[0]));
             /* The blocking connect reconnects: a new generation. */
-            CHECK(gc_member_connect(ms[0], &errs[0]) && gc_member_generation(ms[0]) == gen + 1,
+            CHECK(gc_member_connect(ms[0], &errs[0]) && gc_member_generation(ms[0]) > gen,
                   "blocking reconnect: generation %lu", gc_member_generation(ms[0]));
         }
         destroy_all(ms);

@@ -1,0 +1,38 @@
+/*
+ * gc_conn_refresh: the ODBC connection's side of following the cluster's
+ * catalog version (gc_conn_global.c) and of ALTER SYSTEM RECONNECT GLOBAL
+ * CONNECTION (gc_reconnect_stmt.c). docs/global-connection.md, "Topology
+ * changes".
+ */
+#ifndef GC_CONN_REFRESH_H
+#define GC_CONN_REFRESH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_stmt.h"
+
+/* Call before routing each statement of a global connection. Between
+ * transactions (nothing pinned, no SQL BEGIN held back) it takes queued
+ * gcluster notifications without a round trip and, when one says the
+ * version is newer or TopologyRefresh seconds have passed, checks the
+ * version and follows it (gc_global_follow_catalog). Never fails the statement:
+ * a failed reload keeps the last good topology (traced). */
+void gc_conn_global_between_transactions(gc_conn *c);
+
+/* ALTER SYSTEM RECONNECT GLOBAL CONNECTION on connection c: raises the
+ * catalog version on every group's primary, reopens every member session.
+ * Errors go to diag: 25000 inside a transaction, the server's 42501 without
+ * the admin grant, HY000 on a general connection. */
+SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag);
+
+/* --- the statement (gc_reconnect_stmt.c) --- */
+
+/* Whether sql (len bytes) is ALTER SYSTEM RECONNECT GLOBAL CONNECTION: any
+ * letter case, any white space between the words, trailing ';' allowed. */
+bool gc_reconnect_stmt_matches(const char *sql, size_t len);
+/* Answers it on s's connection (no result set: a command, row count -1). */
+SQLRETURN gc_reconnect_stmt_run(gc_stmt *s);
+
+#endif

@@ -1,0 +1,426 @@
+/*
+ * gc_ddl_run: a cluster-wide DDL with two-phase commit. Phase one, group by
+ * group (a new solo table's owner first): BEGIN, the DDL, PREPARE
+ * TRANSACTION. A group that fails ends it: the open transaction is rolled
+ * back, the prepared ones are rolled back (ROLLBACK PREPARED), and its error
+ * is returned naming the group. Phase two: COMMIT PREPARED everywhere; once
+ * every group has prepared, the DDL is decided, so a group that cannot be
+ * told to commit is reported as a warning naming the prepared transaction.
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "global/gc_ddl.h"
+#include "util/gc_strbuf.h"
+
+/* One group's primary and what phase one did there. */
+typedef struct ddl_group {
+    int group;
+    int member;             /* index in the topology */
+    gc_member *session;
+    bool in_transaction;    /* BEGIN sent, not yet prepared or ended */
+    bool prepared;
+} ddl_group;
+
+/* Appends s as an SQL string literal (E'' form when it holds a backslash, so
+ * standard_conforming_strings does not matter). */
+static void append_literal(gc_strbuf *sb, const char *s)
+{
+    bool escape = strchr(s, '\\') != NULL;
+    gc_strbuf_append_str(sb, escape ? "E'" : "'");
+    for (; *s != '\0'; s++) {
+        if (*s == '\'' || *s == '\\')
+            gc_strbuf_append_char(sb, *s);
+        gc_strbuf_append_char(sb, *s);
+    }
+    gc_strbuf_append_char(sb, '\'');
+}
+
+/* Rewrites err as "group G (member M): message", keeping its SQLSTATE. */
+static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
+{
+    gc_error named;
+    gc_error_set(&named, err->sqlstate[0] != '\0' ? err->sqlstate : "HY000", err->native,
+                 "cluster-wide DDL failed on group %s (member %s), nothing was changed "
+                 "on any group: %s",
+                 t->groups[dg->group].name, t->members[dg->member].name, err->message);
+    *err = named;
+}
+
+/* The member serving as group gi's primary: an open session the server says
+ * is a primary, else the catalog's primary (opened now). -1 with err. */
+static int find_primary(gc_global *g, int gi, const char *setup_sql, gc_error *err)
+{
+    const gc_topology *t = gc_global_topology(g);
+    for (int i = 0; i < t->n_members; i++) {
+        gc_member *m = gc_global_member(g, i);
+        if (t->members[i].group == gi && gc_member_is_open(m) &&
+            gc_member_get_role(m) == GC_ROLE_PRIMARY)
+            return i;
+    }
+    for (int i = 0; i < t->n_members; i++) {
+        if (t->members[i].group != gi || !t->members[i].catalog_primary)
+            continue;
+        gc_error e;
+        gc_error_clear(&e);
+        if (gc_global_open_member(g, i, setup_sql, &e) &&
+            gc_member_get_role(gc_global_member(g, i)) != GC_ROLE_STANDBY)
+            return i;
+        gc_error_set(err, "08S01", 0,
+                     "cluster-wide DDL needs every group's primary; group %s's primary "
+                     "%s does not answer%s%s",
+                     t->groups[gi].name, t->members[i].name, e.message[0] ? ": " : "",
+                     e.message);
+        return -1;
+    }
+    gc_error_set(err, "08S01", 0, "cluster-wide DDL needs every group's primary; "
+                 "group %s has none", t->groups[gi].name);
+    return -1;
+}
+
+/* Runs sql on dg's session. *keep (may be NULL) takes the first result kept
+ * (caller PQclears); false with err naming the group. */
+static bool run(const gc_topology *t, ddl_group *dg, const char *sql, PGresult **keep,
+                gc_error *err)
+{
+    PGresult *r = gc_member_exec(dg->session, sql, err);
+    if (r == NULL) {
+        name_group(err, t, dg);
+        return false;
+    }
+    if (keep != NULL && *keep == NULL)
+        *keep = r;
+    else
+        PQclear(r);
+    return true;
+}
+
+/* Refuses (55000) when a primary allows no prepared transactions, and
+ * (25000) when one is inside a transaction. */
+static bool check_primaries(const gc_topology *t, ddl_group *groups, int n, gc_error *err)
+{
+    for (int k = 0; k < n; k++) {
+        ddl_group *dg = &groups[k];
+        if (gc_member_txn_status(dg->session) != PQTRANS_IDLE) {
+            gc_error_set(err, "25000", 0,
+                         "cluster-wide DDL cannot run inside a transaction (member %s has "
+                         "one open); run DDL in autocommit mode on a global connection",
+                         t->members[dg->member].name);
+            return false;
+        }
+        PGresult *r = gc_member_exec(dg->session, "SHOW max_prepared_transactions", err);
+        if (r == NULL) {
+            name_group(err, t, dg);
+            return false;
+        }
+        bool zero = PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) <= 0;
+        PQclear(r);
+        if (zero) {
+            gc_error_set(err, "55000", 0,
+                         "cluster-wide DDL needs two-phase commit, but "
+                         "max_prepared_transactions is 0 on member %s (group %s): set it "
+                         "above 0 on every member (ALTER SYSTEM SET "
+                         "max_prepared_transactions = 20, then restart the server; gcctl "
+                         "local clusters use 20)",
+                         t->members[dg->member].name, t->groups[dg->group].name);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* On the owner, inside its transaction: the new table's quoted qualified
+ * name, schema, name and column definitions (type, NOT NULL, defaults other
+ * than sequences), for its foreign twins. Caller frees the four strings. */
+static bool describe_solo(const gc_topology *t, ddl_group *owner, const char *name,
+                          char **columns, char **qualified, char **schema, char **table,
+                          gc_error *err)
+{
+    gc_strbuf q;
+    gc_strbuf_init(&q);
+    gc_strbuf_append_str(&q,
+        "SELECT format('%I.%I', n.nspname, c.relname), n.nspname, c.relname,"
+        " coalesce(string_agg(format('%I %s', a.attname, format_type(a.atttypid, a.atttypmod))"
+        "  || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END"
+        "  || CASE WHEN d.adbin IS NULL OR a.attgenerated <> ''"
+        "          OR pg_get_expr(d.adbin, d.adrelid) LIKE '%nextval(%' THEN ''"
+        "     ELSE ' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid) END,"
+        "  ', ' ORDER BY a.attnum), '')"
+        " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+        " LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum"
+        " WHERE c.oid = to_regclass(");
+    append_literal(&q, name);
+    gc_strbuf_append_str(&q, ") GROUP BY 1, 2, 3");
+    char *sql = gc_strbuf_take(&q);
+    if (sql == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    PGresult *r = gc_member_exec(owner->session, sql, err);
+    free(sql);
+    if (r == NULL) {
+        name_group(err, t, owner);
+        return false;
+    }
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        gc_error_set(err, "42P01", 0, "the new table %s is not found after CREATE TABLE", name);
+        name_group(err, t, owner);
+        return false;
+    }
+    *qualified = strdup(PQgetvalue(r, 0, 0));
+    *schema = strdup(PQgetvalue(r, 0, 1));
+    *table = strdup(PQgetvalue(r, 0, 2));
+    *columns = strdup(PQgetvalue(r, 0, 3));
+    PQclear(r);
+    if (*qualified == NULL || *schema == NULL || *table == NULL || *columns == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* The solo table's foreign twin on a non-owner group, and on every group the
+ * catalog row when the role may write gcluster.tables (gcctl grants only
+ * SELECT today: then the table is not registered, see the documentation).
+ * Caller frees. */
+static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
+                      const char *columns, const char *qualified, const char *schema,
+                      const char *table)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    if (!on_owner) {
+        gc_strbuf_appendf(&sb, "CREATE FOREIGN TABLE %s (%s) SERVER \"", qualified, columns);
+        for (const char *p = t->groups[owner_group].fdw_server; *p != '\0'; p++) {
+            if (*p == '"')
+                gc_strbuf_append_char(&sb, '"');
+            gc_strbuf_append_char(&sb, *p);
+        }
+        gc_strbuf_append_str(&sb, "\" OPTIONS (schema_name ");
+        append_literal(&sb, schema);
+        gc_strbuf_append_str(&sb, ", table_name ");
+        append_literal(&sb, table);
+        gc_strbuf_append_str(&sb, ");\n");
+    }
+    gc_strbuf_append_str(&sb,
+        "DO $gcodbc_ddl$ BEGIN IF has_table_privilege('gcluster.tables', 'INSERT') THEN"
+        " INSERT INTO gcluster.tables (name, method, key, owner_group) VALUES (");
+    append_literal(&sb, table);
+    gc_strbuf_append_str(&sb, ", 'solo', '{}', ");
+    append_literal(&sb, t->groups[owner_group].name);
+    gc_strbuf_append_str(&sb, ") ON CONFLICT (name) DO NOTHING; END IF; END $gcodbc_ddl$");
+    return gc_strbuf_take(&sb);
+}
+
+/* DROP TABLE as group dg runs it: DROP FOREIGN TABLE where the first table
+ * named is a foreign table there (a solo table's twin), else the text as is.
+ * NULL with err on failure; caller frees. */
+static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
+                       const gc_ddl_plan *plan, gc_error *err)
+{
+    bool foreign = false;
+    if (plan->table_as_written[0] != '\0') {
+        gc_strbuf q;
+        gc_strbuf_init(&q);
+        gc_strbuf_append_str(&q, "SELECT relkind FROM pg_class WHERE oid = to_regclass(");
+        append_literal(&q, plan->table_as_written);
+        gc_strbuf_append_str(&q, ")");
+        char *text = gc_strbuf_take(&q);
+        PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
+        free(text);
+        if (r == NULL) {
+            if (err->sqlstate[0] == '\0')
+                gc_error_set(err, "HY001", 0, "out of memory");
+            name_group(err, t, dg);
+            return NULL;
+        }
+        foreign = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 'f';
+        PQclear(r);
+    }
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    if (foreign) {
+        gc_strbuf_append_str(&sb, "DROP FOREIGN TABLE ");
+        gc_strbuf_append_str(&sb, sql + plan->drop_table_rest);
+    } else {
+        gc_strbuf_append_str(&sb, sql);
+    }
+    char *text = gc_strbuf_take(&sb);
+    if (text == NULL)
+        gc_error_set(err, "HY001", 0, "out of memory");
+    return text;
+}
+
+/* Ends phase one after a failure: every group's work is undone. */
+static void undo(ddl_group *groups, int n, const char *gid)
+{
+    char sql[128];
+    for (int k = 0; k < n; k++) {
+        gc_error e;
+        gc_error_clear(&e);
+        PGresult *r = NULL;
+        if (groups[k].in_transaction) {
+            r = gc_member_exec(groups[k].session, "ROLLBACK", &e);
+        } else if (groups[k].prepared) {
+            snprintf(sql, sizeof sql, "ROLLBACK PREPARED '%s'", gid);
+            r = gc_member_exec(groups[k].session, sql, &e);
+        }
+        PQclear(r);
+        groups[k].in_transaction = groups[k].prepared = false;
+    }
+}
+
+/* Phase one on one group: BEGIN, its statements, PREPARE TRANSACTION. */
+static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *sql,
+                          const char *extra, const char *gid, PGresult **keep, gc_error *err)
+{
+    if (!run(t, dg, "BEGIN", NULL, err))
+        return false;
+    dg->in_transaction = true;
+    if (!run(t, dg, sql, keep, err))
+        return false;
+    if (extra != NULL && !run(t, dg, extra, NULL, err))
+        return false;
+    char prep[128];
+    snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
+    if (!run(t, dg, prep, NULL, err))
+        return false;
+    dg->in_transaction = false;
+    dg->prepared = true;
+    return true;
+}
+
+/* Phase two: COMMIT PREPARED everywhere, each tried twice (the session is
+ * reopened when it broke). A group that still fails goes into info. */
+static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
+                       const char *setup_sql, gc_error *info)
+{
+    const gc_topology *t = gc_global_topology(g);
+    char sql[128];
+    snprintf(sql, sizeof sql, "COMMIT PREPARED '%s'", gid);
+    for (int k = 0; k < n; k++) {
+        gc_error e;
+        gc_error_clear(&e);
+        bool done = false;
+        for (int attempt = 0; attempt < 2 && !done; attempt++) {
+            if (attempt > 0 && !gc_member_is_open(groups[k].session))
+                gc_global_open_member(g, groups[k].member, setup_sql, &e);
+            PGresult *r = gc_member_exec(groups[k].session, sql, &e);
+            done = r != NULL;
+            PQclear(r);
+        }
+        if (!done)
+            gc_error_set(info, "01000", 0,
+                         "the DDL is committed on the other groups and prepared on group "
+                         "%s, where COMMIT PREPARED failed (%s); it takes effect there when "
+                         "COMMIT PREPARED '%s' runs on %s",
+                         t->groups[groups[k].group].name, e.message, gid,
+                         t->members[groups[k].member].name);
+    }
+}
+
+bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
+{
+    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    out->result = NULL;
+    gc_error_clear(&out->info);
+    const gc_topology *t = gc_global_topology(g);
+    int n = t->n_groups;
+    ddl_group groups[n > 0 ? n : 1];
+    int owner = -1;
+    if (plan->scope == GC_DDL_SOLO_TABLE) {
+        gc_route_request req = { .analysis = NULL };
+        gc_route_decision d;
+        if (!gc_global_route(g, &req, &d, err))
+            return false;
+        owner = d.group;
+    }
+    /* The owner first: the other groups' foreign tables copy its columns. */
+    for (int k = 0; k < n; k++) {
+        int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
+        groups[k].group = gi;
+        groups[k].member = find_primary(g, gi, setup_sql, err);
+        if (groups[k].member < 0)
+            return false;
+        groups[k].session = gc_global_member(g, groups[k].member);
+        groups[k].in_transaction = groups[k].prepared = false;
+    }
+    if (!check_primaries(t, groups, n, err))
+        return false;
+
+    static const char prefix[] = "gcodbc_ddl_";
+    char gid[96];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
+             (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
+
+    char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        ddl_group *dg = &groups[k];
+        bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
+        if (plan->scope == GC_DDL_EVERY_GROUP) {
+            char *own = plan->drop_table_rest > 0 ? drop_text(t, dg, sql, plan, err) : NULL;
+            ok = (plan->drop_table_rest == 0 || own != NULL) &&
+                 prepare_group(t, dg, own != NULL ? own : sql, NULL, gid, &out->result, err);
+            free(own);
+            continue;
+        }
+        if (on_owner) {
+            /* BEGIN and the CREATE first; the description needs the table. */
+            ok = run(t, dg, "BEGIN", NULL, err);
+            dg->in_transaction = ok;
+            ok = ok && run(t, dg, sql, &out->result, err) &&
+                 describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
+                               &schema, &table, err);
+        }
+        char *extra = ok ? solo_sql(t, on_owner, owner, columns, qualified, schema, table)
+                         : NULL;
+        if (ok && extra == NULL) {
+            gc_error_set(err, "HY001", 0, "out of memory");
+            ok = false;
+        }
+        if (ok && on_owner) {
+            char prep[128];
+            snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
+            ok = run(t, dg, extra, NULL, err) && run(t, dg, prep, NULL, err);
+            if (ok) {
+                dg->in_transaction = false;
+                dg->prepared = true;
+            }
+        } else if (ok) {
+            ok = prepare_group(t, dg, extra, NULL, gid, NULL, err);
+        }
+        free(extra);
+    }
+    free(columns);
+    free(qualified);
+    free(schema);
+    free(table);
+    if (!ok) {
+        undo(groups, n, gid);
+        PQclear(out->result);
+        out->result = NULL;
+        return false;
+    }
+    commit_all(g, groups, n, gid, setup_sql, &out->info);
+    if (plan->changes_map) {
+        gc_member *primaries[n > 0 ? n : 1];
+        for (int k = 0; k < n; k++)
+            primaries[k] = groups[k].session;
+        gc_error e;
+        gc_error_clear(&e);
+        if (!gc_ddl_refresh(g, primaries, n, setup_sql, &e) && out->info.sqlstate[0] == '\0')
+            out->info = e;
+    }
+    return true;
+}

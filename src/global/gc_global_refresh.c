@@ -1,0 +1,598 @@
+/*
+ * gc_global_refresh: a global connection follows the cluster's catalog
+ * version (issue 6, points 5 and 6; docs/global-connection.md "Topology
+ * changes").
+ *
+ * Watching: one primary session LISTENs on channel `gcluster` (bump_version
+ * notifies there, on primaries only). Its queued notifications are taken
+ * without a round trip before every transaction; at most every
+ * TopologyRefresh seconds one `SELECT version FROM gcluster.version` runs on
+ * it too, in case a notification was missed (a session reconnected, a
+ * notification sent while nobody listened).
+ *
+ * Following: between transactions only. The topology is read again; members
+ * still listed (same name, host and port) keep their session, state and
+ * counters; new ones are opened at once, in parallel; removed ones are
+ * closed. The shard map of the new version comes from the process-wide
+ * cache and the router is made again for the new topology. When no member
+ * answers with the catalog the last good topology stays.
+ *
+ * RECONNECT: gc_global_reconnect raises the version on every group's
+ * primary (as gcctl reconnect does) and reopens every session. Another
+ * connection that follows a version whose recorded reason is a reconnect
+ * (this statement's, or gcctl reconnect's) reopens its sessions too.
+ */
+#include "global/gc_global_internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "global/gc_global_settings.h"
+#include "member/gc_member_notify.h"
+
+#define GC_CHANNEL "gcluster"
+#define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
+#define GC_GCCTL_RECONNECT_REASON "reconnect"   /* gcctl reconnect's reason */
+
+/* What following a new version needs from connect time. */
+struct gc_global_watch {
+    gc_member_params params;       /* template for new members; strings below */
+    char *owned[10];               /* the copied strings of params */
+    const gc_settings *settings;   /* borrowed from the connection */
+    gc_member_notice_fn notice_fn;
+    void *notice_ctx;
+    int interval_ms;               /* TopologyRefresh */
+    long long last_check_ms;       /* monotonic time of the last version check */
+    int listener;                  /* member holding LISTEN gcluster, or -1 */
+    unsigned long listener_generation;
+    bool heard;                    /* a notification not acted on yet */
+    int64_t heard_version;         /* its highest numeric payload, -1 when none */
+};
+
+static long long monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Copies s into r->owned[*k] and returns it (NULL stays NULL). */
+static const char *keep(gc_global_watch *r, int *k, const char *s, bool *ok)
+{
+    if (s == NULL)
+        return NULL;
+    assert(*k < (int)(sizeof r->owned / sizeof r->owned[0]));
+    char *c = strdup(s);
+    if (c == NULL)
+        *ok = false;
+    r->owned[(*k)++] = c;
+    return c;
+}
+
+/* The member LISTENing on gcluster: the current one while its session is
+ * the same, else the first open primary (LISTEN sent now). -1 when none. */
+static int ensure_listener(gc_global *g)
+{
+    gc_global_watch *r = g->refresh;
+    if (r->listener >= 0) {
+        gc_member *m = g->members[r->listener];
+        if (gc_member_is_open(m) && gc_member_generation(m) == r->listener_generation)
+            return r->listener;
+        r->listener = -1;
+    }
+    for (int i = 0; i < g->topo.n_members; i++) {
+        gc_member *m = g->members[i];
+        if (!gc_member_is_open(m) || gc_member_busy(m) ||
+            gc_member_get_role(m) != GC_ROLE_PRIMARY ||
+            gc_member_txn_status(m) != PQTRANS_IDLE)
+            continue;
+        gc_error err;
+        gc_error_clear(&err);
+        PGresult *res = gc_member_exec(m, "LISTEN " GC_CHANNEL, &err);
+        if (res == NULL) {
+            gc_trace_write(g->trace, GC_TRACE_INFO, "LISTEN %s on %s failed: %s",
+                           GC_CHANNEL, g->topo.members[i].name, err.message);
+            continue;
+        }
+        PQclear(res);
+        r->listener = i;
+        r->listener_generation = gc_member_generation(m);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "listening on channel %s on %s",
+                       GC_CHANNEL, g->topo.members[i].name);
+        return i;
+    }
+    return -1;
+}
+
+bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt)
+{
+    gc_global_watch *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return false;
+    g->refresh = r;
+    bool ok = true;
+    int k = 0;
+    r->params = opt->member;
+    r->params.name = r->params.group = r->params.host = r->params.port = NULL;
+    r->params.dbname = keep(r, &k, opt->member.dbname, &ok);
+    r->params.user = keep(r, &k, opt->member.user, &ok);
+    r->params.password = keep(r, &k, opt->member.password, &ok);
+    r->params.sslmode = keep(r, &k, opt->member.sslmode, &ok);
+    r->params.sslrootcert = keep(r, &k, opt->member.sslrootcert, &ok);
+    r->params.sslcert = keep(r, &k, opt->member.sslcert, &ok);
+    r->params.sslkey = keep(r, &k, opt->member.sslkey, &ok);
+    r->params.application_name = keep(r, &k, opt->member.application_name, &ok);
+    r->params.extra_conninfo = keep(r, &k, opt->member.extra_conninfo, &ok);
+    r->settings = opt->settings;
+    r->notice_fn = opt->notice_fn;
+    r->notice_ctx = opt->notice_ctx;
+    int s = opt->settings->topology_refresh > 0 ? opt->settings->topology_refresh : 10;
+    r->interval_ms = s * 1000;
+    r->last_check_ms = monotonic_ms();
+    r->listener = -1;
+    r->heard_version = -1;
+    if (ok)
+        ensure_listener(g);
+    return ok;
+}
+
+void gc_global_refresh_free(gc_global *g)
+{
+    gc_global_watch *r = g->refresh;
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < sizeof r->owned / sizeof r->owned[0]; i++)
+        free(r->owned[i]);
+    free(r);
+    g->refresh = NULL;
+}
+
+/* Takes the listener's queued gcluster notifications (no round trip);
+ * remembers one newer than the topology. */
+static void take_notifications(gc_global *g)
+{
+    gc_global_watch *r = g->refresh;
+    if (r->listener < 0)
+        return;
+    int64_t v = -1;
+    if (gc_member_take_notifications(g->members[r->listener], GC_CHANNEL, &v) &&
+        (v < 0 || v > g->topo.version)) {
+        r->heard = true;
+        if (v > r->heard_version)
+            r->heard_version = v;
+    }
+}
+
+bool gc_global_refresh_pending(gc_global *g)
+{
+    gc_global_watch *r = g->refresh;
+    if (r == NULL || g->pinned >= 0)
+        return false;
+    take_notifications(g);
+    return r->heard || monotonic_ms() - r->last_check_ms >= r->interval_ms;
+}
+
+/* An open, idle session to run catalog queries on: the listener first. */
+static int query_member(gc_global *g)
+{
+    int l = g->refresh->listener;
+    if (l >= 0 && gc_member_is_open(g->members[l]) && !gc_member_busy(g->members[l]))
+        return l;
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (gc_member_is_open(g->members[i]) && !gc_member_busy(g->members[i]) &&
+            gc_member_txn_status(g->members[i]) == PQTRANS_IDLE)
+            return i;
+    return -1;
+}
+
+/* The catalog version as member i's server has it; -1 on failure. */
+static int64_t read_version(gc_global *g, int i, gc_error *err)
+{
+    PGresult *res = gc_member_exec(g->members[i], "SELECT version FROM gcluster.version",
+                                   err);
+    int64_t v = -1;
+    if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+        v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    PQclear(res);
+    return v;
+}
+
+static bool same_member(const gc_topo_member *a, const gc_topo_member *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->host, b->host) == 0 &&
+           strcmp(a->port, b->port) == 0;
+}
+
+/* Opens the members created for the new topology (all at once) and gives
+ * them the connection's session settings. */
+static void open_new_members(gc_global *g, const bool *created, const char *setup_sql)
+{
+    int n = g->topo.n_members, k = 0;
+    gc_member *fresh[n > 0 ? n : 1];
+    int where[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++)
+        if (created[i]) {
+            where[k] = i;
+            fresh[k++] = g->members[i];
+        }
+    if (k == 0 || g->on_demand)
+        return;
+    gc_error errs[k];
+    int s = g->refresh->params.connect_timeout_s > 0 ? g->refresh->params.connect_timeout_s
+                                                      : 10;
+    gc_member_connect_all(fresh, k, s * 1000, errs);
+    for (int j = 0; j < k; j++) {
+        int i = where[j];
+        gc_error err;
+        gc_error_clear(&err);
+        PGresult *res = NULL;
+        if (gc_member_is_open(fresh[j]) &&
+            (setup_sql == NULL || (res = gc_member_exec(fresh[j], setup_sql, &err)) != NULL) &&
+            gc_global_settings_replay(g, i, &err)) {
+            PQclear(res);
+            g->connect_order[i] = g->n_opened++;
+            gc_trace_write(g->trace, GC_TRACE_INFO, "member %s joined: opened",
+                           g->topo.members[i].name);
+            continue;
+        }
+        PQclear(res);
+        g->unusable[i] = true;
+        gc_member_close(fresh[j]);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "member %s joined but did not answer: %s",
+                       g->topo.members[i].name,
+                       err.sqlstate[0] != '\0' ? err.message : errs[j].message);
+    }
+}
+
+/* Remaps an old member index to the new topology; -1 when it left. */
+static int remap(const int *new_of_old, int n_old, int i)
+{
+    return i >= 0 && i < n_old ? new_of_old[i] : -1;
+}
+
+/* Makes *nt (taken over) g's topology: keeps the sessions of members still
+ * listed, creates and opens new ones, closes removed ones, takes the new
+ * version's shard map and makes the router again. */
+static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
+                           gc_error *err)
+{
+    assert(g->pinned < 0);
+    gc_global_watch *r = g->refresh;
+    int n_old = g->topo.n_members, n = nt->n_members;
+    gc_member **members = calloc((size_t)(n > 0 ? n : 1), sizeof *members);
+    gc_global_member_stats *stats = calloc((size_t)(n > 0 ? n : 1), sizeof *stats);
+    bool *unusable = calloc((size_t)(n > 0 ? n : 1), sizeof *unusable);
+    int *order = calloc((size_t)(n > 0 ? n : 1), sizeof *order);
+    bool *created = calloc((size_t)(n > 0 ? n : 1), sizeof *created);
+    int *new_of_old = calloc((size_t)(n_old > 0 ? n_old : 1), sizeof *new_of_old);
+    gc_router_config rc = {
+        .member_policy = r->settings->locality_member_policy,
+        .member_path = r->settings->locality_member_path,
+        .group_policy = r->settings->locality_group_policy,
+        .group_path = r->settings->locality_group_path,
+        .random_seed = (unsigned)(uintptr_t)g ^ (unsigned)nt->version ^ 0x9e3779b9u,
+    };
+    gc_error warning;
+    gc_error_clear(&warning);
+    gc_router *router = gc_router_create(&rc, nt, &warning);
+    bool ok = members != NULL && stats != NULL && unusable != NULL && order != NULL &&
+              created != NULL && new_of_old != NULL && router != NULL;
+    for (int i = 0; ok && i < n_old; i++)
+        new_of_old[i] = -1;
+    for (int i = 0; ok && i < n; i++) {
+        order[i] = -1;
+        for (int j = 0; j < n_old; j++) {
+            if (new_of_old[j] < 0 && same_member(&nt->members[i], &g->topo.members[j])) {
+                new_of_old[j] = i;
+                members[i] = g->members[j];
+                stats[i] = g->stats[j];
+                unusable[i] = g->unusable[j];
+                order[i] = g->connect_order[j];
+                break;
+            }
+        }
+        if (members[i] != NULL)
+            continue;
+        gc_member_params p = r->params;
+        p.name = nt->members[i].name;
+        p.group = nt->groups[nt->members[i].group].name;
+        p.host = nt->members[i].host;
+        p.port = nt->members[i].port;
+        members[i] = gc_member_create(&p, g->trace);
+        ok = members[i] != NULL;
+        if (ok && r->notice_fn != NULL)
+            gc_member_set_notice_handler(members[i], r->notice_fn, r->notice_ctx);
+        created[i] = true;
+    }
+    if (!ok) {
+        for (int i = 0; members != NULL && i < n; i++)
+            if (created[i])
+                gc_member_destroy(members[i]);
+        free(members);
+        free(stats);
+        free(unusable);
+        free(order);
+        free(created);
+        free(new_of_old);
+        gc_router_destroy(router);
+        gc_topology_free(nt);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    if (warning.sqlstate[0] != '\0')
+        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
+    /* Members that left: their sessions close (what was prepared there is
+     * gone with them). */
+    for (int j = 0; j < n_old; j++) {
+        if (new_of_old[j] >= 0)
+            continue;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "member %s left the cluster: session closed",
+                       g->topo.members[j].name);
+        gc_global_settings_forget(g, g->members[j]);
+        gc_member_destroy(g->members[j]);
+    }
+    g->last_member = remap(new_of_old, n_old, g->last_member);
+    r->listener = remap(new_of_old, n_old, r->listener);
+    free(g->members);
+    free(g->stats);
+    free(g->unusable);
+    free(g->connect_order);
+    g->members = members;
+    g->stats = stats;
+    g->unusable = unusable;
+    g->connect_order = order;
+    gc_router_destroy(g->router);
+    g->router = router;
+    gc_topology_free(&g->topo);
+    g->topo = *nt;
+    memset(nt, 0, sizeof *nt);
+    free(new_of_old);
+
+    open_new_members(g, created, setup_sql);
+    free(created);
+    ensure_listener(g);
+
+    int q = query_member(g);
+    if (g->map != NULL)
+        gc_shardmap_release(g->map);
+    g->map = NULL;
+    if (q >= 0) {
+        gc_error merr;
+        gc_error_clear(&merr);
+        g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
+                                       g->topo.version, g->members[q], &g->topo,
+                                       g->topo.members[q].group, g->trace, &merr);
+        if (g->map == NULL)
+            gc_trace_write(g->trace, GC_TRACE_INFO,
+                           "no shard map (%s): every statement goes by LocalityGroupPolicy",
+                           merr.message);
+    }
+    gc_global_sync_router(g);
+    gc_trace_write(g->trace, GC_TRACE_INFO,
+                   "now following catalog version %lld: %d groups, %d members",
+                   (long long)g->topo.version, g->topo.n_groups, g->topo.n_members);
+    return true;
+}
+
+/* Closes and reopens every member session at once (a member opened on
+ * demand only later stays closed until chosen); each new session gets
+ * setup_sql and the connection's logged SETs. Members that do not answer
+ * are left out by the router. */
+static void reopen_all(gc_global *g, const char *setup_sql)
+{
+    int n = g->topo.n_members;
+    bool was_open[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++) {
+        was_open[i] = gc_member_is_open(g->members[i]) || !g->on_demand;
+        gc_member_close(g->members[i]);
+        g->connect_order[i] = -1;
+    }
+    g->n_opened = 0;
+    gc_member *reopen[n > 0 ? n : 1];
+    int where[n > 0 ? n : 1], k = 0;
+    memset(reopen, 0, sizeof reopen);
+    for (int i = 0; i < n; i++)
+        if (was_open[i]) {
+            where[k] = i;
+            reopen[k++] = g->members[i];
+        }
+    gc_error errs[k > 0 ? k : 1];
+    int s = g->refresh->params.connect_timeout_s > 0 ? g->refresh->params.connect_timeout_s
+                                                      : 10;
+    gc_member_connect_all(reopen, k, s * 1000, errs);
+    for (int j = 0; j < k; j++) {
+        int i = where[j];
+        gc_error e;
+        gc_error_clear(&e);
+        PGresult *res = NULL;
+        if (gc_member_is_open(reopen[j]) &&
+            (setup_sql == NULL || (res = gc_member_exec(reopen[j], setup_sql, &e)) != NULL) &&
+            gc_global_settings_replay(g, i, &e)) {
+            PQclear(res);
+            g->unusable[i] = false;
+            g->connect_order[i] = g->n_opened++;
+            continue;
+        }
+        PQclear(res);
+        gc_member_close(reopen[j]);
+        g->unusable[i] = true;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "reconnect: member %s did not answer: %s",
+                       g->topo.members[i].name,
+                       e.sqlstate[0] != '\0' ? e.message : errs[j].message);
+    }
+    g->refresh->listener = -1;
+    ensure_listener(g);
+    gc_global_sync_router(g);
+}
+
+/* Whether the catalog's last version change was a reconnect request (its
+ * reason, as bump_version recorded it). */
+static bool raised_by_reconnect(gc_global *g)
+{
+    int q = query_member(g);
+    if (q < 0)
+        return false;
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *res = gc_member_exec(g->members[q], "SELECT reason FROM gcluster.version", &err);
+    bool yes = res != NULL && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) &&
+               (strcmp(PQgetvalue(res, 0, 0), GC_RECONNECT_REASON) == 0 ||
+                strcmp(PQgetvalue(res, 0, 0), GC_GCCTL_RECONNECT_REASON) == 0);
+    PQclear(res);
+    return yes;
+}
+
+/* Reads the topology again and adopts it when its version is newer than
+ * g's (or g's came from a locator file). False with err when no open member
+ * answered with the catalog: the last good topology stays. */
+static bool follow_catalog(gc_global *g, bool force, const char *setup_sql, gc_error *err)
+{
+    gc_topology nt;
+    memset(&nt, 0, sizeof nt);
+    bool loaded = false;
+    int first = query_member(g);
+    for (int k = -1; k < g->topo.n_members && !loaded; k++) {
+        int i = k < 0 ? first : k;
+        if (i < 0 || (k >= 0 && i == first))
+            continue;
+        gc_member *m = g->members[i];
+        if (!gc_member_is_open(m) || gc_member_busy(m) ||
+            gc_member_txn_status(m) != PQTRANS_IDLE)
+            continue;
+        gc_error_clear(err);
+        loaded = gc_topology_load(m, &nt, err);
+    }
+    if (!loaded) {
+        gc_trace_write(g->trace, GC_TRACE_INFO,
+                       "topology not read again (%s): keeping catalog version %lld",
+                       err->message, (long long)g->topo.version);
+        if (err->sqlstate[0] == '\0')
+            gc_error_set(err, "08S01", 0, "no member answered with the cluster catalog");
+        return false;
+    }
+    if (!force && g->topo.version >= 0 && nt.version <= g->topo.version) {
+        gc_topology_free(&nt);
+        return true;
+    }
+    /* Raised by ALTER SYSTEM RECONNECT GLOBAL CONNECTION or gcctl reconnect
+     * elsewhere: this connection reconnects too (issue 6, point 6). */
+    bool reconnect = !force && raised_by_reconnect(g);
+    if (!adopt_topology(g, &nt, setup_sql, err))
+        return false;
+    if (reconnect) {
+        gc_trace_write(g->trace, GC_TRACE_INFO,
+                       "catalog version %lld was raised to reconnect: reopening every "
+                       "member session", (long long)g->topo.version);
+        reopen_all(g, setup_sql);
+    }
+    return true;
+}
+
+bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err)
+{
+    gc_global_watch *r = g->refresh;
+    if (r == NULL || g->pinned >= 0)
+        return true;
+    int64_t before = g->topo.version;
+    take_notifications(g);
+    bool follow = r->heard && r->heard_version > g->topo.version;
+    if (!follow) {
+        /* Due, a notification without a usable payload, or an explicit call
+         * (after this connection's own DDL): ask the server. */
+        int l = ensure_listener(g);
+        int q = l >= 0 ? l : query_member(g);
+        if (q >= 0) {
+            gc_error verr;
+            gc_error_clear(&verr);
+            int64_t v = read_version(g, q, &verr);
+            follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
+            if (v < 0)
+                gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version check on %s: %s",
+                               g->topo.members[q].name, verr.message);
+        }
+    }
+    r->last_check_ms = monotonic_ms();
+    r->heard = false;
+    r->heard_version = -1;
+    if (!follow)
+        return true;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version %lld is old: reading the topology",
+                   (long long)before);
+    return follow_catalog(g, false, setup_sql, err);
+}
+
+/* The open primary session of group grp, or -1. */
+static int group_primary(const gc_global *g, int grp)
+{
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (g->topo.members[i].group == grp && gc_member_is_open(g->members[i]) &&
+            gc_member_get_role(g->members[i]) == GC_ROLE_PRIMARY)
+            return i;
+    return -1;
+}
+
+bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
+                         gc_error *err)
+{
+    assert(g->pinned < 0);
+    int ng = g->topo.n_groups;
+    int prim[ng > 0 ? ng : 1];
+    int64_t top = g->topo.version;
+    int reached = 0;
+    /* As gcctl reconnect: the highest version any primary has, + 1, on all. */
+    for (int grp = 0; grp < ng; grp++) {
+        prim[grp] = group_primary(g, grp);
+        if (prim[grp] < 0) {
+            gc_trace_write(g->trace, GC_TRACE_INFO,
+                           "RECONNECT: group %s has no open primary: version not raised there",
+                           g->topo.groups[grp].name);
+            continue;
+        }
+        int64_t v = read_version(g, prim[grp], err);
+        if (v < 0)
+            return false;
+        if (v > top)
+            top = v;
+        reached++;
+    }
+    if (reached == 0) {
+        gc_error_set(err, "08S01", 0,
+                     "no group's primary is open: the catalog version cannot be raised");
+        return false;
+    }
+    int64_t result = -1;
+    for (int grp = 0; grp < ng; grp++) {
+        if (prim[grp] < 0)
+            continue;
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT gcluster.bump_version('%s', %lld)",
+                 GC_RECONNECT_REASON, (long long)(top + 1));
+        PGresult *res = gc_member_exec(g->members[prim[grp]], sql, err);
+        if (res == NULL)
+            return false;   /* 42501 without the admin grant: the server's answer */
+        int64_t v = PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : -1;
+        if (v > result)
+            result = v;
+        PQclear(res);
+    }
+    *version = result;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: catalog version raised to %lld",
+                   (long long)result);
+
+    reopen_all(g, setup_sql);
+    if (gc_global_first_open_member(g) < 0) {
+        gc_error_set(err, "08S01", 0, "RECONNECT: no member of the cluster answered");
+        return false;
+    }
+    /* The version is new: read the topology at it (and its shard map). */
+    gc_error ferr;
+    gc_error_clear(&ferr);
+    if (!follow_catalog(g, true, setup_sql, &ferr))
+        gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: %s", ferr.message);
+    g->refresh->heard = false;
+    g->refresh->last_check_ms = monotonic_ms();
+    return true;
+}

@@ -1,0 +1,99 @@
+/* gc_ddl_classify: which DDL runs on every group, which makes a solo table,
+ * which stays on one member and which is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "global/gc_ddl.h"
+
+static gc_ddl_plan plan_of(const char *sql)
+{
+    gc_ddl_plan p;
+    gc_ddl_classify(sql, &p);
+    return p;
+}
+
+static void create_table_makes_a_solo_table(void **state)
+{
+    (void)state;
+    gc_ddl_plan p = plan_of("CREATE TABLE IF NOT EXISTS app.\"Notes\" (id int)");
+    assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
+    assert_true(p.changes_map);
+    assert_string_equal(p.table_as_written, "app.\"Notes\"");
+    p = plan_of("create unlogged table t as select 1");
+    assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
+    assert_string_equal(p.table_as_written, "t");
+}
+
+static void partitioned_parent_runs_on_every_group(void **state)
+{
+    (void)state;
+    gc_ddl_plan p = plan_of("CREATE TABLE m (k int, v text) PARTITION BY HASH (k)");
+    assert_int_equal(p.scope, GC_DDL_EVERY_GROUP);
+    assert_true(p.changes_map);
+}
+
+static void partition_of_and_concurrently_are_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(plan_of("CREATE TABLE a_9 PARTITION OF a FOR VALUES IN (9)").scope,
+                     GC_DDL_REFUSED);
+    assert_int_equal(plan_of("CREATE INDEX CONCURRENTLY i ON a (x)").scope, GC_DDL_REFUSED);
+    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i").scope, GC_DDL_REFUSED);
+    assert_int_equal(plan_of("CREATE DATABASE other").scope, GC_DDL_REFUSED);
+    assert_non_null(plan_of("CREATE DATABASE other").why);
+}
+
+static void other_ddl_runs_on_every_group(void **state)
+{
+    (void)state;
+    const char *every[] = {
+        "CREATE INDEX i ON a (x)", "CREATE OR REPLACE VIEW v AS SELECT 1",
+        "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ select 1 $$",
+        "GRANT SELECT ON a TO PUBLIC", "REVOKE SELECT ON a FROM PUBLIC",
+        "COMMENT ON TABLE a IS 'x'", "ALTER TABLE a ADD COLUMN y int",
+        "DROP VIEW v", "CREATE SCHEMA s",
+        /* a column called concurrently, after the object's definitions start */
+        "CREATE INDEX i2 ON a (concurrently)",
+    };
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+        assert_int_equal(plan_of(every[i]).scope, GC_DDL_EVERY_GROUP);
+    assert_true(plan_of("ALTER TABLE a ADD COLUMN y int").changes_map);
+    assert_false(plan_of("CREATE INDEX i ON a (x)").changes_map);
+}
+
+static void drop_table_notes_its_first_name(void **state)
+{
+    (void)state;
+    const char *sql = "DROP TABLE IF EXISTS s.t, u CASCADE";
+    gc_ddl_plan p = plan_of(sql);
+    assert_int_equal(p.scope, GC_DDL_EVERY_GROUP);
+    assert_true(p.changes_map);
+    assert_string_equal(p.table_as_written, "s.t");
+    assert_string_equal(sql + p.drop_table_rest, "IF EXISTS s.t, u CASCADE");
+    assert_int_equal(plan_of("DROP FOREIGN TABLE t").drop_table_rest, 0);
+}
+
+static void truncate_and_dml_stay_on_one_member(void **state)
+{
+    (void)state;
+    assert_int_equal(plan_of("TRUNCATE accounts").scope, GC_DDL_ONE_MEMBER);
+    assert_int_equal(plan_of("/* create table */ SELECT 1").scope, GC_DDL_ONE_MEMBER);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(create_table_makes_a_solo_table),
+        cmocka_unit_test(partitioned_parent_runs_on_every_group),
+        cmocka_unit_test(partition_of_and_concurrently_are_refused),
+        cmocka_unit_test(other_ddl_runs_on_every_group),
+        cmocka_unit_test(drop_table_notes_its_first_name),
+        cmocka_unit_test(truncate_and_dml_stay_on_one_member),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
