@@ -39,8 +39,8 @@ export ODBCSYSINI=$dir
 
 echo "== the data source in \$ODBCSYSINI/odbc.ini (password hidden):"
 sed -n "/^\[$dsn\]/,/^\$/p" "$dir/odbc.ini" | sed -E 's/^(PWD|Password) *= .*/\1 = ********/'
-echo "== GlobalConnection=Yes connects to the first seed only for now; every statement"
-echo "   still runs correctly there, since each group reaches every shard through postgres_fdw"
+echo "== GlobalConnection=Yes: one session per member; each prepared statement runs on the"
+echo "   member that owns its sharding key, other statements by LocalityGroupPolicy"
 
 for example in hello transactions; do
   echo "== examples/$example.c, DSN=$dsn"
@@ -50,6 +50,16 @@ done
 echo "== isql $dsn: 100 rows into the sharded table accounts (half of its shards are on G2)"
 printf '%s\n' "INSERT INTO accounts SELECT g, 'demo', g FROM generate_series(1, 100) AS g" \
     "SELECT count(*) AS accounts_rows FROM accounts" | isql -b "$dsn"
+
+echo "== isql $dsn: keyed statements (isql prepares each line: the key routes it), then"
+echo "   SHOW GLOBAL CONNECTION, the driver's own view of where statements went"
+{
+  for id in 1 2 3 4 5 6 7 8; do
+    echo "UPDATE accounts SET balance = balance + 1 WHERE id = $id"
+    echo "SELECT id, balance FROM accounts WHERE id = $id"
+  done
+  echo "SHOW GLOBAL CONNECTION"
+} | isql -b "$dsn" | grep -v '^SQLRowCount'
 
 echo "== gcctl status"
 "$gcctl" status --dir "$dir"
@@ -62,7 +72,7 @@ while read -r member group host port; do
   ran=$(PGPASSWORD=app PGCONNECT_TIMEOUT=5 psql -X -q -At -F ' ' -h "$host" -p "$port" -U app -d app -c "
     SELECT calls, left(regexp_replace(query, '\s+', ' ', 'g'), 70) FROM pg_stat_statements
      WHERE userid = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-       AND query ~* '(demo_|\m)accounts|generate_series' AND query !~* 'pg_stat_statements'
+       AND query ~* '(demo_|\m)accounts|generate_series' AND query !~* 'pg_stat_statements|gcluster'
      ORDER BY calls DESC, query")
   echo "$member ($group): $(printf '%s' "$ran" | grep -c . || true) distinct statements"
   [ -z "$ran" ] || printf '%s\n' "$ran" | sed 's/^/  calls=/'

@@ -19,7 +19,8 @@ su() {
 }
 # odbc [--manual] SQL: what the application sees.
 odbc() {
-    ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" gddl "$@" \
+    # shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
+    env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" gddl "$@" \
         || fail "the client failed on: $*"
 }
 # on_every PRIMARY-QUERY EXPECTED WHAT: the same answer on each group's primary.

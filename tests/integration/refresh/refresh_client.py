@@ -34,17 +34,24 @@ def port_of(member):
     fail("no member " + member)
 
 
+# Programs this script starts get the environment without the sanitizer
+# preload this interpreter may have been given (so servers gcctl starts run
+# as they normally do).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def su(member, query):
     out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", SOCK,
                           "-p", port_of(member), "-U", OS_USER, "-d", "app", "-c", query],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=CHILD_ENV)
     if out.returncode != 0:
         fail("superuser SQL on %s failed: %s: %s" % (member, query, out.stderr))
     return out.stdout.strip()
 
 
 def gcctl(*args):
-    out = subprocess.run([GCCTL] + list(args) + ["--dir", DIR], capture_output=True, text=True)
+    out = subprocess.run([GCCTL] + list(args) + ["--dir", DIR], capture_output=True, text=True,
+                         env=CHILD_ENV)
     if out.returncode != 0:
         fail("gcctl %s: %s%s" % (" ".join(args), out.stdout, out.stderr))
 
