@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_convert.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
-
-#define OID_TEXT 25
-#define OID_INT8 20
 
 /* Skips spaces; then whether the next word is `word` (any case). */
 static bool take_word(const char **p, const char *end, const char *word)
@@ -73,13 +71,16 @@ PGresult *gc_show_global_result(gc_conn *c)
 {
     static const char *names[7] = { "MEMBER_NAME", "GROUP_NAME", "ROLE", "STATE",
                                     "ROUTED_BY_KEY", "ROUTED_BY_POLICY", "ERRORS" };
+    /* Text columns as varchar(n) so applications size them sensibly: a
+     * member is a name or, on a general connection, host:port. */
+    static const int text_width[4] = { 128, 63, 7, 7 };
     PGresAttDesc attrs[7];
     memset(attrs, 0, sizeof attrs);
     for (int f = 0; f < 7; f++) {
         attrs[f].name = (char *)names[f];
-        attrs[f].typid = f < 4 ? OID_TEXT : OID_INT8;
+        attrs[f].typid = f < 4 ? GC_OID_VARCHAR : GC_OID_INT8;
         attrs[f].typlen = f < 4 ? -1 : 8;
-        attrs[f].atttypmod = -1;
+        attrs[f].atttypmod = f < 4 ? text_width[f] + 4 : -1;   /* varchar typmod: n + header */
     }
     PGresult *res = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
     if (res == NULL || !PQsetResultAttrs(res, 7, attrs)) {
