@@ -62,15 +62,6 @@ static char *fmt(const char *f, ...)
     return s;
 }
 
-/* gcctl_sql_own_public_tables as a malloc'd string. */
-static char *own_tables_sql(const char *user)
-{
-    gc_strbuf sb;
-    gc_strbuf_init(&sb);
-    gcctl_sql_own_public_tables(&sb, user);
-    return gcctl_sb_take(&sb);
-}
-
 static bool exec_fmt(move_ctx *m, bool on_a, char *sql)
 {
     bool ok = on_a ? exec_a(m, sql) : exec_b(m, sql);
@@ -290,7 +281,8 @@ static void rollback_quietly(PGconn *c, const char *who, const char *gid)
     gcctl_exec(c, who, "ROLLBACK", &ignored);
 }
 
-/* Step 4. Returns 1 done, 0 could not get the locks in time (retry), -1 error. */
+/* Step 4. Returns 1 done, 0 not done but worth retrying (locks not had in
+ * time, or a deadlock the server broke), -1 error. */
 static int switch_over(move_ctx *m)
 {
     const char *s = m->sh->name, *t = m->t->name, *user = m->c->spec->user;
@@ -322,8 +314,9 @@ static int switch_over(move_ctx *m)
                                "DROP FOREIGN TABLE public.%s;"
                                "ALTER TABLE gcluster_move.%s SET SCHEMA public;"
                                "ALTER TABLE public.%s ATTACH PARTITION public.%s %s;"
-                               "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\"",
-                               t, s, s, s, t, s, m->bound, s, user)) &&
+                               "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\";"
+                               "ALTER TABLE public.%s OWNER TO \"%s\"",
+                               t, s, s, s, t, s, m->bound, s, user, s, user)) &&
         exec_fmt(m, true, fmt("ALTER TABLE public.%s DETACH PARTITION public.%s;"
                               "DROP TRIGGER gcluster_move ON public.%s;"
                               "DROP TRIGGER gcluster_move_truncate ON public.%s;"
@@ -332,18 +325,13 @@ static int switch_over(move_ctx *m)
                               "ALTER TABLE public.%s SET SCHEMA gcluster_move;"
                               "CREATE FOREIGN TABLE public.%s PARTITION OF public.%s %s SERVER %s"
                               " OPTIONS (schema_name 'public', table_name '%s');"
-                              "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\"",
-                              t, s, s, s, s, s, s, t, m->bound, ident_b, s, s, user));
+                              "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\";"
+                              "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\"",
+                              t, s, s, s, s, s, s, t, m->bound, ident_b, s, s, user, s, user));
     free(ident_b);
     if (!ok)
         goto fail;
-    /* The swapped-in tables belong to the application role, as apply makes
-     * them, so DDL through the driver keeps working after a move. */
-    char *own = own_tables_sql(user);
-    ok = exec_a(m, own) && exec_b(m, own);
-    free(own);
-    if (!ok)
-        goto fail;
+
     if (!exec_fmt(m, false, fmt("PREPARE TRANSACTION '%s'", gid_b)))
         goto fail;
     if (!exec_fmt(m, true, fmt("PREPARE TRANSACTION '%s'", gid_a))) {
@@ -364,21 +352,18 @@ static int switch_over(move_ctx *m)
     }
     return 1;
 busy:
-    {
-        bool timeout = strcmp(m->err->sqlstate, "55P03") == 0;
-        gc_error saved = *m->err;
-        rollback_quietly(m->a, m->pa->name, NULL);
-        rollback_quietly(m->b, m->pb->name, NULL);
-        *m->err = saved;
-        return timeout ? 0 : -1;
-    }
 fail:
     {
+        /* Nothing is prepared yet: both sides roll back whole. A lock
+         * timeout, or the server breaking a deadlock with the clients'
+         * writes by cancelling us, is worth another try. */
+        bool retry = strcmp(m->err->sqlstate, "55P03") == 0 ||
+                     strcmp(m->err->sqlstate, "40P01") == 0;
         gc_error saved = *m->err;
         rollback_quietly(m->a, m->pa->name, NULL);
         rollback_quietly(m->b, m->pb->name, NULL);
         *m->err = saved;
-        return -1;
+        return retry ? 0 : -1;
     }
 }
 
@@ -400,13 +385,25 @@ static bool repoint_others(move_ctx *m)
                         "DROP FOREIGN TABLE public.%s;"
                         "CREATE FOREIGN TABLE public.%s PARTITION OF public.%s %s SERVER \"%s\""
                         " OPTIONS (schema_name 'public', table_name '%s');"
-                        "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\"; COMMIT",
-                        t, s, s, s, t, m->bound, m->pb->group, s, s, m->c->spec->user);
-        bool ok = gcctl_exec(c, p->name, sql, m->err);
+                        "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\";"
+                        "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\"; COMMIT",
+                        t, s, s, s, t, m->bound, m->pb->group, s, s, m->c->spec->user,
+                        s, m->c->spec->user);
+        /* One transaction; a deadlock with the clients' writes (which the
+         * server breaks by cancelling us) or a lock timeout rolls it back
+         * whole, so it is simply run again. */
+        bool ok = false;
+        for (int attempt = 0; attempt < SWITCH_ATTEMPTS && !ok; attempt++) {
+            ok = gcctl_exec(c, p->name, sql, m->err);
+            if (!ok) {
+                gc_error ignored;
+                gcctl_exec(c, p->name, "ROLLBACK", &ignored);
+                if (strcmp(m->err->sqlstate, "40P01") != 0 &&
+                    strcmp(m->err->sqlstate, "55P03") != 0)
+                    break;
+            }
+        }
         free(sql);
-        char *own = own_tables_sql(m->c->spec->user);
-        ok = ok && gcctl_exec(c, p->name, own, m->err);
-        free(own);
         PQfinish(c);
         if (!ok)
             return false;

@@ -100,6 +100,8 @@ for g in G1 G2 G3; do
     [ "$got" = "$want" ] || fail "$shard on $g is '$got', expected '$want'"
     [ "$(sql "$(primary_of "$g")" "SELECT group_name FROM gcluster.shards WHERE name = '$shard'")" = G2 ] || fail "$g catalog"
     [ "$(sql "$(primary_of "$g")" "SELECT count(*) FROM pg_prepared_xacts")" = 0 ] || fail "$g: prepared transactions left"
+    [ "$(sql "$(primary_of "$g")" "SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'public.$shard'::regclass")" = app ] \
+        || fail "$shard on $g is not owned by the application role"
 done
 [ "$(sql G2N1 "SELECT count(*) FROM $shard WHERE NOT $in_shard")" = 0 ] || fail "rows of other shards in $shard"
 wait_until G2N2 "SELECT count(*) FROM $shard" "$(sql G2N1 "SELECT count(*) FROM $shard")"
