@@ -115,6 +115,18 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     } else {
         int pinned = gc_global_pinned_member(c->global);
         gc_global_release_pin(c->global);
+        if (gc_global_txn_lost(c->global)) {
+            /* The transaction died with its member (docs/failover.md):
+             * nothing to send; a COMMIT cannot succeed. */
+            gc_global_clear_txn_lost(c->global);
+            if (completion == SQL_COMMIT) {
+                gc_error err;
+                gc_global_txn_lost_error(&err);
+                gc_diag_add_error(&c->h.diag, &err);
+                return SQL_ERROR;
+            }
+            return SQL_SUCCESS;
+        }
         rc = pinned >= 0 ? end_on_member(c, gc_global_member(c->global, pinned), completion)
                          : SQL_SUCCESS;
     }

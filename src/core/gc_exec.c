@@ -14,8 +14,10 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
+#include "core/gc_route_failover.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
+#include "global/gc_global.h"
 #include "sql/gc_sql_rewrite.h"
 
 static gc_stmt_state idle_state(const gc_stmt *s)
@@ -364,6 +366,8 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
 
 /* Sends one execution of s with the converted values and takes its first
  * result. */
+static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv);
+
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
     if (gc_ddl_exec_is_cluster_wide(s))
@@ -371,6 +375,26 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     SQLRETURN handled;
     if (gc_route_session_control(s, &handled))
         return handled;
+    /* On a global connection, a read-only autocommit statement whose
+     * member broke under it runs again elsewhere, silently: it cannot have
+     * taken effect. The failed member is down, so routing never picks it
+     * again; each rerun costs one member at most. */
+    int reruns = s->conn->global != NULL ? gc_global_member_count(s->conn->global) : 0;
+    SQLRETURN rc = send_once(s, pv);
+    while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO,
+                       "read-only statement failed with its member %s: run again elsewhere",
+                       gc_member_name(s->conn->session));
+        gc_stmt_discard_results(s);
+        gc_diag_clear(&s->h.diag);
+        rc = send_once(s, pv);
+    }
+    return rc;
+}
+
+/* One try of send_and_begin: route, send, take the first result. */
+static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
+{
     if (gc_route_statement(s, pv) != SQL_SUCCESS)
         return SQL_ERROR;
     gc_member *m = open_session(s);

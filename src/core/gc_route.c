@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/gc_conn_refresh.h"
+#include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
@@ -127,6 +128,20 @@ static SQLRETURN prepare_session(gc_stmt *s, int i)
     return SQL_SUCCESS;
 }
 
+/* The cheap check before sending (no round trip): a session the server
+ * has closed or reset is found now, while nothing was sent, so routing
+ * again is always safe. True (and the member marked down, see
+ * gc_global_member_failed) when member i is dead. */
+static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
+{
+    gc_member *m = gc_global_member(c->global, i);
+    unsigned long generation = gc_member_generation(m);
+    if (gc_member_check_alive(m, err))
+        return false;
+    gc_global_member_failed(c->global, i, generation, err);
+    return true;
+}
+
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
 {
     gc_conn *c = s->conn;
@@ -163,11 +178,33 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         gc_error_clear(&err);
         if (!gc_global_route(c->global, &req, &d, &err)) {
             gc_diag_add_error(&s->h.diag, &err);
+            if (c->autocommit)
+                gc_global_clear_txn_lost(c->global);   /* a SQL BEGIN's: told once */
             break;
         }
-        if (open_chosen(c, d.member, &err)) {
+        if (gc_global_txn_lost(c->global)) {
+            /* A transaction begun in SQL lost its member: this statement
+             * was part of it, so it reports the loss (once). */
+            gc_global_txn_lost_error(&err);
+            gc_diag_add_error(&s->h.diag, &err);
+            gc_global_clear_txn_lost(c->global);
+            break;
+        }
+        if (open_chosen(c, d.member, &err) &&
+            !chosen_is_dead(c, d.member, &err)) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
+            break;
+        }
+        if (!d.pinned)
+            /* Chosen just now for a transaction's first statement: nothing
+             * was begun there, so the choice is simply made again. */
+            gc_global_clear_txn_lost(c->global);
+        if (d.pinned && gc_global_txn_lost(c->global)) {
+            gc_global_txn_lost_error(&err);
+            gc_diag_add_error(&s->h.diag, &err);
+            if (c->autocommit)
+                gc_global_clear_txn_lost(c->global);
             break;
         }
         if (d.pinned) {
@@ -201,6 +238,33 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     gc_global_set_last_member(c->global, i);
     if (rc == SQL_ERROR)
         gc_global_count_error(c->global, i);
+    if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) == GC_MEMBER_DOWN) {
+        /* The session broke while the statement ran. */
+        bool pinned = gc_global_pinned_member(c->global) == i;
+        gc_global_member_failed(c->global, i, gc_member_sent_generation(c->session),
+                                gc_member_down_error(c->session));
+        if (pinned && s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT) {
+            /* The COMMIT itself may have been applied before the session
+             * broke: 19068 ("nothing was applied") would be a lie. Until
+             * the driver asks pg_xact_status, the outcome is unknown. */
+            gc_error err;
+            gc_error_set(&err, "08007", 0,
+                         "member %s failed during COMMIT: whether the transaction "
+                         "committed is unknown", gc_member_name(c->session));
+            gc_diag_clear(&s->h.diag);
+            gc_diag_add_error(&s->h.diag, &err);
+            gc_global_clear_txn_lost(c->global);
+            gc_global_release_pin(c->global);
+        } else if (pinned) {
+            gc_error err;
+            gc_global_txn_lost_error(&err);
+            gc_diag_clear(&s->h.diag);
+            gc_diag_add_error(&s->h.diag, &err);
+            if (c->autocommit)
+                gc_global_clear_txn_lost(c->global);
+        }
+        return;
+    }
     /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
      * member until it ends. */
     PGTransactionStatusType ts = gc_member_txn_status(c->session);
@@ -267,4 +331,15 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
 void gc_route_forget_prepared(gc_stmt *s)
 {
     s->prepared_on_n = 0;
+}
+
+bool gc_route_may_rerun(const gc_stmt *s)
+{
+    const gc_conn *c = s->conn;
+    if (c->global == NULL || !c->autocommit || gc_global_prelude_pending(c->global) ||
+        gc_global_pinned_member(c->global) >= 0)
+        return false;
+    if (s->analysis == NULL || !s->analysis->read_only)
+        return false;
+    return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
 }

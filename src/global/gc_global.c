@@ -326,8 +326,10 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_err
     }
     load_session_data(g, first);
     gc_global_sync_router(g);
-    /* Following later catalog versions (gc_global_refresh.c). */
-    if (!gc_global_refresh_init(g, opt)) {
+    /* Following later catalog versions (gc_global_refresh.c), and
+     * reconnecting members that fail (gc_global_failover.c). */
+    if (!gc_global_refresh_init(g, opt) ||
+        !gc_global_failover_init(g, opt->settings->reconnect_interval)) {
         gc_error_set(err, "HY001", 0, "out of memory");
         gc_global_destroy(g);
         return NULL;
@@ -341,6 +343,7 @@ void gc_global_destroy(gc_global *g)
         return;
     gc_global_settings_free(g);
     gc_global_refresh_free(g);
+    gc_global_failover_free(g);
     for (int i = 0; g->members != NULL && i < g->topo.n_members; i++)
         gc_member_destroy(g->members[i]);
     free(g->members);

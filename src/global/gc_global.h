@@ -114,7 +114,10 @@ typedef struct gc_route_decision {
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 
-/* Chooses the member for one execution (no round trip). The chosen member
+/* Chooses the member for one execution (no round trip, except that between
+ * transactions a down member whose reconnect is due is tried first:
+ * gc_global_retry_down_members). False with err 40001 / 19068 while the
+ * open transaction is lost (gc_global_txn_lost). The chosen member
  * may still be closed: the caller opens it (gc_global_open_member) and,
  * when that fails, asks again. False with err 08S01 when no usable member
  * can serve the statement. Counts the route in the member's stats and
@@ -124,6 +127,26 @@ bool gc_global_route(gc_global *g, const gc_route_request *req,
 
 /* Tells the router member i cannot be used (it did not answer). */
 void gc_global_mark_unusable(gc_global *g, int i);
+
+/* --- failover (gc_global_failover.c, docs/failover.md) --- */
+
+/* Member i was found dead on session `generation`: marks it down (a late
+ * failure of an older session is ignored), starts its reconnect schedule
+ * and, when it held the open transaction, ends the pin and marks the
+ * transaction lost. */
+void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
+                             const gc_error *why);
+/* Between transactions (no-op while pinned): reconnects each down member
+ * whose backoff says a retry is due (one short blocking connect with the
+ * member's ConnectTimeout); a member that answers is routable again. */
+void gc_global_retry_down_members(gc_global *g);
+/* Whether the open transaction was lost with its member (the application
+ * has not rolled back yet); cleared by SQLEndTran. */
+bool gc_global_txn_lost(const gc_global *g);
+void gc_global_clear_txn_lost(gc_global *g);
+/* Fills err with 40001 / native 19068: the transaction was rolled back and
+ * may be retried. */
+void gc_global_txn_lost_error(gc_error *err);
 
 /* --- following the catalog version (gc_global_refresh.c) --- */
 

@@ -33,6 +33,8 @@ struct gc_global {
                                       (gc_global_settings.c); NULL until used */
     gc_global_watch *refresh;     /* catalog-version watch (gc_global_refresh.c);
                                       owned */
+    struct gc_global_failover *failover; /* reconnect schedules and the lost
+                                      transaction mark (gc_global_failover.c) */
 };
 
 /* Tells the router what is known of every member now. */
@@ -47,5 +49,10 @@ bool gc_global_split_search_path(gc_global *g, const char *text);
  * channel gcluster on the first open primary. False on out-of-memory. */
 bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt);
 void gc_global_refresh_free(gc_global *g);
+
+/* --- failover (gc_global_failover.c) --- */
+/* False on out-of-memory. */
+bool gc_global_failover_init(gc_global *g, int reconnect_interval_s);
+void gc_global_failover_free(gc_global *g);
 
 #endif

@@ -162,6 +162,12 @@ static bool pin_holds(gc_global *g)
 {
     if (g->pinned < 0)
         return false;
+    if (!gc_member_is_open(g->members[g->pinned])) {
+        /* The transaction's member went down: the transaction is lost,
+         * never silently continued elsewhere. */
+        gc_global_member_failed(g, g->pinned, 0, NULL);
+        return false;
+    }
     PGTransactionStatusType ts = gc_member_txn_status(g->members[g->pinned]);
     if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE)
         return true;
@@ -191,6 +197,13 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
                        out->reason);
         return true;
     }
+    if (req->transaction && gc_global_txn_lost(g)) {
+        /* Until the application rolls back, its transaction stays lost. */
+        gc_global_txn_lost_error(err);
+        return false;
+    }
+    /* Between transactions: members due for a reconnect try it now. */
+    gc_global_retry_down_members(g);
     gc_global_sync_router(g);
     gc_route_access access = access_of(req);
     const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;

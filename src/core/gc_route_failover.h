@@ -1,0 +1,19 @@
+/*
+ * gc_route_failover: what the execution path asks the routing layer after
+ * a statement failed on a global connection (docs/failover.md).
+ */
+#ifndef GC_ROUTE_FAILOVER_H
+#define GC_ROUTE_FAILOVER_H
+
+#include <stdbool.h>
+
+#include "core/gc_stmt.h"
+
+/* Whether the statement that just failed in SQLExecute / SQLExecDirect may
+ * run again elsewhere silently: a global connection in autocommit, no
+ * transaction open, the statement read-only by analysis, and its member
+ * went down (so the failure was the member's, not the statement's). No
+ * row has reached the application yet (the failure came while executing). */
+bool gc_route_may_rerun(const gc_stmt *s);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * gc_global_failover: the global connection's side of failover
+ * (docs/failover.md): a member found dead is marked down and given a
+ * reconnect schedule (gc_backoff); between transactions a down member whose
+ * retry is due is connected again (one short connect, the member's
+ * ConnectTimeout), and once back the router may choose it. It also keeps
+ * the "transaction lost" mark: the open transaction's member failed, so
+ * the application is told 40001 / 19068 until it rolls back.
+ *
+ * The schedules are kept by member session (not by index) because
+ * following a new catalog version may renumber the members.
+ */
+#include "global/gc_global_internal.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "global/gc_backoff.h"
+
+#define GC_FAILOVER_MAX_DELAY_MS 60000
+
+typedef struct failover_entry {
+    const gc_member *member;    /* borrowed: one of g->members */
+    gc_backoff backoff;
+    bool armed;                 /* the member was found down: schedule running */
+} failover_entry;
+
+struct gc_global_failover {
+    long long initial_ms;       /* ReconnectInterval */
+    failover_entry *entries;
+    int n, cap;
+    bool txn_lost;              /* the pinned transaction's member failed */
+};
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool gc_global_failover_init(gc_global *g, int reconnect_interval_s)
+{
+    g->failover = calloc(1, sizeof *g->failover);
+    if (g->failover == NULL)
+        return false;
+    g->failover->initial_ms = reconnect_interval_s > 0 ? reconnect_interval_s * 1000LL : 1000;
+    return true;
+}
+
+void gc_global_failover_free(gc_global *g)
+{
+    if (g->failover == NULL)
+        return;
+    free(g->failover->entries);
+    free(g->failover);
+    g->failover = NULL;
+}
+
+/* The schedule of session m, made when first asked for; NULL on
+ * out-of-memory (the member is then simply not retried). */
+static failover_entry *entry_of(gc_global *g, const gc_member *m)
+{
+    struct gc_global_failover *f = g->failover;
+    for (int i = 0; i < f->n; i++)
+        if (f->entries[i].member == m)
+            return &f->entries[i];
+    /* Forget sessions the topology no longer has before growing. */
+    int kept = 0;
+    for (int i = 0; i < f->n; i++)
+        if (gc_global_member_index(g, f->entries[i].member) >= 0)
+            f->entries[kept++] = f->entries[i];
+    f->n = kept;
+    if (f->n == f->cap) {
+        int cap = f->cap > 0 ? 2 * f->cap : 8;
+        failover_entry *grown = realloc(f->entries, (size_t)cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        f->entries = grown;
+        f->cap = cap;
+    }
+    failover_entry *e = &f->entries[f->n++];
+    e->member = m;
+    e->armed = false;
+    gc_backoff_init(&e->backoff, f->initial_ms, GC_FAILOVER_MAX_DELAY_MS,
+                    (uint64_t)(uintptr_t)m ^ (uint64_t)now_ms());
+    return e;
+}
+
+void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
+                             const gc_error *why)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    gc_member *m = g->members[i];
+    if (gc_member_is_open(m) && !gc_member_mark_down(m, generation, why))
+        return;   /* a late failure of an older session: the member is fine */
+    failover_entry *e = entry_of(g, m);
+    if (e != NULL && !e->armed) {
+        e->armed = true;
+        gc_backoff_failed(&e->backoff, now_ms());
+    }
+    gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is down (%s)%s",
+                   g->topo.members[i].name,
+                   why != NULL && why->message[0] != '\0' ? why->message : "session lost",
+                   g->pinned == i ? ": its transaction is lost" : "");
+    if (g->pinned == i) {
+        g->failover->txn_lost = true;
+        g->pinned = -1;
+    }
+    gc_global_sync_router(g);
+}
+
+void gc_global_retry_down_members(gc_global *g)
+{
+    if (g->failover == NULL || g->pinned >= 0)
+        return;
+    long long now = -1;
+    bool changed = false;
+    for (int i = 0; i < g->topo.n_members; i++) {
+        gc_member *m = g->members[i];
+        if (g->unusable[i] || gc_member_is_open(m) ||
+            gc_member_get_state(m) != GC_MEMBER_DOWN)
+            continue;
+        if (now < 0)
+            now = now_ms();
+        failover_entry *e = entry_of(g, m);
+        if (e == NULL)
+            continue;
+        if (!e->armed) {
+            /* Found down elsewhere (a statement's session broke): the
+             * schedule starts now. */
+            e->armed = true;
+            gc_backoff_failed(&e->backoff, now);
+            continue;
+        }
+        if (!gc_backoff_begin_attempt(&e->backoff, now))
+            continue;
+        gc_error err;
+        gc_error_clear(&err);
+        if (gc_member_connect(m, &err)) {
+            gc_backoff_succeeded(&e->backoff);
+            e->armed = false;
+            g->connect_order[i] = g->n_opened++;
+            changed = true;
+            gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is back", g->topo.members[i].name);
+        } else {
+            gc_backoff_failed(&e->backoff, now_ms());
+            gc_trace_write(g->trace, GC_TRACE_INFO,
+                           "member %s still down (%s): next try in %lld ms",
+                           g->topo.members[i].name, err.message,
+                           gc_backoff_due_at(&e->backoff) - now_ms());
+        }
+    }
+    if (changed)
+        gc_global_sync_router(g);
+}
+
+bool gc_global_txn_lost(const gc_global *g)
+{
+    return g->failover != NULL && g->failover->txn_lost;
+}
+
+void gc_global_clear_txn_lost(gc_global *g)
+{
+    if (g->failover != NULL)
+        g->failover->txn_lost = false;
+}
+
+void gc_global_txn_lost_error(gc_error *err)
+{
+    gc_error_set(err, "40001", 19068,
+                 "the transaction's member failed: the transaction was rolled back "
+                 "and may be retried (nothing of it was applied)");
+}

@@ -1,0 +1,229 @@
+"""Failover of the global connection through pyodbc (docs/failover.md).
+
+usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
+
+(a) a read-only keyed autocommit workload (prepared SELECTs, policy 2) while
+    G1's primary's postmaster is killed: no error reaches the application,
+    and every statement after the kill ran on G1's standby (the server says
+    which port answered);
+(b) a transaction pinned to G2's primary whose backend is terminated: the
+    next statement gets 40001 / native 19068, SQLEndTran(ROLLBACK)
+    succeeds, and a later transaction keyed to G2 runs on G2's primary
+    again once it is reconnected;
+(c) G2's standby stopped and started: within ReconnectInterval + 1 s of
+    its start it serves routed statements again.
+Prints the measured times."""
+import os
+import subprocess
+import sys
+import time
+
+import pyodbc
+
+DSN, HELPER = sys.argv[1], sys.argv[2]
+RECONNECT_INTERVAL = 1
+
+
+# The helper (gcctl, psql) runs without the sanitizer preload this
+# interpreter may have been given, so the servers it starts run as usual.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def helper(*args):
+    return subprocess.run([HELPER, *args], check=True, capture_output=True,
+                          text=True, env=CHILD_ENV).stdout.strip()
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+PORT = {helper("port", m): m for m in ("G1N1", "G1N2", "G2N1", "G2N2")}
+KEYS = {"G1": [], "G2": []}
+for k in range(1, 41):
+    KEYS[helper("owner", str(k))].append(k)
+
+
+def connect(autocommit=True):
+    return pyodbc.connect(f"DSN={DSN};LocalityMemberPolicy=2;"
+                          f"ReconnectInterval={RECONNECT_INTERVAL};ConnectTimeout=2",
+                          autocommit=autocommit)
+
+
+QUERY = "SELECT owner, current_setting('port') FROM accounts WHERE id = ?"
+
+
+def where(cur, key):
+    row = cur.execute(QUERY, key).fetchone()
+    return PORT[row[1]]
+
+
+# --- (a) kill -9 of G1's primary's postmaster under a read workload ---
+conn = connect()
+cur = conn.cursor()
+errors, before = 0, set()
+for i in range(40):
+    before.add(where(cur, KEYS["G1"][i % len(KEYS["G1"])]))
+if before != {"G1N1", "G1N2"}:
+    fail(f"(a) policy 2 reads of G1 keys ran on {before}, expected both G1 members")
+helper("kill", "G1N1")
+killed = time.monotonic()
+first_after = None
+after = []   # (ms since the kill when the statement started, member)
+i = 0
+while (time.monotonic() - killed) < 0.5 or i < 100:
+    i += 1
+    started = (time.monotonic() - killed) * 1000
+    try:
+        ran = where(cur, KEYS["G1"][i % len(KEYS["G1"])])
+        after.append((started, ran))
+        if first_after is None and ran == "G1N2":
+            first_after = (time.monotonic() - killed) * 1000
+    except pyodbc.Error as e:
+        errors += 1
+        print("(a) error reached the application:", e)
+if errors:
+    fail(f"(a) {errors} errors reached the application")
+# A backend notices its postmaster's death within milliseconds; a statement
+# it answered before that is a success, not a failover.
+late = {m for t, m in after if t > 100}
+if late != {"G1N2"}:
+    fail(f"(a) statements started 100 ms or more after the kill ran on {late}")
+on_dead = sum(1 for t, m in after if m == "G1N1")
+print(f"ok (a): {len(after)} reads after kill -9 of G1N1's postmaster, no error; "
+      f"{on_dead} answered by G1N1's backend before it exited, the rest on G1N2; "
+      f"kill -> first successful statement elsewhere: {first_after:.1f} ms")
+conn.close()
+
+# --- (a2) a read whose session breaks while it runs: run again elsewhere ---
+import threading
+
+
+def terminate_later(members, pattern, delay):
+    def run():
+        time.sleep(delay)
+        for m in members:
+            helper("su", m, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                   f"WHERE usename = 'app' AND query LIKE '{pattern}%'")
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+conn = connect()
+cur = conn.cursor()
+g2 = KEYS["G2"][0]
+t = terminate_later(["G2N1", "G2N2"], "SELECT owner, current_setting('port'), pg_sleep", 0.3)
+try:
+    row = cur.execute("SELECT owner, current_setting('port'), pg_sleep(1) FROM accounts "
+                      "WHERE id = ?", g2).fetchone()
+except pyodbc.Error as e:
+    fail(f"(a2) the read whose session was terminated failed: {e}")
+t.join()
+print(f"ok (a2): a read whose session was terminated while it ran answered from {PORT[row[1]]}")
+# --- (a3) an autocommit write whose session breaks while it runs: no rerun ---
+before_balance = cur.execute("SELECT balance FROM accounts WHERE id = ?", g2).fetchone()[0]
+time.sleep(RECONNECT_INTERVAL + 0.3)   # G2's members back (the write needs the primary)
+t = terminate_later(["G2N1"], "UPDATE accounts SET balance", 0.3)
+try:
+    cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ? "
+                "AND pg_sleep(1) IS NOT NULL", g2)
+    fail("(a3) an autocommit write whose session was terminated succeeded")
+except pyodbc.Error as e:
+    # The server's own FATAL (57P01 for a terminated backend) or 08S01.
+    if e.args[0] not in ("08S01", "57P01"):
+        fail(f"(a3) expected 08S01 or 57P01, got {e}")
+    a3_state = e.args[0]
+t.join()
+after_balance = cur.execute("SELECT balance FROM accounts WHERE id = ?", g2).fetchone()[0]
+if after_balance != before_balance:
+    fail(f"(a3) the write ran again: balance {before_balance} -> {after_balance}")
+print(f"ok (a3): an autocommit write whose session broke: {a3_state}, not run again")
+conn.close()
+time.sleep(RECONNECT_INTERVAL + 0.3)
+
+# --- (b) a transaction whose member's session is terminated ---
+conn = connect(autocommit=False)
+cur = conn.cursor()
+g2 = KEYS["G2"][0]
+ran = where(cur, g2)
+if ran != "G2N1":
+    fail(f"(b) the transaction ran on {ran}, expected G2's primary G2N1")
+# The session holding the open transaction (pg_backend_pid() is refused on
+# a global connection: it depends on one server session).
+n = helper("su", "G2N1", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+           "WHERE usename = 'app' AND state = 'idle in transaction'")
+if n != "1":
+    fail(f"(b) terminated {n} sessions in a transaction on G2N1, expected 1")
+time.sleep(0.2)
+try:
+    cur.execute(QUERY, g2).fetchone()
+    fail("(b) the statement after the session was terminated succeeded")
+except pyodbc.Error as e:
+    if e.args[0] != "40001" or "19068" not in str(e):
+        fail(f"(b) expected 40001 / 19068, got {e}")
+    print("ok (b): statement in the lost transaction:", e.args[0], "native 19068")
+try:
+    cur.execute(QUERY, g2).fetchone()
+    fail("(b) a second statement of the lost transaction succeeded")
+except pyodbc.Error as e:
+    if e.args[0] != "40001":
+        fail(f"(b) second statement: expected 40001, got {e}")
+conn.rollback()
+print("ok (b): SQLEndTran(ROLLBACK) succeeded")
+time.sleep(RECONNECT_INTERVAL + 0.2)
+cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", g2)
+ran = where(cur, g2)
+conn.commit()
+if ran != "G2N1":
+    fail(f"(b) the next transaction keyed to G2 ran on {ran}, expected G2N1 (reconnected)")
+print("ok (b): the next transaction keyed to G2 committed on G2N1 (reconnected)")
+conn.close()
+
+# --- (b2) a transaction's first statement whose chosen member is found dead
+# before anything was sent: chosen again, silently ---
+conn = connect(autocommit=False)
+conn.set_attr(101, 1)   # SQL_ATTR_ACCESS_MODE = SQL_MODE_READ_ONLY: any member
+cur = conn.cursor()
+where(cur, g2)
+conn.commit()
+for m in ("G2N1", "G2N2"):
+    helper("su", m, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+           "WHERE usename = 'app' AND state = 'idle'")
+time.sleep(0.2)
+try:
+    ran = where(cur, g2)
+    conn.commit()
+except pyodbc.Error as e:
+    fail(f"(b2) a transaction whose chosen member was dead before sending failed: {e}")
+if ran != "G1N2":
+    fail(f"(b2) with G2's sessions gone, the read-only transaction ran on {ran}, expected G1N2")
+print("ok (b2): a transaction's first statement, its member dead before sending: "
+      "chosen again (G1N2 by LocalityGroupPolicy), no error")
+conn.close()
+
+# --- (c) a member stopped, then started ---
+conn = connect()
+cur = conn.cursor()
+for i in range(20):
+    where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+helper("stop", "G2N2")
+for i in range(20):
+    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+    if ran != "G2N1":
+        fail(f"(c) with G2N2 stopped a read ran on {ran}")
+helper("start", "G2N2")
+started = time.monotonic()
+back = None
+while time.monotonic() - started < 10:
+    if where(cur, KEYS["G2"][0]) == "G2N2":
+        back = time.monotonic() - started
+        break
+    time.sleep(0.01)
+if back is None or back > RECONNECT_INTERVAL + 1:
+    fail(f"(c) G2N2 served no routed statement within {RECONNECT_INTERVAL + 1} s of its start"
+         f" ({back})")
+print(f"ok (c): return -> first routed statement on G2N2: {back * 1000:.0f} ms "
+      f"(ReconnectInterval={RECONNECT_INTERVAL})")
+conn.close()

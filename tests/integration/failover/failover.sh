@@ -1,0 +1,41 @@
+#!/bin/bash
+# Failover of the global connection, end to end (docs/failover.md): a
+# private 2 x 2 cluster (always taken down); failover.py drives the driver
+# through unixODBC and calls back here (as a helper command) to break and
+# mend members; the servers say where each statement ran.
+# usage: failover.sh GCCTL FAILOVER_PY SPEC DIR
+GCCTL=$1
+PY=$2
+SPEC=$3
+DIR=$4
+LIB=$(cd "$(dirname "$0")/../gcctl" && pwd)/lib.sh
+source "$LIB"
+own_cluster "$SPEC"
+
+base=$(sed -n 's/^base: //p' "$DIR/local.state")
+os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
+
+sql G1N1 "INSERT INTO accounts (id, owner) SELECT g, 'seed' FROM generate_series(1, 200) g" >/dev/null
+for m in $(members); do
+    wait_until "$m" "SELECT count(*) FROM accounts" 200
+done
+# The helper failover.py calls: superuser SQL, kill, stop, start.
+cat >"$DIR/helper.sh" <<HELPER
+#!/bin/bash
+DIR=$DIR
+source "$LIB"
+case \$1 in
+su) psql -X -q -At -h "$base/sock" -p "\$(port_of "\$2")" -U "$os_user" -d app -c "\$3" ;;
+kill) kill -9 "\$(head -1 "$base/\$2/postmaster.pid")" ;;
+stop) "$GCCTL" local stop-member "\$2" --dir "$DIR" --mode immediate >/dev/null ;;
+start) "$GCCTL" local start-member "\$2" --dir "$DIR" >/dev/null ;;
+port) port_of "\$2" ;;
+owner) sql G1N1 "SELECT s.group_name FROM accounts a JOIN gcluster.shards s
+                 ON s.name = a.tableoid::regclass::text WHERE a.id = \$2" ;;
+esac
+HELPER
+chmod +x "$DIR/helper.sh"
+# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
+env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" /usr/bin/python3 "$PY" gfail "$DIR/helper.sh" \
+    || fail "failover.py failed"
+echo PASS
