@@ -151,17 +151,30 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
     int n = pv != NULL ? s->nparams : 0;
+    bool use_keys = s->prepared || c->settings.direct_execute_routing;
     const char *texts[n > 0 ? n : 1];
     char *owned[n > 0 ? n : 1];
     for (int i = 0; i < n; i++) {
         owned[i] = NULL;
         texts[i] = pv[i].data;
-        if (pv[i].format == 1 && pv[i].data != NULL)
-            texts[i] = owned[i] = hex_text(&pv[i]);
+    }
+    /* Binary (bytea) values are spelled out in hex only when routing may
+     * read them as a key: a large value bound for another column costs
+     * nothing here. */
+    if (use_keys && s->analysis != NULL) {
+        for (int c_i = 0; c_i < s->analysis->n_columns; c_i++) {
+            const gc_pinned_column *col = &s->analysis->columns[c_i];
+            for (int v = 0; v < col->n_values; v++) {
+                int i = col->values[v].param;
+                if (i >= 0 && i < n && owned[i] == NULL && pv[i].format == 1 &&
+                    pv[i].data != NULL)
+                    texts[i] = owned[i] = hex_text(&pv[i]);
+            }
+        }
     }
     gc_route_request req = {
         .analysis = s->analysis,
-        .use_keys = s->prepared || c->settings.direct_execute_routing,
+        .use_keys = use_keys,
         /* A BEGIN held back in SQL makes this the transaction's first
          * statement: it chooses, and pins, the member. */
         .transaction = !c->autocommit || gc_global_prelude_pending(c->global),
