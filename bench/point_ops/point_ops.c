@@ -16,31 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
+#include "../bench_clock.h"
 #include "point_ops.h"
 
 #define BENCH_ROWS 100000
 #define WARMUP_OPS 500
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* User plus system CPU time this process has used, in seconds. */
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 /* The i-th key of the fixed sequence: a full-period LCG walk over the rows. */
 static int key_at(unsigned long i)
@@ -90,14 +71,14 @@ int main(int argc, char **argv)
             c->destroy(c);
             return 1;
         }
-    double start = now_seconds(), cpu_start = cpu_seconds();
+    double start = bench_now_seconds(), cpu_start = bench_cpu_seconds();
     for (unsigned long i = 0; i < (unsigned long)count; i++)
         if (!c->run(c, kind, key_at(WARMUP_OPS + i))) {
             c->destroy(c);
             return 1;
         }
-    double elapsed = now_seconds() - start;
-    double cpu = cpu_seconds() - cpu_start;
+    double elapsed = bench_now_seconds() - start;
+    double cpu = bench_cpu_seconds() - cpu_start;
 
     c->destroy(c);
     printf("%.0f %ld %.3f %.2f\n", (double)count / elapsed, count, elapsed, cpu * 1e6 / (double)count);

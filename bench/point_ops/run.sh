@@ -72,14 +72,8 @@ for _ in $(seq 1 "$reps"); do
   done
 done
 
-median() {
-  tr ' ' '\n' | awk 'NF' | sort -g | awk '{v[NR]=$1} END {
-    if (NR == 0) { print "n/a"; exit }
-    if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2] + v[NR/2+1]) / 2 }'
-}
-ratio() {
-  if [[ $1 == n/a || $2 == n/a ]]; then echo n/a; else awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f\n", a / b}'; fi
-}
+# median, ratio
+source "$here/../bench_stats.sh"
 
 server_version=$(psql -X -At -d "$conninfo" -c 'show server_version')
 # table TITLE ARRAY: one row per operation, medians and ratios of ARRAY.
