@@ -2,16 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <sql.h>
-#include <sqlext.h>
-
+#include "../bench_odbc.h"
 #include "point_ops.h"
 
 typedef struct {
     point_client base;   /* first: the interface */
-    SQLHENV env;
-    SQLHDBC dbc;
-    SQLHSTMT stmt;
+    bench_odbc odbc;     /* the session */
     SQLINTEGER key;      /* bound parameter */
     SQLINTEGER id, qty;  /* bound result columns */
     SQLCHAR name[64];
@@ -21,15 +17,7 @@ typedef struct {
 /* Prints the diagnostics of a failed call and returns false. */
 static bool odbc_fail(SQLSMALLINT htype, SQLHANDLE h, const char *what)
 {
-    SQLCHAR state[6], msg[512];
-    SQLINTEGER native;
-    SQLSMALLINT len;
-
-    fprintf(stderr, "point_ops: %s failed\n", what);
-    for (SQLSMALLINT i = 1;
-         SQL_SUCCEEDED(SQLGetDiagRec(htype, h, i, state, &native, msg, sizeof msg, &len)); i++)
-        fprintf(stderr, "  [%s] %s\n", (char *)state, (char *)msg);
-    return false;
+    return bench_odbc_fail("point_ops", htype, h, what);
 }
 
 static bool odbc_prepare(point_client *base, point_op_kind kind)
@@ -37,17 +25,17 @@ static bool odbc_prepare(point_client *base, point_op_kind kind)
     odbc_client *c = (odbc_client *)base;
     const char *sql = kind == POINT_SELECT ? POINT_SELECT_SQL_ODBC : POINT_INSERT_SQL_ODBC;
 
-    if (!SQL_SUCCEEDED(SQLPrepare(c->stmt, (SQLCHAR *)sql, SQL_NTS)))
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLPrepare");
-    if (!SQL_SUCCEEDED(SQLBindParameter(c->stmt, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER,
+    if (!SQL_SUCCEEDED(SQLPrepare(c->odbc.stmt, (SQLCHAR *)sql, SQL_NTS)))
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLPrepare");
+    if (!SQL_SUCCEEDED(SQLBindParameter(c->odbc.stmt, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER,
                                         0, 0, &c->key, 0, NULL)))
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLBindParameter");
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindParameter");
     if (kind == POINT_SELECT &&
-        (!SQL_SUCCEEDED(SQLBindCol(c->stmt, 1, SQL_C_SLONG, &c->id, 0, &c->id_ind)) ||
-         !SQL_SUCCEEDED(SQLBindCol(c->stmt, 2, SQL_C_CHAR, c->name, sizeof c->name,
+        (!SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 1, SQL_C_SLONG, &c->id, 0, &c->id_ind)) ||
+         !SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 2, SQL_C_CHAR, c->name, sizeof c->name,
                                    &c->name_ind)) ||
-         !SQL_SUCCEEDED(SQLBindCol(c->stmt, 3, SQL_C_SLONG, &c->qty, 0, &c->qty_ind))))
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLBindCol");
+         !SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 3, SQL_C_SLONG, &c->qty, 0, &c->qty_ind))))
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindCol");
     return true;
 }
 
@@ -56,15 +44,15 @@ static bool odbc_run(point_client *base, point_op_kind kind, int key)
     odbc_client *c = (odbc_client *)base;
 
     c->key = key;
-    if (!SQL_SUCCEEDED(SQLExecute(c->stmt)))
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLExecute");
+    if (!SQL_SUCCEEDED(SQLExecute(c->odbc.stmt)))
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLExecute");
     if (kind == POINT_INSERT)
         return true;
-    SQLRETURN rc = SQLFetch(c->stmt);
+    SQLRETURN rc = SQLFetch(c->odbc.stmt);
     if (!SQL_SUCCEEDED(rc) || c->id != key)
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLFetch (the key's row)");
-    if (!SQL_SUCCEEDED(SQLFreeStmt(c->stmt, SQL_CLOSE)))
-        return odbc_fail(SQL_HANDLE_STMT, c->stmt, "SQLFreeStmt(SQL_CLOSE)");
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLFetch (the key's row)");
+    if (!SQL_SUCCEEDED(SQLFreeStmt(c->odbc.stmt, SQL_CLOSE)))
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLFreeStmt(SQL_CLOSE)");
     return true;
 }
 
@@ -72,14 +60,7 @@ static void odbc_destroy(point_client *base)
 {
     odbc_client *c = (odbc_client *)base;
 
-    if (c->stmt)
-        SQLFreeHandle(SQL_HANDLE_STMT, c->stmt);
-    if (c->dbc) {
-        SQLDisconnect(c->dbc);
-        SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
-    }
-    if (c->env)
-        SQLFreeHandle(SQL_HANDLE_ENV, c->env);
+    bench_odbc_close(&c->odbc);
     free(c);
 }
 
@@ -92,22 +73,8 @@ point_client *point_client_odbc(const char *connstr)
     c->base.prepare = odbc_prepare;
     c->base.run = odbc_run;
     c->base.destroy = odbc_destroy;
-    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env)) ||
-        !SQL_SUCCEEDED(SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0)) ||
-        !SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_DBC, c->env, &c->dbc))) {
-        fprintf(stderr, "point_ops: cannot allocate ODBC handles\n");
-        odbc_destroy(&c->base);
-        return NULL;
-    }
-    if (!SQL_SUCCEEDED(SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0,
-                                        NULL, SQL_DRIVER_NOPROMPT))) {
-        odbc_fail(SQL_HANDLE_DBC, c->dbc, "SQLDriverConnect");
-        odbc_destroy(&c->base);
-        return NULL;
-    }
-    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &c->stmt))) {
-        odbc_fail(SQL_HANDLE_DBC, c->dbc, "SQLAllocHandle(STMT)");
-        odbc_destroy(&c->base);
+    if (!bench_odbc_open(&c->odbc, "point_ops", connstr)) {
+        free(c);
         return NULL;
     }
     return &c->base;
