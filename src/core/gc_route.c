@@ -172,6 +172,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             }
         }
     }
+    char setup_buf[128];
     gc_route_request req = {
         .analysis = s->analysis,
         .use_keys = use_keys,
@@ -181,6 +182,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         .read_only_mode = c->access_mode == SQL_MODE_READ_ONLY,
         .nparams = n,
         .params = n > 0 ? texts : NULL,
+        .setup_sql = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),
     };
     SQLRETURN rc = SQL_ERROR;
     /* A member that does not answer when opened is dropped by the router;

@@ -104,6 +104,9 @@ typedef struct gc_route_request {
     int nparams;
     const char *const *params;    /* each parameter's text (NULL = SQL NULL), or
                                      NULL when no values are known */
+    const char *setup_sql;        /* the connection's session characteristics,
+                                     run on a member reconnected meanwhile
+                                     (NULL: none) */
 } gc_route_request;
 
 typedef struct gc_route_decision {
@@ -139,7 +142,7 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
 /* Between transactions (no-op while pinned): reconnects each down member
  * whose backoff says a retry is due (one short blocking connect with the
  * member's ConnectTimeout); a member that answers is routable again. */
-void gc_global_retry_down_members(gc_global *g);
+void gc_global_retry_down_members(gc_global *g, const char *setup_sql);
 /* Whether the open transaction was lost with its member (the application
  * has not rolled back yet); cleared by SQLEndTran. */
 bool gc_global_txn_lost(const gc_global *g);

@@ -111,7 +111,24 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
     gc_global_sync_router(g);
 }
 
-void gc_global_retry_down_members(gc_global *g)
+/* The connection's session characteristics on a reconnected session.
+ * When the member refuses them the session is closed and the member stays
+ * down (false, err filled): a session without them must not serve. */
+static bool run_setup(gc_member *m, const char *setup_sql, gc_error *err)
+{
+    if (setup_sql == NULL)
+        return true;
+    PGresult *res = gc_member_exec(m, setup_sql, err);
+    if (res != NULL) {
+        PQclear(res);
+        return true;
+    }
+    gc_member_mark_down(m, gc_member_generation(m), err);
+    gc_member_close(m);
+    return false;
+}
+
+void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
 {
     if (g->failover == NULL || g->pinned >= 0)
         return;
@@ -138,7 +155,7 @@ void gc_global_retry_down_members(gc_global *g)
             continue;
         gc_error err;
         gc_error_clear(&err);
-        if (gc_member_connect(m, &err)) {
+        if (gc_member_connect(m, &err) && run_setup(m, setup_sql, &err)) {
             gc_backoff_succeeded(&e->backoff);
             e->armed = false;
             g->connect_order[i] = g->n_opened++;

@@ -203,7 +203,7 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         return false;
     }
     /* Between transactions: members due for a reconnect try it now. */
-    gc_global_retry_down_members(g);
+    gc_global_retry_down_members(g, req->setup_sql);
     gc_global_sync_router(g);
     gc_route_access access = access_of(req);
     const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
