@@ -36,6 +36,10 @@
 #define GC_CHANNEL "gcluster"
 #define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
 #define GC_GCCTL_RECONNECT_REASON "reconnect"   /* gcctl reconnect's reason */
+/* How often, at most, the listener's socket is read for notifications
+ * between statements: each read is a system call on the statement path,
+ * and a topology change may wait this long. */
+#define GC_NOTIFY_READ_INTERVAL_MS 25
 
 /* What following a new version needs from connect time. */
 struct gc_global_watch {
@@ -46,6 +50,7 @@ struct gc_global_watch {
     void *notice_ctx;
     int interval_ms;               /* TopologyRefresh */
     long long last_check_ms;       /* monotonic time of the last version check */
+    long long last_notify_read_ms; /* monotonic time the listener was last read */
     int listener;                  /* member holding LISTEN gcluster, or -1 */
     unsigned long listener_generation;
     bool heard;                    /* a notification not acted on yet */
@@ -171,8 +176,12 @@ bool gc_global_refresh_pending(gc_global *g)
     gc_global_watch *r = g->refresh;
     if (r == NULL || g->pinned >= 0)
         return false;
-    take_notifications(g);
-    return r->heard || monotonic_ms() - r->last_check_ms >= r->interval_ms;
+    long long now = monotonic_ms();
+    if (now - r->last_notify_read_ms >= GC_NOTIFY_READ_INTERVAL_MS) {
+        r->last_notify_read_ms = now;
+        take_notifications(g);
+    }
+    return r->heard || now - r->last_check_ms >= r->interval_ms;
 }
 
 /* An open, idle session to run catalog queries on: the listener first. */

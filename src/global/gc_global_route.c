@@ -10,19 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Tells the router what member i looks like now: usable or not, its role
+ * (read live: a promoted standby reports it), its connect order. */
+static void sync_member(gc_global *g, int i)
+{
+    gc_member *m = g->members[i];
+    bool open = gc_member_is_open(m);
+    /* On demand, a member not tried yet may be chosen: it is opened then. */
+    bool usable = !g->unusable[i] &&
+                  (open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN));
+    gc_member_role role = open ? gc_member_get_role(m)
+                               : g->topo.members[i].catalog_primary ? GC_ROLE_PRIMARY
+                                                                   : GC_ROLE_STANDBY;
+    gc_router_set_member(g->router, i, usable, role, g->connect_order[i]);
+}
+
 void gc_global_sync_router(gc_global *g)
 {
-    for (int i = 0; i < g->topo.n_members; i++) {
-        gc_member *m = g->members[i];
-        bool open = gc_member_is_open(m);
-        /* On demand, a member not tried yet may be chosen: it is opened then. */
-        bool usable = !g->unusable[i] &&
-                      (open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN));
-        gc_member_role role = open ? gc_member_get_role(m)
-                                   : g->topo.members[i].catalog_primary ? GC_ROLE_PRIMARY
-                                                                       : GC_ROLE_STANDBY;
-        gc_router_set_member(g->router, i, usable, role, g->connect_order[i]);
-    }
+    for (int i = 0; i < g->topo.n_members; i++)
+        sync_member(g, i);
+}
+
+/* The same for the members of one group only: a keyed statement needs no
+ * more, and the statement path stays short. */
+static void sync_group(gc_global *g, int group)
+{
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (g->topo.members[i].group == group)
+            sync_member(g, i);
 }
 
 /* The analysis column that gives key column k of t its values: by name, or
@@ -204,11 +219,16 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     }
     /* Between transactions: members due for a reconnect try it now. */
     gc_global_retry_down_members(g, req->setup_sql);
-    gc_global_sync_router(g);
     gc_route_access access = access_of(req);
     const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
     int group = group_by_key(g, req, &why, &source);
     bool by_key = group >= 0;
+    if (by_key)
+        sync_group(g, group);
+    if (by_key && !gc_router_group_can_serve(g->router, group, access))
+        gc_global_sync_router(g);   /* another group will be chosen */
+    else if (!by_key)
+        gc_global_sync_router(g);
     if (group >= 0 && !gc_router_group_can_serve(g->router, group, access)) {
         why = "the key's group has no usable member";
         group = -1;
