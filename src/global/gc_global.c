@@ -234,7 +234,8 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
             g->connect_order[i] = g->n_opened++;
             continue;
         }
-        g->unusable[i] = true;
+        /* Left DOWN, not unusable: the failover schedule retries it
+         * between transactions, like a member that failed later. */
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
                        g->topo.members[i].name, errs[i].message);
         gc_strbuf_appendf(&down, "%s%s (%s)", down.len > 0 ? ", " : "",
@@ -404,9 +405,11 @@ bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error 
     if (gc_member_is_open(m))
         return true;
     if (!gc_member_connect(m, err)) {
+        /* DOWN now: the router passes it over, the failover schedule
+         * retries it later. */
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
                        g->topo.members[i].name, err->message);
-        gc_global_mark_unusable(g, i);
+        gc_global_sync_router(g);
         return false;
     }
     g->connect_order[i] = g->n_opened++;
@@ -415,21 +418,15 @@ bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error 
     if (setup_sql != NULL) {
         PGresult *res = gc_member_exec(m, setup_sql, err);
         if (res == NULL) {
+            gc_member_mark_down(m, gc_member_generation(m), err);
             gc_member_close(m);
-            gc_global_mark_unusable(g, i);
+            gc_global_sync_router(g);
             return false;
         }
         PQclear(res);
     }
     gc_global_sync_router(g);
     return true;
-}
-
-void gc_global_mark_unusable(gc_global *g, int i)
-{
-    g->unusable[i] = true;
-    if (g->router != NULL)
-        gc_global_sync_router(g);
 }
 
 gc_global_member_stats gc_global_stats(const gc_global *g, int i)

@@ -72,8 +72,9 @@ int gc_global_member_index(const gc_global *g, const gc_member *m);
 int gc_global_first_open_member(const gc_global *g);
 /* Opens member i when it is not open (on demand). Its new session gets
  * `setup_sql` (may be NULL) run first: the session settings the connection
- * applies to every member. False with err when it does not answer; the
- * router then stops choosing it. */
+ * applies to every member. False with err when it does not answer: the
+ * member is DOWN, the router passes it over and the failover schedule
+ * retries it between transactions. */
 bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error *err);
 
 gc_global_member_stats gc_global_stats(const gc_global *g, int i);
@@ -127,9 +128,6 @@ typedef struct gc_route_decision {
  * traces it. */
 bool gc_global_route(gc_global *g, const gc_route_request *req,
                      gc_route_decision *out, gc_error *err);
-
-/* Tells the router member i cannot be used (it did not answer). */
-void gc_global_mark_unusable(gc_global *g, int i);
 
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 

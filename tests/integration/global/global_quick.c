@@ -12,8 +12,15 @@
  *        global_quick DSN nocatalog      (expects 08001: no gcluster catalog)
  *        global_quick DSN down MEMBER    (expects 01000 naming MEMBER, then
  *                                         a keyed statement still runs)
+ *        global_quick DSN down MEMBER START_COMMAND
+ *            (the same, then runs START_COMMAND to bring MEMBER back and,
+ *             with SELECTs routed to standbys, keeps running keyed SELECTs
+ *             until one runs on MEMBER: a member missing at connect time
+ *             is retried by the driver without the application's help)
  */
+#include <time.h>
 #include <sql.h>
+#include <stdbool.h>
 #include <sqlext.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,11 +97,42 @@ static int expect_no_catalog(const char *dsn)
     return 0;
 }
 
-/* A member down: the connection opens with 01000 naming it, and works. */
-static int expect_member_down(const char *dsn, const char *member)
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Runs keyed SELECTs over keys 1..20 until one runs on member; false after
+ * timeout_ms. Prints how long it took. */
+static bool wait_for_member(SQLHSTMT sel, SQLBIGINT *key, const char *member, double timeout_ms)
+{
+    double start = now_ms();
+    for (long n = 0; now_ms() - start < timeout_ms; n++) {
+        *key = 1 + n % 20;
+        fail_on(SQLExecute(sel), SQL_HANDLE_STMT, sel, "select while waiting");
+        SQLCloseCursor(sel);
+        char m[64] = "";
+        last_member(m, sizeof m);
+        if (strcmp(m, member) == 0) {
+            printf("ok: %s serves again %.0f ms after its start command returned\n", member,
+                   now_ms() - start);
+            return true;
+        }
+        struct timespec pause = { 0, 20 * 1000000L };
+        nanosleep(&pause, NULL);
+    }
+    return false;
+}
+
+/* A member down: the connection opens with 01000 naming it, and works.
+ * With start_command, the member is then started and must come to serve. */
+static int expect_member_down(const char *dsn, const char *member, const char *start_command)
 {
     char connstr[256];
-    snprintf(connstr, sizeof connstr, "DSN=%s;ConnectTimeout=3", dsn);
+    snprintf(connstr, sizeof connstr, "DSN=%s;ConnectTimeout=3%s", dsn,
+             start_command != NULL ? ";LocalityMemberPolicy=3;ReconnectInterval=1" : "");
     SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
                                     SQL_DRIVER_NOPROMPT);
     SQLCHAR state[6], msg[1024];
@@ -109,6 +147,17 @@ static int expect_member_down(const char *dsn, const char *member)
     SQLHSTMT sel = prepared("SELECT owner FROM accounts WHERE id = ?");
     SQLBindParameter(sel, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
     run_keys(sel, "select", &key, 1, 20);
+    if (start_command != NULL) {
+        if (system(start_command) != 0) {
+            fprintf(stderr, "FAIL: %s failed\n", start_command);
+            return 1;
+        }
+        if (!wait_for_member(sel, &key, member, 10000)) {
+            fprintf(stderr, "FAIL: %s, down at connect, did not serve within 10 s of its start\n",
+                    member);
+            return 1;
+        }
+    }
     SQLFreeHandle(SQL_HANDLE_STMT, sel);
     fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
     return 0;
@@ -123,12 +172,12 @@ int main(int argc, char **argv)
         SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
         return expect_no_catalog(argv[1]);
     }
-    if (argc == 4 && strcmp(argv[2], "down") == 0) {
+    if ((argc == 4 || argc == 5) && strcmp(argv[2], "down") == 0) {
         SQLHENV env;
         SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
         SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
         SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-        return expect_member_down(argv[1], argv[3]);
+        return expect_member_down(argv[1], argv[3], argc == 5 ? argv[4] : NULL);
     }
     if (argc != 3) {
         fprintf(stderr, "usage: global_quick DSN MEMBERS\n");

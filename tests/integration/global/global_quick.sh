@@ -103,4 +103,16 @@ while read -r op key member; do
     want=$(primary_of "$(owner "$key")")
     [ "$member" = "$want" ] || fail "with G2N2 down, key $key ran on $member, not $want"
 done <<<"$out"
+
+# The same standby, still down at connect, then started while the
+# connection is open: the driver retries it by itself and, with SELECTs
+# routed to standbys, it serves them again (counted on G2N2 itself).
+out=$(ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$QUICK" gquick down G2N2 \
+      "'$GCCTL' local start-member G2N2 --dir '$DIR' >/dev/null") \
+    || fail "G2N2, down at connect and started later, was not used again"
+echo "$out" | grep '^ok'
+got=$(su G2N2 "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+               WHERE query LIKE 'SELECT owner FROM accounts WHERE id = \$1%'")
+[ "$got" -gt 0 ] || fail "G2N2 counts no keyed SELECT after it came back"
+echo "ok: G2N2 ran $got keyed SELECTs after coming back (pg_stat_statements on G2N2)"
 echo PASS
