@@ -42,7 +42,17 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     gc_error err;
     gc_error_clear(&err);
     if (!gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err)) {
-        gc_diag_add_error(&s->h.diag, &err);
+        /* The servers' notices on the way (a primary's warning before it
+         * dropped the session, say) would come before the error, and many
+         * applications read only the first record: the error, which names
+         * the group and says what was undone, is the one to keep. */
+        gc_diag *d = &s->h.diag;
+        const char *function = d->dynamic_function;
+        SQLINTEGER function_code = d->dynamic_function_code;
+        gc_diag_clear(d);
+        d->dynamic_function = function;
+        d->dynamic_function_code = function_code;
+        gc_diag_add_error(d, &err);
         return SQL_ERROR;
     }
     SQLRETURN rc = gc_stmt_set_local_result(s, out.result);

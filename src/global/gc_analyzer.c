@@ -188,9 +188,10 @@ static gc_sql_kind kind_at(gc_az *az, size_t i)
     return kind;
 }
 
-/* Whether a SELECT (its WITH list included) can write: locking clauses,
- * SELECT ... INTO, nextval/setval. */
-static bool select_writes(const gc_az *az)
+/* Whether a SELECT (its WITH list included) can write by its clauses:
+ * locking clauses or SELECT ... INTO. Function calls are judged apart
+ * (gc_analyzer_calls.c). */
+static bool select_clauses_write(const gc_az *az)
 {
     for (size_t i = 0; i < az->n; i++) {
         if (gc_az_kw(az, i, "for") &&
@@ -199,17 +200,6 @@ static bool select_writes(const gc_az *az)
             return true;
         if (gc_az_kw(az, i, "into"))
             return true;
-        if ((gc_az_kw(az, i, "nextval") || gc_az_kw(az, i, "setval")) &&
-            gc_az_punct(az, i + 1, '('))
-            return true;
-        /* Quoted spellings name the same functions. */
-        if (az->tok[i].kind == GC_SQL_TOK_QUOTED_IDENT && gc_az_punct(az, i + 1, '(')) {
-            const char *s = gc_sql_token_text(&az->lx, &az->tok[i]);
-            size_t len = az->tok[i].length;
-            if (gc_sql_ascii_equal_ci(s, len, "\"nextval\"") ||
-                gc_sql_ascii_equal_ci(s, len, "\"setval\""))
-                return true;
-        }
     }
     return false;
 }
@@ -279,11 +269,17 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 
     if (out->kind == GC_SQL_SHOW)
         out->read_only = true;
-    else if (out->kind == GC_SQL_SELECT)
-        out->read_only = !cte_modifies && !select_writes(&az);
+    else if (out->kind == GC_SQL_SELECT && !cte_modifies && !select_clauses_write(&az)) {
+        gc_az_call_class calls = gc_az_classify_calls(&az);
+        out->read_only = calls == GC_AZ_CALL_READS;
+        out->route_as_read = calls != GC_AZ_CALL_WRITES;
+    }
+    if (out->read_only)
+        out->route_as_read = true;
 
     if (has_second_statement(&az)) {
         out->read_only = false;
+        out->route_as_read = false;
         out->not_routable = "more than one statement";
     } else if (out->kind == GC_SQL_INSERT) {
         gc_az_analyze_insert(&az);

@@ -57,8 +57,16 @@ typedef struct gc_pinned_column {
 
 typedef struct gc_analysis {
     gc_sql_kind kind;
-    bool read_only;       /* cannot write: a SELECT without FOR UPDATE/SHARE,
-                             without data-modifying WITH, SHOW; false when unsure */
+    bool read_only;       /* cannot write, so safe to run again after a
+                             failure: SHOW, or a SELECT without FOR
+                             UPDATE/SHARE, INTO, data-modifying WITH, and
+                             calling only functions the driver knows to read
+                             (docs/analyzer.md); false when unsure */
+    bool route_as_read;   /* may go where policies send reads: read_only, or
+                             a SELECT whose only doubt is a function the
+                             driver does not know (a user's). A standby
+                             refuses its write (25006), nothing applied; never
+                             run such a statement twice (read_only is false) */
     bool is_local;        /* SET LOCAL */
     char *schema;         /* target table's schema as written (folded), or NULL */
     char *table;          /* target table (folded), NULL when none found */

@@ -41,6 +41,23 @@ char *gc_az_ident(gc_az *az, size_t i);
  * 0 otherwise (v then holds param -1 and no literal). */
 size_t gc_az_parse_value(gc_az *az, size_t i, size_t end, gc_value_source *v);
 
+/* What the function calls of a statement may do, from least to most. */
+typedef enum gc_az_call_class {
+    GC_AZ_CALL_READS = 0,     /* no call, or only built-ins known to read */
+    GC_AZ_CALL_MAY_WRITE,     /* a function the driver does not know (a user's) */
+    GC_AZ_CALL_WRITES,        /* a built-in that writes, locks or signals */
+} gc_az_call_class;
+
+/* The class of the function `name` (folded, unquoted); user_schema when it
+ * was called qualified by a schema other than pg_catalog. */
+gc_az_call_class gc_az_function_class(const char *name, bool user_schema);
+
+/* The most a call in the statement may do (gc_analyzer_calls.c). */
+gc_az_call_class gc_az_classify_calls(const gc_az *az);
+
+/* True when the name lists are sorted as bsearch needs (a unit test asks). */
+bool gc_az_function_lists_sorted(void);
+
 /* Target table and pinned columns of the main statement, by kind. Fill
  * az->out; set az->oom when memory runs out. */
 void gc_az_analyze_insert(gc_az *az);

@@ -53,9 +53,12 @@ typedef struct gc_ddl_outcome {
 } gc_ddl_outcome;
 
 /* Runs sql as plan says on every group's primary with two-phase commit
- * (see the header comment and the documentation). setup_sql (may be NULL) is
- * run first on a primary whose session must be opened now. False with err
- * (naming the group) when the DDL did not take effect anywhere. */
+ * (see the header comment and the documentation). A new solo table is
+ * registered in gcluster.tables, and a dropped one unregistered, in the same
+ * transaction on every group. setup_sql (may be NULL) is run first on a
+ * primary whose session must be opened now. False with err (naming the
+ * group, and saying whether the transactions prepared for it were rolled
+ * back) when the DDL did not take effect anywhere. */
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err);
 

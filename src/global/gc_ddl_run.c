@@ -2,10 +2,12 @@
  * gc_ddl_run: a cluster-wide DDL with two-phase commit. Phase one, group by
  * group (a new solo table's owner first): BEGIN, the DDL, PREPARE
  * TRANSACTION. A group that fails ends it: the open transaction is rolled
- * back, the prepared ones are rolled back (ROLLBACK PREPARED), and its error
- * is returned naming the group. Phase two: COMMIT PREPARED everywhere; once
- * every group has prepared, the DDL is decided, so a group that cannot be
- * told to commit is reported as a warning naming the prepared transaction.
+ * back, every group sent PREPARE TRANSACTION gets ROLLBACK PREPARED (through
+ * a new session when the answer to PREPARE was lost: it may have prepared),
+ * and its error is returned naming the group and saying what was undone.
+ * Phase two: COMMIT PREPARED everywhere; once every group has prepared, the
+ * DDL is decided, so a group that cannot be told to commit is reported as a
+ * warning naming the prepared transaction.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -24,6 +26,7 @@ typedef struct ddl_group {
     int member;             /* index in the topology */
     gc_member *session;
     bool in_transaction;    /* BEGIN sent, not yet prepared or ended */
+    bool prepare_sent;      /* PREPARE TRANSACTION sent: prepared, or its answer lost */
     bool prepared;
 } ddl_group;
 
@@ -186,10 +189,12 @@ static bool describe_solo(const gc_topology *t, ddl_group *owner, const char *na
     return true;
 }
 
-/* The solo table's foreign twin on a non-owner group, and on every group the
- * catalog row when the role may write gcluster.tables (gcctl grants only
- * SELECT today: then the table is not registered, see the documentation).
- * Caller frees. */
+/* The solo table's foreign twin on a non-owner group, then on every group
+ * its catalog row: gcluster.register_solo_table (SECURITY DEFINER, gcctl
+ * grants the application role EXECUTE) inside this same transaction, so the
+ * row commits or rolls back with the table. A catalog older than that
+ * function: a direct INSERT when the role may, else no row (the router then
+ * learns the table from its foreign twins only). Caller frees. */
 static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
                       const char *columns, const char *qualified, const char *schema,
                       const char *table)
@@ -210,12 +215,37 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
         gc_strbuf_append_str(&sb, ");\n");
     }
     gc_strbuf_append_str(&sb,
-        "DO $gcodbc_ddl$ BEGIN IF has_table_privilege('gcluster.tables', 'INSERT') THEN"
+        "DO $gcodbc_ddl$ DECLARE f regprocedure :="
+        " to_regprocedure('gcluster.register_solo_table(regclass,text)'); BEGIN"
+        " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN"
+        " PERFORM gcluster.register_solo_table(");
+    append_literal(&sb, qualified);
+    gc_strbuf_append_str(&sb, "::regclass, ");
+    append_literal(&sb, t->groups[owner_group].name);
+    gc_strbuf_append_str(&sb,
+        "); ELSIF has_table_privilege('gcluster.tables', 'INSERT') THEN"
         " INSERT INTO gcluster.tables (name, method, key, owner_group) VALUES (");
     append_literal(&sb, table);
     gc_strbuf_append_str(&sb, ", 'solo', '{}', ");
     append_literal(&sb, t->groups[owner_group].name);
     gc_strbuf_append_str(&sb, ") ON CONFLICT (name) DO NOTHING; END IF; END $gcodbc_ddl$");
+    return gc_strbuf_take(&sb);
+}
+
+/* Before DROP TABLE on a group: removes the first table's catalog row when a
+ * driver registered it (origin 'ddl'; gcctl's rows stay), in the DROP's own
+ * transaction. NULL when memory runs out; caller frees. */
+static char *unregister_sql(const gc_ddl_plan *plan)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb,
+        "DO $gcodbc_ddl$ DECLARE f regprocedure :="
+        " to_regprocedure('gcluster.unregister_solo_table(regclass)'); BEGIN"
+        " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN"
+        " PERFORM gcluster.unregister_solo_table(to_regclass(");
+    append_literal(&sb, plan->table_as_written);
+    gc_strbuf_append_str(&sb, ")); END IF; END $gcodbc_ddl$");
     return gc_strbuf_take(&sb);
 }
 
@@ -258,43 +288,115 @@ static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
     return text;
 }
 
-/* Ends phase one after a failure: every group's work is undone. */
-static void undo(ddl_group *groups, int n, const char *gid)
+/* Rolls back the prepared transaction gid on dg's primary, reopening its
+ * session when it broke (a PREPARE whose answer was lost may have prepared).
+ * A gid the server does not know (42704) was never prepared: done too.
+ * False with e when the primary could not be asked. */
+static bool rollback_prepared(gc_global *g, ddl_group *dg, const char *gid,
+                              const char *setup_sql, bool *was_prepared, gc_error *e)
 {
     char sql[128];
-    for (int k = 0; k < n; k++) {
-        gc_error e;
-        gc_error_clear(&e);
-        PGresult *r = NULL;
-        if (groups[k].in_transaction) {
-            r = gc_member_exec(groups[k].session, "ROLLBACK", &e);
-        } else if (groups[k].prepared) {
-            snprintf(sql, sizeof sql, "ROLLBACK PREPARED '%s'", gid);
-            r = gc_member_exec(groups[k].session, sql, &e);
+    snprintf(sql, sizeof sql, "ROLLBACK PREPARED '%s'", gid);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        gc_error_clear(e);
+        /* The second time through a new session: the old one may still look
+         * open after its server ended it (the lost answer's FATAL). */
+        if (attempt > 0)
+            gc_member_close(dg->session);
+        if (!gc_member_is_open(dg->session) &&
+            !gc_global_open_member(g, dg->member, setup_sql, e))
+            continue;
+        PGresult *r = gc_member_exec(dg->session, sql, e);
+        if (r != NULL || strcmp(e->sqlstate, "42704") == 0) {
+            *was_prepared = r != NULL;
+            PQclear(r);
+            gc_error_clear(e);
+            return true;
         }
-        PQclear(r);
-        groups[k].in_transaction = groups[k].prepared = false;
+    }
+    return false;
+}
+
+/* Ends phase one after a failure: every group's work is undone. An open
+ * transaction is rolled back (a broken session's was, by its server); a
+ * group sent PREPARE TRANSACTION gets ROLLBACK PREPARED, through a new
+ * session when its own broke, so no prepared transaction stays behind
+ * holding locks. err (the failure being reported) gets what happened to
+ * the prepared transactions appended. */
+static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
+                 const char *setup_sql, gc_error *err)
+{
+    const gc_topology *t = gc_global_topology(g);
+    char note[sizeof err->message];
+    size_t used = 0;
+    note[0] = '\0';
+    int rolled_back = 0;
+    for (int k = 0; k < n; k++) {
+        ddl_group *dg = &groups[k];
+        if (dg->in_transaction && !dg->prepare_sent && gc_member_is_open(dg->session)) {
+            gc_error e;
+            gc_error_clear(&e);
+            PQclear(gc_member_exec(dg->session, "ROLLBACK", &e));
+        }
+        if (dg->prepare_sent || dg->prepared) {
+            gc_error e;
+            bool was_prepared = false;
+            if (rollback_prepared(g, dg, gid, setup_sql, &was_prepared, &e)) {
+                rolled_back += was_prepared;
+            } else {
+                int w = snprintf(note + used, sizeof note - used,
+                                 "; the transaction prepared on group %s could not be "
+                                 "rolled back (%s): run ROLLBACK PREPARED '%s' on member %s",
+                                 t->groups[dg->group].name, e.message, gid,
+                                 t->members[dg->member].name);
+                if (w > 0)
+                    used = (size_t)w < sizeof note - used ? used + (size_t)w : sizeof note - 1;
+            }
+        }
+        dg->in_transaction = dg->prepare_sent = dg->prepared = false;
+    }
+    if (used == 0 && rolled_back > 0)
+        snprintf(note, sizeof note, "; the transaction%s prepared for it on %d group%s "
+                 "%s rolled back", rolled_back > 1 ? "s" : "", rolled_back,
+                 rolled_back > 1 ? "s" : "", rolled_back > 1 ? "were" : "was");
+    if (note[0] != '\0') {
+        gc_error with_note;
+        gc_error_set(&with_note, err->sqlstate[0] != '\0' ? err->sqlstate : "HY000",
+                     err->native, "%s%s", err->message, note);
+        *err = with_note;
     }
 }
 
-/* Phase one on one group: BEGIN, its statements, PREPARE TRANSACTION. */
-static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *sql,
-                          const char *extra, const char *gid, PGresult **keep, gc_error *err)
+/* PREPARE TRANSACTION gid in dg's open transaction. From the moment it is
+ * sent, dg may be prepared, even when the answer is lost. */
+static bool prepare_now(const gc_topology *t, ddl_group *dg, const char *gid, gc_error *err)
 {
-    if (!run(t, dg, "BEGIN", NULL, err))
-        return false;
-    dg->in_transaction = true;
-    if (!run(t, dg, sql, keep, err))
-        return false;
-    if (extra != NULL && !run(t, dg, extra, NULL, err))
-        return false;
     char prep[128];
     snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
+    dg->prepare_sent = true;
     if (!run(t, dg, prep, NULL, err))
         return false;
     dg->in_transaction = false;
     dg->prepared = true;
     return true;
+}
+
+/* Phase one on one group: BEGIN, its statements (before, may be NULL; sql,
+ * whose result *keep takes; extra, may be NULL), PREPARE TRANSACTION. */
+static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *before,
+                          const char *sql, const char *extra, const char *gid,
+                          PGresult **keep, gc_error *err)
+{
+    if (!run(t, dg, "BEGIN", NULL, err))
+        return false;
+    dg->in_transaction = true;
+    if (before != NULL && !run(t, dg, before, NULL, err))
+        return false;
+    if (!run(t, dg, sql, keep, err))
+        return false;
+    if (extra != NULL && !run(t, dg, extra, NULL, err))
+        return false;
+    return prepare_now(t, dg, gid, err);
 }
 
 /* Phase two: COMMIT PREPARED everywhere, each tried twice (the session is
@@ -351,7 +453,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         if (groups[k].member < 0)
             return false;
         groups[k].session = gc_global_member(g, groups[k].member);
-        groups[k].in_transaction = groups[k].prepared = false;
+        groups[k].in_transaction = groups[k].prepare_sent = groups[k].prepared = false;
     }
     if (!check_primaries(t, groups, n, err))
         return false;
@@ -369,10 +471,18 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         ddl_group *dg = &groups[k];
         bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
         if (plan->scope == GC_DDL_EVERY_GROUP) {
-            char *own = plan->drop_table_rest > 0 ? drop_text(t, dg, sql, plan, err) : NULL;
-            ok = (plan->drop_table_rest == 0 || own != NULL) &&
-                 prepare_group(t, dg, own != NULL ? own : sql, NULL, gid, &out->result, err);
+            bool drop = plan->drop_table_rest > 0;
+            char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
+            char *before = drop && plan->table_as_written[0] != '\0' ? unregister_sql(plan) : NULL;
+            ok = !drop || own != NULL;
+            if (ok && drop && plan->table_as_written[0] != '\0' && before == NULL) {
+                gc_error_set(err, "HY001", 0, "out of memory");
+                ok = false;
+            }
+            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, gid,
+                                     &out->result, err);
             free(own);
+            free(before);
             continue;
         }
         if (on_owner) {
@@ -390,15 +500,9 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
             ok = false;
         }
         if (ok && on_owner) {
-            char prep[128];
-            snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
-            ok = run(t, dg, extra, NULL, err) && run(t, dg, prep, NULL, err);
-            if (ok) {
-                dg->in_transaction = false;
-                dg->prepared = true;
-            }
+            ok = run(t, dg, extra, NULL, err) && prepare_now(t, dg, gid, err);
         } else if (ok) {
-            ok = prepare_group(t, dg, extra, NULL, gid, NULL, err);
+            ok = prepare_group(t, dg, NULL, extra, NULL, gid, NULL, err);
         }
         free(extra);
     }
@@ -407,7 +511,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     free(schema);
     free(table);
     if (!ok) {
-        undo(groups, n, gid);
+        undo(g, groups, n, gid, setup_sql, err);
         PQclear(out->result);
         out->result = NULL;
         return false;

@@ -167,8 +167,11 @@ static gc_route_access access_of(const gc_route_request *req)
         return GC_ACCESS_READ;
     if (req->transaction)
         return GC_ACCESS_WRITE;   /* the transaction may write later */
-    return req->analysis != NULL && req->analysis->read_only ? GC_ACCESS_READ
-                                                             : GC_ACCESS_WRITE;
+    /* route_as_read, not read_only: a SELECT calling a function the
+     * analyzer does not know may go where reads go (a standby refuses a
+     * write with 25006, applying nothing); re-running it stays forbidden. */
+    return req->analysis != NULL && req->analysis->route_as_read ? GC_ACCESS_READ
+                                                                 : GC_ACCESS_WRITE;
 }
 
 /* Whether the pinned member still has its transaction open (the server's

@@ -49,7 +49,44 @@ static const char catalog_ddl[] =
     "  PERFORM pg_notify('gcluster', v::text);\n"
     "  RETURN v;\n"
     "END $fn$;\n"
-    "REVOKE ALL ON FUNCTION gcluster.bump_version(text, bigint) FROM PUBLIC;\n";
+    "REVOKE ALL ON FUNCTION gcluster.bump_version(text, bigint) FROM PUBLIC;\n"
+    /* Who made a row: 'spec' (gcctl, from the spec; apply rewrites these) or
+     * 'ddl' (a driver's CREATE TABLE; apply leaves these alone). */
+    "ALTER TABLE gcluster.tables ADD COLUMN IF NOT EXISTS origin text NOT NULL DEFAULT 'spec'\n"
+    "  CHECK (origin IN ('spec', 'ddl'));\n"
+    /* The driver registers a solo table made by CREATE TABLE inside the DDL's
+     * own transaction on every group, so the row is there exactly when the
+     * table is. The application role may not write the catalog: these two
+     * functions are its only way in, and only for a table it owns. */
+    "CREATE OR REPLACE FUNCTION gcluster.register_solo_table(tbl regclass, owner_group text)\n"
+    "RETURNS void LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "DECLARE rel name; old_origin text;\n"
+    "BEGIN\n"
+    "  SELECT c.relname INTO rel FROM pg_class c\n"
+    "   WHERE c.oid = tbl AND c.relkind IN ('r', 'f') AND pg_has_role(session_user, c.relowner, 'USAGE');\n"
+    "  IF rel IS NULL THEN\n"
+    "    RAISE EXCEPTION 'only the owner of a table may register it as a solo table'\n"
+    "      USING ERRCODE = '42501';\n"
+    "  END IF;\n"
+    "  SELECT t.origin INTO old_origin FROM gcluster.tables t WHERE t.name = rel;\n"
+    "  IF old_origin = 'spec' THEN\n"
+    "    RAISE EXCEPTION 'table % is in the cluster spec already', rel USING ERRCODE = '42P07';\n"
+    "  END IF;\n"
+    "  INSERT INTO gcluster.tables (name, method, key, owner_group, origin)\n"
+    "  VALUES (rel, 'solo', '{}', register_solo_table.owner_group, 'ddl')\n"
+    "  ON CONFLICT (name) DO UPDATE SET owner_group = excluded.owner_group;\n"
+    "END $fn$;\n"
+    "CREATE OR REPLACE FUNCTION gcluster.unregister_solo_table(tbl regclass)\n"
+    "RETURNS void LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "BEGIN\n"
+    "  DELETE FROM gcluster.tables t USING pg_class c\n"
+    "   WHERE c.oid = tbl AND pg_has_role(session_user, c.relowner, 'USAGE')\n"
+    "     AND t.name = c.relname AND t.origin = 'ddl';\n"
+    "END $fn$;\n"
+    "REVOKE ALL ON FUNCTION gcluster.register_solo_table(regclass, text) FROM PUBLIC;\n"
+    "REVOKE ALL ON FUNCTION gcluster.unregister_solo_table(regclass) FROM PUBLIC;\n";
 
 /* One text for the whole catalog content, so that a sync can tell whether it
  * changed anything. */
@@ -78,6 +115,9 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
     gcctl_sb_ident(&sb, admin);
     gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.bump_version(text, bigint) TO ");
     gcctl_sb_ident(&sb, admin);
+    gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.register_solo_table(regclass, text),"
+                              " gcluster.unregister_solo_table(regclass) TO ");
+    gcctl_sb_ident(&sb, spec->user);
     gc_strbuf_append_str(&sb, ";\n");
     char *sql = gcctl_sb_take(&sb);
     bool ok = gcctl_exec(c, who, sql, err);
@@ -87,8 +127,10 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
 
 static void append_bound(gc_strbuf *sb, const gcctl_table *t, const gcctl_shard *s);
 
-/* Rewrites every catalog row from the spec inside one transaction and
- * compares fingerprints before and after. */
+/* Rewrites the catalog rows the spec makes inside one transaction and
+ * compares fingerprints before and after. Rows a driver made (solo tables
+ * of origin 'ddl') stay: groups are updated in place rather than deleted,
+ * since a table row's owner_group cascades from its group. */
 bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_group,
                         const char *who, bool *changed, gc_error *err)
 {
@@ -103,8 +145,15 @@ bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_gro
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_append_str(&sb,
-        "DELETE FROM gcluster.shards; DELETE FROM gcluster.tables;\n"
-        "DELETE FROM gcluster.members; DELETE FROM gcluster.groups;\n"
+        "DELETE FROM gcluster.shards s USING gcluster.tables t\n"
+        " WHERE s.table_name = t.name AND t.origin = 'spec';\n"
+        "DELETE FROM gcluster.tables WHERE origin = 'spec';\n"
+        "DELETE FROM gcluster.members; DELETE FROM gcluster.groups WHERE name <> ALL (ARRAY[");
+    for (size_t g = 0; g < spec->groups.n; g++) {
+        if (g) gc_strbuf_append_str(&sb, ", ");
+        gcctl_sb_literal(&sb, spec->groups.items[g]);
+    }
+    gc_strbuf_append_str(&sb, "]::text[]);\n"
         "DELETE FROM gcluster.cluster;\n"
         "INSERT INTO gcluster.cluster (name, database, local_group) VALUES (");
     gcctl_sb_literal(&sb, spec->cluster);
@@ -118,7 +167,8 @@ bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_gro
         gcctl_sb_literal(&sb, spec->groups.items[g]);
         gc_strbuf_appendf(&sb, ", %zu, ", g);
         gcctl_sb_literal(&sb, spec->groups.items[g]);   /* the FDW server has the group's name */
-        gc_strbuf_append_str(&sb, ");\n");
+        gc_strbuf_append_str(&sb, ") ON CONFLICT (name) DO UPDATE SET position = excluded.position,"
+                                  " fdw_server = excluded.fdw_server;\n");
     }
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *m = &spec->members[i];
@@ -132,7 +182,11 @@ bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_gro
     }
     for (size_t i = 0; i < spec->ntables; i++) {
         const gcctl_table *t = &spec->tables[i];
-        gc_strbuf_append_str(&sb, "INSERT INTO gcluster.tables VALUES (");
+        /* A table the spec names is the spec's, even when a driver's DDL
+         * registered it first. */
+        gc_strbuf_append_str(&sb, "DELETE FROM gcluster.tables WHERE name = ");
+        gcctl_sb_literal(&sb, t->name);
+        gc_strbuf_append_str(&sb, ";\nINSERT INTO gcluster.tables (name, method, key, owner_group) VALUES (");
         gcctl_sb_literal(&sb, t->name);
         gc_strbuf_appendf(&sb, ", '%s', ARRAY[", gcctl_method_name(t->method));
         for (size_t k = 0; k < t->key.n; k++) {

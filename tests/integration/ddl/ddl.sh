@@ -23,6 +23,18 @@ odbc() {
     env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" gddl "$@" \
         || fail "the client failed on: $*"
 }
+# odbc_cs CONNECTION-STRING [--repeat N] SQL: the same with a connection string.
+odbc_cs() {
+    # shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
+    env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" "$@" \
+        || fail "the client failed on: $*"
+}
+# app_calls MEMBER LIKE: pg_stat_statements calls of the application role's
+# statements whose text starts with LIKE.
+app_calls() {
+    su "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE userid = 'app'::regrole AND query LIKE '$2%'"
+}
 # on_every PRIMARY-QUERY EXPECTED WHAT: the same answer on each group's primary.
 on_every() {
     for g in G1 G2; do
@@ -62,6 +74,45 @@ v1=$(version G1)
 [ "$v1" -gt "$v0" ] && [ "$(version G2)" = "$v1" ] \
     || fail "catalog version after CREATE TABLE: G1 $v1, G2 $(version G2), before $v0"
 echo "ok: the catalog version rose on every group to $v1"
+
+# 1b. The solo table is registered in the catalog of every group, in the
+# DDL's own transaction, marked as made by a driver; the application role
+# still cannot write the catalog itself.
+owner=""
+for g in G1 G2; do
+    [ "$(sql "$(primary_of "$g")" "SELECT relkind FROM pg_class WHERE oid = 'notes'::regclass")" = r ] && owner=$g
+done
+other=G1
+[ "$owner" = G1 ] && other=G2
+on_every "SELECT method || ':' || owner_group || ':' || origin FROM gcluster.tables WHERE name = 'notes'" \
+    "solo:$owner:ddl" "the solo table's catalog row"
+out=$(sql_may_fail G1N1 "INSERT INTO gcluster.tables (name, method, key) VALUES ('forged', 'solo', '{}')")
+case $out in *"permission denied"*) ;; *) fail "the application role wrote gcluster.tables: $out" ;; esac
+out=$(sql_may_fail G1N1 "SELECT gcluster.register_solo_table('gcluster.version'::regclass, 'G1')")
+case $out in *"only the owner"*) ;; *) fail "the application role registered a table it does not own: $out" ;; esac
+echo "ok: the solo table is in gcluster.tables on every group (owner $owner, origin ddl); the role cannot forge rows"
+
+# 1c. The router sends statements on the solo table to its owner group: the
+# servers' pg_stat_statements say which primary ran them. A group that is
+# not the owner would run them through its foreign table (a different text,
+# with public.notes, on the owner).
+for g in G1 G2; do su "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+out=$(odbc_cs "DSN=gddl;DirectExecuteRouting=Yes;LocalityGroupPolicy=0" --repeat 20 \
+    "SELECT body FROM notes WHERE id = ?")
+[ "${out%% *}" = ok ] || fail "SELECT on the solo table: $out"
+got_owner=$(app_calls "$(primary_of "$owner")" 'SELECT body FROM notes WHERE id = $1')
+got_other=$(app_calls "$(primary_of "$other")" 'SELECT body FROM notes WHERE id = $1')
+[ "$got_owner" = 20 ] && [ "$got_other" = 0 ] \
+    || fail "statements on the solo table: $got_owner on owner $owner, $got_other on $other (want 20 and 0)"
+echo "ok: 20 statements on the solo table ran on its owner group $owner, none on $other"
+
+# 1d. gcctl apply leaves the rows a driver made.
+"$GCCTL" apply "$SPEC" --dir "$DIR" >/dev/null || fail "gcctl apply"
+on_every "SELECT method || ':' || owner_group || ':' || origin FROM gcluster.tables WHERE name = 'notes'" \
+    "solo:$owner:ddl" "the solo table's catalog row after gcctl apply"
+on_every "SELECT string_agg(name || ':' || origin, ',' ORDER BY name) FROM gcluster.tables" \
+    "accounts:spec,notes:ddl" "the catalog's tables after gcctl apply"
+echo "ok: gcctl apply kept the driver's catalog row and its own"
 
 # 2. CREATE INDEX and ALTER TABLE ADD COLUMN on the sharded table.
 out=$(odbc "CREATE INDEX accounts_owner_idx ON accounts (owner)")
@@ -111,7 +162,55 @@ echo "ok: TRUNCATE of a sharded table empties every shard"
 out=$(odbc "DROP TABLE notes")
 [ "${out%% *}" = ok ] || fail "DROP TABLE: $out"
 on_every "SELECT to_regclass('notes') IS NULL" t "DROP TABLE"
-echo "ok: DROP TABLE reached every group"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'notes'" 0 "DROP TABLE's catalog row"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'accounts'" 1 "gcctl's catalog row"
+echo "ok: DROP TABLE reached every group and removed the solo table's catalog row"
+
+# 6b. A PREPARE TRANSACTION whose answer is lost: on G2's primary,
+# synchronous replication to a standby that does not exist makes PREPARE
+# wait after preparing locally; that backend is terminated. The driver must
+# leave every group unchanged and no prepared transaction behind.
+su G2N1 "ALTER SYSTEM SET synchronous_standby_names = 'gcodbc_no_such_standby'" >/dev/null
+su G2N1 "SELECT pg_reload_conf()" >/dev/null
+for _ in $(seq 1 50); do
+    [ "$(su G2N1 "SHOW synchronous_standby_names")" = gcodbc_no_such_standby ] && break
+    sleep 0.1
+done
+odbc "ALTER TABLE accounts ADD COLUMN lost_prepare int" >"$DIR/lost_prepare.out" &
+client=$!
+waiting=""
+for _ in $(seq 1 150); do
+    waiting=$(su G2N1 "SELECT pid FROM pg_stat_activity
+                       WHERE wait_event = 'SyncRep' AND query LIKE 'PREPARE TRANSACTION%'")
+    [ -n "$waiting" ] && break
+    sleep 0.1
+done
+[ -n "$waiting" ] || { kill "$client"; fail "no PREPARE TRANSACTION waited for synchronous replication on G2N1"; }
+[ "$(su G2N1 "SELECT count(*) FROM pg_prepared_xacts")" = 1 ] \
+    || fail "the waiting PREPARE TRANSACTION had not prepared on G2N1"
+su G2N1 "SELECT pg_terminate_backend($waiting)" >/dev/null
+# Releases the driver's ROLLBACK PREPARED, which waits for the same
+# replication until the setting is gone.
+su G2N1 "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
+su G2N1 "SELECT pg_reload_conf()" >/dev/null
+for _ in $(seq 1 300); do
+    kill -0 "$client" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$client" 2>/dev/null; then
+    kill "$client"
+    fail "the client did not return within 30 s of the lost PREPARE"
+fi
+wait "$client" || fail "the client failed on the lost PREPARE"
+out=$(cat "$DIR/lost_prepare.out")
+case $out in
+error\ *G2*"rolled back"*) ;;
+*) fail "a lost PREPARE TRANSACTION gave: $out" ;;
+esac
+on_every "SELECT count(*) FROM pg_attribute WHERE attrelid = 'accounts'::regclass AND attname = 'lost_prepare'" \
+    0 "the DDL whose PREPARE was lost"
+no_prepared_left "after a lost PREPARE TRANSACTION"
+echo "ok: a PREPARE TRANSACTION whose answer was lost left every group unchanged and nothing prepared ($out)"
 
 # 7. max_prepared_transactions = 0 on one primary: refused, nothing changes.
 su G2N1 "ALTER SYSTEM SET max_prepared_transactions = 0" >/dev/null

@@ -1,6 +1,9 @@
 """Runs one statement through a DSN with pyodbc and prints what the
 application sees: `ok ROWCOUNT`, then `info SQLSTATE MESSAGE` per warning,
-or `error SQLSTATE MESSAGE`. usage: ddl_client.py DSN [--manual] SQL"""
+or `error SQLSTATE MESSAGE`. DSN is a DSN's name or, when it holds `=`, a
+whole connection string. With --repeat N, SQL runs N times, each with its
+execution number as parameter `?` (prepared execution, so the router reads
+the key). usage: ddl_client.py DSN [--manual] [--repeat N] SQL"""
 import sys
 
 import pyodbc
@@ -10,11 +13,21 @@ def main():
     args = sys.argv[1:]
     manual = "--manual" in args
     args = [a for a in args if a != "--manual"]
+    repeat = 0
+    if "--repeat" in args:
+        at = args.index("--repeat")
+        repeat = int(args[at + 1])
+        del args[at:at + 2]
     dsn, sql = args
-    conn = pyodbc.connect("DSN=" + dsn, autocommit=not manual)
+    conn = pyodbc.connect(dsn if "=" in dsn else "DSN=" + dsn, autocommit=not manual)
     cur = conn.cursor()
     try:
-        cur.execute(sql)
+        if repeat:
+            for n in range(1, repeat + 1):
+                cur.execute(sql, n)
+                cur.fetchall()
+        else:
+            cur.execute(sql)
         print("ok", cur.rowcount)
         for state, message in cur.messages or []:
             print("info", state, message)

@@ -16,6 +16,8 @@ static void check_analysis(const gc_analysis *a)
 {
     CHECK(a->kind >= GC_SQL_UNKNOWN && a->kind <= GC_SQL_OTHER);
     CHECK(!a->read_only || a->kind == GC_SQL_SELECT || a->kind == GC_SQL_SHOW);
+    CHECK(!a->read_only || a->route_as_read);
+    CHECK(!a->route_as_read || a->kind == GC_SQL_SELECT || a->kind == GC_SQL_SHOW);
     CHECK(!a->is_local || a->kind == GC_SQL_SET);
     CHECK(a->n_rows >= 1);
     CHECK(a->n_columns >= 0);
@@ -59,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_analysis(&a);
         /* The analysis depends on the text only. */
         CHECK(gc_analyze(text, size, &b, &err));
-        CHECK(a.kind == b.kind && a.read_only == b.read_only && a.n_columns == b.n_columns);
+        CHECK(a.kind == b.kind && a.read_only == b.read_only &&
+              a.route_as_read == b.route_as_read && a.n_columns == b.n_columns);
         gc_analysis_free(&b);
     }
     gc_analysis_free(&a);
