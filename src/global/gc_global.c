@@ -46,6 +46,13 @@ static bool topology_from_seed(const gc_global_options *opt, const char *host,
 /* The seeds in order: Servers (or Host/Port) when given, else the locator
  * file's members. Learns the topology from the first seed that answers with
  * a catalog; falls back to the locator file when none does. */
+/* Whether a failed connect was the server turning the login down (bad
+ * password, unknown role or database) rather than not answering. */
+static bool is_login_refusal(const gc_error *e)
+{
+    return strncmp(e->sqlstate, "28", 2) == 0 || strcmp(e->sqlstate, "3D000") == 0;
+}
+
 static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_error *err)
 {
     const gc_settings *s = opt->settings;
@@ -68,8 +75,9 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_e
     gc_strbuf_init(&tried);
     bool found = false;
     bool some_answered = false;
-    gc_error last;
+    gc_error last, refused;   /* refused: a seed turned the login down */
     gc_error_clear(&last);
+    gc_error_clear(&refused);
     size_t n = have_servers ? seeds.count : loc->member_count;
     for (size_t i = 0; i < n && !found; i++) {
         char portbuf[16];
@@ -86,14 +94,26 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_e
         gc_error_clear(&last);
         found = topology_from_seed(opt, host, port, topo, &answered, &last);
         if (!found) {
-            gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s", host, port,
-                           answered ? "no cluster catalog" : "no answer", last.message);
-            gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "", host,
-                              port, answered ? "no cluster catalog" : "no answer");
+            bool login_refused = !answered && is_login_refusal(&last);
+            const char *what = answered ? "no cluster catalog"
+                               : login_refused ? "login refused" : "no answer";
+            gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s", host, port, what,
+                           last.message);
+            gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "", host, port,
+                              what);
             some_answered = some_answered || answered;
+            if (login_refused && !gc_error_is_set(&refused))
+                refused = last;
         }
     }
-    if (!found && loc != NULL && !some_answered) {
+    if (!found && !some_answered && gc_error_is_set(&refused)) {
+        /* The server's own answer (28P01, 28000, 3D000) tells the
+         * application what to fix; the locator's members would refuse the
+         * same login. */
+        gc_error_set(err, refused.sqlstate, refused.native,
+                     "the seed servers refused the login: %s; %s",
+                     tried.data != NULL ? tried.data : "", refused.message);
+    } else if (!found && loc != NULL && !some_answered) {
         /* No seed answered: the locator file still names the members. */
         gc_trace_write(opt->trace, GC_TRACE_INFO,
                        "no seed answered: members from the locator file %s", s->locator);

@@ -4,6 +4,11 @@
 # statement with parameters: isql itself binds none), select it back, roll an
 # ODBC transaction back (\noac, \rollback), commit one (\commit), and report a
 # server error with its SQLSTATE.
+#
+# GC_TEST_GLOBAL=1 (set by the global fixture, docs/testing.md): the DSN is a
+# global connection, which refuses SQL-level PREPARE/EXECUTE (they live in
+# one server session). The rows then go in with plain INSERTs, and the test
+# checks instead that isql reports the refusal of a PREPARE as 0A000.
 set -euo pipefail
 
 dsn=${GC_TEST_DSN:?GC_TEST_DSN names the DSN to test}
@@ -12,17 +17,27 @@ table="client_isql_${dsn}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+global=${GC_TEST_GLOBAL:-0}
+# insert ID NAME: the statement that inserts one row.
+insert() {
+  if [[ $global == 1 ]]; then
+    echo "INSERT INTO $table VALUES ($1, '$2');"
+  else
+    echo "EXECUTE ins_$table($1, '$2');"
+  fi
+}
+prepare="PREPARE ins_$table(int, text) AS INSERT INTO $table VALUES (\$1, \$2);"
 # -n: statements end with ';' and isql's \ commands are understood;
 # -b: batch mode (no prompts); -d'|': plain delimited rows, no boxes.
 cat >"$work/script.sql" <<SQL
 DROP TABLE IF EXISTS $table;
 CREATE TABLE $table (id int PRIMARY KEY, name text NOT NULL);
-PREPARE ins_$table(int, text) AS INSERT INTO $table VALUES (\$1, \$2);
-EXECUTE ins_$table(1, 'one');
-EXECUTE ins_$table(2, 'two');
+$prepare
+$(insert 1 one)
+$(insert 2 two)
 SELECT id, name FROM $table ORDER BY id;
 \noac
-EXECUTE ins_$table(3, 'three');
+$(insert 3 three)
 SELECT 'in transaction', count(*) FROM $table;
 \rollback
 \ac
@@ -64,5 +79,10 @@ grep -v -e '^\[' -e '^Error while' "$work/stdout" >"$work/rows" || true
 diff -u "$work/expected" "$work/rows" >"$work/diff" || fail "rows differ from expected: $(cat "$work/diff")"
 grep -q '^\[22012\]' "$work/stdout" || fail "division by zero did not report SQLSTATE 22012"
 errors=$(grep -c 'ERROR: Could not' "$work/stderr" || true)
-[[ $errors -eq 1 ]] || fail "expected exactly one failed statement (1/0), isql reported $errors"
+if [[ $global == 1 ]]; then
+  grep -q '^\[0A000\].*PREPARE' "$work/stdout" || fail "PREPARE was not refused with 0A000"
+  [[ $errors -eq 2 ]] || fail "expected exactly two failed statements (PREPARE, 1/0), isql reported $errors"
+else
+  [[ $errors -eq 1 ]] || fail "expected exactly one failed statement (1/0), isql reported $errors"
+fi
 echo "PASS: isql against $dsn: create, prepared insert, select, rollback, commit, SQLSTATE"

@@ -19,6 +19,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/support/pglib.sh
 source "$here/pglib.sh"
+# shellcheck source=tests/support/odbcinst.sh
+source "$here/odbcinst.sh"
 
 PSQLODBC_SO=${GC_PSQLODBC_SO:-/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so}
 APP_ROLE=gcodbc
@@ -59,24 +61,7 @@ stop_server() {
 # gcodbc_test and psqlodbc_test) into STATE_DIR for ODBCSYSINI.
 write_ini_files() {
   local state=$1 driver=$2 port=$3 password=$4
-  cat >"$state/odbcinst.ini" <<EOF
-[ODBC]
-Trace = No
-
-[gcodbc]
-Description = gcodbc, ODBC driver for sharded PostgreSQL clusters (this build)
-Driver = $driver
-# The driver locks per connection itself; let the driver manager not
-# serialize calls, so the tests exercise the driver's own locking.
-Threading = 0
-# Keep the driver loaded until exit so leak reports can name its functions.
-DontDLClose = 1
-
-[psqlodbc]
-Description = psqlODBC, PostgreSQL's ODBC driver (Unicode)
-Driver = $PSQLODBC_SO
-Threading = 0
-EOF
+  gc_write_odbcinst "$state" "$driver" "$PSQLODBC_SO"
   cat >"$state/odbc.ini" <<EOF
 [gcodbc_test]
 Description = gcodbc general connection to the test server

@@ -8,6 +8,13 @@
  * the column names, order and SQL types ODBC 3.x prescribes, and the rows.
  * SQLColumns is also checked against SQLDescribeCol on the same table.
  *
+ * The schema is made (and dropped) through a second connection of the same
+ * DSN with GlobalConnection=No: on a single server that is the DSN as it
+ * is; through a global connection it is the first seed server, the member
+ * where statements without a sharding key run, because a cluster cannot
+ * hold this schema on every group (indexes and comments on a table that is
+ * foreign on the other groups; see docs/testing.md).
+ *
  * Environment: GC_TEST_DSN names the DSN (ODBCSYSINI points at its ini).
  */
 #include <sql.h>
@@ -25,6 +32,7 @@ static const char ANY[] = "*";   /* any value, not checked */
 static int failures;
 static SQLHENV env;
 static SQLHDBC dbc;
+static SQLHDBC setup_dbc;   /* general connection for the schema's DDL */
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -79,9 +87,14 @@ static SQLHSTMT new_stmt(void)
     return st;
 }
 
+/* Runs one statement of the schema's setup or teardown on setup_dbc;
+ * exits when it fails (the checks would mean nothing). */
 static void exec_sql(const char *sql)
 {
-    SQLHSTMT st = new_stmt();
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    if (!ok(SQLAllocHandle(SQL_HANDLE_STMT, setup_dbc, &st), SQL_HANDLE_DBC, setup_dbc,
+            "SQLAllocHandle"))
+        exit(1);
     SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA) {
         fail("setup statement failed: %s", sql);
@@ -737,6 +750,12 @@ int main(void)
     if (!ok(SQLDriverConnect(dbc, NULL, S(connstr), SQL_NTS, NULL, 0, NULL,
                              SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, dbc, "SQLDriverConnect"))
         return 1;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &setup_dbc);
+    snprintf(connstr, sizeof connstr, "DSN=%s;GlobalConnection=No", dsn);
+    if (!ok(SQLDriverConnect(setup_dbc, NULL, S(connstr), SQL_NTS, NULL, 0, NULL,
+                             SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, setup_dbc,
+            "SQLDriverConnect (setup)"))
+        return 1;
     SQLSMALLINT len;
     SQLGetInfo(dbc, SQL_DATABASE_NAME, dbname, sizeof dbname, &len);
 
@@ -750,6 +769,8 @@ int main(void)
     test_procedures_and_privileges();
 
     exec_sql("DROP SCHEMA catalog_t CASCADE");
+    SQLDisconnect(setup_dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, setup_dbc);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
     SQLFreeHandle(SQL_HANDLE_ENV, env);
