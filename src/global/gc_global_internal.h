@@ -35,6 +35,8 @@ struct gc_global {
                                       owned */
     struct gc_global_failover *failover; /* reconnect schedules and the lost
                                       transaction mark (gc_global_failover.c) */
+    long long roles_probed_ms;     /* monotonic time standbys were last asked
+                                      their role (gc_global_route.c) */
 };
 
 /* Tells the router what is known of every member now. */

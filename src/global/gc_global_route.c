@@ -9,6 +9,17 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "member/gc_member_notify.h"
+
+/* A promoted standby reports in_hot_standby=off only when its session next
+ * runs something, so an idle session still looks like a standby. When a
+ * group has no primary for a write, its standby sessions are pinged (an
+ * empty query, one round trip) at most this often, each bounded by the
+ * timeout; a ping that gets no answer marks the member down. */
+#define GC_ROLE_PROBE_INTERVAL_MS 200
+#define GC_ROLE_PROBE_TIMEOUT_MS 1000
 
 /* Tells the router what member i looks like now: usable or not, its role
  * (read live: a promoted standby reports it), its connect order. */
@@ -38,6 +49,40 @@ static void sync_group(gc_global *g, int group)
     for (int i = 0; i < g->topo.n_members; i++)
         if (g->topo.members[i].group == group)
             sync_member(g, i);
+}
+
+static long long monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Asks the open standby sessions of group whether they still are (see
+ * GC_ROLE_PROBE_INTERVAL_MS), then tells the router. */
+static void probe_group_roles(gc_global *g, int group)
+{
+    long long now = monotonic_ms();
+    if (now - g->roles_probed_ms < GC_ROLE_PROBE_INTERVAL_MS)
+        return;
+    g->roles_probed_ms = now;
+    for (int i = 0; i < g->topo.n_members; i++) {
+        gc_member *m = g->members[i];
+        if (g->topo.members[i].group != group || !gc_member_is_open(m) ||
+            gc_member_busy(m) || gc_member_get_role(m) != GC_ROLE_STANDBY ||
+            gc_member_txn_status(m) != PQTRANS_IDLE)
+            continue;
+        gc_error err;
+        gc_error_clear(&err);
+        unsigned long generation = gc_member_generation(m);
+        if (!gc_member_ping(m, GC_ROLE_PROBE_TIMEOUT_MS, &err) &&
+            gc_member_get_state(m) == GC_MEMBER_DOWN)
+            gc_global_member_failed(g, i, generation, &err);
+        else if (gc_member_get_role(m) == GC_ROLE_PRIMARY)
+            gc_trace_write(g->trace, GC_TRACE_INFO, "member %s was promoted: now primary",
+                           g->topo.members[i].name);
+    }
+    sync_group(g, group);
 }
 
 /* The analysis column that gives key column k of t its values: by name, or
@@ -226,8 +271,11 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
     int group = group_by_key(g, req, &why, &source);
     bool by_key = group >= 0;
-    if (by_key)
+    if (by_key) {
         sync_group(g, group);
+        if (access == GC_ACCESS_WRITE && !gc_router_group_can_serve(g->router, group, access))
+            probe_group_roles(g, group);   /* a standby may have been promoted */
+    }
     if (by_key && !gc_router_group_can_serve(g->router, group, access))
         gc_global_sync_router(g);   /* another group will be chosen */
     else if (!by_key)

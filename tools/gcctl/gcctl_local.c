@@ -139,6 +139,60 @@ bool gcctl_local_wait_streaming(gcctl_local *l, const gcctl_member *m, gc_error 
     return false;
 }
 
+bool gcctl_set_synchronous_standbys(const gcctl_target *t, const gcctl_member *p, bool on,
+                                    gc_error *err)
+{
+    PGconn *c = gcctl_connect(t, p, "postgres", 5, err);
+    if (!c)
+        return false;
+    /* One command per call: ALTER SYSTEM refuses the implicit transaction
+     * of a multi-statement query. */
+    bool ok = gcctl_exec(c, p->name, on ? "ALTER SYSTEM SET synchronous_standby_names = '*'"
+                                        : "ALTER SYSTEM SET synchronous_standby_names = ''", err) &&
+              gcctl_exec(c, p->name, "ALTER SYSTEM SET synchronous_commit = on", err) &&
+              gcctl_exec(c, p->name, "SELECT pg_reload_conf()", err);
+    PQfinish(c);
+    return ok;
+}
+
+int gcctl_streaming_standbys(const gcctl_target *t, const gcctl_member *p)
+{
+    gc_error ignored;
+    PGconn *c = gcctl_connect(t, p, "postgres", 2, &ignored);
+    char *v = c ? gcctl_query_value(c, p->name,
+        "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'", &ignored) : NULL;
+    PQfinish(c);
+    int n = v ? atoi(v) : -1;
+    free(v);
+    return n;
+}
+
+bool gcctl_local_sync_groups(gcctl_target *t, gc_error *err)
+{
+    const gcctl_spec *spec = t->spec;
+    if (spec->replication != GCCTL_REPLICATION_SYNC)
+        return true;
+    for (size_t g = 0; g < spec->groups.n; g++) {
+        size_t members = 0;
+        for (size_t i = 0; i < spec->nmembers; i++)
+            members += strcmp(spec->members[i].group, spec->groups.items[g]) == 0;
+        /* A group without a standby would wait for ever: it commits alone.
+         * So does one whose standbys are all gone (say, the old primary
+         * after a promote, still listed). */
+        if (members < 2)
+            continue;
+        const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
+        if (gcctl_streaming_standbys(t, p) <= 0) {
+            fprintf(stderr, "gcctl: warning: no standby streams from %s; group %s commits alone\n",
+                    p->name, p->group);
+            continue;
+        }
+        if (!gcctl_set_synchronous_standbys(t, p, true, err))
+            return false;
+    }
+    return true;
+}
+
 static bool is_loopback(const char *host)
 {
     return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
@@ -343,6 +397,9 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     for (size_t i = 0; i < l.spec.nmembers; i++)
         if (!l.spec.members[i].is_primary && !gcctl_local_wait_streaming(&l, &l.spec.members[i], err))
             goto fail;
+    /* Only now: with no standby streaming yet, every commit above would wait. */
+    if (!gcctl_local_sync_groups(&l.target, err))
+        goto fail;
     if (!gcctl_local_write_files(&l, driver, err))
         goto fail;
     gcctl_spec_free(&l.spec);

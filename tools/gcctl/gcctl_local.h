@@ -48,6 +48,22 @@ bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *e
 /* Waits until a standby streams from its primary (bounded). */
 bool gcctl_local_wait_streaming(gcctl_local *l, const gcctl_member *m, gc_error *err);
 
+/* Synchronous replication (spec 'replication: synchronous'): on, the primary
+ * p answers a COMMIT only once a standby has it (synchronous_standby_names
+ * '*', synchronous_commit on); off, it commits alone (names ''). Set with
+ * ALTER SYSTEM and a reload, so it survives restarts. Works on any target,
+ * local or not. */
+bool gcctl_set_synchronous_standbys(const gcctl_target *t, const gcctl_member *p, bool on,
+                                    gc_error *err);
+
+/* How many standbys stream from p now; -1 when p cannot be asked. */
+int gcctl_streaming_standbys(const gcctl_target *t, const gcctl_member *p);
+
+/* For a spec with synchronous replication: turns it on at the primary of
+ * every group that has a standby streaming from it (a warning names a group
+ * left committing alone). Nothing to do for asynchronous specs. */
+bool gcctl_local_sync_groups(gcctl_target *t, gc_error *err);
+
 /* Picks free loopback ports for members with port 0. */
 bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err);
 

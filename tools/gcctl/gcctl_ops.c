@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gcctl_apply.h"
 #include "gcctl_catalog.h"
@@ -202,6 +203,36 @@ static bool repoint_standby(gcctl_cluster *c, const gcctl_member *s, const gcctl
     return ok;
 }
 
+/* How many standbys stream from p, waiting up to timeout_s for at least
+ * one; -1 when p cannot be asked. */
+static int count_streaming_standbys(gcctl_cluster *c, const gcctl_member *p, int timeout_s)
+{
+    int n = -1;
+    for (int attempt = 0; attempt < timeout_s * 10; attempt++) {
+        n = gcctl_streaming_standbys(c->target, p);
+        if (n > 0)
+            return n;
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return n;
+}
+
+/* After a promotion in a synchronous cluster: the new primary p waits for a
+ * standby only when one streams from it; otherwise no COMMIT could ever
+ * return. The standbys that should follow it (others, repointed) get a few
+ * seconds to connect. */
+static bool sync_after_promote(gcctl_cluster *c, const gcctl_member *p, size_t others, gc_error *err)
+{
+    if (c->spec->replication != GCCTL_REPLICATION_SYNC)
+        return true;
+    int streaming = others > 0 ? count_streaming_standbys(c, p, 10) : 0;
+    if (others > 0 && streaming <= 0)
+        fprintf(stderr, "gcctl: warning: no standby of %s streams from %s yet; "
+                "it commits alone until add-member or a later promote\n", p->group, p->name);
+    return gcctl_set_synchronous_standbys(c->target, p, streaming > 0, err);
+}
+
 bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
 {
     gcctl_spec *spec = c->spec;
@@ -249,14 +280,19 @@ bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
     if (!gcctl_spec_check(spec, err))
         return false;
     const gcctl_member *p = gcctl_spec_primary(spec, group);
+    size_t repointed = 0;
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *s = &spec->members[i];
         gc_error serr;
         if (s->is_primary || strcmp(s->group, group) != 0 || strcmp(s->name, old_name) == 0)
             continue;
-        if (!repoint_standby(c, s, p, &serr))
+        if (repoint_standby(c, s, p, &serr))
+            repointed++;
+        else
             fprintf(stderr, "gcctl: warning: %s not repointed: %s\n", s->name, serr.message);
     }
+    if (!sync_after_promote(c, p, repointed, err))
+        return false;
     /* The files first: they must say who the primary is even if the catalog
      * update below fails and has to be retried with apply. */
     if (!gcctl_cluster_save(c, err))
@@ -285,6 +321,10 @@ bool gcctl_add_member(gcctl_cluster *c, const char *name, const char *group, con
     gcctl_local *l = &c->local;
     if (!gcctl_local_init_standby(l, m, err) || !gcctl_local_start_member(l, name, err) ||
         !gcctl_local_wait_streaming(l, m, err))
+        return false;
+    /* A group left committing alone by a promote waits for a standby again. */
+    if (spec->replication == GCCTL_REPLICATION_SYNC &&
+        !gcctl_set_synchronous_standbys(c->target, gcctl_spec_primary(spec, group), true, err))
         return false;
     if (!gcctl_cluster_save(c, err))
         return false;
@@ -324,6 +364,22 @@ bool gcctl_add_group(gcctl_cluster *c, const char *group, const char *const *mem
             !gcctl_local_wait_streaming(l, s, err))
             return false;
     }
+    if (n > 1 && spec->replication == GCCTL_REPLICATION_SYNC)
+        return gcctl_set_synchronous_standbys(c->target, p, true, err);
+    return true;
+}
+
+/* Puts every primary in line with the spec's replication mode: synchronous
+ * is (re)applied every time; asynchronous only undoes a synchronous mode the
+ * cluster had (was_sync), so settings a user made by hand are kept. */
+static bool apply_replication(gcctl_cluster *c, bool was_sync, gc_error *err)
+{
+    if (c->spec->replication == GCCTL_REPLICATION_SYNC)
+        return gcctl_local_sync_groups(c->target, err);
+    for (size_t g = 0; was_sync && g < c->spec->groups.n; g++)
+        if (!gcctl_set_synchronous_standbys(c->target, gcctl_spec_primary(c->spec, c->spec->groups.items[g]),
+                                            false, err))
+            return false;
     return true;
 }
 
@@ -332,7 +388,7 @@ bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err)
     if (!c->is_local) {
         /* The cluster was opened from this very spec. */
         bool changed = false;
-        if (!gcctl_apply(c->target, "apply", &changed, err))
+        if (!gcctl_apply(c->target, "apply", &changed, err) || !apply_replication(c, false, err))
             return false;
         printf(changed ? "applied; version raised\n" : "nothing to change\n");
         return true;
@@ -360,10 +416,12 @@ bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err)
         gcctl_spec_free(&next);
         return false;
     }
+    bool was_sync = c->spec->replication == GCCTL_REPLICATION_SYNC;
     gcctl_spec_free(c->spec);
     *c->spec = next;
     bool changed = false;
-    if (!gcctl_apply(c->target, "apply", &changed, err) || !gcctl_cluster_save(c, err))
+    if (!gcctl_apply(c->target, "apply", &changed, err) || !gcctl_cluster_save(c, err) ||
+        !apply_replication(c, was_sync, err))
         return false;
     printf(changed ? "applied; version raised\n" : "nothing to change\n");
     return true;

@@ -27,13 +27,19 @@ bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err);
 
 bool gcctl_status(gcctl_cluster *c, gc_error *err);
 bool gcctl_reconnect(gcctl_cluster *c, gc_error *err);
+/* Promotes standby name (its group's primary must be down). With
+ * synchronous replication the new primary waits for a standby only when one
+ * of the group's other standbys streams from it within a few seconds;
+ * otherwise it commits alone (synchronous_standby_names ''), since no COMMIT
+ * could return. add-member of a standby makes it synchronous again. */
 bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err);
 bool gcctl_add_member(gcctl_cluster *c, const char *name, const char *group, const char *host,
                       int port, gc_error *err);
 bool gcctl_add_group(gcctl_cluster *c, const char *group, const char *const *members, size_t n,
                      const char *host, gc_error *err);
 /* gcctl apply SPEC: applies a new spec; for a local cluster the members must
- * be the cluster's (ports 0 take the running ports). */
+ * be the cluster's (ports 0 take the running ports). The replication mode
+ * is applied to every primary too. */
 bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err);
 
 #endif

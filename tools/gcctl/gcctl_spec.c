@@ -76,6 +76,7 @@ void gcctl_spec_free(gcctl_spec *spec)
     free(spec->admin);
     free(spec->superuser);
     free(spec->superuser_password);
+    free(spec->replication_text);
     for (size_t i = 0; i < spec->nmembers; i++) {
         free(spec->members[i].name);
         free(spec->members[i].group);
@@ -293,6 +294,8 @@ bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
         put_quoted(f, spec->superuser_password);
         fputc('\n', f);
     }
+    if (spec->replication == GCCTL_REPLICATION_SYNC)
+        fputs("replication: synchronous\n", f);
     fputs("members:\n", f);
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *m = &spec->members[i];

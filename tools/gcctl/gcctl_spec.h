@@ -75,6 +75,13 @@ typedef struct gcctl_table {
     gcctl_pos pos;
 } gcctl_table;
 
+/* How a group's primary commits: asynchronous (the COMMIT returns once the
+ * primary has it) or synchronous (once a standby of the group has it too). */
+typedef enum gcctl_replication {
+    GCCTL_REPLICATION_ASYNC = 0,
+    GCCTL_REPLICATION_SYNC
+} gcctl_replication;
+
 typedef struct gcctl_spec {
     char *file;                   /* where it was read from, for messages */
     char *cluster;
@@ -84,6 +91,9 @@ typedef struct gcctl_spec {
     char *admin;                  /* role allowed to bump the version; default user */
     char *superuser;              /* for connecting to members; NULL: libpq default */
     char *superuser_password;
+    char *replication_text;       /* 'replication' as written; NULL: absent */
+    gcctl_pos replication_pos;
+    gcctl_replication replication; /* from replication_text, set by the check */
     gcctl_member *members;
     size_t nmembers;
     gcctl_strlist groups;         /* group names in order of first appearance */

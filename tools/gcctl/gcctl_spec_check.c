@@ -226,6 +226,20 @@ static bool check_relation_names(const gcctl_spec *spec, gc_error *err)
     return ok;
 }
 
+/* replication: asynchronous (the default) or synchronous. */
+static bool check_replication(gcctl_spec *spec, gc_error *err)
+{
+    const char *r = spec->replication_text;
+    if (!r || strcasecmp(r, "asynchronous") == 0)
+        spec->replication = GCCTL_REPLICATION_ASYNC;
+    else if (strcasecmp(r, "synchronous") == 0)
+        spec->replication = GCCTL_REPLICATION_SYNC;
+    else
+        return fail_pos(err, spec, spec->replication_pos,
+                        "replication must be synchronous or asynchronous, not '%s'", r);
+    return true;
+}
+
 bool gcctl_spec_check(gcctl_spec *spec, gc_error *err)
 {
     gcctl_pos top = { 1, 1 };
@@ -237,7 +251,7 @@ bool gcctl_spec_check(gcctl_spec *spec, gc_error *err)
         return fail_pos(err, spec, top, "user '%s' must be lower-case letters, digits and _", spec->user);
     if (spec->admin && !is_plain_name(spec->admin, true))
         return fail_pos(err, spec, top, "admin '%s' must be lower-case letters, digits and _", spec->admin);
-    if (!check_members(spec, err))
+    if (!check_replication(spec, err) || !check_members(spec, err))
         return false;
     for (size_t i = 0; i < spec->ntables; i++)
         if (!check_table(spec, &spec->tables[i], err))

@@ -11,7 +11,15 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
     succeeds, and a later transaction keyed to G2 runs on G2's primary
     again once it is reconnected;
 (c) G2's standby stopped and started: within ReconnectInterval + 1 s of
-    its start it serves routed statements again.
+    its start it serves routed statements again;
+(d) G2's primary frozen (SIGSTOP of the postmaster and its children) under
+    a read-only keyed workload that reads from G2N1 first (policy 4, path
+    G2N1,G2N2; MemberTimeout 2): no error reaches the application, and within
+    MemberTimeout + 1 s of the SIGSTOP a read is answered by G2's standby;
+    after SIGCONT the primary serves reads again.
+(e) G1's standby promoted with gcctl while a connection that opened with
+    it as a standby stays open (G1N1 has been dead since (a)): keyed writes
+    to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
 Prints the measured times."""
 import os
 import subprocess
@@ -105,7 +113,7 @@ def terminate_later(members, pattern, delay):
         time.sleep(delay)
         for m in members:
             helper("su", m, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                   f"WHERE usename = 'app' AND query LIKE '{pattern}%'")
+                   "WHERE usename = 'app' AND query LIKE '" + pattern.replace("'", "''") + "%'")
     t = threading.Thread(target=run)
     t.start()
     return t
@@ -226,4 +234,88 @@ if back is None or back > RECONNECT_INTERVAL + 1:
          f" ({back})")
 print(f"ok (c): return -> first routed statement on G2N2: {back * 1000:.0f} ms "
       f"(ReconnectInterval={RECONNECT_INTERVAL})")
+conn.close()
+
+# --- (d) SIGSTOP of G2's primary under a keyed read workload ---
+MEMBER_TIMEOUT = 2
+conn = pyodbc.connect(f"DSN={DSN};LocalityMemberPolicy=4;LocalityMemberPath=G2N1,G2N2;"
+                      f"MemberTimeout={MEMBER_TIMEOUT};"
+                      f"ReconnectInterval={RECONNECT_INTERVAL};ConnectTimeout=2", autocommit=True)
+cur = conn.cursor()
+for i in range(20):
+    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+    if ran != "G2N1":
+        fail(f"(d) policy 4 read of a G2 key ran on {ran}, expected G2N1 (first in the path)")
+errors, reads, first_standby, slowest = 0, 0, None, 0.0
+helper("sigstop", "G2N1")
+stopped = time.monotonic()
+try:
+    while time.monotonic() - stopped < 5:
+        t = time.monotonic()
+        try:
+            ran = where(cur, KEYS["G2"][reads % len(KEYS["G2"])])
+            reads += 1
+            slowest = max(slowest, time.monotonic() - t)
+            if ran == "G2N2" and first_standby is None:
+                first_standby = time.monotonic() - stopped
+        except pyodbc.Error as e:
+            errors += 1
+            print("(d) error reached the application:", e)
+finally:
+    helper("sigcont", "G2N1")
+continued = time.monotonic()
+if errors:
+    fail(f"(d) {errors} errors reached the application while G2N1 was frozen")
+if first_standby is None or first_standby > MEMBER_TIMEOUT + 1:
+    fail(f"(d) no read answered by G2N2 within MemberTimeout + 1 s of the SIGSTOP ({first_standby})")
+back = None
+while time.monotonic() - continued < 15:
+    if where(cur, KEYS["G2"][0]) == "G2N1":
+        back = time.monotonic() - continued
+        break
+    time.sleep(0.01)
+if back is None:
+    fail("(d) G2N1 served no read within 15 s of SIGCONT")
+print(f"ok (d): SIGSTOP of G2N1 -> first successful statement elsewhere (G2N2): "
+      f"{first_standby * 1000:.0f} ms (MemberTimeout={MEMBER_TIMEOUT}); {reads} reads while frozen, "
+      f"no error, slowest {slowest * 1000:.0f} ms; SIGCONT -> first read on G2N1 again: "
+      f"{back * 1000:.0f} ms")
+conn.close()
+
+# --- (e) a standby promoted while a connection is open ---
+conn = connect()
+cur = conn.cursor()
+key = KEYS["G1"][0]
+UPDATE = "UPDATE accounts SET balance = balance + 1 WHERE id = ? RETURNING current_setting('port')"
+helper("su", "G1N2", "SELECT pg_stat_statements_reset()")
+refused = 0
+try:
+    cur.execute(UPDATE, key).fetchone()
+    fail("(e) a write to G1 succeeded while G1 had no primary")
+except pyodbc.Error:
+    refused += 1   # G1 has no primary: the write cannot run anywhere yet
+helper("promote", "G1N2")
+promoted = time.monotonic()
+first_write = None
+while time.monotonic() - promoted < 10:
+    try:
+        port = cur.execute(UPDATE, key).fetchone()[0]
+        if PORT[port] == "G1N2":
+            first_write = time.monotonic() - promoted
+            break
+    except pyodbc.Error:
+        refused += 1
+    time.sleep(0.01)
+if first_write is None:
+    fail("(e) no keyed write to G1 ran on the promoted G1N2 within 10 s of gcctl promote")
+for i in range(20):
+    port = cur.execute(UPDATE, key).fetchone()[0]
+    if PORT[port] != "G1N2":
+        fail(f"(e) after the promotion a keyed write to G1 ran on {PORT[port]}")
+calls = int(helper("su", "G1N2", "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                   "WHERE query LIKE 'UPDATE accounts SET balance = balance + %'"))
+if calls < 21:
+    fail(f"(e) G1N2's pg_stat_statements counts {calls} of the driver's UPDATEs, expected 21 or more")
+print(f"ok (e): gcctl promote G1N2 returned -> first keyed write on G1N2: {first_write * 1000:.0f} ms; "
+      f"{calls} UPDATEs counted on G1N2 itself; {refused} writes refused while G1 had no primary")
 conn.close()
