@@ -27,6 +27,9 @@ void gc_catq_free(gc_catq *q)
     for (int i = 0; i < q->nparams; i++)
         free(q->values[i]);
     q->nparams = 0;
+    free(q->owner_schema);
+    free(q->owner_table);
+    q->owner_schema = q->owner_table = NULL;
 }
 
 static void catq_out_of_memory(gc_catq *q)
@@ -174,6 +177,8 @@ void gc_catq_typemap(gc_catq *q)
 SQLRETURN gc_catq_run(gc_catq *q, const char *sql)
 {
     SQLRETURN rc = SQL_ERROR;
+    if (!q->failed)
+        gc_catq_use_owner(q);
     if (!q->failed)
         rc = gc_stmt_exec_catalog(q->s, sql, q->nparams,
                                   (const char *const *)q->values);

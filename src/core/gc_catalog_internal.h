@@ -35,6 +35,10 @@ typedef struct gc_catq {
     int nparams;
     char *values[GC_CATQ_MAX_PARAMS];   /* owned; NULL = SQL NULL */
     bool failed;                         /* a diagnostic was recorded */
+    /* The one table the function names (gc_catq_on_owner_of), as the server
+     * stores it; owned, NULL when none. */
+    char *owner_schema;
+    char *owner_table;
 } gc_catq;
 
 void gc_catq_init(gc_catq *q, gc_stmt *s);
@@ -49,6 +53,14 @@ void gc_catq_text(gc_catq *q, const char *text);
 void gc_catq_int(gc_catq *q, long value);
 /* Adds the ODBC type map (see gc_catalog_typemap.c). */
 void gc_catq_typemap(gc_catq *q);
+/* The function names one table (schema may be NULL: the search_path's):
+ * on a global connection, gc_catq_run runs it on the owner group of that
+ * table when it is a solo table (gc_catalog_owner.c). Arguments are the
+ * application's, of the given kind; a pattern with % names no one table. */
+void gc_catq_on_owner_of(gc_catq *q, const char *schema, const char *table,
+                         gc_catarg_kind kind);
+/* Called by gc_catq_run: makes the owner's member current, if any. */
+void gc_catq_use_owner(gc_catq *q);
 /* Runs sql with the parameters as the statement's result set and frees q. */
 SQLRETURN gc_catq_run(gc_catq *q, const char *sql);
 

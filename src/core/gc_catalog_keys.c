@@ -40,6 +40,7 @@ SQLRETURN gc_catalog_primary_keys(gc_stmt *s, const char *catalog,
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
     gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
+    gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     return gc_catq_run(&q, primary_keys_sql);
 }
 
@@ -117,6 +118,12 @@ SQLRETURN gc_catalog_foreign_keys(gc_stmt *s, const char *pk_catalog,
     gc_catq_arg(&q, fk_catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, fk_schema, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, fk_table, GC_CATARG_ORDINARY, false);
+    /* A foreign key lives with its table, on the owner group (the table it
+     * references is there too: a key cannot reference a foreign table). */
+    if (have_fk)
+        gc_catq_on_owner_of(&q, fk_schema, fk_table, GC_CATARG_ORDINARY);
+    else
+        gc_catq_on_owner_of(&q, pk_schema, pk_table, GC_CATARG_ORDINARY);
     return gc_catq_run(&q, have_fk ? foreign_keys_by_pk_sql : foreign_keys_by_fk_sql);
 }
 
@@ -195,5 +202,6 @@ SQLRETURN gc_catalog_statistics(gc_stmt *s, const char *catalog,
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
     gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_text(&q, unique == SQL_INDEX_UNIQUE ? "true" : "false");
+    gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     return gc_catq_run(&q, statistics_sql);
 }

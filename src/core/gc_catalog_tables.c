@@ -153,5 +153,7 @@ SQLRETURN gc_catalog_tables(gc_stmt *s, const char *catalog, const char *schema,
     gc_catq_text(&q, gc_catalog_names_schema(schema) || types_name_system(types)
                          ? "true" : "false");
     free(types);
+    /* One solo table named: its owner says TABLE, another group FOREIGN TABLE. */
+    gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
     return gc_catq_run(&q, tables_sql);
 }

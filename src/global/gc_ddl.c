@@ -117,6 +117,272 @@ static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
     }
 }
 
+/* Consumes a possibly qualified name (a.b.c); *start and *end get its text.
+ * False when the cursor is not on a name. */
+static bool take_name(ddl_cursor *c, size_t *start, size_t *end)
+{
+    if (!is_name_token(c))
+        return false;
+    *start = c->tok.offset;
+    *end = c->tok.offset + c->tok.length;
+    advance(c);
+    while (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, '.')) {
+        advance(c);
+        if (!is_name_token(c))
+            break;
+        *end = c->tok.offset + c->tok.length;
+        advance(c);
+    }
+    return true;
+}
+
+/* The statement changes the table or index named next (cursor on it). */
+static bool take_target(ddl_cursor *c, gc_ddl_plan *out, gc_ddl_target target,
+                        gc_ddl_twin twin)
+{
+    size_t start, end;
+    if (!take_name(c, &start, &end) || end - start >= sizeof out->target_as_written)
+        return false;
+    memcpy(out->target_as_written, c->lx.text + start, end - start);
+    out->target_as_written[end - start] = '\0';
+    out->target = target;
+    out->twin = twin;
+    return true;
+}
+
+/* Moves the cursor past the keyword `word` at parenthesis depth 0 (false
+ * when the statement ends first). */
+static bool skip_past_kw(ddl_cursor *c, const char *word)
+{
+    int depth = 0;
+    for (; c->have; advance(c)) {
+        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
+            depth++;
+        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
+            depth--;
+        else if (depth == 0 && is_kw(c, word)) {
+            advance(c);
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char refuse_concurrently[] =
+    "CONCURRENTLY cannot run inside a transaction block, which a cluster-wide DDL "
+    "needs (two-phase commit); leave it out, or run it on each primary with a "
+    "general connection";
+
+/* Whether the cursor is at the end of one ALTER TABLE action. */
+static bool action_ends(const ddl_cursor *c, int depth)
+{
+    return !c->have || (depth == 0 && (gc_sql_token_is_punct(&c->lx, &c->tok, ',') ||
+                                       gc_sql_token_is_punct(&c->lx, &c->tok, ';')));
+}
+
+/* Notes the column named next (cursor on it) for a sync action. */
+static void take_action_column(ddl_cursor *c, gc_ddl_action *a)
+{
+    if (is_name_token(c)) {
+        a->column_start = c->tok.offset;
+        a->column_end = c->tok.offset + c->tok.length;
+        advance(c);
+    }
+}
+
+/* One ALTER TABLE action, cursor on its first word: what the foreign twin
+ * of a solo table does with it. NULL, or why it cannot be mapped (static
+ * text). */
+static const char *classify_action(ddl_cursor *c, gc_ddl_action *a)
+{
+    static const char *const owner_only_words[] = {
+        "enable", "disable", "force", "cluster", "replica", "validate", "reset", NULL };
+    a->kind = GC_DDL_ACT_OWNER_ONLY;
+    if (take_kw(c, "add")) {
+        if (is_kw(c, "constraint") || is_kw(c, "primary") || is_kw(c, "unique") ||
+            is_kw(c, "foreign") || is_kw(c, "check") || is_kw(c, "exclude"))
+            return NULL;
+        take_kw(c, "column");
+        if (take_kw(c, "if") && take_kw(c, "not") && take_kw(c, "exists"))
+            a->if_not_exists = true;
+        a->kind = GC_DDL_ACT_ADD_COLUMN;
+        take_action_column(c, a);
+        return NULL;
+    }
+    if (take_kw(c, "drop")) {
+        if (!is_kw(c, "constraint"))
+            a->kind = GC_DDL_ACT_SAME;   /* DROP [COLUMN] */
+        return NULL;
+    }
+    if (take_kw(c, "alter")) {
+        if (is_kw(c, "constraint"))
+            return NULL;
+        take_kw(c, "column");
+        take_action_column(c, a);
+        bool set = false;
+        if (take_kw(c, "type") || ((set = take_kw(c, "set")) && take_kw(c, "data"))) {
+            a->kind = GC_DDL_ACT_COLUMN_TYPE;
+        } else if (set || take_kw(c, "drop")) {
+            if (is_kw(c, "default"))
+                a->kind = GC_DDL_ACT_COLUMN_DEFAULT;
+            else if (is_kw(c, "not"))
+                a->kind = GC_DDL_ACT_SAME;   /* SET / DROP NOT NULL */
+        }
+        return NULL;   /* statistics, storage, identity, options: the owner's */
+    }
+    if (take_kw(c, "rename")) {
+        if (is_kw(c, "to"))
+            return "renaming a solo table would leave its foreign tables and the cluster "
+                   "catalog pointing at the old name; create the new table and copy the "
+                   "rows, or rename it on each group with a general connection and "
+                   "update the cluster spec";
+        if (!is_kw(c, "constraint"))
+            a->kind = GC_DDL_ACT_SAME;   /* RENAME [COLUMN] a TO b */
+        return NULL;
+    }
+    if (take_kw(c, "owner")) {
+        a->kind = GC_DDL_ACT_SAME;
+        return NULL;
+    }
+    if (take_kw(c, "set")) {
+        if (is_kw(c, "schema"))
+            return "moving a solo table to another schema would leave its foreign tables "
+                   "and the cluster catalog pointing at the old one; move it on each "
+                   "group with a general connection";
+        return NULL;   /* LOGGED, TABLESPACE, ACCESS METHOD, storage options... */
+    }
+    if (take_kw(c, "no")) {
+        if (is_kw(c, "force"))
+            return NULL;
+    } else {
+        for (int i = 0; owner_only_words[i] != NULL; i++)
+            if (is_kw(c, owner_only_words[i]))
+                return NULL;
+    }
+    return "this ALTER TABLE action (inheritance, typed tables, partitions) has no "
+           "counterpart on a solo table's foreign tables; run it on the owner group "
+           "with a general connection";
+}
+
+/* ALTER TABLE, the cursor after TABLE: the target table and each action
+ * (docs/global-connection.md, "DDL on solo tables"). */
+static void classify_alter_table(ddl_cursor *c, gc_ddl_plan *out)
+{
+    out->twin_rest = c->tok.offset;
+    if (is_kw(c, "all"))
+        return;   /* ALTER TABLE ALL IN TABLESPACE: no one table */
+    if (take_kw(c, "if"))
+        take_kw(c, "exists");
+    take_kw(c, "only");
+    if (!take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_ALTER))
+        return;
+    if (c->have && gc_sql_token_is_operator(&c->lx, &c->tok, "*"))
+        advance(c);
+    while (c->have && !gc_sql_token_is_punct(&c->lx, &c->tok, ';')) {
+        if (out->n_actions == GC_DDL_MAX_ACTIONS) {
+            out->twin = GC_DDL_TWIN_REFUSE;
+            out->twin_why = "too many actions in one ALTER TABLE of a solo table; "
+                            "split it into several statements";
+            return;
+        }
+        gc_ddl_action *a = &out->actions[out->n_actions++];
+        memset(a, 0, sizeof *a);
+        a->start = c->tok.offset;
+        const char *why = classify_action(c, a);
+        if (why != NULL && out->twin != GC_DDL_TWIN_REFUSE) {
+            out->twin = GC_DDL_TWIN_REFUSE;
+            out->twin_why = why;
+        }
+        int depth = 0;
+        a->end = a->start;
+        for (; !action_ends(c, depth); advance(c)) {
+            if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
+                depth++;
+            else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
+                depth--;
+            a->end = c->tok.offset + c->tok.length;
+        }
+        if (a->end < a->column_end)
+            a->end = a->column_end;
+        if (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, ','))
+            advance(c);
+    }
+}
+
+/* CREATE / ALTER / DROP of an object that hangs on one table or index,
+ * cursor on the object's kind word. True when it was recognised (out is
+ * then complete). */
+static bool classify_table_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *out)
+{
+    if (create && (is_kw(c, "unique") || is_kw(c, "index"))) {
+        take_kw(c, "unique");
+        if (!take_kw(c, "index"))
+            return false;
+        if (is_kw(c, "concurrently")) {
+            refuse(out, refuse_concurrently);
+            return true;
+        }
+        if (skip_past_kw(c, "on")) {
+            take_kw(c, "only");
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+        }
+        return true;
+    }
+    if (create && (take_kw(c, "constraint") || is_kw(c, "trigger") || is_kw(c, "policy"))) {
+        if (skip_past_kw(c, "on"))
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+        return true;
+    }
+    if (create && take_kw(c, "rule")) {
+        if (skip_past_kw(c, "to"))
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+        return true;
+    }
+    if (!create && !drop && take_kw(c, "table")) {
+        classify_alter_table(c, out);
+        return true;
+    }
+    if (!create && (is_kw(c, "trigger") || is_kw(c, "policy") || (drop && is_kw(c, "rule")))) {
+        if (skip_past_kw(c, "on"))
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+        return true;
+    }
+    if (!create && take_kw(c, "index")) {
+        if (is_kw(c, "concurrently")) {
+            refuse(out, refuse_concurrently);
+            return true;
+        }
+        if (is_kw(c, "all"))
+            return true;
+        if (take_kw(c, "if"))
+            take_kw(c, "exists");
+        take_target(c, out, GC_DDL_TARGET_INDEX, GC_DDL_TWIN_SAME);
+        return true;
+    }
+    return false;
+}
+
+/* COMMENT ON, cursor after ON: a table's comment becomes COMMENT ON
+ * FOREIGN TABLE on its foreign twins; one on an index, constraint,
+ * trigger, policy or rule exists only where they do. */
+static void classify_comment(ddl_cursor *c, gc_ddl_plan *out)
+{
+    if (take_kw(c, "table")) {
+        out->twin_rest = c->have ? c->tok.offset : 0;
+        take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_COMMENT);
+        return;
+    }
+    if (take_kw(c, "index")) {
+        take_target(c, out, GC_DDL_TARGET_INDEX, GC_DDL_TWIN_SAME);
+        return;
+    }
+    if (take_kw(c, "constraint") || take_kw(c, "trigger") || take_kw(c, "policy") ||
+        take_kw(c, "rule")) {
+        if (skip_past_kw(c, "on") && !is_kw(c, "domain"))
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+    }
+}
+
 /* The statement's words after CREATE / ALTER / DROP, cursor on the first. */
 static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *out)
 {
@@ -145,6 +411,8 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
     bool foreign = take_kw(c, "foreign");
     if (is_kw(c, "table") || is_kw(c, "schema") || is_kw(c, "owned"))
         out->changes_map = true;
+    if (!foreign && classify_table_object(c, create, drop, out))
+        return;
     if (drop && !foreign && take_kw(c, "table") && c->have) {
         note_drop_table(c, out);
         return;
@@ -176,8 +444,13 @@ void gc_ddl_classify(const char *sql, gc_ddl_plan *out)
         classify_object(&c, false, false, out);
     else if (take_kw(&c, "drop"))
         classify_object(&c, false, true, out);
-    else if (is_kw(&c, "comment") || is_kw(&c, "grant") || is_kw(&c, "revoke") ||
-             is_kw(&c, "security"))
+    else if (take_kw(&c, "comment")) {
+        out->scope = GC_DDL_EVERY_GROUP;
+        if (take_kw(&c, "on"))
+            classify_comment(&c, out);
+    } else if (is_kw(&c, "grant") || is_kw(&c, "revoke") || is_kw(&c, "security"))
+        /* GRANT / REVOKE ON TABLE take a foreign table as they take a plain
+         * one: the same text everywhere. */
         out->scope = GC_DDL_EVERY_GROUP;
     /* TRUNCATE and anything else: one member. TRUNCATE is data: from one
      * primary it empties every shard through postgres_fdw. */

@@ -7,7 +7,9 @@
  * runs: on one member like any statement (TRUNCATE: it is data, and reaches
  * every shard through postgres_fdw), on every group's primary, as a new solo
  * table (created on one group, a foreign table on the others), or refused.
- * gc_ddl_run runs it.
+ * gc_ddl_run runs it. A statement on one table that is a solo table runs
+ * on its owner as written and, on the groups where the table is a foreign
+ * table, in the form gc_ddl_twin_text maps it to (or is refused with 0A000).
  *
  * Not thread-safe: the owning ODBC connection's lock guards the gc_global.
  */
@@ -29,6 +31,44 @@ typedef enum gc_ddl_scope {
 
 #define GC_DDL_NAME_MAX 128
 
+/* The one object a statement changes, when what runs on a group depends on
+ * what that object is there (docs/global-connection.md, "DDL on solo
+ * tables"): a table that may be a solo table's foreign twin, or an index
+ * that exists only where its table is a plain table. */
+typedef enum gc_ddl_target {
+    GC_DDL_TARGET_NONE = 0,
+    GC_DDL_TARGET_TABLE,    /* target_as_written names a table */
+    GC_DDL_TARGET_INDEX,    /* target_as_written names an index: runs where it exists */
+} gc_ddl_target;
+
+/* What a group where the target table is a foreign table runs instead. */
+typedef enum gc_ddl_twin {
+    GC_DDL_TWIN_SAME = 0,   /* the text as is (PostgreSQL takes it for a foreign table) */
+    GC_DDL_TWIN_SKIP,       /* nothing: an index, key, trigger, policy or rule lives
+                               on the owner only */
+    GC_DDL_TWIN_COMMENT,    /* COMMENT ON FOREIGN TABLE and the text after TABLE */
+    GC_DDL_TWIN_ALTER,      /* ALTER FOREIGN TABLE with the actions mapped one by one */
+    GC_DDL_TWIN_REFUSE,     /* 0A000 with twin_why, before anything runs */
+} gc_ddl_twin;
+
+/* One action of ALTER TABLE and what the foreign twin does with it. */
+typedef enum gc_ddl_action_kind {
+    GC_DDL_ACT_SAME = 0,        /* the same action text */
+    GC_DDL_ACT_OWNER_ONLY,      /* constraints, storage, triggers...: nothing */
+    GC_DDL_ACT_ADD_COLUMN,      /* ADD COLUMN as the owner now describes the column */
+    GC_DDL_ACT_COLUMN_TYPE,     /* ALTER COLUMN TYPE: the owner's new type */
+    GC_DDL_ACT_COLUMN_DEFAULT,  /* SET/DROP DEFAULT: the owner's default, if portable */
+} gc_ddl_action_kind;
+
+typedef struct gc_ddl_action {
+    gc_ddl_action_kind kind;
+    size_t start, end;                  /* the action's text in the statement */
+    size_t column_start, column_end;    /* the column as written (sync kinds) */
+    bool if_not_exists;                 /* ADD COLUMN IF NOT EXISTS */
+} gc_ddl_action;
+
+#define GC_DDL_MAX_ACTIONS 16
+
 typedef struct gc_ddl_plan {
     gc_ddl_scope scope;
     bool changes_map;       /* tables or schemas change: raise the catalog version */
@@ -39,6 +79,16 @@ typedef struct gc_ddl_plan {
     /* DROP TABLE: offset of what follows TABLE (0 otherwise); a group where
      * the first table is foreign runs DROP FOREIGN TABLE and this rest. */
     size_t drop_table_rest;
+    /* GC_DDL_EVERY_GROUP on one table or index (see gc_ddl_target). */
+    gc_ddl_target target;
+    char target_as_written[2 * GC_DDL_NAME_MAX + 8];
+    gc_ddl_twin twin;
+    const char *twin_why;   /* GC_DDL_TWIN_REFUSE: static text */
+    /* COMMENT: offset of what follows TABLE; ALTER TABLE: offset of what
+     * follows TABLE ([IF EXISTS] [ONLY] name), up to actions[0].start. */
+    size_t twin_rest;
+    int n_actions;
+    gc_ddl_action actions[GC_DDL_MAX_ACTIONS];
 } gc_ddl_plan;
 
 /* Classifies sql (NUL-terminated, the text the driver sends). Never fails:
@@ -61,6 +111,26 @@ typedef struct gc_ddl_outcome {
  * back) when the DDL did not take effect anywhere. */
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err);
+
+/* --- gc_ddl_twin.c --- */
+
+/* What a group where plan's target table is a foreign table (a solo
+ * table's twin) runs for sql; owner (an open session inside the DDL's
+ * transaction on a group where the table is plain, the DDL already run
+ * there) describes columns for the sync actions. *text gets NULL when
+ * nothing runs there. False with err on failure; caller frees *text. */
+bool gc_ddl_twin_text(const char *sql, const gc_ddl_plan *plan, gc_member *owner,
+                      char **text, gc_error *err);
+
+/* The relkind ('r', 'p', 'f', 'i'...) of name (as written, resolved by the
+ * session's search_path) on session m; '\0' when there is no such
+ * relation. False with err when the query failed. */
+bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err);
+
+/* Appends s to sb as an SQL string literal (E'' form when it holds a
+ * backslash, so standard_conforming_strings does not matter). */
+struct gc_strbuf;
+void gc_ddl_append_literal(struct gc_strbuf *sb, const char *s);
 
 /* --- gc_ddl_refresh.c --- */
 

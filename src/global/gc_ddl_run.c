@@ -5,6 +5,9 @@
  * back, every group sent PREPARE TRANSACTION gets ROLLBACK PREPARED (through
  * a new session when the answer to PREPARE was lost: it may have prepared),
  * and its error is returned naming the group and saying what was undone.
+ * A DDL on one table or index (plan->target) asks each group first what
+ * that object is there, so a solo table's foreign twins run their own form
+ * of it (prepare_targeted, gc_ddl_twin.c).
  * Phase two: COMMIT PREPARED everywhere; once every group has prepared, the
  * DDL is decided, so a group that cannot be told to commit is reported as a
  * warning naming the prepared transaction.
@@ -29,20 +32,6 @@ typedef struct ddl_group {
     bool prepare_sent;      /* PREPARE TRANSACTION sent: prepared, or its answer lost */
     bool prepared;
 } ddl_group;
-
-/* Appends s as an SQL string literal (E'' form when it holds a backslash, so
- * standard_conforming_strings does not matter). */
-static void append_literal(gc_strbuf *sb, const char *s)
-{
-    bool escape = strchr(s, '\\') != NULL;
-    gc_strbuf_append_str(sb, escape ? "E'" : "'");
-    for (; *s != '\0'; s++) {
-        if (*s == '\'' || *s == '\\')
-            gc_strbuf_append_char(sb, *s);
-        gc_strbuf_append_char(sb, *s);
-    }
-    gc_strbuf_append_char(sb, '\'');
-}
 
 /* Rewrites err as "group G (member M): message", keeping its SQLSTATE. */
 static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
@@ -158,7 +147,7 @@ static bool describe_solo(const gc_topology *t, ddl_group *owner, const char *na
         " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
         " LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum"
         " WHERE c.oid = to_regclass(");
-    append_literal(&q, name);
+    gc_ddl_append_literal(&q, name);
     gc_strbuf_append_str(&q, ") GROUP BY 1, 2, 3");
     char *sql = gc_strbuf_take(&q);
     if (sql == NULL) {
@@ -209,9 +198,9 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
             gc_strbuf_append_char(&sb, *p);
         }
         gc_strbuf_append_str(&sb, "\" OPTIONS (schema_name ");
-        append_literal(&sb, schema);
+        gc_ddl_append_literal(&sb, schema);
         gc_strbuf_append_str(&sb, ", table_name ");
-        append_literal(&sb, table);
+        gc_ddl_append_literal(&sb, table);
         gc_strbuf_append_str(&sb, ");\n");
     }
     gc_strbuf_append_str(&sb,
@@ -219,15 +208,15 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
         " to_regprocedure('gcluster.register_solo_table(regclass,text)'); BEGIN"
         " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN"
         " PERFORM gcluster.register_solo_table(");
-    append_literal(&sb, qualified);
+    gc_ddl_append_literal(&sb, qualified);
     gc_strbuf_append_str(&sb, "::regclass, ");
-    append_literal(&sb, t->groups[owner_group].name);
+    gc_ddl_append_literal(&sb, t->groups[owner_group].name);
     gc_strbuf_append_str(&sb,
         "); ELSIF has_table_privilege('gcluster.tables', 'INSERT') THEN"
         " INSERT INTO gcluster.tables (name, method, key, owner_group) VALUES (");
-    append_literal(&sb, table);
+    gc_ddl_append_literal(&sb, table);
     gc_strbuf_append_str(&sb, ", 'solo', '{}', ");
-    append_literal(&sb, t->groups[owner_group].name);
+    gc_ddl_append_literal(&sb, t->groups[owner_group].name);
     gc_strbuf_append_str(&sb, ") ON CONFLICT (name) DO NOTHING; END IF; END $gcodbc_ddl$");
     return gc_strbuf_take(&sb);
 }
@@ -244,7 +233,7 @@ static char *unregister_sql(const gc_ddl_plan *plan)
         " to_regprocedure('gcluster.unregister_solo_table(regclass)'); BEGIN"
         " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN"
         " PERFORM gcluster.unregister_solo_table(to_regclass(");
-    append_literal(&sb, plan->table_as_written);
+    gc_ddl_append_literal(&sb, plan->table_as_written);
     gc_strbuf_append_str(&sb, ")); END IF; END $gcodbc_ddl$");
     return gc_strbuf_take(&sb);
 }
@@ -260,7 +249,7 @@ static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
         gc_strbuf q;
         gc_strbuf_init(&q);
         gc_strbuf_append_str(&q, "SELECT relkind FROM pg_class WHERE oid = to_regclass(");
-        append_literal(&q, plan->table_as_written);
+        gc_ddl_append_literal(&q, plan->table_as_written);
         gc_strbuf_append_str(&q, ")");
         char *text = gc_strbuf_take(&q);
         PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
@@ -399,6 +388,69 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
     return prepare_now(t, dg, gid, err);
 }
 
+/* Phase one of a DDL on one table or index (plan->target), every group in
+ * its transaction first: what runs on a group depends on what the target
+ * is there, asked of each group (relkind) inside the DDL's own transaction
+ * rather than read from the shard map, which may be older than the tables
+ * (a solo table made by another connection a moment ago). Groups where the
+ * table is plain (its owner, or every group for a sharded parent) run the
+ * text first; then each group where it is a foreign table (a solo table's
+ * twin) runs what the plan maps it to (gc_ddl_twin_text), described by the
+ * owner. An index runs where it exists (everywhere when it exists nowhere,
+ * so PostgreSQL says what is wrong). Then PREPARE TRANSACTION everywhere. */
+static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, const char *sql,
+                             const gc_ddl_plan *plan, const char *gid, PGresult **keep,
+                             gc_error *err)
+{
+    char kinds[n > 0 ? n : 1];
+    bool any_foreign = false, any_exists = false;
+    for (int k = 0; k < n; k++) {
+        if (!run(t, &groups[k], "BEGIN", NULL, err))
+            return false;
+        groups[k].in_transaction = true;
+        if (!gc_ddl_relkind(groups[k].session, plan->target_as_written, &kinds[k], err)) {
+            name_group(err, t, &groups[k]);
+            return false;
+        }
+        any_foreign |= kinds[k] == 'f';
+        any_exists |= kinds[k] != '\0';
+    }
+    bool table = plan->target == GC_DDL_TARGET_TABLE;
+    if (table && any_foreign && plan->twin == GC_DDL_TWIN_REFUSE) {
+        gc_error_set(err, "0A000", 0, "feature not supported on a global connection: %s "
+                     "(%s is a solo table: a foreign table on some groups)",
+                     plan->twin_why, plan->target_as_written);
+        return false;
+    }
+    gc_member *owner = NULL;
+    for (int k = 0; k < n; k++) {
+        bool plain = table ? kinds[k] != 'f' : kinds[k] != '\0' || !any_exists;
+        if (!plain)
+            continue;
+        if (!run(t, &groups[k], sql, keep, err))
+            return false;
+        if (owner == NULL && kinds[k] == 'r')
+            owner = groups[k].session;
+    }
+    for (int k = 0; k < n && table && any_foreign; k++) {
+        if (kinds[k] != 'f')
+            continue;
+        char *text = NULL;
+        if (!gc_ddl_twin_text(sql, plan, owner, &text, err)) {
+            name_group(err, t, &groups[k]);
+            return false;
+        }
+        bool ok = text == NULL || run(t, &groups[k], text, keep, err);
+        free(text);
+        if (!ok)
+            return false;
+    }
+    for (int k = 0; k < n; k++)
+        if (!prepare_now(t, &groups[k], gid, err))
+            return false;
+    return true;
+}
+
 /* Phase two: COMMIT PREPARED everywhere, each tried twice (the session is
  * reopened when it broke). A group that still fails goes into info. */
 static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
@@ -467,7 +519,9 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
 
     char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
     bool ok = true;
-    for (int k = 0; k < n && ok; k++) {
+    if (plan->scope == GC_DDL_EVERY_GROUP && plan->target != GC_DDL_TARGET_NONE)
+        ok = prepare_targeted(t, groups, n, sql, plan, gid, &out->result, err);
+    for (int k = 0; k < n && ok && plan->target == GC_DDL_TARGET_NONE; k++) {
         ddl_group *dg = &groups[k];
         bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
         if (plan->scope == GC_DDL_EVERY_GROUP) {

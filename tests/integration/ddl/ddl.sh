@@ -114,6 +114,113 @@ on_every "SELECT string_agg(name || ':' || origin, ',' ORDER BY name) FROM gclus
     "accounts:spec,notes:ddl" "the catalog's tables after gcctl apply"
 echo "ok: gcctl apply kept the driver's catalog row and its own"
 
+# 1e. DDL on a solo table: what runs on its owner group and what on the
+# groups where it is a foreign table, all in one two-phase commit.
+out=$(odbc "CREATE TABLE gc_solo (a int)")
+[ "${out%% *}" = ok ] || fail "CREATE TABLE gc_solo: $out"
+sowner=""
+for g in G1 G2; do
+    [ "$(sql "$(primary_of "$g")" "SELECT relkind FROM pg_class WHERE oid = 'gc_solo'::regclass")" = r ] && sowner=$g
+done
+[ -n "$sowner" ] || fail "gc_solo has no owner group"
+sother=G1
+[ "$sowner" = G1 ] && sother=G2
+# on_owner_other QUERY OWNER-ANSWER OTHER-ANSWER WHAT
+on_owner_other() {
+    local got
+    got=$(sql "$(primary_of "$sowner")" "$1")
+    [ "$got" = "$2" ] || fail "$4: owner $sowner answers '$got' to '$1', expected '$2'"
+    got=$(sql "$(primary_of "$sother")" "$1")
+    [ "$got" = "$3" ] || fail "$4: group $sother answers '$got' to '$1', expected '$3'"
+}
+solo_columns="SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod)
+    || CASE WHEN attnotnull THEN ' nn' ELSE '' END, ',' ORDER BY attnum)
+    FROM pg_attribute WHERE attrelid = 'gc_solo'::regclass AND attnum > 0 AND NOT attisdropped"
+out=$(odbc "COMMENT ON TABLE gc_solo IS 'c'")
+[ "${out%% *}" = ok ] || fail "COMMENT ON TABLE of a solo table: $out"
+on_every "SELECT obj_description('gc_solo'::regclass, 'pg_class')" c "COMMENT ON TABLE of a solo table"
+out=$(odbc "CREATE INDEX gc_solo_a_idx ON gc_solo (a)")
+[ "${out%% *}" = ok ] || fail "CREATE INDEX on a solo table: $out"
+on_owner_other "SELECT count(*) FROM pg_index WHERE indrelid = 'gc_solo'::regclass" 1 0 \
+    "CREATE INDEX on a solo table"
+out=$(odbc "ALTER TABLE gc_solo ADD COLUMN b numeric(8,2) NOT NULL DEFAULT 1.5, ADD COLUMN note text")
+[ "${out%% *}" = ok ] || fail "ALTER TABLE ADD COLUMN on a solo table: $out"
+on_every "$solo_columns" "a integer,b numeric(8,2) nn,note text" "ADD COLUMN on a solo table"
+on_every "SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'gc_solo'::regclass" \
+    "1.5" "the new column's default on a solo table"
+# written through the foreign table, the default applies and the row lands on the owner
+sql "$(primary_of "$sother")" "INSERT INTO gc_solo (a, note) VALUES (7, 'via $sother')" >/dev/null
+on_every "SELECT a || ':' || b || ':' || note FROM gc_solo" "7:1.50:via $sother" "a row written through the foreign table"
+out=$(odbc "ALTER TABLE gc_solo ADD PRIMARY KEY (a)")
+[ "${out%% *}" = ok ] || fail "ALTER TABLE ADD PRIMARY KEY on a solo table: $out"
+on_owner_other "SELECT string_agg(contype::text, ',') FROM pg_constraint WHERE conrelid = 'gc_solo'::regclass" \
+    p "" "ADD PRIMARY KEY on a solo table"
+out=$(odbc "ALTER TABLE gc_solo RENAME COLUMN b TO amount")
+[ "${out%% *}" = ok ] || fail "ALTER TABLE RENAME COLUMN on a solo table: $out"
+on_owner_other "$solo_columns" "a integer nn,amount numeric(8,2) nn,note text" \
+    "a integer,amount numeric(8,2) nn,note text" "RENAME COLUMN on a solo table"
+on_every "SELECT amount FROM gc_solo WHERE a = 7" 1.50 "the renamed column read through each group"
+out=$(odbc "ALTER TABLE gc_solo ALTER COLUMN amount TYPE numeric(10,3) USING amount * 1")
+[ "${out%% *}" = ok ] || fail "ALTER COLUMN TYPE ... USING on a solo table: $out"
+on_every "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'gc_solo'::regclass AND attname = 'amount'" \
+    "numeric(10,3)" "ALTER COLUMN TYPE on a solo table"
+out=$(odbc "GRANT SELECT ON TABLE gc_solo TO PUBLIC")
+[ "${out%% *}" = ok ] || fail "GRANT on a solo table: $out"
+on_every "SELECT has_table_privilege('public', 'gc_solo', 'SELECT')" t "GRANT on a solo table"
+out=$(odbc "CREATE FUNCTION gc_solo_touch() RETURNS trigger LANGUAGE plpgsql AS \$\$ BEGIN NEW.note := 'touched'; RETURN NEW; END \$\$")
+[ "${out%% *}" = ok ] || fail "CREATE FUNCTION: $out"
+out=$(odbc "CREATE TRIGGER gc_solo_touch BEFORE INSERT ON gc_solo FOR EACH ROW EXECUTE FUNCTION gc_solo_touch()")
+[ "${out%% *}" = ok ] || fail "CREATE TRIGGER on a solo table: $out"
+on_owner_other "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'gc_solo'::regclass" 1 0 \
+    "CREATE TRIGGER on a solo table"
+sql "$(primary_of "$sother")" "INSERT INTO gc_solo (a, note) VALUES (8, 'x')" >/dev/null
+on_every "SELECT note FROM gc_solo WHERE a = 8" touched "the owner's trigger, once, for a row written through the foreign table"
+no_prepared_left "after DDL on a solo table"
+echo "ok: COMMENT, CREATE INDEX, ADD COLUMN, ADD PRIMARY KEY, RENAME COLUMN, ALTER TYPE, GRANT and CREATE TRIGGER on a solo table (owner $sowner)"
+
+# A step that fails on the foreign side undoes the owner's part too: the
+# column is already there on the foreign table of group $sother only.
+su "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo ADD COLUMN clash int" >/dev/null
+before_owner=$(sql "$(primary_of "$sowner")" "$solo_columns")
+out=$(odbc "ALTER TABLE gc_solo ADD COLUMN clash int, ADD COLUMN other_new int")
+case $out in error\ 42701*"$sother"*) ;; *) fail "ADD COLUMN failing on the foreign side gave: $out" ;; esac
+[ "$(sql "$(primary_of "$sowner")" "$solo_columns")" = "$before_owner" ] \
+    || fail "the owner kept part of a DDL that failed on group $sother"
+su "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo DROP COLUMN clash" >/dev/null
+# Forms with no exact counterpart are refused before anything runs.
+for refused in "ALTER TABLE gc_solo RENAME TO gc_solo2" "ALTER TABLE gc_solo SET SCHEMA gcluster" \
+               "ALTER TABLE gc_solo ADD COLUMN z int, INHERIT accounts"; do
+    out=$(odbc "$refused")
+    case $out in error\ 0A000*) ;; *) fail "'$refused' on a solo table gave: $out" ;; esac
+done
+on_every "SELECT count(*) FROM pg_class WHERE relname IN ('gc_solo2') OR (relname = 'gc_solo' AND relnamespace = 'gcluster'::regnamespace)" \
+    0 "refused DDL on a solo table"
+on_every "SELECT count(*) FROM pg_attribute WHERE attrelid = 'gc_solo'::regclass AND attname IN ('z', 'other_new')" \
+    0 "refused or failed ADD COLUMN on a solo table"
+no_prepared_left "after failed DDL on a solo table"
+echo "ok: a DDL on a solo table failing on the foreign side left the owner unchanged; RENAME TO, SET SCHEMA, INHERIT refused (0A000)"
+
+# Catalog functions on a solo table answer from its owner, every time, with
+# a random group policy moving the connection between calls.
+answers=$(env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" \
+    "$(dirname "$CLIENT")/solo_catalog.py" "DSN=gddl;LocalityGroupPolicy=0" gc_solo 10) \
+    || fail "the catalog client failed"
+expect="TABLE|a|gc_solo_pkey|a,amount,note|"
+[ "$(echo "$answers" | sort -u)" = "$expect" ] && [ "$(echo "$answers" | wc -l)" = 10 ] \
+    || fail "catalog functions on a solo table, 10 rounds, want '$expect' each time: $(echo "$answers" | sort | uniq -c | tr '\n' ';')"
+echo "ok: SQLTables, SQLPrimaryKeys, SQLStatistics, SQLColumns and SQLForeignKeys on a solo table gave the owner's answer 10 times in a row"
+
+# DROP INDEX of the owner's index and DROP TRIGGER: where they exist.
+out=$(odbc "DROP INDEX gc_solo_a_idx")
+[ "${out%% *}" = ok ] || fail "DROP INDEX on a solo table: $out"
+out=$(odbc "DROP TRIGGER gc_solo_touch ON gc_solo")
+[ "${out%% *}" = ok ] || fail "DROP TRIGGER on a solo table: $out"
+on_every "SELECT count(*) FROM pg_class WHERE relname = 'gc_solo_a_idx'" 0 "DROP INDEX on a solo table"
+on_every "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'gc_solo'::regclass" 0 "DROP TRIGGER on a solo table"
+out=$(odbc "DROP TABLE gc_solo")
+[ "${out%% *}" = ok ] || fail "DROP TABLE gc_solo: $out"
+echo "ok: DROP INDEX and DROP TRIGGER on a solo table ran where they exist"
+
 # 2. CREATE INDEX and ALTER TABLE ADD COLUMN on the sharded table.
 out=$(odbc "CREATE INDEX accounts_owner_idx ON accounts (owner)")
 [ "${out%% *}" = ok ] || fail "CREATE INDEX: $out"

@@ -49,8 +49,11 @@ def fail(msg):
 
 PORT = {helper("port", m): m for m in ("G1N1", "G1N2", "G2N1", "G2N2")}
 KEYS = {"G1": [], "G2": []}
-for k in range(1, 41):
-    KEYS[helper("owner", str(k))].append(k)
+# Each key's owner group, as the servers placed the rows.
+for line in helper("app", "G1N1", "SELECT a.id, s.group_name FROM accounts a JOIN gcluster.shards s "
+                   "ON s.name = a.tableoid::regclass::text WHERE a.id <= 40").splitlines():
+    k, group = line.split()
+    KEYS[group].append(int(k))
 
 
 def connect(autocommit=True):

@@ -60,3 +60,48 @@ own_cluster() {
     trap '"$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
     "$GCCTL" local up "$1" --dir "$DIR" || fail "local up $1"
 }
+
+# write_fault_helper: writes DIR/helper.sh, the command a fault test's
+# client program calls back to break and mend members:
+#   su MEMBER SQL (superuser), app MEMBER SQL (application role),
+#   kill MEMBER (kill -9 of the postmaster), stop / start MEMBER (gcctl,
+#   immediate stop), sigstop / sigcont MEMBER (the postmaster and every
+#   child: a frozen postmaster alone would still let its backends answer),
+#   promote MEMBER, port MEMBER, members, primary GROUP, gcctl ARGS...
+# and makes sure a frozen server is continued before the cluster is taken
+# down, whatever happens.
+write_fault_helper() {
+    local base os_user
+    base=$(sed -n 's/^base: //p' "$DIR/local.state")
+    os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
+    cat >"$DIR/signal_server.sh" <<SIG
+#!/bin/bash
+pm=\$(head -1 "$base/\$2/postmaster.pid" 2>/dev/null) || exit 0
+kill -\$1 "\$pm" 2>/dev/null
+for c in \$(ps -o pid= --ppid "\$pm" 2>/dev/null); do kill -\$1 "\$c" 2>/dev/null; done
+exit 0
+SIG
+    cat >"$DIR/helper.sh" <<HELPER
+#!/bin/bash
+DIR=$DIR
+source "${BASH_SOURCE[0]}"
+case \$1 in
+su) psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -h "$base/sock" -p "\$(port_of "\$2")" -U "$os_user" -d app -c "\$3" ;;
+app) psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "\$(port_of "\$2")" -U app -d app -c "\$3" ;;
+kill) kill -9 "\$(head -1 "$base/\$2/postmaster.pid")" ;;
+stop) "$GCCTL" local stop-member "\$2" --dir "$DIR" --mode immediate >/dev/null ;;
+start) "$GCCTL" local start-member "\$2" --dir "$DIR" >/dev/null ;;
+promote) "$GCCTL" promote "\$2" --dir "$DIR" >/dev/null ;;
+sigstop) "$DIR/signal_server.sh" STOP "\$2" ;;
+sigcont) "$DIR/signal_server.sh" CONT "\$2" ;;
+port) port_of "\$2" ;;
+members) members ;;
+primary) primary_of "\$2" ;;
+gcctl) shift; timeout 60 "$GCCTL" "\$@" --dir "$DIR" ;;
+*) echo "helper.sh: unknown command \$1" >&2; exit 2 ;;
+esac
+HELPER
+    chmod +x "$DIR/signal_server.sh" "$DIR/helper.sh"
+    trap 'for m in $(members); do "$DIR/signal_server.sh" CONT "$m"; done
+          "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
+}
