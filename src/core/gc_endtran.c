@@ -7,11 +7,14 @@
  * statement, so SQLEndTran on a connection that ran nothing sends nothing.
  *
  * On a global connection the transaction lives on the one member it is
- * pinned to (gc_route.c); SQLEndTran ends it there and releases the pin.
+ * pinned to (gc_route.c); SQLEndTran ends it there and releases the pin. A
+ * COMMIT there is sent with the transaction id, so that a lost answer is
+ * resolved rather than reported as unknown (gc_commit.h).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "core/gc_commit.h"
 #include "core/gc_conn.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
@@ -127,8 +130,13 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
             }
             return SQL_SUCCESS;
         }
-        rc = pinned >= 0 ? end_on_member(c, gc_global_member(c->global, pinned), completion)
-                         : SQL_SUCCESS;
+        if (pinned >= 0 && completion == SQL_COMMIT &&
+            gc_member_txn_status(gc_global_member(c->global, pinned)) == PQTRANS_INTRANS)
+            /* Sent with its transaction id: a lost answer is resolved. */
+            rc = gc_commit_end_tran(c, pinned);
+        else
+            rc = pinned >= 0 ? end_on_member(c, gc_global_member(c->global, pinned), completion)
+                             : SQL_SUCCESS;
     }
     if (rc == SQL_ERROR)
         return rc;

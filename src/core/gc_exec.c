@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_commit.h"
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_timer.h"
@@ -431,6 +432,12 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
+    /* A global connection's COMMIT and autocommit writes go with their
+     * transaction id, so a lost answer can be resolved (gc_commit.h). */
+    if (gc_commit_sql_applies(s))
+        return gc_commit_run_sql(s);
+    if (gc_commit_write_applies(s))
+        return gc_commit_run_write(s, m, n, types, values, lengths, formats);
     gc_result_take_session(s);
     bool sent;
     if (s->prepared && !s->simple_query)

@@ -150,6 +150,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     /* Between transactions: follow a new catalog version first, so this
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
+    gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
     int n = pv != NULL ? s->nparams : 0;
     bool use_keys = s->prepared || c->settings.direct_execute_routing;
     const char *texts[n > 0 ? n : 1];
@@ -260,8 +261,10 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
                                 gc_member_down_error(c->session));
         if (pinned && s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT) {
             /* The COMMIT itself may have been applied before the session
-             * broke: 19068 ("nothing was applied") would be a lie. Until
-             * the driver asks pg_xact_status, the outcome is unknown. */
+             * broke: 19068 ("nothing was applied") would be a lie. A COMMIT
+             * sent with its transaction id is resolved (gc_commit.c); this
+             * one was not (a text of several statements, COMMIT AND
+             * CHAIN), so the outcome is unknown. */
             gc_error err;
             gc_error_set(&err, "08007", 0,
                          "member %s failed during COMMIT: whether the transaction "
@@ -354,7 +357,10 @@ bool gc_route_may_rerun(const gc_stmt *s)
     if (c->global == NULL || !c->autocommit || gc_global_prelude_pending(c->global) ||
         gc_global_pinned_member(c->global) >= 0)
         return false;
-    if (s->analysis == NULL || !s->analysis->read_only)
+    /* Read-only, or a write whose transaction is known not to have
+     * committed (gc_commit_run_write). */
+    if (s->analysis == NULL ||
+        !(s->analysis->read_only || gc_global_rerun_safe(c->global)))
         return false;
     return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
 }

@@ -137,6 +137,17 @@ bool gc_global_route(gc_global *g, const gc_route_request *req,
  * transaction lost. */
 void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
                              const gc_error *why);
+/* The autocommit statement that just failed is known not to have taken
+ * effect (its transaction was resolved as not committed, see
+ * gc_commit_resolve.h): it may run again elsewhere. Cleared before each
+ * such send; read by the re-run decision (gc_route_may_rerun). */
+void gc_global_set_rerun_safe(gc_global *g, bool safe);
+bool gc_global_rerun_safe(const gc_global *g);
+/* Whether member i's current session holds the transaction-id statement
+ * (gc_member_prepare_xid_statement); set after preparing it. Kept per
+ * session generation: a reconnected session has to prepare it again. */
+bool gc_global_xid_ready(gc_global *g, int i);
+void gc_global_set_xid_ready(gc_global *g, int i, bool ready);
 /* Between transactions (no-op while pinned): reconnects each down member
  * whose backoff says a retry is due (one short blocking connect with the
  * member's ConnectTimeout); a member that answers is routable again. */

@@ -5,7 +5,10 @@
  * retry is due is connected again (one short connect, the member's
  * ConnectTimeout), and once back the router may choose it. It also keeps
  * the "transaction lost" mark: the open transaction's member failed, so
- * the application is told 40001 / 19068 until it rolls back.
+ * the application is told 40001 / 19068 until it rolls back. For commit
+ * resolution (gc_commit_resolve.h) it also keeps, per member session, whether
+ * the transaction-id statement is prepared there, and whether the last
+ * autocommit write is known not to have committed (so it may run again).
  *
  * The schedules are kept by member session (not by index) because
  * following a new catalog version may renumber the members.
@@ -24,6 +27,8 @@ typedef struct failover_entry {
     const gc_member *member;    /* borrowed: one of g->members */
     gc_backoff backoff;
     bool armed;                 /* the member was found down: schedule running */
+    unsigned long xid_generation; /* session that holds the transaction-id
+                                     statement (gc_member_prepare_xid_statement); 0: none */
 } failover_entry;
 
 struct gc_global_failover {
@@ -31,6 +36,7 @@ struct gc_global_failover {
     failover_entry *entries;
     int n, cap;
     bool txn_lost;              /* the pinned transaction's member failed */
+    bool rerun_safe;            /* the last autocommit write resolved as not committed */
 };
 
 static long long now_ms(void)
@@ -83,6 +89,7 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
     failover_entry *e = &f->entries[f->n++];
     e->member = m;
     e->armed = false;
+    e->xid_generation = 0;
     gc_backoff_init(&e->backoff, f->initial_ms, GC_FAILOVER_MAX_DELAY_MS,
                     (uint64_t)(uintptr_t)m ^ (uint64_t)now_ms());
     return e;
@@ -189,4 +196,33 @@ void gc_global_txn_lost_error(gc_error *err)
     gc_error_set(err, "40001", 19068,
                  "the transaction's member failed: the transaction was rolled back "
                  "and may be retried (nothing of it was applied)");
+}
+
+void gc_global_set_rerun_safe(gc_global *g, bool safe)
+{
+    if (g->failover != NULL)
+        g->failover->rerun_safe = safe;
+}
+
+bool gc_global_rerun_safe(const gc_global *g)
+{
+    return g->failover != NULL && g->failover->rerun_safe;
+}
+
+bool gc_global_xid_ready(gc_global *g, int i)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    if (g->failover == NULL)
+        return false;
+    failover_entry *e = entry_of(g, g->members[i]);
+    return e != NULL && e->xid_generation != 0 &&
+           e->xid_generation == gc_member_generation(g->members[i]);
+}
+
+void gc_global_set_xid_ready(gc_global *g, int i, bool ready)
+{
+    assert(i >= 0 && i < g->topo.n_members);
+    failover_entry *e = g->failover != NULL ? entry_of(g, g->members[i]) : NULL;
+    if (e != NULL)
+        e->xid_generation = ready ? gc_member_generation(g->members[i]) : 0;
 }

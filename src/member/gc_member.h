@@ -164,35 +164,83 @@ unsigned long gc_member_probes_answered(const gc_member *m);
 /* The generation the statement in flight (or the last one) was sent on. */
 unsigned long gc_member_sent_generation(const gc_member *m);
 
-/* --- autocommit writes with a known transaction id --- */
+/* --- writes with a known transaction id (gc_member_xid.c) --- */
 typedef enum gc_member_xid_outcome {
-    GC_XID_COMMITTED,        /* COMMIT answered */
-    GC_XID_NOT_COMMITTED,    /* certainly not committed (nothing sent, or an
-                                error before COMMIT ran, or COMMIT failed) */
-    GC_XID_UNKNOWN,          /* COMMIT was sent and its answer lost: resolve
-                                `xid` with gc_xact_status (global layer) */
+    GC_XID_COMMITTED,        /* the commit was answered */
+    GC_XID_NOT_COMMITTED,    /* certainly not committed: nothing sent, an error
+                                before or at the commit, or the server ended the
+                                session before it answered the id query */
+    GC_XID_UNKNOWN,          /* the commit may have run and its answer was lost:
+                                resolve `xid` (global layer, gc_commit_resolve) */
 } gc_member_xid_outcome;
 
 typedef struct gc_member_xid_run {
     gc_member_xid_outcome outcome;
-    char xid[24];              /* decimal xid8, "" when the server never said */
+    bool xid_answered;         /* the id query was answered */
+    char xid[24];              /* decimal xid8; "" when not answered, or (COMMIT)
+                                  when the transaction never got one: it wrote nothing */
+    char started[64];          /* pg_postmaster_start_time() of the server that
+                                  answered: its incarnation; "" when not answered */
+    bool rolled_back;          /* COMMIT was answered ROLLBACK (an aborted
+                                  transaction): not committed, no server error */
     unsigned long generation;  /* the session it ran on */
     PGresult *result;          /* the statement's own result when it succeeded
                                   (caller PQclears), else NULL */
+    PGresult *error;           /* the first server error (run_statement and
+                                  commit variants; caller PQclears), or NULL */
 } gc_member_xid_run;
 
-/* Runs one statement in its own transaction as a single pipelined exchange
- * (libpq pipeline mode): BEGIN; SELECT pg_current_xact_id(); a flush
- * request (so the xid arrives while the statement still runs); the
- * statement; COMMIT; sync. One round trip, and the transaction id is known
- * before the COMMIT's answer, so a lost answer can be resolved. The session
- * must be idle (not in a transaction). Returns true when committed; false
- * with err filled otherwise (the server's error, or 08S01), run->outcome
- * saying whether it may have committed. Parameters as for
- * gc_member_send_query_params. */
+/* Frees run's results (result and error). */
+void gc_member_xid_run_clear(gc_member_xid_run *run);
+
+/* Runs one statement as its own implicit transaction in one pipelined
+ * exchange (libpq pipeline mode): `SELECT pg_current_xact_id(),
+ * pg_postmaster_start_time()`; a flush request (so the id arrives while the
+ * statement still runs); the statement; sync (the implicit transaction
+ * commits there). One round trip, no BEGIN/COMMIT, and the transaction id
+ * is known before the commit's answer. The session must be idle. Returns
+ * true when committed; false with err filled otherwise (the server's error,
+ * or 08S01), run->outcome saying whether it may have committed.
+ * Parameters as for gc_member_send_query_params. */
 bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
                             const Oid *param_types, const char *const *values,
                             const int *lengths, const int *formats,
                             gc_member_xid_run *run, gc_error *err);
+/* The driver's form: the statement first, then `SELECT
+ * pg_current_xact_id_if_assigned(), pg_postmaster_start_time()`, a flush
+ * request, sync: one wake-up of the client fewer than asking the id first
+ * (see gc_member_xid.c), and the id still arrives before the commit at the
+ * sync; a session lost while the statement itself runs is then resolved
+ * only by a FATAL the server sent (not committed), else unknown. No id:
+ * the statement wrote nothing (not committed, safe to run again). Sends
+ * the statement prepared on this session as stmt_name (its parameter types
+ * are the server's), or sql when stmt_name is NULL. The first server error
+ * is also handed over as run->error (with its DETAIL and HINT); the caller
+ * calls gc_member_xid_run_clear. xid_prepared: see
+ * gc_member_prepare_xid_statement. */
+bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const char *stmt_name,
+                                      const char *sql, int nparams, const Oid *param_types,
+                                      const char *const *values, const int *lengths,
+                                      const int *formats, gc_member_xid_run *run,
+                                      gc_error *err);
+/* Commits the session's open transaction in one pipelined exchange:
+ * `SELECT pg_current_xact_id_if_assigned(), pg_postmaster_start_time()`, a
+ * flush request, COMMIT, sync. Same contract as
+ * gc_member_run_statement_with_xid;
+ * run->rolled_back when the server answered ROLLBACK (the transaction had
+ * failed). The session must be in a transaction (not a failed one). */
+bool gc_member_commit_with_xid(gc_member *m, bool xid_prepared, gc_member_xid_run *run,
+                               gc_error *err);
+/* Prepares the id query of the two functions above on m's session (one
+ * round trip, once per session: the owner remembers the session generation
+ * it did it on and then passes xid_prepared = true, which saves parsing and
+ * planning it on every write). False with err when the session failed. */
+bool gc_member_prepare_xid_statement(gc_member *m, gc_error *err);
+
+/* A second, short-lived session to the same server as m (same
+ * credentials, application name "gcodbc commit resolution"), for asking
+ * pg_xact_status without touching m's state. NULL with err when it does
+ * not answer within the connect timeout. Caller destroys it. */
+gc_member *gc_member_open_asker(const gc_member *m, gc_error *err);
 
 #endif

@@ -1,63 +1,122 @@
 /*
- * gc_member_xid: one autocommit statement in its own transaction, sent as a
- * single pipelined exchange that also reports the transaction id, so that
- * a COMMIT whose answer is lost can later be resolved with pg_xact_status
- * (gc_xact_status in the global layer).
+ * gc_member_xid: writes whose COMMIT answer may be lost, sent so that the
+ * transaction id (and the server incarnation it belongs to) reaches the
+ * driver before the commit happens, in the same exchange (no extra round
+ * trip). A lost answer is then resolved with pg_xact_status (gc_xact_status
+ * and gc_commit_resolve in the global layer).
  *
- * Order of the pipeline: BEGIN, SELECT pg_current_xact_id(), a flush
- * request, the statement, COMMIT, sync. The id is asked for first and
- * flushed at once, so it reaches the driver while the statement runs, not
- * together with the COMMIT's answer (which may be the part that is lost).
+ * The pipelines (libpq pipeline mode, extended query protocol):
+ *  - an autocommit write, as the driver sends it: the statement, `SELECT
+ *    pg_current_xact_id_if_assigned(), start time`, a flush request, sync.
+ *    Everything up to a Sync is one implicit transaction that commits when
+ *    the Sync is processed, so no BEGIN or COMMIT is needed; the flush
+ *    request makes the server send the statement's answer and the id before
+ *    it commits. No id means the statement wrote nothing.
+ *  - the same with the id asked first (`SELECT pg_current_xact_id()`, which
+ *    assigns it): the id then arrives while the statement still runs, so a
+ *    failure in the middle of a long statement can be resolved too, at the
+ *    cost of one more wake-up of the client per statement (measured: about
+ *    25% fewer single-row UPDATEs per second), which is why the driver does
+ *    not use it.
+ *  - the COMMIT of an open transaction: `SELECT
+ *    pg_current_xact_id_if_assigned(), start time`, a flush request,
+ *    COMMIT, sync. No id means the transaction wrote nothing.
+ *
+ * Why a server FATAL that arrives before the id means "not committed": the
+ * server answers in order and flushes the id's answer before anything that
+ * can commit runs (the COMMIT, or the Sync), so an error it sent before
+ * that answer was sent before the commit, and the backend then exits (its
+ * transaction is rolled back). A connection that simply breaks proves nothing: what was
+ * sent may have been lost on the way.
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
 
+#include <assert.h>
 #include <string.h>
 
-enum xid_step { STEP_BEGIN, STEP_XID, STEP_STATEMENT, STEP_COMMIT, STEP_COUNT };
+#define XID_QUERY_FORCED \
+    "SELECT pg_current_xact_id()::text, pg_postmaster_start_time()::text"
+#define XID_QUERY_IF_ASSIGNED \
+    "SELECT pg_current_xact_id_if_assigned()::text, pg_postmaster_start_time()::text"
+/* XID_QUERY_IF_ASSIGNED prepared once per session: parsing and planning it
+ * on every write cost about a third of a single-row UPDATE's throughput. */
+#define XID_STATEMENT "gc_xid"
+
+enum xid_step { STEP_XID, STEP_WORK, STEP_SYNC };
 
 /* What the collected answers said so far. */
 typedef struct xid_answers {
-    bool failed_before_commit;   /* a server error before COMMIT ran */
-    bool commit_answered;        /* COMMIT's own answer arrived */
-    bool committed;              /* ... and said COMMIT */
+    bool is_commit;              /* the work step is COMMIT of an open transaction */
+    bool keep_error;             /* hand the first server error over as run->error */
+    bool error_before_commit;    /* an ERROR (not FATAL) ended the work: nothing commits */
+    bool fatal_before_xid;       /* the server ended the session before the id's answer */
+    bool commit_answered;        /* COMMIT's own answer (or the sync after an
+                                    autocommit statement) arrived */
+    bool committed;              /* ... and said it committed */
     gc_error server_error;       /* first server error */
 } xid_answers;
+
+static bool is_fatal(const PGresult *res)
+{
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
+}
 
 /* Records one result of step `step`; takes ownership of res. */
 static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresult *res)
 {
     ExecStatusType st = PQresultStatus(res);
+    bool keep = false;
     if (st == PGRES_FATAL_ERROR) {
-        if (!gc_error_is_set(&a->server_error))
+        if (!gc_error_is_set(&a->server_error)) {
             gc_member_error_from_result(res, &a->server_error);
-        if (step == STEP_COMMIT)
-            a->commit_answered = true;
-        else
-            a->failed_before_commit = true;
+            keep = a->keep_error && run->error == NULL;    /* DETAIL and HINT too */
+        }
+        if (is_fatal(res)) {
+            /* The session ends. Before the id's answer: nothing ran (see
+             * the top of the file). After it: the commit may have happened
+             * (a COMMIT waiting for a synchronous standby commits locally
+             * before such a FATAL). */
+            if (!run->xid_answered)
+                a->fatal_before_xid = true;
+        } else if (step == STEP_WORK && a->is_commit) {
+            a->commit_answered = true;       /* COMMIT failed: rolled back */
+        } else {
+            a->error_before_commit = true;   /* aborted before (or at) the commit */
+        }
     } else if (st == PGRES_PIPELINE_ABORTED) {
         /* Skipped after an earlier error: nothing of it ran. */
-        if (step == STEP_COMMIT)
-            a->commit_answered = true;
-    } else if (step == STEP_XID && st == PGRES_TUPLES_OK && PQntuples(res) == 1) {
-        snprintf(run->xid, sizeof run->xid, "%s", PQgetvalue(res, 0, 0));
-    } else if (step == STEP_STATEMENT && run->result == NULL) {
-        run->result = res;
-        return;
-    } else if (step == STEP_COMMIT && st == PGRES_COMMAND_OK) {
+    } else if (step == STEP_XID && (st == PGRES_TUPLES_OK || st == PGRES_SINGLE_TUPLE) &&
+               PQntuples(res) == 1 && PQnfields(res) == 2) {
+        /* (One row at a time when the session streams rows: the same row.) */
+        run->xid_answered = true;
+        snprintf(run->xid, sizeof run->xid, "%s",
+                 PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
+        snprintf(run->started, sizeof run->started, "%s", PQgetvalue(res, 0, 1));
+    } else if (step == STEP_WORK && a->is_commit && st == PGRES_COMMAND_OK) {
         a->commit_answered = true;
         /* COMMIT of a failed transaction answers ROLLBACK. */
         a->committed = strcmp(PQcmdStatus(res), "COMMIT") == 0;
+    } else if (step == STEP_WORK && !a->is_commit && run->result == NULL) {
+        run->result = res;
+        return;
     }
-    PQclear(res);
+    if (keep)
+        run->error = res;
+    else
+        PQclear(res);
 }
 
-/* Collects every answer of the pipeline. False when the session was lost
- * before the sync point (the member is then down). */
-static bool collect_answers(gc_member *m, gc_member_xid_run *run, xid_answers *a)
+/* Collects every answer of the pipeline, whose steps come in the order
+ * `steps` (the two queries, then the sync). False when the session was
+ * lost before the sync point (the member is then down). */
+static bool collect_answers(gc_member *m, const int steps[3], gc_member_xid_run *run,
+                            xid_answers *a)
 {
     long long limit = m->member_timeout_s * 1000LL;
-    for (int step = 0; step <= STEP_COUNT; step++) {
+    for (int k = 0; k < 3; k++) {
+        int step = steps[k];
         int empty = 0;    /* NULLs in a row while the sync is awaited */
         for (;;) {
             if (!gc_member_wait_readable(m, limit, true))
@@ -66,9 +125,9 @@ static bool collect_answers(gc_member *m, gc_member_xid_run *run, xid_answers *a
             if (res == NULL) {
                 if (PQstatus(m->conn) == CONNECTION_BAD)
                     return false;
-                if (step == STEP_COUNT && ++empty < 3)
+                if (step == STEP_SYNC && ++empty < 3)
                     continue;    /* only the sync result ends the exchange */
-                if (step == STEP_COUNT)
+                if (step == STEP_SYNC)
                     return false;    /* libpq has nothing more: the sync is lost */
                 break;           /* end of this step's results */
             }
@@ -77,36 +136,91 @@ static bool collect_answers(gc_member *m, gc_member_xid_run *run, xid_answers *a
                 PQclear(res);    /* libpq's own error: the connection broke */
                 return false;
             }
-            if (step == STEP_COUNT) {
+            if (step == STEP_SYNC && st == PGRES_PIPELINE_SYNC) {
                 PQclear(res);
-                if (st == PGRES_PIPELINE_SYNC)
-                    return true;
-                continue;
+                if (!a->is_commit && !a->error_before_commit && !a->fatal_before_xid &&
+                    !gc_error_is_set(&a->server_error)) {
+                    /* The implicit transaction committed at the sync. */
+                    a->commit_answered = true;
+                    a->committed = true;
+                }
+                return true;
             }
-            take_result(run, a, step, res);
+            take_result(run, a, step == STEP_SYNC ? STEP_WORK : step, res);
         }
     }
     return true;
 }
 
-/* See gc_member.h. */
-bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
-                            const Oid *param_types, const char *const *values,
-                            const int *lengths, const int *formats,
-                            gc_member_xid_run *run, gc_error *err)
+/* Sends the work: the statement (prepared as stmt_name, or sql), or COMMIT. */
+static bool send_work(gc_member *m, const char *stmt_name, const char *sql, int nparams,
+                      const Oid *param_types, const char *const *values, const int *lengths,
+                      const int *formats)
+{
+    return stmt_name != NULL
+               ? PQsendQueryPrepared(m->conn, stmt_name, nparams, values, lengths, formats, 0)
+               : PQsendQueryParams(m->conn, sql, nparams, param_types, values, lengths,
+                                   formats, 0);
+}
+
+/* Sends the id query: the session's prepared XID_STATEMENT when `prepared`
+ * (it is XID_QUERY_IF_ASSIGNED), else the text xid_query. */
+static bool send_xid_query(gc_member *m, const char *xid_query, bool prepared)
+{
+    return prepared ? PQsendQueryPrepared(m->conn, XID_STATEMENT, 0, NULL, NULL, NULL, 0)
+                    : PQsendQueryParams(m->conn, xid_query, 0, NULL, NULL, NULL, NULL, 0);
+}
+
+/* Queues one pipelined exchange: with xid_first the id query, a flush
+ * request, the work (the statement, or COMMIT), a sync; else the work, the
+ * id query, a flush request, a sync. *work_queued tells whether the part
+ * that may commit was queued (libpq sends nothing before the sync, unless
+ * its buffer fills). */
+static bool queue_pipeline(gc_member *m, bool xid_first, const char *xid_query,
+                           bool xid_prepared, const char *stmt_name, const char *sql,
+                           int nparams, const Oid *param_types, const char *const *values,
+                           const int *lengths, const int *formats, bool *work_queued)
+{
+    *work_queued = false;
+    if (xid_first) {
+        if (!send_xid_query(m, xid_query, xid_prepared) ||
+            !PQsendFlushRequest(m->conn))
+            return false;
+        *work_queued = true;
+        if (!send_work(m, stmt_name, sql, nparams, param_types, values, lengths, formats))
+            return false;
+    } else {
+        *work_queued = true;
+        if (!send_work(m, stmt_name, sql, nparams, param_types, values, lengths, formats) ||
+            !send_xid_query(m, xid_query, xid_prepared) ||
+            !PQsendFlushRequest(m->conn))
+            return false;
+    }
+    return PQpipelineSync(m->conn) == 1;
+}
+
+/* The common part of both runs: send, collect, decide. `is_commit`: the
+ * work is COMMIT of the open transaction (session in a transaction); else
+ * an autocommit statement (session idle). */
+static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_prepared,
+                         bool keep_error, const char *stmt_name, const char *sql,
+                         int nparams, const Oid *param_types, const char *const *values,
+                         const int *lengths, const int *formats, gc_member_xid_run *run,
+                         gc_error *err)
 {
     memset(run, 0, sizeof *run);
     run->outcome = GC_XID_NOT_COMMITTED;
     run->generation = m->generation;
     if (!gc_member_check_alive(m, err))
-        return false;
+        return false;    /* nothing sent; an open transaction died with the session */
     if (m->in_flight)
         gc_member_drain(m);
     if (m->conn == NULL || m->state == GC_MEMBER_DOWN)
         return gc_member_check_alive(m, err);
-    if (PQtransactionStatus(m->conn) != PQTRANS_IDLE) {
-        gc_error_set(err, "HY010", 0, "member %s: a transaction is open",
-                     m->name ? m->name : "-");
+    PGTransactionStatusType ts = PQtransactionStatus(m->conn);
+    if (is_commit ? ts != PQTRANS_INTRANS : ts != PQTRANS_IDLE) {
+        gc_error_set(err, "HY010", 0, "member %s: %s", m->name ? m->name : "-",
+                     is_commit ? "no transaction to commit" : "a transaction is open");
         return false;
     }
     if (!PQenterPipelineMode(m->conn)) {
@@ -114,38 +228,32 @@ bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
         return false;
     }
     gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s pipelined with xid: %s",
-                   m->name ? m->name : "-", sql);
+                   m->name ? m->name : "-", is_commit ? "COMMIT" : sql);
     m->in_flight = true;
     m->sent_generation = m->generation;
     m->last_io_ms = gc_member_monotonic_ms();
 
-    /* An explicit transaction cannot commit without its COMMIT: until that
-     * is queued, a failure means nothing took effect. */
-    bool commit_queued = false;
-    bool ok = PQsendQueryParams(m->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0) &&
-              PQsendQueryParams(m->conn, "SELECT pg_current_xact_id()", 0, NULL, NULL,
-                                NULL, NULL, 0) &&
-              PQsendFlushRequest(m->conn) &&
-              PQsendQueryParams(m->conn, sql, nparams, param_types, values, lengths,
-                                formats, 0);
-    if (ok)
-        ok = commit_queued = PQsendQueryParams(m->conn, "COMMIT", 0, NULL, NULL, NULL,
-                                               NULL, 0);
-    if (ok)
-        ok = PQpipelineSync(m->conn);
-    if (!ok) {
+    bool work_queued = false;
+    const char *xid_query = xid_first && !is_commit ? XID_QUERY_FORCED : XID_QUERY_IF_ASSIGNED;
+    assert(!xid_prepared || is_commit || !xid_first);   /* it is XID_QUERY_IF_ASSIGNED */
+    if (!queue_pipeline(m, xid_first, xid_query, xid_prepared, stmt_name, sql, nparams,
+                        param_types, values, lengths, formats, &work_queued)) {
         gc_error why;
         gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
         gc_member_went_down(m, &why);    /* the half-sent pipeline is unusable */
         *err = why;
-        run->outcome = commit_queued ? GC_XID_UNKNOWN : GC_XID_NOT_COMMITTED;
+        run->outcome = work_queued ? GC_XID_UNKNOWN : GC_XID_NOT_COMMITTED;
         return false;
     }
 
     xid_answers a;
     memset(&a, 0, sizeof a);
+    a.is_commit = is_commit;
+    a.keep_error = keep_error;
     gc_error_clear(&a.server_error);
-    bool complete = collect_answers(m, run, &a);
+    static const int xid_then_work[3] = { STEP_XID, STEP_WORK, STEP_SYNC };
+    static const int work_then_xid[3] = { STEP_WORK, STEP_XID, STEP_SYNC };
+    bool complete = collect_answers(m, xid_first ? xid_then_work : work_then_xid, run, &a);
     if (!complete) {
         gc_member_note_connection_health(m);
         if (m->conn != NULL) {
@@ -155,26 +263,36 @@ bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
             gc_member_went_down(m, &why);
         }
         *err = m->down_error;
+    } else if (!PQexitPipelineMode(m->conn)) {
+        /* Cannot happen once the sync was collected; a session left in
+         * pipeline mode would run later statements without their sync. */
+        gc_error why;
+        gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
+        gc_member_went_down(m, &why);
     } else {
-        PQexitPipelineMode(m->conn);
         m->in_flight = false;
-        /* After an error the explicit transaction is left failed: end it. */
-        if (PQtransactionStatus(m->conn) != PQTRANS_IDLE) {
+        /* A COMMIT skipped after an error leaves the transaction failed: end it. */
+        if (is_commit && PQtransactionStatus(m->conn) != PQTRANS_IDLE) {
             gc_error rollback_err;
-            PGresult *r = gc_member_exec(m, "ROLLBACK", &rollback_err);
-            PQclear(r);
+            PQclear(gc_member_exec(m, "ROLLBACK", &rollback_err));
         }
     }
 
     if (a.committed)
         run->outcome = GC_XID_COMMITTED;
-    else if (a.failed_before_commit || a.commit_answered)
+    else if (a.commit_answered || a.error_before_commit || a.fatal_before_xid || complete)
         run->outcome = GC_XID_NOT_COMMITTED;
+    else if (!is_commit && run->xid_answered && run->xid[0] == '\0')
+        run->outcome = GC_XID_NOT_COMMITTED;    /* the statement wrote nothing */
     else
-        run->outcome = complete ? GC_XID_NOT_COMMITTED : GC_XID_UNKNOWN;
+        run->outcome = GC_XID_UNKNOWN;
+    run->rolled_back = is_commit && a.commit_answered && !a.committed &&
+                       !gc_error_is_set(&a.server_error);
 
     if (run->outcome == GC_XID_COMMITTED) {
         gc_error_clear(err);
+        PQclear(run->error);
+        run->error = NULL;
         return true;
     }
     if (gc_error_is_set(&a.server_error))
@@ -187,4 +305,86 @@ bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
         run->result = NULL;
     }
     return false;
+}
+
+/* See gc_member.h. */
+bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
+                            const Oid *param_types, const char *const *values,
+                            const int *lengths, const int *formats,
+                            gc_member_xid_run *run, gc_error *err)
+{
+    return run_pipeline(m, false, true, false, false, NULL, sql, nparams, param_types, values,
+                        lengths, formats, run, err);
+}
+
+/* See gc_member.h. */
+bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const char *stmt_name,
+                                      const char *sql, int nparams, const Oid *param_types,
+                                      const char *const *values, const int *lengths,
+                                      const int *formats, gc_member_xid_run *run,
+                                      gc_error *err)
+{
+    return run_pipeline(m, false, false, xid_prepared, true, stmt_name, sql, nparams,
+                        param_types, values, lengths, formats, run, err);
+}
+
+/* See gc_member.h. */
+bool gc_member_commit_with_xid(gc_member *m, bool xid_prepared, gc_member_xid_run *run,
+                               gc_error *err)
+{
+    return run_pipeline(m, true, true, xid_prepared, true, NULL, "COMMIT", 0, NULL, NULL, NULL,
+                        NULL, run, err);
+}
+
+/* See gc_member.h. */
+bool gc_member_prepare_xid_statement(gc_member *m, gc_error *err)
+{
+    if (!gc_member_send_prepare(m, XID_STATEMENT, XID_QUERY_IF_ASSIGNED, 0, NULL, err))
+        return false;
+    bool ok = true;
+    PGresult *res;
+    while ((res = gc_member_next_result(m)) != NULL) {
+        const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+        /* 42P05: this session has it already. */
+        if (PQresultStatus(res) != PGRES_COMMAND_OK &&
+            !(state != NULL && strcmp(state, "42P05") == 0) && ok) {
+            gc_member_result_error(m, res, err);
+            ok = false;
+        }
+        PQclear(res);
+    }
+    return ok;
+}
+
+/* See gc_member.h. */
+gc_member *gc_member_open_asker(const gc_member *m, gc_error *err)
+{
+    gc_member_params p = {
+        .name = m->name, .group = m->group, .host = m->host, .port = m->port,
+        .dbname = m->dbname, .user = m->user, .password = m->password,
+        .sslmode = m->sslmode, .sslrootcert = m->sslrootcert, .sslcert = m->sslcert,
+        .sslkey = m->sslkey, .application_name = "gcodbc commit resolution",
+        .connect_timeout_s = m->connect_timeout_s > 0 ? m->connect_timeout_s : 2,
+        .member_timeout_s = m->member_timeout_s > 0 ? m->member_timeout_s : 2,
+        .extra_conninfo = m->extra_conninfo,
+    };
+    gc_member *asker = gc_member_create(&p, m->trace);
+    if (asker == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return NULL;
+    }
+    if (!gc_member_connect(asker, err)) {
+        gc_member_destroy(asker);
+        return NULL;
+    }
+    return asker;
+}
+
+/* See gc_member.h. */
+void gc_member_xid_run_clear(gc_member_xid_run *run)
+{
+    PQclear(run->result);
+    PQclear(run->error);
+    run->result = NULL;
+    run->error = NULL;
 }

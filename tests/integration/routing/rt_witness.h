@@ -61,7 +61,8 @@ long rt_calls(rt_cluster *c, int m, const char *like_pattern);
 /*
  * Sum of pg_stat_statements.calls on member m, in this database, of every
  * other statement the clients ran (not the witness's own queries): what the
- * driver sent besides the routing tests' two statements.
+ * driver sent besides the routing tests' two statements and the
+ * transaction-id query that rides with each autocommit write.
  */
 long rt_other_calls(rt_cluster *c, int m);
 

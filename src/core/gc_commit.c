@@ -1,0 +1,268 @@
+/*
+ * gc_commit: see gc_commit.h.
+ */
+#include "core/gc_commit.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_exec_timer.h"
+#include "global/gc_commit_resolve.h"
+#include "global/gc_global.h"
+#include "global/gc_global_settings.h"
+
+/* Whether word (lower case) occurs in sql as a whole word, case-insensitive.
+ * A false hit (inside a string) only sends the statement the ordinary way. */
+static bool has_word(const char *sql, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = sql; *p != '\0'; p++) {
+        if ((p > sql && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+            strncasecmp(p, word, n) != 0)
+            continue;
+        char after = p[n];
+        if (!isalnum((unsigned char)after) && after != '_')
+            return true;
+    }
+    return false;
+}
+
+bool gc_commit_write_applies(const gc_stmt *s)
+{
+    const gc_conn *c = s->conn;
+    if (c->global == NULL || !c->autocommit || s->analysis == NULL || s->simple_query ||
+        gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0)
+        return false;
+    gc_sql_kind k = s->analysis->kind;
+    if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
+        return false;
+    return !s->analysis->read_only && !has_word(s->sql, "returning");
+}
+
+bool gc_commit_sql_applies(const gc_stmt *s)
+{
+    const gc_conn *c = s->conn;
+    if (c->global == NULL || s->analysis == NULL || s->analysis->kind != GC_SQL_COMMIT ||
+        s->simple_query || c->session == NULL)
+        return false;
+    int i = gc_global_member_index(c->global, c->session);
+    return i >= 0 && gc_global_pinned_member(c->global) == i &&
+           gc_member_txn_status(c->session) == PQTRANS_INTRANS && !has_word(s->sql, "chain");
+}
+
+/* Whether member i's session holds the prepared id query; prepares it
+ * (one round trip, once per session) when not. False when that failed: the
+ * text query is sent instead (slower, same outcome). */
+static bool xid_statement_ready(gc_conn *c, int i)
+{
+    if (gc_global_xid_ready(c->global, i))
+        return true;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_member_prepare_xid_statement(gc_global_member(c->global, i), &err)) {
+        gc_trace_write(c->trace, GC_TRACE_INFO, "transaction-id statement not prepared on %s: %s",
+                       gc_member_name(gc_global_member(c->global, i)), err.message);
+        return false;
+    }
+    gc_global_set_xid_ready(c->global, i, true);
+    return true;
+}
+
+/* The server's error with its DETAIL and HINT when there is one. */
+static void add_error(gc_diag *diag, const gc_member_xid_run *run, const gc_error *err)
+{
+    if (run->error != NULL)
+        gc_diag_add_result(diag, run->error);
+    else
+        gc_diag_add_error(diag, err);
+}
+
+/* The session of member i broke during the exchange: marks it down (the
+ * transaction it held is then no longer pinned) and takes back the "lost"
+ * mark, since the caller reports the outcome itself. */
+static void member_broke(gc_conn *c, int i, const gc_member_xid_run *run)
+{
+    gc_member *m = gc_global_member(c->global, i);
+    gc_global_count_error(c->global, i);
+    gc_global_member_failed(c->global, i, run->generation, gc_member_down_error(m));
+    gc_global_clear_txn_lost(c->global);
+    gc_global_release_pin(c->global);
+}
+
+/* What a COMMIT's run means for the application; diagnostics to diag.
+ * Handles the member's failure and the pin. */
+static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
+                                const gc_error *err, gc_diag *diag)
+{
+    gc_member *m = gc_global_member(c->global, i);
+    const char *name = gc_member_name(m);
+    if (run->outcome == GC_XID_COMMITTED) {
+        gc_global_release_pin(c->global);
+        return SQL_SUCCESS;
+    }
+    if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
+        /* The server answered: the transaction is over, not committed. */
+        gc_global_release_pin(c->global);
+        if (run->rolled_back)
+            gc_diag_add(diag, "40000", 0, "the transaction was rolled back because a statement "
+                        "in it failed; nothing was committed");
+        else
+            add_error(diag, run, err);
+        return SQL_ERROR;
+    }
+    member_broke(c, i, run);
+    /* The dying session's notices would come first and hide the outcome
+     * from applications that read only the first record. */
+    gc_diag_clear(diag);
+    gc_error lost;
+    if (run->outcome == GC_XID_NOT_COMMITTED) {
+        gc_trace_write(c->trace, GC_TRACE_INFO, "member %s failed before COMMIT ran: %s",
+                       name, err->message);
+        gc_global_txn_lost_error(&lost);
+        gc_diag_add_error(diag, &lost);
+        return SQL_ERROR;
+    }
+    if (run->xid_answered && run->xid[0] == '\0') {
+        gc_diag_add(diag, "01000", 0, "member %s failed during COMMIT of a transaction that "
+                    "wrote nothing: nothing was lost", name);
+        return SQL_SUCCESS_WITH_INFO;
+    }
+    gc_error why;
+    gc_xact_outcome outcome =
+        gc_global_resolve_commit(c->global, i, run, GC_COMMIT_RESOLVE_WAIT_MS, &why);
+    gc_trace_write(c->trace, GC_TRACE_INFO, "COMMIT on %s lost its answer (%s): "
+                   "transaction %s %s", name, err->message,
+                   run->xid[0] ? run->xid : "(id unknown)", gc_xact_outcome_name(outcome));
+    if (outcome == GC_XACT_COMMITTED)
+        return SQL_SUCCESS;
+    if (outcome == GC_XACT_NOT_COMMITTED) {
+        gc_global_txn_lost_error(&lost);
+        gc_diag_add_error(diag, &lost);
+        return SQL_ERROR;
+    }
+    gc_diag_add(diag, "08007", 0, "member %s failed during COMMIT: whether the transaction "
+                "committed is unknown (%s)", name, why.message);
+    return SQL_ERROR;
+}
+
+SQLRETURN gc_commit_run_sql(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    int i = gc_global_member_index(c->global, c->session);
+    gc_global_set_last_member(c->global, i);
+    gc_member_xid_run run;
+    gc_error err;
+    gc_error_clear(&err);
+    bool prepared = xid_statement_ready(c, i);
+    atomic_store(&s->in_server_call, true);
+    gc_member_commit_with_xid(c->session, prepared, &run, &err);
+    atomic_store(&s->in_server_call, false);
+    SQLRETURN rc = commit_outcome(c, i, &run, &err, &s->h.diag);
+    gc_member_xid_run_clear(&run);
+    if (rc == SQL_ERROR)
+        return rc;
+    PGresult *done = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    if (done == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    SQLRETURN set = gc_stmt_set_local_result(s, done);
+    return set == SQL_SUCCESS ? rc : set;
+}
+
+SQLRETURN gc_commit_end_tran(gc_conn *c, int i)
+{
+    gc_member *m = gc_global_member(c->global, i);
+    gc_trace_write(c->trace, GC_TRACE_DEBUG, "COMMIT on %s, with its transaction id",
+                   gc_member_name(m));
+    gc_member_xid_run run;
+    gc_error err;
+    gc_error_clear(&err);
+    gc_member_commit_with_xid(m, xid_statement_ready(c, i), &run, &err);
+    SQLRETURN rc = commit_outcome(c, i, &run, &err, &c->h.diag);
+    gc_member_xid_run_clear(&run);
+    return rc;
+}
+
+/* Sends the write and collects it all, under the query timeout. */
+static bool send_write(gc_stmt *s, gc_member *m, int n, const Oid *types,
+                       const char *const *values, const int *lengths, const int *formats,
+                       gc_member_xid_run *run, gc_error *err)
+{
+    bool prepared = xid_statement_ready(s->conn,
+                                        gc_global_member_index(s->conn->global, m));
+    gc_exec_timer timer;
+    gc_exec_timer_start(&timer, s);
+    atomic_store(&s->in_server_call, true);
+    bool ok = gc_member_run_statement_with_xid(m, prepared, s->prepared ? s->server_name : NULL,
+                                               s->sql, n, types, values, lengths, formats, run,
+                                               err);
+    atomic_store(&s->in_server_call, false);
+    gc_exec_timer_stop(&timer);
+    return ok;
+}
+
+SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *types,
+                              const char *const *values, const int *lengths,
+                              const int *formats)
+{
+    gc_conn *c = s->conn;
+    gc_global *g = c->global;
+    gc_member_xid_run run;
+    gc_error err;
+    gc_error_clear(&err);
+    if (send_write(s, m, nparams, types, values, lengths, formats, &run, &err)) {
+        PGresult *res = run.result != NULL ? run.result
+                                           : PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+        SQLRETURN rc = res != NULL ? gc_stmt_set_local_result(s, res) : SQL_ERROR;
+        if (res == NULL)
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        gc_route_done(s, rc);
+        return rc;
+    }
+    if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
+        /* The server refused it (constraint, timeout...): the application's to handle. */
+        if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0)
+            gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        else
+            add_error(&s->h.diag, &run, &err);
+        gc_member_xid_run_clear(&run);
+        gc_route_done(s, SQL_ERROR);
+        return SQL_ERROR;
+    }
+    int i = gc_global_member_index(g, m);
+    add_error(&s->h.diag, &run, &err);
+    gc_member_xid_run_clear(&run);
+    gc_route_done(s, SQL_ERROR);    /* marks the member down */
+    if (run.outcome == GC_XID_NOT_COMMITTED) {
+        gc_global_set_rerun_safe(g, true);
+        return SQL_ERROR;
+    }
+    gc_error why;
+    gc_xact_outcome outcome =
+        gc_global_resolve_commit(g, i, &run, GC_COMMIT_RESOLVE_WAIT_MS, &why);
+    gc_trace_write(c->trace, GC_TRACE_INFO, "autocommit write on %s lost its answer (%s): "
+                   "transaction %s %s", gc_member_name(m), err.message,
+                   run.xid[0] ? run.xid : "(id unknown)", gc_xact_outcome_name(outcome));
+    if (outcome == GC_XACT_NOT_COMMITTED) {
+        gc_global_set_rerun_safe(g, true);
+        return SQL_ERROR;
+    }
+    gc_diag_clear(&s->h.diag);
+    if (outcome == GC_XACT_UNKNOWN) {
+        gc_diag_add(&s->h.diag, "40003", 0, "member %s failed during the statement: whether "
+                    "it completed is unknown (%s)", gc_member_name(m), why.message);
+        return SQL_ERROR;
+    }
+    PGresult *done = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    if (done == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_stmt_set_local_result(s, done);    /* no row count: SQLRowCount gives -1 */
+    gc_diag_add(&s->h.diag, "01000", 0, "member %s failed after the statement committed: "
+                "it took effect once; the number of rows it affected is unknown",
+                gc_member_name(m));
+    return SQL_SUCCESS_WITH_INFO;
+}

@@ -1,0 +1,51 @@
+/*
+ * gc_commit: commits whose answer may be lost, on a global connection
+ * (ARCHITECTURE.md section 5, docs/failover.md "A COMMIT whose answer was
+ * lost"). A COMMIT (SQL COMMIT/END, or SQLEndTran(SQL_COMMIT)) and an
+ * autocommit write are sent with their transaction id in the same
+ * exchange (gc_member_xid.c); when the answer is lost the id is resolved
+ * with pg_xact_status (gc_commit_resolve.c) and the application sees:
+ *
+ *   COMMIT:  committed -> success; wrote nothing -> 01000 (success with
+ *            info); not committed -> 40001 / 19068; cannot tell -> 08007.
+ *   write:   committed -> 01000 (success, rows affected unknown: -1);
+ *            not committed -> run again elsewhere, silently;
+ *            cannot tell -> 40003. Never 19068.
+ *
+ * A general connection never comes here.
+ */
+#ifndef GC_COMMIT_H
+#define GC_COMMIT_H
+
+#include <stdbool.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_stmt.h"
+
+/* Whether this execution of s is an autocommit write sent with its
+ * transaction id: global connection, autocommit, no transaction open or
+ * held back, INSERT/UPDATE/DELETE/MERGE by analysis, one statement, and
+ * no RETURNING (whose rows would be lost with a lost answer even when the
+ * write committed: those keep the ordinary path and report the failure). */
+bool gc_commit_write_applies(const gc_stmt *s);
+
+/* Runs the autocommit write s on member session m (the routed one, s's
+ * server statement prepared there unless simple): sends, resolves a lost
+ * answer, sets s's result and diagnostics, and does the routing
+ * bookkeeping (gc_route_done). SQL_ERROR with gc_global_rerun_safe set
+ * when it certainly did not commit and its member failed. */
+SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *types,
+                              const char *const *values, const int *lengths,
+                              const int *formats);
+
+/* Whether s is a SQL COMMIT/END of the open transaction of a global
+ * connection that gc_commit_run_sql can send (not COMMIT AND CHAIN, the
+ * transaction not failed). */
+bool gc_commit_sql_applies(const gc_stmt *s);
+SQLRETURN gc_commit_run_sql(gc_stmt *s);
+
+/* SQLEndTran(SQL_COMMIT) of the transaction pinned to member i of a global
+ * connection. Diagnostics go to c. The pin is released. */
+SQLRETURN gc_commit_end_tran(gc_conn *c, int i);
+
+#endif

@@ -1,0 +1,283 @@
+"""Resolution of a COMMIT, and of an autocommit write, whose answer was lost
+(docs/failover.md, "A COMMIT whose answer was lost"), through pyodbc.
+
+usage: commit_resolution.py DSN HELPER   (HELPER: the script the .sh writes)
+
+Table `cr` is plain (not sharded), so the driver sends it to G1 first
+(LocalityGroupPolicy=1, LocalityGroupPath=G1,G2), to G1's primary G1N1
+(LocalityMemberPolicy=0). On G1 a deferred trigger sleeps at COMMIT for
+rows tagged 'slow...'. Every outcome is checked on the servers.
+
+(a) committed, answer lost: G1N1 waits for a synchronous standby that does
+    not exist; its backend is terminated while COMMIT waits (PostgreSQL
+    has committed locally): SQLEndTran(COMMIT) succeeds, the row is there.
+(b) the same through a SQL BEGIN ... COMMIT sent with SQLExecDirect.
+(c) not committed, same server: the backend is terminated while COMMIT
+    runs the deferred trigger: 40001 / 19068, the row is absent;
+    SQLEndTran(ROLLBACK) succeeds and the next transaction runs.
+(d) not committed, another incarnation: the same with kill -9 of the
+    backend (the server restarts): 40001 / 19068, the row is absent.
+(e) cannot tell: the whole group G1 stopped while COMMIT runs: 08007, and
+    nothing ran anywhere (no re-run).
+(f) autocommit write, committed, answer lost (synchronous standby as in
+    (a)): success, the row is there exactly once.
+(g) autocommit write, not committed (trigger as in (c)): it runs again
+    on G2 by itself: the row is there exactly once, on G2.
+(h) autocommit write, cannot tell (group stopped as in (e)): 40003, the
+    row nowhere.
+(i) not committed, known without asking: the backend of an open
+    transaction is stopped (SIGSTOP), COMMIT is sent, the backend is told to
+    terminate and continued: it ends the session before it answers the id
+    query, so COMMIT never ran: 40001 / 19068, the row is absent."""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pyodbc
+
+DSN, HELPER = sys.argv[1], sys.argv[2]
+APP = "crtest"
+# CR_TRACE=file: the driver's trace log, for debugging this test.
+TRACE = f";LogLevel=3;LogFile={os.environ['CR_TRACE']}" if os.environ.get("CR_TRACE") else ""
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
+def helper(*args, check=True):
+    return subprocess.run([HELPER, *args], check=check, capture_output=True,
+                          text=True, env=CHILD_ENV).stdout.strip()
+
+
+def su(member, sql):
+    return helper("su", member, sql)
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def connect(autocommit):
+    return pyodbc.connect(f"DSN={DSN};LocalityMemberPolicy=0;LocalityGroupPolicy=1;"
+                          f"LocalityGroupPath=G1,G2;ReconnectInterval=1;ConnectTimeout=2;"
+                          f"ApplicationName={APP}{TRACE}", autocommit=autocommit)
+
+
+def count(member, row_id):
+    return int(su(member, f"SELECT count(*) FROM cr WHERE id = {row_id}"))
+
+
+def backend_waiting(member, wait_event, timeout=10.0):
+    """The pid of the test's backend on member waiting on wait_event."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = su(member, "SELECT pid FROM pg_stat_activity WHERE application_name = "
+                 f"'{APP}' AND wait_event = '{wait_event}' LIMIT 1")
+        if pid:
+            return pid
+        time.sleep(0.05)
+    fail(f"no backend of {APP} waits on {wait_event} on {member}")
+
+
+def in_thread(fn):
+    """Runs fn in a thread; returns a function that joins it and gives
+    ('ok', value) or ('error', pyodbc.Error)."""
+    out = {}
+
+    def run():
+        try:
+            out["r"] = ("ok", fn())
+        except pyodbc.Error as e:
+            out["r"] = ("error", e)
+    t = threading.Thread(target=run)
+    t.start()
+
+    def join():
+        t.join(60)
+        if t.is_alive():
+            fail("the driver call did not return within 60 s")
+        return out["r"]
+    return join
+
+
+def sync_standby(on):
+    su("G1N1", "ALTER SYSTEM SET synchronous_standby_names = 'nobody'" if on
+       else "ALTER SYSTEM RESET synchronous_standby_names")
+    su("G1N1", "SELECT pg_reload_conf()")
+    time.sleep(0.2)
+
+
+def expect_ok(result, what):
+    kind, value = result
+    if kind != "ok":
+        fail(f"{what}: expected success, got {value}")
+    return value
+
+
+def expect_error(result, state, what, native=None):
+    kind, value = result
+    if kind != "error" or value.args[0] != state or (native and native not in str(value)):
+        fail(f"{what}: expected {state} {native or ''}, got {kind} {value}")
+    return value
+
+
+def wait_up(*members):
+    for m in members:
+        if subprocess.run([HELPER, "ready", m], env=CHILD_ENV).returncode != 0:
+            fail(f"{m} did not come back")
+
+
+# --- (a) committed, answer lost: SQLEndTran(COMMIT) ---
+sync_standby(True)
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (1, 'a')")
+t0 = time.monotonic()
+join = in_thread(conn.commit)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+expect_ok(join(), "(a) SQLEndTran(COMMIT)")
+ms = (time.monotonic() - t0) * 1000
+sync_standby(False)
+if count("G1N1", 1) != 1:
+    fail("(a) the committed row is not on G1N1")
+print(f"ok (a): COMMIT whose answer was lost (backend terminated in sync-rep wait) "
+      f"reported success; row present; {ms:.0f} ms")
+conn.close()
+
+# --- (b) the same through SQL BEGIN ... COMMIT (SQLExecDirect) ---
+sync_standby(True)
+conn = connect(autocommit=True)
+cur = conn.cursor()
+cur.execute("BEGIN")
+cur.execute("INSERT INTO cr VALUES (2, 'b')")
+join = in_thread(lambda: cur.execute("COMMIT"))
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+expect_ok(join(), "(b) SQL COMMIT")
+sync_standby(False)
+if count("G1N1", 2) != 1:
+    fail("(b) the committed row is not on G1N1")
+print("ok (b): SQL COMMIT whose answer was lost reported success; row present")
+conn.close()
+
+# --- (c) not committed (aborted on the same server) ---
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (3, 'slow-c')")
+join = in_thread(conn.commit)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
+e = expect_error(join(), "40001", "(c) SQLEndTran(COMMIT)", "19068")
+if count("G1N1", 3) != 0:
+    fail("(c) the row of a transaction reported not committed is on G1N1")
+conn.rollback()
+cur.execute("INSERT INTO cr VALUES (30, 'c-next')")
+conn.commit()
+if count("G1N1", 30) + count("G2N1", 30) != 1:
+    fail("(c) the next transaction did not commit exactly once")
+print("ok (c): COMMIT killed in its deferred trigger: 40001 / 19068; row absent; "
+      "ROLLBACK then the next transaction succeed")
+conn.close()
+
+# --- (d) not committed, another incarnation (kill -9: the server restarts) ---
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (4, 'slow-d')")
+t0 = time.monotonic()
+join = in_thread(conn.commit)
+helper("killpid", backend_waiting("G1N1", "PgSleep"))
+expect_error(join(), "40001", "(d) SQLEndTran(COMMIT) after kill -9", "19068")
+ms = (time.monotonic() - t0) * 1000
+wait_up("G1N1")
+if count("G1N1", 4) != 0:
+    fail("(d) the row of a transaction reported not committed is on G1N1")
+conn.rollback()
+print(f"ok (d): COMMIT whose backend was killed (server restarted): 40001 / 19068 "
+      f"after {ms:.0f} ms; row absent")
+conn.close()
+time.sleep(1.5)   # G1N2 re-attaches to the restarted primary
+
+# --- (e) cannot tell: the whole group stopped while COMMIT runs ---
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (5, 'slow-e')")
+t0 = time.monotonic()
+join = in_thread(conn.commit)
+backend_waiting("G1N1", "PgSleep")
+helper("stop", "G1N2")
+helper("stop", "G1N1")
+expect_error(join(), "08007", "(e) SQLEndTran(COMMIT) with G1 down")
+ms = (time.monotonic() - t0) * 1000
+conn.close()
+helper("start", "G1N1")
+helper("start", "G1N2")
+wait_up("G1N1", "G1N2")
+if count("G1N1", 5) + count("G2N1", 5) != 0:
+    fail("(e) a transaction reported unknown ran (or ran again) somewhere")
+print(f"ok (e): COMMIT with its whole group down: 08007 after {ms:.0f} ms; "
+      f"not run again anywhere")
+
+# --- (f) autocommit write, committed, answer lost ---
+sync_standby(True)
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (6, 'f')").rowcount)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+rows = expect_ok(join(), "(f) autocommit INSERT")
+sync_standby(False)
+if count("G1N1", 6) != 1 or count("G2N1", 6) != 0:
+    fail(f"(f) expected the row once on G1N1, got G1N1 {count('G1N1', 6)} G2N1 {count('G2N1', 6)}")
+print(f"ok (f): autocommit INSERT whose answer was lost after it committed: success "
+      f"(row count {rows}), row present exactly once")
+conn.close()
+
+# --- (g) autocommit write, not committed: runs again on G2 ---
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (7, 'slow-g')").rowcount)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
+rows = expect_ok(join(), "(g) autocommit INSERT")
+if count("G1N1", 7) != 0 or count("G2N1", 7) != 1:
+    fail(f"(g) expected the row once on G2N1, got G1N1 {count('G1N1', 7)} G2N1 {count('G2N1', 7)}")
+print(f"ok (g): autocommit INSERT that did not commit ran again on G2 by itself "
+      f"(row count {rows}); row present exactly once")
+conn.close()
+time.sleep(1.2)
+
+# --- (h) autocommit write, cannot tell ---
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (8, 'slow-h')"))
+backend_waiting("G1N1", "PgSleep")
+helper("stop", "G1N2")
+helper("stop", "G1N1")
+expect_error(join(), "40003", "(h) autocommit INSERT with G1 down")
+conn.close()
+helper("start", "G1N1")
+helper("start", "G1N2")
+wait_up("G1N1", "G1N2")
+if count("G1N1", 8) + count("G2N1", 8) != 0:
+    fail("(h) a write reported unknown ran (or ran again) somewhere")
+print("ok (h): autocommit INSERT with its whole group down: 40003; not run again")
+
+# --- (i) the server ends the session before answering: not committed ---
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (9, 'i')")
+pid = su("G1N1", "SELECT pid FROM pg_stat_activity WHERE application_name = "
+         f"'{APP}' AND state = 'idle in transaction' LIMIT 1")
+if not pid:
+    fail("(i) no idle-in-transaction backend of the test on G1N1")
+helper("signal", "STOP", pid)
+try:
+    join = in_thread(conn.commit)
+    time.sleep(0.3)   # the COMMIT exchange waits in the stopped backend's socket
+    su("G1N1", f"SELECT pg_terminate_backend({pid})")
+finally:
+    helper("signal", "CONT", pid)
+expect_error(join(), "40001", "(i) SQLEndTran(COMMIT) of a stopped, then terminated backend",
+             "19068")
+if count("G1N1", 9) != 0:
+    fail("(i) the row of a transaction reported not committed is on G1N1")
+conn.rollback()
+print("ok (i): backend stopped, COMMIT sent, backend terminated: 40001 / 19068; row absent")
+conn.close()
