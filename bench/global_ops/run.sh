@@ -9,6 +9,8 @@
 #                 through postgres_fdw
 #   gcodbc-one    this build's driver, GlobalConnection=No, on that member
 #   gcodbc-global this build's driver, global connection (policy 0)
+#   global-nores  the same with ResolveLostWrites=No (autocommit writes go
+#                 out without their transaction id: docs/failover.md)
 #   libpq-owner   raw libpq, each key sent straight to its owner's primary
 #                 (owners read from the servers beforehand): the best a
 #                 client can do
@@ -116,9 +118,10 @@ declare -A target=(
   [psqlODBC]="odbc DSN=psqlodbc_g1n1"
   [gcodbc-one]="odbc DSN=bench;GlobalConnection=No;Servers=127.0.0.1:$(port_of G1N1)"
   [gcodbc-global]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0"
+  [global-nores]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0;ResolveLostWrites=No"
   [libpq-owner]="libpq $state/owner_conninfos"
 )
-clients=(psqlODBC gcodbc-one gcodbc-global libpq-owner)
+clients=(psqlODBC gcodbc-one gcodbc-global global-nores libpq-owner)
 declare -A results=() cpu=() unavailable=()
 
 # One timed run; records its ops/s, or marks the client unavailable.
@@ -150,21 +153,24 @@ done
 server_version=$(psql_on G1N1 -c 'show server_version')
 # table TITLE ARRAY: one row per operation and thread count, medians and ratios.
 table() {
-  local title=$1 op threads label p o g l
+  local title=$1 op threads label p o g n l
   local -n values=$2
   echo
   echo "$title"
-  printf '%-14s %7s %10s %11s %14s %12s %16s %16s\n' operation threads psqlODBC gcodbc-one \
-    gcodbc-global libpq-owner global/psqlODBC global/libpq-own
+  printf '%-14s %7s %9s %10s %13s %12s %11s %15s %16s %14s %15s\n' operation threads psqlODBC \
+    gcodbc-one gcodbc-global global-nores libpq-owner global/psqlODBC global/libpq-own \
+    nores/psqlODBC nores/libpq-own
   for op in select update; do
     for threads in "${thread_counts[@]}"; do
       p=$(median <<<"${values[psqlODBC.$op.$threads]:-}")
       o=$(median <<<"${values[gcodbc-one.$op.$threads]:-}")
       g=$(median <<<"${values[gcodbc-global.$op.$threads]:-}")
+      n=$(median <<<"${values[global-nores.$op.$threads]:-}")
       l=$(median <<<"${values[libpq-owner.$op.$threads]:-}")
       label="point SELECT"; [[ $op == update ]] && label="1-row UPDATE"
-      printf '%-14s %7s %10s %11s %14s %12s %16s %16s\n' "$label" "$threads" "$p" "$o" "$g" "$l" \
-        "$(ratio "$g" "$p")" "$(ratio "$g" "$l")"
+      printf '%-14s %7s %9s %10s %13s %12s %11s %15s %16s %14s %15s\n' "$label" "$threads" "$p" \
+        "$o" "$g" "$n" "$l" "$(ratio "$g" "$p")" "$(ratio "$g" "$l")" "$(ratio "$n" "$p")" \
+        "$(ratio "$n" "$l")"
     done
   done
 }

@@ -115,6 +115,14 @@ const gc_key gc_keys[] = {
              "contain too. No (the GOLDILOCKS rule): SQLExecDirect goes to a member "
              "chosen by the locality policies; only prepared statements are "
              "routed by key." },
+    { .name = "ResolveLostWrites", .type = GC_KEY_BOOL, .default_value = "Yes",
+      .offset = FIELD(resolve_lost_writes),
+      .doc = "Yes: an autocommit INSERT, UPDATE, DELETE or MERGE carries its "
+             "transaction id in the same exchange, so when its member fails before "
+             "answering the driver finds out whether it committed (success, a silent "
+             "re-run elsewhere, or 40003). No: one statement less per write; a lost "
+             "answer is reported as the error that came and never re-run "
+             "(docs/failover.md)." },
     /* TLS */
     { .name = "SSLMode", .type = GC_KEY_ENUM, .choices = sslmode_choices,
       .offset = FIELD(sslmode),

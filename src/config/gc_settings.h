@@ -38,6 +38,7 @@ typedef struct gc_settings {
     bool locality_on_demand;
     bool global_session;
     bool direct_execute_routing;
+    bool resolve_lost_writes;
     /* TLS, passed to every member session */
     char *sslmode;
     char *sslrootcert;

@@ -46,10 +46,29 @@ void gc_diag_free(gc_diag *d)
     d->capacity = 0;
 }
 
+/* ODBC's order of status records: by row number (records about no row
+ * first), then errors before warnings (01xxx) before the rest (02xxx, no
+ * data). Records of the same rank keep the order they came in. */
+static int rank_of(const char *sqlstate)
+{
+    if (strncmp(sqlstate, "01", 2) == 0)
+        return 1;
+    if (strncmp(sqlstate, "02", 2) == 0 || strncmp(sqlstate, "00", 2) == 0)
+        return 2;
+    return 0;
+}
+
+static bool comes_before(const gc_diag_record *a, const gc_diag_record *b)
+{
+    if (a->row_number != b->row_number)
+        return a->row_number < b->row_number;
+    return rank_of(a->sqlstate) < rank_of(b->sqlstate);
+}
+
 /* Takes ownership of message (may be NULL after an allocation failure, in
- * which case the record is lost). */
-static void diag_push(gc_diag *d, const char *sqlstate, SQLINTEGER native,
-                      char *message)
+ * which case the record is lost) and files the record in ODBC's order. */
+static void diag_push_at(gc_diag *d, const char *sqlstate, SQLINTEGER native, char *message,
+                         SQLLEN row, SQLINTEGER column)
 {
     if (message == NULL)
         return;
@@ -63,14 +82,25 @@ static void diag_push(gc_diag *d, const char *sqlstate, SQLINTEGER native,
         d->records = grown;
         d->capacity = cap;
     }
-    gc_diag_record *r = &d->records[d->count++];
-    memset(r, 0, sizeof *r);
-    snprintf(r->sqlstate, sizeof r->sqlstate, "%s",
+    gc_diag_record r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.sqlstate, sizeof r.sqlstate, "%s",
              sqlstate != NULL && strlen(sqlstate) == 5 ? sqlstate : "HY000");
-    r->native = native;
-    r->message = message;
-    r->row_number = SQL_NO_ROW_NUMBER;
-    r->column_number = SQL_NO_COLUMN_NUMBER;
+    r.native = native;
+    r.message = message;
+    r.row_number = row;
+    r.column_number = column;
+    int at = d->count;
+    while (at > 0 && comes_before(&r, &d->records[at - 1]))
+        at--;
+    memmove(&d->records[at + 1], &d->records[at], (size_t)(d->count - at) * sizeof r);
+    d->records[at] = r;
+    d->count++;
+}
+
+static void diag_push(gc_diag *d, const char *sqlstate, SQLINTEGER native, char *message)
+{
+    diag_push_at(d, sqlstate, native, message, SQL_NO_ROW_NUMBER, SQL_NO_COLUMN_NUMBER);
 }
 
 void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
@@ -86,6 +116,17 @@ void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
     va_end(ap);
     gc_strbuf_append_str(&sb, tmp);
     diag_push(d, sqlstate, native, gc_strbuf_take(&sb));
+}
+
+void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGER column)
+{
+    assert(err != NULL);
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, "[gcodbc]");
+    gc_strbuf_append_str(&sb, gc_error_is_set(err) ? err->message : "unknown error");
+    diag_push_at(d, gc_error_is_set(err) ? err->sqlstate : "HY000", err->native,
+                 gc_strbuf_take(&sb), row, column);
 }
 
 void gc_diag_add_error(gc_diag *d, const gc_error *err)
@@ -118,7 +159,11 @@ void gc_diag_add_result(gc_diag *d, const PGresult *res)
         while (len > 0 && msg[len - 1] == '\n')
             len--;
         gc_strbuf_append_str(&sb, "[gcodbc]");
-        gc_strbuf_append(&sb, msg, len);
+        if (len > 0)
+            gc_strbuf_append(&sb, msg, len);
+        else
+            gc_strbuf_append_str(&sb, "communication link failure: the connection to the "
+                                      "server was lost");
         diag_push(d, "08S01", 0, gc_strbuf_take(&sb));
         return;
     }

@@ -38,6 +38,10 @@ void gc_diag_free(gc_diag *d);
 void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void gc_diag_add_error(gc_diag *d, const gc_error *err);
+/* The same, about row `row` (1-based) and column `column` of an array
+ * operation. Records are kept in ODBC's order: by row, then errors before
+ * warnings. */
+void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGER column);
 /* The server's SQLSTATE and message (with DETAIL and HINT when present). */
 void gc_diag_add_result(gc_diag *d, const PGresult *res);
 /* A server notice (NOTICE, WARNING, INFO) as an 01000 record. */

@@ -172,7 +172,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                 return SQL_ERROR;
             }
             if (r != NULL)
-                gc_diag_add_result(&s->h.diag, r);
+                gc_stmt_add_member_error(s, m, r);
             else
                 gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
             PQclear(r);
@@ -209,7 +209,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
             return SQL_ERROR;
         }
         if (r != NULL)
-            gc_diag_add_result(&s->h.diag, r);
+            gc_stmt_add_member_error(s, m, r);
         else
             gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
         PQclear(r);
@@ -277,7 +277,7 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
     PGresult *r = collect_command(m);
     if (is_error_result(r)) {
         if (r != NULL)
-            gc_diag_add_result(&s->h.diag, r);
+            gc_stmt_add_member_error(s, m, r);
         PQclear(r);
         return SQL_ERROR;
     }
@@ -349,10 +349,10 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
                                                ref.decimal_digits, value, buffer_length,
                                                octet_length, &pv[i], &err);
         if (rc == SQL_ERROR || rc == SQL_SUCCESS_WITH_INFO) {
-            gc_diag_add(&s->h.diag, err.sqlstate, err.native, "parameter %d: %s",
-                        i + 1, err.message);
-            if (s->h.diag.count > 0)
-                s->h.diag.records[s->h.diag.count - 1].row_number = (SQLLEN)row + 1;
+            gc_error about;
+            gc_error_set(&about, err.sqlstate, err.native, "parameter %d: %s", i + 1,
+                         err.message);
+            gc_diag_add_error_at(&s->h.diag, &about, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
         }
         if (rc == SQL_ERROR) {
             free_values(pv, n);
@@ -420,16 +420,21 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
             if (is_multi_statement_error(s, refusal))
                 s->simple_query = true;     /* not an error: run it as a simple query */
             else
-                gc_diag_add_result(&s->h.diag, refusal);
+                gc_stmt_add_member_error(s, m, refusal);
             PQclear(refusal);
         }
-        if (rc != SQL_SUCCESS && !s->simple_query)
+        if (rc != SQL_SUCCESS && !s->simple_query) {
+            /* The member may have failed under the PREPARE: routing hears
+             * of it (a transaction's loss becomes 40001 / 19068). */
+            gc_route_done(s, rc);
             return rc;
+        }
     }
     gc_error err;
     gc_error_clear(&err);
     if (!gc_conn_begin_if_needed(s->conn, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
+        gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     /* A global connection's COMMIT and autocommit writes go with their

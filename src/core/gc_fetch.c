@@ -64,11 +64,7 @@ static bool cursor_open(gc_stmt *s)
 /* Adds a conversion diagnostic for (row, column). */
 static void add_value_diag(gc_stmt *s, const gc_error *err, SQLLEN row, int col)
 {
-    gc_diag_add_error(&s->h.diag, err);
-    if (s->h.diag.count > 0) {
-        s->h.diag.records[s->h.diag.count - 1].row_number = row;
-        s->h.diag.records[s->h.diag.count - 1].column_number = col;
-    }
+    gc_diag_add_error_at(&s->h.diag, err, row, col);
 }
 
 static void *offset_ptr(void *base, SQLLEN offset)

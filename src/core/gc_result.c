@@ -229,6 +229,20 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
     return true;
 }
 
+void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r)
+{
+    if (r != NULL && m != NULL && PQresultErrorField(r, PG_DIAG_SQLSTATE) == NULL) {
+        gc_error err;
+        gc_error_clear(&err);
+        gc_member_result_error(m, r, &err);
+        if (err.message[0] != '\0') {
+            gc_diag_add_error(&s->h.diag, &err);
+            return;
+        }
+    }
+    gc_diag_add_result(&s->h.diag, r);
+}
+
 /* Adds the diagnostics of an error result; a cancel caused by the query
  * timeout becomes HYT00. */
 static void add_result_error(gc_stmt *s, const PGresult *r)
@@ -236,6 +250,11 @@ static void add_result_error(gc_stmt *s, const PGresult *r)
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
     if (atomic_load(&s->timed_out) && state != NULL && strcmp(state, "57014") == 0) {
         gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        return;
+    }
+    if (state == NULL && s->conn->session != NULL &&
+        gc_member_get_state(s->conn->session) == GC_MEMBER_DOWN) {
+        gc_stmt_add_member_error(s, s->conn->session, r);
         return;
     }
     if (state == NULL && PQresultErrorMessage(r)[0] == '\0') {

@@ -181,6 +181,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
          * statement: it chooses, and pins, the member. */
         .transaction = !c->autocommit || gc_global_prelude_pending(c->global),
         .read_only_mode = c->access_mode == SQL_MODE_READ_ONLY,
+        .serializable = c->txn_isolation == SQL_TXN_SERIALIZABLE,
         .nparams = n,
         .params = n > 0 ? texts : NULL,
         .setup_sql = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),

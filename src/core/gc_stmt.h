@@ -156,6 +156,11 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
                                const char *const *values);
 /* Makes a client-built result the result set; the statement owns res. */
 SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
+/* Adds the diagnostics of error result r from member m: a result libpq or
+ * the member layer made itself (no SQLSTATE) gets the member's own account
+ * of what broke (MemberTimeout, a lost connection) rather than an empty
+ * message. */
+void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r);
 
 /* --- parameters (gc_param.c) --- */
 SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type,

@@ -102,6 +102,8 @@ typedef struct gc_route_request {
     bool transaction;             /* autocommit off: the choice pins the member
                                      until the transaction ends */
     bool read_only_mode;          /* SQL_ATTR_ACCESS_MODE is read-only */
+    bool serializable;            /* SQL_ATTR_TXN_ISOLATION is serializable: a
+                                     hot standby refuses it, so primaries only */
     int nparams;
     const char *const *params;    /* each parameter's text (NULL = SQL NULL), or
                                      NULL when no values are known */

@@ -208,6 +208,8 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
 
 static gc_route_access access_of(const gc_route_request *req)
 {
+    if (req->serializable)
+        return GC_ACCESS_WRITE;   /* PostgreSQL has no serializable on a standby */
     if (req->read_only_mode)
         return GC_ACCESS_READ;
     if (req->transaction)

@@ -58,10 +58,10 @@ def fail(msg):
     sys.exit(1)
 
 
-def connect(autocommit):
+def connect(autocommit, extra=""):
     return pyodbc.connect(f"DSN={DSN};LocalityMemberPolicy=0;LocalityGroupPolicy=1;"
                           f"LocalityGroupPath=G1,G2;ReconnectInterval=1;ConnectTimeout=2;"
-                          f"ApplicationName={APP}{TRACE}", autocommit=autocommit)
+                          f"ApplicationName={APP}{TRACE}{extra}", autocommit=autocommit)
 
 
 def count(member, row_id):
@@ -281,3 +281,21 @@ if count("G1N1", 9) != 0:
 conn.rollback()
 print("ok (i): backend stopped, COMMIT sent, backend terminated: 40001 / 19068; row absent")
 conn.close()
+
+# --- (j) ResolveLostWrites: Yes sends each autocommit write's id query, No none ---
+ID_QUERY_CALLS = ("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                  "WHERE query LIKE 'SELECT pg_current_xact_id_if_assigned()%'")
+wait_up("G1N1")
+for setting, want in (("Yes", 5), ("No", 0)):
+    su("G1N1", "SELECT pg_stat_statements_reset()")
+    conn = connect(autocommit=True, extra=f";ResolveLostWrites={setting}")
+    cur = conn.cursor()
+    for k in range(5):
+        cur.execute("INSERT INTO cr VALUES (?, 'j')", 100 + k)
+    conn.close()
+    got = int(su("G1N1", ID_QUERY_CALLS))
+    if got != want:
+        fail(f"(j) ResolveLostWrites={setting}: G1N1 ran the id query {got} times for 5 writes, "
+             f"expected {want}")
+print("ok (j): ResolveLostWrites=Yes sends the id query with each of 5 writes; No sends none "
+      "(pg_stat_statements on G1N1)")

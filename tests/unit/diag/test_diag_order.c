@@ -1,0 +1,68 @@
+/*
+ * ODBC's order of status records (SQLGetDiagRec): by row number, records
+ * about no row first; within a row, errors before warnings (01xxx) before
+ * the rest; records of one rank in the order they came.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/gc_diag.h"
+
+static void expect_states(const gc_diag *d, const char *const *states, int n)
+{
+    assert_int_equal(d->count, n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(d->records[i].sqlstate, states[i]);
+}
+
+/* A server notice that arrived before the statement failed must not hide
+ * the error: an application reads record 1. */
+static void test_error_after_notice_comes_first(void **state)
+{
+    (void)state;
+    gc_diag d;
+    gc_diag_init(&d);
+    gc_diag_add_notice(&d, "57P01", "terminating connection");
+    gc_diag_add(&d, "40001", 19068, "the transaction's member failed");
+    gc_diag_add(&d, "01004", 0, "truncated");
+    gc_diag_add(&d, "08S01", 0, "lost");
+    const char *want[] = { "40001", "08S01", "01000", "01004" };
+    expect_states(&d, want, 4);
+    assert_int_equal(d.records[0].native, 19068);
+    assert_non_null(strstr(d.records[2].message, "(SQLSTATE 57P01)"));
+    gc_diag_free(&d);
+}
+
+static void test_rows_order_before_rank(void **state)
+{
+    (void)state;
+    gc_diag d;
+    gc_diag_init(&d);
+    gc_error warn, err;
+    gc_error_set(&warn, "01S07", 0, "fraction truncated");
+    gc_error_set(&err, "22003", 0, "out of range");
+    gc_diag_add_error_at(&d, &err, 3, 2);
+    gc_diag_add_error_at(&d, &warn, 1, 1);
+    gc_diag_add_error_at(&d, &err, 1, 2);
+    gc_diag_add(&d, "01000", 0, "about no row");
+    const char *want[] = { "01000", "22003", "01S07", "22003" };
+    expect_states(&d, want, 4);
+    assert_int_equal(d.records[1].row_number, 1);
+    assert_int_equal(d.records[1].column_number, 2);
+    assert_int_equal(d.records[2].row_number, 1);
+    assert_int_equal(d.records[3].row_number, 3);
+    gc_diag_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_error_after_notice_comes_first),
+        cmocka_unit_test(test_rows_order_before_rank),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
