@@ -71,6 +71,8 @@ void gc_shardmap_sort_tables(gc_shardmap *map)
 static const gc_shard_table *find_exact(const gc_shardmap *map, const char *schema,
                                         const char *name)
 {
+    if (map->ntables == 0)
+        return NULL;   /* tables may be NULL: bsearch must not see it */
     gc_shard_table key = {.schema = (char *)schema, .name = (char *)name};
     return bsearch(&key, map->tables, (size_t)map->ntables, sizeof *map->tables,
                    table_order);
