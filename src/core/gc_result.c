@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
 
 /* Server notices reach the handle of the running call through the
@@ -355,6 +356,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
                 add_result_error(s, s->set_error);
                 PQclear(s->set_error);
                 s->set_error = NULL;
+                gc_route_fetch_failed(s);
                 return SQL_ERROR;
             }
             return SQL_NO_DATA;
@@ -383,6 +385,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             s->set_complete = true;
             if (s->owns_session && s->conn->session != NULL)
                 gc_member_drain(s->conn->session);
+            gc_route_fetch_failed(s);
             gc_result_release_session(s);
             return SQL_ERROR;
         }

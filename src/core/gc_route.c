@@ -365,3 +365,30 @@ bool gc_route_may_rerun(const gc_stmt *s)
         return false;
     return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
 }
+
+void gc_route_fetch_failed(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL || c->session == NULL ||
+        gc_member_get_state(c->session) != GC_MEMBER_DOWN)
+        return;   /* the statement's own error, or a general connection */
+    int i = gc_global_member_index(c->global, c->session);
+    bool pinned = i >= 0 && gc_global_pinned_member(c->global) == i;
+    const char *name = gc_member_name(c->session);
+    /* Marks the member down; a pinned transaction is lost (40001 / 19068). */
+    gc_route_done(s, SQL_ERROR);
+    if (pinned)
+        return;
+    gc_error err;
+    if (s->analysis != NULL && s->analysis->read_only)
+        gc_error_set(&err, "40001", 19068,
+                     "member %s failed while rows were fetched: the result is incomplete; "
+                     "the statement may be run again (nothing of it was applied)", name);
+    else
+        /* A write returning rows commits after its last row: it may have. */
+        gc_error_set(&err, "40003", 0,
+                     "member %s failed while rows were fetched: whether the statement "
+                     "completed is unknown", name);
+    gc_diag_clear(&s->h.diag);
+    gc_diag_add_error(&s->h.diag, &err);
+}

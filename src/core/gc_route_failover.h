@@ -16,4 +16,13 @@
  * row has reached the application yet (the failure came while executing). */
 bool gc_route_may_rerun(const gc_stmt *s);
 
+/* After a fetch failed (SQLFetch, SQLMoreResults): when the statement's
+ * member went down, the member is marked down and the diagnostics become
+ * what the application can act on. Rows have already reached it, so
+ * nothing runs again here: a transaction is lost (40001 / 19068); an
+ * autocommit read gets 40001 / 19068 too (running it again is safe); an
+ * autocommit write returning rows gets 40003 (it commits after its last
+ * row, so it may have). A statement's own error is left as it is. */
+void gc_route_fetch_failed(gc_stmt *s);
+
 #endif

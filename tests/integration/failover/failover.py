@@ -17,6 +17,9 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
     G2N1,G2N2; MemberTimeout 2): no error reaches the application, and within
     MemberTimeout + 1 s of the SIGSTOP a read is answered by G2's standby;
     after SIGCONT the primary serves reads again.
+(f) a member failing while rows are being fetched (its backend terminated
+    mid-result): SQLFetch gets 40001 / native 19068, in autocommit and in a
+    transaction (whose ROLLBACK then succeeds); the next statement runs.
 (e) G1's standby promoted with gcctl while a connection that opened with
     it as a standby stays open (G1N1 has been dead since (a)): keyed writes
     to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
@@ -322,3 +325,43 @@ if calls < 21:
 print(f"ok (e): gcctl promote G1N2 returned -> first keyed write on G1N2: {first_write * 1000:.0f} ms; "
       f"{calls} UPDATEs counted on G1N2 itself; {refused} writes refused while G1 had no primary")
 conn.close()
+
+# --- (f) a member failing while rows are being fetched ---
+BIG = ("SELECT g, a.owner FROM accounts a, generate_series(1, 300000) g "
+       "WHERE a.id = ? /* fetch-failure */")
+
+
+def kill_fetching_backend():
+    """Terminates the backend streaming BIG (waiting on its client), wherever it runs."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for m in ("G1N2", "G2N1", "G2N2"):
+            if helper("su", m, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                      "WHERE query LIKE '%fetch-failure%' AND pid <> pg_backend_pid() "
+                      "AND state = 'active'") != "0":
+                return m
+        time.sleep(0.05)
+    fail("(f) no backend streaming the big result was found")
+
+
+for autocommit in (True, False):
+    conn = connect(autocommit=autocommit)
+    cur = conn.cursor()
+    cur.execute(BIG, KEYS["G2"][0])
+    if len(cur.fetchmany(10)) != 10:
+        fail("(f) the big result did not start")
+    victim = kill_fetching_backend()
+    try:
+        while cur.fetchmany(10000):
+            pass
+        fail(f"(f) the whole result arrived although {victim}'s backend was terminated")
+    except pyodbc.Error as e:
+        if e.args[0] != "40001" or "19068" not in str(e):
+            fail(f"(f) a fetch cut by the member's failure gave {e.args}, expected 40001 / 19068")
+    if not autocommit:
+        conn.rollback()
+    cur.execute(QUERY, KEYS["G2"][0]).fetchone()
+    conn.close()
+    print(f"ok (f): {'autocommit' if autocommit else 'transaction'}: {victim}'s backend terminated "
+          f"while rows were fetched: 40001 / 19068" + ("" if autocommit else ", ROLLBACK succeeded")
+          + "; the next statement ran")
