@@ -193,31 +193,22 @@ typedef struct gc_member_xid_run {
 /* Frees run's results (result and error). */
 void gc_member_xid_run_clear(gc_member_xid_run *run);
 
-/* Runs one statement as its own implicit transaction in one pipelined
- * exchange (libpq pipeline mode): `SELECT pg_current_xact_id(),
- * pg_postmaster_start_time()`; a flush request (so the id arrives while the
- * statement still runs); the statement; sync (the implicit transaction
- * commits there). One round trip, no BEGIN/COMMIT, and the transaction id
- * is known before the commit's answer. The session must be idle. Returns
- * true when committed; false with err filled otherwise (the server's error,
- * or 08S01), run->outcome saying whether it may have committed.
- * Parameters as for gc_member_send_query_params. */
-bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
-                            const Oid *param_types, const char *const *values,
-                            const int *lengths, const int *formats,
-                            gc_member_xid_run *run, gc_error *err);
-/* The driver's form: the statement first, then `SELECT
- * pg_current_xact_id_if_assigned(), pg_postmaster_start_time()`, a flush
- * request, sync: one wake-up of the client fewer than asking the id first
- * (see gc_member_xid.c), and the id still arrives before the commit at the
- * sync; a session lost while the statement itself runs is then resolved
- * only by a FATAL the server sent (not committed), else unknown. No id:
- * the statement wrote nothing (not committed, safe to run again). Sends
- * the statement prepared on this session as stmt_name (its parameter types
- * are the server's), or sql when stmt_name is NULL. The first server error
- * is also handed over as run->error (with its DETAIL and HINT); the caller
- * calls gc_member_xid_run_clear. xid_prepared: see
- * gc_member_prepare_xid_statement. */
+/* Runs one autocommit statement in one pipelined exchange (libpq pipeline
+ * mode): the statement, then `SELECT pg_current_xact_id_if_assigned(),
+ * pg_postmaster_start_time()`, a flush request, sync. Everything up to the
+ * sync is one implicit transaction, committed there: one round trip, no
+ * BEGIN or COMMIT, and the id (with the server's incarnation) arrives
+ * before the commit. A session lost while the statement itself runs is
+ * resolved only by a FATAL the server sent first (not committed), else
+ * unknown; no id means the statement wrote nothing (not committed, safe to
+ * run again). The session must be idle. Sends the statement prepared on
+ * this session as stmt_name (its parameter types are the server's), or sql
+ * when stmt_name is NULL; parameters as for gc_member_send_query_params.
+ * Returns true when committed; false with err filled otherwise (the
+ * server's error, or 08S01), run->outcome saying whether it may have
+ * committed. The first server error is also handed over as run->error
+ * (with its DETAIL and HINT); the caller calls gc_member_xid_run_clear.
+ * xid_prepared: see gc_member_prepare_xid_statement. */
 bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const char *stmt_name,
                                       const char *sql, int nparams, const Oid *param_types,
                                       const char *const *values, const int *lengths,

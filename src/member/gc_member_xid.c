@@ -12,12 +12,10 @@
  *    the Sync is processed, so no BEGIN or COMMIT is needed; the flush
  *    request makes the server send the statement's answer and the id before
  *    it commits. No id means the statement wrote nothing.
- *  - the same with the id asked first (`SELECT pg_current_xact_id()`, which
- *    assigns it): the id then arrives while the statement still runs, so a
- *    failure in the middle of a long statement can be resolved too, at the
- *    cost of one more wake-up of the client per statement (measured: about
- *    25% fewer single-row UPDATEs per second), which is why the driver does
- *    not use it.
+ *    (Asking the id first, with `SELECT pg_current_xact_id()`, would let a
+ *    failure in the middle of a long statement be resolved too, at the cost
+ *    of one more wake-up of the client per statement: measured about 25%
+ *    fewer single-row UPDATEs per second, so the driver does not.)
  *  - the COMMIT of an open transaction: `SELECT
  *    pg_current_xact_id_if_assigned(), start time`, a flush request,
  *    COMMIT, sync. No id means the transaction wrote nothing.
@@ -35,8 +33,6 @@
 #include <assert.h>
 #include <string.h>
 
-#define XID_QUERY_FORCED \
-    "SELECT pg_current_xact_id()::text, pg_postmaster_start_time()::text"
 #define XID_QUERY_IF_ASSIGNED \
     "SELECT pg_current_xact_id_if_assigned()::text, pg_postmaster_start_time()::text"
 /* XID_QUERY_IF_ASSIGNED prepared once per session: parsing and planning it
@@ -234,9 +230,9 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
     m->last_io_ms = gc_member_monotonic_ms();
 
     bool work_queued = false;
-    const char *xid_query = xid_first && !is_commit ? XID_QUERY_FORCED : XID_QUERY_IF_ASSIGNED;
-    assert(!xid_prepared || is_commit || !xid_first);   /* it is XID_QUERY_IF_ASSIGNED */
-    if (!queue_pipeline(m, xid_first, xid_query, xid_prepared, stmt_name, sql, nparams,
+    /* xid_first only for COMMIT: an autocommit statement asks after itself. */
+    assert(!xid_first || is_commit);
+    if (!queue_pipeline(m, xid_first, XID_QUERY_IF_ASSIGNED, xid_prepared, stmt_name, sql, nparams,
                         param_types, values, lengths, formats, &work_queued)) {
         gc_error why;
         gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
@@ -305,16 +301,6 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
         run->result = NULL;
     }
     return false;
-}
-
-/* See gc_member.h. */
-bool gc_member_run_with_xid(gc_member *m, const char *sql, int nparams,
-                            const Oid *param_types, const char *const *values,
-                            const int *lengths, const int *formats,
-                            gc_member_xid_run *run, gc_error *err)
-{
-    return run_pipeline(m, false, true, false, false, NULL, sql, nparams, param_types, values,
-                        lengths, formats, run, err);
 }
 
 /* See gc_member.h. */

@@ -54,15 +54,6 @@ static void in_progress_or_forgotten_is_never_decided(void **state)
     assert_int_equal(gc_xact_status_decide(GC_XACT_ANSWER_NONE, false), GC_XACT_UNKNOWN);
 }
 
-static void the_old_classification_still_treats_null_and_in_progress_as_unknown(void **state)
-{
-    (void)state;
-    assert_int_equal(gc_xact_status_classify("committed"), GC_XACT_COMMITTED);
-    assert_int_equal(gc_xact_status_classify("aborted"), GC_XACT_NOT_COMMITTED);
-    assert_int_equal(gc_xact_status_classify("in progress"), GC_XACT_UNKNOWN);
-    assert_int_equal(gc_xact_status_classify(NULL), GC_XACT_UNKNOWN);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -70,7 +61,6 @@ int main(void)
         cmocka_unit_test(committed_is_trusted_only_on_the_same_incarnation),
         cmocka_unit_test(aborted_or_future_means_not_committed_on_any_incarnation),
         cmocka_unit_test(in_progress_or_forgotten_is_never_decided),
-        cmocka_unit_test(the_old_classification_still_treats_null_and_in_progress_as_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
