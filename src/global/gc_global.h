@@ -150,10 +150,17 @@ bool gc_global_rerun_safe(const gc_global *g);
  * session generation: a reconnected session has to prepare it again. */
 bool gc_global_xid_ready(gc_global *g, int i);
 void gc_global_set_xid_ready(gc_global *g, int i, bool ready);
-/* Between transactions (no-op while pinned): reconnects each down member
- * whose backoff says a retry is due (one short blocking connect with the
- * member's ConnectTimeout); a member that answers is routable again. */
+/* Between transactions (no-op while pinned): for each down member, starts
+ * a reconnect when its backoff says a retry is due (waiting at most 100 ms
+ * for the handshake), or advances the one in flight without waiting (at
+ * most one attempt per member; it fails after the member's ConnectTimeout). A member that
+ * answers gets setup_sql and is routable again, on a new session
+ * generation (so session settings are replayed before it serves). */
 void gc_global_retry_down_members(gc_global *g, const char *setup_sql);
+/* Member session m leaves the topology and is about to be destroyed: its
+ * reconnect schedule and any reconnect in flight are dropped (so neither
+ * is mistaken for a later session's at the same address). */
+void gc_global_failover_forget(gc_global *g, const gc_member *m);
 /* Whether the open transaction was lost with its member (the application
  * has not rolled back yet); cleared by SQLEndTran. */
 bool gc_global_txn_lost(const gc_global *g);

@@ -2,8 +2,11 @@
  * gc_global_failover: the global connection's side of failover
  * (docs/failover.md): a member found dead is marked down and given a
  * reconnect schedule (gc_backoff); between transactions a down member whose
- * retry is due is connected again (one short connect, the member's
- * ConnectTimeout), and once back the router may choose it. It also keeps
+ * retry is due gets a connect attempt that is only ever advanced, never
+ * waited for (gc_member_connect_begin / _advance), so a member that accepts
+ * TCP and never answers does not hold up the application's statements; the
+ * attempt ends when the server answers, fails, or ConnectTimeout passes,
+ * and once the member is back the router may choose it. It also keeps
  * the "transaction lost" mark: the open transaction's member failed, so
  * the application is told 40001 / 19068 until it rolls back. For commit
  * resolution (gc_commit_resolve.h) it also keeps, per member session, whether
@@ -23,10 +26,19 @@
 
 #define GC_FAILOVER_MAX_DELAY_MS 60000
 
+/* How long the statement that starts a reconnect waits for the member's
+ * handshake: a server that is up answers well within it (a few
+ * milliseconds on a local network), and is back for that very statement
+ * (which may need it: a group's only primary); one that accepts and never
+ * answers costs that one statement this much per backoff step, and every
+ * later statement nothing (docs/failover.md, "Reconnecting"). */
+#define GC_RECONNECT_GRACE_MS 100
+
 typedef struct failover_entry {
     const gc_member *member;    /* borrowed: one of g->members */
     gc_backoff backoff;
     bool armed;                 /* the member was found down: schedule running */
+    gc_member_connecting *attempt; /* the reconnect in flight (owned), or NULL */
     unsigned long xid_generation; /* session that holds the transaction-id
                                      statement (gc_member_prepare_xid_statement); 0: none */
 } failover_entry;
@@ -59,6 +71,8 @@ void gc_global_failover_free(gc_global *g)
 {
     if (g->failover == NULL)
         return;
+    for (int i = 0; i < g->failover->n; i++)
+        gc_member_connect_end(g->failover->entries[i].attempt);
     free(g->failover->entries);
     free(g->failover);
     g->failover = NULL;
@@ -74,9 +88,12 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
             return &f->entries[i];
     /* Forget sessions the topology no longer has before growing. */
     int kept = 0;
-    for (int i = 0; i < f->n; i++)
+    for (int i = 0; i < f->n; i++) {
         if (gc_global_member_index(g, f->entries[i].member) >= 0)
             f->entries[kept++] = f->entries[i];
+        else
+            gc_member_connect_end(f->entries[i].attempt);
+    }
     f->n = kept;
     if (f->n == f->cap) {
         int cap = f->cap > 0 ? 2 * f->cap : 8;
@@ -89,6 +106,7 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
     failover_entry *e = &f->entries[f->n++];
     e->member = m;
     e->armed = false;
+    e->attempt = NULL;
     e->xid_generation = 0;
     gc_backoff_init(&e->backoff, f->initial_ms, GC_FAILOVER_MAX_DELAY_MS,
                     (uint64_t)(uintptr_t)m ^ (uint64_t)now_ms());
@@ -100,9 +118,19 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
 {
     assert(i >= 0 && i < g->topo.n_members);
     gc_member *m = g->members[i];
-    if (gc_member_is_open(m) && !gc_member_mark_down(m, generation, why))
+    bool was_open = gc_member_is_open(m);
+    if (was_open && !gc_member_mark_down(m, generation, why))
         return;   /* a late failure of an older session: the member is fine */
     failover_entry *e = entry_of(g, m);
+    if (e != NULL && e->attempt != NULL && was_open) {
+        /* Left over from before another connect (not this schedule) opened
+         * the member: drop it and end its backoff slot. A member that was
+         * not open keeps the attempt in flight. */
+        gc_member_connect_end(e->attempt);
+        e->attempt = NULL;
+        e->armed = true;
+        gc_backoff_failed(&e->backoff, now_ms());
+    }
     if (e != NULL && !e->armed) {
         e->armed = true;
         gc_backoff_failed(&e->backoff, now_ms());
@@ -116,6 +144,20 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
         g->pinned = -1;
     }
     gc_global_sync_router(g);
+}
+
+void gc_global_failover_forget(gc_global *g, const gc_member *m)
+{
+    struct gc_global_failover *f = g->failover;
+    if (f == NULL)
+        return;
+    for (int i = 0; i < f->n; i++) {
+        if (f->entries[i].member != m)
+            continue;
+        gc_member_connect_end(f->entries[i].attempt);
+        f->entries[i] = f->entries[--f->n];
+        return;
+    }
 }
 
 /* The connection's session characteristics on a reconnected session.
@@ -135,6 +177,43 @@ static bool run_setup(gc_member *m, const char *setup_sql, gc_error *err)
     return false;
 }
 
+/* Advances member i's reconnect attempt (waiting at most wait_ms) and,
+ * when it has ended, ends it: a member that answered gets the connection's
+ * setup SQL and is routable again (true: the router must be told);
+ * otherwise the backoff schedule goes on. */
+static bool advance_attempt(gc_global *g, int i, failover_entry *e, int wait_ms,
+                            const char *setup_sql)
+{
+    gc_member *m = g->members[i];
+    gc_error err;
+    gc_error_clear(&err);
+    gc_connect_progress p = gc_member_connect_advance(e->attempt, wait_ms, &err);
+    if (p == GC_CONNECT_PENDING)
+        return false;
+    gc_member_connect_end(e->attempt);
+    e->attempt = NULL;
+    /* The setup is one round trip to a server that has just answered the
+     * whole handshake; a session without it must not serve. */
+    if (p == GC_CONNECT_DONE && run_setup(m, setup_sql, &err)) {
+        gc_backoff_succeeded(&e->backoff);
+        e->armed = false;
+        g->connect_order[i] = g->n_opened++;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is back (generation %lu)",
+                       g->topo.members[i].name, gc_member_generation(m));
+        return true;
+    }
+    long long now = now_ms();
+    gc_backoff_failed(&e->backoff, now);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "member %s still down (%s): next try in %lld ms",
+                   g->topo.members[i].name, err.message,
+                   gc_backoff_due_at(&e->backoff) - now);
+    return false;
+}
+
+/* Between transactions, for every down member: advances its reconnect
+ * attempt without waiting, or starts one when its retry is due (waiting
+ * only the short grace for its handshake). A server that does not answer
+ * therefore never holds a statement for its ConnectTimeout. */
 void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
 {
     if (g->failover == NULL || g->pinned >= 0)
@@ -151,6 +230,10 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
         failover_entry *e = entry_of(g, m);
         if (e == NULL)
             continue;
+        if (e->attempt != NULL) {
+            changed |= advance_attempt(g, i, e, 0, setup_sql);
+            continue;
+        }
         if (!e->armed) {
             /* Found down elsewhere (a statement's session broke): the
              * schedule starts now. */
@@ -162,19 +245,18 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
             continue;
         gc_error err;
         gc_error_clear(&err);
-        if (gc_member_connect(m, &err) && run_setup(m, setup_sql, &err)) {
-            gc_backoff_succeeded(&e->backoff);
-            e->armed = false;
-            g->connect_order[i] = g->n_opened++;
-            changed = true;
-            gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is back", g->topo.members[i].name);
-        } else {
-            gc_backoff_failed(&e->backoff, now_ms());
+        e->attempt = gc_member_connect_begin(m, &err);
+        if (e->attempt == NULL) {
+            gc_backoff_failed(&e->backoff, now);
             gc_trace_write(g->trace, GC_TRACE_INFO,
                            "member %s still down (%s): next try in %lld ms",
                            g->topo.members[i].name, err.message,
-                           gc_backoff_due_at(&e->backoff) - now_ms());
+                           gc_backoff_due_at(&e->backoff) - now);
+            continue;
         }
+        gc_trace_write(g->trace, GC_TRACE_DEBUG, "member %s: reconnect started",
+                       g->topo.members[i].name);
+        changed |= advance_attempt(g, i, e, GC_RECONNECT_GRACE_MS, setup_sql);
     }
     if (changed)
         gc_global_sync_router(g);

@@ -341,6 +341,7 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s left the cluster: session closed",
                        g->topo.members[j].name);
         gc_global_settings_forget(g, g->members[j]);
+        gc_global_failover_forget(g, g->members[j]);   /* and any reconnect in flight */
         gc_member_destroy(g->members[j]);
     }
     g->last_member = remap(new_of_old, n_old, g->last_member);

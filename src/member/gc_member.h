@@ -75,6 +75,35 @@ bool gc_member_connect(gc_member *m, gc_error *err);
  * number of members open afterwards. */
 int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
                           gc_error *errs);
+
+/* A connect that never makes its caller wait: started when a down member's
+ * retry is due, then advanced at later convenient moments (between
+ * transactions) until the server answers, libpq gives up, or the member's
+ * connect_timeout (10 s when unset) has passed since the start. A server
+ * that accepts TCP and never answers then costs nothing but a socket. */
+typedef struct gc_member_connecting gc_member_connecting;
+typedef enum gc_connect_progress {
+    GC_CONNECT_PENDING,      /* the server has not finished the handshake yet */
+    GC_CONNECT_DONE,         /* the member is open (UP, a new generation) */
+    GC_CONNECT_FAILED,       /* refused, failed or timed out: the member is DOWN */
+} gc_connect_progress;
+/* Starts a non-blocking connect of m, which must not be open. Returns the
+ * attempt (owned by the caller, ended with gc_member_connect_end; m must
+ * outlive every advance, not the end), or NULL
+ * with err filled when it failed at once (the member is then DOWN). */
+gc_member_connecting *gc_member_connect_begin(gc_member *m, gc_error *err);
+/* Takes the steps of the handshake whose sockets are ready, waiting for
+ * them at most wait_ms in all (0: never waits; the attempt's deadline is
+ * never passed either). On GC_CONNECT_FAILED err says why (08001, or the server's
+ * 28P01/28000/3D000); on GC_CONNECT_DONE it is cleared. A member opened
+ * meanwhile by another connect is DONE at once (this attempt's connection
+ * is dropped). After DONE or FAILED the attempt only awaits its end. */
+gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_ms,
+                                              gc_error *err);
+/* Ends an attempt, closing its connection if it is still in flight.
+ * Touches only the attempt, never the member (which may be gone). NULL is
+ * allowed. */
+void gc_member_connect_end(gc_member_connecting *c);
 void gc_member_close(gc_member *m);
 bool gc_member_is_open(const gc_member *m);
 

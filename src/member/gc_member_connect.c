@@ -1,7 +1,9 @@
 /*
  * gc_member_connect: opening sessions. One member blocking (the general
- * connection), or many at once with non-blocking libpq connects driven by
- * poll(), so n members take about as long as the slowest one.
+ * connection), many at once with non-blocking libpq connects driven by
+ * poll(), so n members take about as long as the slowest one, or one member
+ * advanced step by step by its owner without ever waiting (reconnects of
+ * down members, which must not hold up the application's statements).
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
@@ -496,6 +498,114 @@ int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
     free(shares);
     free(scratch);
     return open;
+}
+
+/* --- connects advanced without waiting --------------------------------- */
+
+/* A reconnect of one member, advanced by its owner between other work. */
+struct gc_member_connecting {
+    connect_attempt a;       /* a.err points at err; a.conn NULL once ended */
+    gc_error err;
+    long long started_ms;    /* monotonic */
+    gc_connect_progress outcome;
+};
+
+/* Without a connect_timeout libpq would wait for ever; an attempt that
+ * nobody waits for still needs an end, so that the backoff continues. */
+#define GC_CONNECT_DEFAULT_TIMEOUT_MS 10000
+
+/* Handshake steps taken per advance at most: a loopback handshake with
+ * SCRAM needs about five. Bounds the work of one advance even when a
+ * misbehaving server keeps its socket ready. */
+#define GC_CONNECT_MAX_STEPS 32
+
+gc_member_connecting *gc_member_connect_begin(gc_member *m, gc_error *err)
+{
+    assert(m != NULL && !gc_member_is_open(m));
+    gc_member_connecting *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory while connecting");
+        return NULL;
+    }
+    gc_member_close(m);    /* a broken session's leftovers */
+    c->a.m = m;
+    c->a.err = &c->err;
+    c->started_ms = gc_member_monotonic_ms();
+    c->a.deadline_ms = c->started_ms + (m->connect_timeout_s > 0
+                                        ? m->connect_timeout_s * 1000LL
+                                        : GC_CONNECT_DEFAULT_TIMEOUT_MS);
+    c->outcome = GC_CONNECT_PENDING;
+    if (!attempt_start(&c->a)) {
+        *err = c->err;
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Whether the attempt's socket becomes ready for what libpq asked within
+ * wait_ms (0: only if it is ready now). libpq must not be polled before
+ * that: in its "connect started" state it would take a connect still in
+ * progress for a made one. */
+static bool socket_ready(const connect_attempt *a, int wait_ms)
+{
+    int fd = PQsocket(a->conn);
+    if (fd < 0)
+        return true;    /* only PQconnectPoll can move libpq on */
+    struct pollfd p = {
+        .fd = fd,
+        .events = a->want == PGRES_POLLING_READING ? POLLIN : POLLOUT,
+        .revents = 0,
+    };
+    /* EINTR or a poll failure: not ready; the next step or advance retries. */
+    return poll(&p, 1, wait_ms) > 0;
+}
+
+gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_ms,
+                                              gc_error *err)
+{
+    assert(c != NULL && wait_ms >= 0);
+    connect_attempt *a = &c->a;
+    if (c->outcome == GC_CONNECT_PENDING && gc_member_is_open(a->m)) {
+        /* Opened by a blocking connect meanwhile: that session stays, and
+         * this attempt must not mark the member DOWN or replace it. */
+        PQfinish(a->conn);
+        a->conn = NULL;
+        gc_error_clear(&c->err);
+        c->outcome = GC_CONNECT_DONE;
+    }
+    long long wait_end = gc_member_monotonic_ms() + wait_ms;
+    for (int step = 0; step < GC_CONNECT_MAX_STEPS && c->outcome == GC_CONNECT_PENDING;
+         step++) {
+        long long now = gc_member_monotonic_ms();
+        if (now >= a->deadline_ms) {
+            attempt_expire(a, (int)(a->deadline_ms - c->started_ms));
+        } else {
+            long long until = wait_end < a->deadline_ms ? wait_end : a->deadline_ms;
+            int wait = until > now ? (int)(until - now) : 0;
+            if (!socket_ready(a, wait)) {
+                if (gc_member_monotonic_ms() >= wait_end)
+                    break;
+                continue;    /* interrupted, or the deadline came first */
+            }
+            attempt_advance(a);
+        }
+        if (a->conn == NULL)
+            c->outcome = gc_member_is_open(a->m) ? GC_CONNECT_DONE : GC_CONNECT_FAILED;
+    }
+    if (c->outcome == GC_CONNECT_PENDING)
+        return GC_CONNECT_PENDING;
+    *err = c->err;
+    return c->outcome;
+}
+
+void gc_member_connect_end(gc_member_connecting *c)
+{
+    if (c == NULL)
+        return;
+    if (c->a.conn != NULL)
+        PQfinish(c->a.conn);
+    free(c);
 }
 
 /* --- liveness probes -------------------------------------------------- */

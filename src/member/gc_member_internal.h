@@ -1,7 +1,8 @@
 /*
  * gc_member_internal: the session object, shared by the member layer's own
  * files (gc_member.c: the session and its statements; gc_member_connect.c:
- * connecting, blocking and in parallel). Nothing outside src/member includes it.
+ * connecting: blocking, in parallel, or advanced without waiting). Nothing
+ * outside src/member includes it.
  */
 #ifndef GC_MEMBER_INTERNAL_H
 #define GC_MEMBER_INTERNAL_H

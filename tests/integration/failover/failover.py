@@ -20,6 +20,15 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
 (f) a member failing while rows are being fetched (its backend terminated
     mid-result): SQLFetch gets 40001 / native 19068, in autocommit and in a
     transaction (whose ROLLBACK then succeeds); the next statement runs.
+(g) a reconnect that never answers must not hold up statements: G2's
+    standby stopped (found down), started again and at once frozen with
+    SIGSTOP, so a connect to it is accepted by the kernel and never
+    answered; with ReconnectInterval=1 and ConnectTimeout=5, keyed reads of
+    G1 for 6.5 s (while its reconnect attempts are due; the first one
+    times out) each stay far below ConnectTimeout (slowest under 500 ms);
+    after SIGCONT it serves routed statements again within
+    ReconnectInterval + ConnectTimeout + 1 s, with the connection's SET
+    replayed on the new session.
 (e) G1's standby promoted with gcctl while a connection that opened with
     it as a standby stays open (G1N1 has been dead since (a)): keyed writes
     to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
@@ -365,3 +374,77 @@ for autocommit in (True, False):
     print(f"ok (f): {'autocommit' if autocommit else 'transaction'}: {victim}'s backend terminated "
           f"while rows were fetched: 40001 / 19068" + ("" if autocommit else ", ROLLBACK succeeded")
           + "; the next statement ran")
+
+# --- (g) a down member's reconnect hangs: statements must not wait for it ---
+import tempfile
+
+CONNECT_TIMEOUT = 5
+FROZEN_FOR = CONNECT_TIMEOUT + 1.5   # the first attempt also times out
+trace_dir = tempfile.TemporaryDirectory()
+trace = os.path.join(trace_dir.name, "trace.log")
+conn = pyodbc.connect(f"DSN={DSN};LocalityMemberPolicy=2;ReconnectInterval={RECONNECT_INTERVAL};"
+                      f"ConnectTimeout={CONNECT_TIMEOUT};LogLevel=2;LogFile={trace}",
+                      autocommit=True)
+cur = conn.cursor()
+# A session setting: the reconnected session must have it before it serves.
+cur.execute("SET work_mem = '7MB'")
+seen = {where(cur, KEYS["G2"][i % len(KEYS["G2"])]) for i in range(20)}
+if "G2N2" not in seen:
+    fail(f"(g) policy 2 reads of G2 keys ran on {seen}, expected G2N2 among them")
+helper("stop", "G2N2")
+for i in range(20):
+    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+    if ran != "G2N1":
+        fail(f"(g) with G2N2 stopped a read ran on {ran}")
+# G2N2 is down for the driver. Started again and frozen before the driver
+# runs anything: its listening socket accepts, nobody answers.
+helper("start", "G2N2")
+helper("sigstop", "G2N2")
+frozen = time.monotonic()
+reads, errors, slowest, slowest_4s = 0, 0, 0.0, 0.0
+try:
+    while time.monotonic() - frozen < FROZEN_FOR:
+        t = time.monotonic()
+        try:
+            where(cur, KEYS["G1"][reads % len(KEYS["G1"])])
+            reads += 1
+            took = time.monotonic() - t
+            slowest = max(slowest, took)
+            if t - frozen < 4:
+                slowest_4s = max(slowest_4s, took)
+        except pyodbc.Error as e:
+            errors += 1
+            print("(g) error reached the application:", e)
+finally:
+    helper("sigcont", "G2N2")
+continued = time.monotonic()
+if errors:
+    fail(f"(g) {errors} errors reached the application while G2N2 was frozen")
+print(f"(g) {reads} keyed reads of G1 in {FROZEN_FOR} s while G2N2 was frozen: slowest "
+      f"{slowest_4s * 1000:.0f} ms in the first 4 s, {slowest * 1000:.0f} ms in all")
+if slowest > 0.5:
+    fail(f"(g) a statement waited {slowest * 1000:.0f} ms for a down member's reconnect "
+         f"(ConnectTimeout={CONNECT_TIMEOUT}); expected under 500 ms")
+with open(trace, errors="replace") as f:
+    expired = [ln for ln in f if "member G2N2 still down" in ln and "timeout expired" in ln]
+if not expired:
+    fail(f"(g) no reconnect attempt of the frozen G2N2 timed out in {FROZEN_FOR} s "
+         f"(ConnectTimeout={CONNECT_TIMEOUT})")
+back, limit = None, RECONNECT_INTERVAL + CONNECT_TIMEOUT + 1
+BACK_QUERY = "SELECT current_setting('work_mem'), current_setting('port') FROM accounts WHERE id = ?"
+while time.monotonic() - continued < limit + 5:
+    work_mem, port = cur.execute(BACK_QUERY, KEYS["G2"][0]).fetchone()
+    if PORT[port] == "G2N2":
+        back = time.monotonic() - continued
+        break
+    time.sleep(0.01)
+if back is None or back > limit:
+    fail(f"(g) G2N2 served no routed statement within {limit} s of SIGCONT ({back})")
+if work_mem != "7MB":
+    fail(f"(g) the reconnected G2N2 served with work_mem {work_mem}: the session's SET was not replayed")
+print(f"ok (g): a down member frozen while its reconnects are due: {reads} reads of another group "
+      f"in {FROZEN_FOR} s, slowest {slowest * 1000:.0f} ms (ConnectTimeout={CONNECT_TIMEOUT}); "
+      f"{len(expired)} attempt(s) timed out meanwhile; SIGCONT -> first routed statement on "
+      f"G2N2: {back * 1000:.0f} ms, with the session's SET replayed")
+conn.close()
+trace_dir.cleanup()
