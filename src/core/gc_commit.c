@@ -3,7 +3,6 @@
  */
 #include "core/gc_commit.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,22 +10,6 @@
 #include "global/gc_commit_resolve.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
-
-/* Whether word (lower case) occurs in sql as a whole word, case-insensitive.
- * A false hit (inside a string) only sends the statement the ordinary way. */
-static bool has_word(const char *sql, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = sql; *p != '\0'; p++) {
-        if ((p > sql && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
-            strncasecmp(p, word, n) != 0)
-            continue;
-        char after = p[n];
-        if (!isalnum((unsigned char)after) && after != '_')
-            return true;
-    }
-    return false;
-}
 
 bool gc_commit_write_applies(const gc_stmt *s)
 {
@@ -38,7 +21,7 @@ bool gc_commit_write_applies(const gc_stmt *s)
     gc_sql_kind k = s->analysis->kind;
     if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
         return false;
-    return !s->analysis->read_only && !has_word(s->sql, "returning");
+    return !s->analysis->read_only && !s->analysis->has_returning;
 }
 
 bool gc_commit_sql_applies(const gc_stmt *s)
@@ -49,7 +32,7 @@ bool gc_commit_sql_applies(const gc_stmt *s)
         return false;
     int i = gc_global_member_index(c->global, c->session);
     return i >= 0 && gc_global_pinned_member(c->global) == i &&
-           gc_member_txn_status(c->session) == PQTRANS_INTRANS && !has_word(s->sql, "chain");
+           gc_member_txn_status(c->session) == PQTRANS_INTRANS && !s->analysis->and_chain;
 }
 
 /* Whether member i's session holds the prepared id query; prepares it
