@@ -146,12 +146,7 @@ SQLRETURN gc_commit_run_sql(gc_stmt *s)
     gc_member_xid_run_clear(&run);
     if (rc == SQL_ERROR)
         return rc;
-    PGresult *done = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
-    if (done == NULL) {
-        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-        return SQL_ERROR;
-    }
-    SQLRETURN set = gc_stmt_set_local_result(s, done);
+    SQLRETURN set = gc_stmt_set_empty_result(s);
     return set == SQL_SUCCESS ? rc : set;
 }
 
@@ -197,11 +192,8 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     gc_error err;
     gc_error_clear(&err);
     if (send_write(s, m, nparams, types, values, lengths, formats, &run, &err)) {
-        PGresult *res = run.result != NULL ? run.result
-                                           : PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
-        SQLRETURN rc = res != NULL ? gc_stmt_set_local_result(s, res) : SQL_ERROR;
-        if (res == NULL)
-            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        SQLRETURN rc = run.result != NULL ? gc_stmt_set_local_result(s, run.result)
+                                          : gc_stmt_set_empty_result(s);
         gc_route_done(s, rc);
         return rc;
     }
@@ -239,12 +231,8 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
                     "it completed is unknown (%s)", gc_member_name(m), why.message);
         return SQL_ERROR;
     }
-    PGresult *done = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
-    if (done == NULL) {
-        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+    if (gc_stmt_set_empty_result(s) == SQL_ERROR)   /* no row count: SQLRowCount gives -1 */
         return SQL_ERROR;
-    }
-    gc_stmt_set_local_result(s, done);    /* no row count: SQLRowCount gives -1 */
     gc_diag_add(&s->h.diag, "01000", 0, "member %s failed after the statement committed: "
                 "it took effect once; the number of rows it affected is unknown",
                 gc_member_name(m));

@@ -46,11 +46,6 @@ SQLRETURN gc_reconnect_stmt_run(gc_stmt *s)
     SQLRETURN rc = gc_conn_reconnect_global(s->conn, &s->h.diag);
     if (rc == SQL_ERROR)
         return rc;
-    PGresult *res = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
-    if (res == NULL) {
-        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-        return SQL_ERROR;
-    }
-    SQLRETURN set = gc_stmt_set_local_result(s, res);
+    SQLRETURN set = gc_stmt_set_empty_result(s);
     return set == SQL_SUCCESS ? rc : set;
 }

@@ -433,3 +433,13 @@ SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res)
     gc_stmt_discard_results(s);
     return start_result(s, res);
 }
+
+SQLRETURN gc_stmt_set_empty_result(gc_stmt *s)
+{
+    PGresult *res = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    if (res == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    return gc_stmt_set_local_result(s, res);
+}

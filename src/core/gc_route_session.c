@@ -60,18 +60,6 @@ static bool transaction_scoped(const gc_stmt *s)
            (strcmp(w1, "transaction") == 0 || strcmp(w1, "constraints") == 0);
 }
 
-/* The execution's result when the driver answered it itself: no rows, no
- * row count. */
-static SQLRETURN empty_result(gc_stmt *s)
-{
-    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
-    if (r == NULL) {
-        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-        return SQL_ERROR;
-    }
-    return gc_stmt_set_local_result(s, r);
-}
-
 /* A session-level SET / RESET: every member session, or none. */
 static SQLRETURN set_everywhere(gc_stmt *s)
 {
@@ -90,7 +78,7 @@ static SQLRETURN set_everywhere(gc_stmt *s)
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
-    return empty_result(s);
+    return gc_stmt_set_empty_result(s);
 }
 
 /* Holds sql back as part of a transaction's prelude. */
@@ -100,7 +88,7 @@ static SQLRETURN hold_back(gc_stmt *s)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
-    return empty_result(s);
+    return gc_stmt_set_empty_result(s);
 }
 
 bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
@@ -125,7 +113,7 @@ bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
             gc_global_prelude_drop(c->global);
             gc_trace_write(c->trace, GC_TRACE_INFO,
                            "transaction begun in SQL ended before any statement: nothing sent");
-            *rc = empty_result(s);
+            *rc = gc_stmt_set_empty_result(s);
             return true;
         }
         return false;

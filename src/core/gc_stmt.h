@@ -156,6 +156,9 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
                                const char *const *values);
 /* Makes a client-built result the result set; the statement owns res. */
 SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
+/* The execution's result when the driver answered it itself: no rows, no
+ * row count (SQLRowCount gives -1). HY001 when out of memory. */
+SQLRETURN gc_stmt_set_empty_result(gc_stmt *s);
 /* Adds the diagnostics of error result r from member m: a result libpq or
  * the member layer made itself (no SQLSTATE) gets the member's own account
  * of what broke (MemberTimeout, a lost connection) rather than an empty
