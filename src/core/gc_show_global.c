@@ -4,7 +4,6 @@
  * general connection one row for its single server (named host:port, no
  * group), so the same monitoring query works on both (docs/global-connection.md).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,31 +11,12 @@
 #include "core/gc_convert.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
-
-/* Skips spaces; then whether the next word is `word` (any case). */
-static bool take_word(const char **p, const char *end, const char *word)
-{
-    while (*p < end && isspace((unsigned char)**p))
-        (*p)++;
-    size_t n = strlen(word);
-    if ((size_t)(end - *p) < n || strncasecmp(*p, word, n) != 0)
-        return false;
-    const char *after = *p + n;
-    if (after < end && (isalnum((unsigned char)*after) || *after == '_'))
-        return false;
-    *p = after;
-    return true;
-}
+#include "sql/gc_sql_lexer.h"
 
 bool gc_show_global_matches(const char *sql, size_t len)
 {
-    const char *p = sql, *end = sql + len;
-    if (!take_word(&p, end, "SHOW") || !take_word(&p, end, "GLOBAL") ||
-        !take_word(&p, end, "CONNECTION"))
-        return false;
-    while (p < end && (isspace((unsigned char)*p) || *p == ';'))
-        p++;
-    return p == end;
+    static const char *const words[] = { "SHOW", "GLOBAL", "CONNECTION" };
+    return gc_sql_text_is_words(sql, len, words, sizeof words / sizeof words[0]);
 }
 
 static const char *role_text(gc_member_role r)

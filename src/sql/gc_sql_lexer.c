@@ -369,6 +369,30 @@ bool gc_sql_ascii_equal_ci(const char *s, size_t n, const char *word)
     return word[n] == '\0';
 }
 
+/* An ASCII letter, digit or `_`: what may not follow a word for it to end. */
+static bool is_word_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+}
+
+bool gc_sql_text_is_words(const char *text, size_t len, const char *const *words, size_t n)
+{
+    const char *p = text, *end = text + len;
+    for (size_t i = 0; i < n; i++) {
+        while (p < end && is_space((unsigned char)*p))
+            p++;
+        size_t w = strlen(words[i]);
+        if ((size_t)(end - p) < w || !gc_sql_ascii_equal_ci(p, w, words[i]))
+            return false;
+        p += w;
+        if (p < end && is_word_char((unsigned char)*p))
+            return false;
+    }
+    while (p < end && (is_space((unsigned char)*p) || *p == ';'))
+        p++;
+    return p == end;
+}
+
 bool gc_sql_token_is_keyword(const gc_sql_lexer *lx, const gc_sql_token *tok,
                              const char *word)
 {

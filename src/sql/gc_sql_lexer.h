@@ -114,4 +114,10 @@ const char *gc_sql_token_kind_name(gc_sql_token_kind kind);
  * word; true when they are equal and word has exactly n bytes. */
 bool gc_sql_ascii_equal_ci(const char *s, size_t n, const char *word);
 
+/* Whether text (len bytes) is exactly the n words given, in any case,
+ * separated and surrounded by white space, optionally followed by `;`:
+ * how the driver recognizes the statements it answers itself (SHOW GLOBAL
+ * CONNECTION, ALTER SYSTEM RECONNECT GLOBAL CONNECTION). */
+bool gc_sql_text_is_words(const char *text, size_t len, const char *const *words, size_t n);
+
 #endif
