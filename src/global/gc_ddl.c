@@ -45,6 +45,25 @@ static void refuse(gc_ddl_plan *out, const char *why)
     out->why = why;
 }
 
+/* Consumes a possibly qualified name (a.b.c); *start and *end get its text.
+ * False when the cursor is not on a name. */
+static bool take_name(ddl_cursor *c, size_t *start, size_t *end)
+{
+    if (!is_name_token(c))
+        return false;
+    *start = c->tok.offset;
+    *end = c->tok.offset + c->tok.length;
+    advance(c);
+    while (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, '.')) {
+        advance(c);
+        if (!is_name_token(c))
+            break;
+        *end = c->tok.offset + c->tok.length;
+        advance(c);
+    }
+    return true;
+}
+
 /* CREATE [UNLOGGED] TABLE, the cursor after TABLE: a new unpartitioned table
  * is a solo table; PARTITION BY makes a new sharded parent on every group;
  * PARTITION OF would place a shard, which gcctl does. */
@@ -53,18 +72,10 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
     out->changes_map = true;
     if (take_kw(c, "if") && take_kw(c, "not"))
         take_kw(c, "exists");
-    if (!is_name_token(c)) {
+    size_t start, end;
+    if (!take_name(c, &start, &end)) {
         out->scope = GC_DDL_EVERY_GROUP;   /* PostgreSQL will say what is wrong */
         return;
-    }
-    size_t start = c->tok.offset, end = c->tok.offset + c->tok.length;
-    advance(c);
-    while (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, '.')) {
-        advance(c);
-        if (!is_name_token(c))
-            break;
-        end = c->tok.offset + c->tok.length;
-        advance(c);
     }
     int depth = 0;
     for (; c->have; advance(c)) {
@@ -100,40 +111,13 @@ static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
     out->drop_table_rest = c->tok.offset;
     if (take_kw(c, "if"))
         take_kw(c, "exists");
-    if (!is_name_token(c))
+    size_t start, end;
+    if (!take_name(c, &start, &end))
         return;
-    size_t start = c->tok.offset, end = c->tok.offset + c->tok.length;
-    advance(c);
-    while (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, '.')) {
-        advance(c);
-        if (!is_name_token(c))
-            break;
-        end = c->tok.offset + c->tok.length;
-        advance(c);
-    }
     if (end - start < sizeof out->table_as_written) {
         memcpy(out->table_as_written, c->lx.text + start, end - start);
         out->table_as_written[end - start] = '\0';
     }
-}
-
-/* Consumes a possibly qualified name (a.b.c); *start and *end get its text.
- * False when the cursor is not on a name. */
-static bool take_name(ddl_cursor *c, size_t *start, size_t *end)
-{
-    if (!is_name_token(c))
-        return false;
-    *start = c->tok.offset;
-    *end = c->tok.offset + c->tok.length;
-    advance(c);
-    while (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, '.')) {
-        advance(c);
-        if (!is_name_token(c))
-            break;
-        *end = c->tok.offset + c->tok.length;
-        advance(c);
-    }
-    return true;
 }
 
 /* The statement changes the table or index named next (cursor on it). */
