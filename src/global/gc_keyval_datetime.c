@@ -93,6 +93,25 @@ static bool read_ymd(cursor *c, int32_t *days)
     return true;
 }
 
+/* The special values dates and timestamps share, as the whole text. */
+typedef enum special_value_kind {
+    SPECIAL_NONE,
+    SPECIAL_INFINITY,
+    SPECIAL_MINUS_INFINITY,
+    SPECIAL_EPOCH,
+} special_value_kind;
+
+static special_value_kind special_value(const cursor *c)
+{
+    if (rest_is_word(c, "infinity") || rest_is_word(c, "+infinity"))
+        return SPECIAL_INFINITY;
+    if (rest_is_word(c, "-infinity"))
+        return SPECIAL_MINUS_INFINITY;
+    if (rest_is_word(c, "epoch"))
+        return SPECIAL_EPOCH;
+    return SPECIAL_NONE;
+}
+
 /* Parses the date forms listed in the header. */
 bool gc_keyval_parse_date(const char *s, size_t len, int32_t *days, const char **why)
 {
@@ -100,17 +119,11 @@ bool gc_keyval_parse_date(const char *s, size_t len, int32_t *days, const char *
     skip_blanks(&c);
     while (c.end > c.p && is_blank(c.end[-1]))
         c.end--;
-    if (rest_is_word(&c, "infinity") || rest_is_word(&c, "+infinity")) {
-        *days = INT32_MAX;
-        return true;
-    }
-    if (rest_is_word(&c, "-infinity")) {
-        *days = INT32_MIN;
-        return true;
-    }
-    if (rest_is_word(&c, "epoch")) {
-        *days = UNIX_EPOCH_DAY;
-        return true;
+    switch (special_value(&c)) {
+    case SPECIAL_INFINITY: *days = INT32_MAX; return true;
+    case SPECIAL_MINUS_INFINITY: *days = INT32_MIN; return true;
+    case SPECIAL_EPOCH: *days = UNIX_EPOCH_DAY; return true;
+    case SPECIAL_NONE: break;
     }
     if (!read_ymd(&c, days) || c.p != c.end) {
         *why = "date is not in ISO form YYYY-MM-DD (other forms depend on DateStyle)";
@@ -172,17 +185,11 @@ bool gc_keyval_parse_timestamp(const char *s, size_t len, bool with_tz, int32_t 
     skip_blanks(&c);
     while (c.end > c.p && is_blank(c.end[-1]))
         c.end--;
-    if (rest_is_word(&c, "infinity") || rest_is_word(&c, "+infinity")) {
-        *usecs = INT64_MAX;
-        return true;
-    }
-    if (rest_is_word(&c, "-infinity")) {
-        *usecs = INT64_MIN;
-        return true;
-    }
-    if (rest_is_word(&c, "epoch")) {
-        *usecs = (int64_t)UNIX_EPOCH_DAY * USECS_PER_DAY;
-        return true;
+    switch (special_value(&c)) {
+    case SPECIAL_INFINITY: *usecs = INT64_MAX; return true;
+    case SPECIAL_MINUS_INFINITY: *usecs = INT64_MIN; return true;
+    case SPECIAL_EPOCH: *usecs = (int64_t)UNIX_EPOCH_DAY * USECS_PER_DAY; return true;
+    case SPECIAL_NONE: break;
     }
     *why = "timestamp is not in ISO form YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM]";
     int32_t days;
