@@ -112,6 +112,28 @@ static bool is_error_result(const PGresult *r)
            PQresultStatus(r) == PGRES_BAD_RESPONSE;
 }
 
+/* Collects the answer to a PREPARE sent on m: SQL_SUCCESS, or SQL_ERROR
+ * with the diagnostics added; when refusal is given, the server's error
+ * result is handed over instead (the caller PQclears it and decides). */
+static SQLRETURN collect_prepare(gc_stmt *s, gc_member *m, PGresult **refusal)
+{
+    PGresult *r = collect_command(m);
+    if (!is_error_result(r)) {
+        PQclear(r);
+        return SQL_SUCCESS;
+    }
+    if (r != NULL && refusal != NULL) {
+        *refusal = r;
+        return SQL_ERROR;
+    }
+    if (r != NULL)
+        gc_stmt_add_member_error(s, m, r);
+    else
+        gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
+    PQclear(r);
+    return SQL_ERROR;
+}
+
 /* Whether a server statement prepared with `have` parameter types can run
  * values converted for `want`: an unspecified type the server inferred takes
  * text, but bytea values travel in binary and need a bytea parameter. */
@@ -165,20 +187,8 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
             gc_diag_add_error(&s->h.diag, &err);
             return SQL_ERROR;
         }
-        PGresult *r = collect_command(m);
-        if (is_error_result(r)) {
-            if (r != NULL && refusal != NULL) {
-                *refusal = r;
-                return SQL_ERROR;
-            }
-            if (r != NULL)
-                gc_stmt_add_member_error(s, m, r);
-            else
-                gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
-            PQclear(r);
+        if (collect_prepare(s, m, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
-        }
-        PQclear(r);
         gc_route_mark_prepared(s, m);
         return SQL_SUCCESS;
     }
@@ -201,21 +211,10 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
-    PGresult *r = collect_command(m);
-    if (is_error_result(r)) {
+    if (collect_prepare(s, m, refusal) != SQL_SUCCESS) {
         free(copy);
-        if (r != NULL && refusal != NULL) {
-            *refusal = r;
-            return SQL_ERROR;
-        }
-        if (r != NULL)
-            gc_stmt_add_member_error(s, m, r);
-        else
-            gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
-        PQclear(r);
         return SQL_ERROR;
     }
-    PQclear(r);
     snprintf(s->server_name, sizeof s->server_name, "%s", name);
     gc_route_mark_prepared(s, m);
     free(s->server_param_types);
