@@ -123,15 +123,22 @@ static bool in_transaction(gc_conn *c)
     return false;
 }
 
+/* The name of the member the connection's session is on ("" when none),
+ * kept across a refresh that may renumber or close the sessions. */
+static void current_member_name(const gc_conn *c, char *name, size_t size)
+{
+    snprintf(name, size, "%s",
+             c->session != NULL && gc_member_name(c->session) != NULL
+                 ? gc_member_name(c->session) : "");
+}
+
 void gc_conn_global_between_transactions(gc_conn *c)
 {
     gc_global *g = c->global;
     if (g == NULL || in_transaction(c) || !gc_global_refresh_pending(g))
         return;
     char name[128];
-    snprintf(name, sizeof name, "%s",
-             c->session != NULL && gc_member_name(c->session) != NULL
-                 ? gc_member_name(c->session) : "");
+    current_member_name(c, name, sizeof name);
     /* A statement still streaming buffers its rows: sessions may close. */
     gc_stmt_free_session(c);
     char buf[128];
@@ -160,9 +167,7 @@ SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
         return SQL_ERROR;
     }
     char name[128];
-    snprintf(name, sizeof name, "%s",
-             c->session != NULL && gc_member_name(c->session) != NULL
-                 ? gc_member_name(c->session) : "");
+    current_member_name(c, name, sizeof name);
     gc_stmt_free_session(c);
     char buf[128];
     gc_error err;
