@@ -8,9 +8,12 @@
 #include "global/gc_shardmap_internal.h"
 
 /* Bounds are printed in the session's DateStyle: the load pins ISO (and
- * standard strings) for its own transaction or savepoint only. */
+ * standard strings) for its own transaction or savepoint only. JIT is off
+ * there too: these reads are small, but the never-analyzed gcluster tables
+ * can be planned big enough to compile, tens of milliseconds per connect. */
 #define LOAD_SETTINGS                                                          \
-    "SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL standard_conforming_strings = on;"
+    "SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL standard_conforming_strings = on;" \
+    " SET LOCAL jit = off;"
 
 /* Server checks: encoding, and two hashes that differ on a big-endian server
  * or one whose C char is unsigned. */
