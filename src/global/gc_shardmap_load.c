@@ -79,39 +79,6 @@ typedef struct loader {
     gc_shardmap *map;
 } loader;
 
-/* Runs a batch of statements and keeps the results of the SELECTs (those
- * returning tuples) in out[0..n). Caller PQclears them. */
-static bool run_batch(gc_member *session, const char *sql, PGresult **out, int n,
-                      gc_error *err)
-{
-    int got = 0;
-    bool ok = gc_member_send_query(session, sql, err);
-    PGresult *r;
-    while (ok && (r = gc_member_next_result(session)) != NULL) {
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_TUPLES_OK && got < n) {
-            out[got++] = r;
-            continue;
-        }
-        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-            gc_member_error_from_result(r, err);
-            ok = false;
-        }
-        PQclear(r);
-    }
-    if (!ok) {
-        gc_member_drain(session);
-    } else if (got != n) {
-        gc_error_set(err, "HY000", 0, "shard map: catalog queries returned %d results, expected %d",
-                     got, n);
-        ok = false;
-    }
-    if (!ok)
-        for (int i = 0; i < got; i++)
-            PQclear(out[i]);
-    return ok;
-}
-
 /* Wraps catalog queries so the settings they need never leak into the
  * application's session: a read-only transaction when idle, a savepoint
  * inside an open one. Returns a heap string. */
@@ -371,7 +338,7 @@ static bool load_solo(loader *ld)
 {
     PGresult *r = NULL;
     char *sql = wrap(ld->session, Q_SOLO ";", ld->err);
-    bool ok = sql && run_batch(ld->session, sql, &r, 1, ld->err);
+    bool ok = sql && gc_member_exec_rows(ld->session, sql, &r, 1, ld->err);
     free(sql);
     for (int i = 0; ok && i < PQntuples(r); i++) {
         Oid oid = oid_at(r, i, 0);
@@ -399,7 +366,7 @@ gc_shardmap *gc_shardmap_load(gc_member *session, const gc_topology *topo,
 {
     loader ld = {.session = session, .topo = topo, .local_group = local_group, .err = err};
     char *sql = wrap(session, Q_SERVER Q_KEYS Q_PARTS Q_COLUMNS Q_FOREIGN, err);
-    if (!sql || !run_batch(session, sql, ld.res, R_COUNT, err)) {
+    if (!sql || !gc_member_exec_rows(session, sql, ld.res, R_COUNT, err)) {
         free(sql);
         return NULL;
     }

@@ -119,7 +119,7 @@ void gc_member_notice_receiver(void *arg, const PGresult *res)
         m->notice_fn(m->notice_ctx, sqlstate != NULL ? sqlstate : "01000", message);
 }
 
-void gc_member_close(gc_member *m)
+PGconn *gc_member_detach(gc_member *m)
 {
     assert(m != NULL);
     pthread_mutex_lock(&m->cancel_lock);
@@ -130,9 +130,15 @@ void gc_member_close(gc_member *m)
     pthread_mutex_unlock(&m->cancel_lock);
     if (cancel != NULL)
         PQfreeCancel(cancel);
+    m->in_flight = false;
+    return conn;
+}
+
+void gc_member_close(gc_member *m)
+{
+    PGconn *conn = gc_member_detach(m);
     if (conn != NULL)
         PQfinish(conn);
-    m->in_flight = false;
 }
 
 bool gc_member_is_open(const gc_member *m)
@@ -367,6 +373,35 @@ PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err)
         return NULL;
     }
     return last;
+}
+
+bool gc_member_exec_rows(gc_member *m, const char *sql, PGresult **out, int n, gc_error *err)
+{
+    int got = 0;
+    bool ok = gc_member_send_query(m, sql, err);
+    PGresult *r;
+    while (ok && (r = gc_member_next_result(m)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_TUPLES_OK && got < n) {
+            out[got++] = r;
+            continue;
+        }
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+            gc_member_result_error(m, r, err);
+            ok = false;
+        }
+        PQclear(r);
+    }
+    if (!ok) {
+        gc_member_drain(m);
+    } else if (got != n) {
+        gc_error_set(err, "HY000", 0, "statements returned %d sets of rows, expected %d", got, n);
+        ok = false;
+    }
+    if (!ok)
+        for (int i = 0; i < got; i++)
+            PQclear(out[i]);
+    return ok;
 }
 
 bool gc_member_cancel(gc_member *m, gc_error *err)

@@ -105,6 +105,12 @@ gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_
  * allowed. */
 void gc_member_connect_end(gc_member_connecting *c);
 void gc_member_close(gc_member *m);
+/* Moves from's open, idle session to `to`, a closed member object for the
+ * same server, database and user: `to` becomes UP on it with a new
+ * generation and `from` is left closed. The seed session that read the
+ * topology thus serves as its member's session instead of being closed and
+ * opened again. False, changing nothing, when the two do not match. */
+bool gc_member_take_session(gc_member *to, gc_member *from);
 bool gc_member_is_open(const gc_member *m);
 
 const char *gc_member_name(const gc_member *m);
@@ -156,6 +162,11 @@ void gc_member_drain(gc_member *m);
 /* Runs one statement and returns its last result (caller PQclears), or NULL
  * with err filled. For internal statements (SET, BEGIN, SHOW...). */
 PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err);
+/* Runs statements (simple-query text, one round trip) and keeps, in order,
+ * the results that return rows in out[0..n): true when every statement
+ * succeeded and exactly n returned rows (the caller PQclears them). On
+ * failure err says why and out holds nothing. */
+bool gc_member_exec_rows(gc_member *m, const char *sql, PGresult **out, int n, gc_error *err);
 
 /* Asks the server to cancel what is running (callable from another thread). */
 bool gc_member_cancel(gc_member *m, gc_error *err);

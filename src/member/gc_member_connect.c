@@ -214,6 +214,26 @@ static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
     return true;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+bool gc_member_take_session(gc_member *to, gc_member *from)
+{
+    assert(to != NULL && from != NULL);
+    if (to == from || !gc_member_is_open(from) || from->in_flight || to->conn != NULL ||
+        PQtransactionStatus(from->conn) != PQTRANS_IDLE || !same_text(to->host, from->host) ||
+        !same_text(to->port, from->port) || !same_text(to->dbname, from->dbname) ||
+        !same_text(to->user, from->user))
+        return false;
+    PGconn *conn = gc_member_detach(from);
+    gc_error err;
+    gc_error_clear(&err);
+    /* Only memory can fail here, and then `to` is simply DOWN. */
+    return connect_succeeded(to, conn, &err);
+}
+
 /* Blocking connect: the parallel connect with one member, after closing
  * whatever session the member had. libpq's connect_timeout (when set) bounds
  * the wait, as it does for PQconnectdbParams; otherwise it is unbounded. */

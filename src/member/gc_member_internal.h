@@ -38,6 +38,11 @@ struct gc_member {
     PGcancel *cancel;
 };
 
+/* Takes the session away from m (closed from then on, its cancel object
+ * freed) and returns it, NULL when there was none; the caller finishes it
+ * or hands it on. */
+PGconn *gc_member_detach(gc_member *m);
+
 /* Monotonic clock in milliseconds. */
 long long gc_member_monotonic_ms(void);
 
