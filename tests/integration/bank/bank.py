@@ -29,12 +29,14 @@ import collections
 import os
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
 
 import pyodbc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from fault_helper import run_helper  # noqa: E402
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 THREADS = 8
@@ -49,9 +51,6 @@ CONNSTR = (f"DSN={DSN};MemberTimeout={MEMBER_TIMEOUT};ReconnectInterval={RECONNE
 TRANSFER_DEADLINE = 30.0
 JOIN_DEADLINE = 40.0
 
-# The helper (gcctl, psql) runs without any sanitizer preload this
-# interpreter may have been given.
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 T0 = time.monotonic()
 failures = []
 
@@ -70,11 +69,7 @@ def fail(msg):
 
 
 def helper(*args, timeout=90):
-    r = subprocess.run([HELPER, *args], capture_output=True, text=True, env=CHILD_ENV,
-                       timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"helper {' '.join(args)}: {r.stderr.strip() or r.stdout.strip()}")
-    return r.stdout.strip()
+    return run_helper(HELPER, *args, timeout=timeout)
 
 
 def rows(out):

@@ -37,16 +37,17 @@ import time
 
 import pyodbc
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from fault_helper import CHILD_ENV, run_helper  # noqa: E402
+
 DSN, HELPER = sys.argv[1], sys.argv[2]
 APP = "crtest"
 # CR_TRACE=file: the driver's trace log, for debugging this test.
 TRACE = f";LogLevel=3;LogFile={os.environ['CR_TRACE']}" if os.environ.get("CR_TRACE") else ""
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
 
 def helper(*args, check=True):
-    return subprocess.run([HELPER, *args], check=check, capture_output=True,
-                          text=True, env=CHILD_ENV).stdout.strip()
+    return run_helper(HELPER, *args, check=check)
 
 
 def su(member, sql):

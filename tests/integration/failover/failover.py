@@ -34,24 +34,20 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
     to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
 Prints the measured times."""
 import os
-import subprocess
 import sys
 import time
 
 import pyodbc
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from fault_helper import run_helper  # noqa: E402
+
 DSN, HELPER = sys.argv[1], sys.argv[2]
 RECONNECT_INTERVAL = 1
 
 
-# The helper (gcctl, psql) runs without the sanitizer preload this
-# interpreter may have been given, so the servers it starts run as usual.
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-
-
 def helper(*args):
-    return subprocess.run([HELPER, *args], check=True, capture_output=True,
-                          text=True, env=CHILD_ENV).stdout.strip()
+    return run_helper(HELPER, *args)
 
 
 def fail(msg):
