@@ -16,12 +16,43 @@
 #include "global/gc_global_settings.h"
 #include "util/gc_strbuf.h"
 
+/* What the session that read the topology learned in the same round trip:
+ * the connection needs its search_path, and the catalog watch a primary
+ * that LISTENs on the catalog channel. */
+typedef struct catalog_reading {
+    gc_member *session;   /* the session that read it (pooled, until adopted) */
+    char *search_path;    /* that session's search_path; NULL when unknown */
+    bool listening;       /* that session LISTENs on GC_CHANNEL */
+} catalog_reading;
+
+/* Reads the topology through session, with its search_path and (on a
+ * primary) LISTEN in the same round trip: three answers for one wait. */
+static bool read_catalog(gc_member *session, gc_topology *topo, catalog_reading *reading,
+                         gc_error *err)
+{
+    bool primary = gc_member_get_role(session) == GC_ROLE_PRIMARY;
+    PGresult *search_path = NULL;
+    if (!gc_topology_load_with(session,
+                               primary ? "SHOW search_path; LISTEN " GC_CHANNEL
+                                       : "SHOW search_path",
+                               &search_path, 1, topo, err))
+        return false;
+    reading->session = session;
+    reading->listening = primary;
+    free(reading->search_path);
+    reading->search_path = PQntuples(search_path) == 1 ? strdup(PQgetvalue(search_path, 0, 0))
+                                                       : NULL;
+    PQclear(search_path);
+    return true;
+}
+
 /* Connects to one seed address and reads the topology from it. Returns true
- * with *out filled when the seed answered and holds the catalog. *answered
- * says whether it answered at all; err says what went wrong. */
+ * with *out filled, and the seed's open session in *session, when the seed
+ * answered and holds the catalog. *answered says whether it answered at all;
+ * err says what went wrong. */
 static bool topology_from_seed(const gc_global_options *opt, const char *host,
-                               const char *port, gc_topology *out, bool *answered,
-                               gc_error *err)
+                               const char *port, gc_topology *out, gc_member **session,
+                               catalog_reading *reading, bool *answered, gc_error *err)
 {
     gc_member_params p = opt->member;
     p.name = NULL;
@@ -37,15 +68,15 @@ static bool topology_from_seed(const gc_global_options *opt, const char *host,
     bool ok = false;
     if (gc_member_connect(seed, err)) {
         *answered = true;
-        ok = gc_topology_load(seed, out, err);
+        ok = read_catalog(seed, out, reading, err);
     }
-    gc_member_destroy(seed);
+    if (ok)
+        *session = seed;
+    else
+        gc_member_destroy(seed);
     return ok;
 }
 
-/* The seeds in order: Servers (or Host/Port) when given, else the locator
- * file's members. Learns the topology from the first seed that answers with
- * a catalog; falls back to the locator file when none does. */
 /* Whether a failed connect was the server turning the login down (bad
  * password, unknown role or database) rather than not answering. */
 static bool is_login_refusal(const gc_error *e)
@@ -53,7 +84,12 @@ static bool is_login_refusal(const gc_error *e)
     return strncmp(e->sqlstate, "28", 2) == 0 || strcmp(e->sqlstate, "3D000") == 0;
 }
 
-static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_error *err)
+/* The seeds in order: Servers (or Host/Port) when given, else the locator
+ * file's members. Learns the topology from the first seed that answers with
+ * a catalog, whose open session goes to *seed_session; falls back to the
+ * locator file when none does (*seed_session stays NULL). */
+static bool learn_topology(const gc_global_options *opt, gc_topology *topo,
+                           gc_member **seed_session, catalog_reading *reading, gc_error *err)
 {
     const gc_settings *s = opt->settings;
     gc_locator *loc = NULL;
@@ -92,7 +128,8 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, gc_e
         }
         bool answered = false;
         gc_error_clear(&last);
-        found = topology_from_seed(opt, host, port, topo, &answered, &last);
+        found = topology_from_seed(opt, host, port, topo, seed_session, reading, &answered,
+                                   &last);
         if (!found) {
             bool login_refused = !answered && is_login_refusal(&last);
             const char *what = answered ? "no cluster catalog"
@@ -182,17 +219,22 @@ bool gc_global_split_search_path(gc_global *g, const char *text)
 }
 
 /* What the connection needs from one open member: the search_path for table
- * lookups and the shard map (shared through the process-wide cache). */
-static void load_session_data(gc_global *g, int i)
+ * lookups (asked now unless search_path already says it) and the shard map
+ * (shared through the process-wide cache). */
+static void load_session_data(gc_global *g, int i, const char *search_path)
 {
     gc_member *m = g->members[i];
     gc_error err;
     gc_error_clear(&err);
-    PGresult *res = gc_member_exec(m, "SHOW search_path", &err);
-    if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-        gc_global_split_search_path(g, PQgetvalue(res, 0, 0));
-    PQclear(res);
-    gc_error_clear(&err);
+    if (search_path != NULL) {
+        gc_global_split_search_path(g, search_path);
+    } else {
+        PGresult *res = gc_member_exec(m, "SHOW search_path", &err);
+        if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+            gc_global_split_search_path(g, PQgetvalue(res, 0, 0));
+        PQclear(res);
+        gc_error_clear(&err);
+    }
     g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
                                    g->topo.version, m, &g->topo, g->topo.members[i].group,
                                    g->trace, &err);
@@ -251,7 +293,8 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
     gc_strbuf_init(&down);
     for (int i = 0; i < n; i++) {
         if (gc_member_is_open(g->members[i])) {
-            g->connect_order[i] = g->n_opened++;
+            if (g->connect_order[i] < 0)   /* not adopted from the pool */
+                g->connect_order[i] = g->n_opened++;
             continue;
         }
         /* Left DOWN, not unusable: the failover schedule retries it
@@ -274,6 +317,222 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
     return open > 0;
 }
 
+/* Sessions opened before the topology was known (the seed's, or one per
+ * guessed member), waiting to be adopted by the members they reach. */
+typedef struct session_pool {
+    gc_member **items;
+    int count;
+} session_pool;
+
+static bool pool_add(session_pool *pool, gc_member *session)
+{
+    gc_member **grown = realloc(pool->items, sizeof *grown * ((size_t)pool->count + 1));
+    if (grown == NULL)
+        return false;
+    pool->items = grown;
+    pool->items[pool->count++] = session;
+    return true;
+}
+
+static void pool_free(session_pool *pool)
+{
+    for (int i = 0; i < pool->count; i++)
+        gc_member_destroy(pool->items[i]);
+    free(pool->items);
+    pool->items = NULL;
+    pool->count = 0;
+}
+
+/* Gives each open pooled session to the member at its address, in pool
+ * order (which becomes their connect order), then frees the pool: sessions
+ * no member wanted are closed. Returns the member that got the session
+ * that read the catalog, or -1. */
+static int adopt_sessions(gc_global *g, session_pool *pool, const gc_member *reader)
+{
+    int reader_member = -1;
+    for (int p = 0; p < pool->count; p++) {
+        for (int i = 0; i < g->topo.n_members; i++) {
+            if (gc_member_take_session(g->members[i], pool->items[p])) {
+                g->connect_order[i] = g->n_opened++;
+                if (pool->items[p] == reader)
+                    reader_member = i;
+                break;
+            }
+        }
+    }
+    pool_free(pool);
+    return reader_member;
+}
+
+/* What names a cluster for gc_topology_remember: the seeds, the locator
+ * file, the database and the user. NULL when memory runs out. */
+static char *topology_memory_key(const gc_settings *s)
+{
+    gc_strbuf key;
+    gc_strbuf_init(&key);
+    if (!gc_strbuf_appendf(&key, "%s\n%s\n%s\n%s\n%s\n%s", s->servers ? s->servers : "",
+                           s->host ? s->host : "", s->port ? s->port : "",
+                           s->locator ? s->locator : "", s->database ? s->database : "",
+                           s->uid ? s->uid : "")) {
+        gc_strbuf_free(&key);
+        return NULL;
+    }
+    return gc_strbuf_take(&key);
+}
+
+/* The members to open before any catalog is read: the topology this process
+ * last read for the same settings, else the locator file's members. */
+static bool guess_topology(const gc_settings *s, const char *key, gc_topology *guess)
+{
+    if (gc_topology_recall(key, guess))
+        return true;
+    if (s->locator == NULL || s->locator[0] == '\0')
+        return false;
+    gc_error err;
+    gc_locator *loc = gc_locator_load(s->locator, &err);
+    bool ok = loc != NULL && gc_topology_from_locator(loc, guess, &err);
+    gc_locator_free(loc);
+    return ok;
+}
+
+/* Opens a session to every guessed member at once and reads the topology
+ * through the first that opened, in guess order: a connect and a round trip
+ * instead of a seed's connect, its round trip, then everyone's connect. The
+ * sessions go to pool, open or not. False when no session could read a
+ * catalog; the caller then asks the seeds as usual. */
+static bool topology_through_guess(const gc_global_options *opt, const gc_topology *guess,
+                                   gc_topology *topo, session_pool *pool,
+                                   catalog_reading *reading)
+{
+    int first_new = pool->count;
+    for (int i = 0; i < guess->n_members; i++) {
+        gc_member_params p = opt->member;
+        p.name = guess->members[i].name;
+        p.group = NULL;
+        p.host = guess->members[i].host;
+        p.port = guess->members[i].port;
+        gc_member *m = gc_member_create(&p, opt->trace);
+        if (m == NULL || !pool_add(pool, m)) {
+            gc_member_destroy(m);
+            return false;
+        }
+    }
+    int n = pool->count - first_new;
+    gc_error *errs = calloc((size_t)n + 1, sizeof *errs);
+    if (errs == NULL)
+        return false;
+    gc_member_connect_all(pool->items + first_new, n, connect_timeout_ms(opt), errs);
+    free(errs);
+    for (int i = first_new; i < pool->count; i++) {
+        gc_error err;
+        gc_error_clear(&err);
+        if (gc_member_is_open(pool->items[i]) && read_catalog(pool->items[i], topo, reading, &err))
+            return true;
+        if (gc_error_is_set(&err))
+            gc_trace_write(opt->trace, GC_TRACE_INFO, "guessed member %s: %s",
+                           gc_member_name(pool->items[i]), err.message);
+    }
+    return false;
+}
+
+/* The topology and, in pool, the sessions opened to learn it: through the
+ * guessed members when there is a guess (and members are not opened on
+ * demand), else through the seeds. */
+static bool find_topology(const gc_global_options *opt, gc_topology *topo, session_pool *pool,
+                          catalog_reading *reading, gc_error *err)
+{
+    char *key = topology_memory_key(opt->settings);
+    bool found = false;
+    gc_topology guess;
+    if (key != NULL && !opt->settings->locality_on_demand &&
+        guess_topology(opt->settings, key, &guess)) {
+        gc_trace_write(opt->trace, GC_TRACE_INFO,
+                       "opening the %d members known beforehand at once", guess.n_members);
+        found = topology_through_guess(opt, &guess, topo, pool, reading);
+        gc_topology_free(&guess);
+    }
+    if (!found) {
+        gc_member *seed = NULL;
+        found = learn_topology(opt, topo, &seed, reading, err);
+        if (seed != NULL && !pool_add(pool, seed))
+            gc_member_destroy(seed);
+    }
+    if (found && key != NULL && topo->version >= 0)
+        gc_topology_remember(key, topo);
+    free(key);
+    return found;
+}
+
+/* Everything after the topology is known: member sessions (adopting those
+ * already open in pool), the router, the search_path and shard map, the
+ * catalog watch and the failover schedule. False with err when the
+ * connection cannot open. */
+static bool open_global(gc_global *g, const gc_global_options *opt, session_pool *pool,
+                        const catalog_reading *reading, gc_error *err, gc_error *info)
+{
+    if (g->topo.n_members == 0) {
+        gc_error_set(err, "08001", 0, "the cluster catalog lists no members");
+        return false;
+    }
+    gc_trace_write(g->trace, GC_TRACE_INFO,
+                   "cluster %s, catalog version %lld: %d groups, %d members",
+                   g->topo.cluster != NULL ? g->topo.cluster : "(locator)",
+                   (long long)g->topo.version, g->topo.n_groups, g->topo.n_members);
+    if (!create_members(g, opt)) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    int reader = adopt_sessions(g, pool, reading->session);
+    gc_router_config rc = {
+        .member_policy = opt->settings->locality_member_policy,
+        .member_path = opt->settings->locality_member_path,
+        .group_policy = opt->settings->locality_group_policy,
+        .group_path = opt->settings->locality_group_path,
+        .random_seed = (unsigned)(uintptr_t)g ^ 0x9e3779b9u,
+    };
+    gc_error warning;
+    gc_error_clear(&warning);
+    g->router = gc_router_create(&rc, &g->topo, &warning);
+    if (g->router == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    if (warning.sqlstate[0] != '\0')
+        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
+
+    int first = reader;
+    if (g->on_demand) {
+        /* One member still answers now, for the search_path and shard map:
+         * the one that read the catalog, else the first whose connect
+         * succeeds, in catalog order. */
+        for (int i = 0; i < g->topo.n_members && first < 0; i++) {
+            gc_error e;
+            gc_error_clear(&e);
+            if (gc_global_open_member(g, i, NULL, &e))
+                first = i;
+        }
+        if (first < 0) {
+            gc_error_set(err, "08001", 0, "no member of the cluster answered");
+            return false;
+        }
+    } else {
+        if (!connect_members(g, opt, err, info))
+            return false;
+        if (first < 0)
+            first = gc_global_first_open_member(g);
+    }
+    load_session_data(g, first, first == reader ? reading->search_path : NULL);
+    gc_global_sync_router(g);
+    /* Following later catalog versions (gc_global_refresh.c), and
+     * reconnecting members that fail (gc_global_failover.c). */
+    if (!gc_global_refresh_init(g, opt, reading->listening ? reader : -1) ||
+        !gc_global_failover_init(g, opt->settings->reconnect_interval)) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    return true;
+}
+
 gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_error *info)
 {
     assert(opt != NULL && opt->settings != NULL);
@@ -287,71 +546,13 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_err
     g->last_member = -1;
     g->trace = opt->trace;
     g->on_demand = opt->settings->locality_on_demand;
-    if (!learn_topology(opt, &g->topo, err)) {
-        free(g);
-        return NULL;
-    }
-    if (g->topo.n_members == 0) {
-        gc_error_set(err, "08001", 0, "the cluster catalog lists no members");
-        gc_global_destroy(g);
-        return NULL;
-    }
-    gc_trace_write(g->trace, GC_TRACE_INFO,
-                   "cluster %s, catalog version %lld: %d groups, %d members",
-                   g->topo.cluster != NULL ? g->topo.cluster : "(locator)",
-                   (long long)g->topo.version, g->topo.n_groups, g->topo.n_members);
-    if (!create_members(g, opt)) {
-        gc_error_set(err, "HY001", 0, "out of memory");
-        gc_global_destroy(g);
-        return NULL;
-    }
-    gc_router_config rc = {
-        .member_policy = opt->settings->locality_member_policy,
-        .member_path = opt->settings->locality_member_path,
-        .group_policy = opt->settings->locality_group_policy,
-        .group_path = opt->settings->locality_group_path,
-        .random_seed = (unsigned)(uintptr_t)g ^ 0x9e3779b9u,
-    };
-    gc_error warning;
-    gc_error_clear(&warning);
-    g->router = gc_router_create(&rc, &g->topo, &warning);
-    if (g->router == NULL) {
-        gc_error_set(err, "HY001", 0, "out of memory");
-        gc_global_destroy(g);
-        return NULL;
-    }
-    if (warning.sqlstate[0] != '\0')
-        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
-
-    int first = -1;
-    if (g->on_demand) {
-        /* One member still answers now, for the search_path and shard map:
-         * the first whose connect succeeds, in catalog order. */
-        for (int i = 0; i < g->topo.n_members && first < 0; i++) {
-            gc_error e;
-            gc_error_clear(&e);
-            if (gc_global_open_member(g, i, NULL, &e))
-                first = i;
-        }
-        if (first < 0) {
-            gc_error_set(err, "08001", 0, "no member of the cluster answered");
-            gc_global_destroy(g);
-            return NULL;
-        }
-    } else {
-        if (!connect_members(g, opt, err, info)) {
-            gc_global_destroy(g);
-            return NULL;
-        }
-        first = gc_global_first_open_member(g);
-    }
-    load_session_data(g, first);
-    gc_global_sync_router(g);
-    /* Following later catalog versions (gc_global_refresh.c), and
-     * reconnecting members that fail (gc_global_failover.c). */
-    if (!gc_global_refresh_init(g, opt) ||
-        !gc_global_failover_init(g, opt->settings->reconnect_interval)) {
-        gc_error_set(err, "HY001", 0, "out of memory");
+    session_pool pool = { 0 };
+    catalog_reading reading = { 0 };
+    bool ok = find_topology(opt, &g->topo, &pool, &reading, err) &&
+              open_global(g, opt, &pool, &reading, err, info);
+    pool_free(&pool);
+    free(reading.search_path);
+    if (!ok) {
         gc_global_destroy(g);
         return NULL;
     }

@@ -47,9 +47,12 @@ void gc_global_sync_router(gc_global *g);
 bool gc_global_split_search_path(gc_global *g, const char *text);
 
 /* --- following the catalog version (gc_global_refresh.c) --- */
+/* The channel gcctl notifies when it bumps the catalog version. */
+#define GC_CHANNEL "gcluster"
 /* Keeps what following a new version needs from opt (copied) and LISTENs on
- * channel gcluster on the first open primary. False on out-of-memory. */
-bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt);
+ * channel gcluster on the first open primary, unless member `listening`
+ * (-1: none) already does. False on out-of-memory. */
+bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int listening);
 void gc_global_refresh_free(gc_global *g);
 
 /* --- failover (gc_global_failover.c) --- */

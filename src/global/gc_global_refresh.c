@@ -33,7 +33,6 @@
 #include "global/gc_global_settings.h"
 #include "member/gc_member_notify.h"
 
-#define GC_CHANNEL "gcluster"
 #define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
 #define GC_GCCTL_RECONNECT_REASON "reconnect"   /* gcctl reconnect's reason */
 /* How often, at most, the listener's socket is read for notifications
@@ -112,7 +111,7 @@ static int ensure_listener(gc_global *g)
     return -1;
 }
 
-bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt)
+bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int listening)
 {
     gc_global_watch *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -139,6 +138,12 @@ bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt)
     r->last_check_ms = monotonic_ms();
     r->listener = -1;
     r->heard_version = -1;
+    if (listening >= 0 && gc_member_is_open(g->members[listening])) {
+        r->listener = listening;
+        r->listener_generation = gc_member_generation(g->members[listening]);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "listening on channel %s on %s", GC_CHANNEL,
+                       g->topo.members[listening].name);
+    }
     if (ok)
         ensure_listener(g);
     return ok;

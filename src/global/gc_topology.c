@@ -178,16 +178,33 @@ static bool topology_from_rows(const PGresult *res, gc_topology *t, gc_error *er
     return true;
 }
 
-/* Reads the whole topology with one statement through session. The caller
- * owns *out (gc_topology_free) on success; on failure *out is empty. */
 bool gc_topology_load(gc_member *session, gc_topology *out, gc_error *err)
 {
-    assert(session != NULL && out != NULL);
+    return gc_topology_load_with(session, NULL, NULL, 0, out, err);
+}
+
+bool gc_topology_load_with(gc_member *session, const char *also, PGresult **also_rows,
+                           int n_also, gc_topology *out, gc_error *err)
+{
+    assert(session != NULL && out != NULL && n_also >= 0 && n_also < 8);
     memset(out, 0, sizeof *out);
+    char *sql = NULL;
+    if (also != NULL) {
+        size_t n = sizeof topology_query + strlen(also) + 2;
+        sql = malloc(n);
+        if (sql == NULL) {
+            gc_error_set(err, "HY001", 0, "out of memory reading the cluster topology");
+            return false;
+        }
+        snprintf(sql, n, "%s; %s", topology_query, also);
+    }
+    PGresult *rows[8];
     gc_error exec_err;
     gc_error_clear(&exec_err);
-    PGresult *res = gc_member_exec(session, topology_query, &exec_err);
-    if (res == NULL) {
+    bool ran = gc_member_exec_rows(session, sql != NULL ? sql : topology_query, rows,
+                                   1 + n_also, &exec_err);
+    free(sql);
+    if (!ran) {
         /* Keep the server's SQLSTATE (42P01 when the catalog is missing, 08S01
          * for a lost link) so the caller can fall back to a locator file. */
         gc_error_set(err, exec_err.sqlstate[0] ? exec_err.sqlstate : "08001",
@@ -196,8 +213,14 @@ bool gc_topology_load(gc_member *session, gc_topology *out, gc_error *err)
                      exec_err.message);
         return false;
     }
-    bool ok = topology_from_rows(res, out, err);
-    PQclear(res);
+    bool ok = topology_from_rows(rows[0], out, err);
+    PQclear(rows[0]);
+    for (int i = 0; i < n_also; i++) {
+        if (ok)
+            also_rows[i] = rows[1 + i];
+        else
+            PQclear(rows[1 + i]);
+    }
     if (!ok)
         gc_topology_free(out);
     return ok;
@@ -251,6 +274,43 @@ bool gc_topology_from_locator(const gc_locator *loc, gc_topology *out, gc_error 
         if (!copy_text(&m->name, lm->name, err) || !copy_text(&m->host, lm->host, err) ||
             !copy_text(&m->port, port, err)) {
             gc_topology_free(out);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool gc_topology_copy(const gc_topology *src, gc_topology *dst, gc_error *err)
+{
+    assert(src != NULL && dst != NULL);
+    memset(dst, 0, sizeof *dst);
+    dst->version = src->version;
+    if ((src->cluster != NULL && !copy_text(&dst->cluster, src->cluster, err)))
+        return false;
+    dst->groups = calloc((size_t)src->n_groups + 1, sizeof *dst->groups);
+    dst->members = calloc((size_t)src->n_members + 1, sizeof *dst->members);
+    if (dst->groups == NULL || dst->members == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory copying the cluster topology");
+        gc_topology_free(dst);
+        return false;
+    }
+    for (int i = 0; i < src->n_groups; i++) {
+        const gc_topo_group *g = &src->groups[i];
+        gc_topo_group *d = &dst->groups[dst->n_groups++];
+        if (!copy_text(&d->name, g->name, err) ||
+            (g->fdw_server != NULL && !copy_text(&d->fdw_server, g->fdw_server, err))) {
+            gc_topology_free(dst);
+            return false;
+        }
+    }
+    for (int i = 0; i < src->n_members; i++) {
+        const gc_topo_member *m = &src->members[i];
+        gc_topo_member *d = &dst->members[dst->n_members++];
+        d->group = m->group;
+        d->catalog_primary = m->catalog_primary;
+        if (!copy_text(&d->name, m->name, err) || !copy_text(&d->host, m->host, err) ||
+            !copy_text(&d->port, m->port, err)) {
+            gc_topology_free(dst);
             return false;
         }
     }

@@ -1,0 +1,172 @@
+"""Opening a global connection when every message to a member is slow.
+
+usage: connect_latency.py DSN HELPER DIR   (HELPER: what connect_latency.sh writes)
+
+Each member gets a proxy on loopback that holds every chunk of bytes, in
+either direction, for DELAY_MS before passing it on, and every group's
+catalog (gcluster.members) is pointed at the proxies, so the driver reaches
+the members only through them, as it would over a slow network. Timed, each
+the median of TRIES:
+  one      a general connection (GlobalConnection=No) to one member;
+  seeds    a global connection in a fresh process, from one seed address
+           (Servers=) only: the seed first, then the other five;
+  locator  a global connection in a fresh process, with a locator file
+           listing the six: all six at once;
+  again    a second global connection from seeds only, in the process of
+           the first: all six at once, from the topology the process read.
+locator and again must take at most twice one (ARCHITECTURE.md section 3,
+"connecting to 6 members should take no more than twice one connect"). After
+each global connect, SHOW GLOBAL CONNECTION lists all six UP, and each member
+holds exactly one session of the connection (pg_stat_activity): no session
+was opened twice, none left over from reading the catalog."""
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import pyodbc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from fault_helper import run_helper  # noqa: E402
+
+DSN, HELPER, DIR = sys.argv[1], sys.argv[2], sys.argv[3]
+DELAY_MS = 25
+TRIES = 5
+
+
+def helper(*args):
+    return run_helper(HELPER, *args)
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def pump(src, dst):
+    """Copies src to dst, each chunk DELAY_MS late, until either side closes."""
+    try:
+        while True:
+            chunk = src.recv(65536)
+            if not chunk:
+                break
+            time.sleep(DELAY_MS / 1000)
+            dst.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def serve_proxy(listener, port):
+    while True:
+        client, _ = listener.accept()
+        upstream = socket.create_connection(("127.0.0.1", port))
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=pump, args=(a, b), daemon=True).start()
+
+
+def start_proxy(port):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    threading.Thread(target=serve_proxy, args=(listener, port), daemon=True).start()
+    return listener.getsockname()[1]
+
+
+MEMBERS = helper("members").split()
+REAL = {m: int(helper("port", m)) for m in MEMBERS}
+PROXY = {m: start_proxy(REAL[m]) for m in MEMBERS}
+for group in ("G1", "G2", "G3"):
+    primary = helper("primary", group)
+    helper("su", primary, "; ".join(
+        f"UPDATE gcluster.members SET port = {PROXY[m]} WHERE name = '{m}'" for m in MEMBERS))
+# Standbys replay their primary's catalog: wait until every member lists the proxies.
+want = " ".join(str(PROXY[m]) for m in MEMBERS)
+for m in MEMBERS:
+    deadline = time.monotonic() + 15
+    while helper("app", m, "SELECT string_agg(port::text, ' ' ORDER BY name) FROM gcluster.members") != want:
+        if time.monotonic() > deadline:
+            fail(f"{m} does not list the proxies")
+        time.sleep(0.1)
+
+LOCATOR = os.path.join(DIR, "proxies.yaml")
+with open(LOCATOR, "w") as f:
+    f.write("cluster: topo\nmembers:\n")
+    for m in MEMBERS:
+        f.write(f"  - {{name: {m}, group: {m[:2]}, host: 127.0.0.1, port: {PROXY[m]}}}\n")
+
+SEED = f"DSN={DSN};Servers=127.0.0.1:{PROXY['G2N1']};Locator=;ApplicationName=latency"
+WITH_LOCATOR = f"DSN={DSN};Servers=;Locator={LOCATOR};ApplicationName=latency"
+ONE = f"DSN={DSN};GlobalConnection=No;Servers=127.0.0.1:{PROXY['G2N1']};Locator="
+
+
+def sessions_per_member():
+    return {m: int(helper("app", m, "SELECT count(*) FROM pg_stat_activity "
+                                    "WHERE application_name = 'latency'")) for m in MEMBERS}
+
+
+def check_connection(conn, what):
+    rows = conn.cursor().execute("SHOW GLOBAL CONNECTION").fetchall()
+    up = sorted(r[0] for r in rows if r[3] == "up")
+    if up != sorted(MEMBERS):
+        fail(f"{what}: members UP {up}")
+    counts = sessions_per_member()
+    if any(n != 1 for n in counts.values()):
+        fail(f"{what}: sessions per member {counts}")
+
+
+def timed_connect(conn_str):
+    t0 = time.monotonic()
+    conn = pyodbc.connect(conn_str, autocommit=True)
+    return conn, (time.monotonic() - t0) * 1000
+
+
+def fresh_process(conn_str):
+    """Times a connect in a new interpreter, where the driver knows nothing yet."""
+    code = ("import pyodbc, sys, time\n"
+            "t0 = time.monotonic()\n"
+            "c = pyodbc.connect(sys.argv[1], autocommit=True)\n"
+            "print((time.monotonic() - t0) * 1000)\n"
+            "c.cursor().execute('SELECT 1').fetchall()\n"
+            "c.close()\n")
+    out = subprocess.run([sys.executable, "-c", code, conn_str], check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.split()[0])
+
+
+pyodbc.pooling = False
+times = {"one": [], "seeds": [], "locator": [], "again": []}
+for _ in range(TRIES):
+    conn, ms = timed_connect(ONE)
+    conn.close()
+    times["one"].append(ms)
+    times["seeds"].append(fresh_process(SEED))
+    times["locator"].append(fresh_process(WITH_LOCATOR))
+    first, _ = timed_connect(SEED)
+    check_connection(first, "first connect from a seed")
+    first.close()
+    again, ms = timed_connect(SEED)
+    times["again"].append(ms)
+    check_connection(again, "second connect from a seed")
+    again.close()
+    conn, _ = timed_connect(WITH_LOCATOR)
+    check_connection(conn, "connect with a locator")
+    conn.close()
+
+median = {k: statistics.median(v) for k, v in times.items()}
+print(f"connect times (ms), every message to a member {DELAY_MS} ms late, {TRIES} tries:")
+for k, v in times.items():
+    print(f"  {k:8s} " + " ".join(f"{x:6.1f}" for x in v) +
+          f"   median {median[k]:6.1f}  ({median[k] / median['one']:.2f}x one)")
+for k in ("locator", "again"):
+    if median[k] > 2 * median["one"]:
+        fail(f"{k}: {median[k]:.1f} ms, more than twice one connect ({median['one']:.1f} ms)")
+print("PASS")
