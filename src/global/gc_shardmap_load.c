@@ -64,7 +64,9 @@
     " JOIN pg_namespace n ON n.oid = c.relnamespace"                         \
     " WHERE t.method = 'solo' OR c.relkind = 'r'"
 
-enum { R_SERVER, R_KEYS, R_PARTS, R_COLUMNS, R_FOREIGN, R_COUNT };
+/* R_SOLO is read in the same batch only when the catalog is known to be
+ * there (see gc_shardmap_load). */
+enum { R_SERVER, R_KEYS, R_PARTS, R_COLUMNS, R_FOREIGN, R_SOLO, R_COUNT };
 
 typedef struct loader {
     gc_member *session;
@@ -333,13 +335,41 @@ static bool build_tables(loader *ld)
     return true;
 }
 
-/* Second round trip: solo tables listed in gcluster.tables. */
+/* After a failed batch, takes the session back to where wrap() found it:
+ * the failed statement left the load's transaction or savepoint aborted. */
+static void unwrap_failed(gc_member *session, PGTransactionStatusType before)
+{
+    if (gc_member_txn_status(session) != PQTRANS_INERROR)
+        return;
+    gc_error ignored;
+    PQclear(gc_member_exec(session,
+                           before == PQTRANS_IDLE
+                               ? "ROLLBACK"
+                               : "ROLLBACK TO SAVEPOINT gc_shardmap_load;"
+                                 " RELEASE SAVEPOINT gc_shardmap_load",
+                           &ignored));
+}
+
+/* Runs catalog queries wrapped (see wrap), keeping their n row sets in out;
+ * on failure the session is as it was before. */
+static bool run_wrapped(loader *ld, const char *queries, PGresult **out, int n)
+{
+    PGTransactionStatusType before = gc_member_txn_status(ld->session);
+    char *sql = wrap(ld->session, queries, ld->err);
+    bool ok = sql && gc_member_exec_rows(ld->session, sql, out, n, ld->err);
+    free(sql);
+    if (!ok)
+        unwrap_failed(ld->session, before);
+    return ok;
+}
+
+/* Solo tables listed in gcluster.tables: from the batch when it read them,
+ * else in a second round trip. */
 static bool load_solo(loader *ld)
 {
-    PGresult *r = NULL;
-    char *sql = wrap(ld->session, Q_SOLO ";", ld->err);
-    bool ok = sql && gc_member_exec_rows(ld->session, sql, &r, 1, ld->err);
-    free(sql);
+    PGresult *r = ld->res[R_SOLO];
+    ld->res[R_SOLO] = NULL;
+    bool ok = r != NULL || run_wrapped(ld, Q_SOLO ";", &r, 1);
     for (int i = 0; ok && i < PQntuples(r); i++) {
         Oid oid = oid_at(r, i, 0);
         char kind = PQgetvalue(r, i, 3)[0];
@@ -360,17 +390,31 @@ static bool load_solo(loader *ld)
     return ok;
 }
 
+/* The catalog queries in one round trip; with_solo adds gcluster.tables. */
+static bool run_batch(loader *ld, bool with_solo)
+{
+    return run_wrapped(ld,
+                       with_solo ? Q_SERVER Q_KEYS Q_PARTS Q_COLUMNS Q_FOREIGN Q_SOLO ";"
+                                 : Q_SERVER Q_KEYS Q_PARTS Q_COLUMNS Q_FOREIGN,
+                       ld->res, with_solo ? R_COUNT : R_SOLO);
+}
+
 /* Loads a map (see gc_shardmap.h). */
 gc_shardmap *gc_shardmap_load(gc_member *session, const gc_topology *topo,
                               int local_group, gc_trace *trace, gc_error *err)
 {
     loader ld = {.session = session, .topo = topo, .local_group = local_group, .err = err};
-    char *sql = wrap(session, Q_SERVER Q_KEYS Q_PARTS Q_COLUMNS Q_FOREIGN, err);
-    if (!sql || !gc_member_exec_rows(session, sql, ld.res, R_COUNT, err)) {
-        free(sql);
-        return NULL;
+    /* A topology read from a catalog (version known) says gcluster.tables
+     * is there: its solo tables come in the same round trip. A catalog
+     * without the table (42P01) is asked again the old way. */
+    bool with_solo = topo->version >= 0;
+    if (!run_batch(&ld, with_solo)) {
+        if (!with_solo || strcmp(err->sqlstate, "42P01") != 0)
+            return NULL;
+        gc_error_clear(err);
+        if (!run_batch(&ld, false))
+            return NULL;
     }
-    free(sql);
     const PGresult *sr = ld.res[R_SERVER];
     const char *enc = PQgetvalue(sr, 0, 0);
     ld.ascii_only = strcmp(enc, "UTF8") != 0 && strcmp(enc, "SQL_ASCII") != 0;
