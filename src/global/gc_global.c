@@ -364,9 +364,7 @@ static int adopt_sessions(gc_global *g, session_pool *pool, const gc_member *rea
     return reader_member;
 }
 
-/* What names a cluster for gc_topology_remember: the seeds, the locator
- * file, the database and the user. NULL when memory runs out. */
-static char *topology_memory_key(const gc_settings *s)
+char *gc_global_topology_key(const gc_settings *s)
 {
     gc_strbuf key;
     gc_strbuf_init(&key);
@@ -441,7 +439,7 @@ static bool topology_through_guess(const gc_global_options *opt, const gc_topolo
 static bool find_topology(const gc_global_options *opt, gc_topology *topo, session_pool *pool,
                           catalog_reading *reading, gc_error *err)
 {
-    char *key = topology_memory_key(opt->settings);
+    char *key = gc_global_topology_key(opt->settings);
     bool found = false;
     gc_topology guess;
     if (key != NULL && !opt->settings->locality_on_demand &&

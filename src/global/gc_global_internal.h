@@ -46,6 +46,10 @@ void gc_global_sync_router(gc_global *g);
  * public"). False on out-of-memory (the list is then empty). */
 bool gc_global_split_search_path(gc_global *g, const char *text);
 
+/* What names a cluster for gc_topology_remember: the seeds, the locator
+ * file, the database and the user. Heap string; NULL when memory runs out. */
+char *gc_global_topology_key(const gc_settings *s);
+
 /* --- following the catalog version (gc_global_refresh.c) --- */
 /* The channel gcctl notifies when it bumps the catalog version. */
 #define GC_CHANNEL "gcluster"

@@ -495,6 +495,11 @@ static bool follow_catalog(gc_global *g, bool force, const char *setup_sql, gc_e
     /* Raised by ALTER SYSTEM RECONNECT GLOBAL CONNECTION or gcctl reconnect
      * elsewhere: this connection reconnects too (issue 6, point 6). */
     bool reconnect = !force && raised_by_reconnect(g);
+    /* Later connections of the process open the new members at once. */
+    char *key = gc_global_topology_key(g->refresh->settings);
+    if (key != NULL)
+        gc_topology_remember(key, &nt);
+    free(key);
     if (!adopt_topology(g, &nt, setup_sql, err))
         return false;
     if (reconnect) {
