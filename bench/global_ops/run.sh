@@ -19,7 +19,11 @@
 #
 #   bench/global_ops/run.sh [BUILD_DIR]     (default: build)
 #   environment: OPS (operations per run, 16000), REPS (repetitions, 5),
-#                THREADS (thread counts, "1 8")
+#                THREADS (thread counts, "1 8"),
+#                MEMBER_CPUS (unset: every server shares the machine's cores;
+#                  a number such as 0.2: each member's server processes get
+#                  that many CPUs at most, through a cgroup v1 cpu quota, a
+#                  model of one machine per member; needs root)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,31 +44,17 @@ done
 
 state=$(mktemp -d)
 cluster=$state/cluster
+cpu_root=/sys/fs/cgroup/cpu
+budget_groups=()
 cleanup() {
   "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
+  local g
+  for g in "${budget_groups[@]}"; do rmdir "$g" 2>/dev/null || true; done
   rm -rf "$state"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM   # so that an interrupted run still takes its cluster down
-cat >"$state/spec.yaml" <<'YAML'
-cluster: bench
-database: app
-user: app
-password: app
-members:
-  - {name: G1N1, group: G1, host: 127.0.0.1, port: 0}
-  - {name: G1N2, group: G1, host: 127.0.0.1, port: 0}
-  - {name: G2N1, group: G2, host: 127.0.0.1, port: 0}
-  - {name: G2N2, group: G2, host: 127.0.0.1, port: 0}
-  - {name: G3N1, group: G3, host: 127.0.0.1, port: 0}
-  - {name: G3N2, group: G3, host: 127.0.0.1, port: 0}
-tables:
-  - name: accounts
-    columns: ["id bigint not null", "balance numeric(12,2) not null default 0"]
-    primary_key: [id]
-    sharding: {method: hash, key: [id], shards: 12}
-YAML
-"$gcctl" local up "$state/spec.yaml" --dir "$cluster" --driver "$driver" >/dev/null
+"$gcctl" local up "$root/bench/cluster_3x2.yaml" --dir "$cluster" --driver "$driver" >/dev/null
 
 export PGPASSWORD=app PGCONNECT_TIMEOUT=5
 port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
@@ -140,6 +130,26 @@ run_one() {
   fi
 }
 
+# MEMBER_CPUS: each member's postmaster and children (backends forked later
+# inherit it) go into a cgroup of their own with a CPU quota, once the data
+# is loaded and before the clients connect.
+if [[ -n ${MEMBER_CPUS:-} ]]; then
+  [[ -w $cpu_root && -f $cpu_root/cpu.cfs_quota_us ]] ||
+    { echo "run.sh: MEMBER_CPUS needs a writable cgroup v1 cpu controller at $cpu_root" >&2; exit 1; }
+  quota=$(awk -v c="$MEMBER_CPUS" 'BEGIN {printf "%d", c * 100000}')
+  base=$(sed -n 's/^base: //p' "$cluster/local.state")
+  for dir in "$base"/*/; do
+    [[ -f $dir/postmaster.pid ]] || continue
+    group="$cpu_root/gcodbc_bench_$$_$(basename "$dir")"
+    mkdir "$group"
+    budget_groups+=("$group")
+    echo 100000 >"$group/cpu.cfs_period_us"
+    echo "$quota" >"$group/cpu.cfs_quota_us"
+    pm=$(head -1 "$dir/postmaster.pid")
+    for pid in "$pm" $(pgrep -P "$pm"); do echo "$pid" >"$group/cgroup.procs"; done
+  done
+fi
+
 for _ in $(seq 1 "$reps"); do
   for threads in "${thread_counts[@]}"; do
     for op in select update; do
@@ -179,5 +189,10 @@ echo
 echo "global_ops: $reps runs x $ops operations per client and thread count, medians;"
 echo "3 groups x 2 members, accounts: $rows rows in 12 hash shards; PostgreSQL $server_version"
 echo "on loopback (gcctl local cluster, fsync=off), $(nproc) cores"
+if [[ -n ${MEMBER_CPUS:-} ]]; then
+  echo "each member's server limited to $MEMBER_CPUS CPUs (cgroup quota): one machine per member"
+else
+  echo "every server and client shares the machine's cores"
+fi
 table "throughput, operations per second (higher is better)" results
 table "client CPU, microseconds per operation (lower is better)" cpu
