@@ -103,20 +103,32 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
     out->scope = GC_DDL_SOLO_TABLE;
 }
 
-/* DROP TABLE, the cursor after TABLE: remembers where the name list starts
- * and its first name, so that a group holding that table as a foreign table
- * (a solo table's twin) runs DROP FOREIGN TABLE instead. */
+/* DROP TABLE, the cursor after TABLE: remembers where the name list starts,
+ * each name in it (the first also as table_as_written) and where it ends. */
 static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
 {
     out->drop_table_rest = c->tok.offset;
     if (take_kw(c, "if"))
-        take_kw(c, "exists");
+        out->drop_if_exists = take_kw(c, "exists");
     size_t start, end;
-    if (!take_name(c, &start, &end))
-        return;
-    if (end - start < sizeof out->table_as_written) {
-        memcpy(out->table_as_written, c->lx.text + start, end - start);
-        out->table_as_written[end - start] = '\0';
+    while (take_name(c, &start, &end)) {
+        if (out->n_drop == GC_DDL_MAX_DROP) {
+            refuse(out, "DROP TABLE names more than 32 tables; drop them in several statements");
+            return;
+        }
+        out->drop_names[out->n_drop].start = start;
+        out->drop_names[out->n_drop].end = end;
+        out->n_drop++;
+        out->drop_tail = end;
+        if (!c->have || !gc_sql_token_is_punct(&c->lx, &c->tok, ','))
+            break;
+        advance(c);
+    }
+    if (out->n_drop > 0 && out->drop_names[0].end - out->drop_names[0].start <
+                               sizeof out->table_as_written) {
+        size_t n = out->drop_names[0].end - out->drop_names[0].start;
+        memcpy(out->table_as_written, c->lx.text + out->drop_names[0].start, n);
+        out->table_as_written[n] = '\0';
     }
 }
 

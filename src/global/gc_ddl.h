@@ -68,6 +68,7 @@ typedef struct gc_ddl_action {
 } gc_ddl_action;
 
 #define GC_DDL_MAX_ACTIONS 16
+#define GC_DDL_MAX_DROP 32      /* tables one DROP TABLE may name */
 
 typedef struct gc_ddl_plan {
     gc_ddl_scope scope;
@@ -76,9 +77,16 @@ typedef struct gc_ddl_plan {
     /* GC_DDL_SOLO_TABLE: the table's name as written (text of the SQL, quotes
      * kept), for to_regclass on the owner. DROP TABLE: the first name. */
     char table_as_written[2 * GC_DDL_NAME_MAX + 8];
-    /* DROP TABLE: offset of what follows TABLE (0 otherwise); a group where
-     * the first table is foreign runs DROP FOREIGN TABLE and this rest. */
+    /* DROP TABLE: offset of what follows TABLE (0 otherwise), each table
+     * named (offsets into the statement), IF EXISTS, and where the list
+     * ends (CASCADE or RESTRICT may follow). A group drops the tables it
+     * holds as foreign tables (solo tables' twins) with DROP FOREIGN TABLE,
+     * the others with DROP TABLE. */
     size_t drop_table_rest;
+    int n_drop;
+    struct { size_t start, end; } drop_names[GC_DDL_MAX_DROP];
+    bool drop_if_exists;
+    size_t drop_tail;
     /* GC_DDL_EVERY_GROUP on one table or index (see gc_ddl_target). */
     gc_ddl_target target;
     char target_as_written[2 * GC_DDL_NAME_MAX + 8];

@@ -221,55 +221,117 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
     return gc_strbuf_take(&sb);
 }
 
-/* Before DROP TABLE on a group: removes the first table's catalog row when a
- * driver registered it (origin 'ddl'; gcctl's rows stay), in the DROP's own
- * transaction. NULL when memory runs out; caller frees. */
-static char *unregister_sql(const gc_ddl_plan *plan)
+/* Appends name k of a DROP TABLE as a string literal. */
+static void append_drop_name_literal(gc_strbuf *sb, const char *sql, const gc_ddl_plan *plan,
+                                     int k)
+{
+    size_t n = plan->drop_names[k].end - plan->drop_names[k].start;
+    char name[sizeof plan->table_as_written];
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1),
+             sql + plan->drop_names[k].start);
+    gc_ddl_append_literal(sb, name);
+}
+
+/* Before DROP TABLE on a group: removes the catalog row of each table named
+ * that a driver registered (origin 'ddl'; gcctl's rows stay), in the DROP's
+ * own transaction. NULL when memory runs out; caller frees. */
+static char *unregister_sql(const char *sql, const gc_ddl_plan *plan)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_append_str(&sb,
         "DO $gcodbc_ddl$ DECLARE f regprocedure :="
         " to_regprocedure('gcluster.unregister_solo_table(regclass)'); BEGIN"
-        " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN"
-        " PERFORM gcluster.unregister_solo_table(to_regclass(");
-    gc_ddl_append_literal(&sb, plan->table_as_written);
-    gc_strbuf_append_str(&sb, ")); END IF; END $gcodbc_ddl$");
+        " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN");
+    for (int k = 0; k < plan->n_drop; k++) {
+        gc_strbuf_append_str(&sb, " PERFORM gcluster.unregister_solo_table(to_regclass(");
+        append_drop_name_literal(&sb, sql, plan, k);
+        gc_strbuf_append_str(&sb, "));");
+    }
+    gc_strbuf_append_str(&sb, " END IF; END $gcodbc_ddl$");
     return gc_strbuf_take(&sb);
 }
 
-/* DROP TABLE as group dg runs it: DROP FOREIGN TABLE where the first table
- * named is a foreign table there (a solo table's twin), else the text as is.
- * NULL with err on failure; caller frees. */
+/* Which tables of a DROP TABLE group dg holds as foreign tables (solo
+ * tables' twins): foreign[k] for name k. One round trip. */
+static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *sql,
+                               const gc_ddl_plan *plan, bool *foreign, gc_error *err)
+{
+    gc_strbuf q;
+    gc_strbuf_init(&q);
+    gc_strbuf_append_str(&q, "SELECT coalesce((SELECT relkind::text FROM pg_class"
+                             " WHERE oid = to_regclass(n)), '') FROM unnest(ARRAY[");
+    for (int k = 0; k < plan->n_drop; k++) {
+        if (k > 0)
+            gc_strbuf_append_str(&q, ", ");
+        append_drop_name_literal(&q, sql, plan, k);
+    }
+    gc_strbuf_append_str(&q, "]::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i");
+    char *text = gc_strbuf_take(&q);
+    PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
+    free(text);
+    if (r == NULL || PQntuples(r) != plan->n_drop) {
+        if (err->sqlstate[0] == '\0')
+            gc_error_set(err, "HY001", 0, "out of memory");
+        PQclear(r);
+        name_group(err, t, dg);
+        return false;
+    }
+    for (int k = 0; k < plan->n_drop; k++)
+        foreign[k] = strcmp(PQgetvalue(r, k, 0), "f") == 0;
+    PQclear(r);
+    return true;
+}
+
+/* Appends "DROP <what> [IF EXISTS] the names k with foreign[k] == want,
+ * then the statement's tail (CASCADE or RESTRICT)". */
+static void append_drop(gc_strbuf *sb, const char *what, const char *sql,
+                        const gc_ddl_plan *plan, const bool *foreign, bool want)
+{
+    gc_strbuf_append_str(sb, what);
+    if (plan->drop_if_exists)
+        gc_strbuf_append_str(sb, "IF EXISTS ");
+    bool first = true;
+    for (int k = 0; k < plan->n_drop; k++) {
+        if (foreign[k] != want)
+            continue;
+        if (!first)
+            gc_strbuf_append_str(sb, ", ");
+        gc_strbuf_append(sb, sql + plan->drop_names[k].start,
+                         plan->drop_names[k].end - plan->drop_names[k].start);
+        first = false;
+    }
+    /* The tail without a closing semicolon: another statement may follow. */
+    const char *tail = sql + plan->drop_tail;
+    size_t n = strlen(tail);
+    while (n > 0 && (tail[n - 1] == ';' || tail[n - 1] == ' ' || tail[n - 1] == '\n' ||
+                     tail[n - 1] == '\t' || tail[n - 1] == '\r'))
+        n--;
+    gc_strbuf_append(sb, tail, n);
+}
+
+/* DROP TABLE as group dg runs it: the text as is when no table named is a
+ * foreign table there; else DROP FOREIGN TABLE of those, then DROP TABLE of
+ * the rest. NULL with err on failure; caller frees. */
 static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
                        const gc_ddl_plan *plan, gc_error *err)
 {
-    bool foreign = false;
-    if (plan->table_as_written[0] != '\0') {
-        gc_strbuf q;
-        gc_strbuf_init(&q);
-        gc_strbuf_append_str(&q, "SELECT relkind FROM pg_class WHERE oid = to_regclass(");
-        gc_ddl_append_literal(&q, plan->table_as_written);
-        gc_strbuf_append_str(&q, ")");
-        char *text = gc_strbuf_take(&q);
-        PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
-        free(text);
-        if (r == NULL) {
-            if (err->sqlstate[0] == '\0')
-                gc_error_set(err, "HY001", 0, "out of memory");
-            name_group(err, t, dg);
-            return NULL;
-        }
-        foreign = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 'f';
-        PQclear(r);
-    }
+    bool foreign[GC_DDL_MAX_DROP] = { false };
+    if (plan->n_drop > 0 && !find_foreign_twins(t, dg, sql, plan, foreign, err))
+        return NULL;
+    int n_foreign = 0;
+    for (int k = 0; k < plan->n_drop; k++)
+        n_foreign += foreign[k];
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    if (foreign) {
-        gc_strbuf_append_str(&sb, "DROP FOREIGN TABLE ");
-        gc_strbuf_append_str(&sb, sql + plan->drop_table_rest);
-    } else {
+    if (n_foreign == 0) {
         gc_strbuf_append_str(&sb, sql);
+    } else {
+        append_drop(&sb, "DROP FOREIGN TABLE ", sql, plan, foreign, true);
+        if (n_foreign < plan->n_drop) {
+            gc_strbuf_append_str(&sb, "; ");
+            append_drop(&sb, "DROP TABLE ", sql, plan, foreign, false);
+        }
     }
     char *text = gc_strbuf_take(&sb);
     if (text == NULL)
@@ -527,9 +589,9 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
-            char *before = drop && plan->table_as_written[0] != '\0' ? unregister_sql(plan) : NULL;
+            char *before = drop && plan->n_drop > 0 ? unregister_sql(sql, plan) : NULL;
             ok = !drop || own != NULL;
-            if (ok && drop && plan->table_as_written[0] != '\0' && before == NULL) {
+            if (ok && drop && plan->n_drop > 0 && before == NULL) {
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }

@@ -273,6 +273,35 @@ on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'notes'" 0 "DROP TAB
 on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'accounts'" 1 "gcctl's catalog row"
 echo "ok: DROP TABLE reached every group and removed the solo table's catalog row"
 
+# 6a. DROP of several tables at once: two solo tables and a sharded parent.
+# Where the solo tables are foreign twins, a group drops them with DROP
+# FOREIGN TABLE and the parent with DROP TABLE; both solo tables' catalog
+# rows go.
+for ddl in "CREATE TABLE gc_drop_s1 (id int)" "CREATE TABLE gc_drop_s2 (id int)" \
+           "CREATE TABLE gc_drop_p (id int) PARTITION BY HASH (id)"; do
+    out=$(odbc "$ddl")
+    [ "${out%% *}" = ok ] || fail "$ddl: $out"
+done
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('gc_drop_s1', 'gc_drop_s2')" 2 \
+    "two solo tables registered"
+on_every "SELECT count(*) FROM pg_class WHERE relname IN ('gc_drop_s1', 'gc_drop_s2', 'gc_drop_p')" 3 \
+    "the tables on every group"
+twins=0
+for g in G1 G2; do
+    n=$(sql "$(primary_of "$g")" "SELECT count(*) FROM pg_class
+                                  WHERE relname IN ('gc_drop_s1', 'gc_drop_s2') AND relkind = 'f'")
+    twins=$((twins + n))
+done
+[ "$twins" = 2 ] || fail "expected the two solo tables as foreign twins on the other group, found $twins"
+out=$(odbc "DROP TABLE IF EXISTS gc_drop_s1, gc_drop_p, gc_drop_s2, gc_drop_none CASCADE")
+[ "${out%% *}" = ok ] || fail "DROP TABLE of several tables: $out"
+on_every "SELECT count(*) FROM pg_class WHERE relname IN ('gc_drop_s1', 'gc_drop_s2', 'gc_drop_p')" 0 \
+    "DROP TABLE of several tables"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('gc_drop_s1', 'gc_drop_s2')" 0 \
+    "DROP TABLE of several tables: catalog rows"
+no_prepared_left "DROP TABLE of several tables"
+echo "ok: DROP TABLE of several tables dropped foreign twins and tables on every group, and unregistered each solo table"
+
 # 6b. A PREPARE TRANSACTION whose answer is lost: on G2's primary,
 # synchronous replication to a standby that does not exist makes PREPARE
 # wait after preparing locally; that backend is terminated. The driver must

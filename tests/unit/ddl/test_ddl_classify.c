@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -66,16 +67,42 @@ static void other_ddl_runs_on_every_group(void **state)
     assert_false(plan_of("CREATE INDEX i ON a (x)").changes_map);
 }
 
-static void drop_table_notes_its_first_name(void **state)
+static void drop_table_notes_every_name(void **state)
 {
     (void)state;
-    const char *sql = "DROP TABLE IF EXISTS s.t, u CASCADE";
+    const char *sql = "DROP TABLE IF EXISTS s.t, \"U v\" , w CASCADE";
     gc_ddl_plan p = plan_of(sql);
     assert_int_equal(p.scope, GC_DDL_EVERY_GROUP);
     assert_true(p.changes_map);
     assert_string_equal(p.table_as_written, "s.t");
-    assert_string_equal(sql + p.drop_table_rest, "IF EXISTS s.t, u CASCADE");
+    assert_string_equal(sql + p.drop_table_rest, "IF EXISTS s.t, \"U v\" , w CASCADE");
+    assert_true(p.drop_if_exists);
+    assert_int_equal(p.n_drop, 3);
+    const char *names[] = { "s.t", "\"U v\"", "w" };
+    for (int k = 0; k < 3; k++) {
+        size_t n = p.drop_names[k].end - p.drop_names[k].start;
+        assert_int_equal(n, strlen(names[k]));
+        assert_memory_equal(sql + p.drop_names[k].start, names[k], n);
+    }
+    assert_string_equal(sql + p.drop_tail, " CASCADE");
+    gc_ddl_plan one = plan_of("DROP TABLE t;");
+    assert_int_equal(one.n_drop, 1);
+    assert_false(one.drop_if_exists);
+    assert_string_equal("DROP TABLE t;" + one.drop_tail, ";");
     assert_int_equal(plan_of("DROP FOREIGN TABLE t").drop_table_rest, 0);
+}
+
+static void drop_table_of_too_many_tables_is_refused(void **state)
+{
+    (void)state;
+    char sql[1024] = "DROP TABLE t0";
+    for (int k = 1; k <= GC_DDL_MAX_DROP; k++)
+        snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", t%d", k);
+    gc_ddl_plan p = plan_of(sql);
+    assert_int_equal(p.scope, GC_DDL_REFUSED);
+    assert_non_null(strstr(p.why, "more than 32 tables"));
+    *strrchr(sql, ',') = '\0';   /* exactly GC_DDL_MAX_DROP names */
+    assert_int_equal(plan_of(sql).n_drop, GC_DDL_MAX_DROP);
 }
 
 static void truncate_and_dml_stay_on_one_member(void **state)
@@ -92,7 +119,8 @@ int main(void)
         cmocka_unit_test(partitioned_parent_runs_on_every_group),
         cmocka_unit_test(partition_of_and_concurrently_are_refused),
         cmocka_unit_test(other_ddl_runs_on_every_group),
-        cmocka_unit_test(drop_table_notes_its_first_name),
+        cmocka_unit_test(drop_table_notes_every_name),
+        cmocka_unit_test(drop_table_of_too_many_tables_is_refused),
         cmocka_unit_test(truncate_and_dml_stay_on_one_member),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
