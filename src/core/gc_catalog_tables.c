@@ -14,32 +14,44 @@
 #include <string.h>
 
 #include "core/gc_catalog_internal.h"
+#include "core/gc_conn.h"
+#include "global/gc_global.h"
 #include "util/gc_strbuf.h"
 
-static const char tables_sql[] =
-    "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","
-    " n.nspname::varchar(128) AS \"TABLE_SCHEM\","
-    " c.relname::varchar(128) AS \"TABLE_NAME\","
-    " x.table_type::varchar(128) AS \"TABLE_TYPE\","
-    " pg_catalog.obj_description(c.oid, 'pg_class')::varchar AS \"REMARKS\""
-    " FROM pg_catalog.pg_class c"
-    " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-    " CROSS JOIN LATERAL (SELECT CASE"
-    "  WHEN " GC_CATALOG_SYSTEM_SCHEMA("n") " THEN"
-    "   CASE WHEN c.relkind IN ('v', 'm') THEN 'SYSTEM VIEW' ELSE 'SYSTEM TABLE' END"
-    "  WHEN c.relpersistence = 't' THEN 'LOCAL TEMPORARY'"
-    "  WHEN c.relkind IN ('r', 'p') THEN 'TABLE'"
-    "  WHEN c.relkind = 'v' THEN 'VIEW'"
-    "  WHEN c.relkind = 'm' THEN 'MATERIALIZED VIEW'"
-    "  ELSE 'FOREIGN TABLE' END AS table_type) x"
-    " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')"
-    " AND ($1::text IS NULL OR pg_catalog.current_database() LIKE $1)"
-    " AND ($2::text IS NULL OR n.nspname LIKE $2)"
-    " AND ($3::text IS NULL OR c.relname LIKE $3)"
-    " AND ($4::text IS NULL OR x.table_type = ANY (string_to_array($4, ',')))"
-    " AND (c.relpersistence <> 't' OR n.oid = pg_catalog.pg_my_temp_schema())"
-    " AND ($5::bool OR NOT " GC_CATALOG_SYSTEM_SCHEMA("n") ")"
-    " ORDER BY 4, 1, 2, 3";
+/* SOLO_ARM: on a global connection, a CASE arm that calls a solo table's
+ * foreign twin (on the groups that do not own it) TABLE, as its owner does,
+ * so the answer does not depend on which member gives it. */
+#define TABLES_SQL(SOLO_ARM)                                                   \
+    "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","   \
+    " n.nspname::varchar(128) AS \"TABLE_SCHEM\","                            \
+    " c.relname::varchar(128) AS \"TABLE_NAME\","                             \
+    " x.table_type::varchar(128) AS \"TABLE_TYPE\","                          \
+    " pg_catalog.obj_description(c.oid, 'pg_class')::varchar AS \"REMARKS\""  \
+    " FROM pg_catalog.pg_class c"                                              \
+    " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"                \
+    " CROSS JOIN LATERAL (SELECT CASE"                                         \
+    "  WHEN " GC_CATALOG_SYSTEM_SCHEMA("n") " THEN"                            \
+    "   CASE WHEN c.relkind IN ('v', 'm') THEN 'SYSTEM VIEW' ELSE 'SYSTEM TABLE' END" \
+    "  WHEN c.relpersistence = 't' THEN 'LOCAL TEMPORARY'"                     \
+    "  WHEN c.relkind IN ('r', 'p') THEN 'TABLE'"                              \
+    SOLO_ARM                                                                   \
+    "  WHEN c.relkind = 'v' THEN 'VIEW'"                                       \
+    "  WHEN c.relkind = 'm' THEN 'MATERIALIZED VIEW'"                          \
+    "  ELSE 'FOREIGN TABLE' END AS table_type) x"                              \
+    " WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')"                            \
+    " AND ($1::text IS NULL OR pg_catalog.current_database() LIKE $1)"         \
+    " AND ($2::text IS NULL OR n.nspname LIKE $2)"                             \
+    " AND ($3::text IS NULL OR c.relname LIKE $3)"                             \
+    " AND ($4::text IS NULL OR x.table_type = ANY (string_to_array($4, ',')))" \
+    " AND (c.relpersistence <> 't' OR n.oid = pg_catalog.pg_my_temp_schema())" \
+    " AND ($5::bool OR NOT " GC_CATALOG_SYSTEM_SCHEMA("n") ")"                 \
+    " ORDER BY 4, 1, 2, 3"
+
+static const char tables_sql[] = TABLES_SQL("");
+static const char tables_sql_cluster[] = TABLES_SQL(
+    "  WHEN c.relkind = 'f' AND NOT c.relispartition AND EXISTS (SELECT 1"
+    "   FROM gcluster.tables t WHERE t.method = 'solo'"
+    "   AND pg_catalog.to_regclass(pg_catalog.quote_ident(t.name)) = c.oid) THEN 'TABLE'");
 
 static const char catalogs_sql[] =
     "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","
@@ -155,5 +167,9 @@ SQLRETURN gc_catalog_tables(gc_stmt *s, const char *catalog, const char *schema,
     free(types);
     /* One solo table named: its owner says TABLE, another group FOREIGN TABLE. */
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
-    return gc_catq_run(&q, tables_sql);
+    /* A catalog version means the topology came from the gcluster catalog,
+     * whose tables every member holds. */
+    const gc_global *g = s->conn->global;
+    bool cluster = g != NULL && gc_global_catalog_version(g) >= 0;
+    return gc_catq_run(&q, cluster ? tables_sql_cluster : tables_sql);
 }
