@@ -6,6 +6,7 @@ The helper (gcctl, psql) runs without any sanitizer preload this interpreter
 may have been given, so the servers it starts run as usual."""
 import os
 import subprocess
+import sys
 
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
@@ -18,3 +19,9 @@ def run_helper(helper, *args, check=True, timeout=90):
     if check and r.returncode != 0:
         raise RuntimeError(f"helper {' '.join(args)}: {r.stderr.strip() or r.stdout.strip()}")
     return r.stdout.strip()
+
+
+def fail(msg):
+    """Ends the test: prints why and exits with status 1."""
+    print("FAIL:", msg)
+    sys.exit(1)

@@ -38,7 +38,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from fault_helper import CHILD_ENV, run_helper  # noqa: E402
+from fault_helper import CHILD_ENV, fail, run_helper  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
 APP = "crtest"
@@ -52,11 +52,6 @@ def helper(*args, check=True):
 
 def su(member, sql):
     return helper("su", member, sql)
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
 
 
 def connect(autocommit, extra=""):

@@ -40,7 +40,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from fault_helper import run_helper  # noqa: E402
+from fault_helper import fail, run_helper  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
 RECONNECT_INTERVAL = 1
@@ -48,11 +48,6 @@ RECONNECT_INTERVAL = 1
 
 def helper(*args):
     return run_helper(HELPER, *args)
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
 
 
 PORT = {helper("port", m): m for m in ("G1N1", "G1N2", "G2N1", "G2N2")}

@@ -34,7 +34,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from fault_helper import run_helper  # noqa: E402
+from fault_helper import fail, run_helper  # noqa: E402
 
 DSN, HELPER, DIR = sys.argv[1], sys.argv[2], sys.argv[3]
 DELAY_MS = 25
@@ -43,11 +43,6 @@ TRIES = 5
 
 def helper(*args):
     return run_helper(HELPER, *args)
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
 
 
 def pump(src, dst):
