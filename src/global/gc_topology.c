@@ -285,7 +285,7 @@ bool gc_topology_copy(const gc_topology *src, gc_topology *dst, gc_error *err)
     assert(src != NULL && dst != NULL);
     memset(dst, 0, sizeof *dst);
     dst->version = src->version;
-    if ((src->cluster != NULL && !copy_text(&dst->cluster, src->cluster, err)))
+    if (src->cluster != NULL && !copy_text(&dst->cluster, src->cluster, err))
         return false;
     dst->groups = calloc((size_t)src->n_groups + 1, sizeof *dst->groups);
     dst->members = calloc((size_t)src->n_members + 1, sizeof *dst->members);
