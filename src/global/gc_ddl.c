@@ -64,6 +64,35 @@ static bool take_name(ddl_cursor *c, size_t *start, size_t *end)
     return true;
 }
 
+/* Moves the cursor past the keyword `word` at parenthesis depth 0 (false
+ * when the statement ends first). */
+static bool skip_past_kw(ddl_cursor *c, const char *word)
+{
+    int depth = 0;
+    for (; c->have; advance(c)) {
+        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
+            depth++;
+        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
+            depth--;
+        else if (depth == 0 && is_kw(c, word)) {
+            advance(c);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Copies the text [start, end) of the statement into dst (size bytes) as a
+ * string; false, copying nothing, when it does not fit. */
+static bool copy_written(char *dst, size_t size, const ddl_cursor *c, size_t start, size_t end)
+{
+    if (end - start >= size)
+        return false;
+    memcpy(dst, c->lx.text + start, end - start);
+    dst[end - start] = '\0';
+    return true;
+}
+
 /* CREATE [UNLOGGED] TABLE, the cursor after TABLE: a new unpartitioned table
  * is a solo table; PARTITION BY makes a new sharded parent on every group;
  * PARTITION OF would place a shard, which gcctl does. */
@@ -77,29 +106,19 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
         out->scope = GC_DDL_EVERY_GROUP;   /* PostgreSQL will say what is wrong */
         return;
     }
-    int depth = 0;
-    for (; c->have; advance(c)) {
-        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
-            depth++;
-        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
-            depth--;
-        else if (depth == 0 && is_kw(c, "partition")) {
-            advance(c);
-            if (is_kw(c, "of")) {
-                refuse(out, "CREATE TABLE ... PARTITION OF places a shard on every group; "
-                            "add shards with gcctl (apply or move-shard)");
-            } else {
-                out->scope = GC_DDL_EVERY_GROUP;
-            }
-            return;
+    if (skip_past_kw(c, "partition")) {
+        if (is_kw(c, "of")) {
+            refuse(out, "CREATE TABLE ... PARTITION OF places a shard on every group; "
+                        "add shards with gcctl (apply or move-shard)");
+        } else {
+            out->scope = GC_DDL_EVERY_GROUP;
         }
+        return;
     }
-    if (end - start >= sizeof out->table_as_written) {
+    if (!copy_written(out->table_as_written, sizeof out->table_as_written, c, start, end)) {
         refuse(out, "the table name is too long");
         return;
     }
-    memcpy(out->table_as_written, c->lx.text + start, end - start);
-    out->table_as_written[end - start] = '\0';
     out->scope = GC_DDL_SOLO_TABLE;
 }
 
@@ -124,12 +143,9 @@ static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
             break;
         advance(c);
     }
-    if (out->n_drop > 0 && out->drop_names[0].end - out->drop_names[0].start <
-                               sizeof out->table_as_written) {
-        size_t n = out->drop_names[0].end - out->drop_names[0].start;
-        memcpy(out->table_as_written, c->lx.text + out->drop_names[0].start, n);
-        out->table_as_written[n] = '\0';
-    }
+    if (out->n_drop > 0)
+        copy_written(out->table_as_written, sizeof out->table_as_written, c,
+                     out->drop_names[0].start, out->drop_names[0].end);
 }
 
 /* The statement changes the table or index named next (cursor on it). */
@@ -137,31 +153,12 @@ static bool take_target(ddl_cursor *c, gc_ddl_plan *out, gc_ddl_target target,
                         gc_ddl_twin twin)
 {
     size_t start, end;
-    if (!take_name(c, &start, &end) || end - start >= sizeof out->target_as_written)
+    if (!take_name(c, &start, &end) ||
+        !copy_written(out->target_as_written, sizeof out->target_as_written, c, start, end))
         return false;
-    memcpy(out->target_as_written, c->lx.text + start, end - start);
-    out->target_as_written[end - start] = '\0';
     out->target = target;
     out->twin = twin;
     return true;
-}
-
-/* Moves the cursor past the keyword `word` at parenthesis depth 0 (false
- * when the statement ends first). */
-static bool skip_past_kw(ddl_cursor *c, const char *word)
-{
-    int depth = 0;
-    for (; c->have; advance(c)) {
-        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
-            depth++;
-        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
-            depth--;
-        else if (depth == 0 && is_kw(c, word)) {
-            advance(c);
-            return true;
-        }
-    }
-    return false;
 }
 
 static const char refuse_concurrently[] =
