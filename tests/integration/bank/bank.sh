@@ -16,7 +16,6 @@ own_cluster "$SPEC"
 
 write_fault_helper
 
-# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" timeout 150 "$PYTHON" "$PY" bank "$DIR/helper.sh" "$DOC" \
+run_client timeout 150 "$PYTHON" "$PY" bank "$DIR/helper.sh" "$DOC" \
     || fail "bank.py failed"
 echo PASS

@@ -15,9 +15,6 @@ own_cluster "$SPEC"
 
 base=$(sed -n 's/^base: //p' "$DIR/local.state")
 os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
-su_sql() {
-    psql -X -q -At -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2"
-}
 # A plain (not sharded) table `cr` on each group: the driver routes it by
 # LocalityGroupPolicy. On G1 a deferred constraint trigger sleeps at COMMIT
 # for rows tagged 'slow...', so a test can break the session while COMMIT
@@ -51,7 +48,6 @@ ready) for _ in \$(seq 1 100); do
 esac
 HELPER
 chmod +x "$DIR/helper.sh"
-# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" /usr/bin/python3 "$PY" gcommit "$DIR/helper.sh" \
+run_client /usr/bin/python3 "$PY" gcommit "$DIR/helper.sh" \
     || fail "commit_resolution.py failed"
 echo PASS

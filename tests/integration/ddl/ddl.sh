@@ -11,28 +11,20 @@ DIR=$5
 source "$(dirname "$0")/../gcctl/lib.sh"
 own_cluster "$SPEC"
 
-base=$(sed -n 's/^base: //p' "$DIR/local.state")
-os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
-su() {
-    psql -X -q -At -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2" \
-        || fail "superuser SQL on $1 failed: $2"
-}
 # odbc [--manual] SQL: what the application sees.
 odbc() {
-    # shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-    env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" gddl "$@" \
+    run_client "$PYTHON" "$CLIENT" gddl "$@" \
         || fail "the client failed on: $*"
 }
 # odbc_cs CONNECTION-STRING [--repeat N] SQL: the same with a connection string.
 odbc_cs() {
-    # shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-    env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" "$CLIENT" "$@" \
+    run_client "$PYTHON" "$CLIENT" "$@" \
         || fail "the client failed on: $*"
 }
 # app_calls MEMBER LIKE: pg_stat_statements calls of the application role's
 # statements whose text starts with LIKE.
 app_calls() {
-    su "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
              WHERE userid = 'app'::regrole AND query LIKE '$2%'"
 }
 # on_every PRIMARY-QUERY EXPECTED WHAT: the same answer on each group's primary.
@@ -52,7 +44,7 @@ version() {
 # gcctl creates the spec's tables as the superuser; DDL on them needs their
 # owner, so the application role is made the owner here.
 for g in G1 G2; do
-    su "$(primary_of "$g")" "DO \$\$ DECLARE r regclass; BEGIN
+    su_sql "$(primary_of "$g")" "DO \$\$ DECLARE r regclass; BEGIN
         FOR r IN SELECT c.oid FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace
                  AND c.relkind IN ('r', 'p', 'f') LOOP
             EXECUTE format('ALTER TABLE %s OWNER TO app', r);
@@ -96,7 +88,7 @@ echo "ok: the solo table is in gcluster.tables on every group (owner $owner, ori
 # servers' pg_stat_statements say which primary ran them. A group that is
 # not the owner would run them through its foreign table (a different text,
 # with public.notes, on the owner).
-for g in G1 G2; do su "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
 out=$(odbc_cs "DSN=gddl;DirectExecuteRouting=Yes;LocalityGroupPolicy=0" --repeat 20 \
     "SELECT body FROM notes WHERE id = ?")
 [ "${out%% *}" = ok ] || fail "SELECT on the solo table: $out"
@@ -180,13 +172,13 @@ echo "ok: COMMENT, CREATE INDEX, ADD COLUMN, ADD PRIMARY KEY, RENAME COLUMN, ALT
 
 # A step that fails on the foreign side undoes the owner's part too: the
 # column is already there on the foreign table of group $sother only.
-su "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo ADD COLUMN clash int" >/dev/null
+su_sql "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo ADD COLUMN clash int" >/dev/null
 before_owner=$(sql "$(primary_of "$sowner")" "$solo_columns")
 out=$(odbc "ALTER TABLE gc_solo ADD COLUMN clash int, ADD COLUMN other_new int")
 case $out in error\ 42701*"$sother"*) ;; *) fail "ADD COLUMN failing on the foreign side gave: $out" ;; esac
 [ "$(sql "$(primary_of "$sowner")" "$solo_columns")" = "$before_owner" ] \
     || fail "the owner kept part of a DDL that failed on group $sother"
-su "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo DROP COLUMN clash" >/dev/null
+su_sql "$(primary_of "$sother")" "ALTER FOREIGN TABLE gc_solo DROP COLUMN clash" >/dev/null
 # Forms with no exact counterpart are refused before anything runs.
 for refused in "ALTER TABLE gc_solo RENAME TO gc_solo2" "ALTER TABLE gc_solo SET SCHEMA gcluster" \
                "ALTER TABLE gc_solo ADD COLUMN z int, INHERIT accounts"; do
@@ -202,7 +194,7 @@ echo "ok: a DDL on a solo table failing on the foreign side left the owner uncha
 
 # Catalog functions on a solo table answer from its owner, every time, with
 # a random group policy moving the connection between calls.
-answers=$(env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$PYTHON" \
+answers=$(run_client "$PYTHON" \
     "$(dirname "$CLIENT")/solo_catalog.py" "DSN=gddl;LocalityGroupPolicy=0" gc_solo 10) \
     || fail "the catalog client failed"
 expect="TABLE|a|gc_solo_pkey|a,amount,note||TABLE"
@@ -306,29 +298,29 @@ echo "ok: DROP TABLE of several tables dropped foreign twins and tables on every
 # synchronous replication to a standby that does not exist makes PREPARE
 # wait after preparing locally; that backend is terminated. The driver must
 # leave every group unchanged and no prepared transaction behind.
-su G2N1 "ALTER SYSTEM SET synchronous_standby_names = 'gcodbc_no_such_standby'" >/dev/null
-su G2N1 "SELECT pg_reload_conf()" >/dev/null
+su_sql G2N1 "ALTER SYSTEM SET synchronous_standby_names = 'gcodbc_no_such_standby'" >/dev/null
+su_sql G2N1 "SELECT pg_reload_conf()" >/dev/null
 for _ in $(seq 1 50); do
-    [ "$(su G2N1 "SHOW synchronous_standby_names")" = gcodbc_no_such_standby ] && break
+    [ "$(su_sql G2N1 "SHOW synchronous_standby_names")" = gcodbc_no_such_standby ] && break
     sleep 0.1
 done
 odbc "ALTER TABLE accounts ADD COLUMN lost_prepare int" >"$DIR/lost_prepare.out" &
 client=$!
 waiting=""
 for _ in $(seq 1 150); do
-    waiting=$(su G2N1 "SELECT pid FROM pg_stat_activity
+    waiting=$(su_sql G2N1 "SELECT pid FROM pg_stat_activity
                        WHERE wait_event = 'SyncRep' AND query LIKE 'PREPARE TRANSACTION%'")
     [ -n "$waiting" ] && break
     sleep 0.1
 done
 [ -n "$waiting" ] || { kill "$client"; fail "no PREPARE TRANSACTION waited for synchronous replication on G2N1"; }
-[ "$(su G2N1 "SELECT count(*) FROM pg_prepared_xacts")" = 1 ] \
+[ "$(su_sql G2N1 "SELECT count(*) FROM pg_prepared_xacts")" = 1 ] \
     || fail "the waiting PREPARE TRANSACTION had not prepared on G2N1"
-su G2N1 "SELECT pg_terminate_backend($waiting)" >/dev/null
+su_sql G2N1 "SELECT pg_terminate_backend($waiting)" >/dev/null
 # Releases the driver's ROLLBACK PREPARED, which waits for the same
 # replication until the setting is gone.
-su G2N1 "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
-su G2N1 "SELECT pg_reload_conf()" >/dev/null
+su_sql G2N1 "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
+su_sql G2N1 "SELECT pg_reload_conf()" >/dev/null
 for _ in $(seq 1 300); do
     kill -0 "$client" 2>/dev/null || break
     sleep 0.1
@@ -349,7 +341,7 @@ no_prepared_left "after a lost PREPARE TRANSACTION"
 echo "ok: a PREPARE TRANSACTION whose answer was lost left every group unchanged and nothing prepared ($out)"
 
 # 7. max_prepared_transactions = 0 on one primary: refused, nothing changes.
-su G2N1 "ALTER SYSTEM SET max_prepared_transactions = 0" >/dev/null
+su_sql G2N1 "ALTER SYSTEM SET max_prepared_transactions = 0" >/dev/null
 "$GCCTL" local stop-member G2N1 --dir "$DIR" >/dev/null || fail "stop-member G2N1"
 "$GCCTL" local start-member G2N1 --dir "$DIR" >/dev/null || fail "start-member G2N1"
 out=$(odbc "CREATE TABLE after_restart (x int)")

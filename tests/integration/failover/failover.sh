@@ -17,7 +17,6 @@ for m in $(members); do
     wait_until "$m" "SELECT count(*) FROM accounts" 200
 done
 write_fault_helper
-# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" /usr/bin/python3 "$PY" gfail "$DIR/helper.sh" \
+run_client /usr/bin/python3 "$PY" gfail "$DIR/helper.sh" \
     || fail "failover.py failed"
 echo PASS

@@ -31,6 +31,25 @@ sql() {
         || fail "SQL on $member failed: $*"
 }
 
+# su_sql MEMBER QUERY: runs queries as the cluster's superuser over the
+# member's socket, unaligned output without headers; stops the test on an SQL
+# error.
+su_sql() {
+    local base os_user
+    base=$(sed -n 's/^base: //p' "$DIR/local.state")
+    os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
+    psql -X -q -At -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2" \
+        || fail "superuser SQL on $1 failed: $2"
+}
+
+# run_client COMMAND ARGS...: runs a client program against the cluster's
+# DSNs (DIR's odbc.ini and odbcinst.ini), with GC_CLIENT_ENV (the sanitizer
+# build's preload) in its environment.
+run_client() {
+    # shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
+    env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$@"
+}
+
 # sql_may_fail MEMBER QUERY: like sql, but returns psql's status.
 sql_may_fail() {
     psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$(port_of "$1")" -U app -d app -c "$2" 2>&1

@@ -11,18 +11,11 @@ DIR=$4
 source "$(dirname "$0")/../gcctl/lib.sh"
 own_cluster "$SPEC"
 
-base=$(sed -n 's/^base: //p' "$DIR/local.state")
-os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
-# su MEMBER QUERY: as the superuser (pg_stat_statements_reset needs one).
-su() {
-    psql -X -q -At -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2" \
-        || fail "superuser SQL on $1 failed: $2"
-}
 
 sql G1N1 "INSERT INTO accounts (id, owner) SELECT g, 'seed' FROM generate_series(1, 20) g" >/dev/null
 for m in $(members); do
     wait_until "$m" "SELECT count(*) FROM accounts" 20
-    su "$m" "SELECT pg_stat_statements_reset()" >/dev/null
+    su_sql "$m" "SELECT pg_stat_statements_reset()" >/dev/null
 done
 
 out=$(ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$QUICK" gquick "$(members | wc -l)") \
@@ -47,7 +40,7 @@ echo "ok: each keyed statement ran on its owner group's primary (by the driver's
 
 # The servers' account: calls per primary equal the keys its group owns.
 calls() {
-    su "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'app') AND query LIKE '$2%'"
 }
 for g in G1 G2; do
@@ -111,7 +104,7 @@ out=$(ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$QUICK" gquick down G2N2 \
       "'$GCCTL' local start-member G2N2 --dir '$DIR' >/dev/null") \
     || fail "G2N2, down at connect and started later, was not used again"
 echo "$out" | grep '^ok'
-got=$(su G2N2 "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+got=$(su_sql G2N2 "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
                WHERE query LIKE 'SELECT owner FROM accounts WHERE id = \$1%'")
 [ "$got" -gt 0 ] || fail "G2N2 counts no keyed SELECT after it came back"
 echo "ok: G2N2 ran $got keyed SELECTs after coming back (pg_stat_statements on G2N2)"

@@ -11,8 +11,7 @@ own_cluster "$SPEC"
 base=$(sed -n 's/^base: //p' "$DIR/local.state")
 os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
 
-# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" /usr/bin/python3 \
+run_client /usr/bin/python3 \
     "$(dirname "$0")/refresh_client.py" "$GCCTL" "$DIR" "$base/sock" "$os_user" \
     || fail "refresh_client.py"
 
@@ -22,9 +21,8 @@ for m in G2N1 G3N1; do
     v=$(sql "$m" "SELECT version FROM gcluster.version")
     [ "$v" -gt "$before" ] && before=$v
 done
-# shellcheck disable=SC2086
 out=$(echo "ALTER SYSTEM RECONNECT GLOBAL CONNECTION" |
-      env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" isql -b grefresh 2>&1) \
+      run_client isql -b grefresh 2>&1) \
     || fail "isql RECONNECT: $out"
 for m in G1N1 G2N1 G3N1; do
     v=$(sql "$m" "SELECT version FROM gcluster.version")

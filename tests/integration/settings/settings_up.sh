@@ -13,12 +13,6 @@ bash "$ROUTING_SRC/cluster_up.sh" "$GCCTL" "$SPEC" "$DIR" 2000 || exit 1
 source "$ROUTING_SRC/../gcctl/lib.sh"
 trap '[ -e "$DIR/settings_ready" ] || "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
 rm -f "$DIR/settings_ready"
-base=$(sed -n 's/^base: //p' "$DIR/local.state")
-os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
-su() {
-    psql -X -q -At -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2" \
-        || fail "superuser SQL on $1 failed: $2"
-}
 objects="
 CREATE SCHEMA s2 AUTHORIZATION app;
 CREATE TABLE public.probe (a int); CREATE TABLE s2.probe (a int);
@@ -40,11 +34,11 @@ GRANT USAGE ON SCHEMA public, s2 TO settings_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO settings_reader;
 "
 for g in G1 G2; do
-    su "$(primary_of "$g")" "$objects" >/dev/null
+    su_sql "$(primary_of "$g")" "$objects" >/dev/null
 done
 # A role only G1 knows: SET ROLE to it works on G1's members and fails on
 # G2's, which shows whether a failed SET is undone everywhere.
-su G1N1 "DO \$\$ BEGIN
+su_sql G1N1 "DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'only_g1') THEN CREATE ROLE only_g1; END IF;
 END \$\$; GRANT only_g1 TO app" >/dev/null
 for m in $(members); do

@@ -12,7 +12,6 @@ LIB=$(cd "$(dirname "$0")/../gcctl" && pwd)/lib.sh
 source "$LIB"
 own_cluster "$SPEC" >/dev/null
 write_fault_helper
-# shellcheck disable=SC2086 # GC_CLIENT_ENV is NAME=value words
-env ${GC_CLIENT_ENV:-} ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" /usr/bin/python3 "$PY" topo "$DIR/helper.sh" "$DIR" \
+run_client /usr/bin/python3 "$PY" topo "$DIR/helper.sh" "$DIR" \
     || fail "connect_latency.py failed"
 echo PASS
