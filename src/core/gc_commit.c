@@ -21,7 +21,7 @@ bool gc_commit_write_applies(const gc_stmt *s)
     gc_sql_kind k = s->analysis->kind;
     if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
         return false;
-    return !s->analysis->read_only && !s->analysis->has_returning;
+    return !s->analysis->read_only;
 }
 
 bool gc_commit_sql_applies(const gc_stmt *s)
@@ -182,6 +182,29 @@ static bool send_write(gc_stmt *s, gc_member *m, int n, const Oid *types,
     return ok;
 }
 
+/* An autocommit write that committed although its member failed before
+ * the sync's answer. The id query is answered after the statement, so the
+ * statement's own answer (its row count, and the rows of a RETURNING) had
+ * arrived in full: the application gets it, with 01000 saying what
+ * happened (without it, should that ever be, the row count is -1). Takes
+ * run's result. */
+static SQLRETURN committed_after_loss(gc_stmt *s, gc_member *m, gc_member_xid_run *run)
+{
+    PGresult *result = run->result;
+    run->result = NULL;
+    gc_member_xid_run_clear(run);
+    bool answered = result != NULL;
+    SQLRETURN rc = answered ? gc_stmt_set_local_result(s, result)
+                            : gc_stmt_set_empty_result(s);   /* row count -1 */
+    if (rc == SQL_ERROR)
+        return SQL_ERROR;
+    gc_diag_add(&s->h.diag, "01000", 0, "member %s failed after the statement committed: "
+                "it took effect once; %s", gc_member_name(m),
+                answered ? "its answer had arrived in full"
+                         : "the number of rows it affected is unknown");
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *types,
                               const char *const *values, const int *lengths,
                               const int *formats)
@@ -209,9 +232,9 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     }
     int i = gc_global_member_index(g, m);
     add_error(&s->h.diag, &run, &err);
-    gc_member_xid_run_clear(&run);
     gc_route_done(s, SQL_ERROR);    /* marks the member down */
     if (run.outcome == GC_XID_NOT_COMMITTED) {
+        gc_member_xid_run_clear(&run);
         gc_global_set_rerun_safe(g, true);
         return SQL_ERROR;
     }
@@ -222,19 +245,16 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
                    "transaction %s %s", gc_member_name(m), err.message,
                    run.xid[0] ? run.xid : "(id unknown)", gc_xact_outcome_name(outcome));
     if (outcome == GC_XACT_NOT_COMMITTED) {
+        gc_member_xid_run_clear(&run);
         gc_global_set_rerun_safe(g, true);
         return SQL_ERROR;
     }
     gc_diag_clear(&s->h.diag);
     if (outcome == GC_XACT_UNKNOWN) {
+        gc_member_xid_run_clear(&run);
         gc_diag_add(&s->h.diag, "40003", 0, "member %s failed during the statement: whether "
                     "it completed is unknown (%s)", gc_member_name(m), why.message);
         return SQL_ERROR;
     }
-    if (gc_stmt_set_empty_result(s) == SQL_ERROR)   /* no row count: SQLRowCount gives -1 */
-        return SQL_ERROR;
-    gc_diag_add(&s->h.diag, "01000", 0, "member %s failed after the statement committed: "
-                "it took effect once; the number of rows it affected is unknown",
-                gc_member_name(m));
-    return SQL_SUCCESS_WITH_INFO;
+    return committed_after_loss(s, m, &run);
 }

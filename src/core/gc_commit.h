@@ -8,7 +8,8 @@
  *
  *   COMMIT:  committed -> success; wrote nothing -> 01000 (success with
  *            info); not committed -> 40001 / 19068; cannot tell -> 08007.
- *   write:   committed -> 01000 (success, rows affected unknown: -1);
+ *   write:   committed -> 01000 (success, with the statement's own
+ *            answer: its row count, a RETURNING's rows);
  *            not committed -> run again elsewhere, silently;
  *            cannot tell -> 40003. Never 19068.
  *
@@ -24,9 +25,9 @@
 
 /* Whether this execution of s is an autocommit write sent with its
  * transaction id: global connection, autocommit, no transaction open or
- * held back, INSERT/UPDATE/DELETE/MERGE by analysis, one statement, and
- * no RETURNING (whose rows would be lost with a lost answer even when the
- * write committed: those keep the ordinary path and report the failure). */
+ * held back, INSERT/UPDATE/DELETE/MERGE by analysis, one statement. A
+ * write with RETURNING too: its rows arrive in full before it commits, so
+ * they are held by the driver (not streamed) and survive a lost answer. */
 bool gc_commit_write_applies(const gc_stmt *s);
 
 /* Runs the autocommit write s on member session m (the routed one, s's

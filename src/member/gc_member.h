@@ -224,8 +224,9 @@ typedef struct gc_member_xid_run {
     bool rolled_back;          /* COMMIT was answered ROLLBACK (an aborted
                                   transaction): not committed, no server error */
     unsigned long generation;  /* the session it ran on */
-    PGresult *result;          /* the statement's own result when it succeeded
-                                  (caller PQclears), else NULL */
+    PGresult *result;          /* the statement's own result when it arrived and
+                                  the write committed or may have (caller
+                                  PQclears), else NULL */
     PGresult *error;           /* the first server error (run_statement and
                                   commit variants; caller PQclears), or NULL */
 } gc_member_xid_run;

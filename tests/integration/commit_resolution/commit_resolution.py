@@ -20,9 +20,11 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
 (e) cannot tell: the whole group G1 stopped while COMMIT runs: 08007, and
     nothing ran anywhere (no re-run).
 (f) autocommit write, committed, answer lost (synchronous standby as in
-    (a)): success, the row is there exactly once.
+    (a)): success with its row count, the row is there exactly once; with
+    RETURNING, the returned row is G1N1's.
 (g) autocommit write, not committed (trigger as in (c)): it runs again
-    on G2 by itself: the row is there exactly once, on G2.
+    on G2 by itself: the row is there exactly once, on G2; with RETURNING,
+    the returned row is G2N1's.
 (h) autocommit write, cannot tell (group stopped as in (e)): 40003, the
     row nowhere.
 (i) not committed, known without asking: the backend of an open
@@ -116,6 +118,17 @@ def expect_error(result, state, what, native=None):
     if kind != "error" or value.args[0] != state or (native and native not in str(value)):
         fail(f"{what}: expected {state} {native or ''}, got {kind} {value}")
     return value
+
+
+# The server that ran an INSERT ... RETURNING names itself in its row.
+RETURNING = "RETURNING id, current_setting('port')"
+
+
+def expect_returned(rows, row_id, member, what):
+    want = [(row_id, su(member, "SHOW port"))]
+    got = [tuple(r) for r in rows]
+    if got != want:
+        fail(f"{what} RETURNING gave {got}, expected {want} (the row as {member} wrote it)")
 
 
 def wait_up(*members):
@@ -219,11 +232,22 @@ cur = conn.cursor()
 join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (6, 'f')").rowcount)
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
 rows = expect_ok(join(), "(f) autocommit INSERT")
+if rows != 1:
+    fail(f"(f) the INSERT's row count is {rows}, expected 1")
+conn.close()    # G1N1 is down for this connection now; a new one has it again
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (61, 'f') {RETURNING}").fetchall())
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+returned = expect_ok(join(), "(f) autocommit INSERT ... RETURNING")
 sync_standby(False)
-if count("G1N1", 6) != 1 or count("G2N1", 6) != 0:
-    fail(f"(f) expected the row once on G1N1, got G1N1 {count('G1N1', 6)} G2N1 {count('G2N1', 6)}")
+expect_returned(returned, 61, "G1N1", "(f)")
+for row_id in (6, 61):
+    if count("G1N1", row_id) != 1 or count("G2N1", row_id) != 0:
+        fail(f"(f) expected row {row_id} once on G1N1, got G1N1 {count('G1N1', row_id)} "
+             f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (f): autocommit INSERT whose answer was lost after it committed: success "
-      f"(row count {rows}), row present exactly once")
+      f"(row count {rows}), row present exactly once; with RETURNING, G1N1's row returned")
 conn.close()
 
 # --- (g) autocommit write, not committed: runs again on G2 ---
@@ -232,10 +256,20 @@ cur = conn.cursor()
 join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (7, 'slow-g')").rowcount)
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
 rows = expect_ok(join(), "(g) autocommit INSERT")
-if count("G1N1", 7) != 0 or count("G2N1", 7) != 1:
-    fail(f"(g) expected the row once on G2N1, got G1N1 {count('G1N1', 7)} G2N1 {count('G2N1', 7)}")
+conn.close()
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (71, 'slow-g') {RETURNING}")
+                 .fetchall())
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
+returned = expect_ok(join(), "(g) autocommit INSERT ... RETURNING")
+expect_returned(returned, 71, "G2N1", "(g)")
+for row_id in (7, 71):
+    if count("G1N1", row_id) != 0 or count("G2N1", row_id) != 1:
+        fail(f"(g) expected row {row_id} once on G2N1, got G1N1 {count('G1N1', row_id)} "
+             f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (g): autocommit INSERT that did not commit ran again on G2 by itself "
-      f"(row count {rows}); row present exactly once")
+      f"(row count {rows}); row present exactly once; with RETURNING, G2N1's row returned")
 conn.close()
 time.sleep(1.2)
 
