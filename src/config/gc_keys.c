@@ -173,7 +173,10 @@ const gc_key gc_keys[] = {
              "written." },
     { .name = "LogFile", .type = GC_KEY_STRING, .offset = FIELD(log_file),
       .value_hint = "file path",
-      .doc = "File the trace log is appended to. Unset: standard error." },
+      .doc = "File the trace log is appended to. Unset: standard error. Each line starts "
+             "with the UTC time, the process id in brackets and `gcodbc #N:`, N numbering "
+             "the connections of the process in the order they were opened, so that "
+             "connections sharing one file can be told apart." },
 };
 
 const size_t gc_keys_count = sizeof gc_keys / sizeof gc_keys[0];

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
@@ -12,8 +13,12 @@ struct gc_trace {
     FILE *file;
     int owns_file;          /* false for stderr */
     gc_trace_level level;
+    unsigned number;        /* which trace of the process: tells the lines of
+                               connections sharing one file apart */
     pthread_mutex_t lock;   /* keeps lines from interleaving */
 };
+
+static atomic_uint traces_opened;
 
 gc_trace *gc_trace_open(const char *path, gc_trace_level level)
 {
@@ -33,6 +38,7 @@ gc_trace *gc_trace_open(const char *path, gc_trace_level level)
         return NULL;
     }
     trace->level = level;
+    trace->number = atomic_fetch_add(&traces_opened, 1) + 1;
     pthread_mutex_init(&trace->lock, NULL);
     return trace;
 }
@@ -64,8 +70,8 @@ void gc_trace_write(gc_trace *trace, gc_trace_level level, const char *fmt, ...)
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
 
     pthread_mutex_lock(&trace->lock);
-    fprintf(trace->file, "%s.%06ldZ [%d] gcodbc: ", stamp, (long)now.tv_usec,
-            (int)getpid());
+    fprintf(trace->file, "%s.%06ldZ [%d] gcodbc #%u: ", stamp, (long)now.tv_usec,
+            (int)getpid(), trace->number);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(trace->file, fmt, ap);

@@ -1,6 +1,8 @@
 /*
  * gc_trace: the driver's trace log (LogLevel / LogFile). One per connection;
  * safe to write from several threads. Never given a password to write.
+ * A line: UTC time, [process id], "gcodbc #N:" where N numbers the traces
+ * (connections) of the process in the order they were opened, then text.
  */
 #ifndef GC_TRACE_H
 #define GC_TRACE_H
