@@ -74,6 +74,41 @@ static void member_broke(gc_conn *c, int i, const gc_member_xid_run *run)
     gc_global_release_pin(c->global);
 }
 
+/* Whether the lost exchange's id query answered that the transaction
+ * wrote nothing on its member, and nothing of it can have been written
+ * elsewhere: then nothing of it applied anywhere. */
+static bool wrote_nothing(const gc_conn *c, const gc_member_xid_run *run)
+{
+    return run->xid_answered && run->xid[0] == '\0' &&
+           !gc_global_may_write_elsewhere(c->global);
+}
+
+/* What became of the transaction of run, whose answer from member i was
+ * lost (not wrote_nothing): asks pg_xact_status (gc_commit_resolve.h). A
+ * transaction that may have written to another group through postgres_fdw
+ * is never "not committed": postgres_fdw commits its remote part before
+ * the local commit, so the member's "aborted" (or "no id") does not say
+ * that part did not apply. */
+static gc_xact_outcome resolve_lost(gc_conn *c, int i, const gc_member_xid_run *run,
+                                    gc_error *why)
+{
+    const char *name = gc_member_name(gc_global_member(c->global, i));
+    if (run->xid_answered && run->xid[0] == '\0') {
+        gc_error_set(why, "08007", 0, "it wrote nothing on member %s but may have written "
+                     "to another group through postgres_fdw", name);
+        return GC_XACT_UNKNOWN;
+    }
+    gc_xact_outcome outcome =
+        gc_global_resolve_commit(c->global, i, run, GC_COMMIT_RESOLVE_WAIT_MS, why);
+    if (outcome == GC_XACT_NOT_COMMITTED && gc_global_may_write_elsewhere(c->global)) {
+        gc_error_set(why, "08007", 0, "it did not commit on member %s but may have written "
+                     "to another group through postgres_fdw, which commits its part first",
+                     name);
+        return GC_XACT_UNKNOWN;
+    }
+    return outcome;
+}
+
 /* What a COMMIT's run means for the application; diagnostics to diag.
  * Handles the member's failure and the pin. */
 static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
@@ -107,14 +142,13 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
         gc_diag_add_error(diag, &lost);
         return SQL_ERROR;
     }
-    if (run->xid_answered && run->xid[0] == '\0') {
+    if (wrote_nothing(c, run)) {
         gc_diag_add(diag, "01000", 0, "member %s failed during COMMIT of a transaction that "
                     "wrote nothing: nothing was lost", name);
         return SQL_SUCCESS_WITH_INFO;
     }
     gc_error why;
-    gc_xact_outcome outcome =
-        gc_global_resolve_commit(c->global, i, run, GC_COMMIT_RESOLVE_WAIT_MS, &why);
+    gc_xact_outcome outcome = resolve_lost(c, i, run, &why);
     gc_trace_write(c->trace, GC_TRACE_INFO, "COMMIT on %s lost its answer (%s): "
                    "transaction %s %s", name, err->message,
                    run->xid[0] ? run->xid : "(id unknown)", gc_xact_outcome_name(outcome));
@@ -233,14 +267,13 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     int i = gc_global_member_index(g, m);
     add_error(&s->h.diag, &run, &err);
     gc_route_done(s, SQL_ERROR);    /* marks the member down */
-    if (run.outcome == GC_XID_NOT_COMMITTED) {
+    if (run.outcome == GC_XID_NOT_COMMITTED || wrote_nothing(c, &run)) {
         gc_member_xid_run_clear(&run);
         gc_global_set_rerun_safe(g, true);
         return SQL_ERROR;
     }
     gc_error why;
-    gc_xact_outcome outcome =
-        gc_global_resolve_commit(g, i, &run, GC_COMMIT_RESOLVE_WAIT_MS, &why);
+    gc_xact_outcome outcome = resolve_lost(c, i, &run, &why);
     gc_trace_write(c->trace, GC_TRACE_INFO, "autocommit write on %s lost its answer (%s): "
                    "transaction %s %s", gc_member_name(m), err.message,
                    run.xid[0] ? run.xid : "(id unknown)", gc_xact_outcome_name(outcome));

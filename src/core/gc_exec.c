@@ -383,7 +383,8 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     SQLRETURN rc = send_once(s, pv);
     while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO,
-                       "read-only statement failed with its member %s: run again elsewhere",
+                       "statement failed with its member %s and did not take effect: "
+                       "run again elsewhere",
                        gc_member_name(s->conn->session));
         gc_stmt_discard_results(s);
         gc_diag_clear(&s->h.diag);
@@ -424,8 +425,11 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
         }
         if (rc != SQL_SUCCESS && !s->simple_query) {
             /* The member may have failed under the PREPARE: routing hears
-             * of it (a transaction's loss becomes 40001 / 19068). */
+             * of it (a transaction's loss becomes 40001 / 19068). Nothing
+             * ran, so an autocommit statement may run again elsewhere. */
             gc_route_done(s, rc);
+            if (s->conn->global != NULL && gc_member_get_state(m) == GC_MEMBER_DOWN)
+                gc_global_set_rerun_safe(s->conn->global, true);
             return rc;
         }
     }

@@ -677,8 +677,10 @@ int gc_global_pinned_member(const gc_global *g)
 
 void gc_global_pin(gc_global *g, int i)
 {
-    if (i >= 0 && i < g->topo.n_members)
+    if (i >= 0 && i < g->topo.n_members) {
         g->pinned = i;
+        g->may_write_elsewhere = false;    /* a new transaction */
+    }
 }
 
 void gc_global_release_pin(gc_global *g)

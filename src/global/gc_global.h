@@ -131,6 +131,19 @@ typedef struct gc_route_decision {
 bool gc_global_route(gc_global *g, const gc_route_request *req,
                      gc_route_decision *out, gc_error *err);
 
+/* Whether a write of the open transaction (or of the last autocommit
+ * statement routed) may have reached rows outside its member's group:
+ * false only when every statement that may write was an INSERT, UPDATE,
+ * DELETE or MERGE on a table that is not a cluster table (the member's
+ * own), or whose every key tuple the shard map places in that group (or
+ * on a solo table of that group). Such a transaction is on its member
+ * alone; any other may have written through postgres_fdw, which commits
+ * its remote part before the local commit, so "the member did not commit"
+ * (or wrote nothing of its own) no longer proves that nothing applied
+ * (docs/failover.md). Triggers, rules, and foreign tables or views the
+ * application defined itself, are not looked into. */
+bool gc_global_may_write_elsewhere(const gc_global *g);
+
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 
 /* Member i was found dead on session `generation`: marks it down (a late

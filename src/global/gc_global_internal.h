@@ -26,6 +26,10 @@ struct gc_global {
     char **search_path;            /* the session's search_path, split; owned */
     int n_search_path;
     int pinned;                    /* member of the open transaction, or -1 */
+    bool may_write_elsewhere;      /* a write of the open transaction (or of
+                                      the autocommit statement) may reach rows
+                                      of another group, through postgres_fdw
+                                      (gc_global_route.c) */
     int last_member;               /* member of the last statement, or -1 */
     bool on_demand;                /* LocalityOnDemand=Yes */
     gc_trace *trace;               /* borrowed from the connection */

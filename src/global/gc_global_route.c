@@ -116,11 +116,23 @@ static const char *value_text(const gc_value_source *v, const gc_route_request *
 }
 
 /* The group holding most of the statement's keys, or -1 with *why. */
+/* The statement's target table in the shard map, or NULL when it is not a
+ * cluster table (g->map and a->table not NULL). */
+static const gc_shard_table *cluster_table(const gc_global *g, const gc_analysis *a)
+{
+    return gc_shardmap_find(g->map, a->schema, a->table, (const char *const *)g->search_path,
+                            g->n_search_path);
+}
+
+/* The group of the statement's key (see gc_global_route); -1 with *why when
+ * there is none. *all_in: every key tuple is placed in that group (a solo
+ * table's rows are all in its group), so a write touches no other. */
 static int group_by_key(gc_global *g, const gc_route_request *req, const char **why,
-                        const char **source)
+                        const char **source, bool *all_in)
 {
     const gc_analysis *a = req->analysis;
     *source = "none";
+    *all_in = false;
     if (!req->use_keys) {
         *why = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
         return -1;
@@ -133,9 +145,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *why = "no shard map";
         return -1;
     }
-    const gc_shard_table *t = gc_shardmap_find(g->map, a->schema, a->table,
-                                               (const char *const *)g->search_path,
-                                               g->n_search_path);
+    const gc_shard_table *t = cluster_table(g, a);
     if (t == NULL) {
         *why = "not a cluster table the shard map knows";
         return -1;
@@ -143,6 +153,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     int solo = gc_shard_table_solo_group(t);
     if (solo >= 0) {
         *source = "solo table";
+        *all_in = true;
         return solo;
     }
     int nk = gc_shard_table_key_count(t);
@@ -198,12 +209,45 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         placed++;
     }
     int group = placed > 0 ? gc_router_group_by_votes(g->router, votes, first_group) : -1;
+    *all_in = group >= 0 && placed == tuples && votes[group] == tuples;
     free(votes);
     if (group >= 0)
         *source = from_param ? "parameter" : "literal";
     else if (*why == NULL)
         *why = "no key value";
     return group;
+}
+
+/* Whether the statement may write rows outside `group` (see
+ * gc_global_may_write_elsewhere). owner and all_in: group_by_key's answer
+ * when it looked at the keys, else owner -2 to look here. */
+static bool writes_outside(gc_global *g, const gc_route_request *req, int group, int owner,
+                           bool all_in)
+{
+    const gc_analysis *a = req->analysis;
+    if (a != NULL && a->read_only)
+        return false;
+    switch (a != NULL ? a->kind : GC_SQL_UNKNOWN) {
+    case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
+    case GC_SQL_SET: case GC_SQL_SHOW:
+        return false;    /* write no rows */
+    case GC_SQL_INSERT: case GC_SQL_UPDATE: case GC_SQL_DELETE: case GC_SQL_MERGE:
+        break;
+    default:
+        return true;     /* a SELECT that writes, DDL, CALL...: cannot tell where */
+    }
+    if (a->table == NULL || g->map == NULL)
+        return true;     /* no target table, or no shard map to place it */
+    if (cluster_table(g, a) == NULL)
+        return false;    /* not a cluster table: the member's own */
+    if (owner == -2) {
+        /* Where the rows are, however the statement is routed. */
+        gc_route_request keyed = *req;
+        keyed.use_keys = true;
+        const char *why, *source;
+        owner = group_by_key(g, &keyed, &why, &source, &all_in);
+    }
+    return owner != group || !all_in;
 }
 
 static gc_route_access access_of(const gc_route_request *req)
@@ -257,6 +301,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         out->by_key = false;
         out->reason = "pinned to the open transaction";
         g->stats[g->pinned].routed_by_policy++;
+        if (writes_outside(g, req, out->group, -2, false))
+            g->may_write_elsewhere = true;
         gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                        table_name(req->analysis), g->topo.members[out->member].name,
                        out->reason);
@@ -271,7 +317,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     gc_global_retry_down_members(g, req->setup_sql);
     gc_route_access access = access_of(req);
     const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
-    int group = group_by_key(g, req, &why, &source);
+    bool all_in = false;
+    int group = group_by_key(g, req, &why, &source, &all_in);
+    int owner = req->use_keys ? group : -2;
     bool by_key = group >= 0;
     if (by_key) {
         sync_group(g, group);
@@ -304,6 +352,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     out->member = member;
     out->group = group;
     out->by_key = by_key;
+    /* A new transaction, or an autocommit statement: its own writes only. */
+    g->may_write_elsewhere = writes_outside(g, req, group, owner, all_in);
     out->reason = by_key ? "by key" : why;
     if (by_key)
         g->stats[member].routed_by_key++;
@@ -320,4 +370,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
                    member_reason != NULL ? member_reason : "",
                    req->transaction ? ", pinned for the transaction" : "");
     return true;
+}
+
+bool gc_global_may_write_elsewhere(const gc_global *g)
+{
+    return g->may_write_elsewhere;
 }

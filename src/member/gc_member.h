@@ -211,7 +211,11 @@ typedef enum gc_member_xid_outcome {
                                 before or at the commit, or the server ended the
                                 session before it answered the id query */
     GC_XID_UNKNOWN,          /* the commit may have run and its answer was lost:
-                                resolve `xid` (global layer, gc_commit_resolve) */
+                                resolve `xid` (global layer, gc_commit_resolve);
+                                xid_answered with xid "": the transaction wrote
+                                nothing on this server (whether it wrote on
+                                others, through postgres_fdw, is the caller's
+                                to know) */
 } gc_member_xid_outcome;
 
 typedef struct gc_member_xid_run {
@@ -241,8 +245,10 @@ void gc_member_xid_run_clear(gc_member_xid_run *run);
  * BEGIN or COMMIT, and the id (with the server's incarnation) arrives
  * before the commit. A session lost while the statement itself runs is
  * resolved only by a FATAL the server sent first (not committed), else
- * unknown; no id means the statement wrote nothing (not committed, safe to
- * run again). The session must be idle. Sends the statement prepared on
+ * unknown; an id answered "none" means the statement wrote nothing on this
+ * server (the outcome stays unknown: it may have written on another
+ * through postgres_fdw, which the caller may know it did not). The session
+ * must be idle. Sends the statement prepared on
  * this session as stmt_name (its parameter types are the server's), or sql
  * when stmt_name is NULL; parameters as for gc_member_send_query_params.
  * Returns true when committed; false with err filled otherwise (the

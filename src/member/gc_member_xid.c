@@ -11,14 +11,17 @@
  *    Everything up to a Sync is one implicit transaction that commits when
  *    the Sync is processed, so no BEGIN or COMMIT is needed; the flush
  *    request makes the server send the statement's answer and the id before
- *    it commits. No id means the statement wrote nothing.
+ *    it commits. No id means the statement wrote nothing on this server
+ *    (nothing at all, unless it wrote through postgres_fdw: the caller
+ *    knows).
  *    (Asking the id first, with `SELECT pg_current_xact_id()`, would let a
  *    failure in the middle of a long statement be resolved too, at the cost
  *    of one more wake-up of the client per statement: measured about 25%
  *    fewer single-row UPDATEs per second, so the driver does not.)
  *  - the COMMIT of an open transaction: `SELECT
  *    pg_current_xact_id_if_assigned(), start time`, a flush request,
- *    COMMIT, sync. No id means the transaction wrote nothing.
+ *    COMMIT, sync. No id means the transaction wrote nothing on this
+ *    server (likewise).
  *
  * Why a server FATAL that arrives before the id means "not committed": the
  * server answers in order and flushes the id's answer before anything that
@@ -278,8 +281,6 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
         run->outcome = GC_XID_COMMITTED;
     else if (a.commit_answered || a.error_before_commit || a.fatal_before_xid || complete)
         run->outcome = GC_XID_NOT_COMMITTED;
-    else if (!is_commit && run->xid_answered && run->xid[0] == '\0')
-        run->outcome = GC_XID_NOT_COMMITTED;    /* the statement wrote nothing */
     else
         run->outcome = GC_XID_UNKNOWN;
     run->rolled_back = is_commit && a.commit_answered && !a.committed &&

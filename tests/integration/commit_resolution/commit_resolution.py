@@ -30,7 +30,16 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
 (i) not committed, known without asking: the backend of an open
     transaction is stopped (SIGSTOP), COMMIT is sent, the backend is told to
     terminate and continued: it ends the session before it answers the id
-    query, so COMMIT never ran: 40001 / 19068, the row is absent."""
+    query, so COMMIT never ran: 40001 / 19068, the row is absent.
+(j) ResolveLostWrites=Yes sends the id query with each autocommit write,
+    No sends none (pg_stat_statements).
+(k) an autocommit write that reached another group through postgres_fdw:
+    an INSERT into the sharded `ledger` with a literal key of G1, sent with
+    SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
+    through postgres_fdw and commits that part first. G1N1 waits for a
+    synchronous standby, so the remote COMMIT hangs (committed on G1N1);
+    G2N1's session is terminated meanwhile. G2N1 wrote nothing of its own,
+    yet the write applied: 40003, not run again; the row is there once."""
 import os
 import subprocess
 import sys
@@ -329,3 +338,32 @@ for setting, want in (("Yes", 5), ("No", 0)):
              f"expected {want}")
 print("ok (j): ResolveLostWrites=Yes sends the id query with each of 5 writes; No sends none "
       "(pg_stat_statements on G1N1)")
+
+# --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
+key = su("G1N1", "SELECT k FROM generate_series(5000, 5999) k WHERE EXISTS ("
+         "SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+         "WHERE i.inhparent = 'ledger'::regclass AND c.relkind = 'r' "
+         "AND satisfies_hash_partition('ledger'::regclass, 4, substring(pg_get_expr("
+         "c.relpartbound, c.oid) from 'remainder (\\d+)')::int, k::bigint)) LIMIT 1")
+if not key:
+    fail("(k) no key of G1 found")
+sync_standby(True)
+conn = connect(autocommit=True, extra=";LocalityGroupPath=G2,G1")
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute(f"INSERT INTO ledger VALUES ({key}, 'k')"))
+deadline = time.monotonic() + 10
+while not su("G1N1", "SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' LIMIT 1"):
+    if time.monotonic() > deadline:
+        fail("(k) the postgres_fdw COMMIT never waited on G1N1")
+    time.sleep(0.05)
+pid = su("G2N1", f"SELECT pid FROM pg_stat_activity WHERE application_name = '{APP}' LIMIT 1")
+su("G2N1", f"SELECT pg_terminate_backend({pid})")
+time.sleep(1.0)   # a re-run, were there one, would now wait on G1N1 too
+sync_standby(False)
+expect_error(join(), "40003", "(k) autocommit INSERT through postgres_fdw")
+rows_k = int(su("G1N1", f"SELECT count(*) FROM ledger WHERE k = {key}"))
+if rows_k != 1:
+    fail(f"(k) the INSERT applied {rows_k} times on G1N1, expected once")
+print("ok (k): autocommit INSERT that G2N1 wrote on G1 through postgres_fdw, its session "
+      "terminated while G1N1 committed: 40003, not run again; the row is there once")
+conn.close()
