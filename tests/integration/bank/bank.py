@@ -1,6 +1,6 @@
 """The bank fault test (docs/fault-tests.md).
 
-usage: bank.py DSN HELPER FAILOVER_MD   (HELPER: the script bank.sh writes)
+usage: bank.py DSN HELPER FAILOVER_MD   (HELPER: the script fault_clients.sh writes)
 
 8 client threads make transfers through one global connection each
 (pyodbc, autocommit off): INSERT into transfers (a client-made id), two
@@ -37,6 +37,8 @@ import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import run_helper  # noqa: E402
+from fault_run import (fail, finish, guarded, log, now, rows, stop_clients,  # noqa: E402
+                       undocumented_states)
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 THREADS = 8
@@ -51,29 +53,10 @@ CONNSTR = (f"DSN={DSN};MemberTimeout={MEMBER_TIMEOUT};ReconnectInterval={RECONNE
 TRANSFER_DEADLINE = 30.0
 JOIN_DEADLINE = 40.0
 
-T0 = time.monotonic()
-failures = []
-
-
-def now():
-    return time.monotonic() - T0
-
-
-def log(msg):
-    print(f"[{now():6.2f}] {msg}", flush=True)
-
-
-def fail(msg):
-    failures.append(msg)
-    log("FAIL: " + msg)
 
 
 def helper(*args, timeout=90):
     return run_helper(HELPER, *args, timeout=timeout)
-
-
-def rows(out):
-    return [line.split(" ") for line in out.splitlines() if line]
 
 
 # ---- setup: accounts and same-group pairs ----
@@ -170,13 +153,6 @@ def run_transfer(tn, conn, cur, tid, a, b, amount):
 
 
 def client(tn):
-    try:
-        client_loop(tn)
-    except Exception as e:   # anything but an ODBC error is a test failure
-        fail(f"client thread {tn}: {e!r}")
-
-
-def client_loop(tn):
     rng = random.Random(tn)
     conn = None
     while conn is None and not stop.is_set():
@@ -215,7 +191,8 @@ def commits_since(t, group):
         return sorted(x for x, g, began in commit_times if began >= t and g == group)
 
 
-threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(THREADS)]
+threads = [threading.Thread(target=guarded(client), args=(i,), daemon=True)
+           for i in range(THREADS)]
 for t in threads:
     t.start()
 
@@ -304,18 +281,7 @@ except Exception as e:   # a failed step still stops the clients
     fail(f"harness step failed: {e}")
 
 # ---- stop the clients (bounded) ----
-stop.set()
-t_stop = now()
-for t in threads:
-    t.join(max(0.1, JOIN_DEADLINE - (now() - t_stop)))
-stuck = [i for i, t in enumerate(threads) if t.is_alive()]
-if stuck:
-    for i in stuck:
-        fail(f"client thread {i} is stuck {JOIN_DEADLINE:.0f} s after stop, in {in_call[i]}")
-    # The threads cannot be ended from here; bank.sh takes the cluster down.
-    print("FAIL:", "; ".join(failures), flush=True)
-    os._exit(1)
-log(f"clients stopped in {(now() - t_stop) * 1000:.0f} ms")
+stop_clients(stop, threads, in_call, JOIN_DEADLINE)
 
 # ---- checks on the servers ----
 def primary(group):
@@ -375,10 +341,7 @@ for m in members:
 
 # SQLSTATEs the clients saw vs. the ones docs/failover.md documents. 23505
 # is the transfers key doing its job (see the header), not a failure.
-documented = set(re.findall(r"\b[0-9A-Z]{2}[0-9A-Z]{3}\b", open(FAILOVER_MD).read()))
-documented = {s for s in documented if re.fullmatch(r"[0-9]{2}[0-9A-Z]{3}", s)}
-seen = {s for s, _, _ in states}
-undocumented = sorted(seen - documented - {"23505"})
+undocumented = undocumented_states({s for s, _, _ in states}, FAILOVER_MD, {"23505"})
 
 # ---- report ----
 with lock:
@@ -397,8 +360,5 @@ for f in figures:
     log("measured: " + f)
 if undocumented:
     fail(f"SQLSTATEs not in docs/failover.md: {undocumented}")
-if failures:
-    print("FAIL:", "; ".join(failures), flush=True)
-    sys.exit(1)
-print("ok: total unchanged, every committed transfer present once, balances explained, "
-      "no prepared transaction, only documented SQLSTATEs", flush=True)
+finish("total unchanged, every committed transfer present once, balances explained, "
+       "no prepared transaction, only documented SQLSTATEs")

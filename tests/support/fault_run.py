@@ -1,0 +1,80 @@
+"""The shared frame of the fault tests whose clients run in threads while a
+harness breaks servers (bank, lost_writes): a clock and log from the start
+of the run, failures collected rather than ending the run (the clients must
+still be stopped and the servers checked), stopping the client threads
+within a deadline, and the SQLSTATEs docs/failover.md documents."""
+import os
+import re
+import sys
+import threading
+import time
+
+T0 = time.monotonic()
+failures = []
+_lock = threading.Lock()
+
+
+def now():
+    """Seconds since the run started."""
+    return time.monotonic() - T0
+
+
+def log(msg):
+    print(f"[{now():6.2f}] {msg}", flush=True)
+
+
+def fail(msg):
+    """Records a failure; the run goes on, finish() reports it."""
+    with _lock:
+        failures.append(msg)
+    log("FAIL: " + msg)
+
+
+def rows(out):
+    """psql's unaligned output (fields split by spaces) as lists of fields."""
+    return [line.split(" ") for line in out.splitlines() if line]
+
+
+def guarded(client):
+    """client(tn) wrapped so that anything but an ODBC error (which the
+    client handles itself) is a failure of the test."""
+    def run(tn):
+        try:
+            client(tn)
+        except Exception as e:
+            fail(f"client thread {tn}: {e!r}")
+    return run
+
+
+def stop_clients(stop, threads, in_call, deadline):
+    """Sets stop and joins the client threads within deadline seconds. A
+    thread still running then is stuck inside the driver (in_call[i] says
+    where): the run ends here, since such a thread cannot be ended from
+    Python; the calling script takes the cluster down."""
+    stop.set()
+    t_stop = now()
+    for t in threads:
+        t.join(max(0.1, deadline - (now() - t_stop)))
+    stuck = [i for i, t in enumerate(threads) if t.is_alive()]
+    if stuck:
+        for i in stuck:
+            fail(f"client thread {i} is stuck {deadline:.0f} s after stop, in {in_call[i]}")
+        print("FAIL:", "; ".join(failures), flush=True)
+        os._exit(1)
+    log(f"clients stopped in {(now() - t_stop) * 1000:.0f} ms")
+
+
+def undocumented_states(seen, failover_md, expected=()):
+    """The SQLSTATEs in seen that docs/failover.md does not name, leaving
+    out those in expected (a test's own)."""
+    with open(failover_md) as f:
+        documented = set(re.findall(r"\b[0-9]{2}[0-9A-Z]{3}\b", f.read()))
+    return sorted(set(seen) - documented - set(expected))
+
+
+def finish(ok_message):
+    """Ends the run: exit status 1 with every failure, or prints ok_message."""
+    if failures:
+        print("FAIL:", "; ".join(failures), flush=True)
+        sys.exit(1)
+    print("ok: " + ok_message, flush=True)
