@@ -4,8 +4,8 @@
  * client (run.sh starts the cluster and runs this for each client, thread
  * count and repetition).
  *
- *   global_ops odbc  CONNSTR       select|update THREADS OPS OWNERS
- *   global_ops libpq CONNINFO_FILE select|update THREADS OPS OWNERS
+ *   global_ops odbc  CONNSTR       select|update|alternate THREADS OPS OWNERS
+ *   global_ops libpq CONNINFO_FILE select|update|alternate THREADS OPS OWNERS
  *
  * OWNERS lists "id group" per account (group: 0-based index of the owner
  * group, from the servers); CONNINFO_FILE holds one libpq conninfo per group
@@ -136,7 +136,8 @@ static void *worker_main(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq CONNINFO_FILE select|update THREADS OPS OWNERS\n");
+    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq CONNINFO_FILE select|update|alternate "
+                    "THREADS OPS OWNERS\n");
     return 2;
 }
 
@@ -153,6 +154,8 @@ int main(int argc, char **argv)
         b.kind = GLOBAL_SELECT;
     else if (strcmp(argv[3], "update") == 0)
         b.kind = GLOBAL_UPDATE;
+    else if (strcmp(argv[3], "alternate") == 0)
+        b.kind = GLOBAL_ALTERNATE;
     else
         return usage();
     int threads = atoi(argv[4]);

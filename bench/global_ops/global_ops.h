@@ -1,7 +1,9 @@
 /*
- * global_ops: the two point operations the global-connection benchmark
- * times (prepared SELECT of one account, single-row UPDATE of one account,
- * autocommit), behind one interface so that each client (ODBC through the
+ * global_ops: the point operations the global-connection benchmark times
+ * (prepared SELECT of one account, single-row UPDATE of one account,
+ * autocommit; and the SELECT with its text alternating between two forms,
+ * prepared again on one handle each time, as pyodbc's cursor.execute
+ * does), behind one interface so that each client (ODBC through the
  * driver manager, raw libpq to each key's owner) implements them alike.
  */
 #ifndef GLOBAL_OPS_H
@@ -10,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { GLOBAL_SELECT, GLOBAL_UPDATE } global_op_kind;
+typedef enum { GLOBAL_SELECT, GLOBAL_UPDATE, GLOBAL_ALTERNATE } global_op_kind;
 
 /* One client session (one per thread) able to run the prepared operations. */
 typedef struct global_client global_client;
@@ -40,5 +42,8 @@ global_client *global_client_libpq(char **conninfos, int n);
 #define GLOBAL_SELECT_SQL_PG   "SELECT id, balance FROM accounts WHERE id = $1"
 #define GLOBAL_UPDATE_SQL_ODBC "UPDATE accounts SET balance = balance + 1 WHERE id = ?"
 #define GLOBAL_UPDATE_SQL_PG   "UPDATE accounts SET balance = balance + 1 WHERE id = $1"
+/* GLOBAL_ALTERNATE's second text: the same row, another statement. */
+#define GLOBAL_SELECT2_SQL_ODBC "SELECT id, balance FROM accounts WHERE id = ? LIMIT 1"
+#define GLOBAL_SELECT2_SQL_PG   "SELECT id, balance FROM accounts WHERE id = $1 LIMIT 1"
 
 #endif

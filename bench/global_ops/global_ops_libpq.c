@@ -18,20 +18,14 @@ typedef struct {
     global_client base;           /* first: the interface */
     PGconn *conns[MAX_GROUPS];    /* one session per group's primary */
     int n;
+    int turn;                     /* GLOBAL_ALTERNATE: which text runs next */
 } pq_client;
 
-static const char *statement_name(global_op_kind kind)
+/* Prepares sql as name on every session. */
+static bool prepare_everywhere(pq_client *c, const char *name, const char *sql)
 {
-    return kind == GLOBAL_SELECT ? "global_select" : "global_update";
-}
-
-static bool pq_prepare(global_client *base, global_op_kind kind)
-{
-    pq_client *c = (pq_client *)base;
-    const char *sql = kind == GLOBAL_SELECT ? GLOBAL_SELECT_SQL_PG : GLOBAL_UPDATE_SQL_PG;
-
     for (int i = 0; i < c->n; i++) {
-        PGresult *res = PQprepare(c->conns[i], statement_name(kind), sql, 1, NULL);
+        PGresult *res = PQprepare(c->conns[i], name, sql, 1, NULL);
         bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
         PQclear(res);
         if (!ok) {
@@ -40,6 +34,29 @@ static bool pq_prepare(global_client *base, global_op_kind kind)
         }
     }
     return true;
+}
+
+/* GLOBAL_ALTERNATE keeps both texts prepared and alternates the names:
+ * the best a client can do. */
+static bool pq_prepare(global_client *base, global_op_kind kind)
+{
+    pq_client *c = (pq_client *)base;
+
+    if (kind == GLOBAL_UPDATE)
+        return prepare_everywhere(c, "global_update", GLOBAL_UPDATE_SQL_PG);
+    return prepare_everywhere(c, "global_select", GLOBAL_SELECT_SQL_PG) &&
+           (kind == GLOBAL_SELECT ||
+            prepare_everywhere(c, "global_select2", GLOBAL_SELECT2_SQL_PG));
+}
+
+static const char *statement_name(pq_client *c, global_op_kind kind)
+{
+    if (kind == GLOBAL_UPDATE)
+        return "global_update";
+    if (kind == GLOBAL_SELECT)
+        return "global_select";
+    c->turn = !c->turn;
+    return c->turn ? "global_select2" : "global_select";
 }
 
 static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int group)
@@ -51,8 +68,8 @@ static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int gro
     bool ok;
 
     snprintf(text, sizeof text, "%lld", (long long)id);
-    PGresult *res = PQexecPrepared(conn, statement_name(kind), 1, values, NULL, NULL, 0);
-    if (kind == GLOBAL_SELECT)
+    PGresult *res = PQexecPrepared(conn, statement_name(c, kind), 1, values, NULL, NULL, 0);
+    if (kind != GLOBAL_UPDATE)
         ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
              strtoll(PQgetvalue(res, 0, 0), NULL, 10) == id && PQgetlength(res, 0, 1) > 0;
     else

@@ -12,6 +12,7 @@ typedef struct {
     SQLBIGINT id;        /* bound result columns */
     SQLCHAR balance[32];
     SQLLEN id_ind, balance_ind;
+    int turn;            /* GLOBAL_ALTERNATE: which text runs next */
 } odbc_client;
 
 /* Prints the diagnostics of a failed call and returns false. */
@@ -23,14 +24,14 @@ static bool odbc_fail(SQLSMALLINT htype, SQLHANDLE h, const char *what)
 static bool odbc_prepare(global_client *base, global_op_kind kind)
 {
     odbc_client *c = (odbc_client *)base;
-    const char *sql = kind == GLOBAL_SELECT ? GLOBAL_SELECT_SQL_ODBC : GLOBAL_UPDATE_SQL_ODBC;
+    const char *sql = kind == GLOBAL_UPDATE ? GLOBAL_UPDATE_SQL_ODBC : GLOBAL_SELECT_SQL_ODBC;
 
     if (!SQL_SUCCEEDED(SQLPrepare(c->odbc.stmt, (SQLCHAR *)sql, SQL_NTS)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLPrepare");
     if (!SQL_SUCCEEDED(SQLBindParameter(c->odbc.stmt, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
                                         &c->key, 0, NULL)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindParameter");
-    if (kind == GLOBAL_SELECT &&
+    if (kind != GLOBAL_UPDATE &&
         (!SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 1, SQL_C_SBIGINT, &c->id, 0, &c->id_ind)) ||
          !SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 2, SQL_C_CHAR, c->balance, sizeof c->balance, &c->balance_ind))))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindCol");
@@ -43,6 +44,13 @@ static bool odbc_run(global_client *base, global_op_kind kind, int64_t id, int g
 
     (void)group;  /* the driver finds the owner itself, or does not route */
     c->key = id;
+    if (kind == GLOBAL_ALTERNATE) {
+        /* A new text on the handle (its bindings stay): SQLPrepare again. */
+        const char *sql = c->turn ? GLOBAL_SELECT2_SQL_ODBC : GLOBAL_SELECT_SQL_ODBC;
+        c->turn = !c->turn;
+        if (!SQL_SUCCEEDED(SQLPrepare(c->odbc.stmt, (SQLCHAR *)sql, SQL_NTS)))
+            return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLPrepare");
+    }
     if (!SQL_SUCCEEDED(SQLExecute(c->odbc.stmt)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLExecute");
     if (kind == GLOBAL_UPDATE) {

@@ -3,7 +3,10 @@
 # x 2 members with gcctl (taken down on exit, whatever happens), fills a
 # table of 100,000 accounts hashed on id into 12 shards, and measures
 # prepared point SELECT and single-row UPDATE (autocommit) by random id,
-# with 1 and 8 client threads (one session each), through
+# and the point SELECT with its text alternating between two forms,
+# prepared again on one handle each time as pyodbc's cursor.execute does
+# (libpq-owner keeps both prepared), with 1 and 8 client threads (one
+# session each), through
 #   psqlODBC      Debian's odbc-postgresql with a DSN on one member (G1N1),
 #                 UseServerSidePrepare=1; the other groups' rows reach it
 #                 through postgres_fdw
@@ -20,6 +23,7 @@
 #   bench/global_ops/run.sh [BUILD_DIR]     (default: build)
 #   environment: OPS (operations per run, 16000), REPS (repetitions, 5),
 #                THREADS (thread counts, "1 8"),
+#                OPERATIONS (which, "select update alternate"),
 #                MEMBER_CPUS (unset: every server shares the machine's cores;
 #                  a number such as 0.2: each member's server processes get
 #                  that many CPUs at most, through a cgroup v1 cpu quota, a
@@ -32,6 +36,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 ops=${OPS:-16000}
 reps=${REPS:-5}
 read -r -a thread_counts <<<"${THREADS:-1 8}"
+read -r -a operations <<<"${OPERATIONS:-select update alternate}"
 bin="$build/bench/global_ops/bench_global_ops"
 gcctl="$build/tools/gcctl/gcctl"
 driver="$build/src/libgcodbc.so"
@@ -152,7 +157,7 @@ fi
 
 for _ in $(seq 1 "$reps"); do
   for threads in "${thread_counts[@]}"; do
-    for op in select update; do
+    for op in "${operations[@]}"; do
       for client in "${clients[@]}"; do
         [[ -n ${unavailable[$client]:-} ]] || run_one "$client" "$op" "$threads"
       done
@@ -170,14 +175,18 @@ table() {
   printf '%-14s %7s %9s %10s %13s %12s %11s %15s %16s %14s %15s\n' operation threads psqlODBC \
     gcodbc-one gcodbc-global global-nores libpq-owner global/psqlODBC global/libpq-own \
     nores/psqlODBC nores/libpq-own
-  for op in select update; do
+  for op in "${operations[@]}"; do
     for threads in "${thread_counts[@]}"; do
       p=$(median <<<"${values[psqlODBC.$op.$threads]:-}")
       o=$(median <<<"${values[gcodbc-one.$op.$threads]:-}")
       g=$(median <<<"${values[gcodbc-global.$op.$threads]:-}")
       n=$(median <<<"${values[global-nores.$op.$threads]:-}")
       l=$(median <<<"${values[libpq-owner.$op.$threads]:-}")
-      label="point SELECT"; [[ $op == update ]] && label="1-row UPDATE"
+      case $op in
+        select) label="point SELECT" ;;
+        update) label="1-row UPDATE" ;;
+        *) label="SELECT 2 texts" ;;
+      esac
       printf '%-14s %7s %9s %10s %13s %12s %11s %15s %16s %14s %15s\n' "$label" "$threads" "$p" \
         "$o" "$g" "$n" "$l" "$(ratio "$g" "$p")" "$(ratio "$g" "$l")" "$(ratio "$n" "$p")" \
         "$(ratio "$n" "$l")"

@@ -208,7 +208,7 @@ static bool send_write(gc_stmt *s, gc_member *m, int n, const Oid *types,
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     atomic_store(&s->in_server_call, true);
-    bool ok = gc_member_run_statement_with_xid(m, prepared, s->prepared ? s->server_name : NULL,
+    bool ok = gc_member_run_statement_with_xid(m, prepared, s->prepared ? s->server.name : NULL,
                                                s->sql, n, types, values, lengths, formats, run,
                                                err);
     atomic_store(&s->in_server_call, false);

@@ -147,6 +147,7 @@ static SQLRETURN conn_open_session(gc_conn *c)
 {
     gc_error err;
     gc_error_clear(&err);
+    gc_stmt_cache_open(c);
     gc_trace_close(c->trace);
     c->trace = gc_trace_open(c->settings.log_file, (gc_trace_level)c->settings.log_level);
     if (c->settings.ignored_keys != NULL)
@@ -279,6 +280,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
         gc_diag_add(&c->h.diag, "08003", 0, "connection not open");
         return SQL_ERROR;
     }
+    gc_stmt_cache_close(c);    /* the sessions close: nothing to deallocate */
     gc_stmt *s = c->statements;
     while (s != NULL) {
         gc_stmt *next = s->next_in_conn;

@@ -19,6 +19,7 @@
 #include "config/gc_settings.h"
 #include "core/gc_env.h"
 #include "core/gc_handle.h"
+#include "core/gc_stmt_cache.h"
 #include "member/gc_member.h"
 #include "util/gc_trace.h"
 
@@ -58,6 +59,7 @@ struct gc_conn {
     gc_diag *notice_diag;
 
     unsigned long next_statement_number;   /* names server-side prepared statements */
+    gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */
 };

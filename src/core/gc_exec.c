@@ -134,22 +134,6 @@ static SQLRETURN collect_prepare(gc_stmt *s, gc_member *m, PGresult **refusal)
     return SQL_ERROR;
 }
 
-/* Whether a server statement prepared with `have` parameter types can run
- * values converted for `want`: an unspecified type the server inferred takes
- * text, but bytea values travel in binary and need a bytea parameter. */
-static bool types_compatible(const Oid *have, const Oid *want, int n)
-{
-    for (int i = 0; i < n; i++) {
-        Oid h = have ? have[i] : 0, w = want ? want[i] : 0;
-        if (w == 0 || h == w)
-            continue;
-        if (h == 0 && w != GC_OID_BYTEA)
-            continue;
-        return false;
-    }
-    return true;
-}
-
 /* Makes sure the server holds s->sql as a prepared statement whose parameter
  * types fit `types` (NULL: all unspecified). The session must be free. When
  * the server refuses the text, *refusal gets its error result (the caller's
@@ -158,31 +142,19 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                                          PGresult **refusal)
 {
     int n = s->nparams;
-    bool here = gc_route_prepared_on(s, m);
-    if (s->server_name[0] != '\0' &&
-        !(s->server_nparams == n && types_compatible(s->server_param_types, types, n))) {
-        /* Other types: a new server statement (on a global connection the
-         * old one lives on other members until their sessions end). */
-        if (here) {
-            char sql[64];
-            snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
-            gc_error ignored;
-            gc_error_clear(&ignored);
-            PQclear(gc_member_exec(m, sql, &ignored));
-        }
-        s->server_name[0] = '\0';
-        gc_route_forget_prepared(s);
-        here = false;
-    }
-    if (here)
+    if (s->server.name[0] != '\0' && !gc_server_stmt_fits(&s->server, n, types))
+        gc_stmt_cache_release(s);    /* other types: park it, find or make another */
+    if (s->server.name[0] == '\0')
+        gc_stmt_cache_take(s, types);
+    if (gc_route_prepared_on(s, m))
         return SQL_SUCCESS;
-    if (s->server_name[0] != '\0' && s->conn->global == NULL)
-        s->server_name[0] = '\0';    /* the session was reconnected: it is gone */
-    if (s->server_name[0] != '\0') {
+    if (s->server.name[0] != '\0' && s->conn->global == NULL)
+        s->server.name[0] = '\0';    /* the session was reconnected: it is gone */
+    if (s->server.name[0] != '\0') {
         /* Made on another member already: the same name and types here. */
         gc_error err;
         gc_error_clear(&err);
-        if (!gc_member_send_prepare(m, s->server_name, s->sql, n, s->server_param_types,
+        if (!gc_member_send_prepare(m, s->server.name, s->sql, n, s->server.param_types,
                                     &err)) {
             gc_diag_add_error(&s->h.diag, &err);
             return SQL_ERROR;
@@ -215,11 +187,11 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         free(copy);
         return SQL_ERROR;
     }
-    snprintf(s->server_name, sizeof s->server_name, "%s", name);
+    snprintf(s->server.name, sizeof s->server.name, "%s", name);
     gc_route_mark_prepared(s, m);
-    free(s->server_param_types);
-    s->server_param_types = copy;
-    s->server_nparams = n;
+    free(s->server.param_types);
+    s->server.param_types = copy;
+    s->server.nparams = n;
     return SQL_SUCCESS;
 }
 
@@ -269,7 +241,7 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
         return rc;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_describe_prepared(m, s->server_name, &err)) {
+    if (!gc_member_send_describe_prepared(m, s->server.name, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
@@ -368,6 +340,24 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
  * result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv);
 
+/* Whether s failed only because its server statement was planned before
+ * its table's columns changed (by DDL of another connection: PostgreSQL
+ * will not reuse it, 0A000 "cached plan must not change result type"),
+ * and may be prepared again and run at once: nothing of it ran, and no
+ * transaction is open on its session. */
+static bool plan_went_stale(const gc_stmt *s)
+{
+    if (!s->prepared || s->simple_query || s->server.name[0] == '\0' ||
+        s->conn->session == NULL || gc_member_txn_status(s->conn->session) != PQTRANS_IDLE)
+        return false;
+    const gc_diag *d = &s->h.diag;
+    for (int i = 0; i < d->count; i++)
+        if (strcmp(d->records[i].sqlstate, "0A000") == 0 &&
+            strstr(d->records[i].message, "cached plan must not change result type") != NULL)
+            return true;
+    return false;
+}
+
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
     if (gc_ddl_exec_is_cluster_wide(s))
@@ -381,6 +371,14 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
      * again; each rerun costs one member at most. */
     int reruns = s->conn->global != NULL ? gc_global_member_count(s->conn->global) : 0;
     SQLRETURN rc = send_once(s, pv);
+    if (rc == SQL_ERROR && plan_went_stale(s)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
+                       "its table changed: prepared again", s->server.name);
+        gc_stmt_cache_discard(s);
+        gc_stmt_discard_results(s);
+        gc_diag_clear(&s->h.diag);
+        rc = send_once(s, pv);
+    }
     while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO,
                        "statement failed with its member %s and did not take effect: "
@@ -449,7 +447,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     gc_result_take_session(s);
     bool sent;
     if (s->prepared && !s->simple_query)
-        sent = gc_member_send_query_prepared(m, s->server_name, n, values, lengths,
+        sent = gc_member_send_query_prepared(m, s->server.name, n, values, lengths,
                                              formats, &err);
     else if (n == 0)
         sent = gc_member_send_query(m, s->sql, &err);
@@ -566,6 +564,7 @@ static SQLRETURN continue_exec(gc_stmt *s)
 /* Starts executing s->sql with the bound parameters. */
 static SQLRETURN start_exec(gc_stmt *s)
 {
+    gc_stmt_cache_before_exec(s);
     /* A text with $n and no `?` takes parameters only when the application
      * bound them (a non-standard way some applications use). */
     if (s->positional_params > 0)

@@ -69,10 +69,6 @@ void gc_route_free(gc_stmt *s)
         free(s->analysis);
         s->analysis = NULL;
     }
-    free(s->prepared_on);
-    s->prepared_on = NULL;
-    s->prepared_on_n = 0;
-    s->prepared_on_cap = 0;
 }
 
 /* The text of a binary parameter as the server would print it: bytea's
@@ -293,22 +289,27 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     route_release_if_idle(c, i, ts);
 }
 
-/* Whether session generation g holds s's server statement. */
-static bool holds_statement(const gc_stmt *s, unsigned long g)
+/* Whether session generation g holds server statement st. */
+static bool holds_statement(const gc_server_stmt *st, unsigned long g)
 {
-    for (int i = 0; i < s->prepared_on_n; i++)
-        if (s->prepared_on[i] == g)
+    for (int i = 0; i < st->prepared_on_n; i++)
+        if (st->prepared_on[i] == g)
             return true;
     return false;
 }
 
+bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_member *m)
+{
+    if (st->name[0] == '\0')
+        return false;
+    if (c->global == NULL)
+        return st->generation == gc_member_generation(m);
+    return holds_statement(st, gc_member_generation(m));
+}
+
 bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
 {
-    if (s->server_name[0] == '\0')
-        return false;
-    if (s->conn->global == NULL)
-        return s->server_generation == gc_member_generation(m);
-    return holds_statement(s, gc_member_generation(m));
+    return gc_route_holds(s->conn, &s->server, m);
 }
 
 /* Drops the generations of sessions that are gone (reconnected members,
@@ -317,39 +318,34 @@ static void forget_gone_sessions(gc_stmt *s)
 {
     const gc_global *g = s->conn->global;
     int kept = 0;
-    for (int i = 0; i < s->prepared_on_n; i++) {
+    for (int i = 0; i < s->server.prepared_on_n; i++) {
         for (int j = 0; j < gc_global_member_count(g); j++) {
-            if (gc_member_generation(gc_global_member(g, j)) == s->prepared_on[i]) {
-                s->prepared_on[kept++] = s->prepared_on[i];
+            if (gc_member_generation(gc_global_member(g, j)) == s->server.prepared_on[i]) {
+                s->server.prepared_on[kept++] = s->server.prepared_on[i];
                 break;
             }
         }
     }
-    s->prepared_on_n = kept;
+    s->server.prepared_on_n = kept;
 }
 
 void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
 {
     unsigned long generation = gc_member_generation(m);
-    s->server_generation = generation;
-    if (s->conn->global == NULL || holds_statement(s, generation))
+    s->server.generation = generation;
+    if (s->conn->global == NULL || holds_statement(&s->server, generation))
         return;
-    if (s->prepared_on_n == s->prepared_on_cap)
+    if (s->server.prepared_on_n == s->server.prepared_on_cap)
         forget_gone_sessions(s);
-    if (s->prepared_on_n == s->prepared_on_cap) {
-        int cap = s->prepared_on_cap ? 2 * s->prepared_on_cap : 4;
-        unsigned long *grown = realloc(s->prepared_on, (size_t)cap * sizeof *grown);
+    if (s->server.prepared_on_n == s->server.prepared_on_cap) {
+        int cap = s->server.prepared_on_cap ? 2 * s->server.prepared_on_cap : 4;
+        unsigned long *grown = realloc(s->server.prepared_on, (size_t)cap * sizeof *grown);
         if (grown == NULL)
             return;   /* prepared again next time: slower, still right */
-        s->prepared_on = grown;
-        s->prepared_on_cap = cap;
+        s->server.prepared_on = grown;
+        s->server.prepared_on_cap = cap;
     }
-    s->prepared_on[s->prepared_on_n++] = generation;
-}
-
-void gc_route_forget_prepared(gc_stmt *s)
-{
-    s->prepared_on_n = 0;
+    s->server.prepared_on[s->server.prepared_on_n++] = generation;
 }
 
 bool gc_route_may_rerun(const gc_stmt *s)

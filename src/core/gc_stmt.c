@@ -54,54 +54,11 @@ oom:
     return SQL_ERROR;
 }
 
-/* DEALLOCATE of s's server statement on m when m holds it and can take it
- * now (its streaming statement, if any, is buffered first). */
-static void deallocate_on(gc_stmt *s, gc_member *m)
-{
-    if (m == NULL || !gc_member_is_open(m) || !gc_route_prepared_on(s, m))
-        return;
-    if (m == s->conn->session)
-        gc_stmt_free_session(s->conn);
-    PGTransactionStatusType ts = gc_member_txn_status(m);
-    if (ts == PQTRANS_IDLE || ts == PQTRANS_INTRANS) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "DEALLOCATE %s", s->server_name);
-        gc_error err;
-        gc_error_clear(&err);
-        PGresult *res = gc_member_exec(m, sql, &err);
-        PQclear(res);
-    }
-}
-
-/* Deallocates the server-side prepared statement now when the session is
- * free and usable (on a global connection: on every member session that
- * made it); otherwise it lives until the session ends, which is harmless
- * (names are never reused). */
-static void drop_server_statement(gc_stmt *s)
-{
-    if (s->server_name[0] == '\0')
-        return;
-    if (s->conn->global == NULL) {
-        deallocate_on(s, s->conn->session);
-    } else {
-        const gc_global *g = s->conn->global;
-        for (int i = 0; i < gc_global_member_count(g); i++) {
-            gc_member *m = gc_global_member(g, i);
-            if (gc_route_prepared_on(s, m))
-                deallocate_on(s, m);
-        }
-        gc_route_forget_prepared(s);
-    }
-    s->server_name[0] = '\0';
-    free(s->server_param_types);
-    s->server_param_types = NULL;
-    s->server_nparams = 0;
-}
-
-/* Forgets the statement text and its server-side statement. */
+/* Forgets the statement text; its server-side statement is parked for
+ * reuse (gc_stmt_cache.h). */
 void gc_stmt_unprepare(gc_stmt *s)
 {
-    drop_server_statement(s);
+    gc_stmt_cache_release(s);
     free(s->sql);
     s->sql = NULL;
     s->nparams = 0;

@@ -73,11 +73,7 @@ struct gc_stmt {
     bool prepared;            /* SQLPrepare (not SQLExecDirect) made `sql` */
     bool simple_query;        /* several statements: run with PQsendQuery */
 
-    /* The server-side prepared statement, when made. */
-    char server_name[32];     /* "" when none */
-    unsigned long server_generation;  /* session generation it was made on */
-    int server_nparams;
-    Oid *server_param_types;  /* owned; 0 = left to the server */
+    gc_server_stmt server;    /* the server-side prepared statement of `sql` */
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;
     bool described;           /* IRD comes from PQdescribePrepared */
@@ -108,11 +104,6 @@ struct gc_stmt {
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
-    unsigned long *prepared_on;  /* generations of the member sessions that
-                                    hold the server statement (unique per
-                                    session: gc_member_generation) */
-    int prepared_on_n;
-    int prepared_on_cap;
 
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
     atomic_bool timed_out;        /* the query timeout cancelled the statement */
@@ -205,16 +196,16 @@ void gc_route_analyze(gc_stmt *s);
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv);
 /* After an execution: records the member that ran it, and its error. */
 void gc_route_done(gc_stmt *s, SQLRETURN rc);
-/* Whether s's server-side statement exists on session m, and recording
- * that it does (per member on a global connection). */
+/* Whether server statement st of connection c exists on session m; the
+ * same for s's; and recording that s's does (per member on a global
+ * connection). */
+bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_member *m);
 bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m);
 void gc_route_mark_prepared(gc_stmt *s, const gc_member *m);
-/* Forgets on which sessions the server-side statement was made. */
-void gc_route_forget_prepared(gc_stmt *s);
 /* Whether s->sql may run on the connection: a global connection refuses
  * session-dependent SQL (0A000 added to s's diagnostics). */
 bool gc_route_session_sql_allowed(gc_stmt *s);
-/* Frees the analysis and the per-member bookkeeping. */
+/* Frees the analysis. */
 void gc_route_free(gc_stmt *s);
 /* Whether sql (len bytes) is SHOW GLOBAL CONNECTION (any case, optional
  * trailing semicolon). */

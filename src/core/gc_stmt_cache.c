@@ -1,0 +1,186 @@
+/*
+ * gc_stmt_cache: see gc_stmt_cache.h.
+ */
+#include "core/gc_stmt_cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_conn.h"
+#include "core/gc_convert.h"
+#include "core/gc_stmt.h"
+#include "global/gc_global.h"
+#include "sql/gc_sql_lexer.h"
+
+bool gc_server_stmt_fits(const gc_server_stmt *st, int n, const Oid *types)
+{
+    if (st->nparams != n)
+        return false;
+    for (int i = 0; i < n; i++) {
+        Oid have = st->param_types ? st->param_types[i] : 0, want = types ? types[i] : 0;
+        if (want == 0 || have == want)
+            continue;
+        if (have == 0 && want != GC_OID_BYTEA)
+            continue;
+        return false;
+    }
+    return true;
+}
+
+void gc_server_stmt_clear(gc_server_stmt *st)
+{
+    free(st->param_types);
+    free(st->prepared_on);
+    memset(st, 0, sizeof *st);
+}
+
+/* DEALLOCATE of st on m when m holds it and can take it now (a statement
+ * streaming there is buffered first). Otherwise it lives until the session
+ * ends, which is harmless: names are never reused. */
+static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_member *m)
+{
+    if (m == NULL || !gc_member_is_open(m) || !gc_route_holds(c, st, m))
+        return;
+    if (m == c->session)
+        gc_stmt_free_session(c);
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
+        return;
+    char sql[64];
+    snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
+    gc_error err;
+    gc_error_clear(&err);
+    PQclear(gc_member_exec(m, sql, &err));
+}
+
+/* Deallocates st on every session that holds it, and empties it. */
+static void deallocate(gc_conn *c, gc_server_stmt *st)
+{
+    if (st->name[0] != '\0' && !c->stmt_cache.closing) {
+        if (c->global == NULL) {
+            deallocate_on(c, st, c->session);
+        } else {
+            for (int i = 0; i < gc_global_member_count(c->global); i++)
+                deallocate_on(c, st, gc_global_member(c->global, i));
+        }
+    }
+    gc_server_stmt_clear(st);
+}
+
+void gc_stmt_cache_discard(gc_stmt *s)
+{
+    deallocate(s->conn, &s->server);
+}
+
+/* Takes entry i out of the cache (its server statement is the caller's). */
+static void remove_entry(gc_stmt_cache *cache, int i)
+{
+    free(cache->entries[i].sql);
+    cache->entries[i] = cache->entries[--cache->n];
+}
+
+void gc_stmt_cache_release(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    gc_stmt_cache *cache = &c->stmt_cache;
+    char *sql = s->server.name[0] != '\0' && s->sql != NULL && !cache->closing
+                    ? strdup(s->sql) : NULL;
+    if (sql == NULL) {
+        deallocate(c, &s->server);
+        return;
+    }
+    if (cache->n == GC_STMT_CACHE_SIZE) {
+        int oldest = 0;
+        for (int i = 1; i < cache->n; i++)
+            if (cache->entries[i].parked_at < cache->entries[oldest].parked_at)
+                oldest = i;
+        deallocate(c, &cache->entries[oldest].server);
+        remove_entry(cache, oldest);
+    }
+    gc_parked_stmt *e = &cache->entries[cache->n++];
+    e->sql = sql;
+    e->server = s->server;
+    e->parked_at = ++cache->clock;
+    memset(&s->server, 0, sizeof s->server);
+}
+
+/* Whether st was prepared with exactly these parameter types. A parked
+ * statement must match exactly: one prepared with `int2` would "fit" a
+ * value whose type is left to the server, and then read it as int2. */
+static bool same_types(const gc_server_stmt *st, int n, const Oid *types)
+{
+    if (st->nparams != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if ((st->param_types ? st->param_types[i] : 0) != (types ? types[i] : 0))
+            return false;
+    return true;
+}
+
+bool gc_stmt_cache_take(gc_stmt *s, const Oid *types)
+{
+    gc_stmt_cache *cache = &s->conn->stmt_cache;
+    for (int i = 0; i < cache->n; i++) {
+        gc_parked_stmt *e = &cache->entries[i];
+        if (strcmp(e->sql, s->sql) != 0 || !same_types(&e->server, s->nparams, types))
+            continue;
+        gc_server_stmt_clear(&s->server);
+        s->server = e->server;
+        remove_entry(cache, i);
+        return true;
+    }
+    return false;
+}
+
+/* Whether a parked statement still fits after sql ran: the first word is
+ * that of a query, DML, or transaction or session control. DDL (and
+ * DISCARD, DEALLOCATE, CALL, anything else) may change what a parked
+ * statement would return ("cached plan must not change result type") or
+ * remove it. */
+static bool keeps_parked(const char *sql)
+{
+    static const char *const kept[] = {
+        "select", "insert", "update", "delete", "merge", "with", "values", "table",
+        "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release",
+        "set", "reset", "show",
+    };
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_token tok;
+    bool more;
+    while ((more = gc_sql_lexer_next_code(&lx, &tok)) && gc_sql_token_is_punct(&lx, &tok, '('))
+        ;
+    for (size_t i = 0; more && i < sizeof kept / sizeof kept[0]; i++)
+        if (gc_sql_token_is_keyword(&lx, &tok, kept[i]))
+            return true;
+    return false;
+}
+
+void gc_stmt_cache_before_exec(gc_stmt *s)
+{
+    gc_stmt_cache *cache = &s->conn->stmt_cache;
+    if (cache->n == 0 || s->sql == NULL || keeps_parked(s->sql))
+        return;
+    while (cache->n > 0) {
+        deallocate(s->conn, &cache->entries[cache->n - 1].server);
+        remove_entry(cache, cache->n - 1);
+    }
+}
+
+void gc_stmt_cache_close(gc_conn *c)
+{
+    gc_stmt_cache *cache = &c->stmt_cache;
+    cache->closing = true;
+    while (cache->n > 0) {
+        gc_server_stmt_clear(&cache->entries[cache->n - 1].server);
+        remove_entry(cache, cache->n - 1);
+    }
+}
+
+void gc_stmt_cache_open(gc_conn *c)
+{
+    gc_stmt_cache_close(c);
+    c->stmt_cache.closing = false;
+    c->stmt_cache.clock = 0;
+}

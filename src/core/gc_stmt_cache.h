@@ -1,0 +1,87 @@
+/*
+ * gc_stmt_cache: server-side prepared statements kept for reuse, per
+ * connection. A statement handle that takes a new text (SQLPrepare,
+ * SQLExecDirect) or is freed parks its server statement here instead of
+ * deallocating it; a handle that needs one for the same text and parameter
+ * types takes it back, already prepared on the sessions that made it: no
+ * PREPARE and no DEALLOCATE, two round trips saved per execution for an
+ * application that alternates texts on one handle (pyodbc's
+ * cursor.execute) or allocates a handle per statement. At most
+ * GC_STMT_CACHE_SIZE are parked; parking one more deallocates the one
+ * parked longest ago, and a statement that may change what they would do
+ * (DDL) deallocates them all first (docs/statements.md, "Server-side
+ * statements").
+ */
+#ifndef GC_STMT_CACHE_H
+#define GC_STMT_CACHE_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#define GC_STMT_CACHE_SIZE 32
+
+struct gc_conn;
+struct gc_stmt;
+struct gc_member;
+
+/* One server-side prepared statement and where it exists. */
+typedef struct gc_server_stmt {
+    char name[32];                /* "" when none */
+    unsigned long generation;     /* session generation it was last made on */
+    int nparams;
+    Oid *param_types;             /* owned; 0 = left to the server */
+    unsigned long *prepared_on;   /* global connection: the generations of the
+                                     member sessions that hold it (unique per
+                                     session: gc_member_generation); owned */
+    int prepared_on_n;
+    int prepared_on_cap;
+} gc_server_stmt;
+
+typedef struct gc_parked_stmt {
+    char *sql;                    /* owned: the text as the server got it */
+    gc_server_stmt server;
+    unsigned long parked_at;      /* the smallest is deallocated first */
+} gc_parked_stmt;
+
+typedef struct gc_stmt_cache {
+    gc_parked_stmt entries[GC_STMT_CACHE_SIZE];
+    int n;
+    unsigned long clock;
+    bool closing;                 /* the sessions are about to close: keep and
+                                     deallocate nothing */
+} gc_stmt_cache;
+
+/* Whether st, prepared with its parameter types, can run values converted
+ * for `types` (n of them; NULL: all unspecified): an unspecified type the
+ * server inferred takes text, but bytea values travel in binary and need a
+ * bytea parameter. */
+bool gc_server_stmt_fits(const gc_server_stmt *st, int n, const Oid *types);
+
+/* Frees st's memory and empties it (the server statement is left alone). */
+void gc_server_stmt_clear(gc_server_stmt *st);
+
+/* s no longer needs its server statement (new text, or s is freed): parks
+ * it, or deallocates it when s has no text or the connection is closing. */
+void gc_stmt_cache_release(struct gc_stmt *s);
+
+/* Deallocates s's server statement now, wherever it was made. */
+void gc_stmt_cache_discard(struct gc_stmt *s);
+
+/* Gives s (which has none) the parked server statement of its text made
+ * with exactly the parameter types `types` (NULL: all left to the server);
+ * false when none is parked. */
+bool gc_stmt_cache_take(struct gc_stmt *s, const Oid *types);
+
+/* s is about to run: when its text may change what parked statements
+ * would do (DDL, DISCARD, DEALLOCATE, anything but queries, DML and
+ * transaction or session control), every parked one is deallocated. */
+void gc_stmt_cache_before_exec(struct gc_stmt *s);
+
+/* The connection's sessions are about to close: forgets every parked
+ * statement, and statements released from now on are not kept. */
+void gc_stmt_cache_close(struct gc_conn *c);
+
+/* A connection opens: an empty cache. */
+void gc_stmt_cache_open(struct gc_conn *c);
+
+#endif
