@@ -276,12 +276,9 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     }
     if (out->read_only)
         out->route_as_read = true;
-    for (size_t t = az.stmt_begin; t < az.stmt_end; t++) {
-        if (gc_az_kw(&az, t, "returning"))
-            out->has_returning = true;
-        else if (t > az.stmt_begin && gc_az_kw(&az, t, "chain") && gc_az_kw(&az, t - 1, "and"))
+    for (size_t t = az.stmt_begin + 1; t < az.stmt_end; t++)
+        if (gc_az_kw(&az, t, "chain") && gc_az_kw(&az, t - 1, "and"))
             out->and_chain = true;
-    }
 
     if (has_second_statement(&az)) {
         out->read_only = false;

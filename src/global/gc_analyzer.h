@@ -68,7 +68,6 @@ typedef struct gc_analysis {
                              refuses its write (25006), nothing applied; never
                              run such a statement twice (read_only is false) */
     bool is_local;        /* SET LOCAL */
-    bool has_returning;   /* a RETURNING clause: the statement returns rows */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */
     char *schema;         /* target table's schema as written (folded), or NULL */
     char *table;          /* target table (folded), NULL when none found */
