@@ -85,6 +85,7 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
      * statement's own (start_exec still honours bound ones, see there). */
     s->nparams = (int)out.marker_count;
     s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
+    s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
     return SQL_SUCCESS;
 }
 

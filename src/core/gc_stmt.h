@@ -72,6 +72,8 @@ struct gc_stmt {
     int positional_params;    /* highest $n when the text has no `?` */
     bool prepared;            /* SQLPrepare (not SQLExecDirect) made `sql` */
     bool simple_query;        /* several statements: run with PQsendQuery */
+    bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
+                                    server statements valid (gc_stmt_cache.h) */
 
     gc_server_stmt server;    /* the server-side prepared statement of `sql` */
     Oid *described_param_types;  /* owned; from PQdescribePrepared */

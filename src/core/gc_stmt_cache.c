@@ -133,12 +133,7 @@ bool gc_stmt_cache_take(gc_stmt *s, const Oid *types)
     return false;
 }
 
-/* Whether a parked statement still fits after sql ran: the first word is
- * that of a query, DML, or transaction or session control. DDL (and
- * DISCARD, DEALLOCATE, CALL, anything else) may change what a parked
- * statement would return ("cached plan must not change result type") or
- * remove it. */
-static bool keeps_parked(const char *sql)
+bool gc_stmt_cache_text_keeps(const char *sql)
 {
     static const char *const kept[] = {
         "select", "insert", "update", "delete", "merge", "with", "values", "table",
@@ -160,7 +155,7 @@ static bool keeps_parked(const char *sql)
 void gc_stmt_cache_before_exec(gc_stmt *s)
 {
     gc_stmt_cache *cache = &s->conn->stmt_cache;
-    if (cache->n == 0 || s->sql == NULL || keeps_parked(s->sql))
+    if (cache->n == 0 || s->keeps_kept_statements)
         return;
     while (cache->n > 0) {
         deallocate(s->conn, &cache->entries[cache->n - 1].server);

@@ -72,9 +72,15 @@ void gc_stmt_cache_discard(struct gc_stmt *s);
  * false when none is parked. */
 bool gc_stmt_cache_take(struct gc_stmt *s, const Oid *types);
 
-/* s is about to run: when its text may change what parked statements
- * would do (DDL, DISCARD, DEALLOCATE, anything but queries, DML and
- * transaction or session control), every parked one is deallocated. */
+/* Whether running sql leaves parked statements valid: its first word is
+ * that of a query, DML, or transaction or session control. DDL (and
+ * DISCARD, DEALLOCATE, CALL, anything else) may change what a parked
+ * statement would return ("cached plan must not change result type") or
+ * remove it. Read once per text (gc_stmt.keeps_kept_statements). */
+bool gc_stmt_cache_text_keeps(const char *sql);
+
+/* s is about to run: when its text does not keep parked statements valid,
+ * every parked one is deallocated first. */
 void gc_stmt_cache_before_exec(struct gc_stmt *s);
 
 /* The connection's sessions are about to close: forgets every parked
