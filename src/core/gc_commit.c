@@ -74,13 +74,19 @@ static void member_broke(gc_conn *c, int i, const gc_member_xid_run *run)
     gc_global_release_pin(c->global);
 }
 
-/* Whether the lost exchange's id query answered that the transaction
- * wrote nothing on its member, and nothing of it can have been written
- * elsewhere: then nothing of it applied anywhere. */
+/* Whether the id query answered that the transaction had no id: it wrote
+ * nothing on its member. */
+static bool no_id_on_member(const gc_member_xid_run *run)
+{
+    return run->xid_answered && run->xid[0] == '\0';
+}
+
+/* Whether the lost exchange's transaction wrote nothing on its member, and
+ * nothing of it can have been written elsewhere: then nothing of it
+ * applied anywhere. */
 static bool wrote_nothing(const gc_conn *c, const gc_member_xid_run *run)
 {
-    return run->xid_answered && run->xid[0] == '\0' &&
-           !gc_global_may_write_elsewhere(c->global);
+    return no_id_on_member(run) && !gc_global_may_write_elsewhere(c->global);
 }
 
 /* What became of the transaction of run, whose answer from member i was
@@ -93,7 +99,7 @@ static gc_xact_outcome resolve_lost(gc_conn *c, int i, const gc_member_xid_run *
                                     gc_error *why)
 {
     const char *name = gc_member_name(gc_global_member(c->global, i));
-    if (run->xid_answered && run->xid[0] == '\0') {
+    if (no_id_on_member(run)) {
         gc_error_set(why, "08007", 0, "it wrote nothing on member %s but may have written "
                      "to another group through postgres_fdw", name);
         return GC_XACT_UNKNOWN;

@@ -359,6 +359,15 @@ static bool plan_went_stale(const gc_stmt *s)
     return false;
 }
 
+/* send_once after a failed try that took no effect: its results and
+ * diagnostics go. */
+static SQLRETURN send_again(gc_stmt *s, gc_param_value *pv)
+{
+    gc_stmt_discard_results(s);
+    gc_diag_clear(&s->h.diag);
+    return send_once(s, pv);
+}
+
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
     if (gc_ddl_exec_is_cluster_wide(s))
@@ -366,28 +375,25 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     SQLRETURN handled;
     if (gc_route_session_control(s, &handled))
         return handled;
-    /* On a global connection, a read-only autocommit statement whose
-     * member broke under it runs again elsewhere, silently: it cannot have
-     * taken effect. The failed member is down, so routing never picks it
-     * again; each rerun costs one member at most. */
+    /* On a global connection, an autocommit statement whose member broke
+     * under it runs again elsewhere, silently, when it cannot have taken
+     * effect: read-only, or a write known not to have applied
+     * (gc_route_may_rerun). The failed member is down, so routing never
+     * picks it again; each rerun costs one member at most. */
     int reruns = s->conn->global != NULL ? gc_global_member_count(s->conn->global) : 0;
     SQLRETURN rc = send_once(s, pv);
     if (rc == SQL_ERROR && plan_went_stale(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
                        "its table changed: prepared again", s->server.name);
         gc_stmt_cache_discard(s);
-        gc_stmt_discard_results(s);
-        gc_diag_clear(&s->h.diag);
-        rc = send_once(s, pv);
+        rc = send_again(s, pv);
     }
     while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO,
                        "statement failed with its member %s and did not take effect: "
                        "run again elsewhere",
                        gc_member_name(s->conn->session));
-        gc_stmt_discard_results(s);
-        gc_diag_clear(&s->h.diag);
-        rc = send_once(s, pv);
+        rc = send_again(s, pv);
     }
     return rc;
 }

@@ -80,6 +80,20 @@ static void remove_entry(gc_stmt_cache *cache, int i)
     cache->entries[i] = cache->entries[--cache->n];
 }
 
+/* Deallocates entry i (not while closing) and takes it out. */
+static void drop_entry(gc_conn *c, int i)
+{
+    deallocate(c, &c->stmt_cache.entries[i].server);
+    remove_entry(&c->stmt_cache, i);
+}
+
+/* Drops every entry. */
+static void drop_all(gc_conn *c)
+{
+    while (c->stmt_cache.n > 0)
+        drop_entry(c, c->stmt_cache.n - 1);
+}
+
 void gc_stmt_cache_release(gc_stmt *s)
 {
     gc_conn *c = s->conn;
@@ -95,8 +109,7 @@ void gc_stmt_cache_release(gc_stmt *s)
         for (int i = 1; i < cache->n; i++)
             if (cache->entries[i].parked_at < cache->entries[oldest].parked_at)
                 oldest = i;
-        deallocate(c, &cache->entries[oldest].server);
-        remove_entry(cache, oldest);
+        drop_entry(c, oldest);
     }
     gc_parked_stmt *e = &cache->entries[cache->n++];
     e->sql = sql;
@@ -154,23 +167,14 @@ bool gc_stmt_cache_text_keeps(const char *sql)
 
 void gc_stmt_cache_before_exec(gc_stmt *s)
 {
-    gc_stmt_cache *cache = &s->conn->stmt_cache;
-    if (cache->n == 0 || s->keeps_kept_statements)
-        return;
-    while (cache->n > 0) {
-        deallocate(s->conn, &cache->entries[cache->n - 1].server);
-        remove_entry(cache, cache->n - 1);
-    }
+    if (!s->keeps_kept_statements)
+        drop_all(s->conn);
 }
 
 void gc_stmt_cache_close(gc_conn *c)
 {
-    gc_stmt_cache *cache = &c->stmt_cache;
-    cache->closing = true;
-    while (cache->n > 0) {
-        gc_server_stmt_clear(&cache->entries[cache->n - 1].server);
-        remove_entry(cache, cache->n - 1);
-    }
+    c->stmt_cache.closing = true;    /* so drop_all deallocates nothing */
+    drop_all(c);
 }
 
 void gc_stmt_cache_open(gc_conn *c)

@@ -115,7 +115,6 @@ static const char *value_text(const gc_value_source *v, const gc_route_request *
     return req->params[v->param];
 }
 
-/* The group holding most of the statement's keys, or -1 with *why. */
 /* The statement's target table in the shard map, or NULL when it is not a
  * cluster table (g->map and a->table not NULL). */
 static const gc_shard_table *cluster_table(const gc_global *g, const gc_analysis *a)
@@ -124,9 +123,10 @@ static const gc_shard_table *cluster_table(const gc_global *g, const gc_analysis
                             g->n_search_path);
 }
 
-/* The group of the statement's key (see gc_global_route); -1 with *why when
- * there is none. *all_in: every key tuple is placed in that group (a solo
- * table's rows are all in its group), so a write touches no other. */
+/* The group holding most of the statement's keys (see gc_global_route);
+ * -1 with *why when there is none. *all_in: every key tuple is placed in
+ * that group (a solo table's rows are all in its group), so a write
+ * touches no other. */
 static int group_by_key(gc_global *g, const gc_route_request *req, const char **why,
                         const char **source, bool *all_in)
 {
@@ -236,10 +236,6 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
     default:
         return true;     /* a SELECT that writes, DDL, CALL...: cannot tell where */
     }
-    if (a->table == NULL || g->map == NULL)
-        return true;     /* no target table, or no shard map to place it */
-    if (cluster_table(g, a) == NULL)
-        return false;    /* not a cluster table: the member's own */
     if (owner == -2) {
         /* Where the rows are, however the statement is routed. */
         gc_route_request keyed = *req;
@@ -247,7 +243,11 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
         const char *why, *source;
         owner = group_by_key(g, &keyed, &why, &source, &all_in);
     }
-    return owner != group || !all_in;
+    if (owner >= 0)
+        return owner != group || !all_in;
+    /* Not placed by key: outside, unless its table is no cluster table
+     * (the member's own). */
+    return a->table == NULL || g->map == NULL || cluster_table(g, a) != NULL;
 }
 
 static gc_route_access access_of(const gc_route_request *req)
