@@ -81,6 +81,21 @@ static bool no_id_on_member(const gc_member_xid_run *run)
     return run->xid_answered && run->xid[0] == '\0';
 }
 
+/* Whether the server's error came from postgres_fdw committing the
+ * transaction's part on another group's member (its step before the local
+ * commit; the error's context names the remote SQL, which no server
+ * translates), for a transaction that may have written there. That part
+ * may have committed, or an earlier one of several, while the member's own
+ * transaction rolls back: "the server said no" no longer means nothing
+ * applied. */
+static bool remote_commit_failed(const gc_conn *c, const gc_member_xid_run *run)
+{
+    const char *context = run->error != NULL ? PQresultErrorField(run->error, PG_DIAG_CONTEXT)
+                                             : NULL;
+    return context != NULL && strstr(context, "COMMIT TRANSACTION") != NULL &&
+           gc_global_may_write_elsewhere(c->global);
+}
+
 /* Whether the lost exchange's transaction wrote nothing on its member, and
  * nothing of it can have been written elsewhere: then nothing of it
  * applied anywhere. */
@@ -129,6 +144,10 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
     if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
         /* The server answered: the transaction is over, not committed. */
         gc_global_release_pin(c->global);
+        if (remote_commit_failed(c, run))
+            gc_diag_add(diag, "08007", 0, "COMMIT failed on member %s while postgres_fdw "
+                        "committed the transaction's part on another group: whether that "
+                        "part committed is unknown (the server's error follows)", name);
         if (run->rolled_back)
             gc_diag_add(diag, "40000", 0, "the transaction was rolled back because a statement "
                         "in it failed; nothing was committed");
@@ -262,10 +281,16 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     }
     if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
         /* The server refused it (constraint, timeout...): the application's to handle. */
-        if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0)
+        if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
             gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
-        else
+        } else {
+            if (remote_commit_failed(c, &run))
+                gc_diag_add(&s->h.diag, "40003", 0, "the statement failed on member %s while "
+                            "postgres_fdw committed its part on another group: whether that "
+                            "part completed is unknown (the server's error follows)",
+                            gc_member_name(m));
             add_error(&s->h.diag, &run, &err);
+        }
         gc_member_xid_run_clear(&run);
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;

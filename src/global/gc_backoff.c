@@ -16,6 +16,8 @@ void gc_backoff_init(gc_backoff *b, long long initial_ms, long long max_ms, uint
     b->last_delay_ms = 0;
     b->failures = 0;
     b->in_flight = false;
+    b->early_in_flight = false;
+    b->early_used = false;
     /* xorshift must never hold 0; mix the seed so nearby seeds differ. */
     b->rng = (seed ^ 0x9E3779B97F4A7C15ULL) != 0 ? (seed ^ 0x9E3779B97F4A7C15ULL) : 1;
 }
@@ -44,6 +46,16 @@ bool gc_backoff_begin_attempt(gc_backoff *b, long long now_ms)
     return true;
 }
 
+bool gc_backoff_begin_early(gc_backoff *b)
+{
+    if (b->failures == 0 || b->in_flight || b->early_used)
+        return false;
+    b->in_flight = true;
+    b->early_in_flight = true;
+    b->early_used = true;
+    return true;
+}
+
 bool gc_backoff_in_flight(const gc_backoff *b)
 {
     return b->in_flight;
@@ -61,7 +73,11 @@ static long long base_delay(const gc_backoff *b)
 
 void gc_backoff_failed(gc_backoff *b, long long now_ms)
 {
+    bool early = b->early_in_flight;
     b->in_flight = false;
+    b->early_in_flight = false;
+    if (early)
+        return;    /* the schedule stays as it was */
     if (b->failures < 1000)     /* far past the cap; keeps the loop short */
         b->failures++;
     long long d = base_delay(b);
@@ -76,6 +92,8 @@ void gc_backoff_failed(gc_backoff *b, long long now_ms)
 void gc_backoff_succeeded(gc_backoff *b)
 {
     b->in_flight = false;
+    b->early_in_flight = false;
+    b->early_used = false;
     b->failures = 0;
     b->last_delay_ms = 0;
     b->due_ms = 0;

@@ -170,6 +170,15 @@ void gc_global_set_xid_ready(gc_global *g, int i, bool ready);
  * answers gets setup_sql and is routable again, on a new session
  * generation (so session settings are replayed before it serves). */
 void gc_global_retry_down_members(gc_global *g, const char *setup_sql);
+/* When no member can run a statement, or only one of another group than
+ * its key's (between transactions): every down member not yet retried
+ * since it failed is retried now, ahead of its schedule and without moving
+ * it (gc_backoff_begin_early), all within one 100 ms grace. A session the
+ * server only closed (pg_terminate_backend, a restart already over) is then
+ * back for this statement, instead of the statement failing with 08S01 or
+ * going round through postgres_fdw. True when a member came back (route
+ * again). */
+bool gc_global_retry_early(gc_global *g, const char *setup_sql);
 /* Member session m leaves the topology and is about to be destroyed: its
  * reconnect schedule and any reconnect in flight are dropped (so neither
  * is mistaken for a later session's at the same address). */

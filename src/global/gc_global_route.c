@@ -289,6 +289,53 @@ static const char *table_name(const gc_analysis *a)
     return a != NULL && a->table != NULL ? a->table : "-";
 }
 
+/* Where one statement between transactions goes: the group (by key, else
+ * by policy) and its member; member -1 when none can serve. */
+typedef struct route_choice {
+    int group, member;
+    int owner;                    /* the key's group; -1 none; -2 keys not used */
+    bool by_key, all_in;
+    bool key_group_down;          /* the key's group had no member to serve */
+    const char *why, *source, *group_reason, *member_reason;   /* for the trace */
+} route_choice;
+
+static void choose(gc_global *g, const gc_route_request *req, gc_route_access access,
+                   route_choice *c)
+{
+    c->why = NULL;
+    c->source = "none";
+    c->group_reason = NULL;
+    c->member_reason = NULL;
+    c->all_in = false;
+    c->key_group_down = false;
+    int group = group_by_key(g, req, &c->why, &c->source, &c->all_in);
+    c->owner = req->use_keys ? group : -2;
+    c->by_key = group >= 0;
+    if (c->by_key) {
+        sync_group(g, group);
+        if (access == GC_ACCESS_WRITE && !gc_router_group_can_serve(g->router, group, access))
+            probe_group_roles(g, group);   /* a standby may have been promoted */
+    }
+    if (c->by_key && !gc_router_group_can_serve(g->router, group, access))
+        gc_global_sync_router(g);   /* another group will be chosen */
+    else if (!c->by_key)
+        gc_global_sync_router(g);
+    if (group >= 0 && !gc_router_group_can_serve(g->router, group, access)) {
+        c->why = "the key's group has no usable member";
+        group = -1;
+        c->by_key = false;
+        c->key_group_down = true;
+    }
+    if (group < 0)
+        group = gc_router_group_by_policy(g->router, access, &c->group_reason);
+    else
+        c->group_reason = "the group owning the key";
+    c->group = group;
+    c->member = group >= 0 ? gc_router_member_in_group(g->router, group, access,
+                                                       &c->member_reason)
+                           : -1;
+}
+
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,
                      gc_error *err)
 {
@@ -316,58 +363,38 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     /* Between transactions: members due for a reconnect try it now. */
     gc_global_retry_down_members(g, req->setup_sql);
     gc_route_access access = access_of(req);
-    const char *why = NULL, *source = "none", *group_reason = NULL, *member_reason = NULL;
-    bool all_in = false;
-    int group = group_by_key(g, req, &why, &source, &all_in);
-    int owner = req->use_keys ? group : -2;
-    bool by_key = group >= 0;
-    if (by_key) {
-        sync_group(g, group);
-        if (access == GC_ACCESS_WRITE && !gc_router_group_can_serve(g->router, group, access))
-            probe_group_roles(g, group);   /* a standby may have been promoted */
-    }
-    if (by_key && !gc_router_group_can_serve(g->router, group, access))
-        gc_global_sync_router(g);   /* another group will be chosen */
-    else if (!by_key)
-        gc_global_sync_router(g);
-    if (group >= 0 && !gc_router_group_can_serve(g->router, group, access)) {
-        why = "the key's group has no usable member";
-        group = -1;
-        by_key = false;
-    }
-    if (group < 0)
-        group = gc_router_group_by_policy(g->router, access, &group_reason);
-    else
-        group_reason = "the group owning the key";
-    int member = group >= 0 ? gc_router_member_in_group(g->router, group, access,
-                                                        &member_reason)
-                            : -1;
-    if (member < 0) {
+    route_choice c;
+    choose(g, req, access, &c);
+    /* Nothing can run it, or only another group through postgres_fdw:
+     * members not retried since they failed are tried now. */
+    if ((c.member < 0 || c.key_group_down) && gc_global_retry_early(g, req->setup_sql))
+        choose(g, req, access, &c);    /* a member came back */
+    if (c.member < 0) {
         gc_error_set(err, "08S01", 0,
                      "communication link failure: no member of the cluster can run the statement");
         gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: no usable member",
                        table_name(req->analysis));
         return false;
     }
-    out->member = member;
-    out->group = group;
-    out->by_key = by_key;
+    out->member = c.member;
+    out->group = c.group;
+    out->by_key = c.by_key;
     /* A new transaction, or an autocommit statement: its own writes only. */
-    g->may_write_elsewhere = writes_outside(g, req, group, owner, all_in);
-    out->reason = by_key ? "by key" : why;
-    if (by_key)
-        g->stats[member].routed_by_key++;
+    g->may_write_elsewhere = writes_outside(g, req, c.group, c.owner, c.all_in);
+    out->reason = c.by_key ? "by key" : c.why;
+    if (c.by_key)
+        g->stats[c.member].routed_by_key++;
     else
-        g->stats[member].routed_by_policy++;
+        g->stats[c.member].routed_by_policy++;
     if (req->transaction)
-        g->pinned = member;
+        g->pinned = c.member;
     gc_trace_write(g->trace, GC_TRACE_INFO,
                    "route: table %s, key from %s -> group %s (%s%s%s), member %s (%s)%s",
-                   table_name(req->analysis), source, g->topo.groups[group].name,
-                   group_reason != NULL ? group_reason : "",
-                   by_key ? "" : ": ", by_key ? "" : (why != NULL ? why : ""),
-                   g->topo.members[member].name,
-                   member_reason != NULL ? member_reason : "",
+                   table_name(req->analysis), c.source, g->topo.groups[c.group].name,
+                   c.group_reason != NULL ? c.group_reason : "",
+                   c.by_key ? "" : ": ", c.by_key ? "" : (c.why != NULL ? c.why : ""),
+                   g->topo.members[c.member].name,
+                   c.member_reason != NULL ? c.member_reason : "",
                    req->transaction ? ", pinned for the transaction" : "");
     return true;
 }

@@ -39,7 +39,14 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     through postgres_fdw and commits that part first. G1N1 waits for a
     synchronous standby, so the remote COMMIT hangs (committed on G1N1);
     G2N1's session is terminated meanwhile. G2N1 wrote nothing of its own,
-    yet the write applied: 40003, not run again; the row is there once."""
+    yet the write applied: 40003, not run again; the row is there once.
+(l) the same write, but G1N1's backend that serves postgres_fdw is
+    terminated while its COMMIT waits (committed on G1N1): G2N1 answers
+    with postgres_fdw's error from the remote COMMIT (08006) and rolls back
+    its own part. The write applied, so the driver says 40003 (the server's
+    error follows as the second record), not the server's "failed"; in a
+    transaction ends SQLEndTran(SQL_COMMIT) with 08007. Each row is there
+    once."""
 import os
 import subprocess
 import sys
@@ -340,13 +347,25 @@ print("ok (j): ResolveLostWrites=Yes sends the id query with each of 5 writes; N
       "(pg_stat_statements on G1N1)")
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
-key = su("G1N1", "SELECT k FROM generate_series(5000, 5999) k WHERE EXISTS ("
-         "SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-         "WHERE i.inhparent = 'ledger'::regclass AND c.relkind = 'r' "
-         "AND satisfies_hash_partition('ledger'::regclass, 4, substring(pg_get_expr("
-         "c.relpartbound, c.oid) from 'remainder (\\d+)')::int, k::bigint)) LIMIT 1")
-if not key:
-    fail("(k) no key of G1 found")
+def ledger_key_of_g1(low, what):
+    """A key in [low, low + 999] whose ledger row G1N1 holds."""
+    key = su("G1N1", f"SELECT k FROM generate_series({low}, {low + 999}) k WHERE EXISTS ("
+             "SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+             "WHERE i.inhparent = 'ledger'::regclass AND c.relkind = 'r' "
+             "AND satisfies_hash_partition('ledger'::regclass, 4, substring(pg_get_expr("
+             "c.relpartbound, c.oid) from 'remainder (\\d+)')::int, k::bigint)) LIMIT 1")
+    if not key:
+        fail(f"{what} no key of G1 found")
+    return key
+
+
+def ledger_row_once(key, what):
+    rows = int(su("G1N1", f"SELECT count(*) FROM ledger WHERE k = {key}"))
+    if rows != 1:
+        fail(f"{what} the INSERT's row is on G1N1 {rows} times, expected once")
+
+
+key = ledger_key_of_g1(5000, "(k)")
 sync_standby(True)
 conn = connect(autocommit=True, extra=";LocalityGroupPath=G2,G1")
 cur = conn.cursor()
@@ -361,9 +380,50 @@ su("G2N1", f"SELECT pg_terminate_backend({pid})")
 time.sleep(1.0)   # a re-run, were there one, would now wait on G1N1 too
 sync_standby(False)
 expect_error(join(), "40003", "(k) autocommit INSERT through postgres_fdw")
-rows_k = int(su("G1N1", f"SELECT count(*) FROM ledger WHERE k = {key}"))
-if rows_k != 1:
-    fail(f"(k) the INSERT applied {rows_k} times on G1N1, expected once")
+ledger_row_once(key, "(k)")
 print("ok (k): autocommit INSERT that G2N1 wrote on G1 through postgres_fdw, its session "
       "terminated while G1N1 committed: 40003, not run again; the row is there once")
+conn.close()
+
+# --- (l) postgres_fdw's remote COMMIT fails after it applied ---
+
+
+def fdw_commit_broken(run, what):
+    """Runs run() in a thread; once G1N1's postgres_fdw backend waits for
+    the synchronous standby (its COMMIT applied locally), terminates it.
+    The outcome of run()."""
+    sync_standby(True)
+    join = in_thread(run)
+    pid = None
+    deadline = time.monotonic() + 10
+    while not pid:
+        if time.monotonic() > deadline:
+            fail(f"{what} the postgres_fdw COMMIT never waited on G1N1")
+        time.sleep(0.05)
+        pid = su("G1N1", "SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' "
+                 "AND application_name = 'postgres_fdw' LIMIT 1")
+    su("G1N1", f"SELECT pg_terminate_backend({pid})")
+    outcome = join()
+    sync_standby(False)
+    return outcome
+
+
+key = ledger_key_of_g1(6000, "(l)")
+conn = connect(autocommit=True, extra=";LocalityGroupPath=G2,G1")
+cur = conn.cursor()
+expect_error(fdw_commit_broken(lambda: cur.execute(f"INSERT INTO ledger VALUES ({key}, 'l')"),
+                                   "(l)"), "40003", "(l) autocommit INSERT whose remote COMMIT broke")
+ledger_row_once(key, "(l) autocommit")
+conn.close()
+
+key = ledger_key_of_g1(7000, "(l)")
+conn = connect(autocommit=False, extra=";LocalityGroupPath=G2,G1")
+cur = conn.cursor()
+cur.execute(f"INSERT INTO ledger VALUES ({key}, 'l')")
+expect_error(fdw_commit_broken(conn.commit, "(l) SQLEndTran"), "08007",
+             "(l) SQLEndTran(SQL_COMMIT) whose remote COMMIT broke")
+conn.rollback()
+ledger_row_once(key, "(l) transaction")
+print("ok (l): postgres_fdw's COMMIT on G1N1 broken after it applied: autocommit INSERT "
+      "40003, SQLEndTran 08007; each row there once")
 conn.close()

@@ -139,6 +139,35 @@ static void member_found_down_without_attempt_schedules_a_retry(void **state)
     assert_true(gc_backoff_due_at(&b) >= 500 + 1500 && gc_backoff_due_at(&b) <= 500 + 2000);
 }
 
+static void one_early_attempt_per_failure_leaves_the_schedule_alone(void **state)
+{
+    (void)state;
+    gc_backoff b;
+    gc_backoff_init(&b, 2000, CAP, 13);
+    assert_false(gc_backoff_begin_early(&b));    /* never failed: nothing to hurry */
+    gc_backoff_failed(&b, 500);
+    long long due = gc_backoff_due_at(&b);
+    assert_true(gc_backoff_begin_early(&b));
+    assert_true(gc_backoff_in_flight(&b));
+    assert_false(gc_backoff_begin_attempt(&b, due));   /* the slot is taken */
+    gc_backoff_failed(&b, 600);
+    /* The regular retry is still due when it was, and there is no second
+     * early one for this failure. */
+    assert_int_equal(gc_backoff_due_at(&b), due);
+    assert_false(gc_backoff_begin_early(&b));
+    assert_false(gc_backoff_begin_attempt(&b, due - 1));
+    assert_true(gc_backoff_begin_attempt(&b, due));
+    gc_backoff_failed(&b, due);
+    assert_false(gc_backoff_begin_early(&b));
+    /* A success ends the failure: the next one may hurry again. */
+    assert_true(gc_backoff_begin_attempt(&b, gc_backoff_due_at(&b)));
+    gc_backoff_succeeded(&b);
+    gc_backoff_failed(&b, 90000);
+    assert_true(gc_backoff_begin_early(&b));
+    gc_backoff_succeeded(&b);
+    assert_true(gc_backoff_due(&b, 90000));
+}
+
 static void tiny_intervals_never_go_below_one_millisecond_or_overflow(void **state)
 {
     (void)state;
@@ -166,6 +195,7 @@ int main(void)
         cmocka_unit_test(only_one_attempt_in_flight),
         cmocka_unit_test(success_resets_the_schedule),
         cmocka_unit_test(member_found_down_without_attempt_schedules_a_retry),
+        cmocka_unit_test(one_early_attempt_per_failure_leaves_the_schedule_alone),
         cmocka_unit_test(tiny_intervals_never_go_below_one_millisecond_or_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
