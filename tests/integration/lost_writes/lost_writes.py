@@ -193,9 +193,10 @@ try:
         fail("no write succeeded in the first 2 s")
     log(f"{warm} entries written before any fault")
 
-    # Sessions terminated at random on the primaries, for 8 s. A client
-    # whose session to a group's primary is gone writes that group's rows
-    # through another group (postgres_fdw) until it reconnects 1 s later.
+    # Sessions terminated at random on the primaries, for 8 s. A write
+    # whose session is found gone runs again when it cannot have applied,
+    # on the primary reconnected at once or through another group
+    # (postgres_fdw); one caught committing is settled by its id.
     rng = random.Random(99)
     until = now() + 8
     while now() < until:
