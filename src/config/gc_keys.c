@@ -145,7 +145,9 @@ const gc_key gc_keys[] = {
     { .name = "ReconnectInterval", .type = GC_KEY_INT, .min = 1, .max = 3600,
       .default_value = "1", .offset = FIELD(reconnect_interval),
       .doc = "Seconds before the first attempt to reconnect a member that went "
-             "down; later attempts back off from it, with jitter." },
+             "down; later attempts back off from it, with jitter. A statement "
+             "that has nowhere better to run tries one reconnect sooner "
+             "(docs/failover.md, Reconnecting)." },
     { .name = "MemberTimeout", .type = GC_KEY_INT, .min = 1, .max = 3600,
       .default_value = "5", .offset = FIELD(member_timeout),
       .doc = "Seconds without an answer from a member, while the driver is "
