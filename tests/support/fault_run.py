@@ -4,6 +4,7 @@ of the run, failures collected rather than ending the run (the clients must
 still be stopped and the servers checked), stopping the client threads
 within a deadline, and the SQLSTATEs docs/failover.md documents."""
 import os
+import random
 import re
 import sys
 import threading
@@ -62,6 +63,24 @@ def stop_clients(stop, threads, in_call, deadline):
         print("FAIL:", "; ".join(failures), flush=True)
         os._exit(1)
     log(f"clients stopped in {(now() - t_stop) * 1000:.0f} ms")
+
+
+def terminate_at_random(helper, app, members, seconds, seed):
+    """For `seconds`, every 20-100 ms, terminates one client session of
+    application `app` (pg_terminate_backend), on one of `members` chosen at
+    random; helper(...) runs the fault helper. Returns how many sessions
+    were terminated."""
+    rng = random.Random(seed)
+    terminated = 0
+    until = now() + seconds
+    while now() < until:
+        member = rng.choice(members)
+        if helper("su", member, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  f"WHERE application_name = '{app}' AND backend_type = 'client backend' "
+                  "ORDER BY random() LIMIT 1") == "t":
+            terminated += 1
+        time.sleep(rng.uniform(0.02, 0.1))
+    return terminated
 
 
 def undocumented_states(seen, failover_md, expected=()):

@@ -4,7 +4,8 @@ usage: bank.py DSN HELPER FAILOVER_MD   (HELPER: the script fault_clients.sh wri
 
 8 client threads make transfers through one global connection each
 (pyodbc, autocommit off): INSERT into transfers (a client-made id), two
-UPDATEs of accounts, COMMIT. Meanwhile the harness kills G1's primary with
+UPDATEs of accounts, COMMIT. Meanwhile the harness terminates client
+sessions on the primaries at random for 4 s, kills G1's primary with
 kill -9 and promotes its standby, freezes G2's primary with SIGSTOP for 5 s,
 stops and restarts G3's standby, adds a member to G1 and moves a shard of
 both tables from G3 to G2. Then the servers must show: the total balance
@@ -38,7 +39,7 @@ import pyodbc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import run_helper  # noqa: E402
 from fault_run import (fail, finish, guarded, log, now, rows, stop_clients,  # noqa: E402
-                       undocumented_states)
+                       terminate_at_random, undocumented_states)
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 THREADS = 8
@@ -46,8 +47,9 @@ ACCOUNTS = 60
 INITIAL = 1000
 MEMBER_TIMEOUT = 2
 RECONNECT_INTERVAL = 1
+APP = "bank"
 CONNSTR = (f"DSN={DSN};MemberTimeout={MEMBER_TIMEOUT};ReconnectInterval={RECONNECT_INTERVAL};"
-           "ConnectTimeout=2;TopologyRefresh=2")
+           f"ConnectTimeout=2;TopologyRefresh=2;ApplicationName={APP}")
 # One transfer stops retrying after this long: its outcome is then reported
 # as unresolved (allowed, but counted).
 TRANSFER_DEADLINE = 30.0
@@ -205,6 +207,14 @@ try:
     if warm == 0:
         fail("no transfer committed in the first 3 s")
     log(f"{warm} transfers committed before any fault")
+
+    # Sessions terminated at random on the primaries, for 4 s: in the
+    # middle of a transfer (40001 / 19068, retried) or of its COMMIT (settled
+    # by its transaction id; one terminated while it waits for the
+    # synchronous standby has committed).
+    terminated = terminate_at_random(helper, APP, ["G1N1", "G2N1", "G3N1"], 4, seed=7)
+    log(f"terminated {terminated} client sessions on the primaries")
+    time.sleep(1)
 
     t_kill = now()
     helper("kill", "G1N1")

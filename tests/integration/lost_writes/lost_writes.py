@@ -43,7 +43,7 @@ import pyodbc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import run_helper  # noqa: E402
 from fault_run import (fail, finish, guarded, log, now, rows, stop_clients,  # noqa: E402
-                       undocumented_states)
+                       terminate_at_random, undocumented_states)
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 THREADS = 4
@@ -165,14 +165,6 @@ def client(tn):
         record_error(e, "close")
 
 
-def terminate_one(member):
-    """Terminates one client session of the test on member, chosen at
-    random; whether there was one."""
-    return helper("su", member, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                  f"WHERE application_name = '{APP}' AND backend_type = 'client backend' "
-                  "ORDER BY random() LIMIT 1") == "t"
-
-
 # ---- setup ----
 log(f"time 0 is {time.strftime('%H:%M:%S', time.gmtime(time.time() - now()))} UTC (for the trace)")
 helper("app", "G1N1", "INSERT INTO counters SELECT t * 1000 + j, 0 "
@@ -197,12 +189,7 @@ try:
     # whose session is found gone runs again when it cannot have applied,
     # on the primary reconnected at once or through another group
     # (postgres_fdw); one caught committing is settled by its id.
-    rng = random.Random(99)
-    until = now() + 8
-    while now() < until:
-        if terminate_one(rng.choice(["G1N1", "G2N1", "G3N1"])):
-            terminated += 1
-        time.sleep(rng.uniform(0.02, 0.1))
+    terminated = terminate_at_random(helper, APP, ["G1N1", "G2N1", "G3N1"], 8, seed=99)
     log(f"terminated {terminated} client sessions on the primaries")
     time.sleep(1.5)   # the members come back (ReconnectInterval=1)
 
