@@ -256,10 +256,8 @@ static bool create_members(gc_global *g, const gc_global_options *opt)
     int n = g->topo.n_members;
     g->members = calloc((size_t)n, sizeof *g->members);
     g->stats = calloc((size_t)n, sizeof *g->stats);
-    g->unusable = calloc((size_t)n, sizeof *g->unusable);
     g->connect_order = calloc((size_t)n, sizeof *g->connect_order);
-    if (g->members == NULL || g->stats == NULL || g->unusable == NULL ||
-        g->connect_order == NULL)
+    if (g->members == NULL || g->stats == NULL || g->connect_order == NULL)
         return false;
     for (int i = 0; i < n; i++) {
         const gc_topo_member *tm = &g->topo.members[i];
@@ -297,8 +295,8 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
                 g->connect_order[i] = g->n_opened++;
             continue;
         }
-        /* Left DOWN, not unusable: the failover schedule retries it
-         * between transactions, like a member that failed later. */
+        /* Left DOWN: the failover schedule retries it between
+         * transactions, like a member that failed later. */
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
                        g->topo.members[i].name, errs[i].message);
         gc_strbuf_appendf(&down, "%s%s (%s)", down.len > 0 ? ", " : "",
@@ -568,7 +566,6 @@ void gc_global_destroy(gc_global *g)
         gc_member_destroy(g->members[i]);
     free(g->members);
     free(g->stats);
-    free(g->unusable);
     free(g->connect_order);
     gc_router_destroy(g->router);
     if (g->map != NULL)

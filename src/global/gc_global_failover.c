@@ -122,14 +122,16 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
     if (was_open && !gc_member_mark_down(m, generation, why))
         return;   /* a late failure of an older session: the member is fine */
     failover_entry *e = entry_of(g, m);
-    if (e != NULL && e->attempt != NULL && was_open) {
-        /* Left over from before another connect (not this schedule) opened
-         * the member: drop it and end its backoff slot. A member that was
-         * not open keeps the attempt in flight. */
+    if (e != NULL && was_open && e->armed) {
+        /* Another connect opened the member since its last failure (the
+         * whole connection reopened, or on demand): that was its success,
+         * so this failure starts a new schedule, with its own early try. A
+         * connect of the old schedule still in flight is dropped. A member
+         * that was not open keeps its schedule and attempt. */
         gc_member_connect_end(e->attempt);
         e->attempt = NULL;
-        e->armed = true;
-        gc_backoff_failed(&e->backoff, now_ms());
+        gc_backoff_succeeded(&e->backoff);
+        e->armed = false;
     }
     if (e != NULL && !e->armed) {
         e->armed = true;
@@ -244,8 +246,7 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
     bool changed = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
-        if (g->unusable[i] || gc_member_is_open(m) ||
-            gc_member_get_state(m) != GC_MEMBER_DOWN)
+        if (gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         if (now < 0)
             now = now_ms();
@@ -282,7 +283,7 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
     bool started = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
-        if (g->unusable[i] || gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
+        if (gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         failover_entry *e = entry_of(g, m);
         if (e == NULL || e->attempt != NULL)

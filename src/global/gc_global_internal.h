@@ -18,7 +18,6 @@ struct gc_global {
     gc_topology topo;              /* owned */
     gc_member **members;           /* topo.n_members sessions, owned */
     gc_global_member_stats *stats; /* topo.n_members */
-    bool *unusable;                /* did not answer: never chosen again */
     int *connect_order;            /* order members opened in (policy 2); -1 */
     int n_opened;                  /* members opened so far (next connect_order) */
     gc_router *router;             /* owned */

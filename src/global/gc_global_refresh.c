@@ -220,6 +220,17 @@ static bool same_member(const gc_topo_member *a, const gc_topo_member *b)
            strcmp(a->port, b->port) == 0;
 }
 
+/* Member i did not answer, or refused the connection's session setup: it
+ * is left DOWN, and the failover schedule retries it between transactions
+ * like any member that failed (docs/failover.md, "Reconnecting"). */
+static void leave_down(gc_global *g, int i, const gc_error *why)
+{
+    gc_member *m = g->members[i];
+    if (gc_member_get_state(m) != GC_MEMBER_DOWN)
+        gc_member_mark_down(m, gc_member_generation(m), why);
+    gc_member_close(m);
+}
+
 /* Opens the members created for the new topology (all at once) and gives
  * them the connection's session settings. */
 static void open_new_members(gc_global *g, const bool *created, const char *setup_sql)
@@ -253,8 +264,7 @@ static void open_new_members(gc_global *g, const bool *created, const char *setu
             continue;
         }
         PQclear(res);
-        g->unusable[i] = true;
-        gc_member_close(fresh[j]);
+        leave_down(g, i, err.sqlstate[0] != '\0' ? &err : &errs[j]);
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s joined but did not answer: %s",
                        g->topo.members[i].name,
                        err.sqlstate[0] != '\0' ? err.message : errs[j].message);
@@ -278,7 +288,6 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     int n_old = g->topo.n_members, n = nt->n_members;
     gc_member **members = calloc((size_t)(n > 0 ? n : 1), sizeof *members);
     gc_global_member_stats *stats = calloc((size_t)(n > 0 ? n : 1), sizeof *stats);
-    bool *unusable = calloc((size_t)(n > 0 ? n : 1), sizeof *unusable);
     int *order = calloc((size_t)(n > 0 ? n : 1), sizeof *order);
     bool *created = calloc((size_t)(n > 0 ? n : 1), sizeof *created);
     int *new_of_old = calloc((size_t)(n_old > 0 ? n_old : 1), sizeof *new_of_old);
@@ -292,8 +301,8 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     gc_error warning;
     gc_error_clear(&warning);
     gc_router *router = gc_router_create(&rc, nt, &warning);
-    bool ok = members != NULL && stats != NULL && unusable != NULL && order != NULL &&
-              created != NULL && new_of_old != NULL && router != NULL;
+    bool ok = members != NULL && stats != NULL && order != NULL && created != NULL &&
+              new_of_old != NULL && router != NULL;
     for (int i = 0; ok && i < n_old; i++)
         new_of_old[i] = -1;
     for (int i = 0; ok && i < n; i++) {
@@ -303,7 +312,6 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
                 new_of_old[j] = i;
                 members[i] = g->members[j];
                 stats[i] = g->stats[j];
-                unusable[i] = g->unusable[j];
                 order[i] = g->connect_order[j];
                 break;
             }
@@ -327,7 +335,6 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
                 gc_member_destroy(members[i]);
         free(members);
         free(stats);
-        free(unusable);
         free(order);
         free(created);
         free(new_of_old);
@@ -353,11 +360,9 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     r->listener = remap(new_of_old, n_old, r->listener);
     free(g->members);
     free(g->stats);
-    free(g->unusable);
     free(g->connect_order);
     g->members = members;
     g->stats = stats;
-    g->unusable = unusable;
     g->connect_order = order;
     gc_router_destroy(g->router);
     g->router = router;
@@ -395,7 +400,7 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
 /* Closes and reopens every member session at once (a member opened on
  * demand only later stays closed until chosen); each new session gets
  * setup_sql and the connection's logged SETs. Members that do not answer
- * are left out by the router. */
+ * are left DOWN, for the failover schedule to retry (leave_down). */
 static void reopen_all(gc_global *g, const char *setup_sql)
 {
     int n = g->topo.n_members;
@@ -427,13 +432,11 @@ static void reopen_all(gc_global *g, const char *setup_sql)
             (setup_sql == NULL || (res = gc_member_exec(reopen[j], setup_sql, &e)) != NULL) &&
             gc_global_settings_replay(g, i, &e)) {
             PQclear(res);
-            g->unusable[i] = false;
             g->connect_order[i] = g->n_opened++;
             continue;
         }
         PQclear(res);
-        gc_member_close(reopen[j]);
-        g->unusable[i] = true;
+        leave_down(g, i, e.sqlstate[0] != '\0' ? &e : &errs[j]);
         gc_trace_write(g->trace, GC_TRACE_INFO, "reconnect: member %s did not answer: %s",
                        g->topo.members[i].name,
                        e.sqlstate[0] != '\0' ? e.message : errs[j].message);

@@ -28,8 +28,7 @@ static void sync_member(gc_global *g, int i)
     gc_member *m = g->members[i];
     bool open = gc_member_is_open(m);
     /* On demand, a member not tried yet may be chosen: it is opened then. */
-    bool usable = !g->unusable[i] &&
-                  (open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN));
+    bool usable = open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN);
     gc_member_role role = open ? gc_member_get_role(m)
                                : g->topo.members[i].catalog_primary ? GC_ROLE_PRIMARY
                                                                    : GC_ROLE_STANDBY;

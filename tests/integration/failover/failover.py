@@ -37,6 +37,9 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
     finds no member left to run it, reconnects the members at once and runs
     on its owner's primary (the server says which port answered), applied
     once, in well under a second.
+(i) G2's standby stopped while ALTER SYSTEM RECONNECT GLOBAL CONNECTION
+    reopens the connection's sessions: once started, it serves routed
+    reads again within ReconnectInterval + 1 s.
 Prints the measured times."""
 import os
 import sys
@@ -491,4 +494,31 @@ if took > 1.0:
     fail(f"(h) the write took {took * 1000:.0f} ms, expected well under ReconnectInterval (60 s)")
 print(f"ok (h): every session of the connection terminated: the next write ran on G2N1, "
       f"reconnected at once, in {took * 1000:.0f} ms, applied once")
+conn.close()
+
+# --- (i) a member that does not answer when the connection reopens ---
+# ALTER SYSTEM RECONNECT GLOBAL CONNECTION reopens every session; G2N2 is
+# stopped then. Once it starts it must serve routed reads again, within
+# ReconnectInterval + 1 s, like any member that failed.
+conn = connect()
+cur = conn.cursor()
+helper("stop", "G2N2")
+cur.execute("ALTER SYSTEM RECONNECT GLOBAL CONNECTION")
+for i in range(20):
+    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+    if ran != "G2N1":
+        fail(f"(i) with G2N2 stopped a read ran on {ran}")
+helper("start", "G2N2")
+started = time.monotonic()
+back = None
+while time.monotonic() - started < 10:
+    if where(cur, KEYS["G2"][0]) == "G2N2":
+        back = time.monotonic() - started
+        break
+    time.sleep(0.01)
+if back is None or back > RECONNECT_INTERVAL + 1:
+    fail(f"(i) G2N2, stopped during ALTER SYSTEM RECONNECT GLOBAL CONNECTION, served no "
+         f"routed statement within {RECONNECT_INTERVAL + 1} s of its start ({back})")
+print(f"ok (i): G2N2 stopped while the connection reopened its sessions: start -> first "
+      f"routed statement on it: {back * 1000:.0f} ms")
 conn.close()
