@@ -238,24 +238,29 @@ print("ok (b2): a transaction's first statement, its member dead before sending:
       f"chosen again ({ran}, reconnected at once), no error")
 conn.close()
 
+def g2n2_back_after_start(cur, part):
+    """With G2N2 stopped: G2's reads run on G2N1; then starts G2N2 and
+    returns the seconds until a routed read ran there (None: not in 10 s)."""
+    for i in range(20):
+        ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
+        if ran != "G2N1":
+            fail(f"{part} with G2N2 stopped a read ran on {ran}")
+    helper("start", "G2N2")
+    started = time.monotonic()
+    while time.monotonic() - started < 10:
+        if where(cur, KEYS["G2"][0]) == "G2N2":
+            return time.monotonic() - started
+        time.sleep(0.01)
+    return None
+
+
 # --- (c) a member stopped, then started ---
 conn = connect()
 cur = conn.cursor()
 for i in range(20):
     where(cur, KEYS["G2"][i % len(KEYS["G2"])])
 helper("stop", "G2N2")
-for i in range(20):
-    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
-    if ran != "G2N1":
-        fail(f"(c) with G2N2 stopped a read ran on {ran}")
-helper("start", "G2N2")
-started = time.monotonic()
-back = None
-while time.monotonic() - started < 10:
-    if where(cur, KEYS["G2"][0]) == "G2N2":
-        back = time.monotonic() - started
-        break
-    time.sleep(0.01)
+back = g2n2_back_after_start(cur, "(c)")
 if back is None or back > RECONNECT_INTERVAL + 1:
     fail(f"(c) G2N2 served no routed statement within {RECONNECT_INTERVAL + 1} s of its start"
          f" ({back})")
@@ -504,18 +509,7 @@ conn = connect()
 cur = conn.cursor()
 helper("stop", "G2N2")
 cur.execute("ALTER SYSTEM RECONNECT GLOBAL CONNECTION")
-for i in range(20):
-    ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
-    if ran != "G2N1":
-        fail(f"(i) with G2N2 stopped a read ran on {ran}")
-helper("start", "G2N2")
-started = time.monotonic()
-back = None
-while time.monotonic() - started < 10:
-    if where(cur, KEYS["G2"][0]) == "G2N2":
-        back = time.monotonic() - started
-        break
-    time.sleep(0.01)
+back = g2n2_back_after_start(cur, "(i)")
 if back is None or back > RECONNECT_INTERVAL + 1:
     fail(f"(i) G2N2, stopped during ALTER SYSTEM RECONNECT GLOBAL CONNECTION, served no "
          f"routed statement within {RECONNECT_INTERVAL + 1} s of its start ({back})")
