@@ -6,7 +6,9 @@
  * waited for (gc_member_connect_begin / _advance), so a member that accepts
  * TCP and never answers does not hold up the application's statements; the
  * attempt ends when the server answers, fails, or ConnectTimeout passes,
- * and once the member is back the router may choose it. It also keeps
+ * and once the member is back the router may choose it. When a statement
+ * has nowhere better to run, each down member gets one try ahead of its
+ * schedule (gc_global_retry_early). It also keeps
  * the "transaction lost" mark: the open transaction's member failed, so
  * the application is told 40001 / 19068 until it rolls back. For commit
  * resolution (gc_commit_resolve.h) it also keeps, per member session, whether
@@ -113,6 +115,14 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
     return e;
 }
 
+/* The member was found down: its schedule starts now (the first retry
+ * after ReconnectInterval). */
+static void arm(failover_entry *e, long long now)
+{
+    e->armed = true;
+    gc_backoff_failed(&e->backoff, now);
+}
+
 void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
                              const gc_error *why)
 {
@@ -133,10 +143,8 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
         gc_backoff_succeeded(&e->backoff);
         e->armed = false;
     }
-    if (e != NULL && !e->armed) {
-        e->armed = true;
-        gc_backoff_failed(&e->backoff, now_ms());
-    }
+    if (e != NULL && !e->armed)
+        arm(e, now_ms());
     gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is down (%s)%s",
                    g->topo.members[i].name,
                    why != NULL && why->message[0] != '\0' ? why->message : "session lost",
@@ -258,10 +266,7 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
             continue;
         }
         if (!e->armed) {
-            /* Found down elsewhere (a statement's session broke): the
-             * schedule starts now. */
-            e->armed = true;
-            gc_backoff_failed(&e->backoff, now);
+            arm(e, now);   /* found down elsewhere (a statement's session broke) */
             continue;
         }
         if (!gc_backoff_begin_attempt(&e->backoff, now))
@@ -288,10 +293,8 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
         failover_entry *e = entry_of(g, m);
         if (e == NULL || e->attempt != NULL)
             continue;
-        if (!e->armed) {
-            e->armed = true;
-            gc_backoff_failed(&e->backoff, now);
-        }
+        if (!e->armed)
+            arm(e, now);
         if (!gc_backoff_begin_early(&e->backoff))
             continue;
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s: retried ahead of its schedule "
