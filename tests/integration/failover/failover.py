@@ -240,18 +240,23 @@ conn.close()
 
 def g2n2_back_after_start(cur, part):
     """With G2N2 stopped: G2's reads run on G2N1; then starts G2N2 and
-    returns the seconds until a routed read ran there (None: not in 10 s)."""
+    returns the seconds until a routed read ran there, which must be within
+    ReconnectInterval + 1 s."""
     for i in range(20):
         ran = where(cur, KEYS["G2"][i % len(KEYS["G2"])])
         if ran != "G2N1":
             fail(f"{part} with G2N2 stopped a read ran on {ran}")
     helper("start", "G2N2")
     started = time.monotonic()
-    while time.monotonic() - started < 10:
+    back = None
+    while back is None and time.monotonic() - started < 10:
         if where(cur, KEYS["G2"][0]) == "G2N2":
-            return time.monotonic() - started
+            back = time.monotonic() - started
         time.sleep(0.01)
-    return None
+    if back is None or back > RECONNECT_INTERVAL + 1:
+        fail(f"{part} G2N2 served no routed statement within {RECONNECT_INTERVAL + 1} s of "
+             f"its start ({back})")
+    return back
 
 
 # --- (c) a member stopped, then started ---
@@ -261,9 +266,6 @@ for i in range(20):
     where(cur, KEYS["G2"][i % len(KEYS["G2"])])
 helper("stop", "G2N2")
 back = g2n2_back_after_start(cur, "(c)")
-if back is None or back > RECONNECT_INTERVAL + 1:
-    fail(f"(c) G2N2 served no routed statement within {RECONNECT_INTERVAL + 1} s of its start"
-         f" ({back})")
 print(f"ok (c): return -> first routed statement on G2N2: {back * 1000:.0f} ms "
       f"(ReconnectInterval={RECONNECT_INTERVAL})")
 conn.close()
@@ -510,9 +512,6 @@ cur = conn.cursor()
 helper("stop", "G2N2")
 cur.execute("ALTER SYSTEM RECONNECT GLOBAL CONNECTION")
 back = g2n2_back_after_start(cur, "(i)")
-if back is None or back > RECONNECT_INTERVAL + 1:
-    fail(f"(i) G2N2, stopped during ALTER SYSTEM RECONNECT GLOBAL CONNECTION, served no "
-         f"routed statement within {RECONNECT_INTERVAL + 1} s of its start ({back})")
 print(f"ok (i): G2N2 stopped while the connection reopened its sessions: start -> first "
       f"routed statement on it: {back * 1000:.0f} ms")
 conn.close()
