@@ -96,6 +96,17 @@ static bool remote_commit_failed(const gc_conn *c, const gc_member_xid_run *run)
            gc_global_may_write_elsewhere(c->global);
 }
 
+/* The diagnostic put before the server's error when remote_commit_failed:
+ * `what` (COMMIT, the statement) failed on member `name`, the outcome of
+ * its remote part unknown (sqlstate 08007 or 40003). */
+static void add_remote_commit_unknown(gc_diag *diag, const char *sqlstate, const char *what,
+                                      const char *name)
+{
+    gc_diag_add(diag, sqlstate, 0, "%s failed on member %s while postgres_fdw committed its "
+                "part on another group: whether that part committed is unknown (the "
+                "server's error follows)", what, name);
+}
+
 /* Whether the lost exchange's transaction wrote nothing on its member, and
  * nothing of it can have been written elsewhere: then nothing of it
  * applied anywhere. */
@@ -145,9 +156,7 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
         /* The server answered: the transaction is over, not committed. */
         gc_global_release_pin(c->global);
         if (remote_commit_failed(c, run))
-            gc_diag_add(diag, "08007", 0, "COMMIT failed on member %s while postgres_fdw "
-                        "committed the transaction's part on another group: whether that "
-                        "part committed is unknown (the server's error follows)", name);
+            add_remote_commit_unknown(diag, "08007", "COMMIT", name);
         if (run->rolled_back)
             gc_diag_add(diag, "40000", 0, "the transaction was rolled back because a statement "
                         "in it failed; nothing was committed");
@@ -285,10 +294,8 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
             gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
         } else {
             if (remote_commit_failed(c, &run))
-                gc_diag_add(&s->h.diag, "40003", 0, "the statement failed on member %s while "
-                            "postgres_fdw committed its part on another group: whether that "
-                            "part completed is unknown (the server's error follows)",
-                            gc_member_name(m));
+                add_remote_commit_unknown(&s->h.diag, "40003", "the statement",
+                                          gc_member_name(m));
             add_error(&s->h.diag, &run, &err);
         }
         gc_member_xid_run_clear(&run);

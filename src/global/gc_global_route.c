@@ -315,10 +315,8 @@ static void choose(gc_global *g, const gc_route_request *req, gc_route_access ac
         if (access == GC_ACCESS_WRITE && !gc_router_group_can_serve(g->router, group, access))
             probe_group_roles(g, group);   /* a standby may have been promoted */
     }
-    if (c->by_key && !gc_router_group_can_serve(g->router, group, access))
+    if (!c->by_key || !gc_router_group_can_serve(g->router, group, access))
         gc_global_sync_router(g);   /* another group will be chosen */
-    else if (!c->by_key)
-        gc_global_sync_router(g);
     if (group >= 0 && !gc_router_group_can_serve(g->router, group, access)) {
         c->why = "the key's group has no usable member";
         group = -1;
@@ -347,7 +345,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         out->by_key = false;
         out->reason = "pinned to the open transaction";
         g->stats[g->pinned].routed_by_policy++;
-        if (writes_outside(g, req, out->group, -2, false))
+        /* Once the transaction may have written elsewhere, it stays so:
+         * its later statements need not be placed. */
+        if (!g->may_write_elsewhere && writes_outside(g, req, out->group, -2, false))
             g->may_write_elsewhere = true;
         gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                        table_name(req->analysis), g->topo.members[out->member].name,

@@ -65,11 +65,20 @@ def stop_clients(stop, threads, in_call, deadline):
     log(f"clients stopped in {(now() - t_stop) * 1000:.0f} ms")
 
 
+def warm_up(seconds, done, what):
+    """Lets the clients run alone for `seconds`, then logs how many `what`
+    they finished (done() counts them): none is a failure."""
+    time.sleep(seconds)
+    n = done()
+    if n == 0:
+        fail(f"no {what} in the first {seconds} s")
+    log(f"{n} {what} before any fault")
+
+
 def terminate_at_random(helper, app, members, seconds, seed):
     """For `seconds`, every 20-100 ms, terminates one client session of
     application `app` (pg_terminate_backend), on one of `members` chosen at
-    random; helper(...) runs the fault helper. Returns how many sessions
-    were terminated."""
+    random; helper(...) runs the fault helper. Logs how many."""
     rng = random.Random(seed)
     terminated = 0
     until = now() + seconds
@@ -80,7 +89,7 @@ def terminate_at_random(helper, app, members, seconds, seed):
                   "ORDER BY random() LIMIT 1") == "t":
             terminated += 1
         time.sleep(rng.uniform(0.02, 0.1))
-    return terminated
+    log(f"terminated {terminated} client sessions on {', '.join(members)}")
 
 
 def undocumented_states(seen, failover_md, expected=()):

@@ -39,7 +39,7 @@ import pyodbc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import run_helper  # noqa: E402
 from fault_run import (fail, finish, guarded, log, now, rows, stop_clients,  # noqa: E402
-                       terminate_at_random, undocumented_states)
+                       terminate_at_random, undocumented_states, warm_up)
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 THREADS = 8
@@ -201,19 +201,13 @@ for t in threads:
 # ---- chaos ----
 figures = []
 try:
-    time.sleep(3)
-    with lock:
-        warm = len(committed)
-    if warm == 0:
-        fail("no transfer committed in the first 3 s")
-    log(f"{warm} transfers committed before any fault")
+    warm_up(3, lambda: len(committed), "transfers committed")
 
     # Sessions terminated at random on the primaries, for 4 s: in the
     # middle of a transfer (40001 / 19068, retried) or of its COMMIT (settled
     # by its transaction id; one terminated while it waits for the
     # synchronous standby has committed).
-    terminated = terminate_at_random(helper, APP, ["G1N1", "G2N1", "G3N1"], 4, seed=7)
-    log(f"terminated {terminated} client sessions on the primaries")
+    terminate_at_random(helper, APP, ["G1N1", "G2N1", "G3N1"], 4, seed=7)
     time.sleep(1)
 
     t_kill = now()
