@@ -104,6 +104,13 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
                                   gc_error *err);
 void gc_param_value_free(gc_param_value *p);
 
+/* Whether a type code is one ODBC defines and the driver knows (else HY004 /
+ * HY003, at SQLBindParameter and SQLGetTypeInfo): the SQL types
+ * gc_convert_param_from_c converts to, and the C types it reads (interval C
+ * types included: they are refused later, with 07006). */
+bool gc_sql_type_is_valid(SQLSMALLINT sql_type);
+bool gc_c_type_is_valid(SQLSMALLINT c_type);
+
 /* Size in bytes of a fixed-size C type (SQL_C_SLONG -> 4 ...); 0 for
  * variable-length ones (CHAR, WCHAR, BINARY). Used for row-wise binding. */
 SQLLEN gc_c_type_size(SQLSMALLINT c_type);

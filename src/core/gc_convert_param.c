@@ -65,6 +65,19 @@ static target target_of(SQLSMALLINT sql_type)
     return t;
 }
 
+bool gc_sql_type_is_valid(SQLSMALLINT sql_type)
+{
+    return target_of(sql_type).kind != T_UNKNOWN;
+}
+
+bool gc_c_type_is_valid(SQLSMALLINT c_type)
+{
+    c_type = gc_c_type_normalize(c_type);
+    return c_type == SQL_C_DEFAULT || c_type == SQL_C_CHAR || c_type == SQL_C_WCHAR ||
+           c_type == SQL_C_BINARY || gc_c_type_is_interval(c_type) ||
+           gc_c_type_size(c_type) > 0;
+}
+
 static SQLRETURN error(gc_error *err, const char *state, const char *msg)
 {
     gc_error_set(err, state, 0, "%s", msg);

@@ -91,20 +91,20 @@ void gc_desc_destroy_explicit(gc_desc *d)
 
 gc_desc_rec *gc_desc_rec_get(gc_desc *d, int n)
 {
-    if (n < 1 || n > 32767)
+    if (n < 1 || n > GC_DESC_MAX_RECORDS)
         return NULL;
     if (n > d->capacity) {
         int cap = d->capacity ? d->capacity : 8;
         while (cap < n)
             cap *= 2;
-        if (cap > 32767)
-            cap = 32767;
+        if (cap > GC_DESC_MAX_RECORDS)
+            cap = GC_DESC_MAX_RECORDS;
         gc_desc_rec *r = realloc(d->recs, (size_t)cap * sizeof *r);
         if (r == NULL)
             return NULL;
         memset(r + d->capacity, 0, (size_t)(cap - d->capacity) * sizeof *r);
         d->recs = r;
-        d->capacity = (SQLSMALLINT)cap;
+        d->capacity = cap;
     }
     if (n > d->count) {
         for (int i = d->count; i < n; i++) {
@@ -116,7 +116,7 @@ gc_desc_rec *gc_desc_rec_get(gc_desc *d, int n)
             r->unnamed = SQL_UNNAMED;
             gc_desc_rec_set_concise(r, d->kind == GC_DESC_IPD ? SQL_VARCHAR : SQL_C_DEFAULT);
         }
-        d->count = (SQLSMALLINT)n;
+        d->count = n;
     }
     return &d->recs[n - 1];
 }
@@ -308,7 +308,7 @@ SQLRETURN gc_desc_set_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
                 free(d->recs[i].name);
                 d->recs[i].name = NULL;
             }
-            d->count = (SQLSMALLINT)iv;
+            d->count = (int)iv;
         }
         return SQL_SUCCESS;
     default: break;

@@ -73,8 +73,9 @@ struct gc_desc {
     SQLINTEGER bind_type;             /* SQL_BIND_BY_COLUMN or a row size */
     SQLULEN *rows_processed_ptr;
 
-    SQLSMALLINT count;                /* highest record in use */
-    SQLSMALLINT capacity;
+    /* int, not SQLSMALLINT: parameters are numbered up to 65,535. */
+    int count;                        /* highest record in use */
+    int capacity;
     gc_desc_rec *recs;                /* recs[0] is record 1 */
 };
 
@@ -88,8 +89,12 @@ void gc_desc_destroy_implicit(gc_desc *d);
 SQLRETURN gc_desc_create_explicit(gc_conn *c, gc_desc **out);
 void gc_desc_destroy_explicit(gc_desc *d);
 
+/* The highest record number: parameter numbers are SQLUSMALLINT, and
+ * PostgreSQL takes at most 65,535 parameters. */
+#define GC_DESC_MAX_RECORDS 65535
+
 /* Record `n` (1-based), growing the array as needed (count is raised to n).
- * NULL on out-of-memory or n < 1. */
+ * NULL on out-of-memory or n outside 1..GC_DESC_MAX_RECORDS. */
 gc_desc_rec *gc_desc_rec_get(gc_desc *d, int n);
 /* Record n if it exists (n <= count), else NULL. */
 gc_desc_rec *gc_desc_rec_find(gc_desc *d, int n);

@@ -79,6 +79,13 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
+    if (out.marker_count > GC_PARAM_MAX) {
+        gc_diag_add(&s->h.diag, "54023", 0,
+                    "too many parameters: the statement has %u parameter markers, "
+                    "PostgreSQL takes at most %d", out.marker_count, GC_PARAM_MAX);
+        gc_sql_rewritten_free(&out);
+        return SQL_ERROR;
+    }
     s->sql = out.text;            /* taken over from `out` */
     /* ODBC parameters are the `?` markers. `$n` written by the application
      * are left alone: in `PREPARE p AS ... $1` they are the SQL-level
@@ -229,6 +236,14 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
 {
     if (s->show_global)
         return describe_show_global(s);
+    if (s->nparams > GC_DESCRIBE_PARAMS_MAX) {
+        /* Refused before anything is sent: libpq would drop the session. */
+        gc_diag_add(&s->h.diag, "54000", 0,
+                    "a statement with more than %d parameters (this one has %d) cannot be "
+                    "described before it runs: libpq cannot read so long a parameter "
+                    "description; execute it first", GC_DESCRIBE_PARAMS_MAX, s->nparams);
+        return SQL_ERROR;
+    }
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;

@@ -31,6 +31,18 @@ SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
         return SQL_ERROR;
     }
+    /* The type codes are checked here, where ODBC says; whether the pair
+     * converts is still SQLExecute's question (07006). */
+    if (!gc_c_type_is_valid(c_type)) {
+        gc_diag_add(&s->h.diag, "HY003", 0, "parameter %u: invalid C data type %d", n,
+                    (int)c_type);
+        return SQL_ERROR;
+    }
+    if (!gc_sql_type_is_valid(sql_type)) {
+        gc_diag_add(&s->h.diag, "HY004", 0, "parameter %u: invalid SQL data type %d", n,
+                    (int)sql_type);
+        return SQL_ERROR;
+    }
     gc_desc_rec *a = gc_desc_rec_get(s->apd, n);
     gc_desc_rec *p = gc_desc_rec_get(s->ipd, n);
     if (a == NULL || p == NULL) {
@@ -58,6 +70,15 @@ SQLRETURN gc_stmt_num_params(gc_stmt *s, SQLSMALLINT *count)
         gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared");
         return SQL_ERROR;
     }
+    if (s->nparams > INT16_MAX) {
+        /* The count does not fit the SQLSMALLINT ODBC gives it; a wrapped
+         * negative count would only mislead. */
+        gc_diag_add(&s->h.diag, "22003", 0,
+                    "the statement has %d parameter markers; SQLNumParams can report "
+                    "at most %d (bind by number up to %d instead)",
+                    s->nparams, INT16_MAX, GC_PARAM_MAX);
+        return SQL_ERROR;
+    }
     if (count != NULL)
         *count = (SQLSMALLINT)s->nparams;
     return SQL_SUCCESS;
@@ -75,7 +96,9 @@ SQLRETURN gc_stmt_describe_param(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT *sql_ty
         gc_diag_add(&s->h.diag, "07009", 0, "invalid parameter number %u", n);
         return SQL_ERROR;
     }
-    if (s->prepared && !s->described) {
+    /* Beyond GC_DESCRIBE_PARAMS_MAX libpq cannot read the server's answer:
+     * such a statement's parameters are described as bound, else as text. */
+    if (s->prepared && !s->described && s->nparams <= GC_DESCRIBE_PARAMS_MAX) {
         SQLRETURN rc = gc_exec_describe_prepared(s);
         if (!SQL_SUCCEEDED(rc))
             return rc;

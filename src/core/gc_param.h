@@ -7,6 +7,17 @@
 
 #include "core/gc_stmt.h"
 
+/* PostgreSQL's limit: Parse and Bind count parameters in 16 bits. A text
+ * with more `?` markers is refused at SQLPrepare / SQLExecDirect (54023). */
+#define GC_PARAM_MAX 65535
+
+/* The most parameters the server can describe to us: libpq (15 and the
+ * versions before it) takes a ParameterDescription message longer than
+ * 30,000 bytes (4 for its length, 2, and 4 per parameter: 7,499 make 30,002)
+ * for lost synchronization and drops the connection. Beyond this the driver
+ * never asks for one (docs/statements.md). */
+#define GC_DESCRIBE_PARAMS_MAX ((30000 - 4 - 2) / 4)
+
 /* One parameter of one row of the parameter array, as bound. */
 typedef struct gc_param_ref {
     SQLSMALLINT c_type;
@@ -25,7 +36,9 @@ void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out);
 bool gc_param_all_bound(gc_stmt *s, int *missing);
 
 /* Prepares s on the server with unspecified parameter types (if not yet) and
- * describes it: fills the IRD and the parameter types (gc_exec.c). */
+ * describes it: fills the IRD and the parameter types (gc_exec.c). A text
+ * with more than GC_DESCRIBE_PARAMS_MAX markers is refused (54000) before
+ * anything is sent, so the session stays usable. */
 SQLRETURN gc_exec_describe_prepared(gc_stmt *s);
 
 #endif

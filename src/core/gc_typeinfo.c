@@ -145,7 +145,9 @@ static PGresult *make_typeinfo_result(void)
  * columns of that type report (SQL_WVARCHAR for varchar, ...). A specific
  * data_type lists the types that map to it, narrow or wide: asking for
  * SQL_VARCHAR or SQL_WVARCHAR both find varchar, reported with the type
- * asked for. The result is handed to the statement, which owns it.
+ * asked for; a valid code no PostgreSQL type maps to (an interval) gives no
+ * rows, a code ODBC does not define gives HY004. The result is handed to the
+ * statement, which owns it.
  */
 SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
 {
@@ -155,6 +157,10 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
     SQLSMALLINT types[sizeof gc_catalog_types / sizeof gc_catalog_types[0]];
     size_t n = 0;
     SQLSMALLINT wanted = odbc3_type(data_type);
+    if (wanted != SQL_ALL_TYPES && !gc_sql_type_is_valid(wanted)) {
+        gc_diag_add(gc_catalog_diag(s), "HY004", 0, "invalid SQL data type %d", (int)data_type);
+        return SQL_ERROR;
+    }
 
     for (size_t i = 0; i < gc_catalog_type_count; i++) {
         /* Length types are listed as declared with a length (varchar(n) is

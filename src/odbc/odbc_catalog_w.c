@@ -11,8 +11,8 @@
 #include "core/gc_stmt.h"
 #include "odbc/odbc_entry.h"
 
-/* As args_in of odbc_catalog.c, for UTF-16 arguments: HY090 for a bad
- * length, HY001 when out of memory or not valid UTF-16. */
+/* As args_in of odbc_catalog.c, for UTF-16 arguments: the diagnostics of
+ * gc_odbc_wide_arg (HY090 bad length, 22018 not valid UTF-16, HY001). */
 static SQLRETURN args_in(gc_stmt *s, const SQLWCHAR *const *in, const SQLSMALLINT *len,
                          int n, char **a)
 {
@@ -25,13 +25,8 @@ static SQLRETURN args_in(gc_stmt *s, const SQLWCHAR *const *in, const SQLSMALLIN
         }
     }
     for (int i = 0; i < n; i++) {
-        bool ok;
-        a[i] = gc_odbc_wide_in(in[i], len[i], &ok);
-        if (!ok) {
-            gc_diag_add(&s->h.diag, "HY001", 0,
-                        "out of memory, or an argument is not valid UTF-16");
+        if (!gc_odbc_wide_arg(&s->h.diag, in[i], len[i], &a[i]))
             return SQL_ERROR;
-        }
     }
     return SQL_SUCCESS;
 }

@@ -13,17 +13,12 @@ SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *dsn, SQLSMALLINT dsn_len,
     gc_conn *c = gc_odbc_enter_conn(hdbc);
     if (c == NULL)
         return SQL_INVALID_HANDLE;
-    bool ok1, ok2, ok3;
-    char *d = gc_odbc_wide_in(dsn, dsn_len, &ok1);
-    char *u = gc_odbc_wide_in(uid, uid_len, &ok2);
-    char *p = gc_odbc_wide_in(pwd, pwd_len, &ok3);
-    SQLRETURN rc;
-    if (!ok1 || !ok2 || !ok3) {
-        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
-        rc = SQL_ERROR;
-    } else {
+    char *d = NULL, *u = NULL, *p = NULL;
+    SQLRETURN rc = SQL_ERROR;
+    if (gc_odbc_wide_arg(&c->h.diag, dsn, dsn_len, &d) &&
+        gc_odbc_wide_arg(&c->h.diag, uid, uid_len, &u) &&
+        gc_odbc_wide_arg(&c->h.diag, pwd, pwd_len, &p))
         rc = gc_conn_connect(c, d, u, p);
-    }
     free(d);
     free(u);
     free(p);
@@ -38,13 +33,9 @@ SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *in,
     gc_conn *c = gc_odbc_enter_conn(hdbc);
     if (c == NULL)
         return SQL_INVALID_HANDLE;
-    bool ok;
-    char *text = gc_odbc_wide_in(in, in_len, &ok);
-    SQLRETURN rc;
-    if (!ok) {
-        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
-        rc = SQL_ERROR;
-    } else {
+    char *text;
+    SQLRETURN rc = SQL_ERROR;
+    if (gc_odbc_wide_arg(&c->h.diag, in, in_len, &text)) {
         gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = true,
                         .unit = GC_LEN_CHARS };
         rc = gc_odbc_driver_connect(c, text != NULL ? text : "", completion, &o, out_len);
@@ -62,17 +53,12 @@ SQLRETURN SQL_API SQLSetConnectAttrW(SQLHDBC hdbc, SQLINTEGER attr, SQLPOINTER v
     if (!gc_odbc_conn_attr_is_string(attr))
         return gc_odbc_leave_conn(c, gc_conn_set_attr(c, attr, value, length));
     /* String attributes: length in bytes, or SQL_NTS. */
-    bool ok;
     SQLINTEGER units = length == SQL_NTS ? SQL_NTS
                        : (SQLINTEGER)(length / (SQLINTEGER)sizeof(SQLWCHAR));
-    char *text = gc_odbc_wide_in(value, units, &ok);
-    SQLRETURN rc;
-    if (!ok) {
-        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
-        rc = SQL_ERROR;
-    } else {
+    char *text;
+    SQLRETURN rc = SQL_ERROR;
+    if (gc_odbc_wide_arg(&c->h.diag, value, units, &text))
         rc = gc_conn_set_attr(c, attr, text, SQL_NTS);
-    }
     free(text);
     return gc_odbc_leave_conn(c, rc);
 }
@@ -93,13 +79,9 @@ SQLRETURN SQL_API SQLNativeSqlW(SQLHDBC hdbc, SQLWCHAR *in, SQLINTEGER in_len,
     gc_conn *c = gc_odbc_enter_conn(hdbc);
     if (c == NULL)
         return SQL_INVALID_HANDLE;
-    bool ok;
-    char *text = gc_odbc_wide_in(in, in_len, &ok);
-    SQLRETURN rc;
-    if (!ok) {
-        gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
-        rc = SQL_ERROR;
-    } else {
+    char *text;
+    SQLRETURN rc = SQL_ERROR;
+    if (gc_odbc_wide_arg(&c->h.diag, in, in_len, &text)) {
         gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = true,
                         .unit = GC_LEN_CHARS };
         rc = gc_odbc_native_sql(c, text, &o, out_len);

@@ -44,16 +44,12 @@ SQLRETURN SQL_API SQLSetDescFieldW(SQLHDESC h, SQLSMALLINT rec, SQLSMALLINT fiel
     ENTER_DESC(h, d);
     SQLRETURN rc;
     if (field == SQL_DESC_NAME && value != NULL) {
-        bool ok = true;
         SQLINTEGER chars = buffer_length == SQL_NTS ? SQL_NTS
                                                     : buffer_length / (SQLINTEGER)sizeof(SQLWCHAR);
-        char *name = gc_odbc_wide_in(value, chars, &ok);
-        if (!ok) {
-            gc_diag_add(&d->h.diag, "HY090", 0, "invalid string or buffer length");
-            rc = SQL_ERROR;
-        } else {
+        char *name;
+        rc = SQL_ERROR;
+        if (gc_odbc_wide_arg(&d->h.diag, value, chars, &name))
             rc = gc_desc_set_field(d, rec, field, name, SQL_NTS);
-        }
         free(name);
     } else {
         rc = gc_desc_set_field(d, rec, field, value, buffer_length);

@@ -125,22 +125,27 @@ SQLRETURN gc_odbc_leave_desc(gc_desc *d, SQLRETURN rc)
     return leave_child(d, rc);
 }
 
-/* Caller frees the result. */
-char *gc_odbc_wide_in(const SQLWCHAR *s, SQLINTEGER len, bool *ok)
+bool gc_odbc_wide_arg(gc_diag *diag, const SQLWCHAR *s, SQLINTEGER len, char **out)
 {
-    *ok = true;
+    *out = NULL;
     if (s == NULL)
-        return NULL;
+        return true;
     if (len < 0 && len != SQL_NTS) {
-        *ok = false;
-        return NULL;
+        gc_diag_add(diag, "HY090", 0, "invalid string or buffer length %ld", (long)len);
+        return false;
     }
     bool invalid = false;
-    char *utf8 = gc_utf16_to_utf8((const uint16_t *)s, len == SQL_NTS ? -1 : (ssize_t)len,
-                                  NULL, &invalid);
-    if (utf8 == NULL)
-        *ok = false;
-    return utf8;
+    *out = gc_utf16_to_utf8((const uint16_t *)s, len == SQL_NTS ? -1 : (ssize_t)len,
+                            NULL, &invalid);
+    if (*out != NULL)
+        return true;
+    if (invalid)
+        gc_diag_add(diag, "22018", 0,
+                    "invalid character value: a string argument is not valid UTF-16 "
+                    "(unpaired surrogate)");
+    else
+        gc_diag_add(diag, "HY001", 0, "out of memory");
+    return false;
 }
 
 /* The connection a handle of any kind belongs to (NULL for an environment). */

@@ -12,8 +12,9 @@
  *       return gc_odbc_leave_stmt(s, rc);
  *   }
  *
- * Wide (W) entry points convert their SQLWCHAR arguments with gc_odbc_wide_in
- * and pass UTF-8 to the same core function as the ANSI one.
+ * Wide (W) entry points convert their SQLWCHAR arguments with gc_odbc_wide_arg
+ * (which adds their diagnostics) and pass UTF-8 to the same core function as
+ * the ANSI one.
  */
 #ifndef ODBC_ENTRY_H
 #define ODBC_ENTRY_H
@@ -47,13 +48,17 @@ void gc_odbc_unlock_any(SQLSMALLINT type, SQLHANDLE h);
 /* The connection a DBC, STMT or DESC handle belongs to; NULL for an ENV. */
 gc_conn *gc_odbc_handle_conn(SQLSMALLINT type, SQLHANDLE h);
 
-/* A W argument as a malloc'd UTF-8 string (caller frees). len is in
- * characters or SQL_NTS. *ok is false on out-of-memory or invalid UTF-16;
- * a NULL argument gives NULL with *ok true. */
-char *gc_odbc_wide_in(const SQLWCHAR *s, SQLINTEGER len, bool *ok);
+/* A W argument as a malloc'd UTF-8 string in *out (caller frees; NULL for a
+ * NULL argument). len is in characters or SQL_NTS. Every W entry point reads
+ * its strings through here, so they all fail alike: false with a diagnostic
+ * added to diag, HY090 for a negative length other than SQL_NTS, 22018 for
+ * UTF-16 that is not well formed (an unpaired surrogate, as a bound
+ * SQL_C_WCHAR parameter gets), HY001 when out of memory. */
+bool gc_odbc_wide_arg(gc_diag *diag, const SQLWCHAR *s, SQLINTEGER len, char **out);
 
 /* An ANSI argument as a malloc'd NUL-terminated copy (caller frees); len in
- * bytes or SQL_NTS. Same contract as gc_odbc_wide_in. */
+ * bytes or SQL_NTS. *ok is false on a bad length or out-of-memory; a NULL
+ * argument gives NULL with *ok true. */
 char *gc_odbc_ansi_in(const SQLCHAR *s, SQLINTEGER len, bool *ok);
 
 #endif

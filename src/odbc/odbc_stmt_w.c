@@ -12,23 +12,12 @@
     if (s == NULL)                       \
         return SQL_INVALID_HANDLE
 
-/* Converts a W argument or adds the diagnostic; true on success. */
-static bool wide_arg(gc_stmt *s, const SQLWCHAR *in, SQLINTEGER len, char **out)
-{
-    bool ok = true;
-    *out = gc_odbc_wide_in(in, len, &ok);
-    if (!ok)
-        gc_diag_add(&s->h.diag, len < 0 && len != SQL_NTS ? "HY090" : "HY001", 0,
-                    "invalid string length or out of memory converting from UTF-16");
-    return ok;
-}
-
 SQLRETURN SQL_API SQLPrepareW(SQLHSTMT h, SQLWCHAR *text, SQLINTEGER len)
 {
     ENTER_STMT(h, s);
     char *sql;
     SQLRETURN rc = SQL_ERROR;
-    if (wide_arg(s, text, len, &sql))
+    if (gc_odbc_wide_arg(&s->h.diag, text, len, &sql))
         rc = gc_stmt_prepare(s, sql, SQL_NTS);
     free(sql);
     return gc_odbc_leave_stmt(s, rc);
@@ -39,7 +28,7 @@ SQLRETURN SQL_API SQLExecDirectW(SQLHSTMT h, SQLWCHAR *text, SQLINTEGER len)
     ENTER_STMT(h, s);
     char *sql;
     SQLRETURN rc = SQL_ERROR;
-    if (wide_arg(s, text, len, &sql))
+    if (gc_odbc_wide_arg(&s->h.diag, text, len, &sql))
         rc = gc_stmt_exec_direct(s, sql, SQL_NTS);
     free(sql);
     return gc_odbc_leave_stmt(s, rc);
@@ -93,7 +82,7 @@ SQLRETURN SQL_API SQLSetCursorNameW(SQLHSTMT h, SQLWCHAR *name, SQLSMALLINT len)
     ENTER_STMT(h, s);
     char *copy;
     SQLRETURN rc = SQL_ERROR;
-    if (wide_arg(s, name, len, &copy))
+    if (gc_odbc_wide_arg(&s->h.diag, name, len, &copy))
         rc = gc_stmt_set_cursor_name(s, copy);
     free(copy);
     return gc_odbc_leave_stmt(s, rc);

@@ -61,17 +61,21 @@ static inline int st_has_state(SQLSMALLINT type, SQLHANDLE h, const char *want)
     return 0;
 }
 
-/* Expects rc == SQL_ERROR with SQLSTATE `state` on the statement. */
-#define ST_EXPECT_STATE(rc, stmt, state)                                      \
+/* Expects rc == SQL_ERROR with SQLSTATE `state` on handle h of `type`. */
+#define ST_EXPECT_HANDLE_STATE(rc, type, h, state)                            \
     do {                                                                      \
         SQLRETURN st_rc_ = (rc);                                              \
-        if (st_rc_ != SQL_ERROR || !st_has_state(SQL_HANDLE_STMT, stmt, state)) { \
+        if (st_rc_ != SQL_ERROR || !st_has_state(type, h, state)) {           \
             st_failures++;                                                    \
             fprintf(stderr, "FAIL %s:%d: %s: wanted SQL_ERROR %s, got %d\n",  \
                     __FILE__, __LINE__, #rc, state, (int)st_rc_);             \
-            st_dump_diag(SQL_HANDLE_STMT, stmt);                              \
+            st_dump_diag(type, h);                                            \
         }                                                                     \
     } while (0)
+
+/* Expects rc == SQL_ERROR with SQLSTATE `state` on the statement. */
+#define ST_EXPECT_STATE(rc, stmt, state) \
+    ST_EXPECT_HANDLE_STATE(rc, SQL_HANDLE_STMT, stmt, state)
 
 typedef struct st_conn {
     SQLHENV env;
