@@ -84,6 +84,18 @@ static bool is_login_refusal(const gc_error *e)
     return strncmp(e->sqlstate, "28", 2) == 0 || strcmp(e->sqlstate, "3D000") == 0;
 }
 
+/* Whether a failed connect was the TLS handshake refused (the server's
+ * certificate not verified, TLS required but not offered, a certificate file
+ * missing): libpq gives these no SQLSTATE, only its message. Trying again
+ * will not help until the settings change. A connection lost during the
+ * handshake ("SSL SYSCALL error") is not one of them. */
+static bool is_tls_failure(const gc_error *e)
+{
+    return strstr(e->message, "certificate") != NULL ||
+           strstr(e->message, "SSL error") != NULL ||
+           strstr(e->message, "does not support SSL") != NULL;
+}
+
 /* The seeds in order: Servers (or Host/Port) when given, else the locator
  * file's members. Learns the topology from the first seed that answers with
  * a catalog, whose open session goes to *seed_session; falls back to the
@@ -111,7 +123,8 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo,
     gc_strbuf_init(&tried);
     bool found = false;
     bool some_answered = false;
-    gc_error last, refused;   /* refused: a seed turned the login down */
+    gc_error last, refused;   /* refused: a seed turned the login or TLS down */
+    const char *refusal = NULL;   /* how the error to the application begins */
     gc_error_clear(&last);
     gc_error_clear(&refused);
     size_t n = have_servers ? seeds.count : loc->member_count;
@@ -132,23 +145,27 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo,
                                    &last);
         if (!found) {
             bool login_refused = !answered && is_login_refusal(&last);
+            bool tls_failed = !answered && !login_refused && is_tls_failure(&last);
             const char *what = answered ? "no cluster catalog"
-                               : login_refused ? "login refused" : "no answer";
+                               : login_refused ? "login refused"
+                               : tls_failed ? "TLS failed" : "no answer";
             gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s", host, port, what,
                            last.message);
             gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "", host, port,
                               what);
             some_answered = some_answered || answered;
-            if (login_refused && !gc_error_is_set(&refused))
+            if ((login_refused || tls_failed) && !gc_error_is_set(&refused)) {
                 refused = last;
+                refusal = login_refused ? "the seed servers refused the login"
+                                        : "the TLS connection to the seed servers failed";
+            }
         }
     }
     if (!found && !some_answered && gc_error_is_set(&refused)) {
-        /* The server's own answer (28P01, 28000, 3D000) tells the
-         * application what to fix; the locator's members would refuse the
-         * same login. */
-        gc_error_set(err, refused.sqlstate, refused.native,
-                     "the seed servers refused the login: %s; %s",
+        /* The server's own answer (28P01, 28000, 3D000) or the TLS error
+         * (an unverified certificate) tells the application what to fix;
+         * the locator's members would refuse the same. */
+        gc_error_set(err, refused.sqlstate, refused.native, "%s: %s; %s", refusal,
                      tried.data != NULL ? tried.data : "", refused.message);
     } else if (!found && loc != NULL && !some_answered) {
         /* No seed answered: the locator file still names the members. */
