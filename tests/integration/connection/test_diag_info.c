@@ -12,6 +12,8 @@
 
 #include <sqlucode.h>
 
+#include "gcodbc.h"
+
 static void check_info_string(SQLHDBC dbc, SQLUSMALLINT item, const char *name,
                               const char *want)
 {
@@ -44,6 +46,12 @@ static void test_get_info(SQLHDBC dbc)
     check_info_string(dbc, SQL_DBMS_NAME, "SQL_DBMS_NAME", "PostgreSQL");
     check_info_string(dbc, SQL_DRIVER_NAME, "SQL_DRIVER_NAME", "libgcodbc.so");
     check_info_string(dbc, SQL_DRIVER_ODBC_VER, "SQL_DRIVER_ODBC_VER", "03.51");
+    /* SQL_DRIVER_VER: this driver's own version, ##.##.####, from the numbers
+     * the build takes its version from (never a psqlODBC look-alike). */
+    char driver_ver[32];
+    snprintf(driver_ver, sizeof driver_ver, "%02d.%02d.%04d", GCODBC_VERSION_MAJOR,
+             GCODBC_VERSION_MINOR, GCODBC_VERSION_PATCH);
+    check_info_string(dbc, SQL_DRIVER_VER, "SQL_DRIVER_VER", driver_ver);
     check_info_string(dbc, SQL_IDENTIFIER_QUOTE_CHAR, "SQL_IDENTIFIER_QUOTE_CHAR", "\"");
     check_info_string(dbc, SQL_DATA_SOURCE_NAME, "SQL_DATA_SOURCE_NAME", ct_dsn());
     check_info_string(dbc, SQL_DATABASE_NAME, "SQL_DATABASE_NAME", "gcodbc_test");
