@@ -82,8 +82,9 @@ typedef struct st_conn {
     SQLHDBC dbc;
 } st_conn;
 
-/* Connects to GC_TEST_DSN (autocommit on); exits when it cannot. */
-static inline void st_connect(st_conn *c)
+/* Connects to GC_TEST_DSN (autocommit on) with the environment's
+ * SQL_ATTR_ODBC_VERSION set to odbc_version; exits when it cannot. */
+static inline void st_connect_as(st_conn *c, SQLINTEGER odbc_version)
 {
     const char *dsn = getenv("GC_TEST_DSN");
     if (dsn == NULL) {
@@ -91,7 +92,7 @@ static inline void st_connect(st_conn *c)
         exit(2);
     }
     SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
-    SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)(SQLLEN)odbc_version, 0);
     SQLAllocHandle(SQL_HANDLE_DBC, c->env, &c->dbc);
     char connstr[256];
     snprintf(connstr, sizeof connstr, "DSN=%s", dsn);
@@ -102,6 +103,12 @@ static inline void st_connect(st_conn *c)
         st_dump_diag(SQL_HANDLE_DBC, c->dbc);
         exit(2);
     }
+}
+
+/* Connects to GC_TEST_DSN as an ODBC 3 application; exits when it cannot. */
+static inline void st_connect(st_conn *c)
+{
+    st_connect_as(c, SQL_OV_ODBC3);
 }
 
 static inline void st_disconnect(st_conn *c)

@@ -84,12 +84,19 @@ static void lone_surrogates_give_22018(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
-static void bind_checks_type_codes(st_conn *c)
+/* Through an ODBC 3.8 environment: the driver manager then passes C type
+ * codes from the driver-specific range (0x4000-0x7FFF) on to the driver (it
+ * refuses other unknown ones itself, with its own HY003). */
+static void bind_checks_type_codes(void)
 {
+    st_conn conn, *c = &conn;
+    st_connect_as(c, SQL_OV_ODBC3_80);
     SQLHSTMT s = st_stmt(c);
     SQLINTEGER v = 7;
     SQLLEN ind = 0;
     ST_OK(SQLPrepare(s, (SQLCHAR *)"select ?::int + 1", SQL_NTS), s);
+    ST_EXPECT_STATE(SQLBindParameter(s, 1, SQL_PARAM_INPUT, 0x4000, SQL_INTEGER, 0, 0, &v, 0,
+                                     &ind), s, "HY003");
     ST_EXPECT_STATE(SQLBindParameter(s, 1, SQL_PARAM_INPUT, 31337, SQL_INTEGER, 0, 0, &v, 0,
                                      &ind), s, "HY003");
     ST_EXPECT_STATE(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_SLONG, 31337, 0, 0, &v, 0,
@@ -108,6 +115,7 @@ static void bind_checks_type_codes(st_conn *c)
     ST_OK(SQLGetData(s, 1, SQL_C_SLONG, &got, 0, NULL), s);
     ST_CHECK(got == 8, "7 + 1 gave %d", (int)got);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_disconnect(c);
 }
 
 static void type_info_checks_the_code(st_conn *c)
@@ -131,7 +139,7 @@ int main(void)
     st_conn c;
     st_connect(&c);
     lone_surrogates_give_22018(&c);
-    bind_checks_type_codes(&c);
+    bind_checks_type_codes();
     type_info_checks_the_code(&c);
     st_disconnect(&c);
     return st_finish("statements_argument_states");
