@@ -56,6 +56,11 @@ static void lone_surrogates_give_22018(st_conn *c)
     ST_EXPECT_HANDLE_STATE(SQLProceduresW(s, NULL, 0, NULL, 0, bad2, SQL_NTS), SQL_HANDLE_STMT, s, "22018");
     ST_EXPECT_HANDLE_STATE(SQLSetCursorNameW(s, bad2, SQL_NTS), SQL_HANDLE_STMT, s, "22018");
 
+    SQLHDESC ipd = SQL_NULL_HDESC;
+    ST_OK(SQLGetStmtAttr(s, SQL_ATTR_IMP_PARAM_DESC, &ipd, 0, NULL), s);
+    ST_EXPECT_HANDLE_STATE(SQLSetDescFieldW(ipd, 1, SQL_DESC_NAME, bad2, SQL_NTS),
+                           SQL_HANDLE_DESC, ipd, "22018");
+
     /* The statement still works, through the W entry point. */
     ST_OK(SQLExecDirectW(s, wide("select 1", ok), SQL_NTS), s);
     ST_OK(SQLFetch(s), s);
@@ -81,6 +86,11 @@ static void lone_surrogates_give_22018(st_conn *c)
     ST_EXPECT_HANDLE_STATE(SQLDriverConnectW(dbc, NULL, wide_with_lone_surrogate(text, bad), SQL_NTS, out,
                                256, &out_small, SQL_DRIVER_NOPROMPT),
              SQL_HANDLE_DBC, dbc, "22018");
+    /* SQLConnectW: a lone surrogate in the password. */
+    SQLWCHAR dsn[64];
+    ST_EXPECT_HANDLE_STATE(SQLConnectW(dbc, wide(getenv("GC_TEST_DSN"), dsn), SQL_NTS, NULL, 0,
+                                       bad2, SQL_NTS),
+                           SQL_HANDLE_DBC, dbc, "22018");
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
