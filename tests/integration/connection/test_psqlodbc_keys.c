@@ -198,6 +198,31 @@ static void test_conn_settings_run_after_connecting(void)
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
+/* A global connection replays ConnSettings on every member, so it takes
+ * only settings there; a general connection runs any SQL. */
+static void test_conn_settings_beyond_set_on_a_global_connection_are_refused(void)
+{
+    bool global = getenv("GC_TEST_GLOBAL") != NULL;
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;ConnSettings={SET work_mem = '5MB'; CREATE TEMP TABLE cs_t (a int)}",
+             ct_dsn());
+    SQLHDBC dbc;
+    SQLRETURN rc = driver_connect(connstr, &dbc);
+    if (global) {
+        CT_CHECK(rc == SQL_ERROR, "global: mixed ConnSettings returned %d", (int)rc);
+        CT_CHECK(ct_has_state(SQL_HANDLE_DBC, dbc, "08001"), "state %s",
+                 ct_sqlstate(SQL_HANDLE_DBC, dbc));
+        SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+        return;
+    }
+    CT_CHECK(rc == SQL_SUCCESS, "general: mixed ConnSettings returned %d", (int)rc);
+    char *v = ct_query_string(dbc, "SELECT count(*) FROM cs_t");
+    CT_CHECK(v != NULL && strcmp(v, "0") == 0, "the temporary table exists: %s", v ? v : "-");
+    free(v);
+    drop(dbc);
+}
+
 static void test_pqopt_passes_libpq_options(void)
 {
     SQLHDBC dbc = connect_with("ApplicationName=ours;pqopt={application_name=from_pqopt}");
@@ -377,6 +402,7 @@ int main(void)
     test_unknown_keys_are_reported_with_01S00();
     test_read_only_makes_the_connection_read_only();
     test_conn_settings_run_after_connecting();
+    test_conn_settings_beyond_set_on_a_global_connection_are_refused();
     test_pqopt_passes_libpq_options();
     test_type_mapping_keys_change_what_columns_are_described_as();
     test_debug_and_logdir_write_the_trace();
