@@ -6,25 +6,11 @@
  * keepalives leave no trace a server can show, so they are proved here.
  */
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "config/gc_settings.h"
+#include "conn_test.h"
 #include "core/gc_conn.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
 
 static void set(gc_settings *s, const char *key, const char *value)
 {
@@ -42,18 +28,18 @@ static void test_extra_conninfo(void)
     gc_settings_init(&s);
     bool oom;
     char *extra = gc_conn_setup_extra_conninfo(&s, &oom);
-    CHECK(extra == NULL && !oom, "defaults give no extra options: %s", extra);
+    CT_CHECK(extra == NULL && !oom, "defaults give no extra options: %s", extra);
     free(extra);
     set(&s, "KeepaliveTime", "-1");
     set(&s, "KeepaliveInterval", "0");
     extra = gc_conn_setup_extra_conninfo(&s, &oom);
-    CHECK(extra == NULL, "-1 and 0 leave the driver's own: %s", extra);
+    CT_CHECK(extra == NULL, "-1 and 0 leave the driver's own: %s", extra);
     free(extra);
     set(&s, "D1", "40");
     set(&s, "KeepaliveInterval", "7");
     set(&s, "pqopt", "gssencmode%3Ddisable");
     extra = gc_conn_setup_extra_conninfo(&s, &oom);
-    CHECK(extra != NULL && strcmp(extra, "keepalives_idle=40 keepalives_interval=7 "
+    CT_CHECK(extra != NULL && strcmp(extra, "keepalives_idle=40 keepalives_interval=7 "
                                          "gssencmode=disable") == 0,
           "got %s", extra ? extra : "(null)");
     free(extra);
@@ -81,18 +67,16 @@ static int trace_level_enabled(const char *key, const char *value, gc_trace_leve
 
 static void test_debug_and_comm_log_raise_the_trace_level(void)
 {
-    CHECK(!trace_level_enabled(NULL, NULL, GC_TRACE_ERROR), "off by default");
-    CHECK(trace_level_enabled("Debug", "1", GC_TRACE_DEBUG), "Debug=1 is level 3");
-    CHECK(trace_level_enabled("CommLog", "1", GC_TRACE_INFO), "CommLog=1 is level 2");
-    CHECK(!trace_level_enabled("CommLog", "1", GC_TRACE_DEBUG), "CommLog=1 is not 3");
-    CHECK(trace_level_enabled("B2", "1", GC_TRACE_DEBUG), "B2, Debug's abbreviation");
+    CT_CHECK(!trace_level_enabled(NULL, NULL, GC_TRACE_ERROR), "off by default");
+    CT_CHECK(trace_level_enabled("Debug", "1", GC_TRACE_DEBUG), "Debug=1 is level 3");
+    CT_CHECK(trace_level_enabled("CommLog", "1", GC_TRACE_INFO), "CommLog=1 is level 2");
+    CT_CHECK(!trace_level_enabled("CommLog", "1", GC_TRACE_DEBUG), "CommLog=1 is not 3");
+    CT_CHECK(trace_level_enabled("B2", "1", GC_TRACE_DEBUG), "B2, Debug's abbreviation");
 }
 
 int main(void)
 {
     test_extra_conninfo();
     test_debug_and_comm_log_raise_the_trace_level();
-    if (failures == 0)
-        printf("conn_setup: all checks passed\n");
-    return failures == 0 ? 0 : 1;
+    return ct_finish("conn_setup");
 }

@@ -102,20 +102,16 @@ static void test_psqlodbc_spellings_and_abbreviations_set_the_fields(void **stat
 static void test_keys_without_effect_are_accepted_stored_nowhere_and_not_echoed(void **state)
 {
     (void)state;
-    gc_settings s, fresh;
+    gc_settings s;
     gc_settings_init(&s);
-    gc_settings_init(&fresh);
     parse_ok(&s, "Driver=x;UseDeclareFetch=1;Fetch=5000;Parse=1;ShowOidColumn=1;"
                  "Description={my data source};LFConversion=1;BatchSize=10;XaOpt=1");
     assert_int_equal(s.unknown_key_count, 0);
     assert_null(s.unknown_keys);
-    set_ok(&fresh, "Driver", "x");
-    char *a = gc_settings_to_connection_string(&s);
-    char *b = gc_settings_to_connection_string(&fresh);
-    assert_string_equal(a, b);
-    free(a);
-    free(b);
-    gc_settings_free(&fresh);
+    /* nothing of them comes back in the completed connection string */
+    char *out = gc_settings_to_connection_string(&s);
+    assert_string_equal(out, "Driver=x;");
+    free(out);
     gc_settings_free(&s);
 }
 
