@@ -302,7 +302,8 @@ const gc_key gc_keys[] = {
              "BoolsAsChar, RowVersioning, ShowSystemTables, ShowOidColumn, "
              "FakeOidIndex, TrueIsMinus1, ByteaAsLongVarBinary, UseServerSidePrepare, "
              "LowerCaseIdentifier, GssAuthUseGSS. A value that is not hex: HY024." },
-    { .name = "UseDeclareFetch", .psqlodbc = "UseDeclareFetch", .psqlodbc_abbrev = "B6",
+    { .name = "UseDeclareFetch", .psqlodbc = "UseDeclareFetch", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "B6",
       .type = GC_KEY_ACCEPTED,
       .doc = "psqlODBC fetches SELECT results through a cursor, Fetch rows at a "
              "time, so a large result never has to fit in memory. gcodbc keeps that "
@@ -311,82 +312,104 @@ const gc_key gc_keys[] = {
              "rows read with 4 kB of growth; docs/statements.md, \"Results\"). As "
              "with psqlODBC's default, a statement whose session another statement "
              "needs keeps the rest of its rows in memory (same page)." },
-    { .name = "Fetch", .psqlodbc = "Fetch", .psqlodbc_abbrev = "A7", .psqlodbc_default = "100",
+    { .name = "Fetch", .psqlodbc = "Fetch", .psqlodbc_abbrev = "A7",
+      .psqlodbc_default = "100",
+      
       .type = GC_KEY_ACCEPTED,
       .doc = "Rows per FETCH with UseDeclareFetch; see UseDeclareFetch: rows stream "
              "one at a time, so there is no batch size to choose. (gcodbc's former "
              "FetchWindowRows key, which nothing read, is gone for the same reason "
              "and is now reported as unknown.)" },
     { .name = "UseServerSidePrepare", .psqlodbc = "UseServerSidePrepare",
+      .psqlodbc_default = "1",
+      
       .psqlodbc_abbrev = "C8", .type = GC_KEY_ACCEPTED,
       .doc = "gcodbc always prepares on the server (SQLPrepare sends Parse) and sends "
              "parameters separately from the text, which is psqlODBC's behaviour "
              "with this key on, its default." },
-    { .name = "Parse", .psqlodbc = "Parse", .psqlodbc_abbrev = "C0", .type = GC_KEY_ACCEPTED,
+    { .name = "Parse", .psqlodbc = "Parse", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C0", .type = GC_KEY_ACCEPTED,
       .doc = "psqlODBC can describe a statement by parsing its text itself; gcodbc "
              "always asks the server (Describe), which is exact, so a client-side "
              "parser has nothing to add." },
     { .name = "DisallowPremature", .psqlodbc = "DisallowPremature",
+      .psqlodbc_default = "0",
+      
       .psqlodbc_abbrev = "C3", .type = GC_KEY_ACCEPTED,
       .doc = "About describing a statement before it runs: gcodbc describes a "
              "prepared statement on the server without running it." },
-    { .name = "UpdatableCursors", .psqlodbc = "UpdatableCursors",
+    { .name = "UpdatableCursors", .psqlodbc = "UpdatableCursors", .psqlodbc_default = "1",
       .psqlodbc_abbrev = "C4", .type = GC_KEY_ACCEPTED,
       .doc = "What cursors gcodbc offers is set by the statement attributes "
              "(SQL_ATTR_CURSOR_TYPE, SQL_ATTR_CONCURRENCY) and answered truthfully by "
              "SQLGetInfo, not by a DSN switch." },
-    { .name = "RowVersioning", .psqlodbc = "RowVersioning", .psqlodbc_abbrev = "A4",
+    { .name = "RowVersioning", .psqlodbc = "RowVersioning", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A4",
       .type = GC_KEY_ACCEPTED,
       .doc = "psqlODBC's optimistic concurrency through xmin for its updatable "
              "cursors; gcodbc's concurrency follows SQL_ATTR_CONCURRENCY." },
-    { .name = "ShowOidColumn", .psqlodbc = "ShowOidColumn", .psqlodbc_abbrev = "A3",
+    { .name = "ShowOidColumn", .psqlodbc = "ShowOidColumn", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A3",
       .type = GC_KEY_ACCEPTED,
       .doc = "Tables have no oid column since PostgreSQL 12 (WITH OIDS is gone), so "
              "there is none to show." },
-    { .name = "FakeOidIndex", .psqlodbc = "FakeOidIndex", .psqlodbc_abbrev = "A2",
+    { .name = "FakeOidIndex", .psqlodbc = "FakeOidIndex", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A2",
       .type = GC_KEY_ACCEPTED,
       .doc = "An index on the oid column, for the same tables: none exist on "
              "PostgreSQL 12 and later." },
-    { .name = "ShowSystemTables", .psqlodbc = "ShowSystemTables", .psqlodbc_abbrev = "A5",
+    { .name = "ShowSystemTables", .psqlodbc = "ShowSystemTables", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A5",
       .type = GC_KEY_ACCEPTED,
       .doc = "SQLTables answers by its own arguments: system tables are listed when "
              "the application names a schema or asks for the SYSTEM TABLE type." },
     { .name = "ExtraSysTablePrefixes", .psqlodbc = "ExtraSysTablePrefixes",
+      .psqlodbc_default = "dd_;",
+      
       .psqlodbc_abbrev = "C2", .type = GC_KEY_ACCEPTED,
       .doc = "Prefixes of tables psqlODBC hides as system tables; gcodbc hides no "
              "user table by its name." },
     { .name = "LowerCaseIdentifier", .psqlodbc = "LowerCaseIdentifier",
+      .psqlodbc_default = "0",
+      
       .psqlodbc_abbrev = "C9", .type = GC_KEY_ACCEPTED,
       .doc = "Catalog functions take identifiers as the application writes them "
              "and follow SQL_ATTR_METADATA_ID; no folding switch." },
-    { .name = "UniqueIndex", .psqlodbc = "UniqueIndex", .type = GC_KEY_ACCEPTED,
+    { .name = "UniqueIndex", .psqlodbc = "UniqueIndex", .psqlodbc_default = "1",
+      .type = GC_KEY_ACCEPTED,
       .doc = "SQLStatistics always reports unique indexes as the server knows them." },
-    { .name = "LFConversion", .psqlodbc = "LFConversion", .psqlodbc_abbrev = "C5",
+    { .name = "LFConversion", .psqlodbc = "LFConversion", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C5",
       .type = GC_KEY_ACCEPTED,
       .doc = "Turning LF into CR LF is psqlODBC's Windows default; gcodbc keeps line "
              "ends as stored, which is psqlODBC's default outside Windows." },
-    { .name = "TrueIsMinus1", .psqlodbc = "TrueIsMinus1", .psqlodbc_abbrev = "C6",
+    { .name = "TrueIsMinus1", .psqlodbc = "TrueIsMinus1", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C6",
       .type = GC_KEY_ACCEPTED,
       .doc = "For applications (old Access) that take true as -1; gcodbc reads true "
              "as 1, as ODBC's SQL_BIT conversions say." },
-    { .name = "CancelAsFreeStmt", .psqlodbc = "CancelAsFreeStmt",
+    { .name = "CancelAsFreeStmt", .psqlodbc = "CancelAsFreeStmt", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "C1", .type = GC_KEY_ACCEPTED,
       .doc = "SQLCancel cancels what runs and SQLFreeStmt closes, as ODBC 3 says." },
-    { .name = "Optimizer", .psqlodbc = "Optimizer", .psqlodbc_abbrev = "B4",
+    { .name = "Optimizer", .psqlodbc = "Optimizer", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "B4",
       .type = GC_KEY_ACCEPTED,
       .doc = "Turned off the genetic query optimizer; set `geqo` in ConnSettings for "
              "that." },
-    { .name = "Ksqo", .psqlodbc = "Ksqo", .psqlodbc_abbrev = "B5", .type = GC_KEY_ACCEPTED,
+    { .name = "Ksqo", .psqlodbc = "Ksqo", .psqlodbc_abbrev = "B5",
+      .type = GC_KEY_ACCEPTED,
       .doc = "Keyset query optimization for servers before 7.1; nothing to do." },
-    { .name = "Lie", .psqlodbc = "Lie", .type = GC_KEY_ACCEPTED,
+    { .name = "Lie", .psqlodbc = "Lie", .psqlodbc_default = "0", .type = GC_KEY_ACCEPTED,
       .doc = "Made psqlODBC claim features it lacks; gcodbc answers SQLGetInfo and "
              "SQLGetFunctions truthfully." },
-    { .name = "Socket", .psqlodbc = "Socket", .psqlodbc_abbrev = "A8", .type = GC_KEY_ACCEPTED,
+    { .name = "Socket", .psqlodbc = "Socket", .psqlodbc_abbrev = "A8",
+      .type = GC_KEY_ACCEPTED,
       .doc = "psqlODBC's socket buffer size; libpq sizes its own buffers." },
     { .name = "PreferLibpq", .psqlodbc = "PreferLibpq", .psqlodbc_abbrev = "D3",
       .type = GC_KEY_ACCEPTED,
       .doc = "gcodbc always connects through libpq." },
-    { .name = "GssAuthUseGSS", .psqlodbc = "GssAuthUseGSS", .psqlodbc_abbrev = "D0",
+    { .name = "GssAuthUseGSS", .psqlodbc = "GssAuthUseGSS", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "D0",
       .type = GC_KEY_ACCEPTED,
       .doc = "libpq negotiates GSSAPI by itself when the server asks for it; use "
              "pqopt (`gssencmode=...`) to steer it." },
@@ -395,23 +418,27 @@ const gc_key gc_keys[] = {
       .doc = "Parameter rows psqlODBC sends per round trip; gcodbc sends the rows of "
              "a parameter array pipelined, without a batch size to choose "
              "(docs/parameter-arrays.md)." },
-    { .name = "IgnoreTimeout", .psqlodbc = "IgnoreTimeout", .type = GC_KEY_ACCEPTED,
+    { .name = "IgnoreTimeout", .psqlodbc = "IgnoreTimeout", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
       .doc = "Made psqlODBC ignore SQL_ATTR_QUERY_TIMEOUT; gcodbc honours the "
              "attribute, and an application that wants no timeout leaves it at 0." },
-    { .name = "FetchRefcursors", .psqlodbc = "FetchRefcursors", .type = GC_KEY_ACCEPTED,
+    { .name = "FetchRefcursors", .psqlodbc = "FetchRefcursors", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
       .doc = "A refcursor a function returns is read as the cursor's name; the "
              "application fetches from it with `FETCH ALL FROM name`." },
-    { .name = "OptionalErrors", .psqlodbc = "OptionalErrors", .type = GC_KEY_ACCEPTED,
+    { .name = "OptionalErrors", .psqlodbc = "OptionalErrors", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
       .doc = "Unsupported optional features get their ODBC error (HYC00, HY092) "
              "whatever this says." },
     { .name = "NumericAs", .psqlodbc = "NumericAs", .psqlodbc_abbrev = "D6",
       .type = GC_KEY_ACCEPTED,
       .doc = "How psqlODBC describes `numeric` without a precision; gcodbc describes "
-             "it as SQL_NUMERIC of the largest precision (docs/types.md)." },
+             "it as SQL_NUMERIC(28,6), psqlODBC's default (docs/types.md)." },
     { .name = "AB", .psqlodbc = "AB", .type = GC_KEY_ACCEPTED,
       .doc = "psqlODBC's extra options mask (Windows and MS Access workarounds, "
              "keepalive off); none applies to gcodbc." },
-    { .name = "XaOpt", .psqlodbc = "XaOpt", .psqlodbc_abbrev = "D4", .type = GC_KEY_ACCEPTED,
+    { .name = "XaOpt", .psqlodbc = "XaOpt", .psqlodbc_default = "1",
+      .psqlodbc_abbrev = "D4", .type = GC_KEY_ACCEPTED,
       .doc = "Windows MSDTC transactions; not on Unix." },
     { .name = "Dtclog", .psqlodbc = "Dtclog", .type = GC_KEY_ACCEPTED,
       .doc = "Windows MSDTC logging; not on Unix." },

@@ -188,7 +188,8 @@ static void append_psqlodbc_row(gc_strbuf *out, const gc_key *key)
                       key->psqlodbc_abbrev ? key->psqlodbc_abbrev : "-",
                       key->psqlodbc_abbrev ? "`" : "");
     const char *ours = key->default_value ? key->default_value : "unset";
-    const char *theirs = key->psqlodbc_default ? key->psqlodbc_default : ours;
+    const char *theirs = key->psqlodbc_default ? key->psqlodbc_default
+                       : gc_key_has_field(key) ? ours : "-";
     gc_strbuf_appendf(out, "%s | %s | ", theirs,
                       gc_key_has_field(key) ? ours : "-");
     if (key->type == GC_KEY_ACCEPTED) {
