@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,20 +484,49 @@ bool gc_key_has_field(const gc_key *key)
     return key->type != GC_KEY_ACCEPTED && key->type != GC_KEY_CX_MASK;
 }
 
-/* Case-insensitive lookup over every spelling of every key: a few hundred
- * comparisons at most, whatever the connection string holds. */
+/* Every spelling of every key, sorted ignoring case, built once: a lookup is
+ * a binary search, so a connection string of many unknown keys costs a few
+ * comparisons per key, not one per spelling of the table. */
+#define SPELLING_INDEX_MAX 1024
+
+typedef struct spelling_entry {
+    const char *spelling;
+    const gc_key *key;
+} spelling_entry;
+
+static spelling_entry spelling_index[SPELLING_INDEX_MAX];
+static size_t spelling_index_count;
+static pthread_once_t spelling_index_once = PTHREAD_ONCE_INIT;
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcasecmp(((const spelling_entry *)a)->spelling,
+                      ((const spelling_entry *)b)->spelling);
+}
+
+static void build_spelling_index(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < gc_keys_count; i++) {
+        const char *spellings[GC_KEY_MAX_SPELLINGS];
+        size_t k = gc_key_spellings(&gc_keys[i], spellings);
+        assert(n + k <= SPELLING_INDEX_MAX);
+        for (size_t j = 0; j < k && n < SPELLING_INDEX_MAX; j++)
+            spelling_index[n++] = (spelling_entry){ spellings[j], &gc_keys[i] };
+    }
+    qsort(spelling_index, n, sizeof spelling_index[0], compare_entries);
+    spelling_index_count = n;
+}
+
 const gc_key *gc_keys_find(const char *spelling)
 {
     if (spelling == NULL)
         return NULL;
-    for (size_t i = 0; i < gc_keys_count; i++) {
-        const char *spellings[GC_KEY_MAX_SPELLINGS];
-        size_t n = gc_key_spellings(&gc_keys[i], spellings);
-        for (size_t k = 0; k < n; k++)
-            if (strcasecmp(spellings[k], spelling) == 0)
-                return &gc_keys[i];
-    }
-    return NULL;
+    pthread_once(&spelling_index_once, build_spelling_index);
+    spelling_entry wanted = { spelling, NULL };
+    const spelling_entry *found = bsearch(&wanted, spelling_index, spelling_index_count,
+                                          sizeof spelling_index[0], compare_entries);
+    return found != NULL ? found->key : NULL;
 }
 
 bool gc_key_parse_bool(const char *text, bool *out)
