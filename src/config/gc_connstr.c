@@ -29,17 +29,25 @@ static char *dup_range(const char *start, size_t len)
 }
 
 /* Appends one pair to cs, taking ownership of key and value (freed on
- * failure). */
+ * failure). The array doubles when full: a string of n pairs costs O(n). */
 static bool add_pair(gc_connstr *cs, char *key, char *value)
 {
-    gc_connstr_pair *grown = key && value
-        ? realloc(cs->pairs, (cs->count + 1) * sizeof *cs->pairs) : NULL;
-    if (grown == NULL) {
+    if (key == NULL || value == NULL) {
         free(key);
         free(value);
         return false;
     }
-    cs->pairs = grown;
+    if (cs->count == cs->capacity) {
+        size_t capacity = cs->capacity ? cs->capacity * 2 : 16;
+        gc_connstr_pair *grown = realloc(cs->pairs, capacity * sizeof *cs->pairs);
+        if (grown == NULL) {
+            free(key);
+            free(value);
+            return false;
+        }
+        cs->pairs = grown;
+        cs->capacity = capacity;
+    }
     cs->pairs[cs->count].key = key;
     cs->pairs[cs->count].value = value;
     cs->count++;
@@ -80,6 +88,7 @@ bool gc_connstr_parse(const char *text, size_t len, gc_connstr *out, gc_error *e
     assert(out != NULL);
     out->pairs = NULL;
     out->count = 0;
+    out->capacity = 0;
     if (text == NULL)
         return true;
     size_t limit = len == GC_CONNSTR_NTS ? strlen(text) : strnlen(text, len);
@@ -165,6 +174,7 @@ void gc_connstr_free(gc_connstr *cs)
     free(cs->pairs);
     cs->pairs = NULL;
     cs->count = 0;
+    cs->capacity = 0;
 }
 
 void gc_connstr_append_pair(gc_strbuf *sb, const char *key, const char *value)

@@ -32,6 +32,7 @@ typedef struct gc_connstr_pair {
 typedef struct gc_connstr {
     gc_connstr_pair *pairs;   /* in the order written; duplicates kept */
     size_t count;
+    size_t capacity;          /* pairs allocated; doubles, so parsing is linear */
 } gc_connstr;
 
 /* Parses text[0..len) (stopping early at a NUL) into out, which the caller

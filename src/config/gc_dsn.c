@@ -38,9 +38,10 @@ static bool read_entry(const char *dsn, const char *entry, char *buf, int size)
     return strcmp(buf, ABSENT) != 0;
 }
 
-/* Traces every entry of the section that is not one of our keys. Returns
- * false when the section has no entries at all (no such DSN). */
-static bool list_entries(const char *dsn, gc_trace *trace)
+/* Traces and remembers (for the connection's 01S00) every entry of the
+ * section that is not one of our keys. Returns false when the section has
+ * no entries at all (no such DSN). */
+static bool list_entries(gc_settings *s, const char *dsn, gc_trace *trace)
 {
     char *names = calloc(1, KEY_LIST_MAX);
     if (names == NULL)
@@ -50,9 +51,11 @@ static bool list_entries(const char *dsn, gc_trace *trace)
     /* names is "a\0b\0c\0\0"; a truncated list just traces less. */
     for (const char *p = names; found && p < names + KEY_LIST_MAX && *p != '\0';
          p += strlen(p) + 1) {
-        if (gc_keys_find(p) == NULL)
+        if (gc_keys_find(p) == NULL) {
             gc_trace_write(trace, GC_TRACE_INFO,
                            "DSN '%s': ignoring unknown key '%s'", dsn, p);
+            gc_settings_note_unknown_key(s, p);
+        }
     }
     free(names);
     return found;
@@ -79,10 +82,10 @@ bool gc_settings_load_dsn(gc_settings *s, const char *dsn, gc_trace *trace,
 
 /* With profile_lock held: checks that the section exists, then for each key
  * of the table stores the first of its spellings (name, GOLDILOCKS alias,
- * other aliases) present in the section. */
+ * other aliases, psqlODBC's name and abbreviation) present in the section. */
 static bool load_locked(gc_settings *s, const char *dsn, gc_trace *trace, gc_error *err)
 {
-    if (!list_entries(dsn, trace)) {
+    if (!list_entries(s, dsn, trace)) {
         gc_error_set(err, "IM002", 0,
                      "data source name not found: no DSN '%s' in odbc.ini "
                      "(user file ODBCINI or ~/.odbc.ini, system file in ODBCSYSINI)",
@@ -99,12 +102,10 @@ static bool load_locked(gc_settings *s, const char *dsn, gc_trace *trace, gc_err
         const gc_key *key = &gc_keys[i];
         if (key->flags & GC_KEY_NOT_IN_DSN)
             continue;
-        const char *spellings[GC_KEY_MAX_ALIASES + 3] = { key->name, key->goldilocks };
-        size_t n = 2;
-        for (size_t a = 0; key->aliases[a] != NULL; a++)
-            spellings[n++] = key->aliases[a];
+        const char *spellings[GC_KEY_MAX_SPELLINGS];
+        size_t n = gc_key_spellings(key, spellings);
         for (size_t k = 0; k < n; k++) {
-            if (spellings[k] == NULL || !read_entry(dsn, spellings[k], value, VALUE_MAX))
+            if (!read_entry(dsn, spellings[k], value, VALUE_MAX))
                 continue;
             ok = gc_key_store(key, spellings[k], value, s, err);
             if (!ok) {

@@ -10,14 +10,21 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "config/gc_psqlodbc.h"
 #include "config/gc_servers.h"
 
 #define FIELD(f) offsetof(gc_settings, f)
+
+/* psqlODBC's BI: SQL type codes int8 may be described as (0: SQL_BIGINT). */
+static const char *const int8_as_choices[] = {
+    "0", "-5", "2", "3", "4", "8", "12", NULL,
+};
 
 static const char *const sslmode_choices[] = {
     "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL,
@@ -42,11 +49,11 @@ const gc_key gc_keys[] = {
              "learns the other members from the cluster catalog; a general "
              "connection uses the first one. When set, Host and Port are not "
              "used." },
-    { .name = "Host", .aliases = { "Server", "Servername", NULL },
+    { .name = "Host", .aliases = { "Server", NULL }, .psqlodbc = "Servername",
       .type = GC_KEY_STRING, .offset = FIELD(host), .value_hint = "host name or address",
       .doc = "One seed member's host, the GOLDILOCKS way (`HOST`); used with Port "
              "when Servers is not set." },
-    { .name = "Port", .type = GC_KEY_STRING, .offset = FIELD(port),
+    { .name = "Port", .psqlodbc = "Port", .type = GC_KEY_STRING, .offset = FIELD(port),
       .default_value = GC_DEFAULT_PORT, .check = gc_servers_check_port,
       .value_hint = "1 to 65535",
       .doc = "The port that goes with Host (GOLDILOCKS `PORT`)." },
@@ -57,14 +64,16 @@ const gc_key gc_keys[] = {
              "seed answers. A locator that cannot be read or parsed fails the "
              "connection with SQLSTATE 08001 and a message giving file, line "
              "and column." },
-    { .name = "Database", .aliases = { "DB", NULL }, .type = GC_KEY_STRING,
+    { .name = "Database", .aliases = { "DB", NULL }, .psqlodbc = "Database",
+      .type = GC_KEY_STRING,
       .offset = FIELD(database), .value_hint = "database name",
       .doc = "The PostgreSQL database on every member. Unset: libpq's default "
              "(the user name)." },
-    { .name = "UID", .aliases = { "User", "Username", NULL }, .type = GC_KEY_STRING,
+    { .name = "UID", .aliases = { "User", NULL }, .psqlodbc = "Username",
+      .type = GC_KEY_STRING,
       .offset = FIELD(uid), .value_hint = "role name",
       .doc = "The PostgreSQL role to connect as, on every member." },
-    { .name = "PWD", .aliases = { "Password", NULL }, .type = GC_KEY_STRING,
+    { .name = "PWD", .psqlodbc = "Password", .type = GC_KEY_STRING,
       .offset = FIELD(pwd), .flags = GC_KEY_SECRET, .value_hint = "password",
       .doc = "The role's password. Never written to the trace log nor to error "
              "messages; it is part of the completed connection string that "
@@ -124,7 +133,8 @@ const gc_key gc_keys[] = {
              "answer is reported as the error that came and never re-run "
              "(docs/failover.md)." },
     /* TLS */
-    { .name = "SSLMode", .type = GC_KEY_ENUM, .choices = sslmode_choices,
+    { .name = "SSLMode", .psqlodbc = "SSLmode", .psqlodbc_abbrev = "CA",
+      .psqlodbc_default = "disable", .type = GC_KEY_ENUM, .choices = sslmode_choices,
       .offset = FIELD(sslmode),
       .doc = "libpq's sslmode for every member session. Unset: libpq's default "
              "(`prefer`)." },
@@ -157,16 +167,104 @@ const gc_key gc_keys[] = {
       .doc = "Upper bound, in seconds, between checks of the catalog version, in "
              "case a change notification (NOTIFY) was missed." },
     /* Behaviour */
-    { .name = "FetchWindowRows", .type = GC_KEY_INT, .min = 1, .max = 10000000,
-      .default_value = "1000", .offset = FIELD(fetch_window_rows),
-      .doc = "Rows per window when the driver streams a result. The driver fetches "
-             "large results window by window, so a result larger than memory never "
-             "has to fit in it; a larger window means fewer round trips and more "
-             "memory per statement." },
     { .name = "ApplicationName", .type = GC_KEY_STRING,
       .offset = FIELD(application_name), .value_hint = "text",
       .doc = "application_name of every member session, shown in "
              "pg_stat_activity." },
+    /* Session set-up (psqlODBC's keys) */
+    { .name = "ReadOnly", .psqlodbc = "ReadOnly", .psqlodbc_abbrev = "A0",
+      .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(read_only),
+      .doc = "Yes: the connection starts read-only, as if the application had set "
+             "SQL_ATTR_ACCESS_MODE to SQL_MODE_READ_ONLY before connecting: every "
+             "session runs `SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY`, so "
+             "the server refuses writes (25006), and SQLGetConnectAttr reports it. "
+             "The application may set the attribute back." },
+    { .name = "ConnSettings", .psqlodbc = "ConnSettings", .psqlodbc_abbrev = "A6",
+      .type = GC_KEY_STRING, .offset = FIELD(conn_settings), .value_hint = "SQL text",
+      .doc = "SQL run once right after connecting, before SQLDriverConnect returns "
+             "(several statements separated by `;` are allowed), typically `SET` "
+             "statements. `%XX` sequences are decoded first, as psqlODBC does (it "
+             "writes this key percent-encoded): write `%25` for a `%`. A statement "
+             "that fails fails the connection with the server's SQLSTATE. On a "
+             "global connection the text runs as the application's own SET would: on "
+             "every member, all or none, and again on members opened later; so there "
+             "it may hold only SET and RESET statements (else 08001)." },
+    { .name = "pqopt", .psqlodbc = "pqopt", .type = GC_KEY_STRING, .offset = FIELD(pqopt),
+      .value_hint = "libpq options, as in `keepalives_idle=30 gssencmode=disable`",
+      .doc = "More libpq connection options for every member session, written as a "
+             "libpq conninfo string (`keyword=value` pairs separated by spaces). They "
+             "come after the driver's own, so they win over them, except "
+             "`client_encoding` and `options`, which the driver relies on. `%XX` "
+             "sequences are decoded first, as for ConnSettings. A string libpq cannot "
+             "parse fails the connection with 08001." },
+    { .name = "KeepaliveTime", .psqlodbc = "KeepaliveTime", .psqlodbc_abbrev = "D1",
+      .psqlodbc_default = "-1", .type = GC_KEY_INT, .min = -1, .max = 86400,
+      .default_value = "0", .offset = FIELD(keepalive_time),
+      .doc = "Seconds of idleness before TCP keepalive probes start (libpq's "
+             "keepalives_idle). 0 or -1: the driver's own choice (30, or what "
+             "MemberTimeout implies on a global connection)." },
+    { .name = "KeepaliveInterval", .psqlodbc = "KeepaliveInterval",
+      .psqlodbc_abbrev = "D2", .psqlodbc_default = "-1", .type = GC_KEY_INT,
+      .min = -1, .max = 86400, .default_value = "0", .offset = FIELD(keepalive_interval),
+      .doc = "Seconds between unanswered TCP keepalive probes (libpq's "
+             "keepalives_interval). 0 or -1: the driver's own choice." },
+    /* How result columns are described (psqlODBC's type mapping keys) */
+    { .name = "BoolsAsChar", .psqlodbc = "BoolsAsChar", .psqlodbc_abbrev = "B9",
+      .psqlodbc_default = "1", .type = GC_KEY_BOOL, .default_value = "No",
+      .offset = FIELD(bools_as_char),
+      .doc = "Yes: boolean columns are described as SQL_VARCHAR of 5 characters "
+             "(SQLDescribeCol, SQLColAttribute, SQLGetTypeInfo) and read as the text "
+             "`1` or `0` by default. No: SQL_BIT. gcodbc's default is No, because "
+             "applications that look at the type (pyodbc) then get a boolean; a "
+             "psqlODBC DSN that relies on psqlODBC's default says `BoolsAsChar=1`." },
+    { .name = "TextAsLongVarchar", .psqlodbc = "TextAsLongVarchar",
+      .psqlodbc_abbrev = "B7", .type = GC_KEY_BOOL, .default_value = "Yes",
+      .offset = FIELD(text_as_longvarchar),
+      .doc = "Yes: `text` columns are SQL_LONGVARCHAR of MaxLongVarcharSize "
+             "characters. No: SQL_VARCHAR of MaxVarcharSize characters (255 when "
+             "MaxVarcharSize is 0)." },
+    { .name = "UnknownsAsLongVarchar", .psqlodbc = "UnknownsAsLongVarchar",
+      .psqlodbc_abbrev = "B8", .psqlodbc_default = "0", .type = GC_KEY_BOOL,
+      .default_value = "Yes", .offset = FIELD(unknowns_as_longvarchar),
+      .doc = "Yes: columns of types the driver has no ODBC type for (arrays, "
+             "`inet`, `unknown`, user types, ...) are SQL_LONGVARCHAR of "
+             "MaxLongVarcharSize characters. No: SQL_VARCHAR of MaxVarcharSize "
+             "characters (255 when MaxVarcharSize is 0). gcodbc's default keeps the "
+             "long type, which never makes an application cut values short." },
+    { .name = "MaxVarcharSize", .psqlodbc = "MaxVarcharSize", .psqlodbc_abbrev = "B0",
+      .psqlodbc_default = "255", .type = GC_KEY_INT, .min = 0, .max = 1073741823,
+      .default_value = "0", .offset = FIELD(max_varchar_size),
+      .doc = "The longest VARCHAR: `varchar(n)` and `char(n)` columns longer than "
+             "this are described as SQL_LONGVARCHAR, and `varchar` without a length "
+             "is SQL_VARCHAR of this size (as in psqlODBC). 0, gcodbc's default: no "
+             "limit, so `varchar(n)` is always SQL_VARCHAR of n and `varchar` "
+             "without a length is SQL_LONGVARCHAR." },
+    { .name = "MaxLongVarcharSize", .psqlodbc = "MaxLongVarcharSize",
+      .psqlodbc_abbrev = "B1", .type = GC_KEY_INT, .min = 1, .max = 1073741823,
+      .default_value = "8190", .offset = FIELD(max_longvarchar_size),
+      .doc = "Column size reported for SQL_LONGVARCHAR columns whose length the "
+             "server does not give (`text`, `varchar` without a length, unknown "
+             "types) and for bytea as SQL_LONGVARBINARY." },
+    { .name = "UnknownSizes", .psqlodbc = "UnknownSizes", .psqlodbc_abbrev = "A9",
+      .type = GC_KEY_INT, .min = 0, .max = 2, .default_value = "0",
+      .offset = FIELD(unknown_sizes),
+      .doc = "What column size to report for a character column whose length the "
+             "server does not give. 0: the maximum (MaxVarcharSize or "
+             "MaxLongVarcharSize). 1: unknown, reported as 0. 2 (psqlODBC: the "
+             "longest value in the result): the maximum too, because gcodbc "
+             "describes a result before its rows arrive (they stream)." },
+    { .name = "ByteaAsLongVarBinary", .psqlodbc = "ByteaAsLongVarBinary",
+      .psqlodbc_abbrev = "C7", .psqlodbc_default = "0", .type = GC_KEY_BOOL,
+      .default_value = "Yes", .offset = FIELD(bytea_as_longvarbinary),
+      .doc = "Yes: `bytea` columns are SQL_LONGVARBINARY. No: SQL_VARBINARY of "
+             "MaxVarcharSize bytes (255 when MaxVarcharSize is 0). gcodbc's default "
+             "is Yes: a bytea has no length limit." },
+    { .name = "BI", .psqlodbc = "BI", .type = GC_KEY_ENUM, .choices = int8_as_choices,
+      .default_value = "0", .offset = FIELD(int8_as),
+      .doc = "The ODBC SQL type `int8` (bigint) columns are described as, by its "
+             "code: 0 or -5 SQL_BIGINT, 2 SQL_NUMERIC(19,0), 3 SQL_DECIMAL(19,0), "
+             "4 SQL_INTEGER, 8 SQL_DOUBLE, 12 SQL_VARCHAR(20); for applications that "
+             "cannot take 64-bit integers." },
     /* Trace */
     { .name = "LogLevel", .type = GC_KEY_INT, .min = 0, .max = 3,
       .default_value = "0", .offset = FIELD(log_level),
@@ -179,26 +277,256 @@ const gc_key gc_keys[] = {
              "with the UTC time, the process id in brackets and `gcodbc #N:`, N numbering "
              "the connections of the process in the order they were opened, so that "
              "connections sharing one file can be told apart." },
+    { .name = "Logdir", .psqlodbc = "Logdir", .type = GC_KEY_STRING,
+      .offset = FIELD(log_dir), .value_hint = "directory",
+      .doc = "psqlODBC's log directory: when LogFile is unset and a trace is on, the "
+             "trace goes to `gcodbc_PID.log` in this directory." },
+    { .name = "Debug", .psqlodbc = "Debug", .psqlodbc_abbrev = "B2", .type = GC_KEY_BOOL,
+      .default_value = "No", .offset = FIELD(debug),
+      .doc = "psqlODBC's debug log, mapped to the trace: Yes raises LogLevel to 3." },
+    { .name = "CommLog", .psqlodbc = "CommLog", .psqlodbc_abbrev = "B3",
+      .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(comm_log),
+      .doc = "psqlODBC's communication log, mapped to the trace: Yes raises "
+             "LogLevel to 2 at least (connections, statements' routing)." },
+    /* psqlODBC's keys that have no effect here: accepted so that its DSNs
+     * work, each with the reason. */
+    { .name = "Description", .psqlodbc = "Description", .type = GC_KEY_ACCEPTED,
+      .doc = "A data source's description, for ODBC administrators; the driver has "
+             "no use for it." },
+    { .name = "CX", .psqlodbc = "CX", .type = GC_KEY_CX_MASK,
+      .doc = "psqlODBC's abbreviated options: two hex digits giving how many bits "
+             "count, then a hex mask of Yes/No options. Each bit sets the key it "
+             "stands for, in the string's order (a later key overrides it): "
+             "LFConversion, UpdatableCursors, DisallowPremature, UniqueIndex, "
+             "UnknownSizes, Optimizer, CommLog, Debug, Parse, CancelAsFreeStmt, "
+             "UseDeclareFetch, ReadOnly, TextAsLongVarchar, UnknownsAsLongVarchar, "
+             "BoolsAsChar, RowVersioning, ShowSystemTables, ShowOidColumn, "
+             "FakeOidIndex, TrueIsMinus1, ByteaAsLongVarBinary, UseServerSidePrepare, "
+             "LowerCaseIdentifier, GssAuthUseGSS. A value that is not hex: HY024." },
+    { .name = "UseDeclareFetch", .psqlodbc = "UseDeclareFetch", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "B6",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "psqlODBC fetches SELECT results through a cursor, Fetch rows at a "
+             "time, so a large result never has to fit in memory. gcodbc keeps that "
+             "bound without a cursor: results stream in libpq's single-row mode and "
+             "a forward-only statement holds one row at a time (measured: 5,000,000 "
+             "rows read with 4 kB of growth; docs/statements.md, \"Results\"). As "
+             "with psqlODBC's default, a statement whose session another statement "
+             "needs keeps the rest of its rows in memory (same page)." },
+    { .name = "Fetch", .psqlodbc = "Fetch", .psqlodbc_abbrev = "A7",
+      .psqlodbc_default = "100",
+      
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Rows per FETCH with UseDeclareFetch; see UseDeclareFetch: rows stream "
+             "one at a time, so there is no batch size to choose. (gcodbc's former "
+             "FetchWindowRows key, which nothing read, is gone for the same reason "
+             "and is now reported as unknown.)" },
+    { .name = "UseServerSidePrepare", .psqlodbc = "UseServerSidePrepare",
+      .psqlodbc_default = "1",
+      
+      .psqlodbc_abbrev = "C8", .type = GC_KEY_ACCEPTED,
+      .doc = "gcodbc always prepares on the server (SQLPrepare sends Parse) and sends "
+             "parameters separately from the text, which is psqlODBC's behaviour "
+             "with this key on, its default." },
+    { .name = "Parse", .psqlodbc = "Parse", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C0", .type = GC_KEY_ACCEPTED,
+      .doc = "psqlODBC can describe a statement by parsing its text itself; gcodbc "
+             "always asks the server (Describe), which is exact, so a client-side "
+             "parser has nothing to add." },
+    { .name = "DisallowPremature", .psqlodbc = "DisallowPremature",
+      .psqlodbc_default = "0",
+      
+      .psqlodbc_abbrev = "C3", .type = GC_KEY_ACCEPTED,
+      .doc = "About describing a statement before it runs: gcodbc describes a "
+             "prepared statement on the server without running it." },
+    { .name = "UpdatableCursors", .psqlodbc = "UpdatableCursors", .psqlodbc_default = "1",
+      .psqlodbc_abbrev = "C4", .type = GC_KEY_ACCEPTED,
+      .doc = "What cursors gcodbc offers is set by the statement attributes "
+             "(SQL_ATTR_CURSOR_TYPE, SQL_ATTR_CONCURRENCY) and answered truthfully by "
+             "SQLGetInfo, not by a DSN switch." },
+    { .name = "RowVersioning", .psqlodbc = "RowVersioning", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A4",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "psqlODBC's optimistic concurrency through xmin for its updatable "
+             "cursors; gcodbc's concurrency follows SQL_ATTR_CONCURRENCY." },
+    { .name = "ShowOidColumn", .psqlodbc = "ShowOidColumn", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A3",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Tables have no oid column since PostgreSQL 12 (WITH OIDS is gone), so "
+             "there is none to show." },
+    { .name = "FakeOidIndex", .psqlodbc = "FakeOidIndex", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A2",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "An index on the oid column, for the same tables: none exist on "
+             "PostgreSQL 12 and later." },
+    { .name = "ShowSystemTables", .psqlodbc = "ShowSystemTables", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "A5",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "SQLTables answers by its own arguments: system tables are listed when "
+             "the application names a schema or asks for the SYSTEM TABLE type." },
+    { .name = "ExtraSysTablePrefixes", .psqlodbc = "ExtraSysTablePrefixes",
+      .psqlodbc_default = "dd_;",
+      
+      .psqlodbc_abbrev = "C2", .type = GC_KEY_ACCEPTED,
+      .doc = "Prefixes of tables psqlODBC hides as system tables; gcodbc hides no "
+             "user table by its name." },
+    { .name = "LowerCaseIdentifier", .psqlodbc = "LowerCaseIdentifier",
+      .psqlodbc_default = "0",
+      
+      .psqlodbc_abbrev = "C9", .type = GC_KEY_ACCEPTED,
+      .doc = "Catalog functions take identifiers as the application writes them "
+             "and follow SQL_ATTR_METADATA_ID; no folding switch." },
+    { .name = "UniqueIndex", .psqlodbc = "UniqueIndex", .psqlodbc_default = "1",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "SQLStatistics always reports unique indexes as the server knows them." },
+    { .name = "LFConversion", .psqlodbc = "LFConversion", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C5",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Turning LF into CR LF is psqlODBC's Windows default; gcodbc keeps line "
+             "ends as stored, which is psqlODBC's default outside Windows." },
+    { .name = "TrueIsMinus1", .psqlodbc = "TrueIsMinus1", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C6",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "For applications (old Access) that take true as -1; gcodbc reads true "
+             "as 1, as ODBC's SQL_BIT conversions say." },
+    { .name = "CancelAsFreeStmt", .psqlodbc = "CancelAsFreeStmt", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "C1", .type = GC_KEY_ACCEPTED,
+      .doc = "SQLCancel cancels what runs and SQLFreeStmt closes, as ODBC 3 says." },
+    { .name = "Optimizer", .psqlodbc = "Optimizer", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "B4",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Turned off the genetic query optimizer; set `geqo` in ConnSettings for "
+             "that." },
+    { .name = "Ksqo", .psqlodbc = "Ksqo", .psqlodbc_abbrev = "B5",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Keyset query optimization for servers before 7.1; nothing to do." },
+    { .name = "Lie", .psqlodbc = "Lie", .psqlodbc_default = "0", .type = GC_KEY_ACCEPTED,
+      .doc = "Made psqlODBC claim features it lacks; gcodbc answers SQLGetInfo and "
+             "SQLGetFunctions truthfully." },
+    { .name = "Socket", .psqlodbc = "Socket", .psqlodbc_abbrev = "A8",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "psqlODBC's socket buffer size; libpq sizes its own buffers." },
+    { .name = "PreferLibpq", .psqlodbc = "PreferLibpq", .psqlodbc_abbrev = "D3",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "gcodbc always connects through libpq." },
+    { .name = "GssAuthUseGSS", .psqlodbc = "GssAuthUseGSS", .psqlodbc_default = "0",
+      .psqlodbc_abbrev = "D0",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "libpq negotiates GSSAPI by itself when the server asks for it; use "
+             "pqopt (`gssencmode=...`) to steer it." },
+    { .name = "BatchSize", .psqlodbc = "BatchSize", .psqlodbc_default = "100",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Parameter rows psqlODBC sends per round trip; gcodbc sends the rows of "
+             "a parameter array pipelined, without a batch size to choose "
+             "(docs/parameter-arrays.md)." },
+    { .name = "IgnoreTimeout", .psqlodbc = "IgnoreTimeout", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Made psqlODBC ignore SQL_ATTR_QUERY_TIMEOUT; gcodbc honours the "
+             "attribute, and an application that wants no timeout leaves it at 0." },
+    { .name = "FetchRefcursors", .psqlodbc = "FetchRefcursors", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "A refcursor a function returns is read as the cursor's name; the "
+             "application fetches from it with `FETCH ALL FROM name`." },
+    { .name = "OptionalErrors", .psqlodbc = "OptionalErrors", .psqlodbc_default = "0",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "Unsupported optional features get their ODBC error (HYC00, HY092) "
+             "whatever this says." },
+    { .name = "NumericAs", .psqlodbc = "NumericAs", .psqlodbc_abbrev = "D6",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "How psqlODBC describes `numeric` without a precision; gcodbc describes "
+             "it as SQL_NUMERIC(28,6), psqlODBC's default (docs/types.md)." },
+    { .name = "AB", .psqlodbc = "AB", .type = GC_KEY_ACCEPTED,
+      .doc = "psqlODBC's extra options mask (Windows and MS Access workarounds, "
+             "keepalive off); none applies to gcodbc." },
+    { .name = "XaOpt", .psqlodbc = "XaOpt", .psqlodbc_default = "1",
+      .psqlodbc_abbrev = "D4", .type = GC_KEY_ACCEPTED,
+      .doc = "Windows MSDTC transactions; not on Unix." },
+    { .name = "Dtclog", .psqlodbc = "Dtclog", .type = GC_KEY_ACCEPTED,
+      .doc = "Windows MSDTC logging; not on Unix." },
+    { .name = "TranslationName", .psqlodbc = "TranslationName", .type = GC_KEY_ACCEPTED,
+      .doc = "Windows translation DLLs; the driver talks UTF-8 and converts for the "
+             "wide (W) functions itself." },
+    { .name = "TranslationDLL", .psqlodbc = "TranslationDLL", .type = GC_KEY_ACCEPTED,
+      .doc = "The Windows translation DLL itself; see TranslationName." },
+    { .name = "TranslationOption", .psqlodbc = "TranslationOption",
+      .type = GC_KEY_ACCEPTED,
+      .doc = "The Windows translation DLL's option; see TranslationName." },
 };
 
 const size_t gc_keys_count = sizeof gc_keys / sizeof gc_keys[0];
 
-/* Case-insensitive lookup over every spelling of every key. */
+/* Adds spelling to out[0..n) unless it is NULL or already there. */
+static size_t add_spelling(const char **out, size_t n, const char *spelling)
+{
+    if (spelling == NULL)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(out[i], spelling) == 0)
+            return n;
+    out[n] = spelling;
+    return n + 1;
+}
+
+size_t gc_key_spellings(const gc_key *key, const char **out)
+{
+    size_t n = add_spelling(out, 0, key->name);
+    n = add_spelling(out, n, key->goldilocks);
+    for (size_t a = 0; key->aliases[a] != NULL; a++)
+        n = add_spelling(out, n, key->aliases[a]);
+    n = add_spelling(out, n, key->psqlodbc);
+    n = add_spelling(out, n, key->psqlodbc_abbrev);
+    assert(n <= GC_KEY_MAX_SPELLINGS);
+    return n;
+}
+
+bool gc_key_has_field(const gc_key *key)
+{
+    return key->type != GC_KEY_ACCEPTED && key->type != GC_KEY_CX_MASK;
+}
+
+/* Every spelling of every key, sorted ignoring case, built once: a lookup is
+ * a binary search, so a connection string of many unknown keys costs a few
+ * comparisons per key, not one per spelling of the table. */
+#define SPELLING_INDEX_MAX 1024
+
+typedef struct spelling_entry {
+    const char *spelling;
+    const gc_key *key;
+} spelling_entry;
+
+static spelling_entry spelling_index[SPELLING_INDEX_MAX];
+static size_t spelling_index_count;
+static pthread_once_t spelling_index_once = PTHREAD_ONCE_INIT;
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcasecmp(((const spelling_entry *)a)->spelling,
+                      ((const spelling_entry *)b)->spelling);
+}
+
+static void build_spelling_index(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < gc_keys_count; i++) {
+        const char *spellings[GC_KEY_MAX_SPELLINGS];
+        size_t k = gc_key_spellings(&gc_keys[i], spellings);
+        assert(n + k <= SPELLING_INDEX_MAX);
+        for (size_t j = 0; j < k && n < SPELLING_INDEX_MAX; j++)
+            spelling_index[n++] = (spelling_entry){ spellings[j], &gc_keys[i] };
+    }
+    qsort(spelling_index, n, sizeof spelling_index[0], compare_entries);
+    spelling_index_count = n;
+}
+
 const gc_key *gc_keys_find(const char *spelling)
 {
     if (spelling == NULL)
         return NULL;
-    for (size_t i = 0; i < gc_keys_count; i++) {
-        const gc_key *key = &gc_keys[i];
-        if (strcasecmp(key->name, spelling) == 0)
-            return key;
-        if (key->goldilocks != NULL && strcasecmp(key->goldilocks, spelling) == 0)
-            return key;
-        for (size_t a = 0; key->aliases[a] != NULL; a++)
-            if (strcasecmp(key->aliases[a], spelling) == 0)
-                return key;
-    }
-    return NULL;
+    pthread_once(&spelling_index_once, build_spelling_index);
+    spelling_entry wanted = { spelling, NULL };
+    const spelling_entry *found = bsearch(&wanted, spelling_index, spelling_index_count,
+                                          sizeof spelling_index[0], compare_entries);
+    return found != NULL ? found->key : NULL;
 }
 
 bool gc_key_parse_bool(const char *text, bool *out)
@@ -250,6 +578,12 @@ void gc_key_describe_values(const gc_key *key, gc_strbuf *out)
         for (size_t i = 0; key->choices[i] != NULL; i++)
             gc_strbuf_appendf(out, "%s%s", i ? ", " : "", key->choices[i]);
         break;
+    case GC_KEY_ACCEPTED:
+        gc_strbuf_append_str(out, "any (no effect)");
+        break;
+    case GC_KEY_CX_MASK:
+        gc_strbuf_append_str(out, "hex digits");
+        break;
     }
 }
 
@@ -278,6 +612,15 @@ bool gc_key_store(const gc_key *key, const char *spelling, const char *value,
                   gc_settings *s, gc_error *err)
 {
     assert(key != NULL && s != NULL && value != NULL);
+    if (key->type == GC_KEY_ACCEPTED)
+        return true;   /* no effect here; the table's doc says why */
+    if (key->type == GC_KEY_CX_MASK) {
+        if (!gc_psqlodbc_apply_cx(value, s)) {
+            set_bad_value(key, spelling, value, "not a psqlODBC option mask", err);
+            return false;
+        }
+        return true;
+    }
     char *field = (char *)s + key->offset;
     if (value[0] == '\0')
         value = key->default_value;   /* an empty value means "the default" */
@@ -330,6 +673,9 @@ bool gc_key_store(const gc_key *key, const char *spelling, const char *value,
         *(char **)field = copy;
         return true;
     }
+    case GC_KEY_ACCEPTED:
+    case GC_KEY_CX_MASK:
+        break;   /* handled above */
     }
     assert(!"unknown key type");
     return false;
@@ -353,6 +699,9 @@ char *gc_key_format(const gc_key *key, const gc_settings *s, bool *oom)
     case GC_KEY_STRING:
         text = *(char *const *)field;
         break;
+    case GC_KEY_ACCEPTED:
+    case GC_KEY_CX_MASK:
+        break;   /* nothing stored: never in the output string */
     }
     if (text == NULL)
         return NULL;
@@ -384,6 +733,9 @@ bool gc_key_is_default(const gc_key *key, const gc_settings *s)
             return value == key->default_value;
         return strcmp(value, key->default_value) == 0;
     }
+    case GC_KEY_ACCEPTED:
+    case GC_KEY_CX_MASK:
+        return true;
     }
     return false;
 }

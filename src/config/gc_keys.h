@@ -22,6 +22,10 @@ typedef enum gc_key_type {
     GC_KEY_BOOL,     /* bool; Yes/No/1/0/true/false/on/off */
     GC_KEY_INT,      /* int within [min, max] */
     GC_KEY_ENUM,     /* char * holding one of choices (its canonical spelling) */
+    GC_KEY_ACCEPTED, /* a psqlODBC key that has no effect here: any value is
+                        accepted and stored nowhere; doc says why */
+    GC_KEY_CX_MASK,  /* psqlODBC's CX: a hex mask standing for several Yes/No
+                        keys, set through them (gc_psqlodbc.c) */
 } gc_key_type;
 
 /* flags */
@@ -29,6 +33,8 @@ typedef enum gc_key_type {
 #define GC_KEY_NOT_IN_DSN  0x2u  /* not read from an odbc.ini section (DSN itself) */
 
 #define GC_KEY_MAX_ALIASES 3
+/* name, GOLDILOCKS alias, aliases, psqlODBC name and abbreviation */
+#define GC_KEY_MAX_SPELLINGS (GC_KEY_MAX_ALIASES + 4)
 
 /* Extra syntax check of a string value (Servers, Port). Returns false and
  * writes a short reason ("expected host:port,...") into why. */
@@ -47,10 +53,21 @@ typedef struct gc_key {
     gc_key_check_fn check;                       /* GC_KEY_STRING, optional */
     const char *value_hint;                      /* type column text for strings */
     const char *doc;                             /* one paragraph, markdown */
+    /* psqlODBC's side, for DSNs written for it and for the doc's table */
+    const char *psqlodbc;                        /* its spelling, when it has the key */
+    const char *psqlodbc_abbrev;                 /* its abbreviation (A0, B9, ...) */
+    const char *psqlodbc_default;                /* its default, when not ours */
 } gc_key;
 
 extern const gc_key gc_keys[];
 extern const size_t gc_keys_count;
+
+/* Every spelling of key, each once (ignoring case), name first; returns
+ * how many were written into out (at most GC_KEY_MAX_SPELLINGS). */
+size_t gc_key_spellings(const gc_key *key, const char **out);
+
+/* True for a key that has a field in gc_settings (not ACCEPTED nor CX). */
+bool gc_key_has_field(const gc_key *key);
 
 /* The key spelled `spelling` (name, GOLDILOCKS alias or alias; any case),
  * or NULL when the driver does not know it. */

@@ -38,29 +38,37 @@ void gc_settings_free(gc_settings *s)
         return;
     for (size_t i = 0; i < gc_keys_count; i++) {
         const gc_key *key = &gc_keys[i];
-        if (key->type == GC_KEY_STRING || key->type == GC_KEY_ENUM) {
+        if (gc_key_has_field(key) &&
+            (key->type == GC_KEY_STRING || key->type == GC_KEY_ENUM)) {
             char **field = (char **)((char *)s + key->offset);
             free(*field);
             *field = NULL;
         }
     }
-    free(s->ignored_keys);
-    s->ignored_keys = NULL;
+    free(s->unknown_keys);
+    s->unknown_keys = NULL;
+    s->unknown_key_count = 0;
 }
 
-/* Remembers an unknown key's name for the trace; losing it to a failed
- * allocation only loses a trace line. */
-static void remember_ignored_key(gc_settings *s, const char *key)
+/* Keeps the name while fewer than GC_SETTINGS_UNKNOWN_KEPT are kept, each
+ * cut at GC_SETTINGS_UNKNOWN_NAME_MAX bytes, so the list stays small and
+ * each call costs at most one copy of it. Losing a name to a failed
+ * allocation only loses it from a message. */
+void gc_settings_note_unknown_key(gc_settings *s, const char *key)
 {
+    assert(s != NULL && key != NULL);
+    s->unknown_key_count++;
+    if (s->unknown_key_count > GC_SETTINGS_UNKNOWN_KEPT)
+        return;
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    if (s->ignored_keys != NULL)
-        gc_strbuf_appendf(&sb, "%s, ", s->ignored_keys);
-    gc_strbuf_append_str(&sb, key);
+    if (s->unknown_keys != NULL)
+        gc_strbuf_appendf(&sb, "%s, ", s->unknown_keys);
+    gc_strbuf_appendf(&sb, "%.*s", GC_SETTINGS_UNKNOWN_NAME_MAX, key);
     char *names = gc_strbuf_take(&sb);
     if (names != NULL) {
-        free(s->ignored_keys);
-        s->ignored_keys = names;
+        free(s->unknown_keys);
+        s->unknown_keys = names;
     }
 }
 
@@ -72,7 +80,7 @@ bool gc_settings_set(gc_settings *s, const char *key, const char *value,
     if (entry == NULL) {
         /* Only the name: an unknown key may well carry a password. */
         gc_trace_write(trace, GC_TRACE_INFO, "ignoring unknown connection key '%s'", key);
-        remember_ignored_key(s, key);
+        gc_settings_note_unknown_key(s, key);
         return true;
     }
     return gc_key_store(entry, key, value ? value : "", s, err);

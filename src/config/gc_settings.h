@@ -50,27 +50,57 @@ typedef struct gc_settings {
     int member_timeout;
     int topology_refresh;
     /* Behaviour */
-    int fetch_window_rows;        /* rows per streamed window when a cursor is used */
     char *application_name;
+    /* Session set-up (psqlODBC's keys) */
+    bool read_only;               /* ReadOnly: SQL_ATTR_ACCESS_MODE read-only */
+    char *conn_settings;          /* ConnSettings: SQL run after connecting */
+    char *pqopt;                  /* pqopt: extra libpq conninfo */
+    int keepalive_time;           /* KeepaliveTime, seconds; <= 0: the driver's */
+    int keepalive_interval;       /* KeepaliveInterval, seconds; <= 0: the driver's */
+    /* How result columns are described (psqlODBC's type mapping keys) */
+    bool bools_as_char;
+    bool text_as_longvarchar;
+    bool unknowns_as_longvarchar;
+    bool bytea_as_longvarbinary;
+    int max_varchar_size;         /* 0: no limit on VARCHAR */
+    int max_longvarchar_size;
+    int unknown_sizes;            /* 0 maximum, 1 unknown (0), 2 longest = maximum */
+    char *int8_as;                /* BI: SQL type code int8 is described as */
     /* Trace */
     int log_level;                /* gc_trace_level */
     char *log_file;
-    /* Not a key: names of the unknown keys met while reading, comma-separated
-     * (NULL when none), so the connection can trace them once its trace log
-     * is open: LogLevel and LogFile may come after them. */
-    char *ignored_keys;
+    char *log_dir;                /* Logdir: LogFile's directory when LogFile is unset */
+    bool debug;                   /* psqlODBC's Debug: LogLevel 3 */
+    bool comm_log;                /* psqlODBC's CommLog: LogLevel 2 at least */
+    /* Not keys: the unknown keys met while reading, so the connection can
+     * report them (01S00) and trace them once its trace log is open
+     * (LogLevel and LogFile may come after them). Only the first
+     * GC_SETTINGS_UNKNOWN_KEPT names are kept, comma-separated (NULL when
+     * none); unknown_key_count counts them all. */
+    char *unknown_keys;
+    size_t unknown_key_count;
 } gc_settings;
+
+/* How many unknown key names are remembered (and how long each may be):
+ * a connection string of 40,000 unknown keys must not cost 40,000 names. */
+#define GC_SETTINGS_UNKNOWN_KEPT 16
+#define GC_SETTINGS_UNKNOWN_NAME_MAX 64
 
 /* Fills every field with its default from the key table. */
 void gc_settings_init(gc_settings *s);
 void gc_settings_free(gc_settings *s);
 
 /* Sets one key by name or alias (case-insensitive). An unknown key is
- * ignored with a trace line and returns true; a bad value returns false with
+ * ignored with a trace line, remembered (gc_settings_note_unknown_key) and
+ * returns true; a bad value returns false with
  * err (SQLSTATE HY024 style message naming the key). An empty (or NULL)
  * value restores the key's default. */
 bool gc_settings_set(gc_settings *s, const char *key, const char *value,
                      gc_trace *trace, gc_error *err);
+
+/* Remembers that key is unknown: counted always, its name kept while fewer
+ * than GC_SETTINGS_UNKNOWN_KEPT are. Constant time per key. */
+void gc_settings_note_unknown_key(gc_settings *s, const char *key);
 
 /* Reads every known key of DSN `dsn` from odbc.ini (SQLGetPrivateProfileString).
  * A DSN that does not exist: false with err IM002 ("data source not found"). */

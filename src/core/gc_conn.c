@@ -13,6 +13,7 @@
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
+#include "sql/gc_sql_rewrite.h"
 
 /* Caller owns the result; gc_conn_destroy() frees it. */
 gc_conn *gc_conn_create(gc_env *env)
@@ -142,30 +143,13 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
     return true;
 }
 
-/* Opens the session described by c->settings. */
-static SQLRETURN conn_open_session(gc_conn *c)
+/* Opens the session described by c->settings: a global connection, or one
+ * member session for a general one. */
+static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
 {
     gc_error err;
     gc_error_clear(&err);
-    gc_stmt_cache_open(c);
-    gc_trace_close(c->trace);
-    c->trace = gc_trace_open(c->settings.log_file, (gc_trace_level)c->settings.log_level);
-    if (c->settings.ignored_keys != NULL)
-        gc_trace_write(c->trace, GC_TRACE_INFO, "ignored unknown connection keys: %s",
-                       c->settings.ignored_keys);
-
-    gc_member_params params = {
-        .dbname = c->settings.database,
-        .user = c->settings.uid,
-        .password = c->settings.pwd,
-        .sslmode = c->settings.sslmode,
-        .sslrootcert = c->settings.sslrootcert,
-        .sslcert = c->settings.sslcert,
-        .sslkey = c->settings.sslkey,
-        .application_name = c->settings.application_name,
-        .connect_timeout_s = c->login_timeout > 0 ? (int)c->login_timeout
-                                                  : c->settings.connect_timeout,
-    };
+    gc_member_params params = *template;
     if (c->settings.global_connection) {
         /* Members of a global connection are watched (MemberTimeout), so a
          * stopped or vanished member is found and the statement can go
@@ -204,6 +188,52 @@ static SQLRETURN conn_open_session(gc_conn *c)
         return SQL_ERROR;
     }
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+/* Opens the session described by c->settings, then sets it up as the keys
+ * say (ReadOnly, ConnSettings) and reports unknown keys (01S00). */
+static SQLRETURN conn_open_session(gc_conn *c)
+{
+    gc_stmt_cache_open(c);
+    gc_trace_close(c->trace);
+    c->trace = gc_conn_setup_open_trace(&c->settings);
+    if (c->settings.read_only)
+        c->access_mode = SQL_MODE_READ_ONLY;
+
+    bool oom;
+    char *extra = gc_conn_setup_extra_conninfo(&c->settings, &oom);
+    if (oom) {
+        gc_diag_add(&c->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_member_params params = {
+        .dbname = c->settings.database,
+        .user = c->settings.uid,
+        .password = c->settings.pwd,
+        .sslmode = c->settings.sslmode,
+        .sslrootcert = c->settings.sslrootcert,
+        .sslcert = c->settings.sslcert,
+        .sslkey = c->settings.sslkey,
+        .application_name = c->settings.application_name,
+        .connect_timeout_s = c->login_timeout > 0 ? (int)c->login_timeout
+                                                  : c->settings.connect_timeout,
+        .extra_conninfo = extra,
+    };
+    SQLRETURN rc = open_members(c, &params);
+    free(extra);
+    if (rc == SQL_ERROR)
+        return rc;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_conn_setup_run_conn_settings(c, &err)) {
+        gc_conn_disconnect(c);
+        gc_diag_clear(&c->h.diag);
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    if (gc_conn_setup_report_unknown_keys(c))
+        rc = SQL_SUCCESS_WITH_INFO;
+    return rc;
 }
 
 SQLRETURN gc_conn_connect(gc_conn *c, const char *dsn, const char *uid,
@@ -331,6 +361,15 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
     }
     gc_stmt_free_session(c);
     return gc_member_exec(c->session, sql, err);
+}
+
+unsigned gc_conn_sql_rewrite_flags(const gc_conn *c)
+{
+    /* The server reports the setting whenever it changes (GUC_REPORT), so
+     * a SET standard_conforming_strings of the application is seen too. */
+    if (c->session != NULL && !gc_member_standard_strings(c->session))
+        return GC_SQL_BACKSLASH_STRINGS;
+    return 0;
 }
 
 gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag)

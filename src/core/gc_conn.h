@@ -107,9 +107,30 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err);
  * the caller's to PQclear; NULL with err filled on failure. */
 PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err);
 
+/* Flags for gc_sql_rewrite that follow the server: GC_SQL_BACKSLASH_STRINGS
+ * when the current session has standard_conforming_strings off. */
+unsigned gc_conn_sql_rewrite_flags(const gc_conn *c);
+
 /* The session, ready for a statement; NULL after adding 08003 (never
  * connected) or 08S01 (the connection was lost) to diag. */
 gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag);
+
+/* --- setting a session up from psqlODBC's keys (gc_conn_setup.c) --- */
+/* The trace the settings ask for: LogLevel raised by Debug (3) and CommLog
+ * (2), into LogFile, else Logdir/gcodbc_PID.log, else standard error. */
+gc_trace *gc_conn_setup_open_trace(const gc_settings *s);
+/* Extra libpq conninfo for every member session: pqopt (percent-decoded)
+ * and KeepaliveTime / KeepaliveInterval. Malloc'd (caller frees); NULL when
+ * there is none. *oom is set when memory ran out. */
+char *gc_conn_setup_extra_conninfo(const gc_settings *s, bool *oom);
+/* Runs ConnSettings on the newly opened connection (general: its session;
+ * global: on every member, logged for members opened later). False with
+ * err when the server refused it, or on a global connection when the text is
+ * not only SET / RESET statements (08001). */
+bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err);
+/* Adds 01S00 naming the unknown connection keys (the first few, and how
+ * many more) and traces them; false when there were none. */
+bool gc_conn_setup_report_unknown_keys(gc_conn *c);
 
 /* --- the global connection (gc_conn_global.c) --- */
 /* Opens the global connection described by c->settings with `params` as

@@ -69,7 +69,7 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid string or buffer length");
         return SQL_ERROR;
     }
-    unsigned flags = GC_SQL_MARKERS_TO_DOLLAR;
+    unsigned flags = GC_SQL_MARKERS_TO_DOLLAR | gc_conn_sql_rewrite_flags(s->conn);
     if (s->noscan != SQL_NOSCAN_ON)
         flags |= GC_SQL_TRANSLATE_ESCAPES;
     gc_sql_rewritten out;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_pgtype_keys.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
 
@@ -218,6 +219,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
         r->pg_typmod = PQfmod(res, i);
         r->pg_table = PQftable(res, i);
         gc_pgtype_describe(r->pg_type, r->pg_typmod, &r->info);
+        gc_pgtype_apply_keys(&s->conn->settings, r->pg_type, r->pg_typmod, &r->info);
         gc_desc_rec_set_concise(r, r->info.sql_wide_type);
         r->length = r->info.column_size;
         r->octet_length = r->info.octet_length;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/gc_pgtype_keys.h"
 #include "core/gc_catalog_internal.h"
 
 /* Types in the order SQLGetTypeInfo lists those sharing a DATA_TYPE:
@@ -167,6 +168,7 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
          * VARCHAR); COLUMN_SIZE is then their maximum length. */
         int typmod = gc_catalog_types[i].typmod_kind == 'c' ? 10 + 4 : -1;
         gc_pgtype_describe(gc_catalog_types[i].oid, typmod, &infos[i]);
+        gc_pgtype_apply_keys(&s->conn->settings, gc_catalog_types[i].oid, typmod, &infos[i]);
         if (wanted == SQL_ALL_TYPES)
             types[i] = gc_catalog_reported_type(&infos[i]);
         else if (infos[i].sql_type == wanted || infos[i].sql_wide_type == wanted)

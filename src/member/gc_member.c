@@ -190,6 +190,12 @@ const char *gc_member_parameter(const gc_member *m, const char *name)
     return m->conn != NULL ? PQparameterStatus(m->conn, name) : NULL;
 }
 
+bool gc_member_standard_strings(const gc_member *m)
+{
+    const char *value = gc_member_parameter(m, "standard_conforming_strings");
+    return value == NULL || strcmp(value, "off") != 0;
+}
+
 const char *gc_member_database(const gc_member *m)
 {
     return m->conn != NULL ? PQdb(m->conn) : m->dbname;

@@ -130,6 +130,9 @@ const char *gc_member_database(const gc_member *m);
 const char *gc_member_user(const gc_member *m);
 const char *gc_member_host(const gc_member *m);
 const char *gc_member_parameter(const gc_member *m, const char *name);
+/* The session's standard_conforming_strings as the server reports it: true
+ * unless it says off (and true for a closed session). */
+bool gc_member_standard_strings(const gc_member *m);
 
 void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx);
 

@@ -137,7 +137,8 @@ SQLRETURN gc_odbc_native_sql(gc_conn *c, const char *in, const gc_strout *out,
     gc_sql_rewritten rw = { 0 };
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_sql_rewrite(in, strlen(in), GC_SQL_TRANSLATE_ESCAPES, &rw, &err)) {
+    unsigned flags = GC_SQL_TRANSLATE_ESCAPES | gc_conn_sql_rewrite_flags(c);
+    if (!gc_sql_rewrite(in, strlen(in), flags, &rw, &err)) {
         gc_diag_add_error(&c->h.diag, &err);
         return SQL_ERROR;
     }

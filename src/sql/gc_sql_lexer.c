@@ -2,7 +2,7 @@
  * The tokenizer. Each scan_* function starts at lx->pos on the first byte of
  * its token, advances lx->pos past it and fills the token; the rules mirror
  * PostgreSQL's scanner (scan.l) for the cases that matter to a driver, with
- * standard_conforming_strings on.
+ * standard_conforming_strings as the server has it.
  */
 #include "sql/gc_sql_lexer.h"
 
@@ -58,6 +58,12 @@ void gc_sql_lexer_init(gc_sql_lexer *lx, const char *text, size_t length)
     lx->text = text;
     lx->length = length;
     lx->pos = 0;
+    lx->standard_strings = true;
+}
+
+void gc_sql_lexer_set_standard_strings(gc_sql_lexer *lx, bool on)
+{
+    lx->standard_strings = on;
 }
 
 static void finish(gc_sql_lexer *lx, gc_sql_token *tok, gc_sql_token_kind kind,
@@ -72,7 +78,8 @@ static void finish(gc_sql_lexer *lx, gc_sql_token *tok, gc_sql_token_kind kind,
 
 /* A quoted body from lx->pos (just past the opening quote) to the closing
  * quote. `doubled` makes two quotes an escaped quote; `backslash` makes a
- * backslash escape the next byte (E'' strings). Returns false when the text
+ * backslash escape the next byte (E'' strings, and plain ones when
+ * standard_conforming_strings is off). Returns false when the text
  * ends first. */
 static bool scan_quoted_body(gc_sql_lexer *lx, char quote, bool doubled, bool backslash)
 {
@@ -102,7 +109,9 @@ static void scan_quoted(gc_sql_lexer *lx, gc_sql_token *tok, gc_sql_token_kind k
     char quote = lx->text[start + prefix_len];
     lx->pos = start + prefix_len + 1;
     bool doubled = kind != GC_SQL_TOK_BIT_STRING && kind != GC_SQL_TOK_HEX_STRING;
-    bool backslash = kind == GC_SQL_TOK_ESCAPE_STRING;
+    bool backslash = kind == GC_SQL_TOK_ESCAPE_STRING ||
+                     (!lx->standard_strings &&
+                      (kind == GC_SQL_TOK_STRING || kind == GC_SQL_TOK_NATIONAL_STRING));
     bool closed = scan_quoted_body(lx, quote, doubled, backslash);
     finish(lx, tok, kind, start, !closed);
 }

@@ -1,6 +1,9 @@
 /*
  * gc_sql_lexer: a tokenizer for PostgreSQL SQL text, following PostgreSQL's
- * lexical rules with standard_conforming_strings on.
+ * lexical rules. standard_conforming_strings is on unless the caller says
+ * the server has it off (gc_sql_lexer_set_standard_strings): then a
+ * backslash escapes the next byte in plain '...' and N'...' strings too, as
+ * in E'...', so 'it\'s' is one literal.
  *
  * It is an iterator over a (text, length) pair: no allocation, no copying;
  * each token is a kind plus a byte offset and length into the caller's text,
@@ -62,9 +65,15 @@ typedef struct gc_sql_lexer {
     const char *text;    /* not owned */
     size_t length;
     size_t pos;          /* next byte to scan */
+    bool standard_strings;   /* the server's standard_conforming_strings */
 } gc_sql_lexer;
 
+/* Starts at the beginning of text, with standard_conforming_strings on. */
 void gc_sql_lexer_init(gc_sql_lexer *lx, const char *text, size_t length);
+
+/* Follows the server's standard_conforming_strings: off makes backslashes
+ * escape in plain and N'' strings (PostgreSQL's rule before 9.1). */
+void gc_sql_lexer_set_standard_strings(gc_sql_lexer *lx, bool on);
 
 /* Scans the next token into *tok; false at the end of the text. A copy of a
  * lexer is an independent iterator (use it to look ahead). */

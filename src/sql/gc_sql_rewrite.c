@@ -594,6 +594,7 @@ bool gc_sql_rewrite(const char *sql, size_t len, unsigned flags,
         return false;
     }
     gc_sql_lexer_init(&rw.lx, rw.sql, len);
+    gc_sql_lexer_set_standard_strings(&rw.lx, (flags & GC_SQL_BACKSLASH_STRINGS) == 0);
     gc_strbuf_init(&sb);
     if (!rewrite_until(&rw, &sb, STOP_AT_END, false, &stop, &stopped)) {
         gc_strbuf_free(&sb);

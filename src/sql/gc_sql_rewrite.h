@@ -9,6 +9,8 @@
  *                              {guid}, {interval}, {call}, {oj}, {escape})
  *                              become PostgreSQL syntax (SQLNativeSql uses
  *                              this alone and keeps the markers).
+ *   GC_SQL_BACKSLASH_STRINGS   the server has standard_conforming_strings
+ *                              off: a backslash escapes in '...' too.
  *
  * Nothing inside a string, comment, quoted identifier or dollar quote is ever
  * touched. The lexical rules, the `?` decision and the escape table are in
@@ -33,6 +35,7 @@
 
 #define GC_SQL_MARKERS_TO_DOLLAR 0x1u
 #define GC_SQL_TRANSLATE_ESCAPES 0x2u
+#define GC_SQL_BACKSLASH_STRINGS 0x4u
 
 typedef struct gc_sql_rewritten {
     char *text;               /* malloc'd, NUL-terminated; owned, see gc_sql_rewritten_free */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config/gc_keys.h"
 #include "util/gc_strbuf.h"
@@ -57,8 +58,21 @@ static const char intro[] =
     "- **Yes/No keys** accept `Yes`, `No`, `1`, `0`, `true`, `false`, `on` "
     "and `off`, in any case. Numbers are decimal and must lie in the range "
     "shown.\n"
-    "- **Unknown keys** are ignored; with `LogLevel` 2 or more the trace log "
-    "names each one (the name only, never its value).\n"
+    "- **Unknown keys** are ignored and reported: the connection succeeds "
+    "with SQL_SUCCESS_WITH_INFO and SQLSTATE 01S00 (invalid connection string "
+    "attribute) naming them, from the connection string or the DSN alike, and "
+    "with `LogLevel` 2 or more the trace log names them too (the names only, "
+    "never a value). The message names the first 16 and counts the rest; the "
+    "driver keeps no more than that, whatever the string holds. Reading the "
+    "string takes the driver time in proportion to its length (0.05 s for "
+    "40,000 unknown pairs, 380 KB); unixODBC's driver manager, which reads "
+    "it first, takes time growing with the square of the number of pairs "
+    "(about 10 s for those 40,000), which the driver cannot change.\n"
+    "- **psqlODBC's keys** are all accepted, under its names and its "
+    "abbreviations (`A0`, `B9`, ... and the `CX` mask), so a psqlODBC data "
+    "source works with only its `Driver` line changed. Those that mean "
+    "something here mean what they mean in psqlODBC; the others are accepted "
+    "without effect, each for the reason the table at the end gives.\n"
     "\n"
     "Errors, with their SQLSTATE:\n"
     "\n"
@@ -66,12 +80,32 @@ static const char intro[] =
     "|---|---|\n"
     "| HY024 | a value the key does not accept; the message names the key and what it accepts (never the value of `PWD`) |\n"
     "| 01S00 | a malformed connection string: a pair without `=`, an empty key, a `{` never closed, text after a closing `}`. The message gives the byte offset and never quotes the string, which may hold a password. ODBC files 01S00 as a warning class; here the connection fails, because guessing what a malformed string meant could connect with the wrong settings |\n"
+    "| 01S00 (warning) | unknown keys, named in the message; the connection is made |\n"
     "| IM002 | the DSN has no section in any odbc.ini |\n"
-    "| 08001 | no server to connect to (neither `Servers` nor `Host`), or a locator file that cannot be read or is not valid; the message gives file, line and column |\n"
+    "| 08001 | no server to connect to (neither `Servers` nor `Host`), or a locator file that cannot be read or is not valid; the message gives file, line and column; a `pqopt` libpq cannot parse; on a global connection, a `ConnSettings` holding more than SET and RESET |\n"
+    "| (server's) | a `ConnSettings` statement the server refuses fails the connection with the server's SQLSTATE |\n"
     "\n"
     "## Keys\n"
     "\n"
     "| key | aliases | values | default | meaning |\n"
+    "|---|---|---|---|---|\n";
+
+static const char psqlodbc_intro[] =
+    "\n"
+    "## psqlODBC's keys\n"
+    "\n"
+    "Every key of psqlODBC's list (its `dlg_specific.h`), with its "
+    "connection-string abbreviation and what gcodbc does with it. *Same "
+    "meaning* keys are in the table above; where gcodbc's default differs from "
+    "psqlODBC's, psqlODBC's is shown: a psqlODBC data source that relies on a "
+    "psqlODBC default without writing it gets gcodbc's.\n"
+    "\n"
+    "Type mapping keys (BoolsAsChar, TextAsLongVarchar, UnknownsAsLongVarchar, "
+    "MaxVarcharSize, MaxLongVarcharSize, UnknownSizes, ByteaAsLongVarBinary, "
+    "BI) change what SQLDescribeCol, SQLColAttribute and SQLGetTypeInfo "
+    "report for result columns; SQLColumns keeps gcodbc's defaults.\n"
+    "\n"
+    "| psqlODBC key | abbreviation | psqlODBC default | gcodbc default | status |\n"
     "|---|---|---|---|---|\n";
 
 static const char outro[] =
@@ -123,6 +157,11 @@ static void append_key_row(gc_strbuf *out, const gc_key *key)
     }
     for (size_t a = 0; key->aliases[a] != NULL; a++)
         gc_strbuf_appendf(out, "%s`%s`", shown++ ? ", " : "", key->aliases[a]);
+    if (key->psqlodbc != NULL && strcasecmp(key->psqlodbc, key->name) != 0)
+        gc_strbuf_appendf(out, "%s`%s` (psqlODBC)", shown++ ? ", " : "", key->psqlodbc);
+    if (key->psqlodbc_abbrev != NULL)
+        gc_strbuf_appendf(out, "%s`%s` (psqlODBC)", shown++ ? ", " : "",
+                          key->psqlodbc_abbrev);
     if (shown == 0)
         gc_strbuf_append_str(out, "-");
     gc_strbuf_append_str(out, " | ");
@@ -141,14 +180,46 @@ static void append_key_row(gc_strbuf *out, const gc_key *key)
     gc_strbuf_append_str(out, " |\n");
 }
 
-/* The whole document, malloc'd; NULL when memory ran out. */
+/* One row of the psqlODBC table: how gcodbc takes a key psqlODBC has. */
+static void append_psqlodbc_row(gc_strbuf *out, const gc_key *key)
+{
+    gc_strbuf_appendf(out, "| `%s` | %s%s%s | ", key->psqlodbc,
+                      key->psqlodbc_abbrev ? "`" : "",
+                      key->psqlodbc_abbrev ? key->psqlodbc_abbrev : "-",
+                      key->psqlodbc_abbrev ? "`" : "");
+    const char *ours = key->default_value ? key->default_value : "unset";
+    const char *theirs = key->psqlodbc_default ? key->psqlodbc_default
+                       : gc_key_has_field(key) ? ours : "-";
+    gc_strbuf_appendf(out, "%s | %s | ", theirs,
+                      gc_key_has_field(key) ? ours : "-");
+    if (key->type == GC_KEY_ACCEPTED) {
+        gc_strbuf_append_str(out, "accepted, no effect: ");
+        append_cell(out, key->doc);
+    } else if (key->type == GC_KEY_CX_MASK) {
+        gc_strbuf_append_str(out, "same meaning: ");
+        append_cell(out, key->doc);
+    } else if (strcasecmp(key->psqlodbc, key->name) == 0) {
+        gc_strbuf_append_str(out, "same meaning (see above)");
+    } else {
+        gc_strbuf_appendf(out, "same meaning, as `%s` (see above)", key->name);
+    }
+    gc_strbuf_append_str(out, " |\n");
+}
+
+/* The whole document, malloc'd; NULL when memory ran out. Keys without
+ * effect appear only in the psqlODBC table. */
 static char *render(void)
 {
     gc_strbuf out;
     gc_strbuf_init(&out);
     gc_strbuf_append_str(&out, intro);
     for (size_t i = 0; i < gc_keys_count; i++)
-        append_key_row(&out, &gc_keys[i]);
+        if (gc_keys[i].type != GC_KEY_ACCEPTED && gc_keys[i].type != GC_KEY_CX_MASK)
+            append_key_row(&out, &gc_keys[i]);
+    gc_strbuf_append_str(&out, psqlodbc_intro);
+    for (size_t i = 0; i < gc_keys_count; i++)
+        if (gc_keys[i].psqlodbc != NULL)
+            append_psqlodbc_row(&out, &gc_keys[i]);
     gc_strbuf_append_str(&out, outro);
     return gc_strbuf_take(&out);
 }

@@ -32,7 +32,8 @@ static const char system_odbc_ini[] =
     "LOCALITY_MEMBER_POLICY = 2\n"
     "GlobalConnection = Yes\n"
     "LogLevel = 1\n"
-    "Description = not one of ours\n"
+    "Description = a known key without effect\n"
+    "NotOneOfOurs = secret value\n"
     "\n"
     "[cfg_override]\n"
     "Driver = gcodbc\n"
@@ -40,7 +41,7 @@ static const char system_odbc_ini[] =
     "Database = dsndb\n"
     "LogLevel = 1\n"
     "Locator = dsn.yaml\n"
-    "FetchWindowRows = 200\n"
+    "MaxVarcharSize = 200\n"
     "\n"
     "[cfg_aliases]\n"
     "Driver = gcodbc\n"
@@ -54,6 +55,30 @@ static const char system_odbc_ini[] =
     "LOCALITY_AWARE_TRANSACTION = true\n"
     "locality_group_policy = 1\n"
     "LOCALITY_GROUP_PATH = G2,G1\n"
+    "\n"
+    "[cfg_psqlodbc]\n"
+    "Description = a data source written for psqlODBC\n"
+    "Driver = psqlodbc\n"
+    "Servername = pghost\n"
+    "Port = 5433\n"
+    "Database = pgdb\n"
+    "Username = pguser\n"
+    "Password = pgpw\n"
+    "SSLmode = disable\n"
+    "ReadOnly = 1\n"
+    "BoolsAsChar = 1\n"
+    "TextAsLongVarchar = 0\n"
+    "MaxVarcharSize = 255\n"
+    "MaxLongVarcharSize = 8190\n"
+    "UseDeclareFetch = 1\n"
+    "Fetch = 100\n"
+    "ConnSettings = SET%20search_path%3Dpublic\n"
+    "UseServerSidePrepare = 1\n"
+    "ShowOidColumn = 0\n"
+    "FakeOidIndex = 0\n"
+    "RowVersioning = 0\n"
+    "ShowSystemTables = 0\n"
+    "Protocol = 7.4\n"
     "\n"
     "[cfg_name_beats_alias]\n"
     "Driver = gcodbc\n"
@@ -143,7 +168,7 @@ static void test_connection_string_overrides_dsn_wherever_it_stands(void **state
     assert_int_equal(s.log_level, 3);
     assert_null(s.locator);                      /* an empty value clears */
     assert_string_equal(s.database, "str db");
-    assert_int_equal(s.fetch_window_rows, 200);  /* not overridden: from the DSN */
+    assert_int_equal(s.max_varchar_size, 200);   /* not overridden: from the DSN */
     gc_settings_free(&s);
 }
 
@@ -243,9 +268,37 @@ static void test_unknown_dsn_entries_are_traced_by_name(void **state)
     fclose(f);
     unlink(path);
     assert_true(n > 0);
-    assert_non_null(strstr(text, "'Description'"));
-    assert_null(strstr(text, "not one of ours"));
+    assert_non_null(strstr(text, "'NotOneOfOurs'"));
+    assert_null(strstr(text, "secret value"));
+    assert_null(strstr(text, "'Description'"));   /* known: psqlODBC's */
     assert_null(strstr(text, "dsnpw"));
+    /* remembered for the connection's 01S00 */
+    assert_int_equal(s.unknown_key_count, 1);
+    assert_string_equal(s.unknown_keys, "NotOneOfOurs");
+    gc_settings_free(&s);
+}
+
+static void test_psqlodbc_dsn_is_read_with_its_own_spellings(void **state)
+{
+    (void)state;
+    gc_settings s;
+    connect_ok(&s, "DSN=cfg_psqlodbc");
+    assert_string_equal(s.host, "pghost");
+    assert_string_equal(s.port, "5433");
+    assert_string_equal(s.database, "pgdb");
+    assert_string_equal(s.uid, "pguser");
+    assert_string_equal(s.pwd, "pgpw");
+    assert_string_equal(s.sslmode, "disable");
+    assert_true(s.read_only);
+    assert_true(s.bools_as_char);
+    assert_false(s.text_as_longvarchar);
+    assert_int_equal(s.max_varchar_size, 255);
+    assert_string_equal(s.conn_settings, "SET%20search_path%3Dpublic");
+    /* Protocol is the rollback level's key (another module); everything
+     * else of this DSN is known */
+    assert_true(s.unknown_key_count <= 1);
+    if (s.unknown_key_count == 1)
+        assert_string_equal(s.unknown_keys, "Protocol");
     gc_settings_free(&s);
 }
 
@@ -260,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_missing_dsn_fails_with_IM002),
         cmocka_unit_test(test_bad_value_in_dsn_fails_with_HY024_naming_dsn_and_key),
         cmocka_unit_test(test_unknown_dsn_entries_are_traced_by_name),
+        cmocka_unit_test(test_psqlodbc_dsn_is_read_with_its_own_spellings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

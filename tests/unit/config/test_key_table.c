@@ -18,18 +18,18 @@
 #include "config/gc_keys.h"
 #include "config/gc_settings.h"
 
-/* Every spelling of every key, for the uniqueness check. */
-static size_t collect_spellings(const char **out, size_t max)
+#define MAX_ALL_SPELLINGS 1024
+
+/* Every spelling of every key, with the key it belongs to. */
+static size_t collect_spellings(const char **out, const gc_key **owner, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < gc_keys_count; i++) {
-        const gc_key *key = &gc_keys[i];
-        assert_true(n + 2 + GC_KEY_MAX_ALIASES <= max);
-        out[n++] = key->name;
-        if (key->goldilocks != NULL)
-            out[n++] = key->goldilocks;
-        for (size_t a = 0; key->aliases[a] != NULL; a++)
-            out[n++] = key->aliases[a];
+        assert_true(n + GC_KEY_MAX_SPELLINGS <= max);
+        size_t k = gc_key_spellings(&gc_keys[i], out + n);
+        for (size_t j = 0; j < k; j++)
+            owner[n + j] = &gc_keys[i];
+        n += k;
     }
     return n;
 }
@@ -37,13 +37,16 @@ static size_t collect_spellings(const char **out, size_t max)
 static void test_names_and_aliases_are_unique_ignoring_case(void **state)
 {
     (void)state;
-    const char *spellings[256];
-    size_t n = collect_spellings(spellings, 256);
+    const char *spellings[MAX_ALL_SPELLINGS];
+    const gc_key *owner[MAX_ALL_SPELLINGS];
+    size_t n = collect_spellings(spellings, owner, MAX_ALL_SPELLINGS);
     assert_true(n > gc_keys_count);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        assert_ptr_equal(gc_keys_find(spellings[i]), owner[i]);
         for (size_t j = i + 1; j < n; j++)
             if (strcasecmp(spellings[i], spellings[j]) == 0)
                 fail_msg("spelling '%s' is used twice", spellings[i]);
+    }
 }
 
 static size_t field_size(const gc_key *key)
@@ -60,9 +63,11 @@ static void test_offsets_lie_inside_settings_and_do_not_overlap(void **state)
     (void)state;
     for (size_t i = 0; i < gc_keys_count; i++) {
         const gc_key *key = &gc_keys[i];
+        if (!gc_key_has_field(key))
+            continue;
         assert_true(key->offset + field_size(key) <= sizeof(gc_settings));
         for (size_t j = 0; j < i; j++)
-            if (gc_keys[j].offset == key->offset)
+            if (gc_key_has_field(&gc_keys[j]) && gc_keys[j].offset == key->offset)
                 fail_msg("%s and %s share a field", gc_keys[j].name, key->name);
     }
 }
@@ -90,7 +95,11 @@ static void test_every_default_parses_and_init_applies_it(void **state)
     assert_int_equal(s.reconnect_interval, 1);
     assert_int_equal(s.member_timeout, 5);
     assert_int_equal(s.topology_refresh, 10);
-    assert_int_equal(s.fetch_window_rows, 1000);
+    assert_int_equal(s.max_longvarchar_size, 8190);
+    assert_int_equal(s.max_varchar_size, 0);
+    assert_true(s.text_as_longvarchar);
+    assert_false(s.bools_as_char);
+    assert_false(s.read_only);
     assert_int_equal(s.log_level, 0);
     assert_false(s.global_connection);
     assert_string_equal(s.port, "5432");
@@ -196,7 +205,9 @@ static void test_bad_values_fail_with_HY024_naming_key_and_accepted_values(void 
     expect_bad("LOCALITY_MEMBER_POLICY", "5", "integer 0 to 4");
     expect_bad("LocalityGroupPolicy", "3", "integer 0 to 2");
     expect_bad("ConnectTimeout", "0", "integer 1 to 3600");
-    expect_bad("FetchWindowRows", "99999999999999", "integer 1 to");
+    expect_bad("MaxVarcharSize", "99999999999999", "integer 0 to");
+    expect_bad("BI", "7", "one of 0, -5");
+    expect_bad("CX", "zz", "hex digits");
     expect_bad("GlobalConnection", "maybe", "Yes or No");
     expect_bad("GlobalSession", "2", "Yes or No");
     expect_bad("SSLMode", "sometimes", "verify-full");
@@ -303,7 +314,7 @@ static void test_output_string_parses_back_to_the_same_settings(void **state)
     set_ok(&s, "LocalityMemberPolicy", "4");
     set_ok(&s, "LocalityMemberPath", "G1N2,G1N1");
     set_ok(&s, "SSLMode", "require");
-    set_ok(&s, "FetchWindowRows", "50");
+    set_ok(&s, "MaxVarcharSize", "50");
     set_ok(&s, "LocalityOnDemand", "yes");
     char *out = gc_settings_to_connection_string(&s);
     assert_non_null(out);
@@ -317,7 +328,7 @@ static void test_output_string_parses_back_to_the_same_settings(void **state)
     assert_string_equal(out, again);
     assert_string_equal(back.pwd, " }{;}} ");
     assert_string_equal(back.driver, "{gc odbc}");
-    assert_int_equal(back.fetch_window_rows, 50);
+    assert_int_equal(back.max_varchar_size, 50);
     assert_true(back.locality_on_demand);
     free(out);
     free(again);

@@ -302,6 +302,44 @@ static void test_positional_parameter_number(void **state)
     assert_int_equal(gc_sql_token_param_number(&lx, &tok), 0xFFFFFFFFUL);
 }
 
+/* The kinds and texts of sql's tokens lexed with standard_conforming_strings
+ * off, written "KIND:text|..." for a compact comparison. */
+static void lex_nonstandard(const char *sql, char *out, size_t cap)
+{
+    gc_sql_lexer lx;
+    gc_sql_token tok;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_lexer_set_standard_strings(&lx, false);
+    size_t n = 0;
+    out[0] = '\0';
+    while (gc_sql_lexer_next(&lx, &tok))
+        n += (size_t)snprintf(out + n, cap - n, "%s%s%s:%.*s", n ? "|" : "",
+                              tok.unterminated ? "UNTERMINATED " : "",
+                              gc_sql_token_kind_name(tok.kind), (int)tok.length,
+                              sql + tok.offset);
+}
+
+static void test_backslash_escapes_plain_strings_when_standard_strings_are_off(void **state)
+{
+    (void)state;
+    char got[512];
+    lex_nonstandard("select 'it\\'s', ?", got, sizeof got);
+    assert_string_equal(got, "identifier:select|string literal:'it\\'s'|"
+                             "punctuation:,|parameter marker:?");
+    /* N'' strings are plain strings too; doubled quotes still work */
+    lex_nonstandard("N'a\\'b' 'c''d'", got, sizeof got);
+    assert_string_equal(got, "national character string literal:N'a\\'b'|string literal:'c''d'");
+    /* a trailing backslash escapes the closing quote: the string runs on */
+    lex_nonstandard("'abc\\'", got, sizeof got);
+    assert_string_equal(got, "UNTERMINATED string literal:'abc\\'");
+    /* bit and hex strings, quoted identifiers and dollar quotes are unchanged */
+    lex_nonstandard("B'1' X'f' \"a\\\" $$\\$$", got, sizeof got);
+    assert_string_equal(got, "bit string literal:B'1'|hexadecimal string literal:X'f'|"
+                             "quoted identifier:\"a\\\"|dollar-quoted string:$$\\$$");
+    /* on again (the default): the backslash is an ordinary byte */
+    CHECK("'it\\'", {GC_SQL_TOK_STRING, "'it\\'"});
+}
+
 static void test_text_need_not_be_nul_terminated(void **state)
 {
     (void)state;
@@ -334,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_identifier_value_folds_and_unquotes),
         cmocka_unit_test(test_positional_parameter_number),
         cmocka_unit_test(test_text_need_not_be_nul_terminated),
+        cmocka_unit_test(test_backslash_escapes_plain_strings_when_standard_strings_are_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

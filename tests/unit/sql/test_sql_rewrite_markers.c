@@ -145,6 +145,26 @@ static void test_param_count_is_the_marker_count(void **state)
     gc_sql_rewritten_free(&out);
 }
 
+static void test_markers_follow_a_server_without_standard_strings(void **state)
+{
+    (void)state;
+    unsigned off = GC_SQL_MARKERS_TO_DOLLAR | GC_SQL_BACKSLASH_STRINGS;
+    /* 'it\'s ?' is one literal: its ? is no marker */
+    check_rewrite(off, "select 'it\\'s ?', ?", "select 'it\\'s ?', $1", 1);
+    check_rewrite(off, "select N'\\'?', ?", "select N'\\'?', $1", 1);
+    check_rewrite(off, "select 'a\\\\', ?", "select 'a\\\\', $1", 1);
+    /* with standard strings the same text ends its literal at \' */
+    gc_sql_rewritten out;
+    gc_error err;
+    const char *text = "select 'it\\'s ?', ?";
+    assert_false(gc_sql_rewrite(text, strlen(text), GC_SQL_MARKERS_TO_DOLLAR, &out, &err));
+    assert_string_equal(err.sqlstate, "42601");
+    /* and an unterminated string is still refused */
+    text = "select 'a\\'";
+    assert_false(gc_sql_rewrite(text, strlen(text), off, &out, &err));
+    assert_string_equal(err.sqlstate, "42601");
+}
+
 static void test_unterminated_tokens_fail_with_42601(void **state)
 {
     (void)state;
@@ -183,6 +203,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_markers_are_numbered_in_order),
+        cmocka_unit_test(test_markers_follow_a_server_without_standard_strings),
         cmocka_unit_test(test_markers_inside_strings_are_untouched),
         cmocka_unit_test(test_markers_inside_dollar_quotes_are_untouched),
         cmocka_unit_test(test_markers_inside_quoted_identifiers_are_untouched),

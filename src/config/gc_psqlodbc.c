@@ -1,0 +1,104 @@
+/*
+ * gc_psqlodbc: psqlODBC's CX option mask and its percent-encoding.
+ */
+#include "config/gc_psqlodbc.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/gc_keys.h"
+
+/* Bit n of CX stands for key cx_bits[n] (NULL: a bit with no key, such as
+ * psqlODBC's old protocol choices). Bits 6 and 7 together say UnknownSizes. */
+static const char *const cx_bits[] = {
+    "LFConversion", "UpdatableCursors", "DisallowPremature", "UniqueIndex",
+    NULL, NULL, NULL, NULL, "Optimizer", NULL, "CommLog", "Debug", "Parse",
+    "CancelAsFreeStmt", "UseDeclareFetch", "ReadOnly", "TextAsLongVarchar",
+    "UnknownsAsLongVarchar", "BoolsAsChar", "RowVersioning", "ShowSystemTables",
+    "ShowOidColumn", "FakeOidIndex", "TrueIsMinus1", "ByteaAsLongVarBinary",
+    "UseServerSidePrepare", "LowerCaseIdentifier", "GssAuthUseGSS",
+};
+#define CX_BIT_COUNT (sizeof cx_bits / sizeof cx_bits[0])
+#define CX_UNKNOWN_DONTKNOW 6
+#define CX_UNKNOWN_ASMAX 7
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Parses the mask's hex digits; false when one is not hex or it overflows. */
+static bool parse_hex(const char *text, size_t len, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (len == 0 || len > 16)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        int d = hex_value(text[i]);
+        if (d < 0)
+            return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+/* Stores "1"/"0" (or a number) under key name; the value is always valid. */
+static void store(gc_settings *s, const char *name, const char *value)
+{
+    const gc_key *key = gc_keys_find(name);
+    assert(key != NULL);
+    if (!gc_key_has_field(key))
+        return;
+    gc_error err;
+    gc_error_clear(&err);
+    bool ok = gc_key_store(key, name, value, s, &err);
+    assert(ok);
+    (void)ok;
+}
+
+bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
+{
+    size_t len = strlen(value);
+    uint64_t count, mask;
+    if (len < 3 || !parse_hex(value, 2, &count) || !parse_hex(value + 2, len - 2, &mask))
+        return false;
+    if (count > CX_BIT_COUNT)
+        count = CX_BIT_COUNT;
+    for (size_t bit = 0; bit < count; bit++)
+        if (cx_bits[bit] != NULL)
+            store(s, cx_bits[bit], (mask >> bit & 1) ? "1" : "0");
+    if (count > CX_UNKNOWN_ASMAX) {
+        const char *sizes = (mask >> CX_UNKNOWN_DONTKNOW & 1) ? "1"
+                          : (mask >> CX_UNKNOWN_ASMAX & 1) ? "0" : "2";
+        store(s, "UnknownSizes", sizes);
+    }
+    return true;
+}
+
+char *gc_psqlodbc_decode_percent(const char *text)
+{
+    size_t len = strlen(text);
+    char *out = malloc(len + 1);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        int hi, lo;
+        if (text[i] == '%' && i + 2 < len && (hi = hex_value(text[i + 1])) >= 0 &&
+            (lo = hex_value(text[i + 2])) >= 0) {
+            out[n++] = (char)(hi << 4 | lo);
+            i += 2;
+        } else {
+            out[n++] = text[i];
+        }
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -1,0 +1,118 @@
+/*
+ * gc_pgtype_keys: the type mapping keys; what each one means is in
+ * docs/connection-keys.md (the key table's rows).
+ */
+#include "core/gc_pgtype_keys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* psqlODBC's width of a boolean read as text. */
+#define BOOL_AS_CHAR_SIZE 5
+/* The VARCHAR size when MaxVarcharSize is 0 (no limit) but a size is needed:
+ * psqlODBC's default. */
+#define DEFAULT_VARCHAR_SIZE 255
+
+/* Re-describes *info as a character type of `size` characters. */
+static void as_text(gc_pgtype_info *info, bool is_long, SQLULEN size)
+{
+    info->sql_type = is_long ? SQL_LONGVARCHAR : SQL_VARCHAR;
+    info->sql_wide_type = is_long ? SQL_WLONGVARCHAR : SQL_WVARCHAR;
+    info->column_size = size;
+    info->display_size = (SQLLEN)size;
+    info->octet_length = (SQLLEN)size * 4;   /* UTF-8 */
+    info->decimal_digits = 0;
+    info->num_prec_radix = 0;
+    info->is_unsigned = true;
+    info->case_sensitive = true;
+    info->searchable = SQL_PRED_SEARCHABLE;
+    info->default_c_type = SQL_C_CHAR;
+}
+
+/* The size of a character column whose length the server does not give:
+ * the maximum for its kind, or 0 ("unknown") with UnknownSizes=1. */
+static SQLULEN unknown_size(const gc_settings *s, bool is_long)
+{
+    if (s->unknown_sizes == 1)
+        return 0;
+    if (is_long)
+        return (SQLULEN)s->max_longvarchar_size;
+    return (SQLULEN)(s->max_varchar_size > 0 ? s->max_varchar_size : DEFAULT_VARCHAR_SIZE);
+}
+
+/* int8 described as the SQL type psqlODBC's BI names. */
+static void int8_as(const char *code, gc_pgtype_info *info)
+{
+    switch (code != NULL ? atoi(code) : 0) {
+    case SQL_NUMERIC:
+    case SQL_DECIMAL:
+        info->sql_type = info->sql_wide_type = (SQLSMALLINT)atoi(code);
+        info->column_size = 19;
+        info->display_size = info->octet_length = 20;
+        info->default_c_type = SQL_C_CHAR;
+        break;
+    case SQL_INTEGER:
+        info->sql_type = info->sql_wide_type = SQL_INTEGER;
+        info->column_size = 10;
+        info->display_size = 11;
+        info->octet_length = 4;
+        info->default_c_type = SQL_C_SLONG;
+        break;
+    case SQL_DOUBLE:
+        info->sql_type = info->sql_wide_type = SQL_DOUBLE;
+        info->column_size = 15;
+        info->display_size = 24;
+        info->octet_length = 8;
+        info->default_c_type = SQL_C_DOUBLE;
+        break;
+    case SQL_VARCHAR:
+        as_text(info, false, 20);
+        break;
+    default:
+        break;   /* 0 and -5: SQL_BIGINT as described */
+    }
+}
+
+void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_info *info)
+{
+    bool has_length = typmod >= 4;
+    switch (oid) {
+    case GC_OID_BOOL:
+        if (s->bools_as_char)
+            as_text(info, false, BOOL_AS_CHAR_SIZE);
+        break;
+    case GC_OID_INT8:
+        int8_as(s->int8_as, info);
+        break;
+    case GC_OID_TEXT:
+        as_text(info, s->text_as_longvarchar, unknown_size(s, s->text_as_longvarchar));
+        break;
+    case GC_OID_VARCHAR:
+    case GC_OID_BPCHAR:
+        if (has_length) {
+            /* psqlODBC: longer than MaxVarcharSize reads as long text. */
+            SQLULEN n = (SQLULEN)(typmod - 4);
+            if (s->max_varchar_size > 0 && n > (SQLULEN)s->max_varchar_size)
+                as_text(info, true, n);
+        } else {
+            bool is_long = s->max_varchar_size == 0;
+            as_text(info, is_long, unknown_size(s, is_long));
+        }
+        break;
+    case GC_OID_BYTEA:
+        if (!s->bytea_as_longvarbinary) {
+            info->sql_type = info->sql_wide_type = SQL_VARBINARY;
+            info->column_size = unknown_size(s, false);
+        } else {
+            info->column_size = unknown_size(s, true);
+        }
+        info->octet_length = (SQLLEN)info->column_size;
+        info->display_size = 2 * (SQLLEN)info->column_size;
+        break;
+    default:
+        if (strcmp(info->type_name, "unknown") == 0)
+            as_text(info, s->unknowns_as_longvarchar,
+                    unknown_size(s, s->unknowns_as_longvarchar));
+        break;
+    }
+}

@@ -1,0 +1,18 @@
+/*
+ * gc_pgtype_keys: psqlODBC's type mapping keys (BoolsAsChar,
+ * TextAsLongVarchar, UnknownsAsLongVarchar, MaxVarcharSize,
+ * MaxLongVarcharSize, UnknownSizes, ByteaAsLongVarBinary, BI) applied on top
+ * of gc_pgtype_describe, for SQLDescribeCol / SQLColAttribute and
+ * SQLGetTypeInfo. With every key at its default nothing changes.
+ */
+#ifndef GC_PGTYPE_KEYS_H
+#define GC_PGTYPE_KEYS_H
+
+#include "config/gc_settings.h"
+#include "core/gc_convert.h"
+
+/* Adjusts *info, which gc_pgtype_describe(oid, typmod) filled, as the
+ * connection's settings s say. */
+void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_info *info);
+
+#endif
