@@ -129,6 +129,7 @@ unsigned long gc_member_generation(const gc_member *m);
 const char *gc_member_database(const gc_member *m);
 const char *gc_member_user(const gc_member *m);
 const char *gc_member_host(const gc_member *m);
+const char *gc_member_port(const gc_member *m);
 const char *gc_member_parameter(const gc_member *m, const char *name);
 
 void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx);
