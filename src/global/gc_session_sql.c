@@ -94,7 +94,6 @@ typedef struct scan {
     bool explain_parens;           /* inside EXPLAIN ( options ) */
     int depth;                     /* parenthesis depth in the statement */
     bool saw_index;                /* CREATE ... INDEX seen */
-    int statements;                /* statements with code seen so far */
     bool any_session_setting;      /* one of them is a session-level SET / RESET */
     bool any_other;                /* one of them is something else */
 } scan;
@@ -515,13 +514,12 @@ static bool starts_session_setting(const scan *sc)
            !peek_is_kw(sc, 1, "transaction") && !peek_is_kw(sc, 1, "constraints");
 }
 
-/* Counts the statement cur starts and what kind it is. A text mixing a
+/* Notes what kind of statement cur starts. A text mixing a
  * session-level SET / RESET with anything else is refused: the driver would
  * have to run the whole text on every member and replay it on later
  * sessions, running the other statements (an INSERT, say) several times. */
 static bool check_mixed_setting(scan *sc)
 {
-    sc->statements++;
     if (starts_session_setting(sc))
         sc->any_session_setting = true;
     else
