@@ -31,10 +31,10 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         .notice_fn = global_notice,
         .notice_ctx = c,
     };
-    gc_error err, info;
+    gc_error err;
     gc_error_clear(&err);
-    gc_error_clear(&info);
-    gc_global *g = gc_global_connect(&opt, &err, &info);
+    gc_global_connect_warnings warnings;
+    gc_global *g = gc_global_connect(&opt, &err, &warnings);
     if (g == NULL) {
         gc_diag_add_error(&c->h.diag, &err);
         return SQL_ERROR;
@@ -50,8 +50,10 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         c->session = NULL;
         return SQL_ERROR;
     }
-    if (info.sqlstate[0] != '\0')
-        gc_diag_add_error(&c->h.diag, &info);
+    if (gc_error_is_set(&warnings.members_down))
+        gc_diag_add_error(&c->h.diag, &warnings.members_down);
+    if (gc_error_is_set(&warnings.unknown_names))
+        gc_diag_add_error(&c->h.diag, &warnings.unknown_names);
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 

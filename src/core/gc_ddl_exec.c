@@ -41,7 +41,12 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     gc_ddl_outcome out;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err)) {
+    int notices_from = s->h.diag.count;
+    bool ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);
+    /* Every group runs the statement, so a notice (DROP TABLE IF EXISTS of
+     * a missing table) comes once per group: the application hears it once. */
+    gc_diag_drop_repeats(&s->h.diag, notices_from);
+    if (!ran) {
         /* The servers' notices on the way (a primary's warning before it
          * dropped the session, say) would come before the error, and many
          * applications read only the first record: the error, which names

@@ -195,6 +195,25 @@ void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message)
     diag_push(d, "01000", 0, gc_strbuf_take(&sb));
 }
 
+void gc_diag_drop_repeats(gc_diag *d, int from)
+{
+    assert(from >= 0 && from <= d->count);
+    int kept = from;
+    for (int i = from; i < d->count; i++) {
+        const gc_diag_record *r = &d->records[i];
+        bool repeat = false;
+        for (int j = from; j < kept && !repeat; j++)
+            repeat = strcmp(d->records[j].sqlstate, r->sqlstate) == 0 &&
+                     d->records[j].native == r->native &&
+                     strcmp(d->records[j].message, r->message) == 0;
+        if (repeat)
+            free(r->message);
+        else
+            d->records[kept++] = *r;
+    }
+    d->count = kept;
+}
+
 bool gc_diag_has_records(const gc_diag *d)
 {
     return d->count > 0;

@@ -46,6 +46,10 @@ void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGE
 void gc_diag_add_result(gc_diag *d, const PGresult *res);
 /* A server notice (NOTICE, WARNING, INFO) as an 01000 record. */
 void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message);
+/* Drops the records from index `from` on that repeat an earlier one of them
+ * word for word (SQLSTATE, native code, message), keeping the first: the
+ * same notice from every group of a cluster-wide statement is said once. */
+void gc_diag_drop_repeats(gc_diag *d, int from);
 bool gc_diag_has_records(const gc_diag *d);
 
 /* SQL_DIAG_CLASS_ORIGIN / SQL_DIAG_SUBCLASS_ORIGIN of a SQLSTATE:

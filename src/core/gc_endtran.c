@@ -59,6 +59,30 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
     return true;
 }
 
+/* A ROLLBACK that finds m's session gone as it is sent (its backend was
+ * terminated while the transaction sat idle, or the link was lost): the
+ * server ends the transaction of a session that ends, so the rollback is
+ * done. A general connection is dead from now on, which the application is
+ * told (01000); a global connection hands the member to the failover
+ * schedule, which reopens it, and goes on. why is the error that showed
+ * the loss. */
+static SQLRETURN rollback_of_lost_session(gc_conn *c, gc_member *m, const gc_error *why)
+{
+    const char *reason = why->message[0] != '\0' ? why->message : "session lost";
+    gc_trace_write(c->trace, GC_TRACE_INFO, "ROLLBACK%s%s: the session is gone (%s), so is "
+                   "the transaction", c->global != NULL ? " on " : "",
+                   c->global != NULL ? gc_member_name(m) : "", reason);
+    if (c->global != NULL) {
+        gc_global_member_failed(c->global, gc_global_member_index(c->global, m),
+                                gc_member_generation(m), why);
+        return SQL_SUCCESS;
+    }
+    gc_diag_add(&c->h.diag, "01000", 0,
+                "the transaction was rolled back: the server ended the session (%s); the "
+                "connection is no longer usable", reason);
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 /* Commits or rolls back what the server has open.
  * COMMIT of a transaction a failed statement aborted is answered by the
  * server with ROLLBACK: that is reported as 40000, since nothing was
@@ -67,6 +91,8 @@ static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
 {
     PGTransactionStatusType ts = gc_member_txn_status(m);
     if (ts == PQTRANS_UNKNOWN || !gc_member_is_open(m)) {
+        /* Known dead before: a general connection reports it on every call
+         * (a global one learnt it through the failover, gc_conn_end_tran). */
         gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
         return SQL_ERROR;
     }
@@ -81,6 +107,8 @@ static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
                    c->global != NULL ? " on " : "",
                    c->global != NULL ? gc_member_name(m) : "");
     PGresult *res = gc_member_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
+    if (res == NULL && !commit && !gc_member_is_open(m))
+        return rollback_of_lost_session(c, m, &err);
     if (res == NULL) {
         gc_diag_add_error(&c->h.diag, &err);
         return SQL_ERROR;

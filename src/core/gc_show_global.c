@@ -47,13 +47,25 @@ static bool put_row(PGresult *res, int row, const char *name, const char *group,
     return true;
 }
 
-PGresult *gc_show_global_result(gc_conn *c)
+/* The longest of n values, at least 1: a column is described as wide as
+ * its longest value, so applications (isql) draw it no wider than needed. */
+static int widest(const char *const *values, int n)
+{
+    size_t w = 1;
+    for (int i = 0; i < n; i++)
+        if (values[i] != NULL && strlen(values[i]) > w)
+            w = strlen(values[i]);
+    return (int)w;
+}
+
+/* An empty result with the seven columns; the text columns are varchar of
+ * the given widths (MEMBER_NAME, GROUP_NAME). NULL on out-of-memory. */
+static PGresult *empty_result(int name_width, int group_width)
 {
     static const char *names[7] = { "MEMBER_NAME", "GROUP_NAME", "ROLE", "STATE",
                                     "ROUTED_BY_KEY", "ROUTED_BY_POLICY", "ERRORS" };
-    /* Text columns as varchar(n) so applications size them sensibly: a
-     * member is a name or, on a general connection, host:port. */
-    static const int text_width[4] = { 128, 63, 7, 7 };
+    /* ROLE and STATE: "primary", "standby", "unknown", "up", "down". */
+    const int text_width[4] = { name_width, group_width, 7, 7 };
     PGresAttDesc attrs[7];
     memset(attrs, 0, sizeof attrs);
     for (int f = 0; f < 7; f++) {
@@ -67,28 +79,51 @@ PGresult *gc_show_global_result(gc_conn *c)
         PQclear(res);
         return NULL;
     }
-    bool ok = true;
-    if (c->global == NULL) {
-        /* A general connection routes nothing: its counters stay 0. */
-        gc_global_member_stats none = { 0 };
-        char *host = NULL, *port = NULL;
-        gc_error err;
-        gc_error_clear(&err);
-        char name[300];
-        if (gc_settings_first_server(&c->settings, &host, &port, &err))
-            snprintf(name, sizeof name, "%s:%s", host, port);
-        else
-            snprintf(name, sizeof name, "%s", gc_member_host(c->session));
-        free(host);
-        free(port);
-        ok = put_row(res, 0, name, NULL, c->session, &none);
-    } else {
-        const gc_topology *t = gc_global_topology(c->global);
-        for (int i = 0; ok && i < t->n_members; i++) {
-            gc_global_member_stats st = gc_global_stats(c->global, i);
-            ok = put_row(res, i, t->members[i].name, t->groups[t->members[i].group].name,
-                         gc_global_member(c->global, i), &st);
-        }
+    return res;
+}
+
+/* A general connection's one row: its server as host:port (no group); it
+ * routes nothing, so its counters stay 0. */
+static PGresult *general_result(gc_conn *c)
+{
+    gc_global_member_stats none = { 0 };
+    char *host = NULL, *port = NULL;
+    gc_error err;
+    gc_error_clear(&err);
+    char name[300];
+    if (gc_settings_first_server(&c->settings, &host, &port, &err))
+        snprintf(name, sizeof name, "%s:%s", host, port);
+    else
+        snprintf(name, sizeof name, "%s", gc_member_host(c->session));
+    free(host);
+    free(port);
+    const char *value = name;
+    PGresult *res = empty_result(widest(&value, 1), 1);
+    if (res != NULL && !put_row(res, 0, name, NULL, c->session, &none)) {
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}
+
+PGresult *gc_show_global_result(gc_conn *c)
+{
+    if (c->global == NULL)
+        return general_result(c);
+    const gc_topology *t = gc_global_topology(c->global);
+    const char *member_names[t->n_members > 0 ? t->n_members : 1];
+    const char *group_names[t->n_groups > 0 ? t->n_groups : 1];
+    for (int i = 0; i < t->n_members; i++)
+        member_names[i] = t->members[i].name;
+    for (int g = 0; g < t->n_groups; g++)
+        group_names[g] = t->groups[g].name;
+    PGresult *res = empty_result(widest(member_names, t->n_members),
+                                 widest(group_names, t->n_groups));
+    bool ok = res != NULL;
+    for (int i = 0; ok && i < t->n_members; i++) {
+        gc_global_member_stats st = gc_global_stats(c->global, i);
+        ok = put_row(res, i, t->members[i].name, t->groups[t->members[i].group].name,
+                     gc_global_member(c->global, i), &st);
     }
     if (!ok) {
         PQclear(res);

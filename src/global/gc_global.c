@@ -14,6 +14,7 @@
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_unanswered.h"
 #include "util/gc_strbuf.h"
 
 /* What the session that read the topology learned in the same round trip:
@@ -46,42 +47,65 @@ static bool read_catalog(gc_member *session, gc_topology *topo, catalog_reading 
     return true;
 }
 
-/* Connects to one seed address and reads the topology from it. Returns true
- * with *out filled, and the seed's open session in *session, when the seed
- * answered and holds the catalog. *answered says whether it answered at all;
- * err says what went wrong. */
-static bool topology_from_seed(const gc_global_options *opt, const char *host,
-                               const char *port, gc_topology *out, gc_member **session,
-                               catalog_reading *reading, bool *answered, gc_error *err)
+/* Sessions opened before the topology was known (the seeds', or one per
+ * guessed member), waiting to be adopted by the members they reach. */
+typedef struct session_pool {
+    gc_member **items;
+    int count;
+} session_pool;
+
+static bool pool_add(session_pool *pool, gc_member *session)
 {
-    gc_member_params p = opt->member;
-    p.name = NULL;
-    p.group = NULL;
-    p.host = host;
-    p.port = port;
-    *answered = false;
-    gc_member *seed = gc_member_create(&p, opt->trace);
-    if (seed == NULL) {
-        gc_error_set(err, "HY001", 0, "out of memory");
+    gc_member **grown = realloc(pool->items, sizeof *grown * ((size_t)pool->count + 1));
+    if (grown == NULL)
         return false;
-    }
-    bool ok = false;
-    if (gc_member_connect(seed, err)) {
-        *answered = true;
-        ok = read_catalog(seed, out, reading, err);
-    }
-    if (ok)
-        *session = seed;
-    else
-        gc_member_destroy(seed);
-    return ok;
+    pool->items = grown;
+    pool->items[pool->count++] = session;
+    return true;
 }
 
-/* Whether a failed connect was the server turning the login down (bad
- * password, unknown role or database) rather than not answering. */
-static bool is_login_refusal(const gc_error *e)
+static void pool_free(session_pool *pool)
 {
-    return strncmp(e->sqlstate, "28", 2) == 0 || strcmp(e->sqlstate, "3D000") == 0;
+    for (int i = 0; i < pool->count; i++)
+        gc_member_destroy(pool->items[i]);
+    free(pool->items);
+    pool->items = NULL;
+    pool->count = 0;
+}
+
+static int connect_timeout_ms(const gc_global_options *opt)
+{
+    int s = opt->member.connect_timeout_s > 0 ? opt->member.connect_timeout_s : 10;
+    return s * 1000;
+}
+
+/* One session per seed address, added to pool (unnamed: a seed is an
+ * address until the catalog says which member it is). False on
+ * out-of-memory. */
+static bool pool_add_seeds(const gc_global_options *opt, const gc_server_list *servers,
+                           const gc_locator *loc, session_pool *pool)
+{
+    size_t n = servers != NULL ? servers->count : loc->member_count;
+    for (size_t i = 0; i < n; i++) {
+        char portbuf[16];
+        gc_member_params p = opt->member;
+        p.name = NULL;
+        p.group = NULL;
+        if (servers != NULL) {
+            p.host = servers->items[i].host;
+            p.port = servers->items[i].port;
+        } else {
+            snprintf(portbuf, sizeof portbuf, "%d", loc->members[i].port);
+            p.host = loc->members[i].host;
+            p.port = portbuf;
+        }
+        gc_member *seed = gc_member_create(&p, opt->trace);
+        if (seed == NULL || !pool_add(pool, seed)) {
+            gc_member_destroy(seed);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* Whether a failed connect was the TLS handshake refused (the server's
@@ -97,11 +121,14 @@ static bool is_tls_failure(const gc_error *e)
 }
 
 /* The seeds in order: Servers (or Host/Port) when given, else the locator
- * file's members. Learns the topology from the first seed that answers with
- * a catalog, whose open session goes to *seed_session; falls back to the
- * locator file when none does (*seed_session stays NULL). */
-static bool learn_topology(const gc_global_options *opt, gc_topology *topo,
-                           gc_member **seed_session, catalog_reading *reading, gc_error *err)
+ * file's members. All of them are connected at once (an address that did
+ * not answer earlier in this connect is not waited for again), and the
+ * topology is read through the first in order that answers with a catalog;
+ * falls back to the locator file when none answers. The seeds' open
+ * sessions are left in pool for the members to adopt; with
+ * LocalityOnDemand only the one that read the catalog is kept. */
+static bool learn_topology(const gc_global_options *opt, gc_topology *topo, session_pool *pool,
+                           gc_unanswered *unanswered, catalog_reading *reading, gc_error *err)
 {
     const gc_settings *s = opt->settings;
     gc_locator *loc = NULL;
@@ -119,73 +146,88 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo,
         return false;
     }
 
+    session_pool tries = { 0 };
+    bool made = pool_add_seeds(opt, have_servers ? &seeds : NULL, loc, &tries);
+    gc_error *errs = calloc((size_t)tries.count + 1, sizeof *errs);
+    if (!made || errs == NULL) {
+        free(errs);
+        pool_free(&tries);
+        if (have_servers)
+            gc_server_list_free(&seeds);
+        gc_locator_free(loc);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    gc_unanswered_connect_all(unanswered, tries.items, tries.count, connect_timeout_ms(opt),
+                              errs);
+
     gc_strbuf tried;
     gc_strbuf_init(&tried);
-    bool found = false;
+    int found = -1;
     bool some_answered = false;
     gc_error last, refused;   /* refused: a seed turned the login or TLS down */
     const char *refusal = NULL;   /* how the error to the application begins */
     gc_error_clear(&last);
     gc_error_clear(&refused);
-    size_t n = have_servers ? seeds.count : loc->member_count;
-    for (size_t i = 0; i < n && !found; i++) {
-        char portbuf[16];
-        const char *host, *port;
-        if (have_servers) {
-            host = seeds.items[i].host;
-            port = seeds.items[i].port;
-        } else {
-            host = loc->members[i].host;
-            snprintf(portbuf, sizeof portbuf, "%d", loc->members[i].port);
-            port = portbuf;
+    for (int i = 0; i < tries.count && found < 0; i++) {
+        gc_member *seed = tries.items[i];
+        bool answered = gc_member_is_open(seed);
+        last = errs[i];
+        if (answered && read_catalog(seed, topo, reading, &last)) {
+            found = i;
+            break;
         }
-        bool answered = false;
-        gc_error_clear(&last);
-        found = topology_from_seed(opt, host, port, topo, seed_session, reading, &answered,
-                                   &last);
-        if (!found) {
-            bool login_refused = !answered && is_login_refusal(&last);
-            bool tls_failed = !answered && !login_refused && is_tls_failure(&last);
-            const char *what = answered ? "no cluster catalog"
-                               : login_refused ? "login refused"
-                               : tls_failed ? "TLS failed" : "no answer";
-            gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s", host, port, what,
-                           last.message);
-            gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "", host, port,
-                              what);
-            some_answered = some_answered || answered;
-            if ((login_refused || tls_failed) && !gc_error_is_set(&refused)) {
-                refused = last;
-                refusal = login_refused ? "the seed servers refused the login"
-                                        : "the TLS connection to the seed servers failed";
-            }
+        bool login_refused = !answered && gc_unanswered_login_refused(&last);
+        bool tls_failed = !answered && !login_refused && is_tls_failure(&last);
+        const char *what = answered ? "no cluster catalog"
+                           : login_refused ? "login refused"
+                           : tls_failed ? "TLS failed" : "no answer";
+        gc_trace_write(opt->trace, GC_TRACE_INFO, "seed %s:%s: %s: %s",
+                       gc_member_host(seed), gc_member_port(seed), what, last.message);
+        gc_strbuf_appendf(&tried, "%s%s:%s (%s)", tried.len > 0 ? ", " : "",
+                          gc_member_host(seed), gc_member_port(seed), what);
+        some_answered = some_answered || answered;
+        if ((login_refused || tls_failed) && !gc_error_is_set(&refused)) {
+            refused = last;
+            refusal = login_refused ? "the seed servers refused the login"
+                                    : "the TLS connection to the seed servers failed";
         }
     }
-    if (!found && !some_answered && gc_error_is_set(&refused)) {
+    if (found < 0 && !some_answered && gc_error_is_set(&refused)) {
         /* The server's own answer (28P01, 28000, 3D000) or the TLS error
          * (an unverified certificate) tells the application what to fix;
          * the locator's members would refuse the same. */
         gc_error_set(err, refused.sqlstate, refused.native, "%s: %s; %s", refusal,
                      tried.data != NULL ? tried.data : "", refused.message);
-    } else if (!found && loc != NULL && !some_answered) {
+    } else if (found < 0 && loc != NULL && !some_answered) {
         /* No seed answered: the locator file still names the members. */
         gc_trace_write(opt->trace, GC_TRACE_INFO,
                        "no seed answered: members from the locator file %s", s->locator);
-        found = gc_topology_from_locator(loc, topo, err);
-    } else if (!found && some_answered) {
+        if (gc_topology_from_locator(loc, topo, err))
+            found = tries.count;
+    } else if (found < 0 && some_answered) {
         gc_error_set(err, "08001", 0,
                      "GlobalConnection=Yes needs a cluster catalog (schema gcluster) on "
                      "the seed servers, and none has it: %s; last error: %s",
                      tried.data != NULL ? tried.data : "", last.message);
-    } else if (!found) {
+    } else if (found < 0) {
         gc_error_set(err, "08001", 0, "no seed server answered: %s; last error: %s",
                      tried.data != NULL ? tried.data : "", last.message);
     }
+    /* The open sessions wait for their members; the others go. */
+    for (int i = 0; i < tries.count; i++) {
+        gc_member *seed = tries.items[i];
+        bool keep = gc_member_is_open(seed) && (i == found || !s->locality_on_demand);
+        if (!keep || !pool_add(pool, seed))
+            gc_member_destroy(seed);
+    }
+    free(tries.items);
+    free(errs);
     gc_strbuf_free(&tried);
     if (have_servers)
         gc_server_list_free(&seeds);
     gc_locator_free(loc);
-    return found;
+    return found >= 0;
 }
 
 /* Splits a search_path value ("\"$user\", public") into names as the
@@ -261,12 +303,6 @@ static void load_session_data(gc_global *g, int i, const char *search_path)
                        err.message);
 }
 
-static int connect_timeout_ms(const gc_global_options *opt)
-{
-    int s = opt->member.connect_timeout_s > 0 ? opt->member.connect_timeout_s : 10;
-    return s * 1000;
-}
-
 /* Creates the member sessions (closed) of g->topo. */
 static bool create_members(gc_global *g, const gc_global_options *opt)
 {
@@ -293,9 +329,11 @@ static bool create_members(gc_global *g, const gc_global_options *opt)
     return true;
 }
 
-/* Opens every member at once; names the ones that did not answer in *info. */
-static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error *err,
-                            gc_error *info)
+/* Opens every member at once (not waiting again for an address that did
+ * not answer earlier in this connect); names the ones that did not answer
+ * in *info. */
+static bool connect_members(gc_global *g, const gc_global_options *opt,
+                            gc_unanswered *unanswered, gc_error *err, gc_error *info)
 {
     int n = g->topo.n_members;
     gc_error *errs = calloc((size_t)n, sizeof *errs);
@@ -303,7 +341,8 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
-    int open = gc_member_connect_all(g->members, n, connect_timeout_ms(opt), errs);
+    int open = gc_unanswered_connect_all(unanswered, g->members, n, connect_timeout_ms(opt),
+                                         errs);
     gc_strbuf down;
     gc_strbuf_init(&down);
     for (int i = 0; i < n; i++) {
@@ -330,32 +369,6 @@ static bool connect_members(gc_global *g, const gc_global_options *opt, gc_error
     gc_strbuf_free(&down);
     free(errs);
     return open > 0;
-}
-
-/* Sessions opened before the topology was known (the seed's, or one per
- * guessed member), waiting to be adopted by the members they reach. */
-typedef struct session_pool {
-    gc_member **items;
-    int count;
-} session_pool;
-
-static bool pool_add(session_pool *pool, gc_member *session)
-{
-    gc_member **grown = realloc(pool->items, sizeof *grown * ((size_t)pool->count + 1));
-    if (grown == NULL)
-        return false;
-    pool->items = grown;
-    pool->items[pool->count++] = session;
-    return true;
-}
-
-static void pool_free(session_pool *pool)
-{
-    for (int i = 0; i < pool->count; i++)
-        gc_member_destroy(pool->items[i]);
-    free(pool->items);
-    pool->items = NULL;
-    pool->count = 0;
 }
 
 /* Gives each open pooled session to the member at its address, in pool
@@ -415,7 +428,7 @@ static bool guess_topology(const gc_settings *s, const char *key, gc_topology *g
  * catalog; the caller then asks the seeds as usual. */
 static bool topology_through_guess(const gc_global_options *opt, const gc_topology *guess,
                                    gc_topology *topo, session_pool *pool,
-                                   catalog_reading *reading)
+                                   gc_unanswered *unanswered, catalog_reading *reading)
 {
     int first_new = pool->count;
     for (int i = 0; i < guess->n_members; i++) {
@@ -434,7 +447,8 @@ static bool topology_through_guess(const gc_global_options *opt, const gc_topolo
     gc_error *errs = calloc((size_t)n + 1, sizeof *errs);
     if (errs == NULL)
         return false;
-    gc_member_connect_all(pool->items + first_new, n, connect_timeout_ms(opt), errs);
+    gc_unanswered_connect_all(unanswered, pool->items + first_new, n, connect_timeout_ms(opt),
+                              errs);
     free(errs);
     for (int i = first_new; i < pool->count; i++) {
         gc_error err;
@@ -452,7 +466,7 @@ static bool topology_through_guess(const gc_global_options *opt, const gc_topolo
  * guessed members when there is a guess (and members are not opened on
  * demand), else through the seeds. */
 static bool find_topology(const gc_global_options *opt, gc_topology *topo, session_pool *pool,
-                          catalog_reading *reading, gc_error *err)
+                          gc_unanswered *unanswered, catalog_reading *reading, gc_error *err)
 {
     char *key = gc_global_topology_key(opt->settings);
     bool found = false;
@@ -461,15 +475,11 @@ static bool find_topology(const gc_global_options *opt, gc_topology *topo, sessi
         guess_topology(opt->settings, key, &guess)) {
         gc_trace_write(opt->trace, GC_TRACE_INFO,
                        "opening the %d members known beforehand at once", guess.n_members);
-        found = topology_through_guess(opt, &guess, topo, pool, reading);
+        found = topology_through_guess(opt, &guess, topo, pool, unanswered, reading);
         gc_topology_free(&guess);
     }
-    if (!found) {
-        gc_member *seed = NULL;
-        found = learn_topology(opt, topo, &seed, reading, err);
-        if (seed != NULL && !pool_add(pool, seed))
-            gc_member_destroy(seed);
-    }
+    if (!found)
+        found = learn_topology(opt, topo, pool, unanswered, reading, err);
     if (found && key != NULL && topo->version >= 0)
         gc_topology_remember(key, topo);
     free(key);
@@ -481,7 +491,8 @@ static bool find_topology(const gc_global_options *opt, gc_topology *topo, sessi
  * catalog watch and the failover schedule. False with err when the
  * connection cannot open. */
 static bool open_global(gc_global *g, const gc_global_options *opt, session_pool *pool,
-                        const catalog_reading *reading, gc_error *err, gc_error *info)
+                        gc_unanswered *unanswered, const catalog_reading *reading,
+                        gc_error *err, gc_global_connect_warnings *warnings)
 {
     if (g->topo.n_members == 0) {
         gc_error_set(err, "08001", 0, "the cluster catalog lists no members");
@@ -503,22 +514,28 @@ static bool open_global(gc_global *g, const gc_global_options *opt, session_pool
         .group_path = opt->settings->locality_group_path,
         .random_seed = (unsigned)(uintptr_t)g ^ 0x9e3779b9u,
     };
-    gc_error warning;
-    gc_error_clear(&warning);
-    g->router = gc_router_create(&rc, &g->topo, &warning);
+    g->router = gc_router_create(&rc, &g->topo, &warnings->unknown_names);
     if (g->router == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
-    if (warning.sqlstate[0] != '\0')
-        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
+    if (gc_error_is_set(&warnings->unknown_names))
+        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warnings->unknown_names.message);
 
     int first = reader;
     if (g->on_demand) {
         /* One member still answers now, for the search_path and shard map:
          * the one that read the catalog, else the first whose connect
-         * succeeds, in catalog order. */
+         * succeeds, in catalog order. An address that did not answer as a
+         * seed is not waited for again. */
         for (int i = 0; i < g->topo.n_members && first < 0; i++) {
+            const gc_topo_member *tm = &g->topo.members[i];
+            const gc_error *earlier = gc_unanswered_find(unanswered, tm->host, tm->port);
+            if (earlier != NULL) {
+                gc_member_mark_down(g->members[i], gc_member_generation(g->members[i]),
+                                    earlier);
+                continue;
+            }
             gc_error e;
             gc_error_clear(&e);
             if (gc_global_open_member(g, i, NULL, &e))
@@ -529,7 +546,7 @@ static bool open_global(gc_global *g, const gc_global_options *opt, session_pool
             return false;
         }
     } else {
-        if (!connect_members(g, opt, err, info))
+        if (!connect_members(g, opt, unanswered, err, &warnings->members_down))
             return false;
         if (first < 0)
             first = gc_global_first_open_member(g);
@@ -546,10 +563,12 @@ static bool open_global(gc_global *g, const gc_global_options *opt, session_pool
     return true;
 }
 
-gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_error *info)
+gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
+                             gc_global_connect_warnings *warnings)
 {
-    assert(opt != NULL && opt->settings != NULL);
-    gc_error_clear(info);
+    assert(opt != NULL && opt->settings != NULL && warnings != NULL);
+    gc_error_clear(&warnings->members_down);
+    gc_error_clear(&warnings->unknown_names);
     gc_global *g = calloc(1, sizeof *g);
     if (g == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
@@ -561,8 +580,10 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err, gc_err
     g->on_demand = opt->settings->locality_on_demand;
     session_pool pool = { 0 };
     catalog_reading reading = { 0 };
-    bool ok = find_topology(opt, &g->topo, &pool, &reading, err) &&
-              open_global(g, opt, &pool, &reading, err, info);
+    gc_unanswered unanswered = { 0 };
+    bool ok = find_topology(opt, &g->topo, &pool, &unanswered, &reading, err) &&
+              open_global(g, opt, &pool, &unanswered, &reading, err, warnings);
+    gc_unanswered_free(&unanswered);
     pool_free(&pool);
     free(reading.search_path);
     if (!ok) {

@@ -52,12 +52,21 @@ typedef struct gc_global_member_stats {
     unsigned long errors;
 } gc_global_member_stats;
 
+/* The warnings of a connect that succeeded, each cleared when it does not
+ * apply; the caller hands them to the application (SQL_SUCCESS_WITH_INFO). */
+typedef struct gc_global_connect_warnings {
+    gc_error members_down;   /* 01000 naming the members that did not answer
+                                (never on demand) */
+    gc_error unknown_names;  /* 01000 naming what LocalityMemberPath or
+                                LocalityGroupPath name that the cluster does
+                                not have (ignored by the router) */
+} gc_global_connect_warnings;
+
 /* Connects as described above. Returns the object (caller destroys it) or
  * NULL with err: 08001 when no seed answers or the one that answers has no
- * cluster catalog, HY001 on out-of-memory. *info gets 01000 naming the
- * members that did not answer (cleared when all did, or on demand). */
+ * cluster catalog, HY001 on out-of-memory. */
 gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
-                             gc_error *info);
+                             gc_global_connect_warnings *warnings);
 /* Closes every member session (no ROLLBACK: the caller ends transactions). */
 void gc_global_destroy(gc_global *g);
 

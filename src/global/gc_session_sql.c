@@ -94,6 +94,8 @@ typedef struct scan {
     bool explain_parens;           /* inside EXPLAIN ( options ) */
     int depth;                     /* parenthesis depth in the statement */
     bool saw_index;                /* CREATE ... INDEX seen */
+    bool any_session_setting;      /* one of them is a session-level SET / RESET */
+    bool any_other;                /* one of them is something else */
 } scan;
 
 static bool next_code(gc_sql_lexer *lx, gc_sql_token *tok)
@@ -500,8 +502,42 @@ static void track_statement(scan *sc)
         sc->saw_index = true;
 }
 
+/* Whether cur, the first token of a statement, starts a session-level SET
+ * or RESET: the kind the driver runs on every member and replays on
+ * sessions opened later. SET LOCAL, SET TRANSACTION and SET CONSTRAINTS act
+ * on the open transaction only and run where it runs. */
+static bool starts_session_setting(const scan *sc)
+{
+    if (is_kw(sc, &sc->cur, "reset"))
+        return true;
+    return is_kw(sc, &sc->cur, "set") && !peek_is_kw(sc, 1, "local") &&
+           !peek_is_kw(sc, 1, "transaction") && !peek_is_kw(sc, 1, "constraints");
+}
+
+/* Notes what kind of statement cur starts. A text mixing a
+ * session-level SET / RESET with anything else is refused: the driver would
+ * have to run the whole text on every member and replay it on later
+ * sessions, running the other statements (an INSERT, say) several times. */
+static bool check_mixed_setting(scan *sc)
+{
+    if (starts_session_setting(sc))
+        sc->any_session_setting = true;
+    else
+        sc->any_other = true;
+    if (!sc->any_session_setting || !sc->any_other)
+        return true;
+    gc_error_set(sc->err, "0A000", GC_SESSION_SQL_NATIVE_REFUSED,
+                 "a session-level SET or RESET sent in one text with other statements is "
+                 "not allowed in a global connection: the driver runs a SET on every member "
+                 "session and again on sessions opened later, which would run the other "
+                 "statements several times; send the SET alone");
+    return false;
+}
+
 static bool check_token(scan *sc)
 {
+    if (sc->index == 0 && !check_mixed_setting(sc))
+        return false;
     bool at_verb = sc->index == sc->start_index;
     if (at_verb && !check_statement_verb(sc))
         return false;

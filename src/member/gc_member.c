@@ -211,6 +211,11 @@ const char *gc_member_host(const gc_member *m)
     return m->conn != NULL ? PQhost(m->conn) : m->host;
 }
 
+const char *gc_member_port(const gc_member *m)
+{
+    return m->conn != NULL ? PQport(m->conn) : m->port;
+}
+
 void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx)
 {
     m->notice_fn = fn;

@@ -129,6 +129,7 @@ unsigned long gc_member_generation(const gc_member *m);
 const char *gc_member_database(const gc_member *m);
 const char *gc_member_user(const gc_member *m);
 const char *gc_member_host(const gc_member *m);
+const char *gc_member_port(const gc_member *m);
 const char *gc_member_parameter(const gc_member *m, const char *name);
 /* The session's standard_conforming_strings as the server reports it: true
  * unless it says off (and true for a closed session). */

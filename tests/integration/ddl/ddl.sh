@@ -293,6 +293,14 @@ on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('gc_drop_s1', 'gc_
     "DROP TABLE of several tables: catalog rows"
 no_prepared_left "DROP TABLE of several tables"
 echo "ok: DROP TABLE of several tables dropped foreign twins and tables on every group, and unregistered each solo table"
+n=$(echo "$out" | grep -c '^info .*gc_drop_none')
+[ "$n" = 1 ] || fail "DROP TABLE IF EXISTS: the notice about gc_drop_none came $n times: $out"
+# A notice every group raises reaches the application once, not once per group.
+out=$(odbc "DROP TABLE IF EXISTS gc_never_made")
+[ "${out%% *}" = ok ] || fail "DROP TABLE IF EXISTS of a table no group has: $out"
+n=$(echo "$out" | grep -c '^info .*gc_never_made')
+[ "$n" = 1 ] || fail "DROP TABLE IF EXISTS of a table no group has: the notice came $n times: $out"
+echo "ok: the notice of DROP TABLE IF EXISTS (raised by every group) reached the application once"
 
 # 6b. A PREPARE TRANSACTION whose answer is lost: on G2's primary,
 # synchronous replication to a standby that does not exist makes PREPARE

@@ -9,7 +9,8 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
 (b) a transaction pinned to G2's primary whose backend is terminated: the
     next statement gets 40001 / native 19068, SQLEndTran(ROLLBACK)
     succeeds, and a later transaction keyed to G2 runs on G2's primary
-    again once it is reconnected;
+    again once it is reconnected; (b1) the same with SQLEndTran(ROLLBACK)
+    straight after the termination: it succeeds too;
 (c) G2's standby stopped and started: within ReconnectInterval + 1 s of
     its start it serves routed statements again;
 (d) G2's primary frozen (SIGSTOP of the postmaster and its children) under
@@ -176,19 +177,24 @@ conn.close()
 time.sleep(RECONNECT_INTERVAL + 0.3)
 
 # --- (b) a transaction whose member's session is terminated ---
+def terminate_open_transaction_on_g2n1(cur, key, label):
+    """Checks that the transaction runs on G2's primary, then terminates the
+    session holding it (pg_backend_pid() is refused on a global connection:
+    it depends on one server session)."""
+    ran = where(cur, key)
+    if ran != "G2N1":
+        fail(f"{label} the transaction ran on {ran}, expected G2's primary G2N1")
+    n = helper("su", "G2N1", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+               "WHERE usename = 'app' AND state = 'idle in transaction'")
+    if n != "1":
+        fail(f"{label} terminated {n} sessions in a transaction on G2N1, expected 1")
+    time.sleep(0.2)
+
+
 conn = connect(autocommit=False)
 cur = conn.cursor()
 g2 = KEYS["G2"][0]
-ran = where(cur, g2)
-if ran != "G2N1":
-    fail(f"(b) the transaction ran on {ran}, expected G2's primary G2N1")
-# The session holding the open transaction (pg_backend_pid() is refused on
-# a global connection: it depends on one server session).
-n = helper("su", "G2N1", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-           "WHERE usename = 'app' AND state = 'idle in transaction'")
-if n != "1":
-    fail(f"(b) terminated {n} sessions in a transaction on G2N1, expected 1")
-time.sleep(0.2)
+terminate_open_transaction_on_g2n1(cur, g2, "(b)")
 try:
     cur.execute(QUERY, g2).fetchone()
     fail("(b) the statement after the session was terminated succeeded")
@@ -212,6 +218,35 @@ if ran != "G2N1":
     fail(f"(b) the next transaction keyed to G2 ran on {ran}, expected G2N1 (reconnected)")
 print("ok (b): the next transaction keyed to G2 committed on G2N1 (reconnected)")
 conn.close()
+
+# --- (b1) the same, but SQLEndTran(ROLLBACK) comes straight after the
+# termination, with no statement between: the ROLLBACK itself finds the
+# session gone. The transaction is gone either way, so it succeeds (twice,
+# as the defect showed 2 of 2 runs), the write is not applied, and the next
+# transaction keyed to G2 commits on G2N1 ---
+for run in (1, 2):
+    conn = connect(autocommit=False)
+    cur = conn.cursor()
+    before_balance = float(balance_on_g2n1(g2))
+    cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", g2)
+    terminate_open_transaction_on_g2n1(cur, g2, "(b1)")
+    try:
+        conn.rollback()
+    except pyodbc.Error as e:
+        fail(f"(b1) run {run}: SQLEndTran(ROLLBACK) after the backend was terminated failed: {e}")
+    if float(balance_on_g2n1(g2)) != before_balance:
+        fail(f"(b1) the rolled-back UPDATE was applied")
+    time.sleep(RECONNECT_INTERVAL + 0.2)
+    cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", g2)
+    ran = where(cur, g2)
+    conn.commit()
+    if ran != "G2N1":
+        fail(f"(b1) the next transaction keyed to G2 ran on {ran}, expected G2N1 (reconnected)")
+    if float(balance_on_g2n1(g2)) != before_balance + 1:
+        fail(f"(b1) balance {before_balance} -> {balance_on_g2n1(g2)}, expected one increment")
+    print(f"ok (b1) run {run}: ROLLBACK straight after the termination succeeded; the next "
+          "transaction committed on G2N1 once")
+    conn.close()
 
 # --- (b2) a transaction's first statement whose chosen member is found dead
 # before anything was sent: chosen again, silently ---

@@ -10,6 +10,10 @@
  * usage: global_quick DSN MEMBERS
  * (GQ_EXTRA in the environment adds connection-string keys)
  *        global_quick DSN nocatalog      (expects 08001: no gcluster catalog)
+ *        global_quick DSN unknownpaths   (expects 01000 naming the names in
+ *                                         LocalityGroupPath and
+ *                                         LocalityMemberPath the cluster
+ *                                         does not have)
  *        global_quick DSN down MEMBER    (expects 01000 naming MEMBER, then
  *                                         a keyed statement still runs)
  *        global_quick DSN down MEMBER START_COMMAND
@@ -97,6 +101,50 @@ static int expect_no_catalog(const char *dsn)
     return 0;
 }
 
+/* LocalityGroupPath / LocalityMemberPath naming what the cluster does not
+ * have: the connection opens with SQL_SUCCESS_WITH_INFO and a 01000 record
+ * naming each unknown name (and none of the known ones), and routes. */
+static int expect_unknown_paths(const char *dsn)
+{
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;LocalityGroupPolicy=1;LocalityGroupPath=G9,G1;"
+             "LocalityMemberPolicy=4;LocalityMemberPath=G1N1,NoSuchMember", dsn);
+    SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                                    SQL_DRIVER_NOPROMPT);
+    SQLCHAR state[6], msg[1024];
+    first_diag(state, msg, sizeof msg);
+    printf("unknown paths: rc %d, %s %s\n", rc, state, msg);
+    const char *m = (const char *)msg;
+    if (rc != SQL_SUCCESS_WITH_INFO || strcmp((char *)state, "01000") != 0 ||
+        strstr(m, "LocalityGroupPath") == NULL || strstr(m, "G9") == NULL ||
+        strstr(m, "LocalityMemberPath") == NULL || strstr(m, "NoSuchMember") == NULL ||
+        strstr(m, "G1N1") != NULL) {
+        fprintf(stderr, "FAIL: unknown path names: rc %d, %s %s\n", rc, state, msg);
+        return 1;
+    }
+    SQLBIGINT key = 1;
+    SQLHSTMT sel = prepared("SELECT owner FROM accounts WHERE id = ?");
+    SQLBindParameter(sel, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, &key, 0, NULL);
+    fail_on(SQLExecute(sel), SQL_HANDLE_STMT, sel, "keyed select with unknown path names");
+    SQLFreeHandle(SQL_HANDLE_STMT, sel);
+    fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
+    /* The same paths without the unknown names: no warning. */
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;LocalityGroupPolicy=1;LocalityGroupPath=G1;"
+             "LocalityMemberPolicy=4;LocalityMemberPath=G1N1", dsn);
+    rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                          SQL_DRIVER_NOPROMPT);
+    first_diag(state, msg, sizeof msg);
+    if (rc != SQL_SUCCESS) {
+        fprintf(stderr, "FAIL: known path names: rc %d, %s %s\n", rc, state, msg);
+        return 1;
+    }
+    fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
+    printf("ok: unknown path names are named in a 01000 warning at connect\n");
+    return 0;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -171,6 +219,13 @@ int main(int argc, char **argv)
         SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
         SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
         return expect_no_catalog(argv[1]);
+    }
+    if (argc == 3 && strcmp(argv[2], "unknownpaths") == 0) {
+        SQLHENV env;
+        SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+        SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+        SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+        return expect_unknown_paths(argv[1]);
     }
     if ((argc == 4 || argc == 5) && strcmp(argv[2], "down") == 0) {
         SQLHENV env;
@@ -249,6 +304,24 @@ int main(int argc, char **argv)
     if (cols != 7) {
         fprintf(stderr, "FAIL: SHOW GLOBAL CONNECTION has %d columns\n", cols);
         return 1;
+    }
+    /* The name columns are as wide as their longest value (G1N1, G1), so
+     * isql draws a narrow table. */
+    for (SQLUSMALLINT col = 1; col <= 2; col++) {
+        SQLCHAR cname[32];
+        SQLSMALLINT cname_len = 0, type = 0, digits = 0, nullable = 0;
+        SQLULEN size = 0;
+        fail_on(SQLDescribeCol(show, col, cname, sizeof cname, &cname_len, &type, &size, &digits,
+                               &nullable),
+                SQL_HANDLE_STMT, show, "describe SHOW GLOBAL CONNECTION");
+        SQLULEN want = col == 1 ? 4 : 2;
+        printf("show column %s: size %lu\n", cname, (unsigned long)size);
+        if (size != want) {
+            fprintf(stderr, "FAIL: SHOW GLOBAL CONNECTION describes %s as %lu characters, "
+                            "expected %lu (its longest value)\n", cname, (unsigned long)size,
+                    (unsigned long)want);
+            return 1;
+        }
     }
     int rows = 0;
     long by_key = 0;

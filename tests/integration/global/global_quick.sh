@@ -82,6 +82,11 @@ done <<<"$out"
 echo "$out" | grep '^show'
 echo "ok: LocalityOnDemand=Yes routes the same"
 
+# LocalityGroupPath / LocalityMemberPath naming what the cluster does not
+# have: a 01000 warning at connect naming them.
+ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$QUICK" gquick unknownpaths \
+    || fail "unknown path names were not named at connect"
+
 # Seeds without the cluster catalog: 08001 naming it.
 ODBCSYSINI="$DIR" ODBCINI="$DIR/odbc.ini" "$QUICK" gquick nocatalog || fail "no-catalog connect"
 

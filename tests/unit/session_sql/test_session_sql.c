@@ -58,6 +58,14 @@ static const refused_case refused[] = {
     {"SELECT currval/* why */('s')", "currval()"},
     {"SELECT currval -- line\n ('s')", "currval()"},
     {"SELECT pg_catalog.currval('s')", "currval()"},
+    /* a session-level SET mixed with other statements (replayed, it would
+     * run them again on every member session opened later) */
+    {"SET application_name = 'x'; INSERT INTO t (n) VALUES (1)", "SET alone"},
+    {"INSERT INTO t (n) VALUES (1); SET application_name = 'x'", "SET alone"},
+    {"reset search_path; SELECT 1", "SET alone"},
+    {"SET SESSION statement_timeout = 5; DELETE FROM t", "SET alone"},
+    {"SET LOCAL a.b = 1; SET a.c = 2; UPDATE t SET n = 1", "SET alone"},
+    {"/* c */ SET TIME ZONE 'UTC' ; ; CREATE TABLE t (a int)", "SET alone"},
     {"SELECT PG_CATALOG . CURRVAL ( 's' )", "currval()"},
     {"SELECT \"pg_catalog\".\"currval\"('s')", "currval()"},
     {"SELECT \"currval\"('s')", "currval()"},
@@ -280,6 +288,13 @@ static const char *const allowed[] = {
     "BEGIN; SELECT 1; COMMIT",
     "SET application_name = 'x'",
     "RESET ALL",
+    "SET application_name = 'x'; SET TIME ZONE 'UTC'; RESET search_path",
+    "SET application_name = 'x';;",
+    "SET LOCAL statement_timeout = 5; INSERT INTO t (n) VALUES (1)",
+    "BEGIN; SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; SET CONSTRAINTS ALL DEFERRED; "
+    "UPDATE t SET n = 1; COMMIT",
+    "INSERT INTO t (n) VALUES (1); SELECT 'SET x = 1'",
+    "UPDATE t SET n = 1; UPDATE u SET m = 2",
     "SELECT * FROM discard_log",
     "SELECT load FROM t",
     "EXPLAIN SELECT 1",
