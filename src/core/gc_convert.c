@@ -473,6 +473,27 @@ static SQLRETURN to_guid(const source *src, const gc_fetch_target *t, gc_error *
     return SQL_SUCCESS;
 }
 
+/* SQL_C_INTERVAL_*: from an interval, or from text holding one. The
+ * leading precision and seconds precision come from the target. */
+static SQLRETURN to_interval(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
+                             gc_error *err)
+{
+    if (src->fam != FAM_TEXT)
+        return restricted(err, src, c_type);
+    gc_interval iv;
+    if (!gc_interval_parse(src->text, src->len, &iv))
+        return fail(err, "22018", "Invalid character value: not an interval", src);
+    SQL_INTERVAL_STRUCT out;
+    SQLRETURN rc = gc_interval_to_struct(&iv, c_type, t->interval_leading_precision,
+                                         t->precision > 0 ? t->precision : -1, &out, err);
+    if (rc == SQL_ERROR)
+        return rc;
+    if (t->buffer != NULL)
+        memcpy(t->buffer, &out, sizeof out);
+    set_length(t, (SQLLEN)sizeof out);
+    return rc;
+}
+
 /* Converts one value; see gc_convert.h for the contract. Fixed-size results
  * and NULL are returned whole, so the next call on them is SQL_NO_DATA. */
 SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
@@ -532,10 +553,12 @@ SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
         rc = to_guid(&src, target, err);
         break;
     default:
-        if (gc_c_type_is_interval(c_type))
-            return restricted(err, &src, c_type);
-        gc_error_set(err, "HY003", 0, "Invalid application buffer type %d", (int)c_type);
-        return SQL_ERROR;
+        if (!gc_c_type_is_interval(c_type)) {
+            gc_error_set(err, "HY003", 0, "Invalid application buffer type %d", (int)c_type);
+            return SQL_ERROR;
+        }
+        rc = to_interval(&src, target, c_type, err);
+        break;
     }
     if (SQL_SUCCEEDED(rc))
         mark_done(piece_offset);

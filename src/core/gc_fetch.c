@@ -102,6 +102,7 @@ static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
             .indicator = offset_ptr(b->indicator_ptr, offset + (SQLLEN)i * len_stride),
             .precision = b->precision,
             .scale = b->scale,
+            .interval_leading_precision = b->datetime_interval_precision,
         };
         bool null = PQgetisnull(s->block, s->current_row, c);
         gc_error err;
@@ -206,11 +207,13 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         return SQL_ERROR;
     }
     SQLSMALLINT precision = 0, scale = 0;
+    int leading_precision = 0;
     if (c_type == SQL_ARD_TYPE) {
         const gc_desc_rec *b = gc_desc_rec_find(s->ard, col);
         c_type = b != NULL ? b->concise_type : SQL_C_DEFAULT;
         precision = b != NULL ? b->precision : 0;
         scale = b != NULL ? b->scale : 0;
+        leading_precision = b != NULL ? b->datetime_interval_precision : 0;
     } else if (c_type == SQL_C_NUMERIC) {
         precision = 38;
     }
@@ -227,6 +230,7 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         .indicator = ind,
         .precision = precision,
         .scale = scale,
+        .interval_leading_precision = leading_precision,
     };
     int c = col - 1;
     gc_error err;
