@@ -45,11 +45,17 @@ typedef struct gc_pgtype_info {
     SQLSMALLINT searchable;       /* SQL_PRED_* */
     bool fixed_prec_scale;
     SQLSMALLINT default_c_type;   /* SQL_C_DEFAULT resolves to this */
+    bool large_object;            /* a `lo` column: values are large object oids
+                                   * whose content is the data (gc_lo.c) */
 } gc_pgtype_info;
 
 /* Describes a column of type `oid` with modifier `typmod` (-1 when none).
  * Unknown types look like long text (SQL_LONGVARCHAR), still readable as text. */
 void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out);
+
+/* Describes a column whose declared type is named `lo` (the lo extension's
+ * domain over oid): SQL_LONGVARBINARY, as psqlODBC shows it. */
+void gc_pgtype_describe_large_object(gc_pgtype_info *out);
 
 /* The PostgreSQL type a parameter of ODBC SQL type `sql_type` is declared as
  * when preparing; 0 lets the server infer it. */

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "core/gc_lo.h"
 #include "core/gc_stmt.h"
 
 SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
@@ -107,10 +108,11 @@ static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
         bool null = PQgetisnull(s->block, s->current_row, c);
         gc_error err;
         gc_error_clear(&err);
-        SQLRETURN rc = gc_convert_value_to_c(col->pg_type,
-                                             PQgetvalue(s->block, s->current_row, c),
-                                             (size_t)PQgetlength(s->block, s->current_row, c),
-                                             null, &t, NULL, &err);
+        SQLRETURN rc = col->info.large_object
+            ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c), null, &t, NULL, &err)
+            : gc_convert_value_to_c(col->pg_type, PQgetvalue(s->block, s->current_row, c),
+                                    (size_t)PQgetlength(s->block, s->current_row, c),
+                                    null, &t, NULL, &err);
         if (rc == SQL_ERROR) {
             add_value_diag(s, &err, (SQLLEN)i + 1, c + 1);
             result = SQL_ERROR;
@@ -235,11 +237,13 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
     int c = col - 1;
     gc_error err;
     gc_error_clear(&err);
-    SQLRETURN rc = gc_convert_value_to_c(rec->pg_type,
-                                         PQgetvalue(s->block, s->current_row, c),
-                                         (size_t)PQgetlength(s->block, s->current_row, c),
-                                         PQgetisnull(s->block, s->current_row, c),
-                                         &t, &s->getdata_offset, &err);
+    SQLRETURN rc = rec->info.large_object
+        ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c),
+                     PQgetisnull(s->block, s->current_row, c), &t, &s->getdata_offset, &err)
+        : gc_convert_value_to_c(rec->pg_type, PQgetvalue(s->block, s->current_row, c),
+                                (size_t)PQgetlength(s->block, s->current_row, c),
+                                PQgetisnull(s->block, s->current_row, c),
+                                &t, &s->getdata_offset, &err);
     if (rc == SQL_ERROR || rc == SQL_SUCCESS_WITH_INFO)
         add_value_diag(s, &err, SQL_NO_ROW_NUMBER, col);
     return rc;

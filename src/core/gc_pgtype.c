@@ -160,6 +160,15 @@ void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
     }
 }
 
+/* Large objects read like bytea; their size has no useful bound either. */
+void gc_pgtype_describe_large_object(gc_pgtype_info *out)
+{
+    memset(out, 0, sizeof *out);
+    describe_fixed(out, "lo", SQL_LONGVARBINARY, GC_PG_LONG_COLUMN_SIZE,
+                   2 * GC_PG_LONG_COLUMN_SIZE, GC_PG_LONG_COLUMN_SIZE, 0, SQL_C_BINARY);
+    out->large_object = true;
+}
+
 /* The type a parameter is declared as: character types are left to the
  * server (0) so they fit any column; the rest name the PostgreSQL type whose
  * input syntax gc_convert_param_from_c produces. */

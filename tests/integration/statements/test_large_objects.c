@@ -1,0 +1,161 @@
+/*
+ * Large objects as psqlODBC maps them, through the driver manager: a column
+ * of the lo extension's `lo` type is described as SQL_LONGVARBINARY and
+ * SQLGetData reads the large object's content in pieces (SQLBindCol reads
+ * its head), while a plain oid column stays an integer. Reading a lo column
+ * of a result still streaming moves the rest of its rows into memory and
+ * loses none. A missing large object is the server's 42704. bytea goes both
+ * ways in pieces: SQLPutData in pieces, SQLGetData in pieces.
+ */
+#include "st_test.h"
+
+#define LO_SIZE 100000
+
+static unsigned char pattern(size_t i)
+{
+    return (unsigned char)((i * 7 + 3) % 251);
+}
+
+/* The SQL expression of a bytea of LO_SIZE pattern bytes. */
+#define PATTERN_SQL "(select string_agg(set_byte('\\x00'::bytea, 0, (g * 7 + 3) % 251), " \
+                    "''::bytea order by g) from generate_series(0, 99999) g)"
+
+static void lo_column_is_longvarbinary_and_oid_is_integer(SQLHSTMT s)
+{
+    SQLSMALLINT type = 0;
+    SQLULEN size = 0;
+    ST_OK(SQLDescribeCol(s, 2, NULL, 0, NULL, &type, &size, NULL, NULL), s);
+    ST_CHECK(type == SQL_LONGVARBINARY, "lo column described as %d", (int)type);
+    ST_OK(SQLDescribeCol(s, 3, NULL, 0, NULL, &type, &size, NULL, NULL), s);
+    ST_CHECK(type == SQL_INTEGER, "oid column described as %d", (int)type);
+    char name[16] = "";
+    ST_OK(SQLColAttribute(s, 2, SQL_DESC_TYPE_NAME, name, sizeof name, NULL, NULL), s);
+    ST_CHECK(strcmp(name, "lo") == 0, "type name %s", name);
+}
+
+/* Reads column 2 in pieces of 4096 bytes and checks them against the pattern. */
+static void lo_read_in_pieces(SQLHSTMT s)
+{
+    static unsigned char got[LO_SIZE + 4096];
+    size_t total = 0;
+    int pieces = 0;
+    SQLLEN first_ind = 0;
+    for (;;) {
+        unsigned char buf[4096];
+        SQLLEN ind = 0;
+        SQLRETURN rc = SQLGetData(s, 2, SQL_C_BINARY, buf, sizeof buf, &ind);
+        if (rc == SQL_NO_DATA)
+            break;
+        if (pieces == 0)
+            first_ind = ind;
+        ST_CHECK(ind == (SQLLEN)(LO_SIZE - total), "piece %d: remaining %ld, expected %ld",
+                 pieces, (long)ind, (long)(LO_SIZE - total));
+        size_t n = rc == SQL_SUCCESS_WITH_INFO ? sizeof buf : (size_t)ind;
+        if (rc == SQL_SUCCESS_WITH_INFO)
+            ST_CHECK(st_has_state(SQL_HANDLE_STMT, s, "01004"), "piece %d without 01004", pieces);
+        else
+            ST_OK(rc, s);
+        if (!ST_SUCCEEDED(rc) || total + n > LO_SIZE)
+            break;
+        memcpy(got + total, buf, n);
+        total += n;
+        if (++pieces > 100)
+            break;
+    }
+    ST_CHECK(first_ind == LO_SIZE, "first piece reports %ld", (long)first_ind);
+    ST_CHECK(total == LO_SIZE && pieces == (LO_SIZE + 4095) / 4096, "%zu bytes in %d pieces",
+             total, pieces);
+    int same = 1;
+    for (size_t i = 0; i < total && same; i++)
+        same = got[i] == pattern(i);
+    ST_CHECK(same, "large object content differs");
+}
+
+static void lo_hex_digits(SQLHSTMT s)
+{
+    char hex[9];
+    SQLLEN ind = 0;
+    SQLRETURN rc = SQLGetData(s, 2, SQL_C_CHAR, hex, sizeof hex, &ind);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 2 * LO_SIZE, "char: rc %d ind %ld", (int)rc,
+             (long)ind);
+    ST_CHECK(strcmp(hex, "030a1118") == 0, "hex digits %s", hex);
+    SQLFreeStmt(s, SQL_CLOSE);
+}
+
+int main(void)
+{
+    st_conn c;
+    st_connect(&c);
+    st_exec(&c, "create extension if not exists lo");
+    st_exec(&c, "drop table if exists stmt_lo");
+    st_exec(&c, "create table stmt_lo(id int, l lo, o oid)");
+    st_exec(&c, "insert into stmt_lo values (1, lo_from_bytea(0, " PATTERN_SQL "), "
+                "lo_from_bytea(0, 'plain')), (2, null, null), (3, 999999, 999999), "
+                "(4, lo_from_bytea(0, ''), null)");
+    st_exec(&c, "insert into stmt_lo select g, lo_from_bytea(0, int4send(g)), null "
+                "from generate_series(10, 2009) g");
+
+    SQLHSTMT s = st_stmt(&c);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l, o, l::oid from stmt_lo where id = 1", SQL_NTS), s);
+    lo_column_is_longvarbinary_and_oid_is_integer(s);
+    ST_OK(SQLFetch(s), s);
+    SQLUINTEGER oid = 0, plain = 0;
+    ST_OK(SQLGetData(s, 4, SQL_C_ULONG, &oid, 0, NULL), s);
+    lo_read_in_pieces(s);
+    ST_CHECK(SQLGetData(s, 2, SQL_C_BINARY, &plain, 4, NULL) == SQL_NO_DATA,
+             "after the last piece: SQL_NO_DATA");
+    ST_OK(SQLGetData(s, 3, SQL_C_ULONG, &plain, 0, NULL), s);
+    ST_CHECK(plain != 0 && plain != oid, "plain oid column reads its number");
+    SQLFreeStmt(s, SQL_CLOSE);
+
+    /* Character data: hex digits of the content; an integer type: the oid. */
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id = 1", SQL_NTS), s);
+    ST_OK(SQLFetch(s), s);
+    SQLUINTEGER as_number = 0;
+    ST_OK(SQLGetData(s, 2, SQL_C_ULONG, &as_number, 0, NULL), s);
+    ST_CHECK(as_number == oid, "lo read as SQL_C_ULONG is its oid (%u, %u)", (unsigned)as_number,
+             (unsigned)oid);
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id = 1", SQL_NTS), s);
+    ST_OK(SQLFetch(s), s);
+    lo_hex_digits(s);
+
+    /* NULL, empty, and a missing object (42704 from the server). */
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id in (2, 3, 4) order by id",
+                        SQL_NTS), s);
+    unsigned char buf[16];
+    SQLLEN ind = 0;
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLGetData(s, 2, SQL_C_BINARY, buf, sizeof buf, &ind), s);
+    ST_CHECK(ind == SQL_NULL_DATA, "NULL lo: %ld", (long)ind);
+    ST_OK(SQLFetch(s), s);
+    ST_EXPECT_STATE(SQLGetData(s, 2, SQL_C_BINARY, buf, sizeof buf, &ind), s, "42704");
+    ST_OK(SQLFetch(s), s);
+    ind = -5;
+    ST_OK(SQLGetData(s, 2, SQL_C_BINARY, buf, sizeof buf, &ind), s);
+    ST_CHECK(ind == 0, "empty lo: %ld", (long)ind);
+    SQLFreeStmt(s, SQL_CLOSE);
+
+    /* Bound column, many rows streaming: each row reads its object. */
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id >= 10 order by id", SQL_NTS), s);
+    SQLINTEGER id = 0;
+    unsigned char content[4];
+    SQLLEN content_len = 0;
+    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, &id, 0, NULL), s);
+    ST_OK(SQLBindCol(s, 2, SQL_C_BINARY, content, sizeof content, &content_len), s);
+    int rows = 0, right = 0;
+    while (SQL_SUCCEEDED(SQLFetch(s))) {
+        rows++;
+        unsigned char want[4] = { (unsigned char)(id >> 24), (unsigned char)(id >> 16),
+                                  (unsigned char)(id >> 8), (unsigned char)id };
+        right += content_len == 4 && memcmp(content, want, 4) == 0;
+    }
+    ST_CHECK(rows == 2000 && right == 2000, "%d rows, %d with their object", rows, right);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+
+    st_exec(&c, "select lo_unlink(l) from stmt_lo where id <> 3 and l is not null");
+    st_exec(&c, "select lo_unlink(o) from stmt_lo where id = 1");
+    st_exec(&c, "drop table stmt_lo");
+    st_disconnect(&c);
+    return st_finish("large_objects");
+}
