@@ -87,11 +87,8 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
                      const gc_fetch_target *target, size_t *piece_offset, gc_error *err)
 {
     gc_error_clear(err);
-    SQLSMALLINT c_type = gc_c_type_normalize(target->c_type);
-    if (c_type == SQL_C_DEFAULT)
-        c_type = SQL_C_BINARY;
-    bool wide = c_type == SQL_C_WCHAR;
-    if (is_null || (c_type != SQL_C_BINARY && c_type != SQL_C_CHAR && !wide))
+    SQLSMALLINT c_type = target->c_type == SQL_C_DEFAULT ? SQL_C_BINARY : target->c_type;
+    if (is_null || c_type != SQL_C_BINARY)
         return gc_convert_value_to_c(GC_OID_OID, oid_text, is_null ? 0 : strlen(oid_text),
                                      is_null, target, piece_offset, err);
     if (piece_offset != NULL && *piece_offset == GC_PIECE_DONE)
@@ -106,16 +103,10 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
         gc_error_set(err, "HY090", 0, "Invalid string or buffer length");
         return SQL_ERROR;
     }
-
-    /* Bytes that fit this piece: binary as is, character as two hex digits
-     * each (UTF-16 for WCHAR) plus the terminator. */
-    size_t cap = target->buffer != NULL ? (size_t)target->buffer_length : 0;
-    size_t per_byte = c_type == SQL_C_BINARY ? 1 : wide ? 4 : 2;
-    size_t nul = c_type == SQL_C_BINARY ? 0 : wide ? 2 : 1;
-    size_t want = cap > nul ? (cap - nul) / per_byte : 0;
-    size_t offset = piece_offset != NULL ? *piece_offset : 0;
+    size_t want = target->buffer != NULL ? (size_t)target->buffer_length : 0;
     if (want > 0x3FFFFFFF)
         want = 0x3FFFFFFF;   /* lo_get takes an int4 length */
+    size_t offset = piece_offset != NULL ? *piece_offset : 0;
 
     char sql[256];
     snprintf(sql, sizeof sql,
@@ -134,17 +125,15 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
     size_t remaining = size > offset ? size - offset : 0;
 
     /* The piece is bytea text ('\x...'): gc_convert writes it (it fits). */
-    gc_fetch_target piece = *target;
-    piece.c_type = c_type;
     SQLRETURN rc = gc_convert_value_to_c(GC_OID_BYTEA, PQgetvalue(res, 0, 0),
-                                         (size_t)PQgetlength(res, 0, 0), false, &piece,
+                                         (size_t)PQgetlength(res, 0, 0), false, target,
                                          NULL, err);
     size_t got = (size_t)(PQgetlength(res, 0, 0) - 2) / 2;
     PQclear(res);
     if (rc == SQL_ERROR)
         return rc;
     gc_error_clear(err);
-    report_remaining(target, (SQLLEN)(remaining * (per_byte)));
+    report_remaining(target, (SQLLEN)remaining);
     if (got >= remaining) {
         if (piece_offset != NULL)
             *piece_offset = GC_PIECE_DONE;
@@ -154,4 +143,161 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
         *piece_offset = offset + got;
     gc_error_set(err, "01004", 0, "String data, right truncated");
     return SQL_SUCCESS_WITH_INFO;
+}
+
+/* Whether parameter i of the row is binary data sent as SQL_LONGVARBINARY. */
+static bool is_long_binary(const gc_stmt *s, SQLULEN row, int i, const gc_param_value *pv)
+{
+    gc_param_ref ref;
+    gc_param_locate(s, i, row, &ref);
+    return ref.sql_type == SQL_LONGVARBINARY && pv[i].data != NULL && pv[i].format == 1;
+}
+
+/* Collects the results of what was sent on m; false when one is an error. */
+static bool collect_ok(gc_member *m)
+{
+    bool ok = true;
+    PGresult *r;
+    while ((r = gc_member_next_result(m)) != NULL) {
+        ok = ok && PQresultStatus(r) != PGRES_FATAL_ERROR && PQresultStatus(r) != PGRES_BAD_RESPONSE;
+        PQclear(r);
+    }
+    return ok;
+}
+
+/* Runs an internal statement on m, ignoring its result. */
+static bool run_quietly(gc_member *m, const char *sql)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *r = gc_member_exec(m, sql, &err);
+    PQclear(r);
+    return r != NULL;
+}
+
+/* Learns what the server infers for the long binary parameters of s by
+ * describing s->sql as the unnamed statement with them unspecified; keeps
+ * the answer in s->described_param_types (zeros when it cannot tell). */
+static void describe_targets(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
+{
+    int n = s->nparams;
+    Oid *types = calloc((size_t)n, sizeof *types);
+    Oid *inferred = calloc((size_t)n, sizeof *inferred);
+    gc_member *m = s->conn->session;
+    /* In a failed transaction nothing can be described; ask again later. */
+    if (types == NULL || inferred == NULL || m == NULL || !gc_member_is_open(m) ||
+        gc_member_txn_status(m) == PQTRANS_INERROR) {
+        free(types);
+        free(inferred);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        types[i] = is_long_binary(s, row, i, pv) ? 0 : pv[i].type_oid;
+    gc_stmt_free_session(s->conn);
+    bool in_transaction = gc_member_txn_status(m) == PQTRANS_INTRANS;
+    bool guarded = !in_transaction || run_quietly(m, "savepoint gc_lo_describe");
+    gc_error err;
+    gc_error_clear(&err);
+    bool ok = guarded && gc_member_send_prepare(m, "", s->sql, n, types, &err) && collect_ok(m) &&
+              gc_member_send_describe_prepared(m, "", &err);
+    if (ok) {
+        PGresult *keep = NULL, *r;
+        while ((r = gc_member_next_result(m)) != NULL) {
+            if (keep == NULL && PQresultStatus(r) == PGRES_COMMAND_OK)
+                keep = r;
+            else
+                PQclear(r);
+        }
+        for (int i = 0; keep != NULL && i < n && i < PQnparams(keep); i++)
+            inferred[i] = PQparamtype(keep, i);
+        PQclear(keep);
+    }
+    if (in_transaction && guarded)
+        run_quietly(m, ok ? "release savepoint gc_lo_describe"
+                          : "rollback to savepoint gc_lo_describe; release savepoint gc_lo_describe");
+    free(types);
+    free(s->described_param_types);
+    s->described_param_types = inferred;
+    s->described_nparams = n;
+}
+
+/* Whether type oid t is named lo. Built-in types (below 16384,
+ * FirstNormalObjectId) never are, so they cost no query. */
+static bool is_lo_type(gc_stmt *s, Oid t)
+{
+    if (t < 16384)
+        return false;
+    char sql[96];
+    snprintf(sql, sizeof sql, "select 1 from pg_catalog.pg_type where oid = %u and typname = 'lo'",
+             (unsigned)t);
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *r = gc_conn_exec(s->conn, sql, &err);
+    bool yes = r != NULL && PQntuples(r) == 1;
+    PQclear(r);
+    return yes;
+}
+
+/* Makes a large object of the bytes of *p (in the connection's
+ * transaction) and makes *p its oid, declared as type lo_type. */
+static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, gc_error *err)
+{
+    static const char hex[] = "0123456789abcdef";
+    gc_strbuf sql;
+    gc_strbuf_init(&sql);
+    gc_strbuf_append_str(&sql, "select lo_from_bytea(0, decode('");
+    for (int k = 0; k < p->length; k++) {
+        unsigned char b = (unsigned char)p->data[k];
+        char two[2] = { hex[b >> 4], hex[b & 15] };
+        gc_strbuf_append(&sql, two, 2);
+    }
+    if (!gc_strbuf_append_str(&sql, "', 'hex'))")) {
+        gc_strbuf_free(&sql);
+        gc_error_set(err, "HY001", 0, "Memory allocation error");
+        return SQL_ERROR;
+    }
+    PGresult *r = NULL;
+    if (gc_conn_begin_if_needed(s->conn, err))
+        r = gc_conn_exec(s->conn, sql.data, err);
+    gc_strbuf_free(&sql);
+    if (r == NULL)
+        return SQL_ERROR;
+    char *oid = PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
+    PQclear(r);
+    if (oid == NULL) {
+        gc_error_set(err, "HY001", 0, "Memory allocation error");
+        return SQL_ERROR;
+    }
+    gc_param_value_free(p);
+    p->data = oid;
+    p->length = (int)strlen(oid);
+    p->format = 0;
+    p->type_oid = lo_type;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv)
+{
+    int n = s->nparams;
+    bool any = false;
+    for (int i = 0; i < n && !any; i++)
+        any = is_long_binary(s, row, i, pv);
+    if (!any || s->simple_query)
+        return SQL_SUCCESS;
+    if (s->described_param_types == NULL || s->described_nparams != n)
+        describe_targets(s, row, pv);
+    for (int i = 0; i < n && s->described_param_types != NULL; i++) {
+        Oid target = s->described_param_types[i];
+        if (!is_long_binary(s, row, i, pv) || !is_lo_type(s, target))
+            continue;
+        gc_error err;
+        gc_error_clear(&err);
+        if (make_large_object(s, &pv[i], target, &err) != SQL_SUCCESS) {
+            gc_error about;
+            gc_error_set(&about, err.sqlstate, err.native, "parameter %d: %s", i + 1, err.message);
+            gc_diag_add_error_at(&s->h.diag, &about, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
+            return SQL_ERROR;
+        }
+    }
+    return SQL_SUCCESS;
 }

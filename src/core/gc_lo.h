@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "core/gc_convert.h"
+#include "core/gc_param.h"
 #include "core/gc_stmt.h"
 #include "util/gc_error.h"
 
@@ -24,13 +25,23 @@
 void gc_lo_describe_columns(gc_stmt *s, const PGresult *res);
 
 /* Reads the large object named by `oid_text` (the column's value, NULL
- * when is_null) into target, as gc_convert_value_to_c would read a bytea:
- * SQL_C_BINARY (and SQL_C_DEFAULT) give its bytes, SQL_C_CHAR / SQL_C_WCHAR
- * its bytes as hex digits, in pieces counted by *piece_offset (NULL for a
- * bound column); other C types read the oid itself. One query per piece;
- * the length reported is what remains of the whole object. The oid text
- * is copied first: the query may move s's rows into memory. */
+ * when is_null) into target: SQL_C_BINARY (and SQL_C_DEFAULT) give its
+ * bytes, in pieces counted by *piece_offset (NULL for a bound column); every
+ * other C type reads the oid itself, as psqlODBC does (SQL_C_CHAR gives the
+ * oid's digits). One query per piece; the length reported is what remains
+ * of the whole object. The oid text is read before the query, which may
+ * move s's rows into memory. */
 SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
                      const gc_fetch_target *target, size_t *piece_offset, gc_error *err);
+
+/* Before a row of parameters is sent: each SQL_LONGVARBINARY parameter
+ * (binary data, not NULL) whose target the server infers as a type named
+ * `lo` becomes a new large object (lo_from_bytea, in the statement's
+ * transaction) and the parameter its oid. The targets are learnt once per
+ * statement text by describing it with those parameters unspecified (in a
+ * savepoint inside a transaction, so a text the server cannot describe
+ * that way aborts nothing); other targets keep the bytea. SQL_ERROR with
+ * diagnostics on s when a large object cannot be made. */
+SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv);
 
 #endif

@@ -4,8 +4,10 @@
  * SQLGetData reads the large object's content in pieces (SQLBindCol reads
  * its head), while a plain oid column stays an integer. Reading a lo column
  * of a result still streaming moves the rest of its rows into memory and
- * loses none. A missing large object is the server's 42704. bytea goes both
- * ways in pieces: SQLPutData in pieces, SQLGetData in pieces.
+ * loses none. A missing large object is the server's 42704. SQLPutData in
+ * pieces to a SQL_LONGVARBINARY parameter whose target is a lo column makes
+ * a large object (rolled back with its transaction); to a bytea column it
+ * stays bytea, read back in pieces.
  */
 #include "st_test.h"
 
@@ -71,15 +73,110 @@ static void lo_read_in_pieces(SQLHSTMT s)
     ST_CHECK(same, "large object content differs");
 }
 
-static void lo_hex_digits(SQLHSTMT s)
+/* Character data is the oid's digits, as psqlODBC gives it. */
+static void lo_as_character_is_its_oid(SQLHSTMT s, SQLUINTEGER oid)
 {
-    char hex[9];
+    char text[16], want[16];
     SQLLEN ind = 0;
-    SQLRETURN rc = SQLGetData(s, 2, SQL_C_CHAR, hex, sizeof hex, &ind);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 2 * LO_SIZE, "char: rc %d ind %ld", (int)rc,
-             (long)ind);
-    ST_CHECK(strcmp(hex, "030a1118") == 0, "hex digits %s", hex);
+    ST_OK(SQLGetData(s, 2, SQL_C_CHAR, text, sizeof text, &ind), s);
+    snprintf(want, sizeof want, "%u", (unsigned)oid);
+    ST_CHECK(strcmp(text, want) == 0 && ind == (SQLLEN)strlen(want), "char: %s", text);
     SQLFreeStmt(s, SQL_CLOSE);
+}
+
+/* Reads column 1 of `sql` (one row) whole as binary into out; returns its length. */
+static SQLLEN read_back(st_conn *c, const char *sql, unsigned char *out, SQLLEN cap)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLLEN ind = -1;
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS), s);
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLGetData(s, 1, SQL_C_BINARY, out, cap, &ind), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    return ind;
+}
+
+static int matches_pattern(const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != pattern(i))
+            return 0;
+    return 1;
+}
+
+/* SQLPutData in ten pieces to a SQL_LONGVARBINARY parameter: into a lo
+ * column it becomes a new large object, into a bytea column bytea. */
+static void put_in_pieces(st_conn *c, const char *sql)
+{
+    static unsigned char data[LO_SIZE];
+    for (size_t i = 0; i < LO_SIZE; i++)
+        data[i] = pattern(i);
+    SQLHSTMT s = st_stmt(c);
+    SQLLEN at_exec = SQL_LEN_DATA_AT_EXEC(LO_SIZE);
+    ST_OK(SQLPrepare(s, (SQLCHAR *)sql, SQL_NTS), s);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, LO_SIZE, 0,
+                           (SQLPOINTER)1, 0, &at_exec), s);
+    ST_CHECK(SQLExecute(s) == SQL_NEED_DATA, "data at execution expected");
+    SQLPOINTER token = NULL;
+    ST_CHECK(SQLParamData(s, &token) == SQL_NEED_DATA, "SQLParamData asks for the value");
+    for (int k = 0; k < 10; k++)
+        ST_OK(SQLPutData(s, data + k * (LO_SIZE / 10), LO_SIZE / 10), s);
+    ST_OK(SQLParamData(s, &token), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+static void writes(st_conn *c)
+{
+    static unsigned char got[LO_SIZE + 16];
+    const char *count_sql = "select count(*) from pg_largeobject_metadata";
+    char before[32];
+    snprintf(before, sizeof before, "%s", st_query_text(c, count_sql));
+
+    put_in_pieces(c, "insert into stmt_lo(id, l) values (5000, ?)");
+    SQLLEN n = read_back(c, "select l from stmt_lo where id = 5000", got, sizeof got);
+    ST_CHECK(n == LO_SIZE && matches_pattern(got, LO_SIZE), "lo written in pieces: %ld bytes",
+             (long)n);
+    ST_CHECK(atoi(st_query_text(c, count_sql)) == atoi(before) + 1, "one new large object");
+
+    put_in_pieces(c, "insert into stmt_lo_bytea(id, b) values (5000, ?)");
+    n = read_back(c, "select b from stmt_lo_bytea where id = 5000", got, sizeof got);
+    ST_CHECK(n == LO_SIZE && matches_pattern(got, LO_SIZE), "bytea written in pieces: %ld bytes",
+             (long)n);
+    ST_CHECK(atoi(st_query_text(c, count_sql)) == atoi(before) + 1, "bytea made no large object");
+
+    /* A bound buffer, SQLExecDirect, as psqlODBC's programs do. */
+    SQLHSTMT s = st_stmt(c);
+    unsigned char small[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    SQLLEN len = sizeof small;
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, 200, 0,
+                           small, 0, &len), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"insert into stmt_lo(id, l) values (5001, ?)", SQL_NTS), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    n = read_back(c, "select l from stmt_lo where id = 5001", got, sizeof got);
+    ST_CHECK(n == 8 && memcmp(got, small, 8) == 0, "small lo: %ld bytes", (long)n);
+
+    /* Autocommit off: the object belongs to the transaction, a rollback
+     * takes it back; a parameter the server cannot describe unspecified
+     * (select ?) aborts nothing. */
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), s);
+    snprintf(before, sizeof before, "%s", st_query_text(c, count_sql));
+    s = st_stmt(c);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, 200, 0,
+                           small, 0, &len), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"insert into stmt_lo(id, l) values (5002, ?)", SQL_NTS), s);
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select length(?)", SQL_NTS), s);
+    SQLINTEGER length = 0;
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLGetData(s, 1, SQL_C_SLONG, &length, 0, NULL), s);
+    ST_CHECK(length == 8, "select ? took the bytea: %d", (int)length);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from stmt_lo where id = 5002"), "1") == 0,
+             "the transaction is alive");
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK), s);
+    ST_CHECK(strcmp(st_query_text(c, count_sql), before) == 0, "rolled back with its row");
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), s);
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), s);
 }
 
 int main(void)
@@ -95,6 +192,10 @@ int main(void)
     st_exec(&c, "insert into stmt_lo select g, lo_from_bytea(0, int4send(g)), null "
                 "from generate_series(10, 2009) g");
 
+    st_exec(&c, "drop table if exists stmt_lo_bytea");
+    st_exec(&c, "create table stmt_lo_bytea(id int, b bytea)");
+    writes(&c);
+
     SQLHSTMT s = st_stmt(&c);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l, o, l::oid from stmt_lo where id = 1", SQL_NTS), s);
     lo_column_is_longvarbinary_and_oid_is_integer(s);
@@ -108,7 +209,7 @@ int main(void)
     ST_CHECK(plain != 0 && plain != oid, "plain oid column reads its number");
     SQLFreeStmt(s, SQL_CLOSE);
 
-    /* Character data: hex digits of the content; an integer type: the oid. */
+    /* An integer type or character data: the oid. */
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id = 1", SQL_NTS), s);
     ST_OK(SQLFetch(s), s);
     SQLUINTEGER as_number = 0;
@@ -118,7 +219,7 @@ int main(void)
     SQLFreeStmt(s, SQL_CLOSE);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id = 1", SQL_NTS), s);
     ST_OK(SQLFetch(s), s);
-    lo_hex_digits(s);
+    lo_as_character_is_its_oid(s, oid);
 
     /* NULL, empty, and a missing object (42704 from the server). */
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id in (2, 3, 4) order by id",
@@ -137,7 +238,7 @@ int main(void)
     SQLFreeStmt(s, SQL_CLOSE);
 
     /* Bound column, many rows streaming: each row reads its object. */
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id >= 10 order by id", SQL_NTS), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select id, l from stmt_lo where id between 10 and 2009 order by id", SQL_NTS), s);
     SQLINTEGER id = 0;
     unsigned char content[4];
     SQLLEN content_len = 0;
@@ -156,6 +257,7 @@ int main(void)
     st_exec(&c, "select lo_unlink(l) from stmt_lo where id <> 3 and l is not null");
     st_exec(&c, "select lo_unlink(o) from stmt_lo where id = 1");
     st_exec(&c, "drop table stmt_lo");
+    st_exec(&c, "drop table stmt_lo_bytea");
     st_disconnect(&c);
     return st_finish("large_objects");
 }
