@@ -14,6 +14,17 @@
 /* lo_open's mode for reading (INV_READ in libpq-fs.h). */
 #define LO_INV_READ 0x40000
 
+/* PostgreSQL's FirstNormalObjectId: objects below it are built in. */
+#define FIRST_USER_OID 16384
+
+/* Column i is an oid from a user table's column (system catalogs hold no
+ * lo columns: their oids cost nothing). */
+static bool may_be_lo(const PGresult *res, int i)
+{
+    return PQftype(res, i) == GC_OID_OID && PQftable(res, i) >= FIRST_USER_OID &&
+           PQftablecol(res, i) > 0;
+}
+
 void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
 {
     gc_strbuf sql;
@@ -24,8 +35,7 @@ void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
         "where t.typname = 'lo' and (a.attrelid, a.attnum) in (");
     int candidates = 0;
     for (int i = 0; i < PQnfields(res); i++) {
-        if (PQftype(res, i) != GC_OID_OID || PQftable(res, i) == InvalidOid ||
-            PQftablecol(res, i) <= 0)
+        if (!may_be_lo(res, i))
             continue;
         ok = ok && gc_strbuf_appendf(&sql, "%s(%u, %d)", candidates > 0 ? ", " : "",
                                      (unsigned)PQftable(res, i), PQftablecol(res, i));
@@ -48,7 +58,7 @@ void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
         return;
     }
     for (int i = 0; i < ncols; i++) {
-        tables[i] = PQftype(res, i) == GC_OID_OID ? PQftable(res, i) : InvalidOid;
+        tables[i] = may_be_lo(res, i) ? PQftable(res, i) : InvalidOid;
         columns[i] = PQftablecol(res, i);
     }
     gc_error err;
@@ -221,11 +231,11 @@ static void describe_targets(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
     s->described_nparams = n;
 }
 
-/* Whether type oid t is named lo. Built-in types (below 16384,
- * FirstNormalObjectId) never are, so they cost no query. */
+/* Whether type oid t is named lo. Built-in types never are, so they cost
+ * no query. */
 static bool is_lo_type(gc_stmt *s, Oid t)
 {
-    if (t < 16384)
+    if (t < FIRST_USER_OID)
         return false;
     char sql[96];
     snprintf(sql, sizeof sql, "select 1 from pg_catalog.pg_type where oid = %u and typname = 'lo'",
