@@ -241,17 +241,6 @@ static SQLRETURN datetime_to_target(gc_datetime dt, const target *t, SQLSMALLINT
     return emit_str(out, buf, err);
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Character data for a binary column: pairs of hex digits (ODBC's rule),
  * optionally after 0x or \x. Sent as binary bytea. */
 static SQLRETURN hex_to_bytea(const char *s, size_t len, gc_param_value *out, gc_error *err)
@@ -266,7 +255,7 @@ static SQLRETURN hex_to_bytea(const char *s, size_t len, gc_param_value *out, gc
     if (bytes == NULL)
         return error(err, "HY001", "Memory allocation error");
     for (size_t i = 0; i < len; i += 2) {
-        int hi = hex_digit(s[i]), lo = hex_digit(s[i + 1]);
+        int hi = gc_hex_value(s[i]), lo = gc_hex_value(s[i + 1]);
         if (hi < 0 || lo < 0) {
             free(bytes);
             return error(err, "22018", "Invalid character value: not hex digits");

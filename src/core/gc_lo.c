@@ -249,31 +249,38 @@ static bool is_lo_type(gc_stmt *s, Oid t)
 }
 
 /* Makes a large object of the bytes of *p (in the connection's
- * transaction) and makes *p its oid, declared as type lo_type. */
+ * transaction; the bytes travel as a binary bytea parameter) and makes *p
+ * its oid, declared as type lo_type. */
 static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, gc_error *err)
 {
-    static const char hex[] = "0123456789abcdef";
-    gc_strbuf sql;
-    gc_strbuf_init(&sql);
-    gc_strbuf_append_str(&sql, "select lo_from_bytea(0, decode('");
-    for (int k = 0; k < p->length; k++) {
-        unsigned char b = (unsigned char)p->data[k];
-        char two[2] = { hex[b >> 4], hex[b & 15] };
-        gc_strbuf_append(&sql, two, 2);
+    if (!gc_conn_begin_if_needed(s->conn, err))
+        return SQL_ERROR;
+    gc_stmt_free_session(s->conn);
+    gc_member *m = s->conn->session;
+    static const Oid bytea_type[1] = { GC_OID_BYTEA };
+    static const int binary[1] = { 1 };
+    const char *values[1] = { p->data };
+    int lengths[1] = { p->length };
+    if (!gc_member_send_query_params(m, "select lo_from_bytea(0, $1)", 1, bytea_type, values,
+                                     lengths, binary, err))
+        return SQL_ERROR;
+    PGresult *made = NULL, *r;
+    while ((r = gc_member_next_result(m)) != NULL) {
+        if (made == NULL)
+            made = r;
+        else
+            PQclear(r);
     }
-    if (!gc_strbuf_append_str(&sql, "', 'hex'))")) {
-        gc_strbuf_free(&sql);
-        gc_error_set(err, "HY001", 0, "Memory allocation error");
+    if (made == NULL || PQresultStatus(made) != PGRES_TUPLES_OK || PQntuples(made) != 1) {
+        if (made != NULL)
+            gc_member_result_error(m, made, err);
+        else
+            gc_error_set(err, "08S01", 0, "no answer to lo_from_bytea");
+        PQclear(made);
         return SQL_ERROR;
     }
-    PGresult *r = NULL;
-    if (gc_conn_begin_if_needed(s->conn, err))
-        r = gc_conn_exec(s->conn, sql.data, err);
-    gc_strbuf_free(&sql);
-    if (r == NULL)
-        return SQL_ERROR;
-    char *oid = PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
-    PQclear(r);
+    char *oid = strdup(PQgetvalue(made, 0, 0));
+    PQclear(made);
     if (oid == NULL) {
         gc_error_set(err, "HY001", 0, "Memory allocation error");
         return SQL_ERROR;

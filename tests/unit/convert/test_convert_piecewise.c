@@ -198,6 +198,34 @@ static void null_buffer_reports_length_only(void **state)
     assert_int_equal(len, 5);
 }
 
+/* Each piece of a hex bytea decodes only its own bytes (reading a long value
+ * in small pieces stays linear): a bad digit is found by the piece that
+ * holds it, and every piece reports what remains. */
+static void bytea_pieces_decode_only_their_bytes(void **state)
+{
+    (void)state;
+    reader r = { GC_OID_BYTEA, "\\x0102030405zz07", SQL_C_BINARY, 0, 0, {0}, "" };
+    assert_int_equal(next_piece(&r, 3), SQL_SUCCESS_WITH_INFO);
+    assert_string_equal(r.state, "01004");
+    assert_int_equal(r.len, 7);
+    assert_memory_equal(r.buf, "\x01\x02\x03", 3);
+    assert_int_equal(next_piece(&r, 2), SQL_SUCCESS_WITH_INFO);
+    assert_int_equal(r.len, 4);
+    assert_memory_equal(r.buf, "\x04\x05", 2);
+    assert_int_equal(next_piece(&r, 2), SQL_ERROR);
+    assert_string_equal(r.state, "22018");
+    reader odd = { GC_OID_BYTEA, "\\x010", SQL_C_BINARY, 0, 0, {0}, "" };
+    assert_int_equal(next_piece(&odd, 8), SQL_ERROR);
+    assert_string_equal(odd.state, "22018");
+    reader whole = { GC_OID_BYTEA, "\\xff00", SQL_C_BINARY, 0, 0, {0}, "" };
+    assert_int_equal(next_piece(&whole, 0), SQL_SUCCESS_WITH_INFO);   /* length only */
+    assert_int_equal(whole.len, 2);
+    assert_int_equal(next_piece(&whole, 8), SQL_SUCCESS);
+    assert_int_equal(whole.len, 2);
+    assert_memory_equal(whole.buf, "\xff\x00", 2);
+    assert_int_equal(next_piece(&whole, 8), SQL_NO_DATA);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +241,7 @@ int main(void)
         cmocka_unit_test(null_without_indicator_gives_22002),
         cmocka_unit_test(separate_indicator_gets_zero_for_data),
         cmocka_unit_test(null_buffer_reports_length_only),
+        cmocka_unit_test(bytea_pieces_decode_only_their_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
