@@ -74,6 +74,21 @@ static SQLRETURN restricted(gc_error *err, const source *src, SQLSMALLINT c_type
     return SQL_ERROR;
 }
 
+/* After a piece of n bytes at offset of a value with `remaining` bytes left:
+ * done (the next call is SQL_NO_DATA), or 01004 and the offset moves on. */
+static SQLRETURN end_piece(size_t offset, size_t n, size_t remaining, size_t *piece_offset,
+                           gc_error *err)
+{
+    if (n == remaining) {
+        mark_done(piece_offset);
+        return SQL_SUCCESS;
+    }
+    if (piece_offset != NULL)
+        *piece_offset = offset + n;
+    gc_error_set(err, "01004", 0, "String data, right truncated");
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 /* Hands out the next piece of a variable-length value: `data` holds all of it
  * (UTF-16 bytes for WCHAR), nul_size is 1 (CHAR), 2 (WCHAR) or 0 (BINARY).
  * The length reported is what remains before this call; 01004 when the piece
@@ -110,14 +125,7 @@ static SQLRETURN put_pieces(const gc_fetch_target *t, const unsigned char *data,
         if (nul_size > 0 && cap >= nul_size)
             memset(out + n, 0, nul_size);
     }
-    if (n == remaining) {
-        mark_done(piece_offset);
-        return SQL_SUCCESS;
-    }
-    if (piece_offset != NULL)
-        *piece_offset = offset + n;
-    gc_error_set(err, "01004", 0, "String data, right truncated");
-    return SQL_SUCCESS_WITH_INFO;
+    return end_piece(offset, n, remaining, piece_offset, err);
 }
 
 /* Decodes bytea text ('\x0a0b' hex, or the older escape format) into a
@@ -281,14 +289,7 @@ static SQLRETURN bytea_hex_pieces(const source *src, const gc_fetch_target *t,
         out[i] = (unsigned char)(hi << 4 | lo);
     }
     set_length(t, (SQLLEN)remaining);
-    if (n == remaining) {
-        mark_done(piece_offset);
-        return SQL_SUCCESS;
-    }
-    if (piece_offset != NULL)
-        *piece_offset = offset + n;
-    gc_error_set(err, "01004", 0, "String data, right truncated");
-    return SQL_SUCCESS_WITH_INFO;
+    return end_piece(offset, n, remaining, piece_offset, err);
 }
 
 /* SQL_C_BINARY: bytea as its bytes, anything else as its text bytes. */
