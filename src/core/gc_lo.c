@@ -155,12 +155,16 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
     return SQL_SUCCESS_WITH_INFO;
 }
 
-/* Whether parameter i of the row is binary data sent as SQL_LONGVARBINARY. */
-static bool is_long_binary(const gc_stmt *s, SQLULEN row, int i, const gc_param_value *pv)
+/* Whether parameter i of the row is binary data sent as a binary SQL type
+ * (psqlODBC only looks at SQL_LONGVARBINARY; pyodbc binds bytes as
+ * SQL_VARBINARY, so all three count). */
+static bool is_binary_param(const gc_stmt *s, SQLULEN row, int i, const gc_param_value *pv)
 {
     gc_param_ref ref;
     gc_param_locate(s, i, row, &ref);
-    return ref.sql_type == SQL_LONGVARBINARY && pv[i].data != NULL && pv[i].format == 1;
+    bool binary_type = ref.sql_type == SQL_LONGVARBINARY || ref.sql_type == SQL_VARBINARY ||
+                       ref.sql_type == SQL_BINARY;
+    return binary_type && pv[i].data != NULL && pv[i].format == 1;
 }
 
 /* Collects the results of what was sent on m; false when one is an error. */
@@ -202,7 +206,7 @@ static void describe_targets(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
         return;
     }
     for (int i = 0; i < n; i++)
-        types[i] = is_long_binary(s, row, i, pv) ? 0 : pv[i].type_oid;
+        types[i] = is_binary_param(s, row, i, pv) ? 0 : pv[i].type_oid;
     gc_stmt_free_session(s->conn);
     bool in_transaction = gc_member_txn_status(m) == PQTRANS_INTRANS;
     bool guarded = !in_transaction || run_quietly(m, "savepoint gc_lo_describe");
@@ -298,14 +302,14 @@ SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv)
     int n = s->nparams;
     bool any = false;
     for (int i = 0; i < n && !any; i++)
-        any = is_long_binary(s, row, i, pv);
+        any = is_binary_param(s, row, i, pv);
     if (!any || s->simple_query)
         return SQL_SUCCESS;
     if (s->described_param_types == NULL || s->described_nparams != n)
         describe_targets(s, row, pv);
     for (int i = 0; i < n && s->described_param_types != NULL; i++) {
         Oid target = s->described_param_types[i];
-        if (!is_long_binary(s, row, i, pv) || !is_lo_type(s, target))
+        if (!is_binary_param(s, row, i, pv) || !is_lo_type(s, target))
             continue;
         gc_error err;
         gc_error_clear(&err);

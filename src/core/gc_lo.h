@@ -34,8 +34,8 @@ void gc_lo_describe_columns(gc_stmt *s, const PGresult *res);
 SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
                      const gc_fetch_target *target, size_t *piece_offset, gc_error *err);
 
-/* Before a row of parameters is sent: each SQL_LONGVARBINARY parameter
- * (binary data, not NULL) whose target the server infers as a type named
+/* Before a row of parameters is sent: each SQL_LONGVARBINARY, SQL_VARBINARY
+ * or SQL_BINARY parameter (binary data, not NULL) whose target the server infers as a type named
  * `lo` becomes a new large object (lo_from_bytea, in the statement's
  * transaction) and the parameter its oid. The targets are learnt once per
  * statement text by describing it with those parameters unspecified (in a

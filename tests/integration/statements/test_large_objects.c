@@ -5,8 +5,8 @@
  * its head), while a plain oid column stays an integer. Reading a lo column
  * of a result still streaming moves the rest of its rows into memory and
  * loses none. A missing large object is the server's 42704. SQLPutData in
- * pieces to a SQL_LONGVARBINARY parameter whose target is a lo column makes
- * a large object (rolled back with its transaction); to a bytea column it
+ * pieces to a SQL_LONGVARBINARY parameter (or a bound SQL_VARBINARY one, as
+ * pyodbc binds bytes) whose target is a lo column makes a large object (rolled back with its transaction); to a bytea column it
  * stays bytea, read back in pieces.
  */
 #include "st_test.h"
@@ -154,6 +154,20 @@ static void writes(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     n = read_back(c, "select l from stmt_lo where id = 5001", got, sizeof got);
     ST_CHECK(n == 8 && memcmp(got, small, 8) == 0, "small lo: %ld bytes", (long)n);
+
+    /* SQL_VARBINARY, as pyodbc binds bytes: a lo target, then a bytea one. */
+    s = st_stmt(c);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_VARBINARY, 200, 0,
+                           small, 0, &len), s);
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"insert into stmt_lo(id, l) values (5003, ?)", SQL_NTS), s);
+    ST_OK(SQLExecute(s), s);
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"insert into stmt_lo_bytea(id, b) values (5003, ?)", SQL_NTS), s);
+    ST_OK(SQLExecute(s), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    n = read_back(c, "select l from stmt_lo where id = 5003", got, sizeof got);
+    ST_CHECK(n == 8 && memcmp(got, small, 8) == 0, "varbinary into lo: %ld bytes", (long)n);
+    n = read_back(c, "select b from stmt_lo_bytea where id = 5003", got, sizeof got);
+    ST_CHECK(n == 8 && memcmp(got, small, 8) == 0, "varbinary into bytea: %ld bytes", (long)n);
 
     /* Autocommit off: the object belongs to the transaction, a rollback
      * takes it back; a parameter the server cannot describe unspecified
