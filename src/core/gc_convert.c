@@ -74,6 +74,21 @@ static SQLRETURN restricted(gc_error *err, const source *src, SQLSMALLINT c_type
     return SQL_ERROR;
 }
 
+/* After a piece of n bytes at offset of a value with `remaining` bytes left:
+ * done (the next call is SQL_NO_DATA), or 01004 and the offset moves on. */
+static SQLRETURN end_piece(size_t offset, size_t n, size_t remaining, size_t *piece_offset,
+                           gc_error *err)
+{
+    if (n == remaining) {
+        mark_done(piece_offset);
+        return SQL_SUCCESS;
+    }
+    if (piece_offset != NULL)
+        *piece_offset = offset + n;
+    gc_error_set(err, "01004", 0, "String data, right truncated");
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 /* Hands out the next piece of a variable-length value: `data` holds all of it
  * (UTF-16 bytes for WCHAR), nul_size is 1 (CHAR), 2 (WCHAR) or 0 (BINARY).
  * The length reported is what remains before this call; 01004 when the piece
@@ -110,14 +125,7 @@ static SQLRETURN put_pieces(const gc_fetch_target *t, const unsigned char *data,
         if (nul_size > 0 && cap >= nul_size)
             memset(out + n, 0, nul_size);
     }
-    if (n == remaining) {
-        mark_done(piece_offset);
-        return SQL_SUCCESS;
-    }
-    if (piece_offset != NULL)
-        *piece_offset = offset + n;
-    gc_error_set(err, "01004", 0, "String data, right truncated");
-    return SQL_SUCCESS_WITH_INFO;
+    return end_piece(offset, n, remaining, piece_offset, err);
 }
 
 /* Decodes bytea text ('\x0a0b' hex, or the older escape format) into a
@@ -132,12 +140,7 @@ static unsigned char *bytea_decode(const char *s, size_t len, size_t *out_len, b
     size_t n = 0;
     if (len >= 2 && s[0] == '\\' && s[1] == 'x') {
         for (size_t i = 2; i < len; i += 2) {
-            int hi = -1, lo = -1;
-            char a = s[i], b = i + 1 < len ? s[i + 1] : '?';
-            hi = a >= '0' && a <= '9' ? a - '0' : a >= 'a' && a <= 'f' ? a - 'a' + 10 :
-                 a >= 'A' && a <= 'F' ? a - 'A' + 10 : -1;
-            lo = b >= '0' && b <= '9' ? b - '0' : b >= 'a' && b <= 'f' ? b - 'a' + 10 :
-                 b >= 'A' && b <= 'F' ? b - 'A' + 10 : -1;
+            int hi = gc_hex_value(s[i]), lo = i + 1 < len ? gc_hex_value(s[i + 1]) : -1;
             if (hi < 0 || lo < 0) {
                 free(out);
                 *bad = true;
@@ -258,12 +261,45 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
     return rc;
 }
 
+/* bytea in hex text ('\x0a0b') as SQL_C_BINARY, piece by piece as
+ * put_pieces hands them out, but decoding only the piece asked for: reading
+ * a long value in small pieces stays linear in its length. */
+static SQLRETURN bytea_hex_pieces(const source *src, const gc_fetch_target *t,
+                                  size_t *piece_offset, gc_error *err)
+{
+    if (t->buffer_length < 0) {
+        gc_error_set(err, "HY090", 0, "Invalid string or buffer length");
+        return SQL_ERROR;
+    }
+    if ((src->len - 2) % 2 != 0)
+        return fail(err, "22018", "Invalid bytea text", src);
+    size_t total = (src->len - 2) / 2;
+    size_t offset = piece_offset != NULL ? *piece_offset : 0;
+    if (offset > total)
+        offset = total;
+    size_t remaining = total - offset;
+    size_t room = t->buffer != NULL ? (size_t)t->buffer_length : 0;
+    size_t n = remaining < room ? remaining : room;
+    const char *hex = src->text + 2 + 2 * offset;
+    unsigned char *out = t->buffer;
+    for (size_t i = 0; i < n; i++) {
+        int hi = gc_hex_value(hex[2 * i]), lo = gc_hex_value(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return fail(err, "22018", "Invalid bytea text", src);
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    set_length(t, (SQLLEN)remaining);
+    return end_piece(offset, n, remaining, piece_offset, err);
+}
+
 /* SQL_C_BINARY: bytea as its bytes, anything else as its text bytes. */
 static SQLRETURN to_binary(const source *src, const gc_fetch_target *t,
                            size_t *piece_offset, gc_error *err)
 {
     if (src->fam != FAM_BYTEA)
         return put_pieces(t, (const unsigned char *)src->text, src->len, 0, piece_offset, err);
+    if (src->len >= 2 && src->text[0] == '\\' && src->text[1] == 'x')
+        return bytea_hex_pieces(src, t, piece_offset, err);
     size_t n;
     bool bad;
     unsigned char *bytes = bytea_decode(src->text, src->len, &n, &bad);
@@ -473,6 +509,27 @@ static SQLRETURN to_guid(const source *src, const gc_fetch_target *t, gc_error *
     return SQL_SUCCESS;
 }
 
+/* SQL_C_INTERVAL_*: from an interval, or from text holding one. The
+ * leading precision and seconds precision come from the target. */
+static SQLRETURN to_interval(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
+                             gc_error *err)
+{
+    if (src->fam != FAM_TEXT)
+        return restricted(err, src, c_type);
+    gc_interval iv;
+    if (!gc_interval_parse(src->text, src->len, &iv))
+        return fail(err, "22018", "Invalid character value: not an interval", src);
+    SQL_INTERVAL_STRUCT out;
+    SQLRETURN rc = gc_interval_to_struct(&iv, c_type, t->interval_leading_precision,
+                                         t->precision > 0 ? t->precision : -1, &out, err);
+    if (rc == SQL_ERROR)
+        return rc;
+    if (t->buffer != NULL)
+        memcpy(t->buffer, &out, sizeof out);
+    set_length(t, (SQLLEN)sizeof out);
+    return rc;
+}
+
 /* Converts one value; see gc_convert.h for the contract. Fixed-size results
  * and NULL are returned whole, so the next call on them is SQL_NO_DATA. */
 SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
@@ -532,10 +589,12 @@ SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
         rc = to_guid(&src, target, err);
         break;
     default:
-        if (gc_c_type_is_interval(c_type))
-            return restricted(err, &src, c_type);
-        gc_error_set(err, "HY003", 0, "Invalid application buffer type %d", (int)c_type);
-        return SQL_ERROR;
+        if (!gc_c_type_is_interval(c_type)) {
+            gc_error_set(err, "HY003", 0, "Invalid application buffer type %d", (int)c_type);
+            return SQL_ERROR;
+        }
+        rc = to_interval(&src, target, c_type, err);
+        break;
     }
     if (SQL_SUCCEEDED(rc))
         mark_done(piece_offset);

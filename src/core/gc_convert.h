@@ -5,7 +5,8 @@
  * binary). These functions are pure: no handles, no I/O; errors come back in a
  * gc_error with ODBC's SQLSTATEs (22003 out of range, 22018 invalid character
  * value, 22007 invalid datetime, 01004 truncated, 07006 restricted conversion,
- * 01S07 fractional truncation, HY003/HY004 bad type codes).
+ * 01S07 fractional truncation, 22015 interval field overflow, HY003/HY004
+ * bad type codes).
  */
 #ifndef GC_CONVERT_H
 #define GC_CONVERT_H
@@ -44,11 +45,17 @@ typedef struct gc_pgtype_info {
     SQLSMALLINT searchable;       /* SQL_PRED_* */
     bool fixed_prec_scale;
     SQLSMALLINT default_c_type;   /* SQL_C_DEFAULT resolves to this */
+    bool large_object;            /* a `lo` column: values are large object oids
+                                   * whose content is the data (gc_lo.c) */
 } gc_pgtype_info;
 
 /* Describes a column of type `oid` with modifier `typmod` (-1 when none).
  * Unknown types look like long text (SQL_LONGVARCHAR), still readable as text. */
 void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out);
+
+/* Describes a column whose declared type is named `lo` (the lo extension's
+ * domain over oid): SQL_LONGVARBINARY, as psqlODBC shows it. */
+void gc_pgtype_describe_large_object(gc_pgtype_info *out);
 
 /* The PostgreSQL type a parameter of ODBC SQL type `sql_type` is declared as
  * when preparing; 0 lets the server infer it. */
@@ -61,8 +68,11 @@ typedef struct gc_fetch_target {
     SQLLEN buffer_length;         /* bytes, for CHAR/WCHAR/BINARY */
     SQLLEN *length;               /* octet length out (may be NULL) */
     SQLLEN *indicator;            /* SQL_NULL_DATA out (may be NULL, may equal length) */
-    SQLSMALLINT precision;        /* for SQL_C_NUMERIC */
+    SQLSMALLINT precision;        /* SQL_C_NUMERIC; seconds precision of the
+                                   * interval types (0: the default, 6) */
     SQLSMALLINT scale;
+    int interval_leading_precision; /* SQL_C_INTERVAL_*: digits allowed in the
+                                   * leading field (0: what the struct holds) */
 } gc_fetch_target;
 
 /*
@@ -126,6 +136,10 @@ SQLLEN gc_c_type_size(SQLSMALLINT c_type);
  * varchar and bpchar without typmod), as psqlODBC reports by default. */
 #define GC_PG_LONG_COLUMN_SIZE 8190
 
+/* Column size of interval columns: the longest text PostgreSQL writes,
+ * '-178956970 years -8 mons -2147483648 days -2562047788:00:54.775808'. */
+#define GC_INTERVAL_COLUMN_SIZE 66
+
 /* Precision and scale reported for numeric without typmod (as psqlODBC). */
 #define GC_NUMERIC_DEFAULT_PRECISION 28
 #define GC_NUMERIC_DEFAULT_SCALE 6
@@ -137,7 +151,7 @@ SQLSMALLINT gc_sqltype_default_c_type(SQLSMALLINT sql_type);
  * SQL_C_TIME, SQL_C_TIMESTAMP) mapped to their ODBC 3 codes; others unchanged. */
 SQLSMALLINT gc_c_type_normalize(SQLSMALLINT c_type);
 
-/* True for the SQL_C_INTERVAL_* codes (which this driver refuses: 07006). */
+/* True for the SQL_C_INTERVAL_* codes (gc_convert_interval.c converts them). */
 bool gc_c_type_is_interval(SQLSMALLINT c_type);
 
 #endif

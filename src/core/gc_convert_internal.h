@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/gc_error.h"
+
 /* Significant digits kept from a decimal text; more than any C type needs
  * (SQL_NUMERIC_STRUCT holds 38). Nonzero digits beyond are only remembered. */
 #define GC_DECNUM_MAX_DIGITS 64
@@ -106,10 +108,68 @@ void gc_datetime_format(const gc_datetime *dt, char buf[GC_DATETIME_TEXT_MAX]);
  * takes the current date). */
 void gc_datetime_today(long *year, int *month, int *day);
 
+/* The value of a hex digit (either case), -1 for anything else. */
+int gc_hex_value(char c);
+
 /* Parses 8-4-4-4-12 hex (optionally in braces) into a SQLGUID. */
 bool gc_guid_parse(const char *s, size_t len, SQLGUID *out);
 
 /* Writes the 36-character lowercase text of a SQLGUID and a NUL. */
 void gc_guid_format(const SQLGUID *g, char buf[37]);
+
+/* An interval as PostgreSQL keeps it: months, days and microseconds, each
+ * with its own sign ('1 mon -2 days 03:00'). */
+typedef struct gc_interval {
+    int64_t months;
+    int64_t days;
+    int64_t micros;
+    int infinite;            /* +1 'infinity', -1 '-infinity' (PostgreSQL 17), else 0 */
+    bool fraction_cut;       /* nonzero digits past microseconds were dropped */
+} gc_interval;
+
+/* Parses PostgreSQL's interval output (IntervalStyle postgres, postgres_verbose
+ * and the simple sql_standard forms 'Y-M' and 'D H:MM:SS') and the same
+ * forms typed by an application: items "N unit" (year, mon, week, day, hour,
+ * minute, second and their abbreviations; only seconds take a fraction),
+ * "[-]H:MM[:SS[.f]]", "[-]Y-M", a day count before a clock, "ago", and
+ * [-]infinity. Returns false when the text is none of these or overflows. */
+bool gc_interval_parse(const char *s, size_t len, gc_interval *out);
+
+/* True for year-month interval codes (C or SQL: YEAR, MONTH, YEAR_TO_MONTH). */
+bool gc_interval_type_is_year_month(SQLSMALLINT type);
+
+/* True for YEAR, MONTH, DAY, HOUR, MINUTE and SECOND. */
+bool gc_interval_type_is_single_field(SQLSMALLINT type);
+
+/* iv into an SQL_INTERVAL_STRUCT of interval type `type` (C or SQL code).
+ * leading_precision: digits the leading field may have (0 = what the struct
+ * holds); seconds_precision: digits of the fraction field (-1 = 6).
+ * SQL_SUCCESS_WITH_INFO with 01S07 when trailing fields or fraction digits
+ * were cut; SQL_ERROR with 22015 when the leading field is too long, the
+ * value is infinite, or it has months for a day-time type (days or a time
+ * for a year-month type). */
+SQLRETURN gc_interval_to_struct(const gc_interval *iv, SQLSMALLINT type,
+                                int leading_precision, int seconds_precision,
+                                SQL_INTERVAL_STRUCT *out, gc_error *err);
+
+/* An SQL_INTERVAL_STRUCT of C type `type` as a gc_interval; the fraction is
+ * in microseconds (seconds precision 6). 22015 when a trailing field is out
+ * of its range (hour 24, minute 60, month 12) or the fraction is a second or
+ * more. */
+SQLRETURN gc_interval_from_struct(SQLSMALLINT type, const SQL_INTERVAL_STRUCT *in,
+                                  gc_interval *out, gc_error *err);
+
+/* 22015 unless iv fits SQL interval type sql_type without cutting a field. */
+SQLRETURN gc_interval_fit(const gc_interval *iv, SQLSMALLINT sql_type, gc_error *err);
+
+/* Longest text gc_interval_format / gc_interval_single_field_text write. */
+#define GC_INTERVAL_TEXT_MAX 128
+
+/* PostgreSQL input text for iv, every part with its own sign. */
+void gc_interval_format(const gc_interval *iv, char buf[GC_INTERVAL_TEXT_MAX]);
+
+/* The one field of a single-field interval struct as a decimal number. */
+void gc_interval_single_field_text(SQLSMALLINT type, const SQL_INTERVAL_STRUCT *in,
+                                   char buf[GC_INTERVAL_TEXT_MAX]);
 
 #endif

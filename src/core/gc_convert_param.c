@@ -254,17 +254,6 @@ static SQLRETURN datetime_to_target(gc_datetime dt, const target *t, SQLSMALLINT
     return emit_str(out, buf, err);
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Character data for a binary column: pairs of hex digits (ODBC's rule),
  * optionally after 0x or \x. Sent as binary bytea. */
 static SQLRETURN hex_to_bytea(const char *s, size_t len, gc_param_value *out, gc_error *err)
@@ -279,7 +268,7 @@ static SQLRETURN hex_to_bytea(const char *s, size_t len, gc_param_value *out, gc
     if (bytes == NULL)
         return error(err, "HY001", "Memory allocation error");
     for (size_t i = 0; i < len; i += 2) {
-        int hi = hex_digit(s[i]), lo = hex_digit(s[i + 1]);
+        int hi = gc_hex_value(s[i]), lo = gc_hex_value(s[i + 1]);
         if (hi < 0 || lo < 0) {
             free(bytes);
             return error(err, "22018", "Invalid character value: not hex digits");
@@ -291,14 +280,44 @@ static SQLRETURN hex_to_bytea(const char *s, size_t len, gc_param_value *out, gc
     return rc;
 }
 
+/* An interval written for an interval SQL type: it must keep every field
+ * (22015 otherwise), and travels as PostgreSQL interval text. */
+static SQLRETURN interval_to_target(const gc_interval *iv, const target *t,
+                                    gc_param_value *out, gc_error *err)
+{
+    if (t->kind == T_INTERVAL && gc_interval_fit(iv, t->sql_type, err) != SQL_SUCCESS)
+        return SQL_ERROR;
+    char buf[GC_INTERVAL_TEXT_MAX];
+    gc_interval_format(iv, buf);
+    return emit_str(out, buf, err);
+}
+
+/* Character data for an interval SQL type: an interval literal the driver
+ * reads (checked against the type's fields), or ISO 8601 ('P1DT2H'), which
+ * the server reads. */
+static SQLRETURN text_to_interval(const char *s, size_t len, const target *t,
+                                  gc_param_value *out, gc_error *err)
+{
+    size_t lead = 0;
+    while (lead < len && (s[lead] == ' ' || s[lead] == '-' || s[lead] == '+'))
+        lead++;
+    if (lead < len && (s[lead] == 'P' || s[lead] == 'p'))
+        return emit(out, s, len, 0, err);
+    gc_interval iv;
+    if (!gc_interval_parse(s, len, &iv))
+        return error(err, "22018", "Invalid character value: not an interval literal");
+    return interval_to_target(&iv, t, out, err);
+}
+
 /* Character data (UTF-8) for any target. */
 static SQLRETURN text_to_target(const char *s, size_t len, const target *t,
                                 gc_param_value *out, gc_error *err)
 {
     switch (t->kind) {
     case T_CHAR:
-    case T_INTERVAL:
         return emit(out, s, len, 0, err);
+    case T_INTERVAL:
+        return text_to_interval(s, len, t, out, err);
     case T_BIT: case T_INT: case T_NUMERIC: case T_FLOAT:
         return number_to_target(s, len, t, true, out, err);
     case T_DATE: case T_TIME: case T_TIMESTAMP: {
@@ -439,6 +458,37 @@ static SQLRETURN binary_param(const void *value, SQLLEN octet_length, const targ
     }
 }
 
+/* SQL_C_INTERVAL_*: to an interval type of the same kind (year-month or
+ * day-time), to character types as interval text, and, for a single-field
+ * interval, to the exact numeric types as its number. */
+static SQLRETURN interval_param(SQLSMALLINT c_type, const void *value, const target *t,
+                                gc_param_value *out, gc_error *err)
+{
+    SQL_INTERVAL_STRUCT in;
+    memcpy(&in, value, sizeof in);   /* a row-wise bound buffer need not be aligned */
+    gc_interval iv;
+    if (gc_interval_from_struct(c_type, &in, &iv, err) != SQL_SUCCESS)
+        return SQL_ERROR;
+    switch (t->kind) {
+    case T_INTERVAL:
+        if (gc_interval_type_is_year_month(c_type) != gc_interval_type_is_year_month(t->sql_type))
+            return restricted(err, c_type, t->sql_type);
+        return interval_to_target(&iv, t, out, err);
+    case T_CHAR:
+        return interval_to_target(&iv, t, out, err);
+    case T_INT:
+    case T_NUMERIC: {
+        if (!gc_interval_type_is_single_field(c_type))
+            return restricted(err, c_type, t->sql_type);
+        char buf[GC_INTERVAL_TEXT_MAX];
+        gc_interval_single_field_text(c_type, &in, buf);
+        return number_to_target(buf, strlen(buf), t, false, out, err);
+    }
+    default:
+        return restricted(err, c_type, t->sql_type);
+    }
+}
+
 /* Converts one bound parameter; see gc_convert.h. out->data is the caller's
  * to release with gc_param_value_free. */
 SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
@@ -463,8 +513,6 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
     if (c_type == SQL_C_DEFAULT)
         c_type = gc_sqltype_default_c_type(sql_type);
     c_type = gc_c_type_normalize(c_type);
-    if (gc_c_type_is_interval(c_type))
-        return restricted(err, c_type, sql_type);
     bool variable = c_type == SQL_C_CHAR || c_type == SQL_C_WCHAR || c_type == SQL_C_BINARY;
     if (!variable && gc_c_type_size(c_type) == 0)
         return error(err, "HY003", "Invalid application buffer type");
@@ -474,7 +522,10 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
         return error(err, "HY009", "Invalid use of null pointer");
 
     SQLRETURN rc;
-    switch (c_type) {
+    switch (gc_c_type_is_interval(c_type) ? SQL_C_INTERVAL_DAY : c_type) {
+    case SQL_C_INTERVAL_DAY:   /* every interval C type */
+        rc = interval_param(c_type, value, &t, out, err);
+        break;
     case SQL_C_CHAR:
     case SQL_C_WCHAR:
         rc = character_param(c_type, value, octet_length, &t, out, err);

@@ -239,7 +239,7 @@ void gc_datetime_today(long *year, int *month, int *day)
     *day = tm.tm_mday;
 }
 
-static int hex_value(char c)
+int gc_hex_value(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -273,7 +273,7 @@ bool gc_guid_parse(const char *s, size_t len, SQLGUID *out)
                 return false;
             continue;
         }
-        int hi = hex_value(s[i]), lo = hex_value(s[i + 1]);
+        int hi = gc_hex_value(s[i]), lo = gc_hex_value(s[i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         bytes[nb++] = (unsigned char)(hi << 4 | lo);

@@ -14,6 +14,7 @@
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_timer.h"
+#include "core/gc_lo.h"
 #include "core/gc_param.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_route_session.h"
@@ -347,6 +348,10 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
         }
         if (rc == SQL_SUCCESS_WITH_INFO)
             result = rc;
+    }
+    if (gc_lo_resolve_params(s, row, pv) == SQL_ERROR) {
+        free_values(pv, n);
+        return SQL_ERROR;
     }
     *pv_out = pv;
     return result;

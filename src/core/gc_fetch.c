@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "core/gc_lo.h"
 #include "core/gc_stmt.h"
 
 SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
@@ -102,14 +103,16 @@ static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
             .indicator = offset_ptr(b->indicator_ptr, offset + (SQLLEN)i * len_stride),
             .precision = b->precision,
             .scale = b->scale,
+            .interval_leading_precision = b->datetime_interval_precision,
         };
         bool null = PQgetisnull(s->block, s->current_row, c);
         gc_error err;
         gc_error_clear(&err);
-        SQLRETURN rc = gc_convert_value_to_c(col->pg_type,
-                                             PQgetvalue(s->block, s->current_row, c),
-                                             (size_t)PQgetlength(s->block, s->current_row, c),
-                                             null, &t, NULL, &err);
+        SQLRETURN rc = col->info.large_object
+            ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c), null, &t, NULL, &err)
+            : gc_convert_value_to_c(col->pg_type, PQgetvalue(s->block, s->current_row, c),
+                                    (size_t)PQgetlength(s->block, s->current_row, c),
+                                    null, &t, NULL, &err);
         if (rc == SQL_ERROR) {
             add_value_diag(s, &err, (SQLLEN)i + 1, c + 1);
             result = SQL_ERROR;
@@ -206,11 +209,13 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         return SQL_ERROR;
     }
     SQLSMALLINT precision = 0, scale = 0;
+    int leading_precision = 0;
     if (c_type == SQL_ARD_TYPE) {
         const gc_desc_rec *b = gc_desc_rec_find(s->ard, col);
         c_type = b != NULL ? b->concise_type : SQL_C_DEFAULT;
         precision = b != NULL ? b->precision : 0;
         scale = b != NULL ? b->scale : 0;
+        leading_precision = b != NULL ? b->datetime_interval_precision : 0;
     } else if (c_type == SQL_C_NUMERIC) {
         precision = 38;
     }
@@ -227,15 +232,18 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         .indicator = ind,
         .precision = precision,
         .scale = scale,
+        .interval_leading_precision = leading_precision,
     };
     int c = col - 1;
     gc_error err;
     gc_error_clear(&err);
-    SQLRETURN rc = gc_convert_value_to_c(rec->pg_type,
-                                         PQgetvalue(s->block, s->current_row, c),
-                                         (size_t)PQgetlength(s->block, s->current_row, c),
-                                         PQgetisnull(s->block, s->current_row, c),
-                                         &t, &s->getdata_offset, &err);
+    SQLRETURN rc = rec->info.large_object
+        ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c),
+                     PQgetisnull(s->block, s->current_row, c), &t, &s->getdata_offset, &err)
+        : gc_convert_value_to_c(rec->pg_type, PQgetvalue(s->block, s->current_row, c),
+                                (size_t)PQgetlength(s->block, s->current_row, c),
+                                PQgetisnull(s->block, s->current_row, c),
+                                &t, &s->getdata_offset, &err);
     if (rc == SQL_ERROR || rc == SQL_SUCCESS_WITH_INFO)
         add_value_diag(s, &err, SQL_NO_ROW_NUMBER, col);
     return rc;

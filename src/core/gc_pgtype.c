@@ -144,7 +144,9 @@ void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
         describe_fixed(out, "uuid", SQL_GUID, 36, 36, 16, 0, SQL_C_GUID);
         break;
     case GC_OID_INTERVAL:
-        describe_text(out, "interval", SQL_LONGVARCHAR, SQL_WLONGVARCHAR, GC_PG_LONG_COLUMN_SIZE);
+        /* Character, as psqlODBC: SQL_INTERVAL_* columns break clients
+         * (pyodbc raises HY106 on them); docs/types.md explains. */
+        describe_text(out, "interval", SQL_VARCHAR, SQL_WVARCHAR, GC_INTERVAL_COLUMN_SIZE);
         break;
     case GC_OID_TIMETZ:
         describe_text(out, "timetz", SQL_LONGVARCHAR, SQL_WLONGVARCHAR, GC_PG_LONG_COLUMN_SIZE);
@@ -156,6 +158,15 @@ void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
         describe_text(out, "unknown", SQL_LONGVARCHAR, SQL_WLONGVARCHAR, GC_PG_LONG_COLUMN_SIZE);
         break;
     }
+}
+
+/* Large objects read like bytea; their size has no useful bound either. */
+void gc_pgtype_describe_large_object(gc_pgtype_info *out)
+{
+    memset(out, 0, sizeof *out);
+    describe_fixed(out, "lo", SQL_LONGVARBINARY, GC_PG_LONG_COLUMN_SIZE,
+                   2 * GC_PG_LONG_COLUMN_SIZE, GC_PG_LONG_COLUMN_SIZE, 0, SQL_C_BINARY);
+    out->large_object = true;
 }
 
 /* The type a parameter is declared as: character types are left to the
@@ -184,7 +195,13 @@ Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type)
     case SQL_VARBINARY:
     case SQL_LONGVARBINARY: return GC_OID_BYTEA;
     case SQL_GUID: return GC_OID_UUID;
-    default: return 0;   /* character, interval and unknown types: inferred */
+    case SQL_INTERVAL_YEAR: case SQL_INTERVAL_MONTH: case SQL_INTERVAL_DAY:
+    case SQL_INTERVAL_HOUR: case SQL_INTERVAL_MINUTE: case SQL_INTERVAL_SECOND:
+    case SQL_INTERVAL_YEAR_TO_MONTH: case SQL_INTERVAL_DAY_TO_HOUR:
+    case SQL_INTERVAL_DAY_TO_MINUTE: case SQL_INTERVAL_DAY_TO_SECOND:
+    case SQL_INTERVAL_HOUR_TO_MINUTE: case SQL_INTERVAL_HOUR_TO_SECOND:
+    case SQL_INTERVAL_MINUTE_TO_SECOND: return GC_OID_INTERVAL;
+    default: return 0;   /* character and unknown types: inferred */
     }
 }
 
@@ -213,7 +230,8 @@ SQLSMALLINT gc_sqltype_default_c_type(SQLSMALLINT sql_type)
     case SQL_WCHAR:
     case SQL_WVARCHAR:
     case SQL_WLONGVARCHAR: return SQL_C_WCHAR;
-    default: return SQL_C_CHAR;   /* CHAR, VARCHAR, DECIMAL, NUMERIC, intervals */
+    default:   /* CHAR, VARCHAR, DECIMAL, NUMERIC; SQL_INTERVAL_X -> SQL_C_INTERVAL_X */
+        return gc_c_type_is_interval(sql_type) ? sql_type : SQL_C_CHAR;
     }
 }
 

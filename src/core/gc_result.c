@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_lo.h"
 #include "core/gc_pgtype_keys.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
@@ -204,6 +205,16 @@ void gc_stmt_discard_results(gc_stmt *s)
     s->getdata_offset = 0;
 }
 
+void gc_result_apply_type_info(gc_desc_rec *r)
+{
+    gc_desc_rec_set_concise(r, r->info.sql_wide_type);
+    r->length = r->info.column_size;
+    r->octet_length = r->info.octet_length;
+    r->scale = r->info.decimal_digits;
+    r->precision = r->type == SQL_DATETIME ? r->info.decimal_digits
+                                            : (SQLSMALLINT)r->info.column_size;
+}
+
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;
@@ -220,12 +231,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
         r->pg_table = PQftable(res, i);
         gc_pgtype_describe(r->pg_type, r->pg_typmod, &r->info);
         gc_pgtype_apply_keys(&s->conn->settings, r->pg_type, r->pg_typmod, &r->info);
-        gc_desc_rec_set_concise(r, r->info.sql_wide_type);
-        r->length = r->info.column_size;
-        r->octet_length = r->info.octet_length;
-        r->scale = r->info.decimal_digits;
-        r->precision = r->type == SQL_DATETIME ? r->info.decimal_digits
-                                                : (SQLSMALLINT)r->info.column_size;
+        gc_result_apply_type_info(r);
         r->nullable = SQL_NULLABLE;
         r->parameter_type = 0;
     }
@@ -300,6 +306,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         s->set_complete = !streaming;
         s->row_count = streaming ? -1 : PQntuples(r);
         s->state = GC_STMT_CURSOR;
+        gc_lo_describe_columns(s, r);
         if (!streaming)
             read_ahead(s);
         return SQL_SUCCESS;

@@ -223,6 +223,8 @@ SQLRETURN gc_result_begin(gc_stmt *s);
 SQLRETURN gc_result_next_row(gc_stmt *s);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
+/* Sets an IRD record's ODBC type fields from its r->info. */
+void gc_result_apply_type_info(gc_desc_rec *r);
 /* Takes ownership of the session for s: frees it from any other statement. */
 void gc_result_take_session(gc_stmt *s);
 void gc_result_release_session(gc_stmt *s);

@@ -27,7 +27,7 @@ static fetch conv_full(Oid oid, const char *text, SQLSMALLINT c_type, SQLLEN buf
     memset(&f, 0, sizeof f);
     memset(f.buf, 0x5A, sizeof f.buf);
     f.len = -999;
-    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale };
+    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale, 0 };
     gc_error err;
     f.rc = gc_convert_value_to_c(oid, text, strlen(text), false, &t, NULL, &err);
     memcpy(f.state, err.sqlstate, 6);
@@ -610,11 +610,11 @@ static void default_c_type_follows_the_column_type(void **state)
     assert_int_equal(((SQL_TIMESTAMP_STRUCT *)f.buf)->day, 2);
 }
 
-static void interval_c_types_give_07006_and_unknown_codes_HY003(void **state)
+static void interval_c_types_from_non_intervals_give_07006_and_unknown_codes_HY003(void **state)
 {
     (void)state;
-    assert_state(conv(GC_OID_TEXT, "1 day", SQL_C_INTERVAL_DAY), SQL_ERROR, "07006");
-    assert_state(conv(GC_OID_INTERVAL, "1 day", SQL_C_INTERVAL_DAY_TO_SECOND), SQL_ERROR, "07006");
+    assert_state(conv(GC_OID_DATE, "2024-01-02", SQL_C_INTERVAL_DAY), SQL_ERROR, "07006");
+    assert_state(conv(GC_OID_INT4, "3", SQL_C_INTERVAL_DAY_TO_SECOND), SQL_ERROR, "07006");
     assert_state(conv(GC_OID_TEXT, "x", 1234), SQL_ERROR, "HY003");
 }
 
@@ -653,7 +653,7 @@ int main(void)
         cmocka_unit_test(uuid_to_guid_and_text_to_guid),
         cmocka_unit_test(non_bytea_to_binary_is_its_text_bytes),
         cmocka_unit_test(default_c_type_follows_the_column_type),
-        cmocka_unit_test(interval_c_types_give_07006_and_unknown_codes_HY003),
+        cmocka_unit_test(interval_c_types_from_non_intervals_give_07006_and_unknown_codes_HY003),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

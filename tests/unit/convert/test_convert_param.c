@@ -196,7 +196,7 @@ static void numeric_struct_round_trips_through_text(void **state)
     for (size_t i = 0; i < 4; i++) {
         SQL_NUMERIC_STRUCT n;
         SQLLEN len;
-        gc_fetch_target t = { SQL_C_NUMERIC, &n, 0, &len, &len, 38, (SQLSMALLINT)scales[i] };
+        gc_fetch_target t = { SQL_C_NUMERIC, &n, 0, &len, &len, 38, (SQLSMALLINT)scales[i], 0 };
         gc_error err;
         assert_int_equal(gc_convert_value_to_c(GC_OID_NUMERIC, values[i], strlen(values[i]),
                                                false, &t, NULL, &err), SQL_SUCCESS);
@@ -288,7 +288,8 @@ static void restricted_conversions_give_07006(void **state)
     expect_state(send_val(SQL_C_SLONG, SQL_GUID, &i), SQL_ERROR, "07006");
     SQL_INTERVAL_STRUCT iv;
     memset(&iv, 0, sizeof iv);
-    expect_state(send_val(SQL_C_INTERVAL_DAY, SQL_VARCHAR, &iv), SQL_ERROR, "07006");
+    iv.interval_type = SQL_IS_DAY;
+    expect_state(send_val(SQL_C_INTERVAL_DAY, SQL_TYPE_DATE, &iv), SQL_ERROR, "07006");
     expect_state(send_len(SQL_C_BINARY, SQL_INTEGER, "abcd", 4), SQL_ERROR, "07006");
 }
 
