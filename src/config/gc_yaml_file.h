@@ -14,7 +14,7 @@
 
 #include <yaml.h>
 
-/* Deeper than this is no file of ours: a locator is 3 levels deep, a spec 6. */
+/* Deeper than this is no file of ours: a locator is 3 levels deep, a spec 7. */
 #define GC_YAML_MAX_DEPTH 32
 
 /* Reads the regular file at path, at most max_bytes, into a new buffer the

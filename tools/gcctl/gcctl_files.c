@@ -3,7 +3,7 @@
  * cluster.yaml (the spec with real ports), locator.yaml (members for the
  * driver), odbc.ini and odbcinst.ini (a DSN named after the cluster, so that
  * ODBCSYSINI=DIR isql <cluster> connects through gcodbc). cluster.yaml and
- * odbc.ini hold passwords: created 0600 (see gcctl_file.h).
+ * odbc.ini hold passwords: created 0600 (see gcctl_replace.h).
  */
 #define _GNU_SOURCE
 #include "gcctl_local.h"
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gcctl_file.h"
+#include "gcctl_replace.h"
 
 /* Where the driver is when the caller does not say: gcctl is built into
  * <build>/tools/gcctl/ and the driver into <build>/src/; an installed gcctl
@@ -96,7 +96,7 @@ bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err)
                            "Driver = %s\n", driver_path);
     char *text = gcctl_sb_take(&sb);
     snprintf(path, sizeof path, "%s/odbcinst.ini", l->dir);
-    bool ok = gcctl_file_write_text(path, text, GCCTL_MODE_PUBLIC, err);
+    bool ok = gcctl_replace_text(path, text, GCCTL_MODE_PUBLIC, err);
     free(text);
     if (!ok)
         return false;
@@ -117,7 +117,7 @@ bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err)
                       l->spec.database, l->spec.user, l->spec.password, absdir);
     text = gcctl_sb_take(&sb);
     snprintf(path, sizeof path, "%s/odbc.ini", l->dir);
-    ok = gcctl_file_write_text(path, text, GCCTL_MODE_SECRET, err);   /* PWD */
+    ok = gcctl_replace_text(path, text, GCCTL_MODE_SECRET, err);   /* PWD */
     free(text);
     return ok;
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "gcctl_apply.h"
-#include "gcctl_file.h"
+#include "gcctl_replace.h"
 #include "gcctl_proc.h"
 
 /* Settings every member shares. fsync is off because a local cluster is
@@ -362,7 +362,7 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
         goto fail;
     }
     /* DIR will hold passwords: only its owner may enter it. */
-    if (!gcctl_file_make_dirs(dir, 0700, err))
+    if (!gcctl_make_dirs(dir, 0700, err))
         goto fail;
     if (!gcctl_local_pick_ports(&l.spec, err))
         goto fail;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gcctl_file.h"
+#include "gcctl_replace.h"
 
 void *gcctl_xcalloc(size_t n, size_t size)
 {
@@ -257,8 +257,8 @@ static void put_table(FILE *f, const gcctl_table *t)
  * the user gave the file. */
 bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
 {
-    gcctl_file_replace r;
-    if (!gcctl_file_begin(&r, path, GCCTL_MODE_SECRET, err))
+    gcctl_replacement r;
+    if (!gcctl_replace_begin(&r, path, GCCTL_MODE_SECRET, err))
         return false;
     FILE *f = r.f;
     fprintf(f, "# written by gcctl: the cluster spec with the ports in use\n");
@@ -286,13 +286,13 @@ bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
         for (size_t i = 0; i < spec->ntables; i++)
             put_table(f, &spec->tables[i]);
     }
-    return gcctl_file_commit(&r, err);
+    return gcctl_replace_commit(&r, err);
 }
 
 bool gcctl_spec_write_locator(const gcctl_spec *spec, const char *path, gc_error *err)
 {
-    gcctl_file_replace r;
-    if (!gcctl_file_begin(&r, path, GCCTL_MODE_PUBLIC, err))
+    gcctl_replacement r;
+    if (!gcctl_replace_begin(&r, path, GCCTL_MODE_PUBLIC, err))
         return false;
     FILE *f = r.f;
     fprintf(f, "cluster: %s\nmembers:\n", spec->cluster);
@@ -300,5 +300,5 @@ bool gcctl_spec_write_locator(const gcctl_spec *spec, const char *path, gc_error
         const gcctl_member *m = &spec->members[i];
         fprintf(f, "  - {name: %s, group: %s, host: %s, port: %d}\n", m->name, m->group, m->host, m->port);
     }
-    return gcctl_file_commit(&r, err);
+    return gcctl_replace_commit(&r, err);
 }

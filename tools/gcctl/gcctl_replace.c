@@ -1,8 +1,8 @@
 /*
- * gcctl_file: see gcctl_file.h.
+ * gcctl_replace: see gcctl_replace.h.
  */
 #define _GNU_SOURCE
-#include "gcctl_file.h"
+#include "gcctl_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool gcctl_file_begin(gcctl_file_replace *r, const char *path, mode_t new_mode, gc_error *err)
+bool gcctl_replace_begin(gcctl_replacement *r, const char *path, mode_t new_mode, gc_error *err)
 {
     memset(r, 0, sizeof *r);
     if ((size_t)snprintf(r->path, sizeof r->path, "%s", path) >= sizeof r->path ||
@@ -44,7 +44,7 @@ bool gcctl_file_begin(gcctl_file_replace *r, const char *path, mode_t new_mode, 
     return true;
 }
 
-bool gcctl_file_commit(gcctl_file_replace *r, gc_error *err)
+bool gcctl_replace_commit(gcctl_replacement *r, gc_error *err)
 {
     bool ok = !ferror(r->f);
     ok = (fclose(r->f) == 0) && ok;
@@ -58,13 +58,13 @@ bool gcctl_file_commit(gcctl_file_replace *r, gc_error *err)
     return ok;
 }
 
-bool gcctl_file_write_text(const char *path, const char *text, mode_t new_mode, gc_error *err)
+bool gcctl_replace_text(const char *path, const char *text, mode_t new_mode, gc_error *err)
 {
-    gcctl_file_replace r;
-    if (!gcctl_file_begin(&r, path, new_mode, err))
+    gcctl_replacement r;
+    if (!gcctl_replace_begin(&r, path, new_mode, err))
         return false;
     fputs(text, r.f);
-    return gcctl_file_commit(&r, err);
+    return gcctl_replace_commit(&r, err);
 }
 
 /* mkdir for one level; an existing directory is fine. */
@@ -81,7 +81,7 @@ static bool make_one_dir(const char *dir, mode_t mode, gc_error *err)
     return false;
 }
 
-bool gcctl_file_make_dirs(const char *dir, mode_t mode, gc_error *err)
+bool gcctl_make_dirs(const char *dir, mode_t mode, gc_error *err)
 {
     char *path = strdup(dir);
     if (!path) {
