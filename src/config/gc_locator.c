@@ -5,7 +5,6 @@
 #include "config/gc_locator.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +12,8 @@
 #include <string.h>
 
 #include <yaml.h>
+
+#include "config/gc_yaml_file.h"
 
 /* A locator file is a few lines; anything this large is not one. */
 #define LOCATOR_MAX_BYTES (4u * 1024u * 1024u)
@@ -222,10 +223,15 @@ gc_locator *gc_locator_parse(const char *text, size_t len, const char *source,
         gc_error_set(err, "HY001", 0, "out of memory reading locator %s", source);
         return NULL;
     }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""), len);
+    const char *input = text ? text : "";
+    yaml_parser_set_input_string(&parser, (const unsigned char *)input, len);
     locator_parse lp = { .doc = &doc, .source = source, .err = err };
-    bool ok = yaml_parser_load(&parser, &doc) != 0;
+    yaml_mark_t too_deep;
+    bool ok = gc_yaml_depth_within(input, len, GC_YAML_MAX_DEPTH, &too_deep);
     if (!ok) {
+        fail_at(&lp, too_deep, "nested deeper than %d levels; a locator is 3 deep", GC_YAML_MAX_DEPTH);
+    } else if (yaml_parser_load(&parser, &doc) == 0) {
+        ok = false;
         fail_at(&lp, parser.problem_mark, "%s%s%s",
                 parser.problem ? parser.problem : "YAML syntax error",
                 parser.context ? " " : "", parser.context ? parser.context : "");
@@ -244,39 +250,11 @@ gc_locator *gc_locator_parse(const char *text, size_t len, const char *source,
 gc_locator *gc_locator_load(const char *path, gc_error *err)
 {
     assert(path != NULL);
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        gc_error_set(err, "08001", 0, "locator %s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    bool read_ok = true;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 4096;
-            char *grown = cap <= LOCATOR_MAX_BYTES ? realloc(text, cap) : NULL;
-            if (grown == NULL) {
-                read_ok = false;
-                break;
-            }
-            text = grown;
-        }
-        size_t n = fread(text + len, 1, cap - len, file);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int read_errno = ferror(file) ? errno : 0;
-    fclose(file);
-    if (!read_ok || read_errno != 0) {
-        free(text);
-        if (read_errno != 0)
-            gc_error_set(err, "08001", 0, "locator %s: cannot read: %s", path,
-                         strerror(read_errno));
-        else
-            gc_error_set(err, "08001", 0, "locator %s: larger than %u bytes or out of memory",
-                         path, LOCATOR_MAX_BYTES);
+    char problem[256];
+    size_t len = 0;
+    char *text = gc_yaml_file_read(path, LOCATOR_MAX_BYTES, &len, problem, sizeof problem);
+    if (text == NULL) {
+        gc_error_set(err, "08001", 0, "locator %s: %s", path, problem);
         return NULL;
     }
     gc_locator *locator = gc_locator_parse(text, len, path, err);

@@ -1,10 +1,12 @@
 #include "util/gc_trace.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,20 @@ struct gc_trace {
 
 static atomic_uint traces_opened;
 
+/* Opens path for appending; a new file is 0600 whatever the umask allows,
+ * because a trace holds SQL text and the values in it. An existing file
+ * keeps its mode (the user chose it). NULL when it cannot be opened. */
+static FILE *open_private_for_append(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "a");
+    if (f == NULL)
+        close(fd);
+    return f;
+}
+
 gc_trace *gc_trace_open(const char *path, gc_trace_level level)
 {
     if (level <= GC_TRACE_OFF)
@@ -28,7 +44,7 @@ gc_trace *gc_trace_open(const char *path, gc_trace_level level)
     if (trace == NULL)
         return NULL;
     if (path != NULL && path[0] != '\0') {
-        trace->file = fopen(path, "a");
+        trace->file = open_private_for_append(path);
         trace->owns_file = 1;
     } else {
         trace->file = stderr;

@@ -36,13 +36,27 @@ typedef struct apply_ctx {
     gc_error *err;
 } apply_ctx;
 
-static bool run(apply_ctx *a, group_state *g, gc_strbuf *sb)
+typedef bool (*exec_fn)(PGconn *c, const char *who, const char *sql, gc_error *err);
+
+/* Runs the built statement on g's primary with exec; marks the cluster changed. */
+static bool run_with(apply_ctx *a, group_state *g, gc_strbuf *sb, exec_fn exec)
 {
     char *sql = gcctl_sb_take(sb);
-    bool ok = gcctl_exec(g->conn, g->primary->name, sql, a->err);
+    bool ok = exec(g->conn, g->primary->name, sql, a->err);
     free(sql);
     a->changed = true;
     return ok;
+}
+
+static bool run(apply_ctx *a, group_state *g, gc_strbuf *sb)
+{
+    return run_with(a, g, sb, gcctl_exec);
+}
+
+/* As run, for a statement that carries a secret (gcctl_exec_secret). */
+static bool run_secret(apply_ctx *a, group_state *g, gc_strbuf *sb)
+{
+    return run_with(a, g, sb, gcctl_exec_secret);
 }
 
 /* True when the query returns at least one row. */
@@ -71,6 +85,29 @@ static bool password_works(const apply_ctx *a, const gcctl_member *m)
     return ok;
 }
 
+/* Creates the application role, or gives it the spec's password. The
+ * server gets a SCRAM verifier made here, never the password itself, so
+ * that the statement in pg_stat_statements or a log gives the password
+ * away to nobody; it runs unrecorded all the same (a verifier still lets an
+ * attacker guess offline). */
+static bool set_role_password(apply_ctx *a, group_state *g0, bool has_user)
+{
+    char *verifier = PQencryptPasswordConn(g0->conn, a->spec->password, a->spec->user, "scram-sha-256");
+    if (!verifier) {
+        gc_error_set(a->err, "HY000", 0, "%s: cannot make a SCRAM verifier for role %s: %s",
+                     g0->primary->name, a->spec->user, PQerrorMessage(g0->conn));
+        return false;
+    }
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, has_user ? "ALTER ROLE " : "CREATE ROLE ");
+    gcctl_sb_ident(&sb, a->spec->user);
+    gc_strbuf_append_str(&sb, " LOGIN PASSWORD ");
+    gcctl_sb_literal(&sb, verifier);
+    PQfreemem(verifier);
+    return run_secret(a, g0, &sb);
+}
+
 static bool pass0_roles_and_database(apply_ctx *a, group_state *g)
 {
     PGconn *c = gcctl_connect(a->t, g->primary, "postgres", 10, a->err);
@@ -84,12 +121,7 @@ static bool pass0_roles_and_database(apply_ctx *a, group_state *g)
     if (has_user < 0) {
         ok = false;
     } else if (!has_user || !password_works(a, g->primary)) {
-        gc_strbuf_init(&sb);
-        gc_strbuf_append_str(&sb, has_user ? "ALTER ROLE " : "CREATE ROLE ");
-        gcctl_sb_ident(&sb, a->spec->user);
-        gc_strbuf_append_str(&sb, " LOGIN PASSWORD ");
-        gcctl_sb_literal(&sb, a->spec->password);
-        ok = run(a, &g0, &sb);
+        ok = set_role_password(a, &g0, has_user);
     }
     if (ok && a->spec->admin && strcmp(a->spec->admin, a->spec->user) != 0) {
         int has_admin = exists(a, &g0, "SELECT 1 FROM pg_roles WHERE rolname = $1", a->spec->admin, NULL);
@@ -192,7 +224,7 @@ static bool ensure_options(apply_ctx *a, group_state *g, const char *current_sql
     if (!present || differs) {
         gc_strbuf_init(&sb);
         gc_strbuf_appendf(&sb, "%s OPTIONS (%s)", present ? alter_prefix : create_prefix, opts);
-        ok = run(a, g, &sb);
+        ok = run_secret(a, g, &sb);   /* a user mapping's options hold a password */
     }
     free(opts);
     return ok;
@@ -224,7 +256,11 @@ static bool ensure_fdw_server(apply_ctx *a, group_state *g, const char *other)
     free(alter);
     free(create);
 
-    /* The application role reaches the other group with its own password. */
+    /* The application role reaches the other group with its own password.
+     * postgres_fdw hands it to libpq when it connects, so the mapping must
+     * hold the password itself, not a verifier (PostgreSQL 15 has no other
+     * way for a role that is not superuser); ensure_options keeps it out of
+     * pg_stat_statements and the log. */
     const char *ukeys[] = { "user", "password" };
     const char *uvals[] = { a->spec->user, a->spec->password };
     gc_strbuf_init(&sb);

@@ -71,6 +71,23 @@ bool gcctl_exec(PGconn *c, const char *who, const char *sql, gc_error *err)
     return ok;
 }
 
+bool gcctl_exec_secret(PGconn *c, const char *who, const char *sql, gc_error *err)
+{
+    /* Set apart from the secret: log_statement judges a whole query string
+     * before any of it runs. The setting names pg_stat_statements even when
+     * it is not loaded: a superuser may set such a placeholder. */
+    static const char quiet[] =
+        "SET pg_stat_statements.track_utility = off; SET log_statement = 'none'; "
+        "SET log_min_error_statement = 'panic'";
+    static const char loud[] =
+        "RESET pg_stat_statements.track_utility; RESET log_statement; RESET log_min_error_statement";
+    if (!gcctl_exec(c, who, quiet, err))
+        return false;
+    bool ok = gcctl_exec(c, who, sql, err);
+    gc_error ignored;
+    return gcctl_exec(c, who, loud, ok ? err : &ignored) && ok;
+}
+
 PGresult *gcctl_query(PGconn *c, const char *who, const char *sql, int nparams,
                       const char *const *params, gc_error *err)
 {

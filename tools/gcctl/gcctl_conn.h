@@ -31,6 +31,13 @@ PGconn *gcctl_connect(const gcctl_target *t, const gcctl_member *m, const char *
  * "<member>: <server message>" and returns false. */
 bool gcctl_exec(PGconn *c, const char *who, const char *sql, gc_error *err);
 
+/* Runs commands that carry a secret (a password in a user mapping, a
+ * role's verifier) so that the text reaches neither pg_stat_statements nor
+ * the server log: the session stops tracking utility statements and logging
+ * statements (also failed ones) around it. Needs a superuser, like the rest
+ * of gcctl. Otherwise as gcctl_exec. */
+bool gcctl_exec_secret(PGconn *c, const char *who, const char *sql, gc_error *err);
+
 /* Runs a query with text parameters; returns the result (caller PQclears) or
  * NULL with err set. */
 PGresult *gcctl_query(PGconn *c, const char *who, const char *sql, int nparams,

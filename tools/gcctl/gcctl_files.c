@@ -2,18 +2,20 @@
  * The files a local cluster leaves in DIR for users and tools:
  * cluster.yaml (the spec with real ports), locator.yaml (members for the
  * driver), odbc.ini and odbcinst.ini (a DSN named after the cluster, so that
- * ODBCSYSINI=DIR isql <cluster> connects through gcodbc).
+ * ODBCSYSINI=DIR isql <cluster> connects through gcodbc). cluster.yaml and
+ * odbc.ini hold passwords: created 0600 (see gcctl_replace.h).
  */
 #define _GNU_SOURCE
 #include "gcctl_local.h"
 
-#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "gcctl_replace.h"
 
 /* Where the driver is when the caller does not say: gcctl is built into
  * <build>/tools/gcctl/ and the driver into <build>/src/; an installed gcctl
@@ -69,16 +71,6 @@ static bool driver_from_ini(const char *dir, char *buf, size_t size)
     return found;
 }
 
-static bool write_text(const char *path, const char *text, gc_error *err)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-        gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
 bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err)
 {
     char path[1200], driver_path[PATH_MAX], absdir[PATH_MAX];
@@ -104,7 +96,7 @@ bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err)
                            "Driver = %s\n", driver_path);
     char *text = gcctl_sb_take(&sb);
     snprintf(path, sizeof path, "%s/odbcinst.ini", l->dir);
-    bool ok = write_text(path, text, err);
+    bool ok = gcctl_replace_text(path, text, GCCTL_MODE_PUBLIC, err);
     free(text);
     if (!ok)
         return false;
@@ -125,7 +117,7 @@ bool gcctl_local_write_files(gcctl_local *l, const char *driver, gc_error *err)
                       l->spec.database, l->spec.user, l->spec.password, absdir);
     text = gcctl_sb_take(&sb);
     snprintf(path, sizeof path, "%s/odbc.ini", l->dir);
-    ok = write_text(path, text, err);
+    ok = gcctl_replace_text(path, text, GCCTL_MODE_SECRET, err);   /* PWD */
     free(text);
     return ok;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gcctl_apply.h"
+#include "gcctl_replace.h"
 #include "gcctl_proc.h"
 
 /* Settings every member shares. fsync is off because a local cluster is
@@ -360,10 +361,9 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
         gc_error_set(err, "HY000", 0, "%s already holds a local cluster; run gcctl local down first", dir);
         goto fail;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        gc_error_set(err, "HY000", 0, "cannot create %s: %s", dir, strerror(errno));
+    /* DIR will hold passwords: only its owner may enter it. */
+    if (!gcctl_make_dirs(dir, 0700, err))
         goto fail;
-    }
     if (!gcctl_local_pick_ports(&l.spec, err))
         goto fail;
     /* The data root lives outside DIR: the server user may not be able to

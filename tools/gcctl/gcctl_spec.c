@@ -6,11 +6,12 @@
 #include "gcctl_spec.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "gcctl_replace.h"
 
 void *gcctl_xcalloc(size_t n, size_t size)
 {
@@ -252,35 +253,14 @@ static void put_table(FILE *f, const gcctl_table *t)
     }
 }
 
-/* Writes to path.tmp then renames, so a reader never sees half a file. */
-static FILE *open_for_replace(const char *path, char *tmp, size_t tmpsize, gc_error *err)
-{
-    snprintf(tmp, tmpsize, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        gc_error_set(err, "HY000", 0, "cannot write %s: %s", tmp, strerror(errno));
-    return f;
-}
-
-static bool close_and_replace(FILE *f, const char *tmp, const char *path, gc_error *err)
-{
-    bool ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0)
-        ok = false;
-    if (!ok) {
-        gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    return ok;
-}
-
+/* A spec holds passwords: a new one is private, a rewrite keeps the mode
+ * the user gave the file. */
 bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
 {
-    char tmp[4096];
-    FILE *f = open_for_replace(path, tmp, sizeof tmp, err);
-    if (!f)
+    gcctl_replacement r;
+    if (!gcctl_replace_begin(&r, path, GCCTL_MODE_SECRET, err))
         return false;
+    FILE *f = r.f;
     fprintf(f, "# written by gcctl: the cluster spec with the ports in use\n");
     fprintf(f, "cluster: %s\ndatabase: %s\nuser: %s\npassword: ", spec->cluster, spec->database, spec->user);
     put_quoted(f, spec->password);
@@ -306,19 +286,19 @@ bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
         for (size_t i = 0; i < spec->ntables; i++)
             put_table(f, &spec->tables[i]);
     }
-    return close_and_replace(f, tmp, path, err);
+    return gcctl_replace_commit(&r, err);
 }
 
 bool gcctl_spec_write_locator(const gcctl_spec *spec, const char *path, gc_error *err)
 {
-    char tmp[4096];
-    FILE *f = open_for_replace(path, tmp, sizeof tmp, err);
-    if (!f)
+    gcctl_replacement r;
+    if (!gcctl_replace_begin(&r, path, GCCTL_MODE_PUBLIC, err))
         return false;
+    FILE *f = r.f;
     fprintf(f, "cluster: %s\nmembers:\n", spec->cluster);
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *m = &spec->members[i];
         fprintf(f, "  - {name: %s, group: %s, host: %s, port: %d}\n", m->name, m->group, m->host, m->port);
     }
-    return close_and_replace(f, tmp, path, err);
+    return gcctl_replace_commit(&r, err);
 }

@@ -12,6 +12,11 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "config/gc_yaml_file.h"
+
+/* A spec lists members and tables; far more than any cluster needs. */
+#define SPEC_MAX_BYTES (16u * 1024u * 1024u)
+
 typedef struct parse_ctx {
     yaml_document_t doc;
     const char *file;
@@ -422,15 +427,24 @@ bool gcctl_spec_parse(const char *path, gcctl_spec *spec, gc_error *err)
 {
     memset(spec, 0, sizeof *spec);
     spec->file = gcctl_xstrdup(path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gc_error_set(err, "HY000", 0, "%s: cannot open: %s", path, strerror(errno));
+    char problem[256];
+    size_t len = 0;
+    char *text = gc_yaml_file_read(path, SPEC_MAX_BYTES, &len, problem, sizeof problem);
+    if (!text) {
+        gc_error_set(err, "HY000", 0, "%s: %s", path, problem);
+        return false;
+    }
+    yaml_mark_t too_deep;
+    if (!gc_yaml_depth_within(text, len, GC_YAML_MAX_DEPTH, &too_deep)) {
+        gc_error_set(err, "HY000", 0, "%s:%d:%d: YAML error: nested deeper than %d levels", path,
+                     (int)too_deep.line + 1, (int)too_deep.column + 1, GC_YAML_MAX_DEPTH);
+        free(text);
         return false;
     }
     yaml_parser_t parser;
     parse_ctx ctx = { .file = path, .err = err };
     yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     bool ok = yaml_parser_load(&parser, &ctx.doc) != 0;
     if (!ok) {
         const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
@@ -449,7 +463,7 @@ bool gcctl_spec_parse(const char *path, gcctl_spec *spec, gc_error *err)
         yaml_document_delete(&ctx.doc);
     }
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     return ok;
 }
 

@@ -139,4 +139,20 @@ EOF2
 expect no_members "the spec needs 'members'" <<EOF2
 ${head}
 EOF2
+
+# 100 KB of '[' took libyaml minutes to refuse; the depth bound stops it at
+# once, where the nesting gets too deep.
+start=$(date +%s.%N)
+expect too_deep "too_deep.yaml:1:33: YAML error: nested deeper than 32 levels" < <(head -c 102400 /dev/zero | tr '\0' '[')
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+(( $(echo "$secs < 2" | bc) )) || fail "100 KB of '[' took ${secs} s to refuse"
+
+# A FIFO (or anything but a regular file) is refused without waiting for a
+# writer; timeout turns a hang into a failure.
+mkfifo "$work/fifo.yaml"
+out=$(timeout 10 "$GCCTL" check "$work/fifo.yaml" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "a FIFO spec: exit $rc, $out"
+[ "$out" = "gcctl: $work/fifo.yaml: is not a regular file (a FIFO)" ] || fail "a FIFO spec: $out"
+echo "ok: fifo -> $out"
 echo "PASS"

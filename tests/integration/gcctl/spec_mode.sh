@@ -5,7 +5,8 @@
 # superuser/superuser_password fields). A local cluster stands in for the
 # user's servers; after it is up the test uses only a copy of DIR/cluster.yaml.
 # apply twice changes nothing, status lists every member and the shard owners,
-# reconnect raises the version on every primary, promote works.
+# reconnect raises the version on every primary, promote works and keeps
+# the mode of the spec it rewrites.
 # usage: spec_mode.sh GCCTL SPEC DIR
 GCCTL=$1
 SPEC=$2
@@ -81,7 +82,9 @@ sql G2N1 "INSERT INTO accounts SELECT g, 'a', 0 FROM generate_series(1, 100) g"
 out=$(gcctl_spec promote G1N2 --spec "$spec" 2>&1) && fail "promote while G1N1 runs succeeded"
 echo "$out" | grep -q "still running" || fail "promote while the primary runs: $out"
 "$GCCTL" local stop-member G1N1 --dir "$DIR" --mode immediate || fail "stop-member G1N1"
+chmod 640 "$spec"   # the user's choice, which the rewrite below keeps
 gcctl_spec promote G1N2 --spec "$spec" || fail "promote --spec"
+[ "$(stat -c %a "$spec")" = 640 ] || fail "promote --spec changed the spec's mode to $(stat -c %a "$spec")"
 sed -n 's/.*name: \([A-Za-z0-9_]*\), group: G1,.*/\1/p' "$spec" | head -1 | grep -qx G1N2 ||
     fail "the spec does not list G1N2 first: $(cat "$spec")"
 [ "$(sql G1N2 "SELECT pg_is_in_recovery()")" = f ] || fail "G1N2 is still in recovery"

@@ -1,6 +1,7 @@
 /*
- * Locator files: the format gcctl writes, and errors that say where
- * (file:line:column) and what is wrong.
+ * Locator files: the format gcctl writes, errors that say where
+ * (file:line:column) and what is wrong, and inputs that must fail at once
+ * (a FIFO, deep nesting).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config/gc_locator.h"
@@ -148,6 +151,80 @@ static void test_unreadable_file_fails_with_08001(void **state)
     assert_non_null(strstr(err.message, "cluster.yaml"));
 }
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Opening a FIFO for reading waits for a writer: the load must not. The
+ * alarm turns a hang into a failure (SIGALRM ends the test program). */
+static void test_fifo_is_refused_at_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gc_config_locator_fifo_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/locator.yaml", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    gc_error err;
+    gc_error_clear(&err);
+    alarm(10);
+    gc_locator *loc = gc_locator_load(path, &err);
+    alarm(0);
+    unlink(path);
+    assert_null(loc);
+    assert_string_equal(err.sqlstate, "08001");
+    char want[128];
+    snprintf(want, sizeof want, "locator %s: is not a regular file (a FIFO)", path);
+    assert_string_equal(err.message, want);
+
+    /* A directory is no locator either (it used to fail only at read). */
+    gc_error_clear(&err);
+    assert_null(gc_locator_load(dir, &err));
+    snprintf(want, sizeof want, "locator %s: is not a regular file (a directory)", dir);
+    assert_string_equal(err.message, want);
+    rmdir(dir);
+}
+
+/* 100 KB of '[' took libyaml 52 s (and more on a busy machine) to reject;
+ * the depth bound rejects it where it gets too deep, at once. */
+static void test_deep_nesting_fails_fast_where_it_gets_too_deep(void **state)
+{
+    (void)state;
+    size_t len = 100 * 1024;
+    char *text = malloc(len);
+    assert_non_null(text);
+    memset(text, '[', len);
+    gc_error err;
+    gc_error_clear(&err);
+    double start = seconds_now();
+    assert_null(gc_locator_parse(text, len, "deep.yaml", &err));
+    double took = seconds_now() - start;
+    free(text);
+    assert_string_equal(err.sqlstate, "08001");
+    assert_string_equal(err.message, "locator deep.yaml:1:33: nested deeper than 32 levels; a locator is 3 deep");
+    if (took > 0.5)
+        fail_msg("100 KB of '[' took %.3f s to fail", took);
+
+    /* Block nesting counts the same way; 32 levels still load as YAML. */
+    const char block[] = "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - x\n";
+    gc_error_clear(&err);
+    assert_null(gc_locator_parse(block, strlen(block), "block.yaml", &err));
+    assert_string_equal(err.message, "locator block.yaml:1:65: nested deeper than 32 levels; a locator is 3 deep");
+    /* 32 levels (the root mapping and 31 lists) pass the bound and reach the
+     * usual check of what a member is. */
+    char at_bound[128] = "members: ";
+    size_t n = strlen(at_bound);
+    memset(at_bound + n, '[', 31);
+    memset(at_bound + n + 31, ']', 31);
+    at_bound[n + 62] = '\0';
+    gc_error_clear(&err);
+    assert_null(gc_locator_parse(at_bound, strlen(at_bound), "d.yaml", &err));
+    assert_string_equal(err.message, "locator d.yaml:1:11: member 1 must be a mapping {name, group, host, port}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +235,8 @@ int main(void)
         cmocka_unit_test(test_yaml_syntax_error_gives_line_and_column),
         cmocka_unit_test(test_structural_errors),
         cmocka_unit_test(test_unreadable_file_fails_with_08001),
+        cmocka_unit_test(test_fifo_is_refused_at_once),
+        cmocka_unit_test(test_deep_nesting_fails_fast_where_it_gets_too_deep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /*
- * The trace log: line format, levels, and the number that tells apart the
- * connections writing to one file.
+ * The trace log: line format, levels, the number that tells apart the
+ * connections writing to one file, and the mode of the file it creates.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -68,6 +69,39 @@ static void test_two_traces_on_one_file_are_told_apart(void **state)
     assert_non_null(strstr(all, "Z ["));   /* UTC time, then the process id */
 }
 
+/* The permission bits of path. */
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+static void test_new_trace_file_is_private_and_an_old_one_keeps_its_mode(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gc_trace_mode_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/trace.log", dir);
+    mode_t old_mask = umask(022);   /* the usual umask lets others read */
+    gc_trace *trace = gc_trace_open(path, GC_TRACE_INFO);
+    assert_non_null(trace);
+    gc_trace_write(trace, GC_TRACE_INFO, "SELECT secret");
+    gc_trace_close(trace);
+    assert_int_equal(mode_of(path), 0600);
+
+    /* A file the user made readable on purpose stays as it is. */
+    assert_int_equal(chmod(path, 0640), 0);
+    trace = gc_trace_open(path, GC_TRACE_INFO);
+    assert_non_null(trace);
+    gc_trace_close(trace);
+    assert_int_equal(mode_of(path), 0640);
+    umask(old_mask);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_level_off_opens_nothing(void **state)
 {
     (void)state;
@@ -81,6 +115,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_traces_on_one_file_are_told_apart),
+        cmocka_unit_test(test_new_trace_file_is_private_and_an_old_one_keeps_its_mode),
         cmocka_unit_test(test_level_off_opens_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
