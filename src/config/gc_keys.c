@@ -23,6 +23,11 @@ static const char *const sslmode_choices[] = {
     "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL,
 };
 
+/* RollbackOnError: gcodbc's level, or psqlODBC's Protocol value `7.4[-level]`. */
+static const char *const rollback_choices[] = {
+    "0", "1", "2", "7.4", "7.4-0", "7.4-1", "7.4-2", NULL,
+};
+
 const gc_key gc_keys[] = {
     /* Where to connect */
     { .name = "DSN", .type = GC_KEY_STRING, .offset = FIELD(dsn),
@@ -163,6 +168,16 @@ const gc_key gc_keys[] = {
              "large results window by window, so a result larger than memory never "
              "has to fit in it; a larger window means fewer round trips and more "
              "memory per statement." },
+    { .name = "RollbackOnError", .aliases = { "Protocol", NULL }, .type = GC_KEY_ENUM,
+      .choices = rollback_choices, .default_value = "2", .offset = FIELD(rollback_on_error),
+      .doc = "What the driver does when a statement fails inside a transaction "
+             "(docs/transactions.md). 0: nothing; the transaction stays aborted "
+             "(25P02) until SQLEndTran. 1: it rolls the whole transaction back, so "
+             "the next statement starts a new one. 2: it rolls back only the failed "
+             "statement (a savepoint is set before each statement in a "
+             "transaction, sent in the same round trip); the transaction goes on. "
+             "psqlODBC's `Protocol=7.4-0`, `7.4-1`, `7.4-2` mean the same; `7.4` "
+             "alone is the default." },
     { .name = "ApplicationName", .type = GC_KEY_STRING,
       .offset = FIELD(application_name), .value_hint = "text",
       .doc = "application_name of every member session, shown in "

@@ -51,6 +51,8 @@ typedef struct gc_settings {
     int topology_refresh;
     /* Behaviour */
     int fetch_window_rows;        /* rows per streamed window when a cursor is used */
+    char *rollback_on_error;      /* RollbackOnError / psqlODBC Protocol: "0", "1",
+                                     "2", "7.4", "7.4-0"... (gc_txn_guard.h) */
     char *application_name;
     /* Trace */
     int log_level;                /* gc_trace_level */

@@ -14,6 +14,7 @@
 
 #include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
+#include "core/gc_txn_guard.h"
 
 /* Server notices reach the handle of the running call through the
  * connection's notice routing (gc_conn.h: notice_diag). */
@@ -23,9 +24,14 @@ void gc_result_take_session(gc_stmt *s)
     s->owns_session = true;
 }
 
+/* The session is free again: the rollback level looks at how the
+ * statement ended (gc_txn_guard.h). */
 void gc_result_release_session(gc_stmt *s)
 {
+    bool owned = s->owns_session;
     s->owns_session = false;
+    if (owned)
+        gc_txn_guard_settle(s);
 }
 
 /* Next result from the session while s owns it (NULL when none). */
@@ -274,6 +280,70 @@ static void read_ahead(gc_stmt *s)
         PQclear(r);
 }
 
+/* Whether a command tag is that of a statement that changes rows. */
+static bool changes_rows(const char *tag)
+{
+    static const char *const verbs[] = { "INSERT ", "UPDATE ", "DELETE ", "MERGE " };
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strncmp(tag, verbs[i], strlen(verbs[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Rows read ahead into the first window at most, and their bytes. */
+#define FIRST_WINDOW_BYTES (1024 * 1024)
+
+/* A result set has begun streaming with s->block's one row. Reads on
+ * while the set lasts, up to FetchWindowRows rows and 1 MiB of values, into
+ * one block: a set that ends within that window is complete when SQLExecute
+ * returns, so SQLRowCount is exact (what pyodbc's cursor.rowcount shows).
+ * A larger set goes on streaming from where the window stopped; its count
+ * is known when its last row has arrived. An error that ends the set is
+ * kept for the fetch that reaches it, as when streaming. */
+static void read_first_window(gc_stmt *s)
+{
+    int limit = s->conn->settings.fetch_window_rows;
+    if (limit <= 1)
+        return;
+    PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
+    if (window == NULL || !append_rows(window, s->block, 0)) {
+        PQclear(window);
+        return;                         /* stream the set row by row instead */
+    }
+    size_t bytes = 0;
+    bool ok = true;
+    while (ok && PQntuples(window) < limit && bytes < FIRST_WINDOW_BYTES) {
+        PGresult *r = session_next(s);
+        if (r == NULL) {
+            s->set_complete = true;
+            break;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK) {
+            s->set_error = r;
+            s->set_complete = true;
+            break;
+        }
+        for (int f = 0; f < PQnfields(r) && PQntuples(r) > 0; f++)
+            bytes += (size_t)PQgetlength(r, 0, f);
+        ok = append_rows(window, r, 0);
+        if (st == PGRES_TUPLES_OK) {
+            const char *n = PQcmdTuples(r);
+            s->row_count = n[0] ? atol(n) : PQntuples(window);
+            s->set_complete = true;
+        }
+        PQclear(r);
+        if (s->set_complete)
+            break;
+    }
+    if (!ok && s->set_error == NULL) {
+        s->set_error = driver_error_result();
+        s->set_complete = true;
+    }
+    PQclear(s->block);
+    s->block = window;
+}
+
 /* Takes `r` as the start of the statement's next result. */
 static SQLRETURN start_result(gc_stmt *s, PGresult *r)
 {
@@ -297,8 +367,11 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         s->block = r;
         s->set_complete = !streaming;
         s->row_count = streaming ? -1 : PQntuples(r);
+        s->changed_rows_kind = false;
         s->state = GC_STMT_CURSOR;
-        if (!streaming)
+        if (streaming)
+            read_first_window(s);
+        if (s->set_complete)
             read_ahead(s);
         return SQL_SUCCESS;
     }
@@ -306,6 +379,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     case PGRES_EMPTY_QUERY: {
         const char *n = PQcmdTuples(r);
         s->row_count = n[0] ? atol(n) : -1;
+        s->changed_rows_kind = changes_rows(PQcmdStatus(r));
         PQclear(r);
         gc_desc_clear_records(s->ird);
         s->set_complete = true;
