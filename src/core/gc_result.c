@@ -290,7 +290,7 @@ static bool changes_rows(const char *tag)
     return false;
 }
 
-/* Rows read ahead into the first window at most, and their bytes. */
+/* Bytes of values read ahead into the first window at most. */
 #define FIRST_WINDOW_BYTES (1024 * 1024)
 
 /* A result set has begun streaming with s->block's one row. Reads on
@@ -303,8 +303,6 @@ static bool changes_rows(const char *tag)
 static void read_first_window(gc_stmt *s)
 {
     int limit = s->conn->settings.fetch_window_rows;
-    if (limit <= 1)
-        return;
     PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
     if (window == NULL || !append_rows(window, s->block, 0)) {
         PQclear(window);
@@ -312,7 +310,9 @@ static void read_first_window(gc_stmt *s)
     }
     size_t bytes = 0;
     bool ok = true;
-    while (ok && PQntuples(window) < limit && bytes < FIRST_WINDOW_BYTES) {
+    /* Up to one row beyond the window: a set of exactly `limit` rows is
+     * complete once its end (a result without rows) has been read. */
+    while (ok && PQntuples(window) <= limit && bytes < FIRST_WINDOW_BYTES) {
         PGresult *r = session_next(s);
         if (r == NULL) {
             s->set_complete = true;
