@@ -191,6 +191,10 @@ void gc_stmt_free_session(gc_conn *c)
 void gc_stmt_discard_results(gc_stmt *s)
 {
     if (s->owns_session) {
+        /* An error read while discarding never reaches the application:
+         * the rollback level must not hide it. The transaction stays
+         * aborted (25P02, and 40000 at COMMIT) as the server left it. */
+        gc_txn_guard_disarm(s);
         if (s->conn->session != NULL)
             gc_member_drain(s->conn->session);
         gc_result_release_session(s);
@@ -298,18 +302,21 @@ static bool changes_rows(const char *tag)
  * one block: a set that ends within that window is complete when SQLExecute
  * returns, so SQLRowCount is exact (what pyodbc's cursor.rowcount shows).
  * A larger set goes on streaming from where the window stopped; its count
- * is known when its last row has arrived. An error that ends the set is
- * kept for the fetch that reaches it, as when streaming. */
-static void read_first_window(gc_stmt *s)
+ * is known when its last row has arrived. Returns the error that ended the
+ * set within the window (the caller's to report and PQclear): the
+ * statement failed, as a driver reading whole results would say at once,
+ * and the rows before it are dropped. NULL otherwise. */
+static PGresult *read_first_window(gc_stmt *s)
 {
     int limit = s->conn->settings.fetch_window_rows;
     PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
     if (window == NULL || !append_rows(window, s->block, 0)) {
         PQclear(window);
-        return;                         /* stream the set row by row instead */
+        return NULL;                    /* stream the set row by row instead */
     }
     size_t bytes = 0;
     bool ok = true;
+    PGresult *error = NULL;
     /* Up to one row beyond the window: a set of exactly `limit` rows is
      * complete once its end (a result without rows) has been read. */
     while (ok && PQntuples(window) <= limit && bytes < FIRST_WINDOW_BYTES) {
@@ -320,8 +327,7 @@ static void read_first_window(gc_stmt *s)
         }
         ExecStatusType st = PQresultStatus(r);
         if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK) {
-            s->set_error = r;
-            s->set_complete = true;
+            error = r;
             break;
         }
         for (int f = 0; f < PQnfields(r) && PQntuples(r) > 0; f++)
@@ -336,12 +342,29 @@ static void read_first_window(gc_stmt *s)
         if (s->set_complete)
             break;
     }
-    if (!ok && s->set_error == NULL) {
-        s->set_error = driver_error_result();
-        s->set_complete = true;
-    }
+    if (!ok && error == NULL)
+        error = driver_error_result();
     PQclear(s->block);
-    s->block = window;
+    s->block = error == NULL ? window : NULL;
+    if (error != NULL) {
+        PQclear(window);
+        s->set_complete = true;
+        s->row_count = -1;
+    }
+    return error;
+}
+
+/* The statement's result is the error r (owned): reported, the rest of
+ * what the server sends collected. */
+static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
+{
+    add_result_error(s, r);
+    PQclear(r);
+    /* The server skips the rest of a failed batch; collect its end. */
+    if (s->owns_session && s->conn->session != NULL)
+        gc_member_drain(s->conn->session);
+    gc_result_release_session(s);
+    return SQL_ERROR;
 }
 
 /* Takes `r` as the start of the statement's next result. */
@@ -369,8 +392,11 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         s->row_count = streaming ? -1 : PQntuples(r);
         s->changed_rows_kind = false;
         s->state = GC_STMT_CURSOR;
-        if (streaming)
-            read_first_window(s);
+        PGresult *error = streaming ? read_first_window(s) : NULL;
+        if (error != NULL) {
+            gc_desc_clear_records(s->ird);
+            return fail_result(s, error);
+        }
         if (s->set_complete)
             read_ahead(s);
         return SQL_SUCCESS;
@@ -397,13 +423,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         gc_diag_add(&s->h.diag, "HYC00", 0, "COPY is not supported through ODBC statements");
         return SQL_ERROR;
     default:
-        add_result_error(s, r);
-        PQclear(r);
-        /* The server skips the rest of a failed batch; collect its end. */
-        if (s->owns_session && s->conn->session != NULL)
-            gc_member_drain(s->conn->session);
-        gc_result_release_session(s);
-        return SQL_ERROR;
+        return fail_result(s, r);
     }
 }
 

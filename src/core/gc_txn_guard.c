@@ -93,3 +93,9 @@ void gc_txn_guard_settle(gc_stmt *s)
         gc_global_pinned_member(c->global) == gc_global_member_index(c->global, m))
         gc_global_release_pin(c->global);
 }
+
+void gc_txn_guard_disarm(gc_stmt *s)
+{
+    if (s->conn->txn_guard.stmt == s)
+        s->conn->txn_guard.stmt = NULL;
+}

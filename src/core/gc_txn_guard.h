@@ -61,4 +61,9 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, gc_txn_guard_mode *mod
  * s's diagnostics. */
 void gc_txn_guard_settle(gc_stmt *s);
 
+/* Forgets s's guard without looking at the transaction: for results the
+ * application will never read (their error must stay the server's). A
+ * savepoint set with its own round trip stays until the transaction ends. */
+void gc_txn_guard_disarm(gc_stmt *s);
+
 #endif

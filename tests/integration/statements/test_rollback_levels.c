@@ -91,14 +91,10 @@ static void statement_level(st_conn *observer, const char *keys)
     ST_EXPECT_STATE(run(s, "select * from no_such_table"), s, "42P01");
     ST_OK(run(s, "insert into rb_t values (4); select 1/0"), s);
     ST_EXPECT_STATE(SQLMoreResults(s), s, "22012");
-    /* An error that comes with a later row: after the rows before it. */
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select 10 / (3 - g) from generate_series(1, 5) g",
-                        SQL_NTS), s);
-    ST_OK(SQLFetch(s), s);
-    ST_OK(SQLFetch(s), s);
-    ST_EXPECT_STATE(SQLFetch(s), s, "22012");
-    SQLFreeStmt(s, SQL_CLOSE);
-    /* The same beyond the first window (FetchWindowRows rows). */
+    /* An error that comes with a later row: within the first window
+     * (FetchWindowRows rows) the statement fails at once; beyond it, the
+     * fetch that reaches it says so. */
+    ST_EXPECT_STATE(run(s, "select 10 / (3 - g) from generate_series(1, 5) g"), s, "22012");
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select 1 / (2000 - g) from generate_series(1, 3000) g",
                         SQL_NTS), s);
     SQLRETURN rc;
@@ -139,6 +135,25 @@ static void statement_level(st_conn *observer, const char *keys)
     ST_OK(run(s, "commit"), s);
     ST_CHECK(strcmp(committed(observer), "1,2,3,6,7,8,9,10") == 0, "committed %s",
              committed(observer));
+    finish(&c, s);
+}
+
+/* A cursor closed before the error its rows led to: the application never
+ * saw the error, so the driver does not hide it either; the transaction
+ * stays aborted, as the server left it (25P02, then 40000 at COMMIT). */
+static void unseen_error_is_not_hidden(st_conn *observer, const char *keys)
+{
+    st_conn c;
+    SQLHSTMT s = start(observer, keys, &c);
+    ST_OK(run(s, "insert into rb_t values (1)"), s);
+    ST_OK(run(s, "select 1 / (2000 - g) from generate_series(1, 3000) g"), s);
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLFreeStmt(s, SQL_CLOSE), s);
+    ST_EXPECT_STATE(run(s, "insert into rb_t values (2)"), s, "25P02");
+    SQLRETURN rc = SQLEndTran(SQL_HANDLE_DBC, c.dbc, SQL_COMMIT);
+    ST_CHECK(rc == SQL_ERROR && st_has_state(SQL_HANDLE_DBC, c.dbc, "40000"),
+             "%s: commit after the unseen error rc=%d", keys, (int)rc);
+    ST_CHECK(strcmp(committed(observer), "") == 0, "committed %s", committed(observer));
     finish(&c, s);
 }
 
@@ -200,6 +215,8 @@ int main(void)
     statement_level(&observer, "");
     statement_level(&observer, "Protocol=7.4-2");
     statement_level(&observer, "Protocol=7.4");
+    unseen_error_is_not_hidden(&observer, "");
+    unseen_error_is_not_hidden(&observer, "RollbackOnError=1");
     transaction_level(&observer, "RollbackOnError=1");
     transaction_level(&observer, "Protocol=7.4-1");
     no_rollback(&observer, "RollbackOnError=0");
