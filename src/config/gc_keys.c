@@ -30,6 +30,11 @@ static const char *const sslmode_choices[] = {
     "disable", "allow", "prefer", "require", "verify-ca", "verify-full", NULL,
 };
 
+/* RollbackOnError: gcodbc's level, or psqlODBC's Protocol value `7.4[-level]`. */
+static const char *const rollback_choices[] = {
+    "0", "1", "2", "7.4", "7.4-0", "7.4-1", "7.4-2", NULL,
+};
+
 const gc_key gc_keys[] = {
     /* Where to connect */
     { .name = "DSN", .type = GC_KEY_STRING, .offset = FIELD(dsn),
@@ -97,7 +102,9 @@ const gc_key gc_keys[] = {
     { .name = "LocalityMemberPath", .goldilocks = "LOCALITY_MEMBER_PATH",
       .type = GC_KEY_STRING, .offset = FIELD(locality_member_path),
       .value_hint = "member names, as in `G1N2,G2N2,G1N1`",
-      .doc = "Member preference order for LocalityMemberPolicy 4." },
+      .doc = "Member preference order for LocalityMemberPolicy 4. Names the cluster "
+             "does not have are ignored and named in a 01000 warning at connect "
+             "(SQL_SUCCESS_WITH_INFO)." },
     { .name = "LocalityGroupPolicy", .goldilocks = "LOCALITY_GROUP_POLICY",
       .type = GC_KEY_INT, .min = 0, .max = 2, .default_value = "0",
       .offset = FIELD(locality_group_policy),
@@ -107,7 +114,9 @@ const gc_key gc_keys[] = {
     { .name = "LocalityGroupPath", .goldilocks = "LOCALITY_GROUP_PATH",
       .type = GC_KEY_STRING, .offset = FIELD(locality_group_path),
       .value_hint = "group names, as in `G2,G1`",
-      .doc = "Group preference order for LocalityGroupPolicy 1." },
+      .doc = "Group preference order for LocalityGroupPolicy 1. Names the cluster "
+             "does not have are ignored and named in a 01000 warning at connect "
+             "(SQL_SUCCESS_WITH_INFO)." },
     { .name = "LocalityOnDemand", .type = GC_KEY_BOOL, .default_value = "No",
       .offset = FIELD(locality_on_demand),
       .doc = "Yes: open a member session only when a statement first needs that "
@@ -151,7 +160,10 @@ const gc_key gc_keys[] = {
     { .name = "ConnectTimeout", .type = GC_KEY_INT, .min = 1, .max = 3600,
       .default_value = "10", .offset = FIELD(connect_timeout),
       .doc = "Seconds to wait for one member session to be established before "
-             "that member counts as unreachable." },
+             "that member counts as unreachable. A global connection waits for all "
+             "its members at once, and for an address that did not answer only once "
+             "per connect: silent members hold up a connect for ConnectTimeout at "
+             "most (docs/global-connection.md, \"Connecting\")." },
     { .name = "ReconnectInterval", .type = GC_KEY_INT, .min = 1, .max = 3600,
       .default_value = "1", .offset = FIELD(reconnect_interval),
       .doc = "Seconds before the first attempt to reconnect a member that went "
@@ -167,6 +179,24 @@ const gc_key gc_keys[] = {
       .doc = "Upper bound, in seconds, between checks of the catalog version, in "
              "case a change notification (NOTIFY) was missed." },
     /* Behaviour */
+    { .name = "FetchWindowRows", .type = GC_KEY_INT, .min = 1, .max = 10000000,
+      .default_value = "1000", .offset = FIELD(fetch_window_rows),
+      .doc = "Rows the driver reads ahead when a statement executes (with at most "
+             "1 MiB of values): a result that fits is complete when SQLExecute "
+             "returns, so SQLRowCount is exact and an error within it fails "
+             "SQLExecute; a larger result streams on, one row at a time "
+             "(docs/statements.md, \"Results\")." },
+    { .name = "RollbackOnError", .psqlodbc = "Protocol", .psqlodbc_abbrev = "A1",
+      .type = GC_KEY_ENUM,
+      .choices = rollback_choices, .default_value = "2", .offset = FIELD(rollback_on_error),
+      .doc = "What the driver does when a statement fails inside a transaction "
+             "(docs/transactions.md). 0: nothing; the transaction stays aborted "
+             "(25P02) until SQLEndTran. 1: it rolls the whole transaction back, so "
+             "the next statement starts a new one. 2: it rolls back only the failed "
+             "statement (a savepoint is set before each statement in a "
+             "transaction, sent in the same round trip); the transaction goes on. "
+             "psqlODBC's `Protocol=7.4-0`, `7.4-1`, `7.4-2` mean the same; `7.4` "
+             "alone is the default." },
     { .name = "ApplicationName", .type = GC_KEY_STRING,
       .offset = FIELD(application_name), .value_hint = "text",
       .doc = "application_name of every member session, shown in "
@@ -318,9 +348,8 @@ const gc_key gc_keys[] = {
       
       .type = GC_KEY_ACCEPTED,
       .doc = "Rows per FETCH with UseDeclareFetch; see UseDeclareFetch: rows stream "
-             "one at a time, so there is no batch size to choose. (gcodbc's former "
-             "FetchWindowRows key, which nothing read, is gone for the same reason "
-             "and is now reported as unknown.)" },
+             "one at a time, so there is no batch size to choose (gcodbc's "
+             "FetchWindowRows sets how many rows are read ahead at execute)." },
     { .name = "UseServerSidePrepare", .psqlodbc = "UseServerSidePrepare",
       .psqlodbc_default = "1",
       

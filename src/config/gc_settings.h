@@ -50,6 +50,9 @@ typedef struct gc_settings {
     int member_timeout;
     int topology_refresh;
     /* Behaviour */
+    int fetch_window_rows;        /* FetchWindowRows: rows read ahead at execute */
+    char *rollback_on_error;      /* RollbackOnError / psqlODBC Protocol: "0", "1",
+                                     "2", "7.4", "7.4-0"... (gc_txn_guard.h) */
     char *application_name;
     /* Session set-up (psqlODBC's keys) */
     bool read_only;               /* ReadOnly: SQL_ATTR_ACCESS_MODE read-only */

@@ -58,6 +58,12 @@ struct gc_conn {
      * functions, NULL between calls, when notices are only traced). */
     gc_diag *notice_diag;
 
+    /* The statement whose failure the rollback level watches, and how it
+     * was guarded (gc_txn_guard.h); NULL when none. */
+    struct {
+        gc_stmt *stmt;
+        int mode;                  /* gc_txn_guard_mode */
+    } txn_guard;
     unsigned long next_statement_number;   /* names server-side prepared statements */
     gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */

@@ -19,6 +19,7 @@
 #include "core/gc_route_failover.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
+#include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_rewrite.h"
 
@@ -94,6 +95,7 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
     s->nparams = (int)out.marker_count;
     s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
     s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
+    s->txn = gc_sql_txn_classify(s->sql, strlen(s->sql));
     return SQL_SUCCESS;
 }
 
@@ -418,6 +420,42 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     return rc;
 }
 
+/* Opens the transaction a statement runs in when autocommit is off
+ * (gc_conn_begin_if_needed), except for a statement PostgreSQL refuses
+ * inside a transaction block (VACUUM, CREATE DATABASE...; gc_sql_txn.h)
+ * while none is open: it runs on its own, committed by the server. Inside
+ * an open transaction such a statement is sent as it is and the server's
+ * error stands. *was_in_block: a transaction was open before. */
+static bool begin_unless_outside_block(gc_stmt *s, gc_member *m, bool *was_in_block,
+                                       gc_error *err)
+{
+    *was_in_block = gc_member_txn_status(m) != PQTRANS_IDLE;
+    if (s->txn.kind == GC_SQL_TXN_OUTSIDE_BLOCK && !*was_in_block) {
+        gc_trace_write(s->conn->trace, GC_TRACE_DEBUG,
+                       "statement refused in a transaction block: sent without BEGIN");
+        return true;
+    }
+    return gc_conn_begin_if_needed(s->conn, err);
+}
+
+/* Sends one execution of a statement: between its savepoint and its
+ * release, in one pipeline, when the rollback level guards it so
+ * (gc_txn_guard.h); prepared when stmt_name is set; as a simple query (a
+ * text may hold several statements) when it has no parameters. */
+static bool send_guarded(gc_member *m, gc_txn_guard_mode guard, const char *stmt_name,
+                         const char *sql, int n, const Oid *types, const char *const *values,
+                         const int *lengths, const int *formats, gc_error *err)
+{
+    if (guard == GC_GUARD_PIPELINED)
+        return gc_member_send_wrapped(m, GC_TXN_SAVEPOINT_SQL, GC_TXN_RELEASE_SQL, stmt_name,
+                                      sql, n, types, values, lengths, formats, err);
+    if (stmt_name != NULL)
+        return gc_member_send_query_prepared(m, stmt_name, n, values, lengths, formats, err);
+    if (n == 0)
+        return gc_member_send_query(m, sql, err);
+    return gc_member_send_query_params(m, sql, n, types, values, lengths, formats, err);
+}
+
 /* One try of send_and_begin: route, send, take the first result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
 {
@@ -460,7 +498,8 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     }
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_conn_begin_if_needed(s->conn, &err)) {
+    bool was_in_block = false;
+    if (!begin_unless_outside_block(s, m, &was_in_block, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
@@ -471,16 +510,15 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
         return gc_commit_run_sql(s);
     if (gc_commit_write_applies(s))
         return gc_commit_run_write(s, m, n, types, values, lengths, formats);
+    gc_txn_guard_mode guard;
+    if (gc_txn_guard_arm(s, was_in_block, &guard) != SQL_SUCCESS) {
+        gc_route_done(s, SQL_ERROR);
+        return SQL_ERROR;
+    }
     gc_result_take_session(s);
-    bool sent;
-    if (s->prepared && !s->simple_query)
-        sent = gc_member_send_query_prepared(m, s->server.name, n, values, lengths,
-                                             formats, &err);
-    else if (n == 0)
-        sent = gc_member_send_query(m, s->sql, &err);
-    else
-        sent = gc_member_send_query_params(m, s->sql, n, types, values, lengths,
-                                           formats, &err);
+    const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
+    bool sent = send_guarded(m, guard, stmt_name, s->sql, n, types, values, lengths, formats,
+                             &err);
     if (!sent) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
@@ -616,6 +654,20 @@ static SQLRETURN start_exec(gc_stmt *s)
     return continue_exec(s);
 }
 
+/* ODBC 3: SQLExecute / SQLExecDirect (and the SQLParamData that runs the
+ * statement) of an INSERT, UPDATE, DELETE or MERGE that changed no row
+ * return SQL_NO_DATA. Only when that was the whole execution: no result
+ * set, no further result (a batch), nothing changed by any row of a
+ * parameter array. An ODBC 2 application gets SQL_SUCCESS. */
+static SQLRETURN no_data_when_nothing_changed(gc_stmt *s, SQLRETURN rc)
+{
+    if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || s->state != GC_STMT_EXECUTED ||
+        !s->changed_rows_kind || s->row_count != 0 || s->queue_len > 0 || s->owns_session ||
+        s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
+        return rc;
+    return SQL_NO_DATA;
+}
+
 /* Answers SHOW GLOBAL CONNECTION from the driver's own bookkeeping. */
 static SQLRETURN show_global(gc_stmt *s)
 {
@@ -671,7 +723,7 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
         return show_global(s);
     if (s->reconnect_global)
         return gc_reconnect_stmt_run(s);
-    return start_exec(s);
+    return no_data_when_nothing_changed(s, start_exec(s));
 }
 
 SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
@@ -692,7 +744,7 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     if (!gc_route_session_sql_allowed(s))
         return SQL_ERROR;
     gc_route_analyze(s);
-    return start_exec(s);
+    return no_data_when_nothing_changed(s, start_exec(s));
 }
 
 SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
@@ -715,7 +767,7 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
     }
     s->dae_current = -1;
     s->state = idle_state(s);
-    return continue_exec(s);
+    return no_data_when_nothing_changed(s, continue_exec(s));
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */
@@ -810,12 +862,18 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
     gc_stmt_free_session(s->conn);
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_conn_begin_if_needed(s->conn, &err)) {
+    s->txn = (gc_sql_txn_info){ .kind = GC_SQL_TXN_ORDINARY };
+    bool was_in_block = false;
+    if (!begin_unless_outside_block(s, m, &was_in_block, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
+    gc_txn_guard_mode guard;
+    if (gc_txn_guard_arm(s, was_in_block, &guard) != SQL_SUCCESS)
+        return SQL_ERROR;
     gc_result_take_session(s);
-    if (!gc_member_send_query_params(m, sql, nparams, NULL, values, NULL, NULL, &err)) {
+    if (!send_guarded(m, guard, NULL, sql, nparams, NULL, values, NULL,
+                      NULL, &err)) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;

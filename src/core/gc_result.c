@@ -16,6 +16,7 @@
 #include "core/gc_pgtype_keys.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
+#include "core/gc_txn_guard.h"
 
 /* Server notices reach the handle of the running call through the
  * connection's notice routing (gc_conn.h: notice_diag). */
@@ -25,9 +26,14 @@ void gc_result_take_session(gc_stmt *s)
     s->owns_session = true;
 }
 
+/* The session is free again: the rollback level looks at how the
+ * statement ended (gc_txn_guard.h). */
 void gc_result_release_session(gc_stmt *s)
 {
+    bool owned = s->owns_session;
     s->owns_session = false;
+    if (owned)
+        gc_txn_guard_settle(s);
 }
 
 /* Next result from the session while s owns it (NULL when none). */
@@ -187,6 +193,10 @@ void gc_stmt_free_session(gc_conn *c)
 void gc_stmt_discard_results(gc_stmt *s)
 {
     if (s->owns_session) {
+        /* An error read while discarding never reaches the application:
+         * the rollback level must not hide it. The transaction stays
+         * aborted (25P02, and 40000 at COMMIT) as the server left it. */
+        gc_txn_guard_disarm(s);
         if (s->conn->session != NULL)
             gc_member_drain(s->conn->session);
         gc_result_release_session(s);
@@ -282,6 +292,89 @@ static void read_ahead(gc_stmt *s)
         PQclear(r);
 }
 
+/* Whether a command tag is that of a statement that changes rows. */
+static bool changes_rows(const char *tag)
+{
+    static const char *const verbs[] = { "INSERT ", "UPDATE ", "DELETE ", "MERGE " };
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strncmp(tag, verbs[i], strlen(verbs[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Bytes of values read ahead into the first window at most. */
+#define FIRST_WINDOW_BYTES (1024 * 1024)
+
+/* A result set has begun streaming with s->block's one row. Reads on
+ * while the set lasts, up to FetchWindowRows rows and 1 MiB of values, into
+ * one block: a set that ends within that window is complete when SQLExecute
+ * returns, so SQLRowCount is exact (what pyodbc's cursor.rowcount shows).
+ * A larger set goes on streaming from where the window stopped; its count
+ * is known when its last row has arrived. Returns the error that ended the
+ * set within the window (the caller's to report and PQclear): the
+ * statement failed, as a driver reading whole results would say at once,
+ * and the rows before it are dropped. NULL otherwise. */
+static PGresult *read_first_window(gc_stmt *s)
+{
+    int limit = s->conn->settings.fetch_window_rows;
+    PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
+    if (window == NULL || !append_rows(window, s->block, 0)) {
+        PQclear(window);
+        return NULL;                    /* stream the set row by row instead */
+    }
+    size_t bytes = 0;
+    bool ok = true;
+    PGresult *error = NULL;
+    /* Up to one row beyond the window: a set of exactly `limit` rows is
+     * complete once its end (a result without rows) has been read. */
+    while (ok && PQntuples(window) <= limit && bytes < FIRST_WINDOW_BYTES) {
+        PGresult *r = session_next(s);
+        if (r == NULL) {
+            s->set_complete = true;
+            break;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK) {
+            error = r;
+            break;
+        }
+        for (int f = 0; f < PQnfields(r) && PQntuples(r) > 0; f++)
+            bytes += (size_t)PQgetlength(r, 0, f);
+        ok = append_rows(window, r, 0);
+        if (st == PGRES_TUPLES_OK) {
+            const char *n = PQcmdTuples(r);
+            s->row_count = n[0] ? atol(n) : PQntuples(window);
+            s->set_complete = true;
+        }
+        PQclear(r);
+        if (s->set_complete)
+            break;
+    }
+    if (!ok && error == NULL)
+        error = driver_error_result();
+    PQclear(s->block);
+    s->block = error == NULL ? window : NULL;
+    if (error != NULL) {
+        PQclear(window);
+        s->set_complete = true;
+        s->row_count = -1;
+    }
+    return error;
+}
+
+/* The statement's result is the error r (owned): reported, the rest of
+ * what the server sends collected. */
+static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
+{
+    add_result_error(s, r);
+    PQclear(r);
+    /* The server skips the rest of a failed batch; collect its end. */
+    if (s->owns_session && s->conn->session != NULL)
+        gc_member_drain(s->conn->session);
+    gc_result_release_session(s);
+    return SQL_ERROR;
+}
+
 /* Takes `r` as the start of the statement's next result. */
 static SQLRETURN start_result(gc_stmt *s, PGresult *r)
 {
@@ -305,9 +398,15 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         s->block = r;
         s->set_complete = !streaming;
         s->row_count = streaming ? -1 : PQntuples(r);
+        s->changed_rows_kind = false;
         s->state = GC_STMT_CURSOR;
         gc_lo_describe_columns(s, r);
-        if (!streaming)
+        PGresult *error = streaming ? read_first_window(s) : NULL;
+        if (error != NULL) {
+            gc_desc_clear_records(s->ird);
+            return fail_result(s, error);
+        }
+        if (s->set_complete)
             read_ahead(s);
         return SQL_SUCCESS;
     }
@@ -315,6 +414,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     case PGRES_EMPTY_QUERY: {
         const char *n = PQcmdTuples(r);
         s->row_count = n[0] ? atol(n) : -1;
+        s->changed_rows_kind = changes_rows(PQcmdStatus(r));
         PQclear(r);
         gc_desc_clear_records(s->ird);
         s->set_complete = true;
@@ -332,13 +432,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         gc_diag_add(&s->h.diag, "HYC00", 0, "COPY is not supported through ODBC statements");
         return SQL_ERROR;
     default:
-        add_result_error(s, r);
-        PQclear(r);
-        /* The server skips the rest of a failed batch; collect its end. */
-        if (s->owns_session && s->conn->session != NULL)
-            gc_member_drain(s->conn->session);
-        gc_result_release_session(s);
-        return SQL_ERROR;
+        return fail_result(s, r);
     }
 }
 

@@ -26,6 +26,7 @@
 #include "core/gc_desc.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
+#include "sql/gc_sql_txn.h"
 
 typedef enum gc_stmt_state {
     GC_STMT_ALLOCATED = 0,    /* nothing prepared (S1) */
@@ -74,6 +75,7 @@ struct gc_stmt {
     bool simple_query;        /* several statements: run with PQsendQuery */
     bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
                                     server statements valid (gc_stmt_cache.h) */
+    gc_sql_txn_info txn;      /* what `sql` means for the transaction (gc_txn_guard.h) */
 
     gc_server_stmt server;    /* the server-side prepared statement of `sql` */
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
@@ -99,6 +101,8 @@ struct gc_stmt {
     PGresult **queue;         /* further results (complete, or a streaming head) */
     int queue_len, queue_cap;
     SQLLEN row_count;         /* SQLRowCount */
+    bool changed_rows_kind;   /* the last command was INSERT, UPDATE, DELETE or
+                                 MERGE (0 rows: SQL_NO_DATA in ODBC 3) */
     int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
     size_t getdata_offset;
 

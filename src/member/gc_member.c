@@ -131,6 +131,7 @@ PGconn *gc_member_detach(gc_member *m)
     if (cancel != NULL)
         PQfreeCancel(cancel);
     m->in_flight = false;
+    gc_member_wrap_end(m);
     return conn;
 }
 
@@ -309,8 +310,55 @@ bool gc_member_send_query_params(gc_member *m, const char *sql, int nparams,
                                      lengths, formats, 0), err);
 }
 
+/* Queues one statement of a pipeline: prepared when stmt_name is set. */
+static bool queue_statement(PGconn *conn, const char *stmt_name, const char *sql, int nparams,
+                            const Oid *param_types, const char *const *values,
+                            const int *lengths, const int *formats)
+{
+    if (stmt_name != NULL)
+        return PQsendQueryPrepared(conn, stmt_name, nparams, values, lengths, formats, 0) == 1;
+    return PQsendQueryParams(conn, sql, nparams, param_types, values, lengths, formats, 0) == 1;
+}
+
+bool gc_member_send_wrapped(gc_member *m, const char *before, const char *after,
+                            const char *stmt_name, const char *sql, int nparams,
+                            const Oid *param_types, const char *const *values,
+                            const int *lengths, const int *formats, gc_error *err)
+{
+    if (!ready_to_send(m, err))
+        return false;
+    if (!PQenterPipelineMode(m->conn)) {
+        gc_member_error_from_libpq(err, "HY000", PQerrorMessage(m->conn));
+        return false;
+    }
+    gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s pipelined: %s; %s %s (%d parameters); %s",
+                   m->name ? m->name : "-", before, stmt_name ? "execute" : "query",
+                   stmt_name ? stmt_name : sql, nparams, after);
+    bool ok = PQsendQueryParams(m->conn, before, 0, NULL, NULL, NULL, NULL, 0) == 1 &&
+              queue_statement(m->conn, stmt_name, sql, nparams, param_types, values, lengths,
+                              formats) &&
+              PQsendQueryParams(m->conn, after, 0, NULL, NULL, NULL, NULL, 0) == 1 &&
+              PQpipelineSync(m->conn) == 1;
+    if (!ok) {
+        gc_error why;
+        gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
+        *err = why;
+        gc_member_went_down(m, &why);    /* a half-sent pipeline is unusable */
+        return false;
+    }
+    m->wrap.active = true;
+    m->wrap.before_left = 1;
+    m->wrap.in_after = false;
+    m->wrap.stream = false;
+    return sent(m, 1, err);
+}
+
 bool gc_member_stream_rows(gc_member *m)
 {
+    if (m->conn != NULL && m->wrap.active && m->wrap.before_left > 0) {
+        m->wrap.stream = true;      /* set when the statement's turn comes */
+        return true;
+    }
     return m->conn != NULL && PQsetSingleRowMode(m->conn) == 1;
 }
 
@@ -322,6 +370,8 @@ PGresult *gc_member_next_result(gc_member *m)
 {
     if (m->conn == NULL)
         return NULL;
+    if (m->wrap.active)
+        return gc_member_wrapped_next(m);
     if (!gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true))
         return PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
     PGresult *res = PQgetResult(m->conn);
@@ -336,6 +386,8 @@ void gc_member_drain(gc_member *m)
     if (m->conn == NULL)
         return;
     PGresult *res;
+    while (m->wrap.active && (res = gc_member_wrapped_next(m)) != NULL)
+        PQclear(res);
     while (gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true) &&
            (res = PQgetResult(m->conn)) != NULL) {
         /* A COPY in progress would never end by itself: end it. */

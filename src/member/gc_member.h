@@ -151,6 +151,18 @@ bool gc_member_send_query_params(gc_member *m, const char *sql, int nparams,
                                  const Oid *param_types, const char *const *values,
                                  const int *lengths, const int *formats,
                                  gc_error *err);
+/* Sends `before`, the statement and `after` in one pipeline (libpq
+ * pipeline mode, one round trip), as for gc_member_send_query_prepared
+ * (stmt_name set) or gc_member_send_query_params. The results are the
+ * statement's alone: those of `before` and `after` are read and dropped,
+ * except that an error of `before` (which makes the server skip the
+ * statement) is delivered as the statement's error. `before` and `after`
+ * are single commands without parameters (SAVEPOINT, RELEASE). A session
+ * that fails half-way through sending is marked down. */
+bool gc_member_send_wrapped(gc_member *m, const char *before, const char *after,
+                            const char *stmt_name, const char *sql, int nparams,
+                            const Oid *param_types, const char *const *values,
+                            const int *lengths, const int *formats, gc_error *err);
 /* After a send: deliver rows one PGRES_SINGLE_TUPLE result at a time, so a
  * large result never has to fit in memory. */
 bool gc_member_stream_rows(gc_member *m);

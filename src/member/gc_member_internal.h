@@ -29,6 +29,15 @@ struct gc_member {
     gc_error down_error;         /* why the member went down; cleared on connect */
     unsigned long probes_answered; /* liveness probes that found the server alive */
 
+    /* A statement sent between commands whose results the caller never
+     * sees (gc_member_send_wrapped, gc_member_wrap.c). */
+    struct {
+        bool active;             /* such a pipeline is in flight */
+        int before_left;         /* commands before the statement still to answer */
+        bool in_after;           /* the statement's results are all delivered */
+        bool stream;             /* deliver the statement's rows one at a time */
+        PGresult *before_error;  /* the first error of a command before it */
+    } wrap;
     gc_member_notice_fn notice_fn;
     void *notice_ctx;
 
@@ -77,6 +86,11 @@ int gc_member_probe_socket(const gc_member_probe *p, short *events);
 gc_probe_state gc_member_probe_advance(gc_member_probe *p);
 void gc_member_probe_free(gc_member_probe *p);
 
+/* The next result of a wrapped statement in flight (gc_member_wrap.c);
+ * NULL once the statement and its commands are all answered. */
+PGresult *gc_member_wrapped_next(gc_member *m);
+/* Forgets a wrapped pipeline (the session closes). */
+void gc_member_wrap_end(gc_member *m);
 /* Fills err with libpq's message, without its trailing newline. */
 void gc_member_error_from_libpq(gc_error *err, const char *sqlstate, const char *msg);
 

@@ -46,8 +46,18 @@ static void test_commit_and_rollback_seen_by_another_session(SQLHDBC dbc, PGconn
     CT_CHECK(rows(pg) == 3, "autocommit insert not visible: %ld", rows(pg));
 }
 
-static void test_failed_statement_then_commit_reports_rollback(SQLHDBC dbc, PGconn *pg)
+/* With RollbackOnError=0 a failed statement leaves the transaction
+ * aborted (the default, 2, undoes the statement alone: see
+ * tests/integration/statements/test_rollback_levels.c). */
+static void test_failed_statement_then_commit_reports_rollback(SQLHENV env, PGconn *pg)
 {
+    SQLHDBC dbc;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    char connstr[256];
+    snprintf(connstr, sizeof connstr, "DSN=%s;RollbackOnError=0", ct_dsn());
+    SQLRETURN connected = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0,
+                                           NULL, SQL_DRIVER_NOPROMPT);
+    CT_CHECK(CT_OK(connected), "connect with RollbackOnError=0 rc=%d", connected);
     ct_pq_exec(pg, "TRUNCATE gc_txn_test");
     set_autocommit(dbc, SQL_AUTOCOMMIT_OFF);
     CT_CHECK(CT_OK(ct_exec(dbc, "INSERT INTO gc_txn_test VALUES (1)", NULL)), "insert");
@@ -64,6 +74,8 @@ static void test_failed_statement_then_commit_reports_rollback(SQLHDBC dbc, PGco
     CT_CHECK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT) == SQL_SUCCESS, "commit after");
     CT_CHECK(rows(pg) == 1, "rows %ld", rows(pg));
     set_autocommit(dbc, SQL_AUTOCOMMIT_ON);
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
 static void test_endtran_on_environment(SQLHENV env, SQLHDBC dbc, PGconn *pg)
@@ -186,7 +198,7 @@ int main(void)
     SQLHDBC dbc;
     ct_connect(&env, &dbc);
     test_commit_and_rollback_seen_by_another_session(dbc, pg);
-    test_failed_statement_then_commit_reports_rollback(dbc, pg);
+    test_failed_statement_then_commit_reports_rollback(env, pg);
     test_endtran_on_environment(env, dbc, pg);
     test_isolation_level(dbc);
     test_read_only_refuses_writes(dbc, pg);

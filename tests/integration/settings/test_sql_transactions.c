@@ -54,7 +54,11 @@ int main(int argc, char **argv)
     if (g2 < 0)
         rt_fail("the cluster needs a group G2");
     char connstr[256];
-    snprintf(connstr, sizeof connstr, "DSN=%s;LocalityMemberPolicy=0", argv[2]);
+    /* RollbackOnError=0: a failed statement leaves the transaction aborted,
+     * which the check of the pin through an error below relies on (the
+     * default, 2, undoes the statement alone: statements_rollback_levels). */
+    snprintf(connstr, sizeof connstr, "DSN=%s;LocalityMemberPolicy=0;RollbackOnError=0",
+             argv[2]);
     SQLHENV env;
     SQLHDBC dbc;
     rt_odbc_connect(&env, &dbc, connstr);

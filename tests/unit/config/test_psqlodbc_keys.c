@@ -35,7 +35,7 @@ static void parse_ok(gc_settings *s, const char *connstr)
 }
 
 /* psqlODBC's keys and abbreviations, as its dlg_specific.h names them
- * (Protocol, the rollback level, is another module's key). */
+ * (Protocol, the rollback level, is checked on its own below). */
 static const char *const psqlodbc_keys[] = {
     "Description", "Servername", "Port", "Database", "UID", "Username", "Password",
     "Debug", "B2", "Fetch", "A7", "Socket", "A8", "ReadOnly", "A0", "CommLog", "B3",
@@ -167,14 +167,22 @@ static void test_bad_cx_fails_with_HY024_and_changes_nothing(void **state)
     }
 }
 
-static void test_fetch_window_rows_is_gone_and_reported_unknown(void **state)
+/* FetchWindowRows (rows read ahead at execute) and psqlODBC's Protocol
+ * (the rollback level, also by its abbreviation A1) are keys. */
+static void test_fetch_window_rows_and_protocol_are_known(void **state)
 {
     (void)state;
     gc_settings s;
     gc_settings_init(&s);
-    parse_ok(&s, "Driver=x;FetchWindowRows=50");
-    assert_int_equal(s.unknown_key_count, 1);
-    assert_string_equal(s.unknown_keys, "FetchWindowRows");
+    parse_ok(&s, "Driver=x;FetchWindowRows=50;Protocol=7.4-1");
+    assert_int_equal(s.unknown_key_count, 0);
+    assert_int_equal(s.fetch_window_rows, 50);
+    assert_string_equal(s.rollback_on_error, "7.4-1");
+    gc_settings_free(&s);
+    gc_settings_init(&s);
+    parse_ok(&s, "Driver=x;A1=7.4-0");
+    assert_int_equal(s.unknown_key_count, 0);
+    assert_string_equal(s.rollback_on_error, "7.4-0");
     gc_settings_free(&s);
 }
 
@@ -225,7 +233,7 @@ int main(void)
         cmocka_unit_test(test_keys_without_effect_are_accepted_stored_nowhere_and_not_echoed),
         cmocka_unit_test(test_cx_sets_the_keys_its_bits_stand_for),
         cmocka_unit_test(test_bad_cx_fails_with_HY024_and_changes_nothing),
-        cmocka_unit_test(test_fetch_window_rows_is_gone_and_reported_unknown),
+        cmocka_unit_test(test_fetch_window_rows_and_protocol_are_known),
         cmocka_unit_test(test_unknown_keys_are_counted_and_only_the_first_names_kept),
         cmocka_unit_test(test_percent_decoding_as_psqlodbc_writes_it),
     };

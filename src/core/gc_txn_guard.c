@@ -1,0 +1,101 @@
+/*
+ * gc_txn_guard: the rollback level applied to a failed statement (see the
+ * header for the rules and their cost).
+ */
+#include "core/gc_txn_guard.h"
+
+#include <string.h>
+
+#include "core/gc_stmt.h"
+#include "global/gc_global.h"
+
+int gc_txn_rollback_level(const gc_conn *c)
+{
+    const char *v = c->settings.rollback_on_error;
+    if (v == NULL || strcmp(v, "7.4") == 0)
+        return 2;                        /* psqlODBC's default on servers with savepoints */
+    char last = v[strlen(v) - 1];        /* "1" or "7.4-1": the level is the last digit */
+    return last >= '0' && last <= '2' ? last - '0' : 2;
+}
+
+SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, gc_txn_guard_mode *mode)
+{
+    gc_conn *c = s->conn;
+    *mode = GC_GUARD_NONE;
+    c->txn_guard.stmt = NULL;
+    int level = gc_txn_rollback_level(c);
+    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    if (level == 0 || ts != PQTRANS_INTRANS)
+        return SQL_SUCCESS;             /* no transaction, or one already failed */
+    c->txn_guard.stmt = s;
+    c->txn_guard.mode = GC_GUARD_NONE;
+    if (level < 2 || !was_in_block || s->txn.kind == GC_SQL_TXN_CONTROL)
+        return SQL_SUCCESS;             /* undone, if need be, by rolling back */
+    if (!s->txn.several && !s->txn.copy && !s->simple_query) {
+        *mode = GC_GUARD_PIPELINED;
+    } else {
+        gc_error err;
+        gc_error_clear(&err);
+        PGresult *r = gc_member_exec(c->session, GC_TXN_SAVEPOINT_SQL, &err);
+        if (r == NULL) {
+            c->txn_guard.stmt = NULL;
+            gc_diag_add_error(&s->h.diag, &err);
+            return SQL_ERROR;
+        }
+        PQclear(r);
+        *mode = GC_GUARD_SET;
+    }
+    c->txn_guard.mode = (int)*mode;
+    return SQL_SUCCESS;
+}
+
+/* Runs one internal command of the guard; its failure goes to s's
+ * diagnostics. */
+static bool run(gc_stmt *s, gc_member *m, const char *sql)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *r = gc_member_exec(m, sql, &err);
+    if (r == NULL) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return false;
+    }
+    PQclear(r);
+    return true;
+}
+
+void gc_txn_guard_settle(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->txn_guard.stmt != s)
+        return;
+    gc_txn_guard_mode mode = (gc_txn_guard_mode)c->txn_guard.mode;
+    c->txn_guard.stmt = NULL;
+    gc_member *m = c->session;
+    if (m == NULL || !gc_member_is_open(m))
+        return;
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts == PQTRANS_INTRANS && mode == GC_GUARD_SET) {
+        run(s, m, GC_TXN_RELEASE_SQL);
+        return;
+    }
+    if (ts != PQTRANS_INERROR)
+        return;
+    if (mode != GC_GUARD_NONE &&
+        run(s, m, "ROLLBACK TO SAVEPOINT gc_statement; " GC_TXN_RELEASE_SQL)) {
+        gc_trace_write(c->trace, GC_TRACE_INFO,
+                       "statement failed in a transaction: rolled back to its savepoint");
+        return;
+    }
+    gc_trace_write(c->trace, GC_TRACE_INFO,
+                   "statement failed in a transaction: transaction rolled back");
+    if (run(s, m, "ROLLBACK") && c->global != NULL &&
+        gc_global_pinned_member(c->global) == gc_global_member_index(c->global, m))
+        gc_global_release_pin(c->global);
+}
+
+void gc_txn_guard_disarm(gc_stmt *s)
+{
+    if (s->conn->txn_guard.stmt == s)
+        s->conn->txn_guard.stmt = NULL;
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""pyodbc with its defaults (autocommit off) against the DSN in GC_TEST_DSN:
+what a program written for psqlODBC expects of errors in a transaction,
+row counts and statements PostgreSQL refuses in a transaction block
+(docs/transactions.md).
+
+It runs against psqlODBC 13.02 too (client_pyodbc_transactions_psqlodbc),
+the baseline a psqlODBC program relies on; where psqlODBC differs (CREATE
+INDEX CONCURRENTLY with autocommit off) the test says what it does.
+"""
+import os
+import sys
+import unittest
+
+import pyodbc
+
+DSN = os.environ.get("GC_TEST_DSN")
+if not DSN:
+    sys.exit("GC_TEST_DSN names the DSN to test")
+TABLE = "client_pytx_%s" % DSN
+
+
+def connect(extra="", autocommit=False):
+    """A new connection with pyodbc's default (autocommit off) unless asked."""
+    return pyodbc.connect("DSN=%s;%s" % (DSN, extra), autocommit=autocommit)
+
+
+def committed_ids():
+    with connect(autocommit=True) as conn:
+        return [r[0] for r in conn.execute("SELECT id FROM %s ORDER BY id" % TABLE)]
+
+
+class TransactionTest(unittest.TestCase):
+    def setUp(self):
+        with connect(autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS " + TABLE)
+            conn.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % TABLE)
+
+    def tearDown(self):
+        with connect(autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS " + TABLE)
+
+    def test_failed_statement_leaves_the_transaction_usable(self):
+        conn = connect()
+        cur = conn.cursor()
+        cur.execute("INSERT INTO %s VALUES (1, 'a')" % TABLE)
+        # A setUp that drops a table which is not there: the error is raised...
+        with self.assertRaises(pyodbc.ProgrammingError):
+            cur.execute("DROP TABLE client_pytx_no_such_table")
+        with self.assertRaises(pyodbc.IntegrityError):
+            cur.execute("INSERT INTO %s VALUES (?, ?)" % TABLE, 1, "dup")
+        # ...and every later statement runs (no 25P02 cascade).
+        cur.execute("INSERT INTO %s VALUES (?, ?)" % TABLE, 2, "b")
+        self.assertEqual(cur.execute("SELECT count(*) FROM " + TABLE).fetchval(), 2)
+        conn.commit()
+        conn.close()
+        self.assertEqual(committed_ids(), [1, 2])
+
+    def test_rollback_level_1_rolls_the_transaction_back(self):
+        conn = connect("Protocol=7.4-1")
+        cur = conn.cursor()
+        cur.execute("INSERT INTO %s VALUES (1, 'a')" % TABLE)
+        with self.assertRaises(pyodbc.Error):
+            cur.execute("SELECT 1/0")
+        cur.execute("INSERT INTO %s VALUES (2, 'b')" % TABLE)
+        conn.commit()
+        conn.close()
+        self.assertEqual(committed_ids(), [2])
+
+    def test_rollback_level_0_leaves_the_transaction_aborted(self):
+        conn = connect("Protocol=7.4-0")
+        cur = conn.cursor()
+        cur.execute("INSERT INTO %s VALUES (1, 'a')" % TABLE)
+        with self.assertRaises(pyodbc.Error):
+            cur.execute("SELECT 1/0")
+        with self.assertRaises(pyodbc.Error) as aborted:
+            cur.execute("INSERT INTO %s VALUES (2, 'b')" % TABLE)
+        self.assertIn("25P02", str(aborted.exception))
+        conn.rollback()
+        conn.close()
+        self.assertEqual(committed_ids(), [])
+
+    def test_rowcount_of_select_update_and_delete(self):
+        conn = connect()
+        cur = conn.cursor()
+        cur.executemany("INSERT INTO %s VALUES (?, ?)" % TABLE, [(i, "v") for i in range(1, 5)])
+        cur.execute("SELECT * FROM " + TABLE)
+        self.assertEqual(cur.rowcount, 4)
+        self.assertEqual(len(cur.fetchall()), 4)
+        cur.execute("SELECT * FROM %s WHERE id > 100" % TABLE)
+        self.assertEqual(cur.rowcount, 0)
+        cur.execute("UPDATE %s SET v = 'w' WHERE id > 100" % TABLE)
+        self.assertEqual(cur.rowcount, 0)
+        cur.execute("DELETE FROM %s WHERE id = ?" % TABLE, 100)
+        self.assertEqual(cur.rowcount, 0)
+        cur.execute("UPDATE %s SET v = 'w' WHERE id <= 2" % TABLE)
+        self.assertEqual(cur.rowcount, 2)
+        cur.execute("DELETE FROM %s WHERE id = ?" % TABLE, 4)
+        self.assertEqual(cur.rowcount, 1)
+        conn.commit()
+        conn.close()
+        self.assertEqual(committed_ids(), [1, 2, 3])
+
+    def test_statements_refused_in_a_block_run_with_autocommit_off(self):
+        conn = connect()
+        cur = conn.cursor()
+        cur.execute("VACUUM " + TABLE)
+        if DSN.startswith("psqlodbc"):
+            # psqlODBC 13.02 runs VACUUM so, not CREATE INDEX CONCURRENTLY:
+            # it sends its BEGIN first and the server refuses (25001).
+            with self.assertRaises(pyodbc.ProgrammingError) as refused:
+                cur.execute("CREATE INDEX CONCURRENTLY %s_v ON %s (v)" % (TABLE, TABLE))
+            self.assertIn("25001", str(refused.exception))
+            conn.rollback()
+        elif os.environ.get("GC_TEST_GLOBAL") == "1":
+            # A global connection runs DDL on every group with two-phase
+            # commit, so it refuses CONCURRENTLY (docs/global-connection.md).
+            with self.assertRaises(pyodbc.NotSupportedError):
+                cur.execute("CREATE INDEX CONCURRENTLY %s_v ON %s (v)" % (TABLE, TABLE))
+        else:
+            cur.execute("CREATE INDEX CONCURRENTLY %s_v ON %s (v)" % (TABLE, TABLE))
+            cur.execute("DROP INDEX CONCURRENTLY %s_v" % TABLE)
+        cur.execute("INSERT INTO %s VALUES (1, 'a')" % TABLE)
+        conn.rollback()
+        conn.close()
+        self.assertEqual(committed_ids(), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
