@@ -122,26 +122,38 @@ static const info_item info_table[] = {
     U16(SQL_CURSOR_COMMIT_BEHAVIOR, SQL_CB_PRESERVE),
     U16(SQL_CURSOR_ROLLBACK_BEHAVIOR, SQL_CB_PRESERVE),
 
-    /* Cursors and fetching: forward-only, read-only */
-    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY),
-    U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT),
+    /* Cursors and fetching (docs/cursors.md): forward-only cursors stream,
+     * static ones are buffered and scroll; both are read-only. Keyset-driven
+     * and dynamic requests become static (01S02), so they offer nothing. */
+    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC),
+    U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT | SQL_FD_FETCH_FIRST | SQL_FD_FETCH_LAST |
+                             SQL_FD_FETCH_PRIOR | SQL_FD_FETCH_ABSOLUTE |
+                             SQL_FD_FETCH_RELATIVE | SQL_FD_FETCH_BOOKMARK),
     U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
                                                  SQL_CA2_MAX_ROWS_SELECT),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, 0),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, 0),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE |
+                                           SQL_CA1_BOOKMARK | SQL_CA1_LOCK_NO_CHANGE |
+                                           SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH |
+                                           SQL_CA1_BULK_FETCH_BY_BOOKMARK),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
+                                           SQL_CA2_MAX_ROWS_SELECT | SQL_CA2_CRC_EXACT),
     U32(SQL_KEYSET_CURSOR_ATTRIBUTES1, 0),
     U32(SQL_KEYSET_CURSOR_ATTRIBUTES2, 0),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES1, 0),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES2, 0),
     U32(SQL_CURSOR_SENSITIVITY, SQL_INSENSITIVE),
     U32(SQL_STATIC_SENSITIVITY, 0),
-    U32(SQL_BOOKMARK_PERSISTENCE, 0),
-    U32(SQL_LOCK_TYPES, 0),
-    U32(SQL_POS_OPERATIONS, 0),
+    /* A bookmark is a row's number in the buffered set: valid while the
+     * cursor is open, through scrolling and transaction ends. */
+    U32(SQL_BOOKMARK_PERSISTENCE, SQL_BP_SCROLL | SQL_BP_TRANSACTION),
+    U32(SQL_LOCK_TYPES, SQL_LCK_NO_CHANGE),
+    U32(SQL_POS_OPERATIONS, SQL_POS_POSITION | SQL_POS_REFRESH),
     U32(SQL_POSITIONED_STATEMENTS, 0),
-    U32(SQL_GETDATA_EXTENSIONS, SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND),
+    /* SQL_GD_BLOCK: on the block cursors SQLSetPos positions (static ones). */
+    U32(SQL_GETDATA_EXTENSIONS, SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND |
+                                    SQL_GD_BLOCK),
 
     /* Statements and parameters */
     U32(SQL_ASYNC_MODE, SQL_AM_NONE),

@@ -201,6 +201,7 @@ void gc_stmt_discard_results(gc_stmt *s)
     s->set_complete = true;
     s->getdata_column = 0;
     s->getdata_offset = 0;
+    gc_cursor_reset(s);
 }
 
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
@@ -281,6 +282,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     s->current_row = -1;
     s->block_next = 0;
     s->getdata_column = 0;
+    gc_cursor_reset(s);
     if (r == NULL) {
         gc_result_release_session(s);
         return SQL_NO_DATA;

@@ -1,0 +1,92 @@
+/*
+ * gc_setpos: SQLSetPos on static cursors. SQL_POSITION moves the current
+ * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
+ * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
+ * does not see other changes). Cursors are read-only, so SQL_UPDATE,
+ * SQL_DELETE and SQL_ADD are refused (HY092), and so are the locks
+ * (HYC00): docs/cursors.md.
+ */
+#include "core/gc_cursor.h"
+
+/* The checks of SQLSetPos before the operation runs. */
+static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                            SQLUSMALLINT lock_type)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return false;
+    }
+    if (s->state != GC_STMT_CURSOR) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no cursor is open");
+        return false;
+    }
+    if (operation > SQL_ADD) {
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos operation %u", operation);
+        return false;
+    }
+    if (lock_type > SQL_LOCK_UNLOCK) {
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos lock type %u", lock_type);
+        return false;
+    }
+    if (operation == SQL_UPDATE || operation == SQL_DELETE || operation == SQL_ADD) {
+        gc_diag_add(&s->h.diag, "HY092", 0,
+                    "the cursor is read-only (SQL_CONCUR_READ_ONLY): SQLSetPos cannot "
+                    "update, delete or add rows");
+        return false;
+    }
+    if (lock_type != SQL_LOCK_NO_CHANGE) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: only SQL_LOCK_NO_CHANGE");
+        return false;
+    }
+    if (!gc_cursor_scrollable(s)) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: SQLSetPos needs a scrollable cursor");
+        return false;
+    }
+    if (s->scroll.rowset_rows == 0) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no rowset was fetched");
+        return false;
+    }
+    if (row > s->scroll.rowset_rows) {
+        gc_diag_add(&s->h.diag, "HY107", 0, "row value out of range: %lu (rowset of %lu)",
+                    (unsigned long)row, (unsigned long)s->scroll.rowset_rows);
+        return false;
+    }
+    return true;
+}
+
+/* SQL_REFRESH: rows [first, last] of the rowset delivered again. */
+static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last)
+{
+    SQLUSMALLINT *status = s->ird->array_status_ptr;
+    bool info = false, error = false;
+    for (SQLULEN slot = first; slot <= last; slot++) {
+        int row = gc_cursor_row_of_slot(s, slot);
+        SQLRETURN rc = gc_fetch_store_slot(s, row, row, slot);
+        if (status != NULL)
+            status[slot] = gc_fetch_row_status(rc);
+        info = info || rc == SQL_SUCCESS_WITH_INFO;
+        error = error || rc == SQL_ERROR;
+    }
+    if (error && first == last)
+        return SQL_ERROR;
+    return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                          SQLUSMALLINT lock_type)
+{
+    if (!set_pos_allowed(s, row, operation, lock_type))
+        return SQL_ERROR;
+    /* Row 0 is the whole rowset; the cursor then stands on its first row. */
+    SQLULEN first = row == 0 ? 0 : row - 1;
+    SQLULEN last = row == 0 ? s->scroll.rowset_rows - 1 : row - 1;
+    s->current_row = gc_cursor_row_of_slot(s, first);
+    s->row_number = (SQLULEN)s->current_row + 1;
+    s->getdata_column = 0;
+    s->getdata_offset = 0;
+    if (operation == SQL_REFRESH)
+        return refresh_rows(s, first, last);
+    return SQL_SUCCESS;
+}
