@@ -20,6 +20,7 @@ void gc_cursor_reset(gc_stmt *s)
     s->scroll.rowset_start = -1;
     s->scroll.rowset_rows = 0;
     s->scroll.last_size = 0;
+    gc_cursor_write_reset(s);
 }
 
 SQLLEN gc_cursor_set_rows(const gc_stmt *s)
@@ -35,10 +36,9 @@ int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot)
     return (int)(s->scroll.rowset_start + (SQLLEN)slot);
 }
 
-/* Makes the whole current set sit in block. An error that ended the set
- * while it was read is reported here, once (gc_result_next_row reports a
- * set's error when the cursor reaches its end). */
-static SQLRETURN buffer_set(gc_stmt *s)
+/* An error that ended the set while it was read is reported here, once
+ * (gc_result_next_row reports a set's error when the cursor reaches its end). */
+SQLRETURN gc_cursor_buffer(gc_stmt *s)
 {
     if (!s->set_complete)
         gc_stmt_free_session(s->conn);
@@ -162,7 +162,7 @@ static SQLRETURN deliver_rowset(gc_stmt *s, SQLLEN first, SQLULEN rows,
         int row = (int)(first + (SQLLEN)i);
         SQLRETURN row_rc = gc_fetch_store_slot(s, row, row, i);
         if (out->status != NULL)
-            out->status[i] = gc_fetch_row_status(row_rc);
+            out->status[i] = gc_cursor_row_status(s, row, row_rc);
         info = info || row_rc == SQL_SUCCESS_WITH_INFO;
         row_error = row_error || row_rc == SQL_ERROR;
     }
@@ -180,7 +180,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
 {
     if (!check_orientation(s, orientation))
         return SQL_ERROR;
-    if (buffer_set(s) == SQL_ERROR)
+    if (gc_cursor_buffer(s) == SQL_ERROR)
         return SQL_ERROR;
     SQLLEN n = gc_cursor_set_rows(s);
     SQLLEN bookmark_pos = 0;

@@ -22,6 +22,9 @@ typedef struct gc_rowset_out {
 
 /* --- gc_cursor.c --- */
 bool gc_cursor_scrollable(const gc_stmt *s);
+/* Makes the whole current set sit in block (buffering what is still on
+ * the wire); SQL_ERROR with diagnostics when the set ended in an error. */
+SQLRETURN gc_cursor_buffer(gc_stmt *s);
 /* Rows the cursor shows: the buffered set cut at SQL_ATTR_MAX_ROWS. */
 SQLLEN gc_cursor_set_rows(const gc_stmt *s);
 /* SQLFetchScroll / SQLExtendedFetch on a scrollable cursor; `bookmark` is
@@ -30,6 +33,21 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
                           SQLLEN bookmark, const gc_rowset_out *out);
 /* Block row of rowset row `slot` (0-based). */
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot);
+
+/* --- gc_cursor_write.c --- */
+/* Frees what the cursor learnt about its table and its changed rows. */
+void gc_cursor_write_reset(gc_stmt *s);
+/* The status of block row `row` after a store that returned row_rc: the
+ * store's, or what the cursor did to the row (SQL_ROW_UPDATED...). */
+SQLUSMALLINT gc_cursor_row_status(const gc_stmt *s, int row, SQLRETURN row_rc);
+/* SQL_UPDATE / SQL_DELETE of rowset row `slot` (block row `row`), with the
+ * new values from the bound buffers of `slot`; *status gets the row status. */
+SQLRETURN gc_cursor_update_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *status);
+SQLRETURN gc_cursor_delete_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *status);
+/* SQL_ADD: inserts the bound values of `slot` and appends the row to the set. */
+SQLRETURN gc_cursor_add_row(gc_stmt *s, SQLULEN slot, SQLUSMALLINT *status);
+/* Whether the cursor may change rows (SQL_CONCUR_VALUES); HY092 if not. */
+bool gc_cursor_writable(gc_stmt *s);
 
 /* --- gc_fetch.c --- */
 /* Converts row `row` of block into the bound columns as row `slot` of the

@@ -2,9 +2,9 @@
  * gc_setpos: SQLSetPos on static cursors. SQL_POSITION moves the current
  * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
  * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
- * does not see other changes). Cursors are read-only, so SQL_UPDATE,
- * SQL_DELETE and SQL_ADD are refused (HY092), and so are the locks
- * (HYC00): docs/cursors.md.
+ * sees its own changes, not others'); SQL_UPDATE and SQL_DELETE change rows
+ * through the cursor (gc_cursor_write.c) when its concurrency allows it
+ * (HY092 on a read-only one). Locks are not offered (HYC00): docs/cursors.md.
  */
 #include "core/gc_cursor.h"
 
@@ -28,12 +28,13 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
         gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos lock type %u", lock_type);
         return false;
     }
-    if (operation == SQL_UPDATE || operation == SQL_DELETE || operation == SQL_ADD) {
+    if (operation == SQL_ADD) {
         gc_diag_add(&s->h.diag, "HY092", 0,
-                    "the cursor is read-only (SQL_CONCUR_READ_ONLY): SQLSetPos cannot "
-                    "update, delete or add rows");
+                    "SQLSetPos(SQL_ADD) is ODBC 2's: add rows with SQLBulkOperations(SQL_ADD)");
         return false;
     }
+    if ((operation == SQL_UPDATE || operation == SQL_DELETE) && !gc_cursor_writable(s))
+        return false;
     if (lock_type != SQL_LOCK_NO_CHANGE) {
         gc_diag_add(&s->h.diag, "HYC00", 0,
                     "optional feature not implemented: only SQL_LOCK_NO_CHANGE");
@@ -65,11 +66,38 @@ static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last)
         int row = gc_cursor_row_of_slot(s, slot);
         SQLRETURN rc = gc_fetch_store_slot(s, row, row, slot);
         if (status != NULL)
-            status[slot] = gc_fetch_row_status(rc);
+            status[slot] = gc_cursor_row_status(s, row, rc);
         info = info || rc == SQL_SUCCESS_WITH_INFO;
         error = error || rc == SQL_ERROR;
     }
     if (error && first == last)
+        return SQL_ERROR;
+    return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+/* SQL_UPDATE / SQL_DELETE of rowset rows [first, last]; with row 0 the
+ * rows SQL_ATTR_ROW_OPERATION_PTR marks SQL_ROW_IGNORE are left alone. */
+static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
+                             SQLULEN last, bool whole_rowset)
+{
+    SQLUSMALLINT *status = s->ird->array_status_ptr;
+    const SQLUSMALLINT *operations = whole_rowset ? s->ard->array_status_ptr : NULL;
+    bool info = false, error = false;
+    SQLULEN done = 0;
+    for (SQLULEN slot = first; slot <= last; slot++) {
+        if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
+            continue;
+        int row = gc_cursor_row_of_slot(s, slot);
+        SQLUSMALLINT row_status = SQL_ROW_ERROR;
+        SQLRETURN rc = operation == SQL_UPDATE ? gc_cursor_update_row(s, row, slot, &row_status)
+                                               : gc_cursor_delete_row(s, row, slot, &row_status);
+        if (status != NULL)
+            status[slot] = row_status;
+        info = info || rc == SQL_SUCCESS_WITH_INFO;
+        error = error || rc == SQL_ERROR;
+        done++;
+    }
+    if (error && done <= 1)
         return SQL_ERROR;
     return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
@@ -88,5 +116,7 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
     s->getdata_offset = 0;
     if (operation == SQL_REFRESH)
         return refresh_rows(s, first, last);
+    if (operation == SQL_UPDATE || operation == SQL_DELETE)
+        return change_rows(s, operation, first, last, row == 0);
     return SQL_SUCCESS;
 }

@@ -42,6 +42,11 @@ typedef struct gc_scroll {
                                  the set's row count after the end */
     SQLULEN rowset_rows;      /* rows the last fetch delivered (0: none) */
     SQLULEN last_size;        /* rowset size of the last fetch (SQL_FETCH_NEXT) */
+    /* Changes made through the cursor (gc_cursor_write.c). */
+    unsigned char *row_marks; /* owned; per row: 0, or SQL_ROW_UPDATED /
+                                 _DELETED / _ADDED */
+    int marks_cap;
+    struct gc_write_target *target;  /* owned; the table rows are written to */
 } gc_scroll;
 
 /* Column 0 bound with SQLBindCol (bookmarks are not a descriptor record

@@ -81,6 +81,28 @@ static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
     }
 }
 
+/* SQL_ATTR_CONCURRENCY: read-only, or optimistic by values (the rows a
+ * cursor changes must still hold what it read: gc_cursor_write.c). Locking
+ * and row versions become values with 01S02; a global connection, whose
+ * rows live on several members, keeps its cursors read-only. */
+static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
+{
+    if (v != SQL_CONCUR_READ_ONLY && v != SQL_CONCUR_LOCK && v != SQL_CONCUR_ROWVER &&
+        v != SQL_CONCUR_VALUES) {
+        gc_diag_add(&s->h.diag, "HY024", 0, "invalid concurrency %lu", (unsigned long)v);
+        return SQL_ERROR;
+    }
+    if (s->conn->global != NULL)
+        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
+                           "cursors of a global connection are read-only");
+    if (v == SQL_CONCUR_READ_ONLY) {
+        s->concurrency = v;
+        return SQL_SUCCESS;
+    }
+    return fixed_value(s, &s->concurrency, v, SQL_CONCUR_VALUES,
+                       "locking and row-version concurrency become SQL_CONCUR_VALUES");
+}
+
 SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINTEGER len)
 {
     SQLULEN v = (SQLULEN)(uintptr_t)value;
@@ -103,8 +125,7 @@ SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINT
         return set_cursor_attr(s, attr, v);
     case SQL_ATTR_FETCH_BOOKMARK_PTR: s->fetch_bookmark_ptr = value; return SQL_SUCCESS;
     case SQL_ATTR_CONCURRENCY:
-        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
-                           "only read-only cursors are supported");
+        return set_concurrency(s, v);
     case SQL_ATTR_ASYNC_ENABLE:
         if (v != SQL_ASYNC_ENABLE_OFF) {
             gc_diag_add(&s->h.diag, "HYC00", 0, "asynchronous execution is not supported");
