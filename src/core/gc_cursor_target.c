@@ -94,11 +94,11 @@ static Oid set_table(gc_stmt *s)
     return table;
 }
 
-/* Fills t's columns from the catalog rows; false when a key column of the
- * table is not in the select list. */
+/* Fills t's columns from the catalog rows; false when the select list has
+ * neither the table's whole primary key nor all the table's columns. */
 static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *cat)
 {
-    int keys_in_table = 0, keys_seen = 0;
+    int keys_in_table = 0, keys_seen = 0, columns_seen = 0;
     for (int r = 0; r < PQntuples(cat); r++) {
         bool key = PQgetvalue(cat, r, 3)[0] == 't';
         keys_in_table += key;
@@ -107,20 +107,27 @@ static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGres
         for (int c = 0; c < t->ncols; c++) {
             if (PQftable(s->block, c) != table || PQftablecol(s->block, c) != attnum)
                 continue;
-            if (t->column[c] == NULL)
-                t->column[c] = strdup(PQgetvalue(cat, r, 2));
+            if (t->column[c] == NULL && (t->column[c] = strdup(PQgetvalue(cat, r, 2))) == NULL) {
+                gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+                return false;
+            }
             t->key[c] = key;
             seen = true;
         }
         keys_seen += key && seen;
+        columns_seen += seen;
     }
-    if (keys_in_table == 0 || keys_seen < keys_in_table) {
-        gc_diag_add(&s->h.diag, "HY000", 0,
-                    "the cursor cannot change rows of %s: its primary key columns must all be "
-                    "in the select list", t->table);
-        return false;
+    if (keys_in_table > 0 && keys_seen == keys_in_table)
+        return true;
+    if (columns_seen == PQntuples(cat)) {
+        t->by_values = true;
+        memset(t->key, 0, (size_t)t->ncols * sizeof *t->key);
+        return true;
     }
-    return true;
+    gc_diag_add(&s->h.diag, "HY000", 0,
+                "the cursor cannot change rows of %s: its primary key columns (or, "
+                "without a primary key, all its columns) must be in the select list", t->table);
+    return false;
 }
 
 /* Looks the target up in the catalog. */
@@ -141,11 +148,15 @@ static gc_write_target *find_target(gc_stmt *s)
         t->ncols = n;
         t->column = calloc((size_t)n + 1, sizeof *t->column);
         t->key = calloc((size_t)n + 1, sizeof *t->key);
-        t->table = PQntuples(cat) > 0 ? strdup(PQgetvalue(cat, 0, 0)) : NULL;
+        t->table = strdup(PQntuples(cat) > 0 ? PQgetvalue(cat, 0, 0) : "");
     }
     bool ok = t != NULL && t->column != NULL && t->key != NULL && t->table != NULL;
     if (!ok)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+    if (ok && PQntuples(cat) == 0) {
+        gc_diag_add(&s->h.diag, "HY000", 0, "the cursor's table no longer exists");
+        ok = false;
+    }
     ok = ok && match_columns(s, t, table, cat);
     PQclear(cat);
     if (!ok) {

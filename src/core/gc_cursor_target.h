@@ -1,9 +1,11 @@
 /*
  * gc_cursor_target: the table a static cursor's rows are written back to.
  * A cursor can change rows when all its columns that come from a table come
- * from one table, and that table's primary key columns are all in the
- * select list: a row is then found again by its key (docs/cursors.md says
- * why the key and not ctid).
+ * from one table, and either that table's primary key columns are all in
+ * the select list (a row is found again by its key), or every column of the
+ * table is (a row is found by all its values: rows equal in every column
+ * cannot be told apart, so any one of them is the row). docs/cursors.md
+ * says why not ctid.
  */
 #ifndef GC_CURSOR_TARGET_H
 #define GC_CURSOR_TARGET_H
@@ -16,6 +18,7 @@ typedef struct gc_write_target {
     char **column;            /* owned; column i's quoted name in the table,
                                  NULL for a computed column */
     bool *key;                /* column i is part of the primary key */
+    bool by_values;           /* no usable key: rows are found by all columns */
 } gc_write_target;
 
 /* The target of s's current set, found (with a catalog query) at the first

@@ -2,9 +2,9 @@
  * gc_cursor_write: rows of a static cursor changed through it, with
  * SQL_ATTR_CONCURRENCY = SQL_CONCUR_VALUES (optimistic concurrency by
  * values). SQLSetPos SQL_UPDATE / SQL_DELETE and SQLBulkOperations by
- * bookmark find the row again by its primary key (gc_cursor_target.h) and
- * change it only if every column of the table the cursor shows still holds
- * the value the cursor read; otherwise nothing changes and the row reports
+ * bookmark find the row again by its primary key, or by all its values
+ * (gc_cursor_target.h), and change it only if every column of the table
+ * the cursor shows still holds the value the cursor read; otherwise nothing changes and the row reports
  * 01001 (cursor operation conflict). SQL_ADD inserts and appends the row,
  * as the server returned it, to the buffered set. The cursor sees its own
  * changes: updated values replace the buffered ones, and fetches report
@@ -160,12 +160,16 @@ static int bound_value(gc_stmt *s, int c, SQLULEN slot, char **text, size_t *len
     return 1;
 }
 
-/* Appends " WHERE <key> = $n ... AND <column> IS NOT DISTINCT FROM $m ..."
- * for block row `row`: the key finds it, the other columns check that it
- * still holds what the cursor read. */
+/* Appends the condition that finds block row `row` again and checks it
+ * still holds what the cursor read:
+ *   " WHERE <key> = $n ... AND <column> IS NOT DISTINCT FROM $m ..."
+ * or, without a usable key, one row equal in every column:
+ *   " WHERE ctid = (SELECT ctid FROM t WHERE <column> IS NOT DISTINCT FROM $m ... LIMIT 1)" */
 static bool append_row_check(gc_stmt *s, const gc_write_target *t, int row, gc_strbuf *sql,
                              params *p)
 {
+    if (t->by_values)
+        gc_strbuf_appendf(sql, " WHERE ctid = (SELECT ctid FROM %s", t->table);
     const char *glue = " WHERE ";
     for (int c = 0; c < t->ncols; c++) {
         if (t->column[c] == NULL)
@@ -176,10 +180,12 @@ static bool append_row_check(gc_stmt *s, const gc_write_target *t, int row, gc_s
         if (n == 0)
             return false;
         gc_strbuf_appendf(sql, "%s%s %s $%d", glue, t->column[c],
-                       t->key[c] ? "=" : "IS NOT DISTINCT FROM", n);
+                          t->key[c] ? "=" : "IS NOT DISTINCT FROM", n);
         glue = " AND ";
     }
-    return true;
+    if (t->by_values)
+        gc_strbuf_appendf(sql, " LIMIT 1)");
+    return !sql->failed;
 }
 
 /* Runs a statement that changes one row; its row count says whether it did. */

@@ -3,9 +3,10 @@
  * SQL_UPDATE / SQL_DELETE (one row, the whole rowset, SQL_COLUMN_IGNORE),
  * SQLBulkOperations SQL_ADD / SQL_UPDATE_BY_BOOKMARK / SQL_DELETE_BY_BOOKMARK,
  * the row statuses the cursor reports for its own changes, 01001 when the
- * row changed since the cursor read it, a rollback undoing them, and the
- * cursors that cannot change rows (a join, no key in the select list, a
- * read-only cursor). On a global connection cursors stay read-only.
+ * row changed since the cursor read it, a rollback undoing them, a table
+ * without a primary key (rows found by their values), and the cursors that
+ * cannot change rows (a join, no key in the select list, a read-only
+ * cursor). On a global connection cursors stay read-only.
  */
 #include "st_test.h"
 
@@ -221,6 +222,44 @@ static void rollback_and_refusals(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* A table without a primary key: the select list has all its columns, so a
+ * row is found by its values; of two equal rows one changes. */
+static void table_without_key(st_conn *c)
+{
+    st_exec(c, "drop table if exists cur_nokey");
+    st_exec(c, "create table cur_nokey(i int, t text)");
+    st_exec(c, "insert into cur_nokey values (1, 'a'), (1, 'a'), (2, null)");
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER i[3];
+    char text[3][8];
+    SQLLEN i_ind[3], t_ind[3];
+    SQLUSMALLINT status[3];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_STATUS_PTR, status, 0), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select i, t from cur_nokey order by i", SQL_NTS), s);
+    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, i, 0, i_ind), s);
+    ST_OK(SQLBindCol(s, 2, SQL_C_CHAR, text, sizeof text[0], t_ind), s);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
+    strcpy(text[0], "x");
+    t_ind[0] = SQL_NTS;
+    ST_OK(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(coalesce(t, '-'), ',' order by t) "
+                                     "from cur_nokey"), "a,x,-") == 0,
+             "one of the equal rows updated: %s",
+             st_query_text(c, "select string_agg(coalesce(t, '-'), ',' order by t) from cur_nokey"));
+    ST_OK(SQLSetPos(s, 2, SQL_DELETE, SQL_LOCK_NO_CHANGE), s);
+    ST_OK(SQLSetPos(s, 3, SQL_DELETE, SQL_LOCK_NO_CHANGE), s);     /* NULL matched too */
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(t, ',') from cur_nokey"), "x") == 0,
+             "left: %s", st_query_text(c, "select string_agg(t, ',') from cur_nokey"));
+    SQLRETURN rc = SQLSetPos(s, 3, SQL_DELETE, SQL_LOCK_NO_CHANGE);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01001"),
+             "deleting a deleted row is a conflict: rc %d", rc);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "drop table cur_nokey");
+}
+
 /* A global connection keeps cursors read-only and says so. */
 static void global_read_only(st_conn *c)
 {
@@ -257,6 +296,7 @@ int main(void)
         set_pos_changes(&c);
         bulk_changes(&c);
         rollback_and_refusals(&c);
+        table_without_key(&c);
         st_exec(&c, "drop table cur_items");
         st_exec(&c, "drop table cur_other");
     }
