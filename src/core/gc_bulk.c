@@ -76,6 +76,7 @@ SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation)
     const SQLUSMALLINT *operations = s->ard->array_status_ptr;  /* SQL_ATTR_ROW_OPERATION_PTR */
     bool info = false, error = false;
     SQLULEN done = 0;
+    SQLLEN changed = 0;
     for (SQLULEN slot = 0; slot < rows; slot++) {
         if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
             continue;
@@ -85,8 +86,12 @@ SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation)
             status[slot] = row_status;
         info = info || rc == SQL_SUCCESS_WITH_INFO;
         error = error || rc == SQL_ERROR;
+        changed += rc == SQL_SUCCESS;
         done++;
     }
+    /* SQLRowCount: the rows the call added, updated or deleted. */
+    if (operation != SQL_FETCH_BY_BOOKMARK)
+        s->row_count = changed;
     if (s->ird->rows_processed_ptr != NULL)
         *s->ird->rows_processed_ptr = done;
     /* ODBC leaves the cursor position undefined: fetch again before SQLSetPos. */

@@ -84,6 +84,7 @@ static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
     const SQLUSMALLINT *operations = whole_rowset ? s->ard->array_status_ptr : NULL;
     bool info = false, error = false;
     SQLULEN done = 0;
+    SQLLEN changed = 0;
     for (SQLULEN slot = first; slot <= last; slot++) {
         if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
             continue;
@@ -95,8 +96,10 @@ static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
             status[slot] = row_status;
         info = info || rc == SQL_SUCCESS_WITH_INFO;
         error = error || rc == SQL_ERROR;
+        changed += rc == SQL_SUCCESS;
         done++;
     }
+    s->row_count = changed;     /* SQLRowCount: the rows this call changed */
     if (error && done <= 1)
         return SQL_ERROR;
     return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;

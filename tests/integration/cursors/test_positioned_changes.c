@@ -110,6 +110,9 @@ static void set_pos_changes(st_conn *c)
     ST_OK(SQLSetPos(s, 0, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
     ST_CHECK(strcmp(stored(c, 5), "item 5:55") == 0 && strcmp(stored(c, 6), "item 6:66") == 0,
              "rows 5 and 6: %s", stored(c, 5));
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 2, "SQLRowCount after SQLSetPos: %ld", (long)count);
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_OPERATION_PTR, NULL, 0), s);
 
     /* Errors: SQL_ADD belongs to SQLBulkOperations; past the rowset. */
@@ -135,6 +138,9 @@ static void bulk_changes(st_conn *c)
     }
     ST_OK(SQLBulkOperations(s, SQL_ADD), s);
     ST_CHECK(b.status[0] == SQL_ROW_ADDED && b.status[1] == SQL_ROW_ADDED, "added statuses");
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 2, "SQLRowCount after SQL_ADD: %ld", (long)count);
     ST_CHECK(strcmp(stored(c, 100), "new 0:0") == 0 && strcmp(stored(c, 102), "gone") == 0,
              "added rows: %s", stored(c, 100));
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_OPERATION_PTR, NULL, 0), s);
