@@ -372,12 +372,14 @@ SQLRETURN gc_cursor_add_row(gc_stmt *s, SQLULEN slot, SQLUSMALLINT *status)
     PGresult *res = gc_cursor_run(s, sql.data, p.count, (const char *const *)p.values, NULL);
     if (res == NULL)
         goto done;
+    int row = PQntuples(s->block);
     bool ok = PQntuples(res) == 1 && append_added(s, res);
     PQclear(res);
     if (!ok)
         goto oom;
     *status = SQL_ROW_ADDED;
-    rc = SQL_SUCCESS;
+    /* The new row's bookmark goes to the bound column 0, as ODBC asks. */
+    rc = gc_bookmark_store(s, row, slot);
     goto done;
 oom:
     gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");

@@ -141,6 +141,12 @@ static void bulk_changes(st_conn *c)
     SQLLEN count = 0;
     ST_OK(SQLRowCount(s, &count), s);
     ST_CHECK(count == 2, "SQLRowCount after SQL_ADD: %ld", (long)count);
+    /* The added rows' bookmarks came back in column 0: fetch the first by it. */
+    SQLINTEGER added_mark = b.marks[0];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_FETCH_BOOKMARK_PTR, &added_mark, 0), s);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_BOOKMARK, 0), s);
+    ST_CHECK(b.id[0] == 100 && b.status[0] == SQL_ROW_ADDED, "added row by its bookmark: %d",
+             (int)b.id[0]);
     ST_CHECK(strcmp(stored(c, 100), "new 0:0") == 0 && strcmp(stored(c, 102), "gone") == 0,
              "added rows: %s", stored(c, 100));
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_OPERATION_PTR, NULL, 0), s);
