@@ -74,9 +74,7 @@ SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation)
     SQLULEN rows = s->ard->array_size;
     SQLUSMALLINT *status = s->ird->array_status_ptr;
     const SQLUSMALLINT *operations = s->ard->array_status_ptr;  /* SQL_ATTR_ROW_OPERATION_PTR */
-    bool info = false, error = false;
-    SQLULEN done = 0;
-    SQLLEN changed = 0;
+    gc_row_tally tally = { 0 };
     for (SQLULEN slot = 0; slot < rows; slot++) {
         if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
             continue;
@@ -84,20 +82,16 @@ SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation)
         SQLRETURN rc = bulk_row(s, operation, slot, &row_status);
         if (status != NULL)
             status[slot] = row_status;
-        info = info || rc == SQL_SUCCESS_WITH_INFO;
-        error = error || rc == SQL_ERROR;
-        changed += rc == SQL_SUCCESS;
-        done++;
+        gc_row_tally_add(&tally, rc);
     }
     /* SQLRowCount: the rows the call added, updated or deleted. */
     if (operation != SQL_FETCH_BY_BOOKMARK)
-        s->row_count = changed;
+        s->row_count = tally.succeeded;
     if (s->ird->rows_processed_ptr != NULL)
-        *s->ird->rows_processed_ptr = done;
+        *s->ird->rows_processed_ptr = tally.rows;
     /* ODBC leaves the cursor position undefined: fetch again before SQLSetPos. */
     s->scroll.rowset_rows = 0;
     s->current_row = -1;
-    if (error && done <= 1)
-        return SQL_ERROR;
-    return error || info ? SQL_SUCCESS_WITH_INFO : gc_stmt_rc_with_info(s, SQL_SUCCESS);
+    SQLRETURN rc = gc_row_tally_rc(&tally);
+    return rc == SQL_SUCCESS ? gc_stmt_rc_with_info(s, rc) : rc;
 }

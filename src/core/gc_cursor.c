@@ -31,6 +31,21 @@ SQLLEN gc_cursor_set_rows(const gc_stmt *s)
     return n;
 }
 
+void gc_row_tally_add(gc_row_tally *t, SQLRETURN row_rc)
+{
+    t->rows++;
+    t->succeeded += row_rc == SQL_SUCCESS;
+    t->info = t->info || row_rc == SQL_SUCCESS_WITH_INFO;
+    t->error = t->error || row_rc == SQL_ERROR;
+}
+
+SQLRETURN gc_row_tally_rc(const gc_row_tally *t)
+{
+    if (t->error && t->rows <= 1)
+        return SQL_ERROR;
+    return t->error || t->info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot)
 {
     return (int)(s->scroll.rowset_start + (SQLLEN)slot);
@@ -157,22 +172,22 @@ static bool check_orientation(gc_stmt *s, SQLSMALLINT orientation)
 static SQLRETURN deliver_rowset(gc_stmt *s, SQLLEN first, SQLULEN rows,
                                 const gc_rowset_out *out)
 {
-    bool info = false, row_error = false;
+    gc_row_tally tally = { 0 };
     for (SQLULEN i = 0; i < rows; i++) {
         int row = (int)(first + (SQLLEN)i);
         SQLRETURN row_rc = gc_fetch_store_slot(s, row, row, i);
         if (out->status != NULL)
             out->status[i] = gc_cursor_row_status(s, row, row_rc);
-        info = info || row_rc == SQL_SUCCESS_WITH_INFO;
-        row_error = row_error || row_rc == SQL_ERROR;
+        gc_row_tally_add(&tally, row_rc);
     }
     for (SQLULEN i = rows; out->status != NULL && i < out->size; i++)
         out->status[i] = SQL_ROW_NOROW;
     if (out->rows_fetched != NULL)
         *out->rows_fetched = rows;
-    if (row_error && out->size == 1)
-        return SQL_ERROR;
-    return row_error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    /* As a forward fetch: SQL_ERROR only for a failed one-row rowset. */
+    if (tally.error && out->size > 1)
+        return SQL_SUCCESS_WITH_INFO;
+    return gc_row_tally_rc(&tally);
 }
 
 SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,

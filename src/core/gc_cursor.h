@@ -20,7 +20,18 @@ typedef struct gc_rowset_out {
     SQLUSMALLINT *status;     /* may be NULL; `size` entries */
 } gc_rowset_out;
 
+/* What the rows of one call returned, for the call's return code. */
+typedef struct gc_row_tally {
+    SQLULEN rows;             /* rows the call worked on */
+    SQLLEN succeeded;         /* of them, with SQL_SUCCESS */
+    bool info, error;
+} gc_row_tally;
+
 /* --- gc_cursor.c --- */
+void gc_row_tally_add(gc_row_tally *t, SQLRETURN row_rc);
+/* SQL_ERROR when the call's only row failed; SQL_SUCCESS_WITH_INFO when a
+ * row failed or warned; else SQL_SUCCESS. */
+SQLRETURN gc_row_tally_rc(const gc_row_tally *t);
 bool gc_cursor_scrollable(const gc_stmt *s);
 /* Makes the whole current set sit in block (buffering what is still on
  * the wire); SQL_ERROR with diagnostics when the set ended in an error. */

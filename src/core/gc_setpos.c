@@ -61,18 +61,15 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
 static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last)
 {
     SQLUSMALLINT *status = s->ird->array_status_ptr;
-    bool info = false, error = false;
+    gc_row_tally tally = { 0 };
     for (SQLULEN slot = first; slot <= last; slot++) {
         int row = gc_cursor_row_of_slot(s, slot);
         SQLRETURN rc = gc_fetch_store_slot(s, row, row, slot);
         if (status != NULL)
             status[slot] = gc_cursor_row_status(s, row, rc);
-        info = info || rc == SQL_SUCCESS_WITH_INFO;
-        error = error || rc == SQL_ERROR;
+        gc_row_tally_add(&tally, rc);
     }
-    if (error && first == last)
-        return SQL_ERROR;
-    return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    return gc_row_tally_rc(&tally);
 }
 
 /* SQL_UPDATE / SQL_DELETE of rowset rows [first, last]; with row 0 the
@@ -82,9 +79,7 @@ static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
 {
     SQLUSMALLINT *status = s->ird->array_status_ptr;
     const SQLUSMALLINT *operations = whole_rowset ? s->ard->array_status_ptr : NULL;
-    bool info = false, error = false;
-    SQLULEN done = 0;
-    SQLLEN changed = 0;
+    gc_row_tally tally = { 0 };
     for (SQLULEN slot = first; slot <= last; slot++) {
         if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
             continue;
@@ -94,15 +89,10 @@ static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
                                                : gc_cursor_delete_row(s, row, slot, &row_status);
         if (status != NULL)
             status[slot] = row_status;
-        info = info || rc == SQL_SUCCESS_WITH_INFO;
-        error = error || rc == SQL_ERROR;
-        changed += rc == SQL_SUCCESS;
-        done++;
+        gc_row_tally_add(&tally, rc);
     }
-    s->row_count = changed;     /* SQLRowCount: the rows this call changed */
-    if (error && done <= 1)
-        return SQL_ERROR;
-    return error || info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    s->row_count = tally.succeeded;     /* SQLRowCount: the rows this call changed */
+    return gc_row_tally_rc(&tally);
 }
 
 SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
