@@ -1,11 +1,44 @@
 /*
- * gc_fetch: SQLBindCol, SQLFetch / SQLFetchScroll (forward only, row arrays,
- * column- and row-wise binding, bind offsets), SQLGetData.
+ * gc_fetch: SQLBindCol, SQLFetch / SQLFetchScroll / SQLExtendedFetch (row
+ * arrays, column- and row-wise binding, bind offsets), SQLGetData. Forward-only
+ * cursors stream here; scrollable ones are positioned by gc_cursor.c.
  */
 #include <string.h>
 
+#include "core/gc_cursor.h"
 #include "core/gc_lo.h"
-#include "core/gc_stmt.h"
+
+/* Whether column 0 (the bookmark) may be used with c_type. */
+static bool bookmark_column_ok(gc_stmt *s, SQLSMALLINT c_type)
+{
+    if (s->use_bookmarks == SQL_UB_OFF) {
+        gc_diag_add(&s->h.diag, "07009", 0,
+                    "invalid column number 0: SQL_ATTR_USE_BOOKMARKS is off");
+        return false;
+    }
+    if (!gc_bookmark_c_type_ok(c_type)) {
+        gc_diag_add(&s->h.diag, "07006", 0,
+                    "restricted data type attribute violation: a bookmark is "
+                    "SQL_C_VARBOOKMARK or SQL_C_BOOKMARK");
+        return false;
+    }
+    return true;
+}
+
+/* SQLBindCol on column 0: binds (or with no buffers unbinds) the bookmark. */
+static SQLRETURN bind_bookmark(gc_stmt *s, SQLSMALLINT c_type, SQLPOINTER value,
+                               SQLLEN buffer_length, SQLLEN *ind)
+{
+    if (value == NULL && ind == NULL) {
+        s->bookmark_col.data_ptr = NULL;
+        s->bookmark_col.indicator_ptr = NULL;
+        return SQL_SUCCESS;
+    }
+    if (!bookmark_column_ok(s, c_type))
+        return SQL_ERROR;
+    s->bookmark_col = (gc_bookmark_bind){ c_type, value, buffer_length, ind };
+    return SQL_SUCCESS;
+}
 
 SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
                            SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind)
@@ -14,14 +47,12 @@ SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
         return SQL_ERROR;
     }
-    if (col < 1) {
-        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number 0: bookmarks are not supported");
-        return SQL_ERROR;
-    }
     if (buffer_length < 0) {
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
         return SQL_ERROR;
     }
+    if (col == 0)
+        return bind_bookmark(s, c_type, value, buffer_length, ind);
     gc_desc *ard = s->ard;
     if (value == NULL && ind == NULL) {
         gc_desc_rec *r = gc_desc_rec_find(ard, col);
@@ -68,16 +99,25 @@ static void add_value_diag(gc_stmt *s, const gc_error *err, SQLLEN row, int col)
     gc_diag_add_error_at(&s->h.diag, err, row, col);
 }
 
-static void *offset_ptr(void *base, SQLLEN offset)
+void *gc_fetch_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size)
 {
-    return base == NULL ? NULL : (char *)base + offset;
+    if (base == NULL)
+        return NULL;
+    SQLLEN offset = ard->bind_offset_ptr ? *ard->bind_offset_ptr : 0;
+    SQLLEN stride = ard->bind_type == SQL_BIND_BY_COLUMN ? elem_size : ard->bind_type;
+    return (char *)base + offset + (SQLLEN)slot * stride;
 }
 
-/* Converts the current row into the bound columns as row i of the rowset. */
-static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
+SQLUSMALLINT gc_fetch_row_status(SQLRETURN row_rc)
+{
+    return row_rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
+         : row_rc == SQL_SUCCESS_WITH_INFO ? SQL_ROW_SUCCESS_WITH_INFO
+         : SQL_ROW_ERROR;
+}
+
+SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
 {
     const gc_desc *ard = s->ard;
-    SQLLEN offset = ard->bind_offset_ptr ? *ard->bind_offset_ptr : 0;
     int ncols = ard->count < s->ird->count ? ard->count : s->ird->count;
     SQLRETURN result = SQL_SUCCESS;
     for (int c = 0; c < ncols; c++) {
@@ -88,36 +128,29 @@ static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
         SQLSMALLINT c_type = b->concise_type == SQL_C_DEFAULT ? col->info.default_c_type
                                                               : b->concise_type;
         SQLLEN size = gc_c_type_size(c_type);
-        SQLLEN data_stride, len_stride;
-        if (ard->bind_type == SQL_BIND_BY_COLUMN) {
-            data_stride = size > 0 ? size : b->octet_length;
-            len_stride = sizeof(SQLLEN);
-        } else {
-            data_stride = len_stride = ard->bind_type;
-        }
         gc_fetch_target t = {
             .c_type = c_type,
-            .buffer = offset_ptr(b->data_ptr, offset + (SQLLEN)i * data_stride),
+            .buffer = gc_fetch_bound_ptr(ard, b->data_ptr, slot, size > 0 ? size : b->octet_length),
             .buffer_length = b->octet_length,
-            .length = offset_ptr(b->octet_length_ptr, offset + (SQLLEN)i * len_stride),
-            .indicator = offset_ptr(b->indicator_ptr, offset + (SQLLEN)i * len_stride),
+            .length = gc_fetch_bound_ptr(ard, b->octet_length_ptr, slot, sizeof(SQLLEN)),
+            .indicator = gc_fetch_bound_ptr(ard, b->indicator_ptr, slot, sizeof(SQLLEN)),
             .precision = b->precision,
             .scale = b->scale,
             .interval_leading_precision = b->datetime_interval_precision,
         };
-        bool null = PQgetisnull(s->block, s->current_row, c);
+        bool null = PQgetisnull(s->block, row, c);
         gc_error err;
         gc_error_clear(&err);
         SQLRETURN rc = col->info.large_object
-            ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c), null, &t, NULL, &err)
-            : gc_convert_value_to_c(col->pg_type, PQgetvalue(s->block, s->current_row, c),
-                                    (size_t)PQgetlength(s->block, s->current_row, c),
+            ? gc_lo_read(s, PQgetvalue(s->block, row, c), null, &t, NULL, &err)
+            : gc_convert_value_to_c(col->pg_type, PQgetvalue(s->block, row, c),
+                                    (size_t)PQgetlength(s->block, row, c),
                                     null, &t, NULL, &err);
         if (rc == SQL_ERROR) {
-            add_value_diag(s, &err, (SQLLEN)i + 1, c + 1);
+            add_value_diag(s, &err, (SQLLEN)slot + 1, c + 1);
             result = SQL_ERROR;
         } else if (rc == SQL_SUCCESS_WITH_INFO) {
-            add_value_diag(s, &err, (SQLLEN)i + 1, c + 1);
+            add_value_diag(s, &err, (SQLLEN)slot + 1, c + 1);
             if (result == SQL_SUCCESS)
                 result = rc;
         }
@@ -125,27 +158,25 @@ static SQLRETURN store_bound_row(gc_stmt *s, SQLULEN i)
     return result;
 }
 
-SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
+SQLRETURN gc_fetch_store_slot(gc_stmt *s, int row, int bookmark_row, SQLULEN slot)
 {
-    (void)offset;
-    if (s->state == GC_STMT_NEED_DATA) {
-        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
-        return SQL_ERROR;
+    SQLRETURN rc = gc_bookmark_store(s, bookmark_row, slot);
+    if (s->retrieve_data != SQL_RD_OFF) {
+        SQLRETURN data_rc = gc_fetch_store_row(s, row, slot);
+        if (data_rc != SQL_SUCCESS && rc != SQL_ERROR)
+            rc = data_rc;
     }
-    if (!cursor_open(s))
-        return SQL_ERROR;
-    if (orientation != SQL_FETCH_NEXT) {
-        gc_diag_add(&s->h.diag, "HY106", 0,
-                    "fetch type out of range: the cursor is forward-only (SQL_FETCH_NEXT only)");
-        return SQL_ERROR;
-    }
-    SQLULEN rows = s->ard->array_size;
-    SQLUSMALLINT *status = s->ird->array_status_ptr;
+    return rc;
+}
+
+/* Forward-only: streams the next out->size rows into the rowset. */
+static SQLRETURN fetch_forward(gc_stmt *s, const gc_rowset_out *out)
+{
+    SQLULEN rows = out->size;
+    SQLUSMALLINT *status = out->status;
     SQLULEN fetched = 0;
     bool info = false, row_error = false;
     SQLRETURN fail = SQL_SUCCESS;
-    s->getdata_column = 0;
-    s->getdata_offset = 0;
     for (SQLULEN i = 0; i < rows; i++) {
         if (s->max_rows > 0 && s->row_number >= s->max_rows)
             break;
@@ -157,21 +188,18 @@ SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
             break;
         }
         s->row_number++;
-        SQLRETURN row_rc = SQL_SUCCESS;
-        if (s->retrieve_data != SQL_RD_OFF)
-            row_rc = store_bound_row(s, i);
+        /* A bookmark is the row's number in the set, whatever the cursor. */
+        SQLRETURN row_rc = gc_fetch_store_slot(s, s->current_row, (int)s->row_number - 1, i);
         if (status != NULL)
-            status[i] = row_rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
-                      : row_rc == SQL_SUCCESS_WITH_INFO ? SQL_ROW_SUCCESS_WITH_INFO
-                      : SQL_ROW_ERROR;
+            status[i] = gc_fetch_row_status(row_rc);
         info = info || row_rc == SQL_SUCCESS_WITH_INFO;
         row_error = row_error || row_rc == SQL_ERROR;
         fetched++;
     }
     for (SQLULEN i = fetched; status != NULL && i < rows; i++)
         status[i] = SQL_ROW_NOROW;
-    if (s->ird->rows_processed_ptr != NULL)
-        *s->ird->rows_processed_ptr = fetched;
+    if (out->rows_fetched != NULL)
+        *out->rows_fetched = fetched;
     if (fail == SQL_ERROR && fetched == 0)
         return SQL_ERROR;
     if (fetched == 0)
@@ -181,6 +209,48 @@ SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
     if (row_error || info || fail == SQL_ERROR)
         return SQL_SUCCESS_WITH_INFO;
     return gc_stmt_rc_with_info(s, SQL_SUCCESS);
+}
+
+/* The checks every fetch makes, then the fetch itself. `bookmark` is the
+ * bookmark SQL_FETCH_BOOKMARK starts from (0 when none was given). */
+static SQLRETURN fetch_rowset(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
+                              SQLLEN bookmark, const gc_rowset_out *out)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return SQL_ERROR;
+    }
+    if (!cursor_open(s))
+        return SQL_ERROR;
+    s->getdata_column = 0;
+    s->getdata_offset = 0;
+    if (gc_cursor_scrollable(s))
+        return gc_cursor_fetch(s, orientation, offset, bookmark, out);
+    if (orientation != SQL_FETCH_NEXT) {
+        gc_diag_add(&s->h.diag, "HY106", 0,
+                    "fetch type out of range: the cursor is forward-only (SQL_FETCH_NEXT only)");
+        return SQL_ERROR;
+    }
+    return fetch_forward(s, out);
+}
+
+SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
+{
+    gc_rowset_out out = { s->ard->array_size, s->ird->rows_processed_ptr,
+                          s->ird->array_status_ptr };
+    SQLLEN bookmark = 0;
+    if (orientation == SQL_FETCH_BOOKMARK && s->fetch_bookmark_ptr != NULL)
+        bookmark = gc_bookmark_read(s->fetch_bookmark_ptr);
+    return fetch_rowset(s, orientation, offset, bookmark, &out);
+}
+
+SQLRETURN gc_stmt_extended_fetch(gc_stmt *s, SQLUSMALLINT orientation, SQLLEN irow,
+                                 SQLULEN *rows_fetched, SQLUSMALLINT *row_status)
+{
+    gc_rowset_out out = { s->ext_rowset_size, rows_fetched, row_status };
+    if (orientation == SQL_FETCH_BOOKMARK)
+        return fetch_rowset(s, SQL_FETCH_BOOKMARK, 0, irow, &out);
+    return fetch_rowset(s, (SQLSMALLINT)orientation, irow, 0, &out);
 }
 
 SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
@@ -196,7 +266,7 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no current row");
         return SQL_ERROR;
     }
-    if (col < 1 || col > s->ird->count) {
+    if (col > s->ird->count) {
         gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
         return SQL_ERROR;
     }
@@ -204,9 +274,18 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
         return SQL_ERROR;
     }
-    if (s->ard->array_size > 1) {
-        gc_diag_add(&s->h.diag, "HYC00", 0, "SQLGetData with a row array size above 1 is not supported");
+    if (s->ard->array_size > 1 && !gc_cursor_scrollable(s)) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "SQLGetData with a row array size above 1 needs a scrollable cursor");
         return SQL_ERROR;
+    }
+    if (col == 0) {
+        if (c_type == SQL_ARD_TYPE)
+            c_type = s->bookmark_col.c_type;
+        if (!bookmark_column_ok(s, c_type))
+            return SQL_ERROR;
+        int row = gc_cursor_scrollable(s) ? s->current_row : (int)s->row_number - 1;
+        return gc_bookmark_write(s, row, c_type, value, buffer_length, ind);
     }
     SQLSMALLINT precision = 0, scale = 0;
     int leading_precision = 0;

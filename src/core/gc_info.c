@@ -123,26 +123,47 @@ static const info_item info_table[] = {
     U16(SQL_CURSOR_COMMIT_BEHAVIOR, SQL_CB_PRESERVE),
     U16(SQL_CURSOR_ROLLBACK_BEHAVIOR, SQL_CB_PRESERVE),
 
-    /* Cursors and fetching: forward-only, read-only */
-    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY),
-    U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT),
-    U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY),
+    /* Cursors and fetching (docs/cursors.md): forward-only cursors stream,
+     * static ones are buffered and scroll; both are read-only. Keyset-driven
+     * and dynamic requests become static (01S02), so they offer nothing. */
+    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC),
+    U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT | SQL_FD_FETCH_FIRST | SQL_FD_FETCH_LAST |
+                             SQL_FD_FETCH_PRIOR | SQL_FD_FETCH_ABSOLUTE |
+                             SQL_FD_FETCH_RELATIVE | SQL_FD_FETCH_BOOKMARK),
+    U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
                                                  SQL_CA2_MAX_ROWS_SELECT),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, 0),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, 0),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE |
+                                           SQL_CA1_BOOKMARK | SQL_CA1_LOCK_NO_CHANGE |
+                                           SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH |
+                                           SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE |
+                                           SQL_CA1_BULK_ADD | SQL_CA1_BULK_UPDATE_BY_BOOKMARK |
+                                           SQL_CA1_BULK_DELETE_BY_BOOKMARK |
+                                           SQL_CA1_BULK_FETCH_BY_BOOKMARK),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
+                                           SQL_CA2_OPT_VALUES_CONCURRENCY |
+                                           SQL_CA2_SENSITIVITY_ADDITIONS |
+                                           SQL_CA2_SENSITIVITY_DELETIONS |
+                                           SQL_CA2_SENSITIVITY_UPDATES |
+                                           SQL_CA2_MAX_ROWS_SELECT | SQL_CA2_CRC_EXACT),
     U32(SQL_KEYSET_CURSOR_ATTRIBUTES1, 0),
     U32(SQL_KEYSET_CURSOR_ATTRIBUTES2, 0),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES1, 0),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES2, 0),
     U32(SQL_CURSOR_SENSITIVITY, SQL_INSENSITIVE),
-    U32(SQL_STATIC_SENSITIVITY, 0),
-    U32(SQL_BOOKMARK_PERSISTENCE, 0),
-    U32(SQL_LOCK_TYPES, 0),
-    U32(SQL_POS_OPERATIONS, 0),
+    /* A static cursor sees the changes it made itself. */
+    U32(SQL_STATIC_SENSITIVITY, SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES),
+    /* A bookmark is a row's number in the buffered set: valid while the
+     * cursor is open, through scrolling and transaction ends. */
+    U32(SQL_BOOKMARK_PERSISTENCE, SQL_BP_SCROLL | SQL_BP_TRANSACTION),
+    U32(SQL_LOCK_TYPES, SQL_LCK_NO_CHANGE),
+    U32(SQL_POS_OPERATIONS, SQL_POS_POSITION | SQL_POS_REFRESH | SQL_POS_UPDATE |
+                            SQL_POS_DELETE),
     U32(SQL_POSITIONED_STATEMENTS, 0),
-    U32(SQL_GETDATA_EXTENSIONS, SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND),
+    /* SQL_GD_BLOCK: on the block cursors SQLSetPos positions (static ones). */
+    U32(SQL_GETDATA_EXTENSIONS, SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND |
+                                    SQL_GD_BLOCK),
 
     /* Statements and parameters */
     U32(SQL_ASYNC_MODE, SQL_AM_NONE),
@@ -368,6 +389,24 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
         snprintf(buf, size, "%02d.%02d.%04d", v / 10000, (v / 100) % 100, v % 100);
 }
 
+/* The bits of a cursor answer that say rows can be changed through a
+ * cursor: a global connection's cursors are read-only (gc_stmt_attr.c). */
+static SQLUINTEGER cursor_write_bits(SQLUSMALLINT info_type)
+{
+    switch (info_type) {
+    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_OPT_VALUES;
+    case SQL_POS_OPERATIONS: return SQL_POS_UPDATE | SQL_POS_DELETE;
+    case SQL_STATIC_SENSITIVITY: return SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES;
+    case SQL_STATIC_CURSOR_ATTRIBUTES1:
+        return SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
+               SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK;
+    case SQL_STATIC_CURSOR_ATTRIBUTES2:
+        return SQL_CA2_OPT_VALUES_CONCURRENCY | SQL_CA2_SENSITIVITY_ADDITIONS |
+               SQL_CA2_SENSITIVITY_DELETIONS | SQL_CA2_SENSITIVITY_UPDATES;
+    default: return 0;
+    }
+}
+
 static SQLRETURN put_number(info_kind kind, SQLUINTEGER v, SQLPOINTER value,
                             SQLSMALLINT *string_length)
 {
@@ -466,8 +505,12 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
                         (unsigned)info_type);
             return SQL_ERROR;
         }
-        if (item->kind != INFO_STR)
-            return put_number(item->kind, item->number, value, string_length);
+        if (item->kind != INFO_STR) {
+            SQLUINTEGER number = item->number;
+            if (c->global != NULL)
+                number &= ~cursor_write_bits(info_type);
+            return put_number(item->kind, number, value, string_length);
+        }
         s = item->string;
         break;
     }

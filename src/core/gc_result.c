@@ -213,6 +213,7 @@ void gc_stmt_discard_results(gc_stmt *s)
     s->set_complete = true;
     s->getdata_column = 0;
     s->getdata_offset = 0;
+    gc_cursor_reset(s);
 }
 
 void gc_result_apply_type_info(gc_desc_rec *r)
@@ -382,6 +383,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     s->current_row = -1;
     s->block_next = 0;
     s->getdata_column = 0;
+    gc_cursor_reset(s);
     if (r == NULL) {
         gc_result_release_session(s);
         return SQL_NO_DATA;

@@ -43,6 +43,8 @@ SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out)
     s->current_row = -1;
     s->dae_current = -1;
     s->row_count = -1;
+    s->ext_rowset_size = 1;
+    gc_cursor_reset(s);
     atomic_init(&s->in_server_call, false);
     atomic_init(&s->timed_out, false);
     s->next_in_conn = c->statements;
@@ -137,6 +139,8 @@ SQLRETURN gc_stmt_free(gc_stmt *s, SQLUSMALLINT option)
             s->ard->recs[i].octet_length_ptr = NULL;
         }
         gc_desc_clear_records(s->ard);
+        s->bookmark_col.data_ptr = NULL;
+        s->bookmark_col.indicator_ptr = NULL;
         return SQL_SUCCESS;
     case SQL_RESET_PARAMS:
         gc_desc_clear_records(s->apd);

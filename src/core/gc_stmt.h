@@ -36,6 +36,29 @@ typedef enum gc_stmt_state {
     GC_STMT_NEED_DATA,        /* waiting for data-at-execution values (S8-S10) */
 } gc_stmt_state;
 
+/* Where a scrollable (static) cursor stands in its buffered set
+ * (gc_cursor.c). Rows are 0-based rows of the statement's `block`. */
+typedef struct gc_scroll {
+    SQLLEN rowset_start;      /* first row of the rowset; -1 before the start,
+                                 the set's row count after the end */
+    SQLULEN rowset_rows;      /* rows the last fetch delivered (0: none) */
+    SQLULEN last_size;        /* rowset size of the last fetch (SQL_FETCH_NEXT) */
+    /* Changes made through the cursor (gc_cursor_write.c). */
+    unsigned char *row_marks; /* owned; per row: 0, or SQL_ROW_UPDATED /
+                                 _DELETED / _ADDED */
+    int marks_cap;
+    struct gc_write_target *target;  /* owned; the table rows are written to */
+} gc_scroll;
+
+/* Column 0 bound with SQLBindCol (bookmarks are not a descriptor record
+ * here: gc_desc records start at 1). */
+typedef struct gc_bookmark_bind {
+    SQLSMALLINT c_type;
+    SQLPOINTER data_ptr;      /* NULL: not bound */
+    SQLLEN buffer_length;
+    SQLLEN *indicator_ptr;
+} gc_bookmark_bind;
+
 /* A data-at-execution value collected by SQLPutData. */
 typedef struct gc_dae_value {
     char *data;               /* owned; concatenated pieces */
@@ -62,7 +85,12 @@ struct gc_stmt {
     SQLULEN cursor_type;
     SQLULEN concurrency;
     SQLULEN metadata_id;
-    SQLULEN row_number;       /* SQL_ATTR_ROW_NUMBER: rows fetched so far */
+    SQLULEN row_number;       /* SQL_ATTR_ROW_NUMBER: rows fetched so far
+                                 (scrollable: the current row's number) */
+    SQLULEN use_bookmarks;    /* SQL_ATTR_USE_BOOKMARKS */
+    SQLPOINTER fetch_bookmark_ptr;  /* SQL_ATTR_FETCH_BOOKMARK_PTR */
+    SQLULEN ext_rowset_size;  /* SQL_ROWSET_SIZE: SQLExtendedFetch's rowset */
+    gc_bookmark_bind bookmark_col;
     char *cursor_name;        /* owned; made up on first use when NULL */
 
     gc_stmt_state state;
@@ -105,6 +133,7 @@ struct gc_stmt {
                                  MERGE (0 rows: SQL_NO_DATA in ODBC 3) */
     int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
     size_t getdata_offset;
+    gc_scroll scroll;         /* scrollable cursors only */
 
     /* Global connection (gc_route.c): what routing knows of the text. */
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
@@ -191,6 +220,20 @@ SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset);
 SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
                            SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind);
 SQLRETURN gc_stmt_more_results(gc_stmt *s);
+/* SQLExtendedFetch (ODBC 2): the rowset size is SQL_ROWSET_SIZE, the count
+ * and statuses go to the arguments; `irow` is the bookmark of
+ * SQL_FETCH_BOOKMARK. */
+SQLRETURN gc_stmt_extended_fetch(gc_stmt *s, SQLUSMALLINT orientation, SQLLEN irow,
+                                 SQLULEN *rows_fetched, SQLUSMALLINT *row_status);
+
+/* --- scrollable cursors (gc_cursor.c, gc_setpos.c, gc_bulk.c) --- */
+/* Puts a new (or closed) result set's cursor before its start. */
+void gc_cursor_reset(gc_stmt *s);
+/* SQLSetPos. */
+SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                          SQLUSMALLINT lock_type);
+/* SQLBulkOperations. */
+SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation);
 
 /* --- the global connection (gc_route.c, gc_show_global.c) --- */
 /* Analyzes s->sql for routing on a global connection (no-op otherwise);

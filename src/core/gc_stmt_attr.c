@@ -37,6 +37,72 @@ static SQLRETURN fixed_value(gc_stmt *s, SQLULEN *field, SQLULEN wanted, SQLULEN
     return SQL_SUCCESS;
 }
 
+/* The cursor attributes. Cursors are forward-only or static: a keyset-driven
+ * or dynamic request gets a static cursor with 01S02, as does a request
+ * for a scrollable one; static cursors are insensitive. */
+static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
+{
+    switch (attr) {
+    case SQL_ATTR_CURSOR_TYPE:
+        if (v == SQL_CURSOR_FORWARD_ONLY || v == SQL_CURSOR_STATIC) {
+            s->cursor_type = v;
+            return SQL_SUCCESS;
+        }
+        if (v != SQL_CURSOR_KEYSET_DRIVEN && v != SQL_CURSOR_DYNAMIC) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid cursor type %lu", (unsigned long)v);
+            return SQL_ERROR;
+        }
+        return fixed_value(s, &s->cursor_type, v, SQL_CURSOR_STATIC,
+                           "keyset-driven and dynamic cursors become static");
+    case SQL_ATTR_CURSOR_SCROLLABLE:
+        if (v != SQL_NONSCROLLABLE && v != SQL_SCROLLABLE) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid SQL_ATTR_CURSOR_SCROLLABLE value");
+            return SQL_ERROR;
+        }
+        s->cursor_type = v == SQL_SCROLLABLE ? SQL_CURSOR_STATIC : SQL_CURSOR_FORWARD_ONLY;
+        return SQL_SUCCESS;
+    case SQL_ATTR_CURSOR_SENSITIVITY:
+        if (v == SQL_SENSITIVE) {
+            gc_diag_add(&s->h.diag, "HYC00", 0, "sensitive cursors are not supported");
+            return SQL_ERROR;
+        }
+        if (v != SQL_UNSPECIFIED && v != SQL_INSENSITIVE) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid SQL_ATTR_CURSOR_SENSITIVITY value");
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    default:    /* SQL_ATTR_USE_BOOKMARKS */
+        if (v != SQL_UB_OFF && v != SQL_UB_FIXED && v != SQL_UB_VARIABLE) {
+            gc_diag_add(&s->h.diag, "HY024", 0, "invalid SQL_ATTR_USE_BOOKMARKS value");
+            return SQL_ERROR;
+        }
+        s->use_bookmarks = v;
+        return SQL_SUCCESS;
+    }
+}
+
+/* SQL_ATTR_CONCURRENCY: read-only, or optimistic by values (the rows a
+ * cursor changes must still hold what it read: gc_cursor_write.c). Locking
+ * and row versions become values with 01S02; a global connection, whose
+ * rows live on several members, keeps its cursors read-only. */
+static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
+{
+    if (v != SQL_CONCUR_READ_ONLY && v != SQL_CONCUR_LOCK && v != SQL_CONCUR_ROWVER &&
+        v != SQL_CONCUR_VALUES) {
+        gc_diag_add(&s->h.diag, "HY024", 0, "invalid concurrency %lu", (unsigned long)v);
+        return SQL_ERROR;
+    }
+    if (s->conn->global != NULL)
+        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
+                           "cursors of a global connection are read-only");
+    if (v == SQL_CONCUR_READ_ONLY) {
+        s->concurrency = v;
+        return SQL_SUCCESS;
+    }
+    return fixed_value(s, &s->concurrency, v, SQL_CONCUR_VALUES,
+                       "locking and row-version concurrency become SQL_CONCUR_VALUES");
+}
+
 SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINTEGER len)
 {
     SQLULEN v = (SQLULEN)(uintptr_t)value;
@@ -48,29 +114,18 @@ SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINT
     case SQL_ATTR_RETRIEVE_DATA: s->retrieve_data = v; return SQL_SUCCESS;
     case SQL_ATTR_METADATA_ID: s->metadata_id = v; return SQL_SUCCESS;
     case SQL_ATTR_CURSOR_TYPE:
-        return fixed_value(s, &s->cursor_type, v, SQL_CURSOR_FORWARD_ONLY,
-                           "only forward-only cursors are supported");
-    case SQL_ATTR_CONCURRENCY:
-        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
-                           "only read-only cursors are supported");
     case SQL_ATTR_CURSOR_SCROLLABLE:
-        if (v != SQL_NONSCROLLABLE) {
-            gc_diag_add(&s->h.diag, "HYC00", 0, "scrollable cursors are not supported");
-            return SQL_ERROR;
-        }
-        return SQL_SUCCESS;
     case SQL_ATTR_CURSOR_SENSITIVITY:
-        if (v != SQL_UNSPECIFIED && v != SQL_INSENSITIVE) {
-            gc_diag_add(&s->h.diag, "HYC00", 0, "sensitive cursors are not supported");
-            return SQL_ERROR;
-        }
-        return SQL_SUCCESS;
     case SQL_ATTR_USE_BOOKMARKS:
-        if (v != SQL_UB_OFF) {
-            gc_diag_add(&s->h.diag, "HYC00", 0, "bookmarks are not supported");
+        if (s->state == GC_STMT_CURSOR) {
+            gc_diag_add(&s->h.diag, "HY011", 0,
+                        "attribute cannot be set now: a cursor is open");
             return SQL_ERROR;
         }
-        return SQL_SUCCESS;
+        return set_cursor_attr(s, attr, v);
+    case SQL_ATTR_FETCH_BOOKMARK_PTR: s->fetch_bookmark_ptr = value; return SQL_SUCCESS;
+    case SQL_ATTR_CONCURRENCY:
+        return set_concurrency(s, v);
     case SQL_ATTR_ASYNC_ENABLE:
         if (v != SQL_ASYNC_ENABLE_OFF) {
             gc_diag_add(&s->h.diag, "HYC00", 0, "asynchronous execution is not supported");
@@ -93,7 +148,11 @@ SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINT
             gc_diag_add(&s->h.diag, "HY024", 0, "invalid row array size");
             return SQL_ERROR;
         }
-        s->ard->array_size = v;
+        /* SQL_ROWSET_SIZE is SQLExtendedFetch's, apart from the ARD's. */
+        if (attr == SQL_ROWSET_SIZE)
+            s->ext_rowset_size = v;
+        else
+            s->ard->array_size = v;
         return SQL_SUCCESS;
     case SQL_ATTR_ROW_BIND_TYPE: s->ard->bind_type = (SQLINTEGER)v; return SQL_SUCCESS;
     case SQL_ATTR_ROW_BIND_OFFSET_PTR: s->ard->bind_offset_ptr = value; return SQL_SUCCESS;
@@ -160,16 +219,19 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
     case SQL_ATTR_METADATA_ID: return put_ulen(value, string_length, s->metadata_id);
     case SQL_ATTR_CURSOR_TYPE: return put_ulen(value, string_length, s->cursor_type);
     case SQL_ATTR_CONCURRENCY: return put_ulen(value, string_length, s->concurrency);
-    case SQL_ATTR_CURSOR_SCROLLABLE: return put_ulen(value, string_length, SQL_NONSCROLLABLE);
+    case SQL_ATTR_CURSOR_SCROLLABLE:
+        return put_ulen(value, string_length, s->cursor_type == SQL_CURSOR_FORWARD_ONLY
+                                                  ? SQL_NONSCROLLABLE : SQL_SCROLLABLE);
     case SQL_ATTR_CURSOR_SENSITIVITY: return put_ulen(value, string_length, SQL_INSENSITIVE);
-    case SQL_ATTR_USE_BOOKMARKS: return put_ulen(value, string_length, SQL_UB_OFF);
+    case SQL_ATTR_USE_BOOKMARKS: return put_ulen(value, string_length, s->use_bookmarks);
+    case SQL_ATTR_FETCH_BOOKMARK_PTR: return put_ptr(value, string_length, s->fetch_bookmark_ptr);
     case SQL_ATTR_ASYNC_ENABLE: return put_ulen(value, string_length, SQL_ASYNC_ENABLE_OFF);
     case SQL_ATTR_ENABLE_AUTO_IPD: return put_ulen(value, string_length, SQL_FALSE);
     case SQL_ATTR_SIMULATE_CURSOR: return put_ulen(value, string_length, SQL_SC_NON_UNIQUE);
     case SQL_ATTR_KEYSET_SIZE: return put_ulen(value, string_length, 0);
     case SQL_ATTR_ROW_NUMBER: return put_ulen(value, string_length, s->row_number);
-    case SQL_ATTR_ROW_ARRAY_SIZE:
-    case SQL_ROWSET_SIZE: return put_ulen(value, string_length, s->ard->array_size);
+    case SQL_ATTR_ROW_ARRAY_SIZE: return put_ulen(value, string_length, s->ard->array_size);
+    case SQL_ROWSET_SIZE: return put_ulen(value, string_length, s->ext_rowset_size);
     case SQL_ATTR_ROW_BIND_TYPE: return put_ulen(value, string_length, (SQLULEN)s->ard->bind_type);
     case SQL_ATTR_ROW_BIND_OFFSET_PTR: return put_ptr(value, string_length, s->ard->bind_offset_ptr);
     case SQL_ATTR_ROW_STATUS_PTR: return put_ptr(value, string_length, s->ird->array_status_ptr);

@@ -119,6 +119,27 @@ SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT h, SQLSMALLINT orientation, SQLLEN off
     return gc_odbc_leave_stmt(s, gc_stmt_fetch(s, orientation, offset));
 }
 
+SQLRETURN SQL_API SQLExtendedFetch(SQLHSTMT h, SQLUSMALLINT orientation, SQLLEN irow,
+                                   SQLULEN *rows_fetched, SQLUSMALLINT *row_status)
+{
+    ENTER_STMT(h, s);
+    return gc_odbc_leave_stmt(s, gc_stmt_extended_fetch(s, orientation, irow, rows_fetched,
+                                                        row_status));
+}
+
+SQLRETURN SQL_API SQLSetPos(SQLHSTMT h, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                            SQLUSMALLINT lock_type)
+{
+    ENTER_STMT(h, s);
+    return gc_odbc_leave_stmt(s, gc_stmt_set_pos(s, row, operation, lock_type));
+}
+
+SQLRETURN SQL_API SQLBulkOperations(SQLHSTMT h, SQLSMALLINT operation)
+{
+    ENTER_STMT(h, s);
+    return gc_odbc_leave_stmt(s, gc_stmt_bulk_operations(s, operation));
+}
+
 SQLRETURN SQL_API SQLGetData(SQLHSTMT h, SQLUSMALLINT col, SQLSMALLINT c_type,
                              SQLPOINTER value, SQLLEN buffer_length, SQLLEN *ind)
 {

@@ -1,0 +1,239 @@
+/*
+ * gc_cursor: static (scrollable) cursors. At the first fetch the statement
+ * buffers its whole current result set (gc_stmt_free_session copies what is
+ * still on the wire into `block`), then each SQLFetchScroll picks a rowset
+ * in it by the cursor positioning rules of ODBC's SQLFetchScroll. Positions
+ * below are 1-based row numbers as in those rules: 0 is "before start",
+ * n + 1 "after end".
+ */
+#include <assert.h>
+
+#include "core/gc_cursor.h"
+
+bool gc_cursor_scrollable(const gc_stmt *s)
+{
+    return s->cursor_type != SQL_CURSOR_FORWARD_ONLY;
+}
+
+void gc_cursor_reset(gc_stmt *s)
+{
+    s->scroll.rowset_start = -1;
+    s->scroll.rowset_rows = 0;
+    s->scroll.last_size = 0;
+    gc_cursor_write_reset(s);
+}
+
+SQLLEN gc_cursor_set_rows(const gc_stmt *s)
+{
+    SQLLEN n = s->block != NULL ? PQntuples(s->block) : 0;
+    if (s->max_rows > 0 && (SQLULEN)n > s->max_rows)
+        n = (SQLLEN)s->max_rows;
+    return n;
+}
+
+void gc_row_tally_add(gc_row_tally *t, SQLRETURN row_rc)
+{
+    t->rows++;
+    t->succeeded += row_rc == SQL_SUCCESS;
+    t->info = t->info || row_rc == SQL_SUCCESS_WITH_INFO;
+    t->error = t->error || row_rc == SQL_ERROR;
+}
+
+SQLRETURN gc_row_tally_rc(const gc_row_tally *t)
+{
+    if (t->error && t->rows <= 1)
+        return SQL_ERROR;
+    return t->error || t->info ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot)
+{
+    return (int)(s->scroll.rowset_start + (SQLLEN)slot);
+}
+
+/* An error that ended the set while it was read is reported here, once
+ * (gc_result_next_row reports a set's error when the cursor reaches its end). */
+SQLRETURN gc_cursor_buffer(gc_stmt *s)
+{
+    if (!s->set_complete)
+        gc_stmt_free_session(s->conn);
+    if (!s->set_complete) {
+        gc_diag_add(&s->h.diag, "HY000", 0, "the result set could not be buffered");
+        return SQL_ERROR;
+    }
+    if (s->set_error != NULL) {
+        s->block_next = s->block != NULL ? PQntuples(s->block) : 0;
+        return gc_result_next_row(s);
+    }
+    return SQL_SUCCESS;
+}
+
+/* The current rowset's first row as a position (0 before start, n + 1 after end). */
+static SQLLEN current_position(const gc_stmt *s, SQLLEN n)
+{
+    if (s->scroll.rowset_start < 0)
+        return 0;
+    if (s->scroll.rowset_start >= n)
+        return n + 1;
+    return s->scroll.rowset_start + 1;
+}
+
+/* SQL_FETCH_ABSOLUTE's rule; *warn when the rowset was moved to row 1 (01S06). */
+static SQLLEN absolute_position(SQLLEN offset, SQLLEN n, SQLLEN size, bool *warn)
+{
+    if (offset < 0) {
+        if (-offset <= n)
+            return n + offset + 1;
+        if (-offset > size)
+            return 0;
+        *warn = true;
+        return 1;
+    }
+    if (offset == 0)
+        return 0;
+    return offset <= n ? offset : n + 1;
+}
+
+/* The new rowset's first row for a move from `cur`, following the rules of
+ * SQLFetchScroll. *warn when 01S06 applies (the move would start before
+ * row 1 and the first rowset was fetched instead). */
+static SQLLEN new_position(SQLSMALLINT orientation, SQLLEN offset, SQLLEN cur, SQLLEN n,
+                           SQLLEN size, SQLLEN last_size, SQLLEN bookmark_pos, bool *warn)
+{
+    switch (orientation) {
+    case SQL_FETCH_NEXT:
+        if (cur == 0)
+            return 1;
+        if (cur > n || cur + last_size > n)
+            return n + 1;
+        return cur + last_size;
+    case SQL_FETCH_PRIOR:
+        if (cur <= 1)
+            return 0;
+        if (cur > n) {
+            if (n < size) {
+                *warn = true;
+                return 1;
+            }
+            return n - size + 1;
+        }
+        if (cur <= size) {
+            *warn = true;
+            return 1;
+        }
+        return cur - size;
+    case SQL_FETCH_RELATIVE:
+        if ((cur == 0 && offset > 0) || (cur > n && offset < 0))
+            return absolute_position(offset, n, size, warn);
+        if (cur == 0)
+            return 0;
+        if (cur > n)
+            return n + 1;
+        if (cur + offset < 1) {
+            if (cur == 1 || -offset > size)
+                return 0;
+            *warn = true;
+            return 1;
+        }
+        return cur + offset > n ? n + 1 : cur + offset;
+    case SQL_FETCH_ABSOLUTE:
+        return absolute_position(offset, n, size, warn);
+    case SQL_FETCH_FIRST:
+        return 1;
+    case SQL_FETCH_LAST:
+        return size <= n ? n - size + 1 : 1;
+    default:    /* SQL_FETCH_BOOKMARK */
+        if (bookmark_pos + offset < 1)
+            return 0;
+        return bookmark_pos + offset > n ? n + 1 : bookmark_pos + offset;
+    }
+}
+
+/* Whether the orientation is one a static cursor takes. */
+static bool check_orientation(gc_stmt *s, SQLSMALLINT orientation)
+{
+    switch (orientation) {
+    case SQL_FETCH_NEXT: case SQL_FETCH_PRIOR: case SQL_FETCH_FIRST:
+    case SQL_FETCH_LAST: case SQL_FETCH_ABSOLUTE: case SQL_FETCH_RELATIVE:
+        return true;
+    case SQL_FETCH_BOOKMARK:
+        if (s->use_bookmarks != SQL_UB_OFF)
+            return true;
+        gc_diag_add(&s->h.diag, "HY106", 0,
+                    "fetch type out of range: SQL_FETCH_BOOKMARK needs SQL_ATTR_USE_BOOKMARKS");
+        return false;
+    default:
+        gc_diag_add(&s->h.diag, "HY106", 0, "fetch type out of range: %d", (int)orientation);
+        return false;
+    }
+}
+
+/* Delivers rows [first, first + rows) of block as the rowset. */
+static SQLRETURN deliver_rowset(gc_stmt *s, SQLLEN first, SQLULEN rows,
+                                const gc_rowset_out *out)
+{
+    gc_row_tally tally = { 0 };
+    for (SQLULEN i = 0; i < rows; i++) {
+        int row = (int)(first + (SQLLEN)i);
+        SQLRETURN row_rc = gc_fetch_store_slot(s, row, row, i);
+        if (out->status != NULL)
+            out->status[i] = gc_cursor_row_status(s, row, row_rc);
+        gc_row_tally_add(&tally, row_rc);
+    }
+    for (SQLULEN i = rows; out->status != NULL && i < out->size; i++)
+        out->status[i] = SQL_ROW_NOROW;
+    if (out->rows_fetched != NULL)
+        *out->rows_fetched = rows;
+    /* As a forward fetch: SQL_ERROR only for a failed one-row rowset. */
+    if (tally.error && out->size > 1)
+        return SQL_SUCCESS_WITH_INFO;
+    return gc_row_tally_rc(&tally);
+}
+
+SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
+                          SQLLEN bookmark, const gc_rowset_out *out)
+{
+    if (!check_orientation(s, orientation))
+        return SQL_ERROR;
+    if (gc_cursor_buffer(s) == SQL_ERROR)
+        return SQL_ERROR;
+    SQLLEN n = gc_cursor_set_rows(s);
+    SQLLEN bookmark_pos = 0;
+    if (orientation == SQL_FETCH_BOOKMARK) {
+        bookmark_pos = gc_bookmark_row(s, bookmark) + 1;
+        if (bookmark_pos == 0) {
+            gc_diag_add(&s->h.diag, "HY111", 0, "invalid bookmark value %ld", (long)bookmark);
+            return SQL_ERROR;
+        }
+    }
+    SQLLEN size = (SQLLEN)out->size;
+    SQLLEN last_size = s->scroll.last_size > 0 ? (SQLLEN)s->scroll.last_size : size;
+    bool warn = false;
+    SQLLEN pos = new_position(orientation, offset, current_position(s, n), n, size,
+                              last_size, bookmark_pos, &warn);
+    s->scroll.last_size = out->size;
+    if (pos < 1 || pos > n) {
+        s->scroll.rowset_start = pos < 1 ? -1 : n;
+        s->scroll.rowset_rows = 0;
+        s->current_row = -1;
+        s->row_number = 0;
+        for (SQLULEN i = 0; out->status != NULL && i < out->size; i++)
+            out->status[i] = SQL_ROW_NOROW;
+        if (out->rows_fetched != NULL)
+            *out->rows_fetched = 0;
+        return SQL_NO_DATA;
+    }
+    SQLULEN rows = (SQLULEN)(n - pos + 1) < out->size ? (SQLULEN)(n - pos + 1) : out->size;
+    s->scroll.rowset_start = pos - 1;
+    s->scroll.rowset_rows = rows;
+    s->current_row = (int)(pos - 1);
+    s->row_number = (SQLULEN)pos;
+    SQLRETURN rc = deliver_rowset(s, pos - 1, rows, out);
+    if (warn && rc != SQL_ERROR) {
+        gc_diag_add(&s->h.diag, "01S06", 0,
+                    "attempt to fetch before the result set returned the first rowset");
+        rc = SQL_SUCCESS_WITH_INFO;
+    }
+    assert(s->block != NULL);
+    return rc == SQL_SUCCESS ? gc_stmt_rc_with_info(s, rc) : rc;
+}

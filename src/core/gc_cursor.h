@@ -1,0 +1,94 @@
+/*
+ * gc_cursor: what the fetch, positioning and bookmark files of the statement
+ * module share about rowsets (the entry points are in core/gc_stmt.h).
+ *
+ * A scrollable cursor is static: at its first fetch the whole result set is
+ * buffered in the statement's `block` (one PGresult, random access), and
+ * every rowset is a window on it. Forward-only cursors keep streaming.
+ */
+#ifndef GC_CURSOR_H
+#define GC_CURSOR_H
+
+#include "core/gc_stmt.h"
+
+/* Where a fetch writes its row count and row statuses, and how many rows a
+ * rowset has: from the statement's attributes (SQLFetch, SQLFetchScroll)
+ * or from SQLExtendedFetch's arguments. */
+typedef struct gc_rowset_out {
+    SQLULEN size;
+    SQLULEN *rows_fetched;    /* may be NULL */
+    SQLUSMALLINT *status;     /* may be NULL; `size` entries */
+} gc_rowset_out;
+
+/* What the rows of one call returned, for the call's return code. */
+typedef struct gc_row_tally {
+    SQLULEN rows;             /* rows the call worked on */
+    SQLLEN succeeded;         /* of them, with SQL_SUCCESS */
+    bool info, error;
+} gc_row_tally;
+
+/* --- gc_cursor.c --- */
+void gc_row_tally_add(gc_row_tally *t, SQLRETURN row_rc);
+/* SQL_ERROR when the call's only row failed; SQL_SUCCESS_WITH_INFO when a
+ * row failed or warned; else SQL_SUCCESS. */
+SQLRETURN gc_row_tally_rc(const gc_row_tally *t);
+bool gc_cursor_scrollable(const gc_stmt *s);
+/* Makes the whole current set sit in block (buffering what is still on
+ * the wire); SQL_ERROR with diagnostics when the set ended in an error. */
+SQLRETURN gc_cursor_buffer(gc_stmt *s);
+/* Rows the cursor shows: the buffered set cut at SQL_ATTR_MAX_ROWS. */
+SQLLEN gc_cursor_set_rows(const gc_stmt *s);
+/* SQLFetchScroll / SQLExtendedFetch on a scrollable cursor; `bookmark` is
+ * the bookmark SQL_FETCH_BOOKMARK starts from (0: none given). */
+SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
+                          SQLLEN bookmark, const gc_rowset_out *out);
+/* Block row of rowset row `slot` (0-based). */
+int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot);
+
+/* --- gc_cursor_write.c --- */
+/* Frees what the cursor learnt about its table and its changed rows. */
+void gc_cursor_write_reset(gc_stmt *s);
+/* The status of block row `row` after a store that returned row_rc: the
+ * store's, or what the cursor did to the row (SQL_ROW_UPDATED...). */
+SQLUSMALLINT gc_cursor_row_status(const gc_stmt *s, int row, SQLRETURN row_rc);
+/* SQL_UPDATE / SQL_DELETE of rowset row `slot` (block row `row`), with the
+ * new values from the bound buffers of `slot`; *status gets the row status. */
+SQLRETURN gc_cursor_update_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *status);
+SQLRETURN gc_cursor_delete_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *status);
+/* SQL_ADD: inserts the bound values of `slot` and appends the row to the set. */
+SQLRETURN gc_cursor_add_row(gc_stmt *s, SQLULEN slot, SQLUSMALLINT *status);
+/* Whether the cursor may change rows (SQL_CONCUR_VALUES); HY092 if not. */
+bool gc_cursor_writable(gc_stmt *s);
+
+/* --- gc_fetch.c --- */
+/* Converts row `row` of block into the bound columns as row `slot` of the
+ * rowset (conversion diagnostics carry slot + 1 as their row number). */
+SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot);
+/* Row `slot` of the rowset: the bookmark of bookmark_row into column 0 (if
+ * bound), and row `row` of block into the bound columns unless
+ * SQL_ATTR_RETRIEVE_DATA is off. */
+SQLRETURN gc_fetch_store_slot(gc_stmt *s, int row, int bookmark_row, SQLULEN slot);
+/* Address of rowset row `slot` of a bound buffer `base` whose elements are
+ * elem_size bytes when bound by column (row-wise binding strides by the
+ * row size), shifted by SQL_ATTR_ROW_BIND_OFFSET_PTR; NULL when base is. */
+void *gc_fetch_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size);
+/* The row status a store's return code stands for. */
+SQLUSMALLINT gc_fetch_row_status(SQLRETURN row_rc);
+
+/* --- gc_bookmark.c --- */
+/* Whether c_type can hold a bookmark (SQLBindCol / SQLGetData column 0). */
+bool gc_bookmark_c_type_ok(SQLSMALLINT c_type);
+/* Writes the bookmark of block row `row` into a C buffer of c_type. */
+SQLRETURN gc_bookmark_write(gc_stmt *s, int row, SQLSMALLINT c_type, void *buffer,
+                            SQLLEN buffer_length, SQLLEN *indicator);
+/* Writes the bookmark of block row `row` into the bound column 0 as row
+ * `slot` of the rowset (no-op when column 0 is not bound). */
+SQLRETURN gc_bookmark_store(gc_stmt *s, int row, SQLULEN slot);
+/* The 0-based row a bookmark value names; -1 when it names none. */
+SQLLEN gc_bookmark_row(const gc_stmt *s, SQLLEN bookmark);
+/* Reads the bookmark at `p` (as bookmarks are written: 4 bytes). */
+SQLLEN gc_bookmark_read(const void *p);
+/* Pointer to the bookmark bound in column 0 for rowset row `slot`. */
+const void *gc_bookmark_bound_at(const gc_stmt *s, SQLULEN slot);
+
+#endif

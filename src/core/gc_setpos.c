@@ -1,0 +1,115 @@
+/*
+ * gc_setpos: SQLSetPos on static cursors. SQL_POSITION moves the current
+ * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
+ * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
+ * sees its own changes, not others'); SQL_UPDATE and SQL_DELETE change rows
+ * through the cursor (gc_cursor_write.c) when its concurrency allows it
+ * (HY092 on a read-only one). Locks are not offered (HYC00): docs/cursors.md.
+ */
+#include "core/gc_cursor.h"
+
+/* The checks of SQLSetPos before the operation runs. */
+static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                            SQLUSMALLINT lock_type)
+{
+    if (s->state == GC_STMT_NEED_DATA) {
+        gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
+        return false;
+    }
+    if (s->state != GC_STMT_CURSOR) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no cursor is open");
+        return false;
+    }
+    if (operation > SQL_ADD) {
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos operation %u", operation);
+        return false;
+    }
+    if (lock_type > SQL_LOCK_UNLOCK) {
+        gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos lock type %u", lock_type);
+        return false;
+    }
+    if (operation == SQL_ADD) {
+        gc_diag_add(&s->h.diag, "HY092", 0,
+                    "SQLSetPos(SQL_ADD) is ODBC 2's: add rows with SQLBulkOperations(SQL_ADD)");
+        return false;
+    }
+    if ((operation == SQL_UPDATE || operation == SQL_DELETE) && !gc_cursor_writable(s))
+        return false;
+    if (lock_type != SQL_LOCK_NO_CHANGE) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: only SQL_LOCK_NO_CHANGE");
+        return false;
+    }
+    if (!gc_cursor_scrollable(s)) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: SQLSetPos needs a scrollable cursor");
+        return false;
+    }
+    if (s->scroll.rowset_rows == 0) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no rowset was fetched");
+        return false;
+    }
+    if (row > s->scroll.rowset_rows) {
+        gc_diag_add(&s->h.diag, "HY107", 0, "row value out of range: %lu (rowset of %lu)",
+                    (unsigned long)row, (unsigned long)s->scroll.rowset_rows);
+        return false;
+    }
+    return true;
+}
+
+/* SQL_REFRESH: rows [first, last] of the rowset delivered again. */
+static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last)
+{
+    SQLUSMALLINT *status = s->ird->array_status_ptr;
+    gc_row_tally tally = { 0 };
+    for (SQLULEN slot = first; slot <= last; slot++) {
+        int row = gc_cursor_row_of_slot(s, slot);
+        SQLRETURN rc = gc_fetch_store_slot(s, row, row, slot);
+        if (status != NULL)
+            status[slot] = gc_cursor_row_status(s, row, rc);
+        gc_row_tally_add(&tally, rc);
+    }
+    return gc_row_tally_rc(&tally);
+}
+
+/* SQL_UPDATE / SQL_DELETE of rowset rows [first, last]; with row 0 the
+ * rows SQL_ATTR_ROW_OPERATION_PTR marks SQL_ROW_IGNORE are left alone. */
+static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
+                             SQLULEN last, bool whole_rowset)
+{
+    SQLUSMALLINT *status = s->ird->array_status_ptr;
+    const SQLUSMALLINT *operations = whole_rowset ? s->ard->array_status_ptr : NULL;
+    gc_row_tally tally = { 0 };
+    for (SQLULEN slot = first; slot <= last; slot++) {
+        if (operations != NULL && operations[slot] == SQL_ROW_IGNORE)
+            continue;
+        int row = gc_cursor_row_of_slot(s, slot);
+        SQLUSMALLINT row_status = SQL_ROW_ERROR;
+        SQLRETURN rc = operation == SQL_UPDATE ? gc_cursor_update_row(s, row, slot, &row_status)
+                                               : gc_cursor_delete_row(s, row, slot, &row_status);
+        if (status != NULL)
+            status[slot] = row_status;
+        gc_row_tally_add(&tally, rc);
+    }
+    s->row_count = tally.succeeded;     /* SQLRowCount: the rows this call changed */
+    return gc_row_tally_rc(&tally);
+}
+
+SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                          SQLUSMALLINT lock_type)
+{
+    if (!set_pos_allowed(s, row, operation, lock_type))
+        return SQL_ERROR;
+    /* Row 0 is the whole rowset; the cursor then stands on its first row. */
+    SQLULEN first = row == 0 ? 0 : row - 1;
+    SQLULEN last = row == 0 ? s->scroll.rowset_rows - 1 : row - 1;
+    s->current_row = gc_cursor_row_of_slot(s, first);
+    s->row_number = (SQLULEN)s->current_row + 1;
+    s->getdata_column = 0;
+    s->getdata_offset = 0;
+    if (operation == SQL_REFRESH)
+        return refresh_rows(s, first, last);
+    if (operation == SQL_UPDATE || operation == SQL_DELETE)
+        return change_rows(s, operation, first, last, row == 0);
+    return SQL_SUCCESS;
+}

@@ -1,0 +1,71 @@
+/*
+ * What SQLGetInfo and SQLGetFunctions say about cursors, checked against
+ * what the driver does: static cursors scroll, position, refresh and fetch
+ * by bookmark, and change rows with optimistic concurrency by values (not
+ * on a global connection); keyset-driven and dynamic cursors are not
+ * offered (a request becomes static); nothing is lockable.
+ */
+#include <stdbool.h>
+
+#include "st_test.h"
+
+static SQLUINTEGER info_u32(SQLHDBC dbc, SQLUSMALLINT type)
+{
+    SQLUINTEGER v = 0xdeadbeef;
+    SQLRETURN rc = SQLGetInfo(dbc, type, &v, sizeof v, NULL);
+    ST_CHECK(rc == SQL_SUCCESS, "SQLGetInfo(%u) rc %d", type, rc);
+    return v;
+}
+
+int main(void)
+{
+    st_conn c;
+    st_connect(&c);
+    SQLHDBC dbc = c.dbc;
+    ST_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) == (SQL_SO_FORWARD_ONLY | SQL_SO_STATIC),
+             "SQL_SCROLL_OPTIONS");
+    ST_CHECK(info_u32(dbc, SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1) == SQL_CA1_NEXT,
+             "forward-only attributes 1");
+    /* Rows change through static cursors with SQL_CONCUR_VALUES, except on a
+     * global connection, whose cursors are read-only. */
+    bool global = getenv("GC_TEST_GLOBAL") != NULL;
+    SQLUINTEGER write1 = SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
+                         SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK;
+    SQLUINTEGER write2 = SQL_CA2_OPT_VALUES_CONCURRENCY | SQL_CA2_SENSITIVITY_ADDITIONS |
+                         SQL_CA2_SENSITIVITY_DELETIONS | SQL_CA2_SENSITIVITY_UPDATES;
+    SQLUINTEGER static1 = info_u32(dbc, SQL_STATIC_CURSOR_ATTRIBUTES1);
+    SQLUINTEGER want1 = SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE | SQL_CA1_BOOKMARK |
+                        SQL_CA1_LOCK_NO_CHANGE | SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH |
+                        SQL_CA1_BULK_FETCH_BY_BOOKMARK | (global ? 0 : write1);
+    ST_CHECK(static1 == want1, "static attributes 1: %#x", (unsigned)static1);
+    SQLUINTEGER static2 = info_u32(dbc, SQL_STATIC_CURSOR_ATTRIBUTES2);
+    SQLUINTEGER want2 = SQL_CA2_READ_ONLY_CONCURRENCY | SQL_CA2_MAX_ROWS_SELECT |
+                        SQL_CA2_CRC_EXACT | (global ? 0 : write2);
+    ST_CHECK(static2 == want2, "static attributes 2: %#x", (unsigned)static2);
+    ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES1) == 0, "no keyset cursors");
+    ST_CHECK(info_u32(dbc, SQL_DYNAMIC_CURSOR_ATTRIBUTES1) == 0, "no dynamic cursors");
+    SQLUINTEGER pos = SQL_POS_POSITION | SQL_POS_REFRESH;
+    ST_CHECK(info_u32(dbc, SQL_POS_OPERATIONS) ==
+                 (global ? pos : pos | SQL_POS_UPDATE | SQL_POS_DELETE),
+             "SQL_POS_OPERATIONS");
+    ST_CHECK(info_u32(dbc, SQL_LOCK_TYPES) == SQL_LCK_NO_CHANGE, "SQL_LOCK_TYPES");
+    ST_CHECK(info_u32(dbc, SQL_SCROLL_CONCURRENCY) ==
+                 (global ? SQL_SCCO_READ_ONLY : SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES),
+             "SQL_SCROLL_CONCURRENCY");
+    ST_CHECK(info_u32(dbc, SQL_STATIC_SENSITIVITY) ==
+                 (global ? 0 : SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES),
+             "SQL_STATIC_SENSITIVITY");
+    ST_CHECK(info_u32(dbc, SQL_BOOKMARK_PERSISTENCE) == (SQL_BP_SCROLL | SQL_BP_TRANSACTION),
+             "SQL_BOOKMARK_PERSISTENCE");
+    ST_CHECK(info_u32(dbc, SQL_GETDATA_EXTENSIONS) & SQL_GD_BLOCK, "SQL_GD_BLOCK");
+
+    SQLUSMALLINT on = SQL_FALSE;
+    SQLUSMALLINT ids[] = { SQL_API_SQLSETPOS, SQL_API_SQLBULKOPERATIONS,
+                           SQL_API_SQLEXTENDEDFETCH, SQL_API_SQLFETCHSCROLL };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        ST_CHECK(SQLGetFunctions(dbc, ids[i], &on) == SQL_SUCCESS && on == SQL_TRUE,
+                 "function %u listed", ids[i]);
+    }
+    st_disconnect(&c);
+    return st_finish("cursors_cursor_info");
+}
