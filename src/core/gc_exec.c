@@ -2,8 +2,9 @@
  * gc_exec: SQLPrepare, SQLExecute, SQLExecDirect, parameter arrays, data at
  * execution (SQLParamData / SQLPutData), SQLCancel and the catalog hooks.
  *
- * A parameter array runs row by row; every row's results but the last are
- * read and dropped (their row counts add up). A row with data-at-execution
+ * A parameter array goes pipelined when it can (gc_exec_array.c); else it
+ * runs row by row here: every row's results but the last are read and
+ * dropped (their row counts add up). A row with data-at-execution
  * parameters stops with SQL_NEED_DATA until SQLParamData has them all.
  */
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "core/gc_commit.h"
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
+#include "core/gc_exec_array.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
 #include "core/gc_route_failover.h"
@@ -337,6 +339,21 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
     return result;
 }
 
+SQLRETURN gc_exec_convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
+{
+    return convert_row(s, row, pv_out);
+}
+
+void gc_exec_free_values(gc_param_value *pv, int n)
+{
+    free_values(pv, n);
+}
+
+gc_member *gc_exec_open_session(gc_stmt *s)
+{
+    return open_session(s);
+}
+
 /* Sends one execution of s with the converted values and takes its first
  * result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv);
@@ -476,6 +493,28 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     return rc;
 }
 
+/* Whether a failed row of a parameter array leaves the later rows to run:
+ * no transaction is open, so each row is a transaction of its own. */
+static bool each_row_own_transaction(const gc_stmt *s)
+{
+    return s->conn->autocommit && s->conn->session != NULL &&
+           gc_member_txn_status(s->conn->session) == PQTRANS_IDLE;
+}
+
+/* Some rows of an array ran and some failed: SQL_SUCCESS_WITH_INFO. When
+ * the last row failed, the execution still has a result (an empty one)
+ * so that SQLRowCount gives the other rows' total. */
+static SQLRETURN last_row_failed(gc_stmt *s)
+{
+    if (s->state != GC_STMT_EXECUTED && s->state != GC_STMT_CURSOR) {
+        SQLRETURN rc = gc_stmt_set_empty_result(s);
+        if (rc == SQL_ERROR)
+            return rc;
+        s->row_count = 0;
+    }
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 /* Runs the parameter rows from s->exec_row on; stops at a row that needs
  * data at execution. */
 static SQLRETURN continue_exec(gc_stmt *s)
@@ -483,6 +522,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
     SQLULEN rows = s->nparams > 0 ? s->apd->array_size : 1;
     SQLUSMALLINT *status = s->ipd->array_status_ptr;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    if (gc_exec_array_applies(s, rows))
+        return gc_exec_array_run(s, rows);
     SQLRETURN result = SQL_SUCCESS;
     for (; s->exec_row < rows; s->exec_row++) {
         SQLULEN row = s->exec_row;
@@ -524,11 +565,21 @@ static SQLRETURN continue_exec(gc_stmt *s)
             }
         }
         s->state = idle_state(s);
+        /* In an array, what this row adds to the diagnostics is about it. */
+        gc_diag outer = s->h.diag;
+        if (rows > 1)
+            gc_diag_init(&s->h.diag);
         gc_param_value *pv = NULL;
         SQLRETURN rc = convert_row(s, row, &pv);
         if (rc != SQL_ERROR) {
             SQLRETURN sent = send_and_begin(s, pv);
             rc = sent == SQL_SUCCESS ? rc : sent;
+        }
+        if (rows > 1) {
+            gc_diag of_row = s->h.diag;
+            s->h.diag = outer;
+            gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)row + 1);
+            gc_diag_free(&of_row);
         }
         free_values(pv, s->nparams);
         if (s->dae != NULL) {
@@ -540,15 +591,21 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (s->ipd->rows_processed_ptr != NULL)
             *s->ipd->rows_processed_ptr = row + 1;
         if (rc == SQL_ERROR) {
-            if (status != NULL) {
+            if (status != NULL)
                 status[row] = SQL_PARAM_ERROR;
+            s->state = idle_state(s);
+            s->exec_rows_failed++;
+            if (row + 1 < rows && each_row_own_transaction(s)) {
+                gc_stmt_discard_results(s);
+                continue;    /* the later rows go on (docs/parameter-arrays.md) */
+            }
+            if (status != NULL)
                 for (SQLULEN r = row + 1; r < rows; r++)
                     status[r] = SQL_PARAM_UNUSED;
-            }
-            s->state = idle_state(s);
             result = SQL_ERROR;
             break;
         }
+        s->exec_rows_ran++;
         if (status != NULL)
             status[row] = rc == SQL_SUCCESS_WITH_INFO ? SQL_PARAM_SUCCESS_WITH_INFO
                                                       : SQL_PARAM_SUCCESS;
@@ -562,6 +619,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
             s->state = idle_state(s);
         }
     }
+    if (result != SQL_ERROR && s->exec_rows_failed > 0)
+        result = s->exec_rows_ran > 0 ? last_row_failed(s) : SQL_ERROR;
     if (result != SQL_ERROR && rows > 1 && s->row_count >= 0)
         s->row_count += s->exec_row_count;
     gc_stmt_reset_exec(s);
@@ -585,6 +644,7 @@ static SQLRETURN start_exec(gc_stmt *s)
     }
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
+    s->exec_rows_ran = s->exec_rows_failed = 0;
     s->row_count = -1;
     s->row_number = 0;
     if (s->ipd->rows_processed_ptr != NULL)

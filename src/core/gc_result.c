@@ -343,6 +343,24 @@ SQLRETURN gc_result_begin(gc_stmt *s)
     return start_result(s, r);
 }
 
+/* The results of a parameter array, all complete (gc_exec_array.c): the
+ * first becomes current, the rest wait in the queue for SQLMoreResults. */
+SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n)
+{
+    assert(n > 0 && !s->owns_session && s->queue_len == 0);
+    for (int i = 1; i < n; i++) {
+        if (!queue_push(s, results[i])) {
+            for (int j = i; j < n; j++)
+                PQclear(results[j]);
+            PQclear(results[0]);
+            gc_stmt_discard_results(s);
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+            return SQL_ERROR;
+        }
+    }
+    return start_result(s, results[0]);
+}
+
 SQLRETURN gc_result_next_row(gc_stmt *s)
 {
     for (;;) {

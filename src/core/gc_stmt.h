@@ -82,11 +82,11 @@ struct gc_stmt {
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */
-    SQLULEN exec_rows_done;
+    SQLULEN exec_rows_ran;     /* rows of the array that ran, and that failed */
+    SQLULEN exec_rows_failed;
     SQLLEN exec_row_count;    /* sum of row counts over the array */
     int dae_current;          /* 0-based parameter SQLPutData fills; -1 none */
     gc_dae_value *dae;        /* nparams entries while executing, else NULL */
-    bool exec_had_info;
 
     /* Results. `block` holds the rows being delivered: a single-row result
      * while streaming, or a result with all (remaining) rows. */
@@ -218,6 +218,9 @@ PGresult *gc_show_global_result(gc_conn *c);
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */
 SQLRETURN gc_result_begin(gc_stmt *s);
+/* Makes complete results results[0..n) (n > 0, all owned from then on) the
+ * statement's results: the first current, the rest for SQLMoreResults. */
+SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n);
 /* Moves the cursor to the next row of the current set. Returns SQL_SUCCESS,
  * SQL_NO_DATA at the end, or SQL_ERROR (diagnostics added). */
 SQLRETURN gc_result_next_row(gc_stmt *s);

@@ -78,8 +78,9 @@ typedef struct st_conn {
     SQLHDBC dbc;
 } st_conn;
 
-/* Connects to GC_TEST_DSN (autocommit on); exits when it cannot. */
-static inline void st_connect(st_conn *c)
+/* Connects to GC_TEST_DSN with further connection-string keys `extra`
+ * ("" for none; autocommit on); exits when it cannot. */
+static inline void st_connect_with(st_conn *c, const char *extra)
 {
     const char *dsn = getenv("GC_TEST_DSN");
     if (dsn == NULL) {
@@ -89,8 +90,8 @@ static inline void st_connect(st_conn *c)
     SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
     SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
     SQLAllocHandle(SQL_HANDLE_DBC, c->env, &c->dbc);
-    char connstr[256];
-    snprintf(connstr, sizeof connstr, "DSN=%s", dsn);
+    char connstr[512];
+    snprintf(connstr, sizeof connstr, "DSN=%s;%s", dsn, extra);
     SQLRETURN rc = SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0,
                                     NULL, SQL_DRIVER_NOPROMPT);
     if (!ST_SUCCEEDED(rc)) {
@@ -98,6 +99,11 @@ static inline void st_connect(st_conn *c)
         st_dump_diag(SQL_HANDLE_DBC, c->dbc);
         exit(2);
     }
+}
+
+static inline void st_connect(st_conn *c)
+{
+    st_connect_with(c, "");
 }
 
 static inline void st_disconnect(st_conn *c)
