@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_call.h"
 #include "core/gc_commit.h"
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
@@ -82,6 +83,8 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
         return SQL_ERROR;
     }
     s->sql = out.text;            /* taken over from `out` */
+    s->call_escape = out.call_escape;
+    s->call_returns = out.return_value;
     /* ODBC parameters are the `?` markers. `$n` written by the application
      * are left alone: in `PREPARE p AS ... $1` they are the SQL-level
      * statement's own (start_exec still honours bound ones, see there). */
@@ -572,8 +575,13 @@ static SQLRETURN continue_exec(gc_stmt *s)
         gc_param_value *pv = NULL;
         SQLRETURN rc = convert_row(s, row, &pv);
         if (rc != SQL_ERROR) {
+            gc_call_adjust_values(s, pv);
             SQLRETURN sent = send_and_begin(s, pv);
             rc = sent == SQL_SUCCESS ? rc : sent;
+        }
+        if (rc != SQL_ERROR) {
+            SQLRETURN outputs = gc_call_take_outputs(s, row);
+            rc = outputs == SQL_SUCCESS ? rc : outputs;
         }
         if (rows > 1) {
             gc_diag of_row = s->h.diag;
@@ -642,6 +650,8 @@ static SQLRETURN start_exec(gc_stmt *s)
                     missing, s->nparams);
         return SQL_ERROR;
     }
+    if (gc_call_before_exec(s) != SQL_SUCCESS)
+        return SQL_ERROR;
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
     s->exec_rows_ran = s->exec_rows_failed = 0;

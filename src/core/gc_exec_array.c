@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 
+#include "core/gc_call.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
 
@@ -46,7 +47,7 @@ typedef struct array_run {
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 {
     if (rows < 2 || s->nparams == 0 || s->exec_row != 0 || s->dae != NULL ||
-        s->conn->global != NULL || s->simple_query)
+        s->conn->global != NULL || s->simple_query || gc_call_has_outputs(s))
         return false;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
     for (SQLULEN r = 0; r < rows; r++) {

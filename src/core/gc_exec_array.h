@@ -10,7 +10,8 @@
 
 /* Whether the parameter array of s (rows rows, execution not yet started)
  * goes pipelined: a general connection, one statement with parameters, no
- * data at execution in any row. Otherwise it runs row by row. */
+ * data at execution in any row, no output parameters. Otherwise it runs
+ * row by row. */
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows);
 
 /* Runs every row of the array of s in one pipeline and makes the results

@@ -61,6 +61,10 @@ void gc_stmt_unprepare(gc_stmt *s)
     gc_stmt_cache_release(s);
     free(s->sql);
     s->sql = NULL;
+    free(s->call_text);
+    s->call_text = NULL;
+    s->call_escape = s->call_returns = false;
+    s->call_kind = 0;
     s->nparams = 0;
     s->positional_params = 0;
     s->prepared = false;

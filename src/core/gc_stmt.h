@@ -75,6 +75,12 @@ struct gc_stmt {
     bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
                                     server statements valid (gc_stmt_cache.h) */
 
+    /* A text that is one call escape (gc_call.h). */
+    bool call_escape;
+    bool call_returns;        /* {?= call}: parameter 1 is the result */
+    int call_kind;            /* 0 not looked up, 1 function, 2 procedure */
+    char *call_text;          /* owned: `sql` as rewritten, before gc_call */
+
     gc_server_stmt server;    /* the server-side prepared statement of `sql` */
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;

@@ -302,6 +302,12 @@ int main(void)
     st_connect(&c);
     st_exec(&c, "drop table if exists parr");
     st_exec(&c, "create table parr(id int primary key, v int check (v >= 0))");
+    SQLUINTEGER counts = 0, selects = 0;
+    ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_ROW_COUNTS, &counts, sizeof counts, NULL), NULL);
+    ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_SELECTS, &selects, sizeof selects, NULL), NULL);
+    ST_CHECK(counts == (global ? SQL_PARC_NO_BATCH : SQL_PARC_BATCH) &&
+             selects == (global ? SQL_PAS_NO_SELECT : SQL_PAS_BATCH),
+             "SQLGetInfo says what arrays give: %u %u", (unsigned)counts, (unsigned)selects);
     insert_rows(&c);
     update_counts(&c);
     select_sets(&c);
