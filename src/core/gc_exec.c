@@ -586,7 +586,7 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (rows > 1) {
             gc_diag of_row = s->h.diag;
             s->h.diag = outer;
-            gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)row + 1);
+            gc_diag_move_at(&s->exec_diag, &of_row, (SQLLEN)row + 1);
             gc_diag_free(&of_row);
         }
         free_values(pv, s->nparams);
@@ -627,6 +627,7 @@ static SQLRETURN continue_exec(gc_stmt *s)
             s->state = idle_state(s);
         }
     }
+    gc_diag_move_at(&s->h.diag, &s->exec_diag, SQL_NO_ROW_NUMBER);
     if (result != SQL_ERROR && s->exec_rows_failed > 0)
         result = s->exec_rows_ran > 0 ? last_row_failed(s) : SQL_ERROR;
     if (result != SQL_ERROR && rows > 1 && s->row_count >= 0)
@@ -655,6 +656,7 @@ static SQLRETURN start_exec(gc_stmt *s)
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
     s->exec_rows_ran = s->exec_rows_failed = 0;
+    gc_diag_clear(&s->exec_diag);
     s->row_count = -1;
     s->row_number = 0;
     if (s->ipd->rows_processed_ptr != NULL)
@@ -745,6 +747,24 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     return start_exec(s);
 }
 
+/* Moves to the next parameter of the current row that still needs its
+ * data: SQL_NEED_DATA with its bound value pointer (the application's
+ * token), or false when the row has all its data. */
+static bool next_dae_parameter(gc_stmt *s, SQLPOINTER *value)
+{
+    for (int i = 0; i < s->nparams; i++) {
+        if (s->dae[i].wanted && !s->dae[i].done) {
+            gc_param_ref ref;
+            gc_param_locate(s, i, s->exec_row, &ref);
+            s->dae_current = i;
+            if (value != NULL)
+                *value = (SQLPOINTER)ref.value;
+            return true;
+        }
+    }
+    return false;
+}
+
 SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
 {
     if (s->state != GC_STMT_NEED_DATA || s->dae == NULL) {
@@ -753,19 +773,16 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
     }
     if (s->dae_current >= 0)
         s->dae[s->dae_current].done = true;
-    for (int i = 0; i < s->nparams; i++) {
-        if (s->dae[i].wanted && !s->dae[i].done) {
-            gc_param_ref ref;
-            gc_param_locate(s, i, s->exec_row, &ref);
-            s->dae_current = i;
-            if (value != NULL)
-                *value = (SQLPOINTER)ref.value;
-            return SQL_NEED_DATA;
-        }
-    }
+    if (next_dae_parameter(s, value))
+        return SQL_NEED_DATA;
     s->dae_current = -1;
     s->state = idle_state(s);
-    return continue_exec(s);
+    SQLRETURN rc = continue_exec(s);
+    /* The row ran and a later row of the array needs data: this call
+     * already names its first parameter, as ODBC wants. */
+    if (rc == SQL_NEED_DATA && s->dae != NULL && next_dae_parameter(s, value))
+        return SQL_NEED_DATA;
+    return rc;
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */

@@ -15,6 +15,7 @@
 #include "core/gc_exec_array.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/gc_call.h"
 #include "core/gc_exec_timer.h"
@@ -167,7 +168,14 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
             a->fate[row] = ROW_RAN;
         return;
     }
-    gc_diag_add_result_at(&a->s->h.diag, r, (SQLLEN)row + 1);
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (atomic_load(&a->s->timed_out) && state != NULL && strcmp(state, "57014") == 0) {
+        gc_error timeout;
+        gc_error_set(&timeout, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        gc_diag_add_error_at(&a->s->h.diag, &timeout, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
+    } else {
+        gc_diag_add_result_at(&a->s->h.diag, r, (SQLLEN)row + 1);
+    }
     a->fate[row] = ROW_FAILED;
     a->server_failed = true;
     PQclear(r);

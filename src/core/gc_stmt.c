@@ -18,6 +18,7 @@ SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out)
         goto oom;
     s->h.kind = GC_HANDLE_STMT;
     gc_diag_init(&s->h.diag);
+    gc_diag_init(&s->exec_diag);
     s->conn = c;
     s->ard_implicit = gc_desc_create_implicit(s, c, GC_DESC_ARD);
     s->apd_implicit = gc_desc_create_implicit(s, c, GC_DESC_APD);
@@ -97,6 +98,7 @@ void gc_stmt_destroy(gc_stmt *s)
     gc_desc_destroy_implicit(s->ird);
     gc_desc_destroy_implicit(s->ipd);
     free(s->cursor_name);
+    gc_diag_free(&s->exec_diag);
     gc_diag_free(&s->h.diag);
     s->h.kind = GC_HANDLE_FREED;
     free(s);

@@ -93,6 +93,8 @@ struct gc_stmt {
     SQLLEN exec_row_count;    /* sum of row counts over the array */
     int dae_current;          /* 0-based parameter SQLPutData fills; -1 none */
     gc_dae_value *dae;        /* nparams entries while executing, else NULL */
+    gc_diag exec_diag;        /* the array's row diagnostics, kept across the
+                                 SQLParamData calls until the array ends */
 
     /* Results. `block` holds the rows being delivered: a single-row result
      * while streaming, or a result with all (remaining) rows. */

@@ -240,6 +240,52 @@ static void ignored_and_unconvertible(st_conn *c)
     st_exec(c, "delete from parr where id > 300");
 }
 
+/* Data at execution in an array: the rows run one by one, each asking for
+ * its value; a failing row (a key that exists) does not stop the next. */
+static void data_at_execution_rows(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {401, 1, 402};
+    SQLLEN id_ind[3] = {0};
+    SQLLEN v_ind[3];
+    SQLUSMALLINT status[3];
+    SQLULEN processed = 0;
+    for (int i = 0; i < 3; i++)
+        v_ind[i] = SQL_DATA_AT_EXEC;
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), s);
+    bind_ints(s, 1, ids, id_ind);
+    ST_OK(SQLBindParameter(s, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTEGER, 0, 0,
+                           (SQLPOINTER)2, 0, v_ind), s);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    int asked = 0;
+    SQLPOINTER token;
+    while (rc == SQL_NEED_DATA) {
+        rc = SQLParamData(s, &token);
+        if (rc == SQL_NEED_DATA) {
+            ST_CHECK(token == (SQLPOINTER)2, "asked for parameter 2's value");
+            char value[16];
+            snprintf(value, sizeof value, "%d", 7 * ++asked);
+            ST_OK(SQLPutData(s, value, SQL_NTS), s);
+        }
+    }
+    ST_CHECK(asked == 3, "each row asked for its value: %d", asked);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "23505"),
+             "the failed row reported: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_SUCCESS && processed == 3, "statuses %d %d %d, processed %lu",
+             status[0], status[1], status[2], (unsigned long)processed);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "23505") == 1 && rows[0] == 2, "23505 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(id || ':' || v, ',' order by id) "
+                                     "from parr where id > 400"), "401:7,402:21") == 0,
+             "rows 1 and 3 stored with their values");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 400");
+}
+
 /* A text the server refuses fails every row, with one diagnostic. */
 static void refused_text(st_conn *c)
 {
@@ -314,6 +360,7 @@ int main(void)
     failures_autocommit(&c);
     failure_in_transaction(&c);
     ignored_and_unconvertible(&c);
+    data_at_execution_rows(&c);
     refused_text(&c);
     if (!global)
         rows_go_pipelined();
