@@ -3,10 +3,11 @@
  * result and row count through SQLMoreResults, SQLRowCount's total, failed
  * rows in their status slot with SQL_DIAG_ROW_NUMBER, later rows going on
  * in autocommit, the transaction aborted at the first failed row with
- * autocommit off, SQL_PARAM_IGNORE, a text the server refuses, and the
- * trace proving the rows went in one pipeline. On the global connection
- * (GC_TEST_GLOBAL) the rows run one by one: statuses, diagnostics and
- * totals are the same, only the last row's result is kept.
+ * autocommit off, SQL_PARAM_IGNORE, data at execution, the query timeout,
+ * a text the server refuses, and the trace proving the rows went in one
+ * pipeline. On the global connection (GC_TEST_GLOBAL) the rows run one by
+ * one: statuses, diagnostics and totals are the same, only the last row's
+ * result is kept.
  */
 #include <unistd.h>
 
@@ -286,6 +287,29 @@ static void data_at_execution_rows(st_conn *c)
     st_exec(c, "delete from parr where id > 400");
 }
 
+/* The query timeout cancels the row running when it expires (HYT00 on
+ * that row); in autocommit the next row still runs. */
+static void timeout_cancels_a_row(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER secs[3] = {0, 5, 0};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)1, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, secs, ind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select pg_sleep(?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one row timed out: %d", (int)rc);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "HYT00") == 1 && rows[0] == 2, "HYT00 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_SUCCESS, "statuses %d %d %d", status[0], status[1],
+             status[2]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
 /* A text the server refuses fails every row, with one diagnostic. */
 static void refused_text(st_conn *c)
 {
@@ -361,6 +385,7 @@ int main(void)
     failure_in_transaction(&c);
     ignored_and_unconvertible(&c);
     data_at_execution_rows(&c);
+    timeout_cancels_a_row(&c);
     refused_text(&c);
     if (!global)
         rows_go_pipelined();
