@@ -13,8 +13,11 @@
 # execution; libpq syncs once per batch). Clients are interleaved over
 # several repetitions; prints medians and ratios. A benchmark, not a test.
 #
+# With LATENCY_MS set, every client connects through delay_proxy.py, which
+# holds the data LATENCY_MS in each direction, as a network would.
+#
 #   bench/param_array/run.sh [BUILD_DIR]     (default: build)
-#   environment: ROWS (100000), BATCH (1000), REPS (5)
+#   environment: ROWS (100000), BATCH (1000), REPS (5), LATENCY_MS (unset)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +39,19 @@ declare -A target=(
   [psqlODBC]="odbc DSN=psqlodbc_test;UseServerSidePrepare=1"
   [libpq]="libpq $conninfo"
 )
+latency=""
+if [[ -n ${LATENCY_MS:-} ]]; then
+  server_port=$(sed -n 's/.*port=\([0-9]*\).*/\1/p' <<<"$conninfo")
+  proxy_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  python3 "$here/delay_proxy.py" "$proxy_port" "$server_port" "$LATENCY_MS" >"$state/proxy.out" 2>&1 &
+  proxy_pid=$!
+  trap 'kill "$proxy_pid" 2>/dev/null || true; bench_server_cleanup' EXIT
+  for _ in $(seq 1 50); do grep -q ready "$state/proxy.out" && break; sleep 0.1; done
+  target[gcodbc]+=";Servers=127.0.0.1:$proxy_port"
+  target[psqlODBC]+=";Port=$proxy_port"
+  target[libpq]+=" port=$proxy_port"
+  latency=", through a proxy adding ${LATENCY_MS} ms each way"
+fi
 clients=(gcodbc psqlODBC libpq)
 modes=(each-row each-batch)
 declare -A results=() cpu=() unavailable=()
@@ -92,6 +108,6 @@ table() {
 
 echo
 echo "param_array: $reps runs x $rows rows in batches of $batch per client, one connection each, medians;"
-echo "PostgreSQL $server_version on loopback (fsync=off, synchronous_commit=off), $(nproc) cores"
+echo "PostgreSQL $server_version on loopback$latency (fsync=off, synchronous_commit=off), $(nproc) cores"
 table "throughput, rows per second (higher is better)" results
 table "client CPU, microseconds per row (lower is better)" cpu
