@@ -114,6 +114,15 @@ static void *row_address(const gc_desc *apd, void *base, SQLULEN row, SQLLEN ele
     return p + (SQLLEN)row * stride;
 }
 
+/* The SQLLEN at p: row-wise layouts (pyodbc's fast_executemany among
+ * them) need not align it. */
+static SQLLEN read_len(const SQLLEN *p)
+{
+    SQLLEN v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out)
 {
     const gc_desc *apd = s->apd;
@@ -134,10 +143,10 @@ void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out)
     out->length_ptr = len;
     if (out->io_type == SQL_PARAM_OUTPUT)
         out->octet_length = SQL_NULL_DATA;    /* nothing to send: NULL in its place */
-    else if (ind != NULL && *ind == SQL_NULL_DATA)
+    else if (ind != NULL && read_len(ind) == SQL_NULL_DATA)
         out->octet_length = SQL_NULL_DATA;
     else if (len != NULL)
-        out->octet_length = *len;
+        out->octet_length = read_len(len);
     else
         out->octet_length = SQL_NTS;
     out->data_at_exec = out->octet_length == SQL_DATA_AT_EXEC ||
