@@ -748,8 +748,8 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
 }
 
 /* Moves to the next parameter of the current row that still needs its
- * data: SQL_NEED_DATA with its bound value pointer (the application's
- * token), or false when the row has all its data. */
+ * data and gives its bound value pointer (the application's token) in
+ * *value; false when the row has all its data. */
 static bool next_dae_parameter(gc_stmt *s, SQLPOINTER *value)
 {
     for (int i = 0; i < s->nparams; i++) {
