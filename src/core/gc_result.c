@@ -94,8 +94,15 @@ static PGresult *collect_set(gc_stmt *s, PGresult *first)
     return all;
 }
 
+/* The queue holds queue_len results from queue[queue_head] on: popping
+ * moves the head, so a parameter array's thousands of results are walked
+ * without moving the rest each time. */
 static bool queue_push(gc_stmt *s, PGresult *r)
 {
+    if (s->queue_head > 0 && s->queue_head + s->queue_len == s->queue_cap) {
+        memmove(s->queue, s->queue + s->queue_head, (size_t)s->queue_len * sizeof *s->queue);
+        s->queue_head = 0;
+    }
     if (s->queue_len == s->queue_cap) {
         int cap = s->queue_cap ? s->queue_cap * 2 : 4;
         PGresult **q = realloc(s->queue, (size_t)cap * sizeof *q);
@@ -104,7 +111,7 @@ static bool queue_push(gc_stmt *s, PGresult *r)
         s->queue = q;
         s->queue_cap = cap;
     }
-    s->queue[s->queue_len++] = r;
+    s->queue[s->queue_head + s->queue_len++] = r;
     return true;
 }
 
@@ -112,9 +119,9 @@ static PGresult *queue_pop(gc_stmt *s)
 {
     if (s->queue_len == 0)
         return NULL;
-    PGresult *r = s->queue[0];
-    memmove(s->queue, s->queue + 1, (size_t)(s->queue_len - 1) * sizeof *s->queue);
-    s->queue_len--;
+    PGresult *r = s->queue[s->queue_head++];
+    if (--s->queue_len == 0)
+        s->queue_head = 0;
     return r;
 }
 
@@ -158,8 +165,8 @@ static void buffer_rest(gc_stmt *s)
     }
     /* A streaming head read ahead, then everything still on the wire. */
     if (s->queue_len > 0 &&
-        PQresultStatus(s->queue[s->queue_len - 1]) == PGRES_SINGLE_TUPLE) {
-        PGresult *head = s->queue[--s->queue_len];
+        PQresultStatus(s->queue[s->queue_head + s->queue_len - 1]) == PGRES_SINGLE_TUPLE) {
+        PGresult *head = s->queue[s->queue_head + --s->queue_len];
         queue_push(s, collect_set(s, head));
     }
     PGresult *r;
@@ -194,8 +201,9 @@ void gc_stmt_discard_results(gc_stmt *s)
     PQclear(s->set_error);
     s->set_error = NULL;
     for (int i = 0; i < s->queue_len; i++)
-        PQclear(s->queue[i]);
+        PQclear(s->queue[s->queue_head + i]);
     s->queue_len = 0;
+    s->queue_head = 0;
     s->block_next = 0;
     s->current_row = -1;
     s->set_complete = true;

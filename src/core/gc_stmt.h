@@ -105,7 +105,7 @@ struct gc_stmt {
     bool set_complete;        /* no rows of this set beyond block */
     PGresult *set_error;      /* error that ended the set while buffering */
     PGresult **queue;         /* further results (complete, or a streaming head) */
-    int queue_len, queue_cap;
+    int queue_head, queue_len, queue_cap;  /* queue[queue_head..+queue_len) */
     SQLLEN row_count;         /* SQLRowCount */
     int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
     size_t getdata_offset;
