@@ -139,10 +139,10 @@ void gc_diag_add_error(gc_diag *d, const gc_error *err)
     gc_diag_add(d, err->sqlstate, err->native, "%s", err->message);
 }
 
-void gc_diag_add_result(gc_diag *d, const PGresult *res)
+void gc_diag_add_result_at(gc_diag *d, const PGresult *res, SQLLEN row)
 {
     if (res == NULL) {
-        gc_diag_add(d, "HY001", 0, "out of memory");
+        diag_push_at(d, "HY001", 0, strdup("[gcodbc]out of memory"), row, SQL_NO_COLUMN_NUMBER);
         return;
     }
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -164,7 +164,7 @@ void gc_diag_add_result(gc_diag *d, const PGresult *res)
         else
             gc_strbuf_append_str(&sb, "communication link failure: the connection to the "
                                       "server was lost");
-        diag_push(d, "08S01", 0, gc_strbuf_take(&sb));
+        diag_push_at(d, "08S01", 0, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
         return;
     }
     gc_strbuf_append_str(&sb, "[gcodbc][PostgreSQL]");
@@ -177,7 +177,24 @@ void gc_diag_add_result(gc_diag *d, const PGresult *res)
         gc_strbuf_append_str(&sb, "\nHINT: ");
         gc_strbuf_append_str(&sb, hint);
     }
-    diag_push(d, sqlstate, 0, gc_strbuf_take(&sb));
+    diag_push_at(d, sqlstate, 0, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
+}
+
+void gc_diag_add_result(gc_diag *d, const PGresult *res)
+{
+    gc_diag_add_result_at(d, res, SQL_NO_ROW_NUMBER);
+}
+
+void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
+{
+    for (int i = 0; i < from->count; i++) {
+        gc_diag_record *r = &from->records[i];
+        diag_push_at(to, r->sqlstate, r->native, r->message,
+                     r->row_number == SQL_NO_ROW_NUMBER ? row : r->row_number,
+                     r->column_number);
+        r->message = NULL;    /* owned by `to` now (or freed when lost) */
+    }
+    from->count = 0;
 }
 
 /* Server notices arrive as 01000 ("general warning") whatever their own

@@ -44,6 +44,11 @@ void gc_diag_add_error(gc_diag *d, const gc_error *err);
 void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGER column);
 /* The server's SQLSTATE and message (with DETAIL and HINT when present). */
 void gc_diag_add_result(gc_diag *d, const PGresult *res);
+/* The same, about row `row` (1-based) of a parameter array. */
+void gc_diag_add_result_at(gc_diag *d, const PGresult *res, SQLLEN row);
+/* Moves every record of `from` into `to`; those about no row become
+ * about row `row` (1-based). `from` is left empty. */
+void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row);
 /* A server notice (NOTICE, WARNING, INFO) as an 01000 record. */
 void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message);
 /* Drops the records from index `from` on that repeat an earlier one of them

@@ -2,17 +2,20 @@
  * gc_exec: SQLPrepare, SQLExecute, SQLExecDirect, parameter arrays, data at
  * execution (SQLParamData / SQLPutData), SQLCancel and the catalog hooks.
  *
- * A parameter array runs row by row; every row's results but the last are
- * read and dropped (their row counts add up). A row with data-at-execution
+ * A parameter array goes pipelined when it can (gc_exec_array.c); else it
+ * runs row by row here: every row's results but the last are read and
+ * dropped (their row counts add up). A row with data-at-execution
  * parameters stops with SQL_NEED_DATA until SQLParamData has them all.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_call.h"
 #include "core/gc_commit.h"
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
+#include "core/gc_exec_array.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
 #include "core/gc_param.h"
@@ -89,6 +92,8 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
         return SQL_ERROR;
     }
     s->sql = out.text;            /* taken over from `out` */
+    s->call_escape = out.call_escape;
+    s->call_returns = out.return_value;
     /* ODBC parameters are the `?` markers. `$n` written by the application
      * are left alone: in `PREPARE p AS ... $1` they are the SQL-level
      * statement's own (start_exec still honours bound ones, see there). */
@@ -359,6 +364,21 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
     return result;
 }
 
+SQLRETURN gc_exec_convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
+{
+    return convert_row(s, row, pv_out);
+}
+
+void gc_exec_free_values(gc_param_value *pv, int n)
+{
+    free_values(pv, n);
+}
+
+gc_member *gc_exec_open_session(gc_stmt *s)
+{
+    return open_session(s);
+}
+
 /* Sends one execution of s with the converted values and takes its first
  * result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv);
@@ -511,7 +531,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     if (gc_commit_write_applies(s))
         return gc_commit_run_write(s, m, n, types, values, lengths, formats);
     gc_txn_guard_mode guard;
-    if (gc_txn_guard_arm(s, was_in_block, &guard) != SQL_SUCCESS) {
+    if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS) {
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
@@ -534,6 +554,28 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     return rc;
 }
 
+/* Whether a failed row of a parameter array leaves the later rows to run:
+ * no transaction is open, so each row is a transaction of its own. */
+static bool each_row_own_transaction(const gc_stmt *s)
+{
+    return s->conn->autocommit && s->conn->session != NULL &&
+           gc_member_txn_status(s->conn->session) == PQTRANS_IDLE;
+}
+
+/* Some rows of an array ran and some failed: SQL_SUCCESS_WITH_INFO. When
+ * the last row failed, the execution still has a result (an empty one)
+ * so that SQLRowCount gives the other rows' total. */
+static SQLRETURN last_row_failed(gc_stmt *s)
+{
+    if (s->state != GC_STMT_EXECUTED && s->state != GC_STMT_CURSOR) {
+        SQLRETURN rc = gc_stmt_set_empty_result(s);
+        if (rc == SQL_ERROR)
+            return rc;
+        s->row_count = 0;
+    }
+    return SQL_SUCCESS_WITH_INFO;
+}
+
 /* Runs the parameter rows from s->exec_row on; stops at a row that needs
  * data at execution. */
 static SQLRETURN continue_exec(gc_stmt *s)
@@ -541,6 +583,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
     SQLULEN rows = s->nparams > 0 ? s->apd->array_size : 1;
     SQLUSMALLINT *status = s->ipd->array_status_ptr;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    if (gc_exec_array_applies(s, rows))
+        return gc_exec_array_run(s, rows);
     SQLRETURN result = SQL_SUCCESS;
     for (; s->exec_row < rows; s->exec_row++) {
         SQLULEN row = s->exec_row;
@@ -582,11 +626,26 @@ static SQLRETURN continue_exec(gc_stmt *s)
             }
         }
         s->state = idle_state(s);
+        /* In an array, what this row adds to the diagnostics is about it. */
+        gc_diag outer = s->h.diag;
+        if (rows > 1)
+            gc_diag_init(&s->h.diag);
         gc_param_value *pv = NULL;
         SQLRETURN rc = convert_row(s, row, &pv);
         if (rc != SQL_ERROR) {
+            gc_call_adjust_values(s, pv);
             SQLRETURN sent = send_and_begin(s, pv);
             rc = sent == SQL_SUCCESS ? rc : sent;
+        }
+        if (rc != SQL_ERROR) {
+            SQLRETURN outputs = gc_call_take_outputs(s, row);
+            rc = outputs == SQL_SUCCESS ? rc : outputs;
+        }
+        if (rows > 1) {
+            gc_diag of_row = s->h.diag;
+            s->h.diag = outer;
+            gc_diag_move_at(&s->exec_diag, &of_row, (SQLLEN)row + 1);
+            gc_diag_free(&of_row);
         }
         free_values(pv, s->nparams);
         if (s->dae != NULL) {
@@ -598,15 +657,21 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (s->ipd->rows_processed_ptr != NULL)
             *s->ipd->rows_processed_ptr = row + 1;
         if (rc == SQL_ERROR) {
-            if (status != NULL) {
+            if (status != NULL)
                 status[row] = SQL_PARAM_ERROR;
+            s->state = idle_state(s);
+            s->exec_rows_failed++;
+            if (row + 1 < rows && each_row_own_transaction(s)) {
+                gc_stmt_discard_results(s);
+                continue;    /* the later rows go on (docs/parameter-arrays.md) */
+            }
+            if (status != NULL)
                 for (SQLULEN r = row + 1; r < rows; r++)
                     status[r] = SQL_PARAM_UNUSED;
-            }
-            s->state = idle_state(s);
             result = SQL_ERROR;
             break;
         }
+        s->exec_rows_ran++;
         if (status != NULL)
             status[row] = rc == SQL_SUCCESS_WITH_INFO ? SQL_PARAM_SUCCESS_WITH_INFO
                                                       : SQL_PARAM_SUCCESS;
@@ -620,6 +685,9 @@ static SQLRETURN continue_exec(gc_stmt *s)
             s->state = idle_state(s);
         }
     }
+    gc_diag_move_at(&s->h.diag, &s->exec_diag, SQL_NO_ROW_NUMBER);
+    if (result != SQL_ERROR && s->exec_rows_failed > 0)
+        result = s->exec_rows_ran > 0 ? last_row_failed(s) : SQL_ERROR;
     if (result != SQL_ERROR && rows > 1 && s->row_count >= 0)
         s->row_count += s->exec_row_count;
     gc_stmt_reset_exec(s);
@@ -641,8 +709,12 @@ static SQLRETURN start_exec(gc_stmt *s)
                     missing, s->nparams);
         return SQL_ERROR;
     }
+    if (gc_call_before_exec(s) != SQL_SUCCESS)
+        return SQL_ERROR;
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
+    s->exec_rows_ran = s->exec_rows_failed = 0;
+    gc_diag_clear(&s->exec_diag);
     s->row_count = -1;
     s->row_number = 0;
     if (s->ipd->rows_processed_ptr != NULL)
@@ -657,13 +729,17 @@ static SQLRETURN start_exec(gc_stmt *s)
 /* ODBC 3: SQLExecute / SQLExecDirect (and the SQLParamData that runs the
  * statement) of an INSERT, UPDATE, DELETE or MERGE that changed no row
  * return SQL_NO_DATA. Only when that was the whole execution: no result
- * set, no further result (a batch), nothing changed by any row of a
- * parameter array. An ODBC 2 application gets SQL_SUCCESS. */
+ * set, no further result of another statement (a batch), nothing changed
+ * by any row of a parameter array (whose rows' counts, all of the same
+ * statement, wait for SQLMoreResults) and no row of it failed. An ODBC 2
+ * application gets SQL_SUCCESS. */
 static SQLRETURN no_data_when_nothing_changed(gc_stmt *s, SQLRETURN rc)
 {
-    if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || s->state != GC_STMT_EXECUTED ||
-        !s->changed_rows_kind || s->row_count != 0 || s->queue_len > 0 || s->owns_session ||
-        s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
+    bool array = s->nparams > 0 && s->apd->array_size > 1;
+    bool whole = array ? rc == SQL_SUCCESS : s->queue_len == 0;
+    if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || !whole ||
+        s->state != GC_STMT_EXECUTED || !s->changed_rows_kind || s->row_count != 0 ||
+        s->owns_session || s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
         return rc;
     return SQL_NO_DATA;
 }
@@ -747,6 +823,24 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     return no_data_when_nothing_changed(s, start_exec(s));
 }
 
+/* Moves to the next parameter of the current row that still needs its
+ * data and gives its bound value pointer (the application's token) in
+ * *value; false when the row has all its data. */
+static bool next_dae_parameter(gc_stmt *s, SQLPOINTER *value)
+{
+    for (int i = 0; i < s->nparams; i++) {
+        if (s->dae[i].wanted && !s->dae[i].done) {
+            gc_param_ref ref;
+            gc_param_locate(s, i, s->exec_row, &ref);
+            s->dae_current = i;
+            if (value != NULL)
+                *value = (SQLPOINTER)ref.value;
+            return true;
+        }
+    }
+    return false;
+}
+
 SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
 {
     if (s->state != GC_STMT_NEED_DATA || s->dae == NULL) {
@@ -755,19 +849,16 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
     }
     if (s->dae_current >= 0)
         s->dae[s->dae_current].done = true;
-    for (int i = 0; i < s->nparams; i++) {
-        if (s->dae[i].wanted && !s->dae[i].done) {
-            gc_param_ref ref;
-            gc_param_locate(s, i, s->exec_row, &ref);
-            s->dae_current = i;
-            if (value != NULL)
-                *value = (SQLPOINTER)ref.value;
-            return SQL_NEED_DATA;
-        }
-    }
+    if (next_dae_parameter(s, value))
+        return SQL_NEED_DATA;
     s->dae_current = -1;
     s->state = idle_state(s);
-    return no_data_when_nothing_changed(s, continue_exec(s));
+    SQLRETURN rc = continue_exec(s);
+    /* The row ran and a later row of the array needs data: this call
+     * already names its first parameter, as ODBC wants. */
+    if (rc == SQL_NEED_DATA && s->dae != NULL && next_dae_parameter(s, value))
+        return SQL_NEED_DATA;
+    return no_data_when_nothing_changed(s, rc);
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */
@@ -869,7 +960,7 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
         return SQL_ERROR;
     }
     gc_txn_guard_mode guard;
-    if (gc_txn_guard_arm(s, was_in_block, &guard) != SQL_SUCCESS)
+    if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS)
         return SQL_ERROR;
     gc_result_take_session(s);
     if (!send_guarded(m, guard, NULL, sql, nparams, NULL, values, NULL,

@@ -170,8 +170,6 @@ static const info_item info_table[] = {
     U32(SQL_ASYNC_DBC_FUNCTIONS, SQL_ASYNC_DBC_NOT_CAPABLE),
     STR(SQL_DESCRIBE_PARAMETER, "Y"),
     STR(SQL_NEED_LONG_DATA_LEN, "N"),
-    U32(SQL_PARAM_ARRAY_ROW_COUNTS, SQL_PARC_NO_BATCH),
-    U32(SQL_PARAM_ARRAY_SELECTS, SQL_PAS_NO_SELECT),
     STR(SQL_MULT_RESULT_SETS, "Y"),
     U32(SQL_BATCH_SUPPORT, SQL_BS_SELECT_EXPLICIT | SQL_BS_ROW_COUNT_EXPLICIT),
     U32(SQL_BATCH_ROW_COUNT, SQL_BRC_EXPLICIT),
@@ -472,6 +470,16 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
         else if (iso != NULL && strcmp(iso, "repeatable read") == 0)
             level = SQL_TXN_REPEATABLE_READ;
         return put_number(INFO_UINTEGER, level, value, string_length);
+    }
+    case SQL_PARAM_ARRAY_ROW_COUNTS:
+    case SQL_PARAM_ARRAY_SELECTS: {
+        /* Each row's count and result set (docs/parameter-arrays.md); the
+         * global connection runs arrays row by row and keeps the last. */
+        bool batch = !c->settings.global_connection;
+        SQLUINTEGER v = info_type == SQL_PARAM_ARRAY_ROW_COUNTS
+                        ? (batch ? SQL_PARC_BATCH : SQL_PARC_NO_BATCH)
+                        : (batch ? SQL_PAS_BATCH : SQL_PAS_NO_SELECT);
+        return put_number(INFO_UINTEGER, v, value, string_length);
     }
     case SQL_STRING_FUNCTIONS:
         return put_number(INFO_UINTEGER, escape_function_mask(string_fn_bits), value,

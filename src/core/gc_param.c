@@ -21,10 +21,11 @@ SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type
         gc_diag_add(&s->h.diag, "07009", 0, "invalid parameter number %u", n);
         return SQL_ERROR;
     }
-    if (io_type != SQL_PARAM_INPUT) {
-        gc_diag_add(&s->h.diag, "HYC00", 0,
-                    "parameter %u: only input parameters are supported "
-                    "(output and input/output parameters are not)", n);
+    if (io_type != SQL_PARAM_INPUT && io_type != SQL_PARAM_OUTPUT &&
+        io_type != SQL_PARAM_INPUT_OUTPUT) {
+        /* Streamed output parameters (ODBC 3.8) included: not supported. */
+        gc_diag_add(&s->h.diag, "HY105", 0, "parameter %u: invalid parameter type %d", n,
+                    (int)io_type);
         return SQL_ERROR;
     }
     if (buffer_length < 0) {
@@ -136,6 +137,15 @@ static void *row_address(const gc_desc *apd, void *base, SQLULEN row, SQLLEN ele
     return p + (SQLLEN)row * stride;
 }
 
+/* The SQLLEN at p: row-wise layouts (pyodbc's fast_executemany among
+ * them) need not align it. */
+static SQLLEN read_len(const SQLLEN *p)
+{
+    SQLLEN v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out)
 {
     const gc_desc *apd = s->apd;
@@ -149,12 +159,17 @@ void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out)
     out->buffer_length = a->octet_length;
     SQLLEN size = gc_c_type_size(a->concise_type);
     out->value = row_address(apd, a->data_ptr, row, size > 0 ? size : a->octet_length);
-    const SQLLEN *ind = row_address(apd, a->indicator_ptr, row, sizeof(SQLLEN));
-    const SQLLEN *len = row_address(apd, a->octet_length_ptr, row, sizeof(SQLLEN));
-    if (ind != NULL && *ind == SQL_NULL_DATA)
+    SQLLEN *ind = row_address(apd, a->indicator_ptr, row, sizeof(SQLLEN));
+    SQLLEN *len = row_address(apd, a->octet_length_ptr, row, sizeof(SQLLEN));
+    out->io_type = p != NULL && p->parameter_type != 0 ? p->parameter_type : SQL_PARAM_INPUT;
+    out->indicator_ptr = ind;
+    out->length_ptr = len;
+    if (out->io_type == SQL_PARAM_OUTPUT)
+        out->octet_length = SQL_NULL_DATA;    /* nothing to send: NULL in its place */
+    else if (ind != NULL && read_len(ind) == SQL_NULL_DATA)
         out->octet_length = SQL_NULL_DATA;
     else if (len != NULL)
-        out->octet_length = *len;
+        out->octet_length = read_len(len);
     else
         out->octet_length = SQL_NTS;
     out->data_at_exec = out->octet_length == SQL_DATA_AT_EXEC ||

@@ -28,6 +28,9 @@ typedef struct gc_param_ref {
     SQLLEN buffer_length;
     SQLLEN octet_length;        /* SQL_NULL_DATA, SQL_NTS, a length, or data-at-exec */
     bool data_at_exec;
+    SQLSMALLINT io_type;        /* SQL_PARAM_INPUT, _OUTPUT or _INPUT_OUTPUT */
+    SQLLEN *indicator_ptr;      /* the row's indicator and length, where an */
+    SQLLEN *length_ptr;         /* output value's are written (may be NULL) */
 } gc_param_ref;
 
 /* Locates parameter i (0-based; must be bound) of parameter row `row`. */

@@ -102,8 +102,15 @@ static PGresult *collect_set(gc_stmt *s, PGresult *first)
     return all;
 }
 
+/* The queue holds queue_len results from queue[queue_head] on: popping
+ * moves the head, so a parameter array's thousands of results are walked
+ * without moving the rest each time. */
 static bool queue_push(gc_stmt *s, PGresult *r)
 {
+    if (s->queue_head > 0 && s->queue_head + s->queue_len == s->queue_cap) {
+        memmove(s->queue, s->queue + s->queue_head, (size_t)s->queue_len * sizeof *s->queue);
+        s->queue_head = 0;
+    }
     if (s->queue_len == s->queue_cap) {
         int cap = s->queue_cap ? s->queue_cap * 2 : 4;
         PGresult **q = realloc(s->queue, (size_t)cap * sizeof *q);
@@ -112,7 +119,7 @@ static bool queue_push(gc_stmt *s, PGresult *r)
         s->queue = q;
         s->queue_cap = cap;
     }
-    s->queue[s->queue_len++] = r;
+    s->queue[s->queue_head + s->queue_len++] = r;
     return true;
 }
 
@@ -120,9 +127,9 @@ static PGresult *queue_pop(gc_stmt *s)
 {
     if (s->queue_len == 0)
         return NULL;
-    PGresult *r = s->queue[0];
-    memmove(s->queue, s->queue + 1, (size_t)(s->queue_len - 1) * sizeof *s->queue);
-    s->queue_len--;
+    PGresult *r = s->queue[s->queue_head++];
+    if (--s->queue_len == 0)
+        s->queue_head = 0;
     return r;
 }
 
@@ -166,8 +173,8 @@ static void buffer_rest(gc_stmt *s)
     }
     /* A streaming head read ahead, then everything still on the wire. */
     if (s->queue_len > 0 &&
-        PQresultStatus(s->queue[s->queue_len - 1]) == PGRES_SINGLE_TUPLE) {
-        PGresult *head = s->queue[--s->queue_len];
+        PQresultStatus(s->queue[s->queue_head + s->queue_len - 1]) == PGRES_SINGLE_TUPLE) {
+        PGresult *head = s->queue[s->queue_head + --s->queue_len];
         queue_push(s, collect_set(s, head));
     }
     PGresult *r;
@@ -206,8 +213,9 @@ void gc_stmt_discard_results(gc_stmt *s)
     PQclear(s->set_error);
     s->set_error = NULL;
     for (int i = 0; i < s->queue_len; i++)
-        PQclear(s->queue[i]);
+        PQclear(s->queue[s->queue_head + i]);
     s->queue_len = 0;
+    s->queue_head = 0;
     s->block_next = 0;
     s->current_row = -1;
     s->set_complete = true;
@@ -446,6 +454,24 @@ SQLRETURN gc_result_begin(gc_stmt *s)
         return SQL_ERROR;
     }
     return start_result(s, r);
+}
+
+/* The results of a parameter array, all complete (gc_exec_array.c): the
+ * first becomes current, the rest wait in the queue for SQLMoreResults. */
+SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n)
+{
+    assert(n > 0 && !s->owns_session && s->queue_len == 0);
+    for (int i = 1; i < n; i++) {
+        if (!queue_push(s, results[i])) {
+            for (int j = i; j < n; j++)
+                PQclear(results[j]);
+            PQclear(results[0]);
+            gc_stmt_discard_results(s);
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+            return SQL_ERROR;
+        }
+    }
+    return start_result(s, results[0]);
 }
 
 SQLRETURN gc_result_next_row(gc_stmt *s)

@@ -18,6 +18,7 @@ SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out)
         goto oom;
     s->h.kind = GC_HANDLE_STMT;
     gc_diag_init(&s->h.diag);
+    gc_diag_init(&s->exec_diag);
     s->conn = c;
     s->ard_implicit = gc_desc_create_implicit(s, c, GC_DESC_ARD);
     s->apd_implicit = gc_desc_create_implicit(s, c, GC_DESC_APD);
@@ -63,6 +64,10 @@ void gc_stmt_unprepare(gc_stmt *s)
     gc_stmt_cache_release(s);
     free(s->sql);
     s->sql = NULL;
+    free(s->call_text);
+    s->call_text = NULL;
+    s->call_escape = s->call_returns = false;
+    s->call_kind = 0;
     s->nparams = 0;
     s->positional_params = 0;
     s->prepared = false;
@@ -95,6 +100,7 @@ void gc_stmt_destroy(gc_stmt *s)
     gc_desc_destroy_implicit(s->ird);
     gc_desc_destroy_implicit(s->ipd);
     free(s->cursor_name);
+    gc_diag_free(&s->exec_diag);
     gc_diag_free(&s->h.diag);
     s->h.kind = GC_HANDLE_FREED;
     free(s);

@@ -105,6 +105,12 @@ struct gc_stmt {
                                     server statements valid (gc_stmt_cache.h) */
     gc_sql_txn_info txn;      /* what `sql` means for the transaction (gc_txn_guard.h) */
 
+    /* A text that is one call escape (gc_call.h). */
+    bool call_escape;
+    bool call_returns;        /* {?= call}: parameter 1 is the result */
+    int call_kind;            /* 0 not looked up, 1 function, 2 procedure */
+    char *call_text;          /* owned: `sql` as rewritten, before gc_call */
+
     gc_server_stmt server;    /* the server-side prepared statement of `sql` */
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;
@@ -112,11 +118,13 @@ struct gc_stmt {
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */
-    SQLULEN exec_rows_done;
+    SQLULEN exec_rows_ran;     /* rows of the array that ran, and that failed */
+    SQLULEN exec_rows_failed;
     SQLLEN exec_row_count;    /* sum of row counts over the array */
     int dae_current;          /* 0-based parameter SQLPutData fills; -1 none */
     gc_dae_value *dae;        /* nparams entries while executing, else NULL */
-    bool exec_had_info;
+    gc_diag exec_diag;        /* the array's row diagnostics, kept across the
+                                 SQLParamData calls until the array ends */
 
     /* Results. `block` holds the rows being delivered: a single-row result
      * while streaming, or a result with all (remaining) rows. */
@@ -127,7 +135,7 @@ struct gc_stmt {
     bool set_complete;        /* no rows of this set beyond block */
     PGresult *set_error;      /* error that ended the set while buffering */
     PGresult **queue;         /* further results (complete, or a streaming head) */
-    int queue_len, queue_cap;
+    int queue_head, queue_len, queue_cap;  /* queue[queue_head..+queue_len) */
     SQLLEN row_count;         /* SQLRowCount */
     bool changed_rows_kind;   /* the last command was INSERT, UPDATE, DELETE or
                                  MERGE (0 rows: SQL_NO_DATA in ODBC 3) */
@@ -265,6 +273,9 @@ PGresult *gc_show_global_result(gc_conn *c);
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */
 SQLRETURN gc_result_begin(gc_stmt *s);
+/* Makes complete results results[0..n) (n > 0, all owned from then on) the
+ * statement's results: the first current, the rest for SQLMoreResults. */
+SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n);
 /* Moves the cursor to the next row of the current set. Returns SQL_SUCCESS,
  * SQL_NO_DATA at the end, or SQL_ERROR (diagnostics added). */
 SQLRETURN gc_result_next_row(gc_stmt *s);

@@ -18,7 +18,8 @@ int gc_txn_rollback_level(const gc_conn *c)
     return last >= '0' && last <= '2' ? last - '0' : 2;
 }
 
-SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, gc_txn_guard_mode *mode)
+SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
+                           gc_txn_guard_mode *mode)
 {
     gc_conn *c = s->conn;
     *mode = GC_GUARD_NONE;
@@ -31,7 +32,7 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, gc_txn_guard_mode *mod
     c->txn_guard.mode = GC_GUARD_NONE;
     if (level < 2 || !was_in_block || s->txn.kind == GC_SQL_TXN_CONTROL)
         return SQL_SUCCESS;             /* undone, if need be, by rolling back */
-    if (!s->txn.several && !s->txn.copy && !s->simple_query) {
+    if (can_pipeline && !s->txn.several && !s->txn.copy && !s->simple_query) {
         *mode = GC_GUARD_PIPELINED;
     } else {
         gc_error err;

@@ -50,10 +50,13 @@ int gc_txn_rollback_level(const gc_conn *c);
 
 /* Arms the guard for s, about to be sent on the connection's session.
  * was_in_block: a transaction block was open before the driver's BEGIN (if
- * any) for this statement. Returns how s must be sent; GC_GUARD_SET has cost
- * a SAVEPOINT round trip. SQL_ERROR (diagnostics added to s) only when that
- * SAVEPOINT failed. */
-SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, gc_txn_guard_mode *mode);
+ * any) for this statement. can_pipeline: the caller can send s with
+ * gc_member_send_wrapped (a parameter array, which runs its own pipeline,
+ * cannot). Returns how s must be sent; GC_GUARD_SET has cost a SAVEPOINT
+ * round trip. SQL_ERROR (diagnostics added to s) only when that SAVEPOINT
+ * failed. */
+SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
+                           gc_txn_guard_mode *mode);
 
 /* Called when s stops owning the session (all its results are in, or it
  * gave up): when s's guard is armed, applies the rollback level to what

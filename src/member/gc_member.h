@@ -175,6 +175,29 @@ PGresult *gc_member_next_result(gc_member *m);
 /* Collects and discards what is left of the statement in flight. */
 void gc_member_drain(gc_member *m);
 
+/* --- pipelines (gc_member_pipeline.c): a batch sent in one round trip --- */
+/* Enters libpq's pipeline mode on m (whatever was in flight is drained).
+ * Then: queue commands and sync points, read every answer with
+ * gc_member_pipeline_next in the order queued, and end. Each sync point
+ * ends an implicit transaction when no transaction block is open. The
+ * queueing calls fail only when the session broke (the member is then
+ * down, err says why). */
+bool gc_member_pipeline_begin(gc_member *m, gc_error *err);
+bool gc_member_pipeline_prepare(gc_member *m, const char *stmt_name, const char *sql,
+                                int nparams, const Oid *param_types, gc_error *err);
+bool gc_member_pipeline_query_prepared(gc_member *m, const char *stmt_name, int nparams,
+                                       const char *const *values, const int *lengths,
+                                       const int *formats, gc_error *err);
+bool gc_member_pipeline_sync(gc_member *m, gc_error *err);
+/* The next answer (caller PQclears): a command's results, each command's
+ * ended by NULL; PGRES_PIPELINE_ABORTED for a command skipped after an
+ * error; one PGRES_PIPELINE_SYNC result per sync point. A lost session
+ * answers PGRES_FATAL_ERROR without SQLSTATE (and the member is down). */
+PGresult *gc_member_pipeline_next(gc_member *m);
+/* Leaves pipeline mode once every answer was read; false (member down)
+ * when the session broke or answers were left. */
+bool gc_member_pipeline_end(gc_member *m, gc_error *err);
+
 /* Runs one statement and returns its last result (caller PQclears), or NULL
  * with err filled. For internal statements (SET, BEGIN, SHOW...). */
 PGresult *gc_member_exec(gc_member *m, const char *sql, gc_error *err);

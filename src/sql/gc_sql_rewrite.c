@@ -43,6 +43,9 @@ typedef struct rewriter {
     unsigned markers;
     unsigned max_positional;
     unsigned escape_depth;
+    unsigned top_escapes;     /* escapes at the top level of the text */
+    bool top_call;            /* one of them is {call} or {?= call} */
+    bool return_value;        /* ... written {?= call}: its marker is the result */
     bool separate_next;       /* last output was generated: keep a following word apart */
     gc_error *err;
 } rewriter;
@@ -309,10 +312,14 @@ static bool rewrite_interval_escape(rewriter *rw, gc_strbuf *rep, size_t start)
     return true;
 }
 
-/* {call name[(args)]} -> SELECT * FROM name(args). */
+/* {call name[(args)]} -> SELECT * FROM name(args). The statement layer
+ * makes it CALL for a procedure and leaves out output arguments
+ * (docs/statements.md, "Output parameters"). */
 static bool rewrite_call_escape(rewriter *rw, gc_strbuf *rep, size_t start)
 {
     gc_sql_token tok;
+    if (rw->escape_depth == 1)
+        rw->top_call = true;
     gc_strbuf_append_str(rep, "SELECT * FROM ");
     size_t name_start = rep->len;
     while (peek_code(rw, &tok) &&
@@ -474,6 +481,36 @@ done:
     return ok;
 }
 
+/* {?= call name[(args)]}: the marker is parameter 1, the function's
+ * result; it is counted but not written (the call's row carries it). */
+static bool rewrite_return_call(rewriter *rw, gc_strbuf *rep, size_t start,
+                                const gc_sql_token *marker)
+{
+    gc_sql_token tok;
+    drop(rw, marker);
+    if (rw->markers == UINT_MAX) {
+        gc_error_set(rw->err, "54000", 0, "too many parameter markers");
+        return false;
+    }
+    rw->markers++;
+    if (!peek_code(rw, &tok) || !gc_sql_token_is_operator(&rw->lx, &tok, "=")) {
+        if (!failed(rw))
+            syntax_error(rw, marker->offset, "expected '=' after the result marker");
+        return false;
+    }
+    drop(rw, &tok);
+    if (!peek_code(rw, &tok) || tok.kind != GC_SQL_TOK_IDENT ||
+        !gc_sql_ascii_equal_ci(rw->sql + tok.offset, tok.length, "call")) {
+        if (!failed(rw))
+            syntax_error(rw, rw->have_la ? rw->la.offset : start, "expected call after '?='");
+        return false;
+    }
+    drop(rw, &tok);
+    if (rw->escape_depth == 1)
+        rw->return_value = true;
+    return rewrite_call_escape(rw, rep, start);
+}
+
 /* Picks the escape's handler from its keyword and fills rep with its
  * replacement; the closing brace is left for the caller. */
 static bool rewrite_escape_body(rewriter *rw, gc_strbuf *rep, size_t start)
@@ -484,16 +521,8 @@ static bool rewrite_escape_body(rewriter *rw, gc_strbuf *rep, size_t start)
             unterminated_escape(rw, start);
         return false;
     }
-    if (kw.kind == GC_SQL_TOK_PARAM_MARKER) {
-        gc_sql_lexer ahead = rw->lx;
-        gc_sql_token eq;
-        if (gc_sql_lexer_next_code(&ahead, &eq) && gc_sql_token_is_operator(&ahead, &eq, "=")) {
-            gc_error_set(rw->err, "HYC00", 0,
-                         "output parameters are not supported: {?= call ...} at offset %zu; "
-                         "use {call ...} or SELECT and read the result set", start);
-            return false;
-        }
-    }
+    if (kw.kind == GC_SQL_TOK_PARAM_MARKER)
+        return rewrite_return_call(rw, rep, start, &kw);
     if (kw.kind != GC_SQL_TOK_IDENT) {
         syntax_error(rw, kw.offset, "expected an escape keyword after '{'");
         return false;
@@ -546,6 +575,8 @@ static bool rewrite_escape(rewriter *rw, gc_strbuf *sb)
         syntax_error(rw, open.offset, "escapes nested too deeply");
         return false;
     }
+    if (rw->escape_depth == 0)
+        rw->top_escapes++;
     rw->escape_depth++;
     gc_strbuf_init(&rep);
     if (!rewrite_escape_body(rw, &rep, open.offset))
@@ -572,6 +603,18 @@ done:
     rw->escape_depth--;
     gc_strbuf_free(&rep);
     return ok;
+}
+
+/* Whether the text is one escape: '{' first and '}' last, apart from
+ * whitespace and a final semicolon. */
+static bool is_only_escape(const char *sql, size_t len)
+{
+    size_t b = 0, e = len;
+    while (b < e && strchr(" \t\r\n", sql[b]) != NULL)
+        b++;
+    while (e > b && strchr(" \t\r\n;", sql[e - 1]) != NULL)
+        e--;
+    return e - b >= 2 && sql[b] == '{' && sql[e - 1] == '}';
 }
 
 bool gc_sql_rewrite(const char *sql, size_t len, unsigned flags,
@@ -617,6 +660,8 @@ bool gc_sql_rewrite(const char *sql, size_t len, unsigned flags,
     out->marker_count = rw.markers;
     out->max_positional = rw.max_positional;
     out->param_count = rw.markers > 0 ? rw.markers : rw.max_positional;
+    out->call_escape = rw.top_call && rw.top_escapes == 1 && is_only_escape(sql, len);
+    out->return_value = out->call_escape && rw.return_value;
     return true;
 }
 

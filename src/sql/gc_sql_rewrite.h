@@ -20,7 +20,7 @@
  *   42601  an unterminated string, quoted identifier, dollar quote or comment
  *   42000  a malformed, unbalanced or unknown ODBC escape (the message gives
  *          the byte offset); `?` markers mixed with $n positional parameters
- *   HYC00  {?= call ...}: output parameters are not supported
+ *   42000  {?= ...} without `call` after the `=`
  *   22021  the text contains a NUL byte (PostgreSQL cannot receive it)
  *   54000  more than UINT_MAX markers
  *   HY001  out of memory
@@ -44,6 +44,9 @@ typedef struct gc_sql_rewritten {
     unsigned max_positional;  /* highest $n the application wrote, 0 if none */
     unsigned param_count;     /* parameters the text takes: marker_count, or
                                  max_positional when there is no marker */
+    bool call_escape;         /* the whole text is one {call} or {?= call}
+                                 escape, rewritten "SELECT * FROM name(args)" */
+    bool return_value;        /* {?= call}: marker 1 is the result, not in the text */
 } gc_sql_rewritten;
 
 /* Rewrites sql (len bytes, need not be NUL-terminated) into *out. On success

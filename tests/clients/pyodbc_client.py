@@ -83,6 +83,20 @@ class PyodbcClientTest(unittest.TestCase):
             self.cur.execute("select label from %s where id = ?" % name, 777).fetchval(),
             "label 777")
 
+    def test_fast_executemany_sends_parameter_arrays(self):
+        # fast_executemany binds the rows as one parameter array
+        # (docs/parameter-arrays.md) instead of one execution per row.
+        name = self.make_table("fast", "id int primary key, label text not null")
+        self.cur.fast_executemany = True
+        try:
+            data = [(i, "label %d" % i) for i in range(1, 2501)]
+            self.cur.executemany("insert into %s (id, label) values (?, ?)" % name, data)
+        finally:
+            self.cur.fast_executemany = False
+        count, total = self.cur.execute(
+            "select count(*), sum(id) from " + name).fetchone()
+        self.assertEqual((count, total), (2500, 2500 * 2501 // 2))
+
     def test_non_ascii_text_round_trips_through_parameters_and_table(self):
         samples = [
             "한국어 텍스트",

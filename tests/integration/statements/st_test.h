@@ -82,9 +82,10 @@ typedef struct st_conn {
     SQLHDBC dbc;
 } st_conn;
 
-/* Connects to GC_TEST_DSN (autocommit on) with the environment's
- * SQL_ATTR_ODBC_VERSION set to odbc_version; exits when it cannot. */
-static inline void st_connect_as(st_conn *c, SQLINTEGER odbc_version)
+/* Connects to GC_TEST_DSN (autocommit on) with further connection-string
+ * keys `extra` ("" for none) and the environment's SQL_ATTR_ODBC_VERSION set
+ * to odbc_version; exits when it cannot. */
+static inline void st_connect_opts(st_conn *c, SQLINTEGER odbc_version, const char *extra)
 {
     const char *dsn = getenv("GC_TEST_DSN");
     if (dsn == NULL) {
@@ -94,8 +95,8 @@ static inline void st_connect_as(st_conn *c, SQLINTEGER odbc_version)
     SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &c->env);
     SQLSetEnvAttr(c->env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)(SQLLEN)odbc_version, 0);
     SQLAllocHandle(SQL_HANDLE_DBC, c->env, &c->dbc);
-    char connstr[256];
-    snprintf(connstr, sizeof connstr, "DSN=%s", dsn);
+    char connstr[512];
+    snprintf(connstr, sizeof connstr, "DSN=%s;%s", dsn, extra);
     SQLRETURN rc = SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0,
                                     NULL, SQL_DRIVER_NOPROMPT);
     if (!ST_SUCCEEDED(rc)) {
@@ -105,10 +106,22 @@ static inline void st_connect_as(st_conn *c, SQLINTEGER odbc_version)
     }
 }
 
+/* Connects as an ODBC 3 application with the keys `extra`. */
+static inline void st_connect_with(st_conn *c, const char *extra)
+{
+    st_connect_opts(c, SQL_OV_ODBC3, extra);
+}
+
+/* Connects with the DSN alone as an application of odbc_version. */
+static inline void st_connect_as(st_conn *c, SQLINTEGER odbc_version)
+{
+    st_connect_opts(c, odbc_version, "");
+}
+
 /* Connects to GC_TEST_DSN as an ODBC 3 application; exits when it cannot. */
 static inline void st_connect(st_conn *c)
 {
-    st_connect_as(c, SQL_OV_ODBC3);
+    st_connect_opts(c, SQL_OV_ODBC3, "");
 }
 
 static inline void st_disconnect(st_conn *c)

@@ -1,7 +1,7 @@
 /*
  * Errors carry the right SQLSTATE: the server's for server errors (42601,
  * 23505, 22012), ODBC's for bad client data (22018) and for misuse of the
- * API (HY010, 24000, 07002, 07009, HY106, HYC00, HY090). A statement stays
+ * API (HY010, 24000, 07002, 07009, HY106, HY105, HY090). A statement stays
  * usable after each.
  */
 #include "st_test.h"
@@ -64,9 +64,9 @@ int main(void)
     ST_EXPECT_STATE(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s, "HY106");
     ST_OK(SQLCloseCursor(s), s);
 
-    /* HYC00: output parameters. */
-    ST_EXPECT_STATE(SQLBindParameter(s, 1, SQL_PARAM_OUTPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
-                                     &one, 0, NULL), s, "HYC00");
+    /* HY105: no such parameter type. */
+    ST_EXPECT_STATE(SQLBindParameter(s, 1, 99, SQL_C_SLONG, SQL_INTEGER, 0, 0, &one, 0, NULL),
+                    s, "HY105");
     /* HY010: SQLExecute with nothing prepared (after SQLExecDirect). */
     ST_OK(SQLFreeStmt(s, SQL_RESET_PARAMS), s);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"set search_path = public", SQL_NTS), s);

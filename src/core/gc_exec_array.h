@@ -1,0 +1,32 @@
+/*
+ * gc_exec_array: a parameter array sent in one pipeline (libpq's pipeline
+ * mode through the member layer), each row's result kept for
+ * SQLMoreResults. docs/parameter-arrays.md has the rules.
+ */
+#ifndef GC_EXEC_ARRAY_H
+#define GC_EXEC_ARRAY_H
+
+#include "core/gc_stmt.h"
+
+/* Whether the parameter array of s (rows rows, execution not yet started)
+ * goes pipelined: a general connection, one statement with parameters, no
+ * data at execution in any row, no output parameters. Otherwise it runs
+ * row by row. */
+bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows);
+
+/* Runs every row of the array of s in one pipeline and makes the results
+ * of the rows that ran the statement's results, in row order. Fills the
+ * status array, the processed count and the diagnostics (each failed row's
+ * with its row number). The caller has checked the bindings and reset the
+ * execution (start_exec). */
+SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows);
+
+/* Shared with gc_exec.c: converts the parameters of one row (*pv_out gets
+ * nparams values, freed with gc_exec_free_values); conversion errors are
+ * added with the row's number. */
+SQLRETURN gc_exec_convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out);
+void gc_exec_free_values(gc_param_value *pv, int n);
+/* The connection's open session, or NULL with 08003 / 08S01 added. */
+gc_member *gc_exec_open_session(gc_stmt *s);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * Output parameters (docs/statements.md, "Output parameters"): {?= call f(?)}
+ * for a function's result, {call p(?, ?)} with SQL_PARAM_OUTPUT and
+ * SQL_PARAM_INPUT_OUTPUT for a procedure's OUT and INOUT arguments and a
+ * function's OUT arguments, values written with the usual conversion and
+ * indicator rules (NULL, truncation 01004), the call's row not left as a
+ * result set, a set-returning function giving its first row, an array of
+ * calls filling each row's buffers, and the errors: an unknown function,
+ * a value that does not fit its C type.
+ */
+#include "st_test.h"
+
+/* Binds an int as parameter n, of direction io. */
+static void bind_int(SQLHSTMT s, SQLUSMALLINT n, SQLSMALLINT io, SQLINTEGER *v, SQLLEN *ind)
+{
+    ST_OK(SQLBindParameter(s, n, io, SQL_C_SLONG, SQL_INTEGER, 0, 0, v, 0, ind), s);
+}
+
+static void setup(st_conn *c)
+{
+    st_exec(c, "create or replace function outp_add(a int, b int) returns int "
+               "language sql as 'select a + b'");
+    st_exec(c, "create or replace function outp_split(a int, out half int, out label text) "
+               "language sql as $$select a / 2, 'n' || a$$");
+    st_exec(c, "create or replace function outp_series(n int) returns setof int "
+               "language sql as 'select generate_series(n, n + 3)'");
+    st_exec(c, "create or replace procedure outp_scale(inout x int, factor int) "
+               "language plpgsql as $$begin x := x * factor; end$$");
+    st_exec(c, "create or replace procedure outp_out(a int, out twice int, out note text) "
+               "language plpgsql as $$begin twice := a * 2; note := null; end$$");
+}
+
+/* {?= call f(?, ?)}: parameter 1 gets the result; no result set is left. */
+static void function_result(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER result = -1, a = 40, b = 2;
+    SQLLEN result_ind = 0;
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"{? = call outp_add(?, ?)}", SQL_NTS), s);
+    bind_int(s, 1, SQL_PARAM_OUTPUT, &result, &result_ind);
+    bind_int(s, 2, SQL_PARAM_INPUT, &a, NULL);
+    bind_int(s, 3, SQL_PARAM_INPUT, &b, NULL);
+    ST_OK(SQLExecute(s), s);
+    ST_CHECK(result == 42 && result_ind == sizeof(SQLINTEGER), "result %d, indicator %ld",
+             (int)result, (long)result_ind);
+    SQLSMALLINT cols = -1;
+    ST_OK(SQLNumResultCols(s, &cols), s);
+    ST_CHECK(cols == 0, "no result set: %d columns", (int)cols);
+    ST_EXPECT_STATE(SQLFetch(s), s, "24000");
+    ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "nothing more");
+    /* Executed again with other inputs. */
+    a = 1;
+    ST_OK(SQLExecute(s), s);
+    ST_CHECK(result == 3, "second execution: %d", (int)result);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* A procedure's INOUT argument comes back changed; its OUT ones are
+ * written, a NULL one as SQL_NULL_DATA. */
+static void procedure_arguments(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER x = 5, factor = 3;
+    SQLLEN x_ind = 0;
+    bind_int(s, 1, SQL_PARAM_INPUT_OUTPUT, &x, &x_ind);
+    bind_int(s, 2, SQL_PARAM_INPUT, &factor, NULL);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"{call outp_scale(?, ?)}", SQL_NTS), s);
+    ST_CHECK(x == 15, "INOUT x: %d", (int)x);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+
+    s = st_stmt(c);
+    SQLINTEGER a = 21, twice = 0;
+    char note[16] = "unchanged";
+    SQLLEN twice_ind = 0, note_ind = 0;
+    bind_int(s, 1, SQL_PARAM_INPUT, &a, NULL);
+    bind_int(s, 2, SQL_PARAM_OUTPUT, &twice, &twice_ind);
+    ST_OK(SQLBindParameter(s, 3, SQL_PARAM_OUTPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0, note,
+                           sizeof note, &note_ind), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"{call outp_out(?, ?, ?)}", SQL_NTS), s);
+    ST_CHECK(twice == 42 && note_ind == SQL_NULL_DATA, "OUT: %d, note indicator %ld",
+             (int)twice, (long)note_ind);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+
+    /* A procedure without output parameters runs too (CALL, not SELECT). */
+    st_exec(c, "{call outp_scale(1, 2)}");
+}
+
+/* A function's OUT arguments: left out of the call, written after it; a
+ * text too long for its buffer is truncated with 01004. */
+static void function_out_arguments(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER a = 12345, half = 0;
+    char label[4];
+    SQLLEN half_ind = 0, label_ind = 0;
+    bind_int(s, 1, SQL_PARAM_INPUT, &a, NULL);
+    bind_int(s, 2, SQL_PARAM_OUTPUT, &half, &half_ind);
+    ST_OK(SQLBindParameter(s, 3, SQL_PARAM_OUTPUT, SQL_C_CHAR, SQL_VARCHAR, 10, 0, label,
+                           sizeof label, &label_ind), s);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"{call outp_split(?, ?, ?)}", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01004"),
+             "truncated label: rc %d", (int)rc);
+    ST_CHECK(half == 6172 && strcmp(label, "n12") == 0 && label_ind == 6,
+             "half %d, label '%s' (indicator %ld)", (int)half, label, (long)label_ind);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* A set-returning function: the first row goes to the result parameter,
+ * the rest is dropped. */
+static void set_returning_function(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER result = 0, n = 7;
+    SQLLEN ind = 0;
+    bind_int(s, 1, SQL_PARAM_OUTPUT, &result, &ind);
+    bind_int(s, 2, SQL_PARAM_INPUT, &n, NULL);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"{?= call outp_series(?)}", SQL_NTS), s);
+    ST_CHECK(result == 7, "first row: %d", (int)result);
+    ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "the other rows are not a result set");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* An array of calls: each row's output lands in its own slot. */
+static void array_of_calls(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER results[3] = {0}, as[3] = {1, 2, 3}, bs[3] = {10, 20, 30};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_int(s, 1, SQL_PARAM_OUTPUT, results, ind);
+    bind_int(s, 2, SQL_PARAM_INPUT, as, NULL);
+    bind_int(s, 3, SQL_PARAM_INPUT, bs, NULL);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"{? = call outp_add(?, ?)}", SQL_NTS), s);
+    ST_CHECK(results[0] == 11 && results[1] == 22 && results[2] == 33, "results %d %d %d",
+             (int)results[0], (int)results[1], (int)results[2]);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[2] == SQL_PARAM_SUCCESS, "statuses");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* Errors: an unknown function (42883), a result that does not fit its C
+ * type (22003), a {?= without call (42000). */
+static void errors(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER result = 0, a = 1;
+    SQLSMALLINT small = 0;
+    SQLLEN ind = 0;
+    bind_int(s, 1, SQL_PARAM_OUTPUT, &result, &ind);
+    bind_int(s, 2, SQL_PARAM_INPUT, &a, NULL);
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"{?= call outp_missing(?)}", SQL_NTS), s,
+                    "42883");
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_OUTPUT, SQL_C_SSHORT, SQL_SMALLINT, 0, 0, &small, 0,
+                           &ind), s);
+    SQLINTEGER big = 100000;
+    bind_int(s, 2, SQL_PARAM_INPUT, &big, NULL);
+    SQLINTEGER zero = 0;
+    bind_int(s, 3, SQL_PARAM_INPUT, &zero, NULL);
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"{?= call outp_add(?, ?)}", SQL_NTS), s, "22003");
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"{?= outp_add(?, ?)}", SQL_NTS), s, "42000");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_CHECK(strcmp(st_query_text(c, "select 1"), "1") == 0, "the connection works on");
+}
+
+int main(void)
+{
+    st_conn c;
+    st_connect(&c);
+    setup(&c);
+    function_result(&c);
+    procedure_arguments(&c);
+    function_out_arguments(&c);
+    set_returning_function(&c);
+    array_of_calls(&c);
+    errors(&c);
+    st_exec(&c, "drop function outp_add, outp_split, outp_series");
+    st_exec(&c, "drop procedure outp_scale, outp_out");
+    st_disconnect(&c);
+    return st_finish("output_params");
+}

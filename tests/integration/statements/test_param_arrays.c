@@ -1,0 +1,425 @@
+/*
+ * Parameter arrays sent pipelined (docs/parameter-arrays.md): every row's
+ * result and row count through SQLMoreResults, SQLRowCount's total, failed
+ * rows in their status slot with SQL_DIAG_ROW_NUMBER, later rows going on
+ * in autocommit, the transaction aborted at the first failed row with
+ * autocommit off, SQL_PARAM_IGNORE, data at execution, the query timeout,
+ * a text the server refuses, and the trace proving the rows went in one
+ * pipeline. On the global connection (GC_TEST_GLOBAL) the rows run one by
+ * one: statuses, diagnostics and totals are the same, only the last row's
+ * result is kept.
+ */
+#include <unistd.h>
+
+#include "st_test.h"
+
+#define ROWS 50
+
+static int global;
+
+/* Binds one int column-wise array as parameter n. */
+static void bind_ints(SQLHSTMT s, SQLUSMALLINT n, SQLINTEGER *v, SQLLEN *ind)
+{
+    ST_OK(SQLBindParameter(s, n, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, v, 0, ind), s);
+}
+
+/* An array of n (id, v) rows with its status and processed pointers. */
+static void bind_id_value_rows(SQLHSTMT s, SQLULEN n, SQLINTEGER *ids, SQLINTEGER *vs,
+                               SQLLEN *ind, SQLUSMALLINT *status, SQLULEN *processed)
+{
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)n, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMS_PROCESSED_PTR, processed, 0), s);
+    bind_ints(s, 1, ids, ind);
+    bind_ints(s, 2, vs, ind);
+}
+
+/* SQL_DIAG_ROW_NUMBER of every record of s, into rows[] (at most max). */
+static int diag_rows(SQLHSTMT s, SQLLEN *rows, int max, const char *state)
+{
+    int n = 0;
+    SQLCHAR got[6];
+    for (SQLSMALLINT i = 1; n < max; i++) {
+        SQLINTEGER native;
+        SQLSMALLINT len;
+        SQLCHAR msg[512];
+        if (SQLGetDiagRec(SQL_HANDLE_STMT, s, i, got, &native, msg, sizeof msg, &len) != SQL_SUCCESS)
+            break;
+        if (strcmp((char *)got, state) != 0)
+            continue;
+        SQLGetDiagField(SQL_HANDLE_STMT, s, i, SQL_DIAG_ROW_NUMBER, &rows[n++], 0, NULL);
+    }
+    return n;
+}
+
+/* ROWS inserts in autocommit, each row's count reachable. */
+static void insert_rows(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[ROWS], vs[ROWS];
+    SQLLEN ind[ROWS] = {0};
+    SQLUSMALLINT status[ROWS];
+    SQLULEN processed = 0;
+    for (int i = 0; i < ROWS; i++) {
+        ids[i] = i + 1;
+        vs[i] = i * 2;
+    }
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS), s);
+    bind_id_value_rows(s, ROWS, ids, vs, ind, status, &processed);
+    ST_CHECK(SQLExecute(s) == SQL_SUCCESS, "all rows succeed");
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == ROWS, "SQLRowCount gives the total: %ld", (long)count);
+    ST_CHECK(processed == ROWS, "processed %lu", (unsigned long)processed);
+    int ok = 1;
+    for (int i = 0; i < ROWS; i++)
+        ok = ok && status[i] == SQL_PARAM_SUCCESS;
+    ST_CHECK(ok, "every status SQL_PARAM_SUCCESS");
+    /* The other rows' results: one count each, then no more. */
+    int more = 0;
+    SQLRETURN rc;
+    while ((rc = SQLMoreResults(s)) == SQL_SUCCESS) {
+        ST_OK(SQLRowCount(s, &count), s);
+        ST_CHECK(count == 1, "row %d's count %ld", more + 2, (long)count);
+        more++;
+    }
+    ST_CHECK(rc == SQL_NO_DATA, "SQLMoreResults ends with SQL_NO_DATA: %d", (int)rc);
+    ST_CHECK(more == (global ? 0 : ROWS - 1), "%d further results", more);
+    /* Executed again with the same statement: the rows exist now, all fail. */
+    rc = SQLExecute(s);
+    ST_CHECK(rc == SQL_ERROR && st_has_state(SQL_HANDLE_STMT, s, "23505"),
+             "every row failing: SQL_ERROR, got %d", (int)rc);
+    ok = 1;
+    for (int i = 0; i < ROWS; i++)
+        ok = ok && status[i] == SQL_PARAM_ERROR;
+    ST_CHECK(ok && processed == ROWS, "every status SQL_PARAM_ERROR, processed %lu",
+             (unsigned long)processed);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* UPDATE rows touching 1, 2 and 3 rows: each count through SQLMoreResults. */
+static void update_counts(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER upto[3] = {1, 2, 3};
+    SQLLEN ind[3] = {0};
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    bind_ints(s, 1, upto, ind);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"update parr set v = v where id <= ?", SQL_NTS), s);
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 6, "total of the three rows: %ld", (long)count);
+    if (!global) {
+        ST_OK(SQLMoreResults(s), s);
+        ST_OK(SQLRowCount(s, &count), s);
+        ST_CHECK(count == 2, "second row's count %ld", (long)count);
+        ST_OK(SQLMoreResults(s), s);
+        ST_OK(SQLRowCount(s, &count), s);
+        ST_CHECK(count == 3, "third row's count %ld", (long)count);
+    }
+    ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "no fourth result");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* A SELECT with an array: one result set per row. */
+static void select_sets(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER keys[4] = {3, 7, 1000, 9};
+    SQLLEN ind[4] = {0};
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)4, 0), s);
+    bind_ints(s, 1, keys, ind);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select v from parr where id = ?", SQL_NTS), s);
+    int want[4] = {4, 12, -1, 16};    /* -1: no row */
+    for (int set = global ? 3 : 0; set < 4; set++) {
+        SQLINTEGER v = 0;
+        SQLLEN vind = 0;
+        SQLRETURN rc = SQLFetch(s);
+        if (want[set] < 0) {
+            ST_CHECK(rc == SQL_NO_DATA, "set %d is empty: %d", set + 1, (int)rc);
+        } else {
+            ST_OK(rc, s);
+            ST_OK(SQLGetData(s, 1, SQL_C_SLONG, &v, 0, &vind), s);
+            ST_CHECK(v == want[set], "set %d: %d", set + 1, (int)v);
+            ST_CHECK(SQLFetch(s) == SQL_NO_DATA, "set %d has one row", set + 1);
+        }
+        SQLRETURN more = SQLMoreResults(s);
+        ST_CHECK(more == (set == 3 ? SQL_NO_DATA : SQL_SUCCESS), "after set %d: %d", set + 1,
+                 (int)more);
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* Autocommit: rows 2 and 4 fail (a key that exists, a CHECK), the rest run. */
+static void failures_autocommit(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[5] = {101, 1, 102, 103, 104}, vs[5] = {0, 0, 0, -5, 0};
+    SQLLEN ind[5] = {0};
+    SQLUSMALLINT status[5];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 5, ids, vs, ind, status, &processed);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "some rows failed: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_SUCCESS && status[3] == SQL_PARAM_ERROR &&
+             status[4] == SQL_PARAM_SUCCESS, "statuses %d %d %d %d %d", status[0], status[1],
+             status[2], status[3], status[4]);
+    ST_CHECK(processed == 5, "processed %lu", (unsigned long)processed);
+    SQLLEN rows[2] = {0, 0};
+    ST_CHECK(diag_rows(s, rows, 1, "23505") == 1 && rows[0] == 2, "23505 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(diag_rows(s, rows, 1, "23514") == 1 && rows[0] == 4, "23514 about row %ld",
+             (long)rows[0]);
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 3, "total %ld", (long)count);
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr where id > 100"), "3") == 0,
+             "rows 1, 3 and 5 stored");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 100");
+}
+
+/* Autocommit off: row 3 fails, PostgreSQL aborts the transaction, rows 4
+ * and 5 are never run; the transaction is rolled back. */
+static void failure_in_transaction(st_conn *c)
+{
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[5] = {201, 202, 1, 203, 204}, vs[5] = {0};
+    SQLLEN ind[5] = {0};
+    SQLUSMALLINT status[5];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 5, ids, vs, ind, status, &processed);
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS), s,
+                    "23505");
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_SUCCESS &&
+             status[2] == SQL_PARAM_ERROR && status[3] == SQL_PARAM_UNUSED &&
+             status[4] == SQL_PARAM_UNUSED, "statuses %d %d %d %d %d", status[0], status[1],
+             status[2], status[3], status[4]);
+    ST_CHECK(processed == 3, "processed %lu", (unsigned long)processed);
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK), NULL);
+    /* The transaction's rows go with it; a good array then commits. */
+    ids[2] = 205;
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS), s);
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(id::text, ',' order by id) from parr "
+                                     "where id > 200"), "201,202,203,204,205") == 0,
+             "only the committed array's rows");
+    st_exec(c, "delete from parr where id > 200");
+}
+
+/* Autocommit off, the default rollback level (2): an array that fails
+ * after an earlier statement of the transaction is undone as one statement
+ * (pipelined) or from its failing row on (row by row, global connection);
+ * the transaction goes on and commits what came before. */
+static void failure_after_earlier_work_keeps_the_transaction(st_conn *c)
+{
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    st_exec(c, "insert into parr values (210, 0)");
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[4] = {211, 212, 1, 213}, vs[4] = {0};
+    SQLLEN ind[4] = {0};
+    SQLUSMALLINT status[4];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 4, ids, vs, ind, status, &processed);
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS), s,
+                    "23505");
+    ST_CHECK(status[2] == SQL_PARAM_ERROR && status[3] == SQL_PARAM_UNUSED,
+             "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "insert into parr values (214, 0)");
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
+    ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
+    const char *kept = global ? "210,211,212,214" : "210,214";
+    const char *got = st_query_text(c, "select string_agg(id::text, ',' order by id) from parr "
+                                       "where id > 200");
+    ST_CHECK(strcmp(got, kept) == 0, "committed %s, expected %s", got, kept);
+    st_exec(c, "delete from parr where id > 200");
+}
+
+/* SQL_PARAM_IGNORE rows are skipped and reported unused; a row whose value
+ * does not convert fails alone with its row number. */
+static void ignored_and_unconvertible(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    char ids[4][8] = {"301", "302", "x3", "304"};
+    SQLLEN ind[4] = {SQL_NTS, SQL_NTS, SQL_NTS, SQL_NTS};
+    SQLINTEGER vs[4] = {0};
+    SQLLEN vind[4] = {0};
+    SQLUSMALLINT status[4], operation[4] = {SQL_PARAM_PROCEED, SQL_PARAM_IGNORE,
+                                           SQL_PARAM_PROCEED, SQL_PARAM_PROCEED};
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)4, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_OPERATION_PTR, operation, 0), s);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTEGER, 0, 0, ids, 8, ind), s);
+    bind_ints(s, 2, vs, vind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one row failed: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_UNUSED &&
+             status[2] == SQL_PARAM_ERROR && status[3] == SQL_PARAM_SUCCESS,
+             "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "22018") == 1 && rows[0] == 3, "22018 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(id::text, ',' order by id) from parr "
+                                     "where id > 300"), "301,304") == 0, "rows 1 and 4 stored");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 300");
+}
+
+/* Data at execution in an array: the rows run one by one, each asking for
+ * its value; a failing row (a key that exists) does not stop the next. */
+static void data_at_execution_rows(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {401, 1, 402};
+    SQLLEN id_ind[3] = {0};
+    SQLLEN v_ind[3];
+    SQLUSMALLINT status[3];
+    SQLULEN processed = 0;
+    for (int i = 0; i < 3; i++)
+        v_ind[i] = SQL_DATA_AT_EXEC;
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), s);
+    bind_ints(s, 1, ids, id_ind);
+    ST_OK(SQLBindParameter(s, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTEGER, 0, 0,
+                           (SQLPOINTER)2, 0, v_ind), s);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    int asked = 0;
+    SQLPOINTER token;
+    while (rc == SQL_NEED_DATA) {
+        rc = SQLParamData(s, &token);
+        if (rc == SQL_NEED_DATA) {
+            ST_CHECK(token == (SQLPOINTER)2, "asked for parameter 2's value");
+            char value[16];
+            snprintf(value, sizeof value, "%d", 7 * ++asked);
+            ST_OK(SQLPutData(s, value, SQL_NTS), s);
+        }
+    }
+    ST_CHECK(asked == 3, "each row asked for its value: %d", asked);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "23505"),
+             "the failed row reported: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_SUCCESS && processed == 3, "statuses %d %d %d, processed %lu",
+             status[0], status[1], status[2], (unsigned long)processed);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "23505") == 1 && rows[0] == 2, "23505 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(strcmp(st_query_text(c, "select string_agg(id || ':' || v, ',' order by id) "
+                                     "from parr where id > 400"), "401:7,402:21") == 0,
+             "rows 1 and 3 stored with their values");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 400");
+}
+
+/* The query timeout cancels the row running when it expires (HYT00 on
+ * that row); in autocommit the next row still runs. */
+static void timeout_cancels_a_row(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER secs[3] = {0, 5, 0};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)1, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, secs, ind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select pg_sleep(?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one row timed out: %d", (int)rc);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "HYT00") == 1 && rows[0] == 2, "HYT00 about row %ld",
+             (long)rows[0]);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_SUCCESS, "statuses %d %d %d", status[0], status[1],
+             status[2]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
+/* A text the server refuses fails every row, with one diagnostic. */
+static void refused_text(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {1, 2, 3};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, ids, ind);
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"select * from parr_missing where id = ?",
+                                  SQL_NTS), s, "42P01");
+    ST_CHECK(status[0] == SQL_PARAM_ERROR && status[1] == SQL_PARAM_ERROR &&
+             status[2] == SQL_PARAM_ERROR, "statuses %d %d %d", status[0], status[1], status[2]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    /* The connection works on. */
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr"), "50") == 0, "50 rows");
+}
+
+/* With the trace on, the array's rows show as one pipeline, not one
+ * execution each. */
+static void rows_go_pipelined(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gc_param_arrays_%d.log", (int)getpid());
+    st_conn c;
+    char extra[128];
+    snprintf(extra, sizeof extra, "LogLevel=3;LogFile=%s", path);
+    st_connect_with(&c, extra);
+    SQLHSTMT s = st_stmt(&c);
+    SQLINTEGER keys[20];
+    SQLLEN ind[20] = {0};
+    for (int i = 0; i < 20; i++)
+        keys[i] = i + 1;
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)20, 0), s);
+    bind_ints(s, 1, keys, ind);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"update parr set v = v where id = ?", SQL_NTS), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_disconnect(&c);
+    FILE *f = fopen(path, "r");
+    ST_CHECK(f != NULL, "trace file %s", path);
+    int pipelined = 0, single = 0;
+    char line[2048];
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        pipelined += strstr(line, "parameter array of 20 rows pipelined") != NULL;
+        single += strstr(line, "update parr set v = v where id = $1") != NULL &&
+                  strstr(line, "query (1 parameters)") != NULL;
+    }
+    if (f != NULL)
+        fclose(f);
+    unlink(path);
+    ST_CHECK(pipelined == 1 && single == 0, "one pipeline (%d), no single executions (%d)",
+             pipelined, single);
+}
+
+int main(void)
+{
+    global = getenv("GC_TEST_GLOBAL") != NULL;
+    st_conn c;
+    st_connect(&c);
+    st_exec(&c, "drop table if exists parr");
+    st_exec(&c, "create table parr(id int primary key, v int check (v >= 0))");
+    SQLUINTEGER counts = 0, selects = 0;
+    ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_ROW_COUNTS, &counts, sizeof counts, NULL), NULL);
+    ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_SELECTS, &selects, sizeof selects, NULL), NULL);
+    ST_CHECK(counts == (global ? SQL_PARC_NO_BATCH : SQL_PARC_BATCH) &&
+             selects == (global ? SQL_PAS_NO_SELECT : SQL_PAS_BATCH),
+             "SQLGetInfo says what arrays give: %u %u", (unsigned)counts, (unsigned)selects);
+    insert_rows(&c);
+    update_counts(&c);
+    select_sets(&c);
+    failures_autocommit(&c);
+    failure_in_transaction(&c);
+    failure_after_earlier_work_keeps_the_transaction(&c);
+    ignored_and_unconvertible(&c);
+    data_at_execution_rows(&c);
+    timeout_cancels_a_row(&c);
+    refused_text(&c);
+    if (!global)
+        rows_go_pipelined();
+    st_exec(&c, "drop table parr");
+    st_disconnect(&c);
+    return st_finish("param_arrays");
+}
