@@ -65,6 +65,9 @@ struct gc_conn {
         int mode;                  /* gc_txn_guard_mode */
     } txn_guard;
     unsigned long next_statement_number;   /* names server-side prepared statements */
+    /* Whether the database has a type named lo (gc_lo.c): 0 not asked yet
+     * (or DDL ran since), 1 none, 2 it has. */
+    int lo_type_presence;
     gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */

@@ -698,6 +698,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
 static SQLRETURN start_exec(gc_stmt *s)
 {
     gc_stmt_cache_before_exec(s);
+    if (!s->keeps_kept_statements)
+        s->conn->lo_type_presence = 0;    /* DDL may make or drop the lo type */
     /* A text with $n and no `?` takes parameters only when the application
      * bound them (a non-standard way some applications use). */
     if (s->positional_params > 0)

@@ -297,13 +297,32 @@ static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, g
     return SQL_SUCCESS;
 }
 
+/* Whether the database has a type named lo at all, asked once per
+ * connection and again after the connection ran DDL: a database without
+ * one (most) costs binary parameters no describe round trip. */
+static bool database_has_lo_type(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->lo_type_presence == 0) {
+        gc_error err;
+        gc_error_clear(&err);
+        PGresult *r = gc_conn_exec(c, "select 1 from pg_catalog.pg_type where typname = 'lo' "
+                                      "limit 1", &err);
+        if (r == NULL)
+            return true;    /* cannot tell: the describe decides */
+        c->lo_type_presence = PQntuples(r) > 0 ? 2 : 1;
+        PQclear(r);
+    }
+    return c->lo_type_presence == 2;
+}
+
 SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv)
 {
     int n = s->nparams;
     bool any = false;
     for (int i = 0; i < n && !any; i++)
         any = is_binary_param(s, row, i, pv);
-    if (!any || s->simple_query)
+    if (!any || s->simple_query || !database_has_lo_type(s))
         return SQL_SUCCESS;
     if (s->described_param_types == NULL || s->described_nparams != n)
         describe_targets(s, row, pv);
