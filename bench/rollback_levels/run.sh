@@ -22,18 +22,9 @@ ops=${OPS:-20000}
 per_txn=${PER_TXN:-10}
 reps=${REPS:-5}
 bin="$build/bench/rollback_levels/bench_rollback_levels"
-driver="$build/src/libgcodbc.so"
 [[ -x $bin ]] || { echo "run.sh: $bin not built" >&2; exit 1; }
 
-state=$(mktemp -d)
-cleanup() {
-  "$root/tests/support/pg_server.sh" stop "$state" >/dev/null || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-"$root/tests/support/pg_server.sh" start "$state" "$driver" >/dev/null
-export ODBCSYSINI=$state
-conninfo=$(cat "$state/conninfo")
+source "$here/../bench_server.sh"
 psql -X -q -v ON_ERROR_STOP=1 -d "$conninfo" <<'SQL'
 CREATE TABLE bench_items (id int PRIMARY KEY, name text NOT NULL);
 INSERT INTO bench_items SELECT g, 'item ' || g FROM generate_series(1, 100000) g;

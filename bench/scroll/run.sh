@@ -20,18 +20,9 @@ build=$(cd "${1:-$root/build}" && pwd)
 rows=${ROWS:-100000}
 reps=${REPS:-5}
 bin="$build/bench/scroll/bench_scroll"
-driver="$build/src/libgcodbc.so"
 [[ -x $bin ]] || { echo "run.sh: $bin not built (cmake --build $build --target bench_scroll)" >&2; exit 1; }
 
-state=$(mktemp -d)
-cleanup() {
-  "$root/tests/support/pg_server.sh" stop "$state" >/dev/null || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-"$root/tests/support/pg_server.sh" start "$state" "$driver" >/dev/null
-export ODBCSYSINI=$state
-conninfo=$(cat "$state/conninfo")
+source "$here/../bench_server.sh"
 
 psql -X -q -v ON_ERROR_STOP=1 -d "$conninfo" <<SQL
 CREATE TABLE bench_items (id int PRIMARY KEY, name text NOT NULL, qty int NOT NULL);
