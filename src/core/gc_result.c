@@ -422,8 +422,10 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     }
     case PGRES_COMMAND_OK:
     case PGRES_EMPTY_QUERY: {
+        /* A command without a count (DDL, SET...) counts 0, as psqlODBC
+         * says; applications such as pyodbc rely on it. */
         const char *n = PQcmdTuples(r);
-        s->row_count = n[0] ? atol(n) : -1;
+        s->row_count = n[0] ? atol(n) : 0;
         s->changed_rows_kind = changes_rows(PQcmdStatus(r));
         PQclear(r);
         gc_desc_clear_records(s->ird);

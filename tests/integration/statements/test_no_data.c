@@ -56,6 +56,7 @@ static void odbc3(void)
     SQLFreeStmt(s, SQL_CLOSE);
     SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
     EXPECT_RC(run(s, "comment on table nd_t is 'no data test'"), s, SQL_SUCCESS);
+    ST_CHECK(row_count(s) == 0, "a command without a count counts 0: %ld", (long)row_count(s));
     /* An error stays an error. */
     ST_EXPECT_STATE(run(s, "update no_such_table set v = 1"), s, "42P01");
 
