@@ -79,11 +79,12 @@ bool gc_conn_is_connected(const gc_conn *c)
 }
 
 /* Server notices go to the handle whose call is running (see notice_diag). */
-static void conn_notice(void *ctx, const char *sqlstate, const char *message)
+static void conn_notice(void *ctx, const char *sqlstate, const char *severity,
+                          const char *message)
 {
     gc_conn *c = ctx;
     if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, sqlstate, message);
+        gc_diag_add_notice(c->notice_diag, sqlstate, severity, message);
 }
 
 /* The SET that makes SQL_ATTR_TXN_ISOLATION and SQL_ATTR_ACCESS_MODE hold for

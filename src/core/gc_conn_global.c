@@ -15,11 +15,12 @@
 #include "global/gc_global_settings.h"
 
 /* Server notices go to the handle whose call is running (see notice_diag). */
-static void global_notice(void *ctx, const char *sqlstate, const char *message)
+static void global_notice(void *ctx, const char *sqlstate, const char *severity,
+                          const char *message)
 {
     gc_conn *c = ctx;
     if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, sqlstate, message);
+        gc_diag_add_notice(c->notice_diag, sqlstate, severity, message);
 }
 
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)

@@ -5,10 +5,11 @@
  *   driver errors   "[gcodbc]<message>"
  *   server errors   "[gcodbc][PostgreSQL]<primary message>" followed by
  *                   "\nDETAIL: ..." and "\nHINT: ..." when the server sent them.
- * Native error: 0 for everything today. Non-zero native codes are kept for
- * the global connection's GOLDILOCKS-compatible codes (19068), so that an
- * application testing the native code never mistakes a plain server error
- * for one of those.
+ *   server notices  "<severity>: <message>", as psqlODBC words them.
+ * Native error: 0, -1 for server notices (psqlODBC's), and the global
+ * connection's GOLDILOCKS-compatible codes (19068, ...): an application
+ * testing the native code never mistakes a plain server error for one of
+ * those.
  */
 #include "core/gc_diag.h"
 
@@ -199,17 +200,20 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
 
 /* Server notices arrive as 01000 ("general warning") whatever their own
  * SQLSTATE, as ODBC expects for informational messages; the server's
- * SQLSTATE stays visible in the text. */
-void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *message)
+ * SQLSTATE stays visible in the text when it says more. The wording and
+ * the native error -1 are psqlODBC's, which programs moving from it (and
+ * pyodbc's messages) compare word for word. */
+void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity,
+                        const char *message)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    gc_strbuf_append_str(&sb, "[gcodbc][PostgreSQL]");
-    gc_strbuf_append_str(&sb, message != NULL ? message : "");
+    gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "NOTICE",
+                      message != NULL ? message : "");
     if (sqlstate != NULL && strcmp(sqlstate, "00000") != 0 &&
         strcmp(sqlstate, "01000") != 0)
         gc_strbuf_appendf(&sb, " (SQLSTATE %s)", sqlstate);
-    diag_push(d, "01000", 0, gc_strbuf_take(&sb));
+    diag_push(d, "01000", -1, gc_strbuf_take(&sb));
 }
 
 void gc_diag_drop_repeats(gc_diag *d, int from)

@@ -110,13 +110,15 @@ void gc_member_notice_receiver(void *arg, const PGresult *res)
 {
     gc_member *m = arg;
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
     const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
     if (message == NULL)
         message = PQresultErrorMessage(res);
     gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s notice %s: %s",
                    m->name ? m->name : "-", sqlstate ? sqlstate : "-", message);
     if (m->notice_fn != NULL)
-        m->notice_fn(m->notice_ctx, sqlstate != NULL ? sqlstate : "01000", message);
+        m->notice_fn(m->notice_ctx, sqlstate != NULL ? sqlstate : "01000",
+                     severity != NULL ? severity : "NOTICE", message);
 }
 
 PGconn *gc_member_detach(gc_member *m)

@@ -54,8 +54,10 @@ typedef struct gc_member_params {
 
 typedef struct gc_member gc_member;
 
-/* Called for each server notice (NOTICE, WARNING, ...) while a statement runs. */
-typedef void (*gc_member_notice_fn)(void *ctx, const char *sqlstate,
+/* Called for each server notice while a statement runs: its SQLSTATE, its
+ * severity as the server words it (NOTICE, WARNING, INFO...) and its
+ * primary message. */
+typedef void (*gc_member_notice_fn)(void *ctx, const char *sqlstate, const char *severity,
                                     const char *message);
 
 /* Allocates a closed session. Returns NULL on out-of-memory. */

@@ -194,6 +194,23 @@ class PyodbcClientTest(unittest.TestCase):
         finally:
             conn.close()
 
+    def test_server_notice_reaches_cursor_messages_as_psqlodbc_words_it(self):
+        # The same words as psqlODBC: severity, colon, message; native -1.
+        self.cur.execute("DO $$ BEGIN RAISE INFO 'hello from the server' "
+                         "USING ERRCODE = '01000'; END $$")
+        self.assertEqual(self.cur.messages,
+                         [("[01000] (-1)", "INFO: hello from the server")])
+
+    def test_rowcount_of_a_command_without_count_is_zero(self):
+        name = self.make_table("rowcount", "i int")
+        self.assertEqual(self.cur.rowcount, 0)
+        self.cur.execute("insert into %s values (1), (2)" % name)
+        self.assertEqual(self.cur.rowcount, 2)
+        self.cur.execute("select * from %s" % name)
+        self.assertEqual(self.cur.rowcount, 2)
+        self.cur.execute("delete from %s where i < 0" % name)
+        self.assertEqual(self.cur.rowcount, 0)
+
     def test_driver_reports_postgresql_as_dbms(self):
         self.assertEqual(self.conn.getinfo(pyodbc.SQL_DBMS_NAME), "PostgreSQL")
         self.assertTrue(self.conn.getinfo(pyodbc.SQL_DBMS_VER))
