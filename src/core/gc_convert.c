@@ -8,6 +8,7 @@
 #include "util/gc_utf16.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -227,6 +228,15 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
             text = (const char *)owned;
             len = 2 * n;
         }
+    } else if (src->fam == FAM_UUID) {
+        /* A GUID's character form is upper case, as psqlODBC (and SQL
+         * Server) give it; pyodbc and its users compare the text. */
+        owned = malloc(len + 1);
+        if (owned == NULL)
+            return fail(err, "HY001", "Memory allocation error", src);
+        for (size_t i = 0; i < len; i++)
+            owned[i] = (unsigned char)toupper((unsigned char)text[i]);
+        text = (const char *)owned;
     }
 
     size_t unit = wide ? 2 : 1;

@@ -18,6 +18,24 @@
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
 
+/* SQLRowCount of a command: its count when its tag has one (INSERT,
+ * UPDATE, DELETE, MERGE, SELECT, COPY, FETCH, MOVE). ODBC leaves the rest to
+ * the driver; psqlODBC's answer, which programs and pyodbc's tests rely on,
+ * is 0 for a tag of several words (CREATE TABLE, CREATE INDEX, TRUNCATE
+ * TABLE) except DROP TABLE and ALTER TABLE, and -1 for a one-word tag (SET,
+ * BEGIN, COMMENT, VACUUM). */
+static SQLLEN command_row_count(PGresult *r)
+{
+    const char *n = PQcmdTuples(r);
+    if (n[0] != '\0')
+        return atol(n);
+    const char *tag = PQcmdStatus(r);
+    if (strchr(tag, ' ') == NULL || strncmp(tag, "DROP TABLE", 10) == 0 ||
+        strncmp(tag, "ALTER TABLE", 11) == 0)
+        return -1;
+    return 0;
+}
+
 /* Server notices reach the handle of the running call through the
  * connection's notice routing (gc_conn.h: notice_diag). */
 void gc_result_take_session(gc_stmt *s)
@@ -422,10 +440,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     }
     case PGRES_COMMAND_OK:
     case PGRES_EMPTY_QUERY: {
-        /* A command without a count (DDL, SET...) counts 0, as psqlODBC
-         * says; applications such as pyodbc rely on it. */
-        const char *n = PQcmdTuples(r);
-        s->row_count = n[0] ? atol(n) : 0;
+        s->row_count = command_row_count(r);
         s->changed_rows_kind = changes_rows(PQcmdStatus(r));
         PQclear(r);
         gc_desc_clear_records(s->ird);

@@ -201,9 +201,13 @@ class PyodbcClientTest(unittest.TestCase):
         self.assertEqual(self.cur.messages,
                          [("[01000] (-1)", "INFO: hello from the server")])
 
-    def test_rowcount_of_a_command_without_count_is_zero(self):
+    def test_rowcount_of_commands_without_count_as_psqlodbc(self):
+        self.cur.execute("drop table if exists " + table_name("rowcount"))
+        self.assertEqual(self.cur.rowcount, -1)
         name = self.make_table("rowcount", "i int")
         self.assertEqual(self.cur.rowcount, 0)
+        self.cur.execute("set search_path = public")
+        self.assertEqual(self.cur.rowcount, -1)
         self.cur.execute("insert into %s values (1), (2)" % name)
         self.assertEqual(self.cur.rowcount, 2)
         self.cur.execute("select * from %s" % name)
