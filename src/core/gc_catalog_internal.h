@@ -110,8 +110,9 @@ extern const size_t gc_catalog_type_count;
  *   sql_data_type|datetime_sub|typmod_kind|octet_factor|octet_extra|
  *   data_type_with_typmod
  * Empty fields are NULL. typmod_kind: c (character length), n (numeric),
- * t (fractional seconds), b (other character or binary: no modifier) or
- * empty. GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
+ * t (fractional seconds), b (other character or binary: no modifier), l
+ * (the lo extension's type, matched by its name `lo`: SQL_LONGVARBINARY as
+ * in results, gc_lo.c) or empty. GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
  * GC_CATALOG_TYPE_LATERAL(...) computes the ODBC columns from it.
  */
 char *gc_catalog_typemap_text(void);
@@ -137,7 +138,8 @@ char *gc_catalog_typemap_text(void);
  * type oid `toid` and modifier `tmod` and the name `tname` used for types the
  * driver does not know. A domain is described as its base type with the
  * column's own modifier, exactly as the server describes such a column in a
- * result (so SQLColumns agrees with SQLDescribeCol).
+ * result (so SQLColumns agrees with SQLDescribeCol); the domain `lo` is a
+ * large object, as results describe it.
  */
 #define GC_CATALOG_TYPE_LATERAL(toid, tmod, tname)                              \
     " CROSS JOIN LATERAL (SELECT"                                               \
@@ -163,13 +165,16 @@ char *gc_catalog_typemap_text(void);
     "  WHEN m.kind = 'n' THEN ((md - 4) & 65535)::int2"                         \
     "  WHEN m.kind = 't' THEN md::int2"                                         \
     "  ELSE m.decimal_digits END AS decimal_digits,"                            \
-    " CASE WHEN m.kind = 'b' OR (m.kind = 'c' AND md < 0) THEN m.buffer_length" \
+    " CASE WHEN m.kind IN ('b', 'l') OR (m.kind = 'c' AND md < 0) THEN m.buffer_length" \
     "  WHEN m.kind = 'c' THEN (md - 4) * m.octet_factor END AS char_octet_length" \
-    " FROM (SELECT bt.oid AS boid,"                                             \
+    " FROM (SELECT bt.oid AS boid, bt.is_lo,"                                   \
     "  (" tmod ") AS md"                                                       \
     "  FROM (SELECT CASE WHEN t0.typtype = 'd' THEN t0.typbasetype ELSE t0.oid END AS oid,"  \
-    "   t0.typtype FROM pg_catalog.pg_type t0 WHERE t0.oid = (" toid ")) bt) b" \
-    " JOIN tm m ON m.oid = CASE WHEN EXISTS (SELECT 1 FROM tm k WHERE k.oid = b.boid)"   \
-    "  THEN b.boid ELSE 0 END) ty"
+    "   t0.typtype, t0.typname = 'lo' AS is_lo"                                \
+    "   FROM pg_catalog.pg_type t0 WHERE t0.oid = (" toid ")) bt) b"          \
+    " JOIN tm m ON CASE WHEN b.is_lo THEN m.kind = 'l'"                         \
+    "  ELSE m.kind <> 'l' AND m.oid = CASE"                                     \
+    "   WHEN EXISTS (SELECT 1 FROM tm k WHERE k.oid = b.boid AND k.kind <> 'l')" \
+    "   THEN b.boid ELSE 0 END END) ty"
 
 #endif

@@ -84,11 +84,11 @@ static int numeric_octet_extra(void)
     return 2;
 }
 
-/* One line of the type map for oid (0 = every type the driver does not know). */
-static void append_type_line(gc_strbuf *sb, Oid oid, char kind)
+/* One line of the type map: oid described by info (oid 0 = every type
+ * the driver does not know, or with kind 'l' the lo type). */
+static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_in, char kind)
 {
-    gc_pgtype_info info;
-    gc_pgtype_describe(oid, -1, &info);
+    gc_pgtype_info info = *info_in;
     SQLSMALLINT verbose, sub;
     SQLSMALLINT data_type = gc_catalog_reported_type(&info);
     gc_catalog_verbose_type(data_type, &verbose, &sub);
@@ -126,6 +126,14 @@ static void append_type_line(gc_strbuf *sb, Oid oid, char kind)
     }
 }
 
+/* The type map line of a type the driver knows by oid. */
+static void append_type_line(gc_strbuf *sb, Oid oid, char kind)
+{
+    gc_pgtype_info info;
+    gc_pgtype_describe(oid, -1, &info);
+    append_info_line(sb, oid, &info, kind);
+}
+
 /* The type map text (see gc_catalog_internal.h). Caller frees; NULL on
  * out-of-memory. */
 char *gc_catalog_typemap_text(void)
@@ -137,5 +145,11 @@ char *gc_catalog_typemap_text(void)
         gc_strbuf_append_char(&sb, '\n');
     }
     append_type_line(&sb, 0, 'b');   /* unknown types read as long text */
+    gc_strbuf_append_char(&sb, '\n');
+    /* The lo extension's type, whose oid differs in each database: found by
+     * name, as results find it (gc_lo.c), and described alike. */
+    gc_pgtype_info lo;
+    gc_pgtype_describe_large_object(&lo);
+    append_info_line(&sb, 0, &lo, 'l');
     return gc_strbuf_take(&sb);
 }

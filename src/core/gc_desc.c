@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/gc_desc_attr.h"
+#include "core/gc_desc_bookmark.h"
 #include "core/gc_stmt.h"
 
 /* Sets the header defaults of a descriptor of `kind`. */
@@ -145,8 +146,16 @@ void gc_desc_trim_count(gc_desc *d)
     }
 }
 
-/* Datetime concise types split into SQL_DATETIME plus a subcode (both for
- * SQL and C types, which share the numbers). */
+/* Whether a concise type is one of the thirteen interval types: SQL and C
+ * interval types share the numbers 100 + SQL_CODE_YEAR..MINUTE_TO_SECOND. */
+static bool is_interval_concise(SQLSMALLINT concise)
+{
+    return concise >= SQL_INTERVAL_YEAR && concise <= SQL_INTERVAL_MINUTE_TO_SECOND;
+}
+
+/* Datetime and interval concise types split into a verbose type
+ * (SQL_DATETIME, SQL_INTERVAL) plus a subcode, both for SQL and C types,
+ * which share the numbers. */
 void gc_desc_rec_set_concise(gc_desc_rec *r, SQLSMALLINT concise)
 {
     r->concise_type = concise;
@@ -159,14 +168,23 @@ void gc_desc_rec_set_concise(gc_desc_rec *r, SQLSMALLINT concise)
     case SQL_TYPE_TIMESTAMP: case SQL_TIMESTAMP:
         r->type = SQL_DATETIME; r->datetime_interval_code = SQL_CODE_TIMESTAMP; break;
     default:
-        r->type = concise;
+        if (is_interval_concise(concise)) {
+            r->type = SQL_INTERVAL;
+            r->datetime_interval_code = (SQLSMALLINT)(concise - 100);
+        } else {
+            r->type = concise;
+        }
         break;
     }
 }
 
-/* The concise type that a verbose SQL_DATETIME type plus subcode means. */
+/* The concise type that a verbose type plus subcode means: SQL_DATETIME
+ * and SQL_INTERVAL need the subcode (0 while it is not set yet). */
 static SQLSMALLINT concise_from_verbose(SQLSMALLINT type, SQLSMALLINT code)
 {
+    if (type == SQL_INTERVAL)
+        return is_interval_concise((SQLSMALLINT)(100 + code)) ? (SQLSMALLINT)(100 + code)
+                                                              : SQL_INTERVAL;
     if (type != SQL_DATETIME)
         return type;
     switch (code) {
@@ -174,6 +192,18 @@ static SQLSMALLINT concise_from_verbose(SQLSMALLINT type, SQLSMALLINT code)
     case SQL_CODE_TIME: return SQL_TYPE_TIME;
     default: return SQL_TYPE_TIMESTAMP;
     }
+}
+
+/* Whether code is a subcode of the verbose type: SQL_CODE_DATE..TIMESTAMP
+ * for SQL_DATETIME, SQL_CODE_YEAR..MINUTE_TO_SECOND for SQL_INTERVAL; any
+ * value for other types, which ignore it. */
+static bool interval_code_fits(SQLSMALLINT type, SQLLEN code)
+{
+    if (type == SQL_DATETIME)
+        return code >= SQL_CODE_DATE && code <= SQL_CODE_TIMESTAMP;
+    if (type == SQL_INTERVAL)
+        return code >= SQL_CODE_YEAR && code <= SQL_CODE_MINUTE_TO_SECOND;
+    return true;
 }
 
 static bool is_app_desc(const gc_desc *d)
@@ -216,11 +246,14 @@ SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
         return SQL_SUCCESS;
     default: break;
     }
-    if (recno < 1) {
-        gc_diag_add(diag, "07009", 0, "invalid descriptor index %d (bookmarks are not supported)", recno);
+    if (recno < 0) {
+        gc_diag_add(diag, "07009", 0, "invalid descriptor index %d", recno);
         return SQL_ERROR;
     }
-    gc_desc_rec *r = gc_desc_rec_find(d, recno);
+    gc_desc_rec bookmark;
+    if (recno == 0 && !gc_desc_bookmark_view(d, &bookmark))
+        return SQL_ERROR;
+    gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
     switch (field) {
@@ -267,7 +300,12 @@ SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
     return SQL_ERROR;
 }
 
-/* SQLSetDescField. The IRD is read-only (HY016). */
+static SQLRETURN set_bookmark_field(gc_desc *d, SQLSMALLINT field, SQLPOINTER value,
+                                    SQLINTEGER buffer_length);
+static SQLRETURN set_record_field(gc_desc *d, gc_desc_rec *r, SQLSMALLINT field,
+                                  SQLPOINTER value, SQLINTEGER buffer_length);
+
+/* SQLSetDescField. The IRD is read-only (HY016); record 0 is the bookmark. */
 SQLRETURN gc_desc_set_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
                             SQLPOINTER value, SQLINTEGER buffer_length)
 {
@@ -313,15 +351,44 @@ SQLRETURN gc_desc_set_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
         return SQL_SUCCESS;
     default: break;
     }
-    if (recno < 1) {
-        gc_diag_add(diag, "07009", 0, "invalid descriptor index %d (bookmarks are not supported)", recno);
+    if (recno < 0) {
+        gc_diag_add(diag, "07009", 0, "invalid descriptor index %d", recno);
         return SQL_ERROR;
     }
+    if (recno == 0)
+        return set_bookmark_field(d, field, value, buffer_length);
     gc_desc_rec *r = gc_desc_rec_get(d, recno);
     if (r == NULL) {
         gc_diag_add(diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
+    return set_record_field(d, r, field, value, buffer_length);
+}
+
+/* SQLSetDescField on record 0, the bookmark (gc_desc_bookmark.h): the field
+ * is set on a view of the statement's bookmark binding, stored back whole. */
+static SQLRETURN set_bookmark_field(gc_desc *d, SQLSMALLINT field, SQLPOINTER value,
+                                    SQLINTEGER buffer_length)
+{
+    gc_desc_rec view;
+    if (!gc_desc_bookmark_view(d, &view))
+        return SQL_ERROR;
+    if (field == SQL_DESC_NAME || field == SQL_DESC_UNNAMED) {
+        gc_diag_add(&d->h.diag, "HY091", 0, "the bookmark record has no name");
+        return SQL_ERROR;
+    }
+    SQLRETURN rc = set_record_field(d, &view, field, value, buffer_length);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    return gc_desc_bookmark_store(d, &view) ? SQL_SUCCESS : SQL_ERROR;
+}
+
+/* Sets a field of record r of d. */
+static SQLRETURN set_record_field(gc_desc *d, gc_desc_rec *r, SQLSMALLINT field,
+                                  SQLPOINTER value, SQLINTEGER buffer_length)
+{
+    gc_diag *diag = &d->h.diag;
+    SQLLEN iv = (SQLLEN)(intptr_t)value;
     switch (field) {
     case SQL_DESC_TYPE:
         r->type = (SQLSMALLINT)iv;
@@ -331,6 +398,11 @@ SQLRETURN gc_desc_set_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
         break;
     case SQL_DESC_CONCISE_TYPE: gc_desc_rec_set_concise(r, (SQLSMALLINT)iv); break;
     case SQL_DESC_DATETIME_INTERVAL_CODE:
+        if (!interval_code_fits(r->type, iv)) {
+            gc_diag_add(diag, "HY021", 0, "inconsistent descriptor information: %ld is no "
+                        "SQL_DESC_DATETIME_INTERVAL_CODE of type %d", (long)iv, r->type);
+            return SQL_ERROR;
+        }
         r->datetime_interval_code = (SQLSMALLINT)iv;
         r->concise_type = concise_from_verbose(r->type, r->datetime_interval_code);
         break;
@@ -383,11 +455,14 @@ SQLRETURN gc_desc_get_rec(gc_desc *d, SQLSMALLINT recno, const gc_strout *name,
                           SQLSMALLINT *precision, SQLSMALLINT *scale,
                           SQLSMALLINT *nullable)
 {
-    if (recno < 1) {
+    if (recno < 0) {
         gc_diag_add(&d->h.diag, "07009", 0, "invalid descriptor index %d", recno);
         return SQL_ERROR;
     }
-    gc_desc_rec *r = gc_desc_rec_find(d, recno);
+    gc_desc_rec bookmark;
+    if (recno == 0 && !gc_desc_bookmark_view(d, &bookmark))
+        return SQL_ERROR;
+    gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
     if (type) *type = r->type;
@@ -408,17 +483,20 @@ SQLRETURN gc_desc_set_rec(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT type,
         gc_diag_add(&d->h.diag, "HY016", 0, "cannot modify an implementation row descriptor");
         return SQL_ERROR;
     }
-    if (recno < 1) {
+    if (recno < 0) {
         gc_diag_add(&d->h.diag, "07009", 0, "invalid descriptor index %d", recno);
         return SQL_ERROR;
     }
-    gc_desc_rec *r = gc_desc_rec_get(d, recno);
+    gc_desc_rec bookmark;
+    if (recno == 0 && !gc_desc_bookmark_view(d, &bookmark))
+        return SQL_ERROR;
+    gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_get(d, recno);
     if (r == NULL) {
         gc_diag_add(&d->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
     r->type = type;
-    r->datetime_interval_code = type == SQL_DATETIME ? sub_type : 0;
+    r->datetime_interval_code = type == SQL_DATETIME || type == SQL_INTERVAL ? sub_type : 0;
     r->concise_type = concise_from_verbose(type, sub_type);
     r->octet_length = length;
     r->length = (SQLULEN)length;
@@ -427,6 +505,8 @@ SQLRETURN gc_desc_set_rec(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT type,
     r->data_ptr = data;
     r->octet_length_ptr = string_length;
     r->indicator_ptr = indicator;
+    if (recno == 0)
+        return gc_desc_bookmark_store(d, r) ? SQL_SUCCESS : SQL_ERROR;
     if (is_app_desc(d))
         gc_desc_trim_count(d);
     return SQL_SUCCESS;

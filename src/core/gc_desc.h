@@ -10,7 +10,8 @@
  * Every statement owns four implicit descriptors; an application may also
  * allocate explicit ones (SQLAllocHandle(SQL_HANDLE_DESC)) and make them a
  * statement's ARD or APD. Records are numbered from 1 as in ODBC; record 0
- * (bookmarks) is not supported.
+ * of a statement's ARD and IRD, the bookmark column, is a view of the
+ * statement's bookmark binding (gc_desc_bookmark.h), not stored here.
  *
  * Locking: a descriptor is guarded by its connection's lock, like statements.
  */

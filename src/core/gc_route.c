@@ -149,12 +149,19 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
     int n = pv != NULL ? s->nparams : 0;
     bool use_keys = s->prepared || c->settings.direct_execute_routing;
-    const char *texts[n > 0 ? n : 1];
-    char *owned[n > 0 ? n : 1];
-    for (int i = 0; i < n; i++) {
-        owned[i] = NULL;
-        texts[i] = pv[i].data;
+    /* On the heap: at 65,535 parameters they make 1 MB, more than the stack
+     * of an application thread may hold. */
+    size_t slots = n > 0 ? (size_t)n : 1;
+    const char **texts = malloc(slots * sizeof *texts);
+    char **owned = calloc(slots, sizeof *owned);
+    if (texts == NULL || owned == NULL) {
+        free(texts);
+        free(owned);
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
     }
+    for (int i = 0; i < n; i++)
+        texts[i] = pv[i].data;
     /* Binary (bytea) values are spelled out in hex only when routing may
      * read them as a key: a large value bound for another column costs
      * nothing here. */
@@ -230,6 +237,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     }
     for (int i = 0; i < n; i++)
         free(owned[i]);
+    free(owned);
+    free(texts);
     return rc;
 }
 

@@ -50,8 +50,8 @@ typedef struct gc_scroll {
     struct gc_write_target *target;  /* owned; the table rows are written to */
 } gc_scroll;
 
-/* Column 0 bound with SQLBindCol (bookmarks are not a descriptor record
- * here: gc_desc records start at 1). */
+/* Column 0 bound with SQLBindCol: the one copy of the bookmark binding,
+ * which the descriptor functions show as ARD record 0 (gc_desc_bookmark.h). */
 typedef struct gc_bookmark_bind {
     SQLSMALLINT c_type;
     SQLPOINTER data_ptr;      /* NULL: not bound */

@@ -1,9 +1,11 @@
 /*
  * gc_stmt_describe: SQLNumResultCols, SQLDescribeCol, SQLColAttribute,
  * SQLRowCount. A prepared statement not yet executed is described by the
- * server (PQdescribePrepared) the first time it is asked.
+ * server (PQdescribePrepared) the first time it is asked. Column 0 is the
+ * bookmark while SQL_ATTR_USE_BOOKMARKS is on (gc_desc_bookmark.h).
  */
 #include "core/gc_desc_attr.h"
+#include "core/gc_desc_bookmark.h"
 #include "core/gc_param.h"
 #include "core/gc_stmt.h"
 
@@ -26,6 +28,26 @@ static SQLRETURN ensure_ird(gc_stmt *s)
     }
 }
 
+/* The IRD record of result column `col`; column 0 is the bookmark, described
+ * into *bookmark while SQL_ATTR_USE_BOOKMARKS is on. NULL with 07009. */
+static const gc_desc_rec *column_rec(gc_stmt *s, SQLUSMALLINT col, gc_desc_rec *bookmark)
+{
+    if (col == 0 && s->use_bookmarks != SQL_UB_OFF) {
+        gc_desc_bookmark_describe(s, bookmark);
+        return bookmark;
+    }
+    if (col == 0) {
+        gc_diag_add(&s->h.diag, "07009", 0,
+                    "invalid column number 0: SQL_ATTR_USE_BOOKMARKS is off");
+        return NULL;
+    }
+    if (col > s->ird->count) {
+        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
+        return NULL;
+    }
+    return &s->ird->recs[col - 1];
+}
+
 SQLRETURN gc_stmt_num_result_cols(gc_stmt *s, SQLSMALLINT *count)
 {
     SQLRETURN rc = ensure_ird(s);
@@ -44,11 +66,10 @@ SQLRETURN gc_stmt_describe_col(gc_stmt *s, SQLUSMALLINT col, const gc_strout *na
     SQLRETURN rc = ensure_ird(s);
     if (!SQL_SUCCEEDED(rc))
         return rc;
-    if (col < 1 || col > s->ird->count) {
-        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
+    gc_desc_rec bookmark;
+    const gc_desc_rec *r = column_rec(s, col, &bookmark);
+    if (r == NULL)
         return SQL_ERROR;
-    }
-    const gc_desc_rec *r = &s->ird->recs[col - 1];
     if (type) *type = r->concise_type;
     if (size) *size = r->length;
     if (digits) *digits = r->scale;
@@ -68,13 +89,13 @@ SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field
             *num = s->ird->count;
         return SQL_SUCCESS;
     }
-    if (col < 1 || col > s->ird->count) {
-        gc_diag_add(&s->h.diag, "07009", 0, "invalid column number %u", col);
+    gc_desc_rec bookmark;
+    const gc_desc_rec *r = column_rec(s, col, &bookmark);
+    if (r == NULL)
         return SQL_ERROR;
-    }
     const char *text = NULL;
     SQLLEN value = 0;
-    int kind = gc_desc_ird_attr(&s->ird->recs[col - 1], field, &text, &value);
+    int kind = gc_desc_ird_attr(r, field, &text, &value);
     if (kind == GC_DESC_ATTR_STRING)
         return gc_strout_put_small(str, text, str_len, &s->h.diag);
     if (kind == 0) {
