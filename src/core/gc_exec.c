@@ -476,39 +476,7 @@ static bool send_guarded(gc_member *m, gc_txn_guard_mode guard, const char *stmt
     return gc_member_send_query_params(m, sql, n, types, values, lengths, formats, err);
 }
 
-/* The four arrays libpq takes for a statement's parameters, in one heap
- * block: at PostgreSQL's 65,535 parameters they make 1.3 MB, more than the
- * stack of an application thread may hold. */
-typedef struct send_arrays {
-    const char **values;
-    Oid *types;
-    int *lengths;
-    int *formats;
-} send_arrays;
-
-/* Fills a's arrays from the n values of pv; false on out-of-memory. The
- * caller frees a->values, the block's start. */
-static bool send_arrays_fill(send_arrays *a, const gc_param_value *pv, int n)
-{
-    size_t count = n > 0 ? (size_t)n : 1;
-    char *block = malloc(count * (sizeof *a->values + sizeof *a->types +
-                                  sizeof *a->lengths + sizeof *a->formats));
-    if (block == NULL)
-        return false;
-    a->values = (const char **)(void *)block;     /* pointers first: widest alignment */
-    a->types = (Oid *)(void *)(a->values + count);
-    a->lengths = (int *)(void *)(a->types + count);
-    a->formats = a->lengths + count;
-    for (int i = 0; i < n; i++) {
-        a->types[i] = pv[i].type_oid;
-        a->values[i] = pv[i].data;
-        a->lengths[i] = pv[i].length;
-        a->formats[i] = pv[i].format;
-    }
-    return true;
-}
-
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const send_arrays *a);
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a);
 
 /* One try of send_and_begin: route, send, take the first result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
@@ -518,19 +486,19 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
-    send_arrays a;
-    if (!send_arrays_fill(&a, pv, s->nparams)) {
+    gc_param_wire a;
+    if (!gc_param_wire_fill(&a, pv, s->nparams)) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     SQLRETURN rc = send_on_session(s, m, s->nparams, &a);
-    free(a.values);
+    gc_param_wire_free(&a);
     return rc;
 }
 
 /* send_once on the routed session m, with the n parameters in a. */
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const send_arrays *a)
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a)
 {
     const Oid *types = a->types;
     const char *const *values = a->values;

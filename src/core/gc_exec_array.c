@@ -66,27 +66,25 @@ bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 }
 
 /* Queues row `row` (converted to pv), after the statement's parse when it
- * is the first. False when the session broke. */
+ * is the first. False when the session broke or memory ran out (the
+ * pipeline is then given up). */
 static bool queue_row(array_run *a, const gc_param_value *pv, gc_error *err)
 {
     int n = a->s->nparams;
-    Oid types[n];
-    const char *values[n];
-    int lengths[n], formats[n];
-    for (int i = 0; i < n; i++) {
-        types[i] = pv[i].type_oid;
-        values[i] = pv[i].data;
-        lengths[i] = pv[i].length;
-        formats[i] = pv[i].format;
-    }
-    if (!a->prepare_queued) {
-        if (!gc_member_pipeline_prepare(a->m, "", a->s->sql, n, types, err))
-            return false;
-        a->prepare_queued = true;
-    }
-    if (!gc_member_pipeline_query_prepared(a->m, "", n, values, lengths, formats, err))
+    gc_param_wire w;
+    if (!gc_param_wire_fill(&w, pv, n)) {
+        gc_error_set(err, "HY001", 0, "out of memory");
         return false;
-    return !a->sync_each_row || gc_member_pipeline_sync(a->m, err);
+    }
+    bool ok = true;
+    if (!a->prepare_queued) {
+        ok = gc_member_pipeline_prepare(a->m, "", a->s->sql, n, w.types, err);
+        a->prepare_queued = ok;
+    }
+    ok = ok && gc_member_pipeline_query_prepared(a->m, "", n, w.values, w.lengths, w.formats,
+                                                 err);
+    gc_param_wire_free(&w);
+    return ok && (!a->sync_each_row || gc_member_pipeline_sync(a->m, err));
 }
 
 /* Converts and queues every row; a row whose values do not convert fails

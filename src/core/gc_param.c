@@ -188,3 +188,29 @@ bool gc_param_all_bound(gc_stmt *s, int *missing)
     }
     return true;
 }
+
+bool gc_param_wire_fill(gc_param_wire *w, const gc_param_value *pv, int n)
+{
+    size_t count = n > 0 ? (size_t)n : 1;
+    char *block = malloc(count * (sizeof *w->values + sizeof *w->types +
+                                  sizeof *w->lengths + sizeof *w->formats));
+    if (block == NULL)
+        return false;
+    w->values = (const char **)(void *)block;     /* pointers first: widest alignment */
+    w->types = (Oid *)(void *)(w->values + count);
+    w->lengths = (int *)(void *)(w->types + count);
+    w->formats = w->lengths + count;
+    for (int i = 0; i < n; i++) {
+        w->types[i] = pv[i].type_oid;
+        w->values[i] = pv[i].data;
+        w->lengths[i] = pv[i].length;
+        w->formats[i] = pv[i].format;
+    }
+    return true;
+}
+
+void gc_param_wire_free(gc_param_wire *w)
+{
+    free(w->values);      /* the block's start */
+    w->values = NULL;
+}

@@ -38,6 +38,21 @@ void gc_param_locate(const gc_stmt *s, int i, SQLULEN row, gc_param_ref *out);
 /* True when parameters 1..nparams are all bound; else *missing names one. */
 bool gc_param_all_bound(gc_stmt *s, int *missing);
 
+/* The four arrays libpq takes for one execution's parameters, in one heap
+ * block: at PostgreSQL's 65,535 parameters they make 1.3 MB, more than the
+ * stack of an application thread may hold. */
+typedef struct gc_param_wire {
+    const char **values;
+    Oid *types;
+    int *lengths;
+    int *formats;
+} gc_param_wire;
+
+/* Fills w's arrays from the n converted values pv (which keep owning the
+ * data); false on out-of-memory. Freed with gc_param_wire_free. */
+bool gc_param_wire_fill(gc_param_wire *w, const gc_param_value *pv, int n);
+void gc_param_wire_free(gc_param_wire *w);
+
 /* Prepares s on the server with unspecified parameter types (if not yet) and
  * describes it: fills the IRD and the parameter types (gc_exec.c). A text
  * with more than GC_DESCRIBE_PARAMS_MAX markers is refused (54000) before
