@@ -229,10 +229,11 @@ static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
 
 SQLRETURN gc_keyset_reread(gc_stmt *s, SQLLEN first, SQLULEN rows)
 {
-    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || rows == 0)
+    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || s->scroll.target == NULL || rows == 0)
         return SQL_SUCCESS;
-    /* The target was found by gc_keyset_open; SQL_CONCUR_LOCK locks rows
-     * as they are read (a transaction is open: keep_concurrency). */
+    /* The target was found by gc_keyset_open at the set's first fetch.
+     * SQL_CONCUR_LOCK locks rows as they are read (keep_concurrency made
+     * sure a transaction is open). */
     bool lock = s->concurrency == SQL_CONCUR_LOCK && !s->conn->autocommit;
     return reread(s, s->scroll.target, first, rows, lock, true);
 }
