@@ -31,6 +31,20 @@ static void drop_diagnostics(gc_stmt *s, int from)
         s->h.diag.count = from;
 }
 
+/* Whether a column of the table shows twice in the set: a self-join most
+ * likely (libpq names the same table for both sides), whose rows are not
+ * the table's rows, so re-reading them by key would be wrong. */
+static bool column_twice(const gc_stmt *s, const gc_write_target *t)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        for (int d = c + 1; d < t->ncols && t->column[c] != NULL; d++) {
+            if (t->column[d] != NULL && PQftablecol(s->block, c) == PQftablecol(s->block, d))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Makes the cursor static when the set has no key to re-read rows by;
  * 01S02 then. */
 static SQLRETURN keep_keyset(gc_stmt *s)
@@ -44,6 +58,8 @@ static SQLRETURN keep_keyset(gc_stmt *s)
         drop_diagnostics(s, before);
         if (t == NULL || t->by_values)
             why = "the select list must come from one table and hold its primary key";
+        else if (column_twice(s, t))
+            why = "a column of the table is twice in the select list (a self-join?)";
     }
     if (why == NULL)
         return SQL_SUCCESS;

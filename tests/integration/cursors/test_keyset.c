@@ -4,9 +4,9 @@
  * SQLSetPos(SQL_REFRESH) shows the other's updates (SQL_ROW_UPDATED) and
  * deletions (SQL_ROW_DELETED) and not its insertions. Optimistic updates
  * through the cursor check against what the last re-read saw (01001 before
- * a refresh, success after). A set without its table's key, a set from no
- * table and a global connection get a static cursor with 01S02 at the first
- * fetch; a table dropped under the cursor makes the fetch fail (42P01).
+ * a refresh, success after). A set without its table's key, a join, a
+ * self-join showing a column twice, a set from no table and a global
+ * connection get a static cursor with 01S02 at the first fetch; a table dropped under the cursor makes the fetch fail (42P01).
  */
 #include "st_test.h"
 
@@ -151,6 +151,9 @@ static void fallback_is_static(st_conn *a, st_conn *other)
     falls_back_to_static(a,
                          "select i.id, o.note from ks_items i join ks_other o on o.id = i.id",
                          "join");
+    falls_back_to_static(a,
+                         "select x.id, y.id from ks_items x join ks_items y on y.id = x.id + 1",
+                         "self-join");
     SQLHSTMT s = st_stmt(a);
     SQLINTEGER qty = 0;
     SQLLEN ind = 0;
