@@ -7,10 +7,11 @@
  * again by its primary key, or by all its values (gc_cursor_target.h), and
  * change it only if every column of the table the cursor shows still holds
  * the value the cursor read (or its xmin is the one read); otherwise
- * nothing changes and the row reports 01001 (cursor operation conflict). SQL_ADD inserts and appends the row,
- * as the server returned it, to the buffered set. The cursor sees its own
- * changes: updated values replace the buffered ones, and fetches report
- * SQL_ROW_UPDATED / _DELETED / _ADDED for the rows it changed.
+ * nothing changes and the row reports 01001 (cursor operation conflict).
+ * SQL_ADD inserts and appends the row, as the server returned it, to the
+ * buffered set. The cursor sees its own changes: updated values replace
+ * the buffered ones, and fetches report SQL_ROW_UPDATED / _DELETED /
+ * _ADDED for the rows it changed.
  */
 #include <stdlib.h>
 #include <string.h>

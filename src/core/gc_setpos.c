@@ -2,8 +2,9 @@
  * gc_setpos: SQLSetPos on scrollable cursors. SQL_POSITION moves the current
  * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
  * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
- * sees its own changes, not others'; a keyset-driven one re-reads them); SQL_UPDATE and SQL_DELETE change rows
- * through the cursor (gc_cursor_write.c) when its concurrency allows it
+ * sees its own changes, not others'; a keyset-driven one re-reads them);
+ * SQL_UPDATE and SQL_DELETE change rows through the cursor
+ * (gc_cursor_write.c) when its concurrency allows it
  * (HY092 on a read-only one). SQL_LOCK_EXCLUSIVE locks the rows first
  * (until the transaction ends); SQL_LOCK_UNLOCK is HYC00, as PostgreSQL
  * cannot release a row lock earlier: docs/cursors.md.

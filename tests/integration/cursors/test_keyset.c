@@ -6,7 +6,8 @@
  * through the cursor check against what the last re-read saw (01001 before
  * a refresh, success after). A set without its table's key, a join, a
  * self-join showing a column twice, a set from no table and a global
- * connection get a static cursor with 01S02 at the first fetch; a table dropped under the cursor makes the fetch fail (42P01).
+ * connection get a static cursor with 01S02 at the first fetch; a table
+ * dropped under the cursor makes the fetch fail (42P01).
  */
 #include "st_test.h"
 
