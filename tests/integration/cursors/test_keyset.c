@@ -1,5 +1,6 @@
 /*
- * Keyset-driven cursors: while one connection scrolls a keyset cursor over
+ * Keyset-driven cursors: each rowset is re-read in one query; while one
+ * connection scrolls a keyset cursor over
  * a table, another updates, deletes and inserts rows; each fetch and
  * SQLSetPos(SQL_REFRESH) shows the other's updates (SQL_ROW_UPDATED) and
  * deletions (SQL_ROW_DELETED) and not its insertions. Optimistic updates
@@ -129,6 +130,37 @@ static void updates_after_refresh(st_conn *a, st_conn *other)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* Table scans of ks_items by a's backend (its current transaction and
+ * what it has not yet reported). */
+static long scans(st_conn *a)
+{
+    return atol(st_query_text(a, "select seq_scan + coalesce(idx_scan, 0) "
+                                 "from pg_stat_xact_user_tables where relname = 'ks_items'"));
+}
+
+/* Each rowset is re-read in one query, whatever its size: counted as
+ * table scans in one transaction, with plans that scan once per query. */
+static void one_query_per_rowset(st_conn *a)
+{
+    SQLSetConnectAttr(a->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
+    st_exec(a, "set local enable_indexscan = off");
+    st_exec(a, "set local enable_bitmapscan = off");
+    buffers b;
+    long before = scans(a);     /* with this backend's stats not yet flushed */
+    SQLHSTMT s = keyset_cursor(a, &b, SQL_CONCUR_READ_ONLY, ITEMS);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
+    long opened = scans(a);
+    ST_CHECK(opened - before == 2, "the select and one re-read: %ld scans", opened - before);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_NEXT, 0), s);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_LAST, 0), s);
+    ST_OK(SQLSetPos(s, 0, SQL_REFRESH, SQL_LOCK_NO_CHANGE), s);
+    long after = scans(a);
+    ST_CHECK(after - opened == 3, "three rowsets of 3 rows: %ld scans", after - opened);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, a->dbc, SQL_ROLLBACK), a->dbc);
+    SQLSetConnectAttr(a->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
+}
+
 /* A keyset cursor that cannot be had becomes static at the first fetch. */
 static void falls_back_to_static(st_conn *c, const char *sql, const char *what)
 {
@@ -199,6 +231,7 @@ int main(void)
         st_exec(&a, "drop table if exists ks_other");
         st_exec(&a, "create table ks_other(id int primary key, note text)");
         st_exec(&a, "insert into ks_other select g, 'note ' || g from generate_series(1, 10) g");
+        one_query_per_rowset(&a);
         sees_others_changes(&a, &other);
         updates_after_refresh(&a, &other);
         fallback_is_static(&a, &other);
