@@ -221,7 +221,10 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
     case SQL_ATTR_CURSOR_SCROLLABLE:
         return put_ulen(value, string_length, s->cursor_type == SQL_CURSOR_FORWARD_ONLY
                                                   ? SQL_NONSCROLLABLE : SQL_SCROLLABLE);
-    case SQL_ATTR_CURSOR_SENSITIVITY: return put_ulen(value, string_length, SQL_INSENSITIVE);
+    case SQL_ATTR_CURSOR_SENSITIVITY:
+        /* A keyset cursor sees others' updates and deletions, not insertions. */
+        return put_ulen(value, string_length, s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN
+                                                  ? SQL_UNSPECIFIED : SQL_INSENSITIVE);
     case SQL_ATTR_USE_BOOKMARKS: return put_ulen(value, string_length, s->use_bookmarks);
     case SQL_ATTR_FETCH_BOOKMARK_PTR: return put_ptr(value, string_length, s->fetch_bookmark_ptr);
     case SQL_ATTR_ASYNC_ENABLE: return put_ulen(value, string_length, SQL_ASYNC_ENABLE_OFF);

@@ -60,6 +60,9 @@ static void sees_others_changes(st_conn *a, st_conn *other)
     SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
     ST_CHECK(rc == SQL_SUCCESS, "first fetch of a keyset cursor: rc %d", rc);
     ST_CHECK(cursor_type(s) == SQL_CURSOR_KEYSET_DRIVEN, "stays keyset-driven");
+    SQLULEN sensitivity = 0;
+    ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CURSOR_SENSITIVITY, &sensitivity, 0, NULL), s);
+    ST_CHECK(sensitivity == SQL_UNSPECIFIED, "keyset sensitivity %lu", (unsigned long)sensitivity);
     ST_CHECK(b.fetched == 3 && b.id[0] == 1 && b.id[2] == 3 && b.status[1] == SQL_ROW_SUCCESS,
              "first rowset: %lu rows, ids %d..%d", (unsigned long)b.fetched, b.id[0], b.id[2]);
 
