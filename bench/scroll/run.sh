@@ -11,7 +11,9 @@
 # benchmark, not a test: it asserts nothing about speed.
 #
 #   bench/scroll/run.sh [BUILD_DIR]     (default: build)
-#   environment: ROWS (table rows, 100000), REPS (repetitions, 5)
+#   environment: ROWS (table rows, 100000), REPS (repetitions, 5),
+#                SCROLL_CURSOR=keyset (a keyset-driven cursor instead: every
+#                fetch re-reads its row by key, one round trip each)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -58,7 +60,7 @@ source "$here/../bench_stats.sh"
 
 server_version=$(psql -X -At -d "$conninfo" -c 'show server_version')
 echo
-echo "scroll: a static cursor on $rows rows (int, text, int), fetched one row at a time"
+echo "scroll: a ${SCROLL_CURSOR:-static} cursor on $rows rows (int, text, int), fetched one row at a time"
 echo "to the end (SQL_FETCH_NEXT) and back (SQL_FETCH_PRIOR); $reps runs, medians;"
 echo "PostgreSQL $server_version on loopback, $(nproc) cores"
 printf '%-10s %12s %18s %16s\n' client seconds "peak memory KiB" "client CPU s"

@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "../bench_clock.h"
@@ -56,9 +57,12 @@ int main(int argc, char **argv)
     if (!bench_odbc_open(&o, tool, argv[1]))
         return 1;
     SQLHSTMT st = o.stmt;
-    if (!SQL_SUCCEEDED(SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE,
-                                      (SQLPOINTER)SQL_CURSOR_STATIC, 0)))
-        return bench_odbc_fail(tool, SQL_HANDLE_STMT, st, "static cursor"), 1;
+    /* SCROLL_CURSOR=keyset: a keyset-driven cursor (each rowset re-read by key). */
+    const char *kind = getenv("SCROLL_CURSOR");
+    SQLULEN type = kind != NULL && strcmp(kind, "keyset") == 0 ? SQL_CURSOR_KEYSET_DRIVEN
+                                                               : SQL_CURSOR_STATIC;
+    if (!SQL_SUCCEEDED(SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)type, 0)))
+        return bench_odbc_fail(tool, SQL_HANDLE_STMT, st, "scrollable cursor"), 1;
     SQLINTEGER id = 0, qty = 0;
     char name[32];
     SQLLEN id_ind, name_ind, qty_ind;

@@ -1,5 +1,6 @@
 /*
- * gc_cursor: static (scrollable) cursors. At the first fetch the statement
+ * gc_cursor: scrollable cursors (static, and keyset-driven ones whose rowsets
+ * gc_cursor_keyset.c re-reads by key). At the first fetch the statement
  * buffers its whole current result set (gc_stmt_free_session copies what is
  * still on the wire into `block`), then each SQLFetchScroll picks a rowset
  * in it by the cursor positioning rules of ODBC's SQLFetchScroll. Positions
@@ -20,6 +21,7 @@ void gc_cursor_reset(gc_stmt *s)
     s->scroll.rowset_start = -1;
     s->scroll.rowset_rows = 0;
     s->scroll.last_size = 0;
+    s->scroll.keyset_checked = false;
     gc_cursor_write_reset(s);
 }
 
@@ -197,6 +199,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
         return SQL_ERROR;
     if (gc_cursor_buffer(s) == SQL_ERROR)
         return SQL_ERROR;
+    gc_keyset_open(s);      /* 01S02 when the cursor has to become static */
     SQLLEN n = gc_cursor_set_rows(s);
     SQLLEN bookmark_pos = 0;
     if (orientation == SQL_FETCH_BOOKMARK) {
@@ -224,6 +227,8 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
         return SQL_NO_DATA;
     }
     SQLULEN rows = (SQLULEN)(n - pos + 1) < out->size ? (SQLULEN)(n - pos + 1) : out->size;
+    if (gc_keyset_reread(s, pos - 1, rows) == SQL_ERROR)
+        return SQL_ERROR;
     s->scroll.rowset_start = pos - 1;
     s->scroll.rowset_rows = rows;
     s->current_row = (int)(pos - 1);

@@ -2,9 +2,10 @@
  * gc_cursor: what the fetch, positioning and bookmark files of the statement
  * module share about rowsets (the entry points are in core/gc_stmt.h).
  *
- * A scrollable cursor is static: at its first fetch the whole result set is
- * buffered in the statement's `block` (one PGresult, random access), and
- * every rowset is a window on it. Forward-only cursors keep streaming.
+ * A scrollable cursor (static or keyset-driven) buffers the whole result set
+ * at its first fetch in the statement's `block` (one PGresult, random
+ * access), and every rowset is a window on it; a keyset-driven cursor
+ * re-reads the rowset's rows by key first. Forward-only cursors keep streaming.
  */
 #ifndef GC_CURSOR_H
 #define GC_CURSOR_H
@@ -59,6 +60,29 @@ SQLRETURN gc_cursor_delete_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *
 SQLRETURN gc_cursor_add_row(gc_stmt *s, SQLULEN slot, SQLUSMALLINT *status);
 /* Whether the cursor may change rows (SQL_CONCUR_VALUES); HY092 if not. */
 bool gc_cursor_writable(gc_stmt *s);
+/* What happened to block row `row` (0, or SQL_ROW_UPDATED / _DELETED /
+ * _ADDED) and recording it; false on OOM. */
+SQLUSMALLINT gc_cursor_row_mark(const gc_stmt *s, int row);
+bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark);
+/* SQL_CONCUR_ROWVER: block row `row`'s version (its xmin, 0 when not read)
+ * and recording the text of one; false on OOM. */
+uint32_t gc_cursor_row_version(const gc_stmt *s, int row);
+bool gc_cursor_set_version(gc_stmt *s, int row, const char *xmin);
+
+/* --- gc_cursor_keyset.c --- */
+/* At the first fetch of a set with SQL_CURSOR_KEYSET_DRIVEN: keeps the
+ * keyset cursor when the set has one table's primary key, else makes the
+ * cursor static (SQL_SUCCESS_WITH_INFO, 01S02). */
+SQLRETURN gc_keyset_open(gc_stmt *s);
+/* Re-reads block rows [first, first + rows) from the server by key (one
+ * query), marking changed rows updated and vanished ones deleted; no-op
+ * unless the cursor is keyset-driven. */
+SQLRETURN gc_keyset_reread(gc_stmt *s, SQLLEN first, SQLULEN rows);
+/* SQLSetPos SQL_LOCK_EXCLUSIVE: locks block rows [first, first + rows) by
+ * key (SELECT ... FOR UPDATE, one query) until the transaction ends; a
+ * keyset cursor takes the values read. HYC00 with autocommit on or without
+ * a key. */
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, SQLLEN first, SQLULEN rows);
 
 /* --- gc_fetch.c --- */
 /* Converts row `row` of block into the bound columns as row `slot` of the

@@ -1,14 +1,17 @@
 /*
- * gc_cursor_write: rows of a static cursor changed through it, with
+ * gc_cursor_write: rows of a scrollable cursor changed through it, with
  * SQL_ATTR_CONCURRENCY = SQL_CONCUR_VALUES (optimistic concurrency by
- * values). SQLSetPos SQL_UPDATE / SQL_DELETE and SQLBulkOperations by
- * bookmark find the row again by its primary key, or by all its values
- * (gc_cursor_target.h), and change it only if every column of the table
- * the cursor shows still holds the value the cursor read; otherwise nothing changes and the row reports
- * 01001 (cursor operation conflict). SQL_ADD inserts and appends the row,
- * as the server returned it, to the buffered set. The cursor sees its own
- * changes: updated values replace the buffered ones, and fetches report
- * SQL_ROW_UPDATED / _DELETED / _ADDED for the rows it changed.
+ * values; also SQL_CONCUR_LOCK, whose rows are locked when read) or
+ * SQL_CONCUR_ROWVER (by the row's xmin, keyset cursors). SQLSetPos
+ * SQL_UPDATE / SQL_DELETE and SQLBulkOperations by bookmark find the row
+ * again by its primary key, or by all its values (gc_cursor_target.h), and
+ * change it only if every column of the table the cursor shows still holds
+ * the value the cursor read (or its xmin is the one read); otherwise
+ * nothing changes and the row reports 01001 (cursor operation conflict).
+ * SQL_ADD inserts and appends the row, as the server returned it, to the
+ * buffered set. The cursor sees its own changes: updated values replace
+ * the buffered ones, and fetches report SQL_ROW_UPDATED / _DELETED /
+ * _ADDED for the rows it changed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +25,26 @@ void gc_cursor_write_reset(gc_stmt *s)
     free(s->scroll.row_marks);
     s->scroll.row_marks = NULL;
     s->scroll.marks_cap = 0;
+    free(s->scroll.row_versions);
+    s->scroll.row_versions = NULL;
+    s->scroll.versions_cap = 0;
     gc_cursor_target_free(s->scroll.target);
     s->scroll.target = NULL;
 }
 
+SQLUSMALLINT gc_cursor_row_mark(const gc_stmt *s, int row)
+{
+    return row < s->scroll.marks_cap ? s->scroll.row_marks[row] : 0;
+}
+
 SQLUSMALLINT gc_cursor_row_status(const gc_stmt *s, int row, SQLRETURN row_rc)
 {
-    if (row_rc == SQL_SUCCESS && row < s->scroll.marks_cap && s->scroll.row_marks[row] != 0)
-        return s->scroll.row_marks[row];
+    if (row_rc == SQL_SUCCESS && gc_cursor_row_mark(s, row) != 0)
+        return gc_cursor_row_mark(s, row);
     return gc_fetch_row_status(row_rc);
 }
 
-/* Records what the cursor did to block row `row`. */
-static bool mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
+bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
 {
     if (row >= s->scroll.marks_cap) {
         int cap = PQntuples(s->block) > row ? PQntuples(s->block) : row + 1;
@@ -47,6 +57,27 @@ static bool mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
         s->scroll.marks_cap = cap;
     }
     s->scroll.row_marks[row] = (unsigned char)mark;
+    return true;
+}
+
+uint32_t gc_cursor_row_version(const gc_stmt *s, int row)
+{
+    return row < s->scroll.versions_cap ? s->scroll.row_versions[row] : 0;
+}
+
+bool gc_cursor_set_version(gc_stmt *s, int row, const char *xmin)
+{
+    if (row >= s->scroll.versions_cap) {
+        int cap = PQntuples(s->block) > row ? PQntuples(s->block) : row + 1;
+        cap += cap / 2 + 16;
+        uint32_t *v = realloc(s->scroll.row_versions, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return false;
+        memset(v + s->scroll.versions_cap, 0, (size_t)(cap - s->scroll.versions_cap) * sizeof *v);
+        s->scroll.row_versions = v;
+        s->scroll.versions_cap = cap;
+    }
+    s->scroll.row_versions[row] = (uint32_t)strtoul(xmin, NULL, 10);
     return true;
 }
 
@@ -160,14 +191,42 @@ static int bound_value(gc_stmt *s, int c, SQLULEN slot, char **text, size_t *len
     return 1;
 }
 
+/* SQL_CONCUR_ROWVER: " WHERE <key> = $n ... AND xmin = $m", the row's
+ * version being the xmin the cursor last read. */
+static bool append_version_check(gc_stmt *s, const gc_write_target *t, int row,
+                                 uint32_t version, gc_strbuf *sql, params *p)
+{
+    char text[16];
+    const char *glue = " WHERE ";
+    for (int c = 0; c < t->ncols; c++) {
+        if (!t->key[c])
+            continue;
+        int n = params_add(p, PQgetvalue(s->block, row, c), (size_t)PQgetlength(s->block, row, c));
+        if (n == 0)
+            return false;
+        gc_strbuf_appendf(sql, "%s%s = $%d", glue, t->column[c], n);
+        glue = " AND ";
+    }
+    int n = snprintf(text, sizeof text, "%u", version);
+    int k = params_add(p, text, (size_t)n);
+    if (k == 0)
+        return false;
+    gc_strbuf_appendf(sql, " AND xmin = $%d", k);
+    return !sql->failed;
+}
+
 /* Appends the condition that finds block row `row` again and checks it
- * still holds what the cursor read:
+ * still holds what the cursor read (the row's version with
+ * SQL_CONCUR_ROWVER when the cursor read it):
  *   " WHERE <key> = $n ... AND <column> IS NOT DISTINCT FROM $m ..."
  * or, without a usable key, one row equal in every column:
  *   " WHERE ctid = (SELECT ctid FROM t WHERE <column> IS NOT DISTINCT FROM $m ... LIMIT 1)" */
 static bool append_row_check(gc_stmt *s, const gc_write_target *t, int row, gc_strbuf *sql,
                              params *p)
 {
+    uint32_t version = s->concurrency == SQL_CONCUR_ROWVER ? gc_cursor_row_version(s, row) : 0;
+    if (version != 0 && !t->by_values)
+        return append_version_check(s, t, row, version, sql, p);
     if (t->by_values)
         gc_strbuf_appendf(sql, " WHERE ctid = (SELECT ctid FROM %s", t->table);
     const char *glue = " WHERE ";
@@ -203,7 +262,14 @@ static SQLRETURN run_change(gc_stmt *s, const gc_strbuf *sql, const params *p, i
         *status = SQL_ROW_ERROR;
         return SQL_ERROR;
     }
+    /* An update RETURNING xmin (SQL_CONCUR_ROWVER): the row's new version. */
+    bool stored = PQntuples(res) != 1 || PQnfields(res) != 1 ||
+                  gc_cursor_set_version(s, row, PQgetvalue(res, 0, 0));
     PQclear(res);
+    if (!stored) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
     if (count != 1) {
         gc_error err;
         gc_error_set(&err, "01001", 0,
@@ -213,7 +279,7 @@ static SQLRETURN run_change(gc_stmt *s, const gc_strbuf *sql, const params *p, i
         *status = SQL_ROW_ERROR;
         return SQL_SUCCESS_WITH_INFO;
     }
-    if (!mark_row(s, row, mark)) {
+    if (!gc_cursor_mark_row(s, row, mark)) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         *status = SQL_ROW_ERROR;
         return SQL_ERROR;
@@ -284,6 +350,8 @@ SQLRETURN gc_cursor_update_row(gc_stmt *s, int row, SQLULEN slot, SQLUSMALLINT *
         } else if (!append_row_check(s, t, row, &sql, &p)) {
             gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         } else {
+            if (s->concurrency == SQL_CONCUR_ROWVER && gc_cursor_row_version(s, row) != 0)
+                gc_strbuf_appendf(&sql, " RETURNING xmin");
             rc = run_change(s, &sql, &p, row, slot, SQL_ROW_UPDATED, status);
             if (rc == SQL_SUCCESS && !store_new_values(s, t, row, &p, param_of)) {
                 gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
@@ -329,7 +397,7 @@ static bool append_added(gc_stmt *s, const PGresult *res)
                         null ? -1 : PQgetlength(res, 0, c)))
             return false;
     }
-    return mark_row(s, row, SQL_ROW_ADDED);
+    return gc_cursor_mark_row(s, row, SQL_ROW_ADDED);
 }
 
 SQLRETURN gc_cursor_add_row(gc_stmt *s, SQLULEN slot, SQLUSMALLINT *status)

@@ -38,6 +38,16 @@ typedef struct info_item {
                   SQL_CVT_WCHAR | SQL_CVT_WVARCHAR | SQL_CVT_WLONGVARCHAR)
 #define CVT_BINARY (SQL_CVT_BINARY | SQL_CVT_VARBINARY | SQL_CVT_LONGVARBINARY)
 #define CVT_DATETIME (SQL_CVT_DATE | SQL_CVT_TIME | SQL_CVT_TIMESTAMP)
+/* What static and keyset-driven cursors both do (docs/cursors.md). */
+#define SCROLLABLE_CA1 (SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE | SQL_CA1_BOOKMARK | \
+                        SQL_CA1_LOCK_NO_CHANGE | SQL_CA1_LOCK_EXCLUSIVE |                     \
+                        SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH | SQL_CA1_POS_UPDATE |     \
+                        SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |                               \
+                        SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK |   \
+                        SQL_CA1_BULK_FETCH_BY_BOOKMARK)
+#define SCROLLABLE_CA2 (SQL_CA2_READ_ONLY_CONCURRENCY | SQL_CA2_OPT_VALUES_CONCURRENCY |     \
+                        SQL_CA2_SENSITIVITY_ADDITIONS | SQL_CA2_SENSITIVITY_DELETIONS |       \
+                        SQL_CA2_SENSITIVITY_UPDATES | SQL_CA2_MAX_ROWS_SELECT | SQL_CA2_CRC_EXACT)
 
 static const info_item info_table[] = {
     /* Driver and data source */
@@ -124,31 +134,25 @@ static const info_item info_table[] = {
     U16(SQL_CURSOR_ROLLBACK_BEHAVIOR, SQL_CB_PRESERVE),
 
     /* Cursors and fetching (docs/cursors.md): forward-only cursors stream,
-     * static ones are buffered and scroll; both are read-only. Keyset-driven
-     * and dynamic requests become static (01S02), so they offer nothing. */
-    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC),
+     * static ones are buffered and scroll, keyset-driven ones also re-read
+     * each rowset by primary key (not on a global connection: cursor_write_bits).
+     * Dynamic requests become static (01S02), so they offer nothing. */
+    U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | SQL_SO_KEYSET_DRIVEN),
     U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT | SQL_FD_FETCH_FIRST | SQL_FD_FETCH_LAST |
                              SQL_FD_FETCH_PRIOR | SQL_FD_FETCH_ABSOLUTE |
                              SQL_FD_FETCH_RELATIVE | SQL_FD_FETCH_BOOKMARK),
-    U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES),
+    U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES | SQL_SCCO_LOCK |
+                                    SQL_SCCO_OPT_ROWVER),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
                                                  SQL_CA2_MAX_ROWS_SELECT),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE |
-                                           SQL_CA1_BOOKMARK | SQL_CA1_LOCK_NO_CHANGE |
-                                           SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH |
-                                           SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE |
-                                           SQL_CA1_BULK_ADD | SQL_CA1_BULK_UPDATE_BY_BOOKMARK |
-                                           SQL_CA1_BULK_DELETE_BY_BOOKMARK |
-                                           SQL_CA1_BULK_FETCH_BY_BOOKMARK),
-    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
-                                           SQL_CA2_OPT_VALUES_CONCURRENCY |
-                                           SQL_CA2_SENSITIVITY_ADDITIONS |
-                                           SQL_CA2_SENSITIVITY_DELETIONS |
-                                           SQL_CA2_SENSITIVITY_UPDATES |
-                                           SQL_CA2_MAX_ROWS_SELECT | SQL_CA2_CRC_EXACT),
-    U32(SQL_KEYSET_CURSOR_ATTRIBUTES1, 0),
-    U32(SQL_KEYSET_CURSOR_ATTRIBUTES2, 0),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES1, SCROLLABLE_CA1),
+    U32(SQL_STATIC_CURSOR_ATTRIBUTES2, SCROLLABLE_CA2),
+    /* What a static cursor does, others' updates and deletions seen, and
+     * locking and row-version concurrency. */
+    U32(SQL_KEYSET_CURSOR_ATTRIBUTES1, SCROLLABLE_CA1),
+    U32(SQL_KEYSET_CURSOR_ATTRIBUTES2, SCROLLABLE_CA2 | SQL_CA2_LOCK_CONCURRENCY |
+                                           SQL_CA2_OPT_ROWVER_CONCURRENCY),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES1, 0),
     U32(SQL_DYNAMIC_CURSOR_ATTRIBUTES2, 0),
     U32(SQL_CURSOR_SENSITIVITY, SQL_INSENSITIVE),
@@ -157,7 +161,8 @@ static const info_item info_table[] = {
     /* A bookmark is a row's number in the buffered set: valid while the
      * cursor is open, through scrolling and transaction ends. */
     U32(SQL_BOOKMARK_PERSISTENCE, SQL_BP_SCROLL | SQL_BP_TRANSACTION),
-    U32(SQL_LOCK_TYPES, SQL_LCK_NO_CHANGE),
+    /* No SQL_LCK_UNLOCK: a row lock lasts until the transaction ends. */
+    U32(SQL_LOCK_TYPES, SQL_LCK_NO_CHANGE | SQL_LCK_EXCLUSIVE),
     U32(SQL_POS_OPERATIONS, SQL_POS_POSITION | SQL_POS_REFRESH | SQL_POS_UPDATE |
                             SQL_POS_DELETE),
     U32(SQL_POSITIONED_STATEMENTS, 0),
@@ -388,15 +393,20 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
 }
 
 /* The bits of a cursor answer that say rows can be changed through a
- * cursor: a global connection's cursors are read-only (gc_stmt_attr.c). */
+ * cursor: a global connection's cursors are read-only (gc_stmt_attr.c),
+ * and static (no keyset cursor: gc_cursor_keyset.c). */
 static SQLUINTEGER cursor_write_bits(SQLUSMALLINT info_type)
 {
     switch (info_type) {
-    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_OPT_VALUES;
+    case SQL_SCROLL_OPTIONS: return SQL_SO_KEYSET_DRIVEN;
+    case SQL_KEYSET_CURSOR_ATTRIBUTES1:
+    case SQL_KEYSET_CURSOR_ATTRIBUTES2: return 0xFFFFFFFFu;
+    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_OPT_VALUES | SQL_SCCO_LOCK | SQL_SCCO_OPT_ROWVER;
+    case SQL_LOCK_TYPES: return SQL_LCK_EXCLUSIVE;
     case SQL_POS_OPERATIONS: return SQL_POS_UPDATE | SQL_POS_DELETE;
     case SQL_STATIC_SENSITIVITY: return SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES;
     case SQL_STATIC_CURSOR_ATTRIBUTES1:
-        return SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
+        return SQL_CA1_LOCK_EXCLUSIVE | SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
                SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK;
     case SQL_STATIC_CURSOR_ATTRIBUTES2:
         return SQL_CA2_OPT_VALUES_CONCURRENCY | SQL_CA2_SENSITIVITY_ADDITIONS |

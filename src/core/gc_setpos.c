@@ -1,10 +1,13 @@
 /*
- * gc_setpos: SQLSetPos on static cursors. SQL_POSITION moves the current
+ * gc_setpos: SQLSetPos on scrollable cursors. SQL_POSITION moves the current
  * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
  * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
- * sees its own changes, not others'); SQL_UPDATE and SQL_DELETE change rows
- * through the cursor (gc_cursor_write.c) when its concurrency allows it
- * (HY092 on a read-only one). Locks are not offered (HYC00): docs/cursors.md.
+ * sees its own changes, not others'; a keyset-driven one re-reads them);
+ * SQL_UPDATE and SQL_DELETE change rows through the cursor
+ * (gc_cursor_write.c) when its concurrency allows it
+ * (HY092 on a read-only one). SQL_LOCK_EXCLUSIVE locks the rows first
+ * (until the transaction ends); SQL_LOCK_UNLOCK is HYC00, as PostgreSQL
+ * cannot release a row lock earlier: docs/cursors.md.
  */
 #include "core/gc_cursor.h"
 
@@ -35,9 +38,10 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
     }
     if ((operation == SQL_UPDATE || operation == SQL_DELETE) && !gc_cursor_writable(s))
         return false;
-    if (lock_type != SQL_LOCK_NO_CHANGE) {
+    if (lock_type == SQL_LOCK_UNLOCK) {
         gc_diag_add(&s->h.diag, "HYC00", 0,
-                    "optional feature not implemented: only SQL_LOCK_NO_CHANGE");
+                    "optional feature not implemented: SQL_LOCK_UNLOCK (PostgreSQL releases a "
+                    "row lock only when the transaction ends)");
         return false;
     }
     if (!gc_cursor_scrollable(s)) {
@@ -57,11 +61,16 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
     return true;
 }
 
-/* SQL_REFRESH: rows [first, last] of the rowset delivered again. */
-static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last)
+/* SQL_REFRESH: rows [first, last] of the rowset delivered again (re-read
+ * from the server first on a keyset-driven cursor, unless the lock that
+ * came with the call has just read them). */
+static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last, bool just_read)
 {
     SQLUSMALLINT *status = s->ird->array_status_ptr;
     gc_row_tally tally = { 0 };
+    if (!just_read &&
+        gc_keyset_reread(s, gc_cursor_row_of_slot(s, first), last - first + 1) == SQL_ERROR)
+        return SQL_ERROR;
     for (SQLULEN slot = first; slot <= last; slot++) {
         int row = gc_cursor_row_of_slot(s, slot);
         SQLRETURN rc = gc_fetch_store_slot(s, row, row, slot);
@@ -107,8 +116,11 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
     s->row_number = (SQLULEN)s->current_row + 1;
     s->getdata_column = 0;
     s->getdata_offset = 0;
+    bool locked = lock_type == SQL_LOCK_EXCLUSIVE;
+    if (locked && gc_cursor_lock_rows(s, s->current_row, last - first + 1) == SQL_ERROR)
+        return SQL_ERROR;
     if (operation == SQL_REFRESH)
-        return refresh_rows(s, first, last);
+        return refresh_rows(s, first, last, locked);
     if (operation == SQL_UPDATE || operation == SQL_DELETE)
         return change_rows(s, operation, first, last, row == 0);
     return SQL_SUCCESS;

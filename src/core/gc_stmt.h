@@ -20,6 +20,7 @@
 #include <libpq-fe.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/gc_conn.h"
 #include "core/gc_convert.h"
@@ -36,7 +37,7 @@ typedef enum gc_stmt_state {
     GC_STMT_NEED_DATA,        /* waiting for data-at-execution values (S8-S10) */
 } gc_stmt_state;
 
-/* Where a scrollable (static) cursor stands in its buffered set
+/* Where a scrollable (static or keyset-driven) cursor stands in its buffered set
  * (gc_cursor.c). Rows are 0-based rows of the statement's `block`. */
 typedef struct gc_scroll {
     SQLLEN rowset_start;      /* first row of the rowset; -1 before the start,
@@ -48,6 +49,11 @@ typedef struct gc_scroll {
                                  _DELETED / _ADDED */
     int marks_cap;
     struct gc_write_target *target;  /* owned; the table rows are written to */
+    bool keyset_checked;      /* a keyset-driven cursor's key was looked for
+                                 (gc_cursor_keyset.c) */
+    uint32_t *row_versions;   /* owned; SQL_CONCUR_ROWVER: per row the xmin
+                                 the cursor last read (0: not read) */
+    int versions_cap;
 } gc_scroll;
 
 /* Column 0 bound with SQLBindCol: the one copy of the bookmark binding,

@@ -37,23 +37,25 @@ static SQLRETURN fixed_value(gc_stmt *s, SQLULEN *field, SQLULEN wanted, SQLULEN
     return SQL_SUCCESS;
 }
 
-/* The cursor attributes. Cursors are forward-only or static: a keyset-driven
- * or dynamic request gets a static cursor with 01S02, as does a request
- * for a scrollable one; static cursors are insensitive. */
+/* The cursor attributes. Cursors are forward-only, static or keyset-driven
+ * (a keyset cursor that cannot be had becomes static at the first fetch:
+ * gc_cursor_keyset.c); a dynamic request gets a static cursor with 01S02,
+ * a request for a scrollable one a static cursor. */
 static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
 {
     switch (attr) {
     case SQL_ATTR_CURSOR_TYPE:
-        if (v == SQL_CURSOR_FORWARD_ONLY || v == SQL_CURSOR_STATIC) {
+        if (v == SQL_CURSOR_FORWARD_ONLY || v == SQL_CURSOR_STATIC ||
+            v == SQL_CURSOR_KEYSET_DRIVEN) {
             s->cursor_type = v;
             return SQL_SUCCESS;
         }
-        if (v != SQL_CURSOR_KEYSET_DRIVEN && v != SQL_CURSOR_DYNAMIC) {
+        if (v != SQL_CURSOR_DYNAMIC) {
             gc_diag_add(&s->h.diag, "HY024", 0, "invalid cursor type %lu", (unsigned long)v);
             return SQL_ERROR;
         }
         return fixed_value(s, &s->cursor_type, v, SQL_CURSOR_STATIC,
-                           "keyset-driven and dynamic cursors become static");
+                           "dynamic cursors become static");
     case SQL_ATTR_CURSOR_SCROLLABLE:
         if (v != SQL_NONSCROLLABLE && v != SQL_SCROLLABLE) {
             gc_diag_add(&s->h.diag, "HY024", 0, "invalid SQL_ATTR_CURSOR_SCROLLABLE value");
@@ -81,10 +83,11 @@ static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
     }
 }
 
-/* SQL_ATTR_CONCURRENCY: read-only, or optimistic by values (the rows a
- * cursor changes must still hold what it read: gc_cursor_write.c). Locking
- * and row versions become values with 01S02; a global connection, whose
- * rows live on several members, keeps its cursors read-only. */
+/* SQL_ATTR_CONCURRENCY: read-only, optimistic by values or by row versions,
+ * or locking (gc_cursor_write.c, gc_cursor_keyset.c: versions and locks
+ * need a keyset cursor, and locks a transaction; otherwise the first fetch
+ * makes them values with 01S02). A global connection, whose rows live on
+ * several members, keeps its cursors read-only. */
 static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
 {
     if (v != SQL_CONCUR_READ_ONLY && v != SQL_CONCUR_LOCK && v != SQL_CONCUR_ROWVER &&
@@ -95,12 +98,8 @@ static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
     if (s->conn->global != NULL)
         return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
                            "cursors of a global connection are read-only");
-    if (v == SQL_CONCUR_READ_ONLY) {
-        s->concurrency = v;
-        return SQL_SUCCESS;
-    }
-    return fixed_value(s, &s->concurrency, v, SQL_CONCUR_VALUES,
-                       "locking and row-version concurrency become SQL_CONCUR_VALUES");
+    s->concurrency = v;
+    return SQL_SUCCESS;
 }
 
 SQLRETURN gc_stmt_set_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value, SQLINTEGER len)
@@ -222,7 +221,10 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
     case SQL_ATTR_CURSOR_SCROLLABLE:
         return put_ulen(value, string_length, s->cursor_type == SQL_CURSOR_FORWARD_ONLY
                                                   ? SQL_NONSCROLLABLE : SQL_SCROLLABLE);
-    case SQL_ATTR_CURSOR_SENSITIVITY: return put_ulen(value, string_length, SQL_INSENSITIVE);
+    case SQL_ATTR_CURSOR_SENSITIVITY:
+        /* A keyset cursor sees others' updates and deletions, not insertions. */
+        return put_ulen(value, string_length, s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN
+                                                  ? SQL_UNSPECIFIED : SQL_INSENSITIVE);
     case SQL_ATTR_USE_BOOKMARKS: return put_ulen(value, string_length, s->use_bookmarks);
     case SQL_ATTR_FETCH_BOOKMARK_PTR: return put_ptr(value, string_length, s->fetch_bookmark_ptr);
     case SQL_ATTR_ASYNC_ENABLE: return put_ulen(value, string_length, SQL_ASYNC_ENABLE_OFF);

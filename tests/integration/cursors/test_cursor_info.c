@@ -22,14 +22,16 @@ int main(void)
     st_conn c;
     st_connect(&c);
     SQLHDBC dbc = c.dbc;
-    ST_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) == (SQL_SO_FORWARD_ONLY | SQL_SO_STATIC),
+    /* Rows change through static cursors with SQL_CONCUR_VALUES, except on a
+     * global connection, whose cursors are read-only and never keyset-driven. */
+    bool global = getenv("GC_TEST_GLOBAL") != NULL;
+    ST_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) ==
+                 (SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | (global ? 0 : SQL_SO_KEYSET_DRIVEN)),
              "SQL_SCROLL_OPTIONS");
     ST_CHECK(info_u32(dbc, SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1) == SQL_CA1_NEXT,
              "forward-only attributes 1");
-    /* Rows change through static cursors with SQL_CONCUR_VALUES, except on a
-     * global connection, whose cursors are read-only. */
-    bool global = getenv("GC_TEST_GLOBAL") != NULL;
-    SQLUINTEGER write1 = SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
+    SQLUINTEGER write1 = SQL_CA1_LOCK_EXCLUSIVE | SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE |
+                         SQL_CA1_BULK_ADD |
                          SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK;
     SQLUINTEGER write2 = SQL_CA2_OPT_VALUES_CONCURRENCY | SQL_CA2_SENSITIVITY_ADDITIONS |
                          SQL_CA2_SENSITIVITY_DELETIONS | SQL_CA2_SENSITIVITY_UPDATES;
@@ -42,15 +44,26 @@ int main(void)
     SQLUINTEGER want2 = SQL_CA2_READ_ONLY_CONCURRENCY | SQL_CA2_MAX_ROWS_SELECT |
                         SQL_CA2_CRC_EXACT | (global ? 0 : write2);
     ST_CHECK(static2 == want2, "static attributes 2: %#x", (unsigned)static2);
-    ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES1) == 0, "no keyset cursors");
+    /* A keyset-driven cursor does what a static one does (and sees others'
+     * updates and deletions); none on a global connection. */
+    ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES1) == (global ? 0 : want1),
+             "keyset attributes 1");
+    SQLUINTEGER lock2 = SQL_CA2_LOCK_CONCURRENCY | SQL_CA2_OPT_ROWVER_CONCURRENCY;
+    ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES2) == (global ? 0 : want2 | lock2),
+             "keyset attributes 2");
     ST_CHECK(info_u32(dbc, SQL_DYNAMIC_CURSOR_ATTRIBUTES1) == 0, "no dynamic cursors");
     SQLUINTEGER pos = SQL_POS_POSITION | SQL_POS_REFRESH;
     ST_CHECK(info_u32(dbc, SQL_POS_OPERATIONS) ==
                  (global ? pos : pos | SQL_POS_UPDATE | SQL_POS_DELETE),
              "SQL_POS_OPERATIONS");
-    ST_CHECK(info_u32(dbc, SQL_LOCK_TYPES) == SQL_LCK_NO_CHANGE, "SQL_LOCK_TYPES");
+    /* No SQL_LCK_UNLOCK: PostgreSQL keeps a row lock until the transaction ends. */
+    ST_CHECK(info_u32(dbc, SQL_LOCK_TYPES) ==
+                 (global ? SQL_LCK_NO_CHANGE : SQL_LCK_NO_CHANGE | SQL_LCK_EXCLUSIVE),
+             "SQL_LOCK_TYPES");
     ST_CHECK(info_u32(dbc, SQL_SCROLL_CONCURRENCY) ==
-                 (global ? SQL_SCCO_READ_ONLY : SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES),
+                 (global ? SQL_SCCO_READ_ONLY
+                         : SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES | SQL_SCCO_LOCK |
+                               SQL_SCCO_OPT_ROWVER),
              "SQL_SCROLL_CONCURRENCY");
     ST_CHECK(info_u32(dbc, SQL_STATIC_SENSITIVITY) ==
                  (global ? 0 : SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES),

@@ -218,18 +218,25 @@ static void rollback_and_refusals(st_conn *c)
     ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_DELETE, SQL_LOCK_NO_CHANGE), s, "HY000");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 
-    /* A read-only cursor changes nothing; LOCK and ROWVER become VALUES. */
+    /* A read-only cursor changes nothing; on a static cursor LOCK and ROWVER
+     * become VALUES at the first fetch (keyset cursors: test_keyset.c). */
     s = st_stmt(c);
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)ITEMS, SQL_NTS), s);
     ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
     ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_DELETE, SQL_LOCK_NO_CHANGE), s, "HY092");
     ST_OK(SQLCloseCursor(s), s);
-    SQLRETURN rc = SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_ROWVER, 0);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_ROWVER, 0), s);
     SQLULEN v = 0;
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CONCURRENCY, &v, 0, NULL), s);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && v == SQL_CONCUR_VALUES, "rowver: rc %d, %lu", rc,
-             (unsigned long)v);
+    ST_CHECK(v == SQL_CONCUR_ROWVER, "rowver kept until the cursor opens: %lu", (unsigned long)v);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)ITEMS, SQL_NTS), s);
+    SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
+             "static rowver: rc %d", rc);
+    ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CONCURRENCY, &v, 0, NULL), s);
+    ST_CHECK(v == SQL_CONCUR_VALUES, "static rowver became %lu", (unsigned long)v);
+    ST_OK(SQLCloseCursor(s), s);
     ST_EXPECT_STATE(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)99, 0), s, "HY024");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }

@@ -50,18 +50,11 @@ static void attributes(st_conn *c)
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, &v, 0, NULL), s);
     ST_CHECK(v == SQL_CURSOR_STATIC, "SQL_SCROLLABLE gives a static cursor, got %lu",
              (unsigned long)v);
-    /* Keyset-driven and dynamic requests become static with 01S02. */
-    SQLRETURN rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "keyset: rc %d", rc);
-    ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, &v, 0, NULL), s);
-    ST_CHECK(v == SQL_CURSOR_STATIC, "keyset became %lu", (unsigned long)v);
-    rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_DYNAMIC, 0);
+    /* Dynamic requests become static with 01S02 (keyset-driven cursors:
+     * test_keyset.c). */
+    SQLRETURN rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_DYNAMIC, 0);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
              "dynamic: rc %d", rc);
-    rc = SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_LOCK, 0);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "concurrency lock: rc %d", rc);
     ST_EXPECT_STATE(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)42, 0), s, "HY024");
     ST_EXPECT_STATE(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_SENSITIVITY, (SQLPOINTER)SQL_SENSITIVE, 0),
                     s, "HYC00");

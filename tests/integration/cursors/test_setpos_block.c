@@ -79,7 +79,9 @@ static void row_wise_and_setpos(st_conn *c)
     ST_EXPECT_STATE(SQLSetPos(s, 5, SQL_POSITION, SQL_LOCK_NO_CHANGE), s, "HY107");
     ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s, "HY092");
     ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_DELETE, SQL_LOCK_NO_CHANGE), s, "HY092");
+    /* Locks need a transaction; a row lock cannot be released before its end. */
     ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_POSITION, SQL_LOCK_EXCLUSIVE), s, "HYC00");
+    ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_POSITION, SQL_LOCK_UNLOCK), s, "HYC00");
 
     /* A partial last rowset: SQLSetPos stops at its rows. */
     ST_OK(SQLFetchScroll(s, SQL_FETCH_ABSOLUTE, 19), s);

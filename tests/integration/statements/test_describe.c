@@ -149,9 +149,9 @@ int main(void)
     ST_OK(SQLSetCursorName(s, (SQLCHAR *)"my_cursor", SQL_NTS), s);
     ST_OK(SQLGetCursorName(s, (SQLCHAR *)cname, sizeof cname, &clen), s);
     ST_CHECK(strcmp(cname, "my_cursor") == 0, "cursor name '%s'", cname);
-    rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0);
+    rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_DYNAMIC, 0);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "keyset-driven cursor becomes static with 01S02 (rc %d)", rc);
+             "dynamic cursor becomes static with 01S02 (rc %d)", rc);
     SQLULEN attr = 99;
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, &attr, 0, NULL), s);
     ST_CHECK(attr == SQL_CURSOR_STATIC, "cursor type %lu", (unsigned long)attr);

@@ -1,0 +1,279 @@
+/*
+ * gc_cursor_keyset: keyset-driven cursors. The set is buffered at the first
+ * fetch as for a static cursor, and the keyset is the primary key values of
+ * its rows (the key gc_cursor_target finds for writing rows back). Each
+ * rowset a fetch or SQLSetPos(SQL_REFRESH) delivers is first re-read from
+ * the server by key, in one query per rowset:
+ *   SELECT <table columns of the select list> FROM t WHERE (key) IN ((..), ...)
+ * A row whose values changed since the cursor last read it gets the new
+ * values and reports SQL_ROW_UPDATED from then on; a row whose key is gone
+ * reports SQL_ROW_DELETED. Rows others insert are not in the keyset.
+ * A set that has no such key (a join, no key in the select list, a
+ * computed-only list) or a global connection gets a static cursor, 01S02.
+ * The re-read also reads each row's xmin (SQL_CONCUR_ROWVER: the row's
+ * version) or locks the rows (SQL_CONCUR_LOCK: FOR UPDATE, in a
+ * transaction); SQLSetPos(SQL_LOCK_EXCLUSIVE) locks rows the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gc_cursor.h"
+#include "core/gc_cursor_target.h"
+#include "util/gc_strbuf.h"
+
+/* Drops s's diagnostics from `from` on: the reasons the target lookup gave
+ * become one 01S02 that names the fallback. */
+static void drop_diagnostics(gc_stmt *s, int from)
+{
+    for (int i = from; i < s->h.diag.count; i++)
+        free(s->h.diag.records[i].message);
+    if (from < s->h.diag.count)
+        s->h.diag.count = from;
+}
+
+/* Whether a column of the table shows twice in the set: a self-join most
+ * likely (libpq names the same table for both sides), whose rows are not
+ * the table's rows, so re-reading them by key would be wrong. */
+static bool column_twice(const gc_stmt *s, const gc_write_target *t)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        for (int d = c + 1; d < t->ncols && t->column[c] != NULL; d++) {
+            if (t->column[d] != NULL && PQftablecol(s->block, c) == PQftablecol(s->block, d))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Makes the cursor static when the set has no key to re-read rows by;
+ * 01S02 then. */
+static SQLRETURN keep_keyset(gc_stmt *s)
+{
+    const char *why = NULL;
+    if (s->conn->global != NULL) {
+        why = "the rows of a global connection live on several members";
+    } else {
+        int before = s->h.diag.count;
+        const gc_write_target *t = gc_cursor_target(s);
+        drop_diagnostics(s, before);
+        if (t == NULL || t->by_values)
+            why = "the select list must come from one table and hold its primary key";
+        else if (column_twice(s, t))
+            why = "a column of the table is twice in the select list (a self-join?)";
+    }
+    if (why == NULL)
+        return SQL_SUCCESS;
+    s->cursor_type = SQL_CURSOR_STATIC;
+    gc_diag_add(&s->h.diag, "01S02", 0,
+                "option value changed: the keyset-driven cursor became static: %s", why);
+    return SQL_SUCCESS_WITH_INFO;
+}
+
+/* Concurrency the cursor cannot give becomes SQL_CONCUR_VALUES, 01S02:
+ * row versions are read with each rowset's re-read and locks taken by it,
+ * so both need a keyset cursor, and a lock lasts only as long as the
+ * transaction (autocommit off) it is taken in. */
+static SQLRETURN keep_concurrency(gc_stmt *s)
+{
+    const char *why = NULL;
+    bool keyset = s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN;
+    if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
+        why = "SQL_CONCUR_ROWVER needs a keyset-driven cursor";
+    else if (s->concurrency == SQL_CONCUR_LOCK && !keyset)
+        why = "SQL_CONCUR_LOCK needs a keyset-driven cursor";
+    else if (s->concurrency == SQL_CONCUR_LOCK && s->conn->autocommit)
+        why = "SQL_CONCUR_LOCK needs a transaction (autocommit off): PostgreSQL keeps a row "
+              "lock until the transaction ends";
+    if (why == NULL)
+        return SQL_SUCCESS;
+    s->concurrency = SQL_CONCUR_VALUES;
+    gc_diag_add(&s->h.diag, "01S02", 0, "option value changed: %s; SQL_CONCUR_VALUES instead",
+                why);
+    return SQL_SUCCESS_WITH_INFO;
+}
+
+SQLRETURN gc_keyset_open(gc_stmt *s)
+{
+    if (s->scroll.keyset_checked)
+        return SQL_SUCCESS;
+    s->scroll.keyset_checked = true;
+    SQLRETURN rc = SQL_SUCCESS;
+    if (s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN)
+        rc = keep_keyset(s);
+    if (s->concurrency == SQL_CONCUR_ROWVER || s->concurrency == SQL_CONCUR_LOCK) {
+        if (keep_concurrency(s) != SQL_SUCCESS)
+            rc = SQL_SUCCESS_WITH_INFO;
+    }
+    return rc;
+}
+
+/* Whether result row r of `res` (columns: the table columns of the set, in
+ * set order) has the key of block row `row`. */
+static bool same_key(const gc_stmt *s, const gc_write_target *t, int row, const PGresult *res,
+                     int r)
+{
+    for (int c = 0, rc = 0; c < t->ncols; c++) {
+        if (t->column[c] == NULL)
+            continue;
+        if (t->key[c] && strcmp(PQgetvalue(s->block, row, c), PQgetvalue(res, r, rc)) != 0)
+            return false;
+        rc++;
+    }
+    return true;
+}
+
+/* Block row `row` takes the values of result row r; true when one differed.
+ * *oom on an allocation failure. */
+static bool take_values(gc_stmt *s, const gc_write_target *t, int row, const PGresult *res,
+                        int r, bool *oom)
+{
+    bool changed = false;
+    for (int c = 0, rc = 0; c < t->ncols; c++) {
+        if (t->column[c] == NULL)
+            continue;
+        bool null = PQgetisnull(res, r, rc);
+        int len = PQgetlength(res, r, rc);
+        const char *v = PQgetvalue(res, r, rc);
+        rc++;
+        if (null == (bool)PQgetisnull(s->block, row, c) &&
+            (null || (len == PQgetlength(s->block, row, c) &&
+                      memcmp(v, PQgetvalue(s->block, row, c), (size_t)len) == 0)))
+            continue;
+        changed = true;
+        if (!PQsetvalue(s->block, row, c, null ? NULL : (char *)v, null ? -1 : len))
+            *oom = true;
+    }
+    return changed;
+}
+
+/* The re-read query of block rows [first, first + rows) that the cursor has
+ * not deleted; its key values go to `values` (borrowed from block). The
+ * row's xmin comes last with SQL_CONCUR_ROWVER; `lock` adds FOR UPDATE. */
+static int build_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
+                        bool lock, gc_strbuf *sql, const char **values)
+{
+    int n = 0;
+    gc_strbuf_appendf(sql, "SELECT ");
+    for (int c = 0, k = 0; c < t->ncols; c++) {
+        if (t->column[c] != NULL)
+            gc_strbuf_appendf(sql, "%s%s", k++ ? ", " : "", t->column[c]);
+    }
+    if (s->concurrency == SQL_CONCUR_ROWVER)
+        gc_strbuf_appendf(sql, ", xmin");
+    gc_strbuf_appendf(sql, " FROM %s WHERE (", t->table);
+    for (int c = 0, k = 0; c < t->ncols; c++) {
+        if (t->key[c])
+            gc_strbuf_appendf(sql, "%s%s", k++ ? ", " : "", t->column[c]);
+    }
+    gc_strbuf_appendf(sql, ") IN (");
+    int tuples = 0;
+    for (SQLULEN i = 0; i < rows; i++) {
+        int row = (int)(first + (SQLLEN)i);
+        if (gc_cursor_row_mark(s, row) == SQL_ROW_DELETED)
+            continue;
+        gc_strbuf_appendf(sql, "%s(", tuples++ ? ", " : "");
+        for (int c = 0, k = 0; c < t->ncols; c++) {
+            if (!t->key[c])
+                continue;
+            values[n++] = PQgetvalue(s->block, row, c);
+            gc_strbuf_appendf(sql, "%s$%d", k++ ? ", " : "", n);
+        }
+        gc_strbuf_appendf(sql, ")");
+    }
+    gc_strbuf_appendf(sql, ")%s", lock ? " FOR UPDATE" : "");
+    return tuples > 0 ? n : 0;
+}
+
+/* Marks each re-read row updated when its values changed, deleted when its
+ * key is gone. */
+static bool apply_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
+                         const PGresult *res)
+{
+    bool oom = false;
+    for (SQLULEN i = 0; i < rows && !oom; i++) {
+        int row = (int)(first + (SQLLEN)i);
+        SQLUSMALLINT mark = gc_cursor_row_mark(s, row);
+        if (mark == SQL_ROW_DELETED)
+            continue;
+        int r = 0;
+        while (r < PQntuples(res) && !same_key(s, t, row, res, r))
+            r++;
+        if (r == PQntuples(res)) {
+            oom = !gc_cursor_mark_row(s, row, SQL_ROW_DELETED);
+            continue;
+        }
+        if (take_values(s, t, row, res, r, &oom) && mark != SQL_ROW_ADDED)
+            oom = oom || !gc_cursor_mark_row(s, row, SQL_ROW_UPDATED);
+        if (s->concurrency == SQL_CONCUR_ROWVER)
+            oom = oom || !gc_cursor_set_version(s, row, PQgetvalue(res, r, PQnfields(res) - 1));
+    }
+    return !oom;
+}
+
+/* Re-reads (and with `lock` locks) block rows [first, first + rows) by
+ * key in one query; `apply` makes the rows take what was read. */
+static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
+                        bool lock, bool apply)
+{
+    int nkeys = 0;
+    for (int c = 0; c < t->ncols; c++)
+        nkeys += t->key[c];
+    const char **values = calloc(rows * (SQLULEN)nkeys + 1, sizeof *values);
+    gc_strbuf sql;
+    gc_strbuf_init(&sql);
+    SQLRETURN rc = SQL_ERROR;
+    int n = values != NULL ? build_reread(s, t, first, rows, lock, &sql, values) : 0;
+    if (values == NULL || sql.failed) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+    } else if (n == 0) {
+        rc = SQL_SUCCESS;           /* every row of the rowset is deleted */
+    } else {
+        PGresult *res = gc_cursor_run(s, sql.data, n, values, NULL);
+        if (res != NULL) {
+            rc = SQL_SUCCESS;
+            if (apply && !apply_reread(s, t, first, rows, res)) {
+                gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+                rc = SQL_ERROR;
+            }
+            PQclear(res);
+        }
+    }
+    free(values);
+    gc_strbuf_free(&sql);
+    return rc;
+}
+
+SQLRETURN gc_keyset_reread(gc_stmt *s, SQLLEN first, SQLULEN rows)
+{
+    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || s->scroll.target == NULL || rows == 0)
+        return SQL_SUCCESS;
+    /* The target was found by gc_keyset_open at the set's first fetch.
+     * SQL_CONCUR_LOCK locks rows as they are read (keep_concurrency made
+     * sure a transaction is open). */
+    bool lock = s->concurrency == SQL_CONCUR_LOCK && !s->conn->autocommit;
+    return reread(s, s->scroll.target, first, rows, lock, true);
+}
+
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, SQLLEN first, SQLULEN rows)
+{
+    const char *why = NULL;
+    if (s->conn->global != NULL)
+        why = "rows of a global connection cannot be locked through a cursor";
+    else if (s->conn->autocommit)
+        why = "SQL_LOCK_EXCLUSIVE needs a transaction (autocommit off): PostgreSQL keeps a "
+              "row lock until the transaction ends";
+    if (why != NULL) {
+        gc_diag_add(&s->h.diag, "HYC00", 0, "optional feature not implemented: %s", why);
+        return SQL_ERROR;
+    }
+    const gc_write_target *t = gc_cursor_target(s);
+    if (t == NULL)
+        return SQL_ERROR;
+    if (t->by_values) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: locking rows needs the table's primary "
+                    "key in the select list");
+        return SQL_ERROR;
+    }
+    return reread(s, t, first, rows, true, s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN);
+}
