@@ -123,10 +123,11 @@ const gc_key gc_keys[] = {
              "member, instead of connecting to every member at connect time." },
     { .name = "GlobalSession", .goldilocks = "USE_GLOBAL_SESSION",
       .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(global_session),
-      .doc = "Yes: the global connections of one process to the same cluster and "
-             "role share member sessions, each borrowed for one transaction, so "
-             "server sessions follow concurrent transactions instead of "
-             "connections times members. DDL is refused under a global session." },
+      .doc = "Meant to let the global connections of one process to the same "
+             "cluster and role share member sessions, each borrowed for one "
+             "transaction. Not built yet: a global connection given Yes connects "
+             "with SQL_SUCCESS_WITH_INFO and 01S02 saying so, and keeps a session "
+             "of its own on every member." },
     { .name = "DirectExecuteRouting", .type = GC_KEY_BOOL, .default_value = "No",
       .offset = FIELD(direct_execute_routing),
       .doc = "Yes: route SQLExecDirect statements by the sharding-key literals they "

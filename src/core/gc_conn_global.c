@@ -55,6 +55,13 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         gc_diag_add_error(&c->h.diag, &warnings.members_down);
     if (gc_error_is_set(&warnings.unknown_names))
         gc_diag_add_error(&c->h.diag, &warnings.unknown_names);
+    /* Shared member sessions are not built yet: say so rather than accept
+     * the key silently (01S02, the value asked for was not used). */
+    if (c->settings.global_session)
+        gc_diag_add(&c->h.diag, "01S02", 0,
+                    "option value changed: GlobalSession=Yes (USE_GLOBAL_SESSION) is not "
+                    "supported yet; this connection keeps a session of its own on every "
+                    "member");
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 

@@ -142,6 +142,18 @@ static int expect_unknown_paths(const char *dsn)
     }
     fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
     printf("ok: unknown path names are named in a 01000 warning at connect\n");
+    /* GlobalSession=Yes, not built yet, is not taken silently. */
+    snprintf(connstr, sizeof connstr, "DSN=%s;GlobalSession=Yes", dsn);
+    rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                          SQL_DRIVER_NOPROMPT);
+    first_diag(state, msg, sizeof msg);
+    if (rc != SQL_SUCCESS_WITH_INFO || strcmp((char *)state, "01S02") != 0 ||
+        strstr((const char *)msg, "GlobalSession") == NULL) {
+        fprintf(stderr, "FAIL: GlobalSession=Yes: rc %d, %s %s\n", rc, state, msg);
+        return 1;
+    }
+    fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
+    printf("ok: GlobalSession=Yes is answered with 01S02\n");
     return 0;
 }
 
