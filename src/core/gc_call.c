@@ -95,7 +95,43 @@ static void called_name(const char *call_text, gc_strbuf *schema, gc_strbuf *nam
     }
 }
 
-/* Asks the catalog whether the called name is a procedure (once per text). */
+/* The kind the connection learnt for `key` since its last DDL, or
+ * CALL_UNKNOWN. */
+static int remembered_kind(const gc_conn *c, const char *key)
+{
+    for (size_t i = 0; i < sizeof c->call_kinds / sizeof c->call_kinds[0]; i++)
+        if (c->call_kinds[i].name != NULL && c->call_kinds[i].epoch == c->ddl_epoch &&
+            strcmp(c->call_kinds[i].name, key) == 0)
+            return c->call_kinds[i].kind;
+    return CALL_UNKNOWN;
+}
+
+/* Remembers kind for key in the oldest slot (nothing on out-of-memory). */
+static void remember_kind(gc_conn *c, const char *key, int kind)
+{
+    int n = (int)(sizeof c->call_kinds / sizeof c->call_kinds[0]);
+    char *copy = strdup(key);
+    if (copy == NULL)
+        return;
+    int i = c->call_kinds_next;
+    free(c->call_kinds[i].name);
+    c->call_kinds[i].name = copy;
+    c->call_kinds[i].kind = kind;
+    c->call_kinds[i].epoch = c->ddl_epoch;
+    c->call_kinds_next = (i + 1) % n;
+}
+
+void gc_call_forget_kinds(gc_conn *c)
+{
+    for (size_t i = 0; i < sizeof c->call_kinds / sizeof c->call_kinds[0]; i++) {
+        free(c->call_kinds[i].name);
+        c->call_kinds[i].name = NULL;
+    }
+    c->call_kinds_next = 0;
+}
+
+/* Asks the catalog whether the called name is a procedure: once per name
+ * and connection until the connection runs DDL. */
 static SQLRETURN look_up_kind(gc_stmt *s)
 {
     gc_member *m = s->conn->session;
@@ -109,6 +145,16 @@ static SQLRETURN look_up_kind(gc_stmt *s)
     called_name(s->call_text, &schema, &name);
     const char *values[2] = { name.data != NULL ? name.data : "",
                               schema.data != NULL ? schema.data : "" };
+    gc_strbuf key;
+    gc_strbuf_init(&key);
+    gc_strbuf_appendf(&key, "%s.%s", values[1], values[0]);
+    s->call_kind = key.data != NULL ? remembered_kind(s->conn, key.data) : CALL_UNKNOWN;
+    if (s->call_kind != CALL_UNKNOWN) {
+        gc_strbuf_free(&key);
+        gc_strbuf_free(&schema);
+        gc_strbuf_free(&name);
+        return SQL_SUCCESS;
+    }
     gc_error err;
     gc_error_clear(&err);
     gc_stmt_free_session(s->conn);
@@ -121,6 +167,8 @@ static SQLRETURN look_up_kind(gc_stmt *s)
             if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
                 s->call_kind = strcmp(PQgetvalue(r, 0, 0), "t") == 0 ? CALL_PROCEDURE
                                                                      : CALL_FUNCTION;
+                if (key.data != NULL)
+                    remember_kind(s->conn, key.data, s->call_kind);
                 rc = SQL_SUCCESS;
             } else if (rc != SQL_SUCCESS) {
                 gc_stmt_add_member_error(s, m, r);
@@ -128,6 +176,7 @@ static SQLRETURN look_up_kind(gc_stmt *s)
             PQclear(r);
         }
     }
+    gc_strbuf_free(&key);
     gc_strbuf_free(&schema);
     gc_strbuf_free(&name);
     return rc;

@@ -65,9 +65,21 @@ struct gc_conn {
         int mode;                  /* gc_txn_guard_mode */
     } txn_guard;
     unsigned long next_statement_number;   /* names server-side prepared statements */
-    /* Whether the database has a type named lo (gc_lo.c): 0 not asked yet
-     * (or DDL ran since), 1 none, 2 it has. */
+    /* Rises each time this connection runs DDL: what the driver learnt from
+     * the catalog (below) is asked again after it. */
+    unsigned ddl_epoch;
+    /* Whether the database has a type named lo (gc_lo.c): 0 not asked, 1
+     * none, 2 it has; asked in lo_type_epoch. */
     int lo_type_presence;
+    unsigned lo_type_epoch;
+    /* Whether a called name is a procedure or a function (gc_call.c): the
+     * last few names asked, each with the epoch it was asked in. */
+    struct {
+        char *name;               /* owned; "schema.name" as written */
+        int kind;
+        unsigned epoch;
+    } call_kinds[8];
+    int call_kinds_next;          /* the slot the next name takes */
     gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */

@@ -708,7 +708,7 @@ static SQLRETURN start_exec(gc_stmt *s)
 {
     gc_stmt_cache_before_exec(s);
     if (!s->keeps_kept_statements)
-        s->conn->lo_type_presence = 0;    /* DDL may make or drop the lo type */
+        s->conn->ddl_epoch++;    /* DDL may change what the catalog told us */
     /* A text with $n and no `?` takes parameters only when the application
      * bound them (a non-standard way some applications use). */
     if (s->positional_params > 0)

@@ -303,7 +303,7 @@ static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, g
 static bool database_has_lo_type(gc_stmt *s)
 {
     gc_conn *c = s->conn;
-    if (c->lo_type_presence == 0) {
+    if (c->lo_type_presence == 0 || c->lo_type_epoch != c->ddl_epoch) {
         gc_error err;
         gc_error_clear(&err);
         PGresult *r = gc_conn_exec(c, "select 1 from pg_catalog.pg_type where typname = 'lo' "
@@ -311,6 +311,7 @@ static bool database_has_lo_type(gc_stmt *s)
         if (r == NULL)
             return true;    /* cannot tell: the describe decides */
         c->lo_type_presence = PQntuples(r) > 0 ? 2 : 1;
+        c->lo_type_epoch = c->ddl_epoch;
         PQclear(r);
     }
     return c->lo_type_presence == 2;

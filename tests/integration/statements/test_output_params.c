@@ -163,6 +163,36 @@ static void errors(st_conn *c)
     ST_CHECK(strcmp(st_query_text(c, "select 1"), "1") == 0, "the connection works on");
 }
 
+/* How often the server ran the driver's question "procedure or function?"
+ * (pg_stat_statements). */
+static long kind_lookups(st_conn *c)
+{
+    return atol(st_query_text(c, "select coalesce(sum(calls), 0) from pg_stat_statements "
+                                 "where query like '%pg_function_is_visible(p.oid)%' "
+                                 "and query not like '%pg_stat_statements%'"));
+}
+
+/* A called name's kind is asked once per connection, and again after the
+ * connection ran DDL (which may have made the name a procedure). Counted
+ * on the one server of a general connection. */
+static void kind_asked_once_per_name(void)
+{
+    st_conn c;
+    st_connect(&c);
+    long before = kind_lookups(&c);
+    for (int i = 0; i < 3; i++)
+        st_exec(&c, "{call outp_scale(1, 2)}");
+    long once = kind_lookups(&c);
+    ST_CHECK(once - before == 1, "three calls asked %ld times", once - before);
+    st_exec(&c, "create or replace procedure outp_scale(inout x int, factor int) "
+                "language plpgsql as $$begin x := x * factor; end$$");
+    st_exec(&c, "{call outp_scale(1, 2)}");
+    st_exec(&c, "{call outp_scale(1, 2)}");
+    ST_CHECK(kind_lookups(&c) - once == 1, "asked again once after DDL: %ld",
+             kind_lookups(&c) - once);
+    st_disconnect(&c);
+}
+
 int main(void)
 {
     st_conn c;
@@ -174,6 +204,8 @@ int main(void)
     set_returning_function(&c);
     array_of_calls(&c);
     errors(&c);
+    if (getenv("GC_TEST_GLOBAL") == NULL)
+        kind_asked_once_per_name();
     st_exec(&c, "drop function outp_add, outp_split, outp_series");
     st_exec(&c, "drop procedure outp_scale, outp_out");
     st_disconnect(&c);
