@@ -86,7 +86,33 @@ static const char catalog_ddl[] =
     "     AND t.name = c.relname AND t.origin = 'ddl';\n"
     "END $fn$;\n"
     "REVOKE ALL ON FUNCTION gcluster.register_solo_table(regclass, text) FROM PUBLIC;\n"
-    "REVOKE ALL ON FUNCTION gcluster.unregister_solo_table(regclass) FROM PUBLIC;\n";
+    "REVOKE ALL ON FUNCTION gcluster.unregister_solo_table(regclass) FROM PUBLIC;\n"
+    /* The commit decision of a transaction that spans groups (docs/transactions
+     * across groups in docs/global-connection.md): its coordinator writes
+     * `true` inside its own transaction, just before its COMMIT; whoever
+     * resolves a prepared transaction later writes `false`, which waits for
+     * the coordinator's transaction to end (unique key) and loses to its
+     * `true` when that committed. The first decision written stands. */
+    "CREATE TABLE IF NOT EXISTS gcluster.commit_decisions (\n"
+    "  gid text PRIMARY KEY, committed boolean NOT NULL,\n"
+    "  decided_at timestamptz NOT NULL DEFAULT now());\n"
+    "CREATE OR REPLACE FUNCTION gcluster.decide_commit(gid text, committed boolean)\n"
+    "RETURNS boolean LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "DECLARE d boolean;\n"
+    "BEGIN\n"
+    "  INSERT INTO gcluster.commit_decisions AS x (gid, committed)\n"
+    "  VALUES (decide_commit.gid, decide_commit.committed) ON CONFLICT (gid) DO NOTHING;\n"
+    "  SELECT x.committed INTO d FROM gcluster.commit_decisions x WHERE x.gid = decide_commit.gid;\n"
+    "  RETURN d;\n"
+    "END $fn$;\n"
+    "CREATE OR REPLACE FUNCTION gcluster.forget_commit_decision(gid text)\n"
+    "RETURNS void LANGUAGE sql STRICT SECURITY DEFINER\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "  DELETE FROM gcluster.commit_decisions x WHERE x.gid = forget_commit_decision.gid;\n"
+    "$fn$;\n"
+    "REVOKE ALL ON FUNCTION gcluster.decide_commit(text, boolean) FROM PUBLIC;\n"
+    "REVOKE ALL ON FUNCTION gcluster.forget_commit_decision(text) FROM PUBLIC;\n";
 
 /* One text for the whole catalog content, so that a sync can tell whether it
  * changed anything. */
@@ -116,7 +142,9 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
     gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.bump_version(text, bigint) TO ");
     gcctl_sb_ident(&sb, admin);
     gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.register_solo_table(regclass, text),"
-                              " gcluster.unregister_solo_table(regclass) TO ");
+                              " gcluster.unregister_solo_table(regclass),"
+                              " gcluster.decide_commit(text, boolean),"
+                              " gcluster.forget_commit_decision(text) TO ");
     gcctl_sb_ident(&sb, spec->user);
     gc_strbuf_append_str(&sb, ";\n");
     char *sql = gcctl_sb_take(&sb);
