@@ -1,0 +1,79 @@
+#!/bin/bash
+# The driver's resolution of in-doubt transactions (gc_in_doubt_resolve_group)
+# through a global connection to the demo cluster: G2's primary holds
+# transactions prepared under gids whose coordinator is G1; the driver
+# commits the one G1 committed, rolls back the one without a decision,
+# leaves what it may not or cannot decide (a group the cluster lacks, a
+# transaction of another role, a coordinator still open past the driver's
+# 2 s wait, one within the grace) and settles the rest on its next call.
+# usage: resolve_driver.sh GCCTL DIR IN_DOUBT_DRIVER
+GCCTL=$1
+DIR=$2
+DRIVER=$3
+source "$(dirname "$0")/lib.sh"
+
+run="gcx:$$:$(date +%s)."
+gid() { echo "${run}00000000$1:$1:$2"; }
+A=$(gid 1 G1)   # the coordinator committed: committed
+B=$(gid 2 G1)   # no decision: rolled back
+C=$(gid 3 G1)   # the coordinator stays open 6 s: left, committed on the next call
+E=$(gid 4 G9)   # a group the cluster does not have: left
+P=$(gid 5 G1)   # prepared by the superuser: left (the app role may not finish it)
+Y=$(gid 6 G1)   # within the grace on the first call: young, then rolled back
+
+cleanup() {
+    for g in $(su_sql G2N1 "SELECT gid FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'" 2>/dev/null); do
+        su_sql G2N1 "ROLLBACK PREPARED '$g'" >/dev/null 2>&1
+    done
+}
+trap cleanup EXIT
+
+su_sql G2N1 "DROP TABLE IF EXISTS resolve_probe; CREATE TABLE resolve_probe (k text PRIMARY KEY, v int);
+             INSERT INTO resolve_probe VALUES ('a', 0), ('b', 0), ('c', 0), ('e', 0), ('p', 0), ('y', 0);
+             GRANT ALL ON resolve_probe TO app"
+su_sql G1N1 "DELETE FROM gcluster.commit_decisions"
+prepare() {
+    sql G2N1 "BEGIN" "UPDATE resolve_probe SET v = 1 WHERE k = '$1'" "PREPARE TRANSACTION '$2'"
+}
+prepare a "$A"
+prepare b "$B"
+prepare c "$C"
+prepare e "$E"
+su_sql G2N1 "BEGIN; UPDATE resolve_probe SET v = 1 WHERE k = 'p'; PREPARE TRANSACTION '$P'"
+sql G1N1 "SELECT gcluster.decide_commit('$A', true)" >/dev/null
+psql -X -q -At -h 127.0.0.1 -p "$(port_of G1N1)" -U app -d app \
+    -c "BEGIN" -c "SELECT gcluster.decide_commit('$C', true)" -c "SELECT pg_sleep(6)" \
+    -c "COMMIT" >/dev/null &
+coordinator=$!
+wait_until G1N1 "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(6)'" 1
+sleep 1.5
+prepare y "$Y"
+
+servers="127.0.0.1:$(port_of G1N1),127.0.0.1:$(port_of G2N1)"
+out=$(run_client "$DRIVER" "$servers" G2 1000) || fail "first call: $out"
+echo "$out"
+echo "$out" | grep -q "^ok: refused inside a transaction: HY010" || fail "pinned not refused"
+echo "$out" | grep -q "^ok: refused without the group's primary session: 08S01" || fail "closed not refused"
+counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=\([0-9]*\)$/\1/p')
+ms=$(echo "$out" | sed -n 's/^committed=.* ms=\([0-9]*\)$/\1/p')
+[ "$counts" = "committed=1 rolled_back=1 left=3 young=1" ] || fail "first call counted $counts"
+[ "$ms" -ge 1900 ] && [ "$ms" -lt 5000 ] || fail "the wait for the open coordinator took $ms ms"
+[ "$(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")" = "a1,b0,c0,e0,p0,y0" ] \
+    || fail "rows after the first call: $(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")"
+[ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
+  = "3:G1,4:G9,5:G1,6:G1" ] || fail "prepared after the first call"
+echo "ok: first call: A committed, B rolled back, C E P left, Y young (waited $ms ms for C)"
+
+wait "$coordinator" || fail "the coordinator of C failed"
+out=$(run_client "$DRIVER" "$servers" G2 1000 measure) || fail "second call: $out"
+echo "$out"
+counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=.*$/\1/p')
+[ "$counts" = "committed=1 rolled_back=1 left=2 young=0" ] || fail "second call counted $counts"
+[ "$(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")" = "a1,b0,c1,e0,p0,y0" ] \
+    || fail "rows after the second call"
+[ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
+  = "4:G9,5:G1" ] || fail "prepared after the second call"
+echo "ok: second call: C committed after its coordinator, Y rolled back, E P left"
+cleanup
+su_sql G2N1 "DROP TABLE resolve_probe"
+echo PASS
