@@ -29,15 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-su_sql G2N1 "DROP TABLE IF EXISTS resolve_probe; CREATE TABLE resolve_probe (k text PRIMARY KEY, v int);
-             INSERT INTO resolve_probe VALUES ('a', 0), ('b', 0), ('c', 0), ('d', 0), ('e', 0), ('f', 0);
-             GRANT ALL ON resolve_probe TO app"
-su_sql G1N1 "DELETE FROM gcluster.commit_decisions"
-
-# prepare KEY GID: the participant's part on G2's primary, prepared.
-prepare() {
-    sql G2N1 "BEGIN" "UPDATE resolve_probe SET v = 1 WHERE k = '$1'" "PREPARE TRANSACTION '$2'"
-}
+in_doubt_setup a b c d e f
 prepare a "$A"
 prepare b "$B"
 prepare c "$C"
@@ -80,8 +72,8 @@ echo "$out" | grep -q "^$D  G2  rolled back$" || fail "D not rolled back after i
 echo "$out" | grep -q "^$E  G2  left: its coordinator group G9 is not in this cluster$" || fail "E not left"
 echo "$out" | grep -q "in doubt: 2 committed, 2 rolled back, 1 left" || fail "summary"
 (( $(echo "$secs >= 1.5" | bc) )) || fail "resolve did not wait for the open coordinators (${secs} s)"
-[ "$(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")" = "a1,b0,c1,d0,e0,f0" ] \
-    || fail "rows not as decided: $(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")"
+[ "$(probe_rows)" = "a1,b0,c1,d0,e0,f0" ] \
+    || fail "rows not as decided: $(probe_rows)"
 echo "ok: committed iff the coordinator committed, waiting ${secs} s for open coordinators"
 
 # Decisions: commits removed (prepared nowhere), rollbacks kept (1 h by

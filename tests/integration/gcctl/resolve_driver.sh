@@ -28,13 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-su_sql G2N1 "DROP TABLE IF EXISTS resolve_probe; CREATE TABLE resolve_probe (k text PRIMARY KEY, v int);
-             INSERT INTO resolve_probe VALUES ('a', 0), ('b', 0), ('c', 0), ('e', 0), ('p', 0), ('y', 0);
-             GRANT ALL ON resolve_probe TO app"
-su_sql G1N1 "DELETE FROM gcluster.commit_decisions"
-prepare() {
-    sql G2N1 "BEGIN" "UPDATE resolve_probe SET v = 1 WHERE k = '$1'" "PREPARE TRANSACTION '$2'"
-}
+in_doubt_setup a b c e p y
 prepare a "$A"
 prepare b "$B"
 prepare c "$C"
@@ -58,8 +52,8 @@ counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=\([0-9]*\)$/\1
 ms=$(echo "$out" | sed -n 's/^committed=.* ms=\([0-9]*\)$/\1/p')
 [ "$counts" = "committed=1 rolled_back=1 left=3 young=1" ] || fail "first call counted $counts"
 [ "$ms" -ge 1900 ] && [ "$ms" -lt 5000 ] || fail "the wait for the open coordinator took $ms ms"
-[ "$(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")" = "a1,b0,c0,e0,p0,y0" ] \
-    || fail "rows after the first call: $(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")"
+[ "$(probe_rows)" = "a1,b0,c0,e0,p0,y0" ] \
+    || fail "rows after the first call: $(probe_rows)"
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "3:G1,4:G9,5:G1,6:G1" ] || fail "prepared after the first call"
 echo "ok: first call: A committed, B rolled back, C E P left, Y young (waited $ms ms for C)"
@@ -69,7 +63,7 @@ out=$(run_client "$DRIVER" "$servers" G2 1000 measure) || fail "second call: $ou
 echo "$out"
 counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=.*$/\1/p')
 [ "$counts" = "committed=1 rolled_back=1 left=2 young=0" ] || fail "second call counted $counts"
-[ "$(sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe")" = "a1,b0,c1,e0,p0,y0" ] \
+[ "$(probe_rows)" = "a1,b0,c1,e0,p0,y0" ] \
     || fail "rows after the second call"
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "4:G9,5:G1" ] || fail "prepared after the second call"
