@@ -283,3 +283,21 @@ bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doub
     gc_in_doubt_list_free(&list);
     return ok;
 }
+
+void gc_in_doubt_check(gc_global *g)
+{
+    const gc_topology *t = gc_global_topology(g);
+    for (int group = 0; group < t->n_groups; group++) {
+        if (gc_global_pinned_member(g) >= 0 || idle_primary(g, group) < 0)
+            continue;
+        gc_in_doubt_counts c;
+        gc_error err;
+        bool ok = gc_in_doubt_resolve_group(g, group, GC_IN_DOUBT_GRACE_MS, &c, &err);
+        if (!ok || c.committed + c.rolled_back + c.left + c.young > 0)
+            gc_trace_write(g->trace, GC_TRACE_INFO,
+                           "in-doubt transactions on group %s: %d committed, %d rolled back, "
+                           "%d left, %d within the grace%s%s",
+                           t->groups[group].name, c.committed, c.rolled_back, c.left, c.young,
+                           ok ? "" : "; stopped: ", ok ? "" : err.message);
+    }
+}

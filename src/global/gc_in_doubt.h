@@ -114,4 +114,12 @@ void gc_in_doubt_count(gc_in_doubt_counts *counts, gc_in_doubt_outcome outcome);
 bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doubt_counts *out,
                                gc_error *err);
 
+/* Between transactions: gc_in_doubt_resolve_group with
+ * GC_IN_DOUBT_GRACE_MS on every group whose primary session is open and
+ * idle (one round trip each when nothing is in doubt); groups without one
+ * are passed over until the next check. Counts and failures go to the
+ * trace only: never an error for the application. Called at every
+ * catalog-version check (gc_global_follow_catalog). */
+void gc_in_doubt_check(gc_global *g);
+
 #endif

@@ -6,6 +6,7 @@
 # leaves what it may not or cannot decide (a group the cluster lacks, a
 # transaction of another role, a coordinator still open past the driver's
 # 2 s wait, one within the grace) and settles the rest on its next call.
+# Then the ODBC driver does it by itself at its catalog-version check.
 # usage: resolve_driver.sh GCCTL DIR IN_DOUBT_DRIVER
 GCCTL=$1
 DIR=$2
@@ -20,6 +21,7 @@ C=$(gid 3 G1)   # the coordinator stays open 6 s: left, committed on the next ca
 E=$(gid 4 G9)   # a group the cluster does not have: left
 P=$(gid 5 G1)   # prepared by the superuser: left (the app role may not finish it)
 Y=$(gid 6 G1)   # within the grace on the first call: young, then rolled back
+A2= B2= Y2=     # the ODBC driver's part, below
 
 cleanup() {
     for g in $(su_sql G2N1 "SELECT gid FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'" 2>/dev/null); do
@@ -68,6 +70,25 @@ counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=.*$/\1/p')
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "4:G9,5:G1" ] || fail "prepared after the second call"
 echo "ok: second call: C committed after its coordinator, Y rolled back, E P left"
+cleanup
+
+# Through the ODBC driver: a global connection settles them at its
+# catalog-version check (every TopologyRefresh = 10 s by default), between
+# the application's statements; one prepared after it connected is within
+# the grace then and stays.
+A2=$(gid 7 G1)
+B2=$(gid 8 G1)
+Y2=$(gid 9 G1)
+in_doubt_setup a b y
+prepare a "$A2"
+prepare b "$B2"
+sql G1N1 "SELECT gcluster.decide_commit('$A2', true)" >/dev/null
+out=$( (sleep 5; prepare y "$Y2" >&2; sleep 5.5; echo "SELECT 1") | run_client isql -b demo 2>&1) \
+    || fail "isql: $out"
+[ "$(probe_rows)" = "a1,b0,y0" ] || fail "rows after the driver's check: $(probe_rows)"
+[ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
+  = "9:G1" ] || fail "prepared after the driver's check"
+echo "ok: a global connection settled them between statements, the young one left"
 cleanup
 su_sql G2N1 "DROP TABLE resolve_probe"
 echo PASS
