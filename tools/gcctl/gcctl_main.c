@@ -94,8 +94,9 @@ static bool need(const cli *c, size_t n, const char *what, gc_error *err)
     return true;
 }
 
-/* *out = text as a number of seconds (0 or more), or dflt when text is
- * NULL; false with err naming the option otherwise. */
+/* *out = text as a number of seconds (0 to 1000000: in milliseconds it
+ * still fits an int), or dflt when text is NULL; false with err naming the
+ * option otherwise. */
 static bool seconds_option(const char *option, const char *text, double dflt, double *out,
                            gc_error *err)
 {
@@ -104,8 +105,8 @@ static bool seconds_option(const char *option, const char *text, double dflt, do
         return true;
     char *end;
     *out = strtod(text, &end);
-    if (end == text || *end != '\0' || !(*out >= 0 && *out <= 1e9)) {
-        gc_error_set(err, "HY000", 0, "%s needs a number of seconds (0 or more), not '%s'",
+    if (end == text || *end != '\0' || !(*out >= 0 && *out <= 1e6)) {
+        gc_error_set(err, "HY000", 0, "%s needs a number of seconds (0 to 1000000), not '%s'",
                      option, text);
         return false;
     }

@@ -112,7 +112,7 @@ su_sql G2N1 "ROLLBACK PREPARED '$ddl'"
 echo "ok: prepared cluster DDL is listed with the statement to run"
 
 out=$("$GCCTL" resolve --dir "$DIR" --grace soon 2>&1) && fail "--grace soon accepted"
-[ "$out" = "gcctl: --grace needs a number of seconds (0 or more), not 'soon'" ] || fail "bad --grace: $out"
+[ "$out" = "gcctl: --grace needs a number of seconds (0 to 1000000), not 'soon'" ] || fail "bad --grace: $out"
 [ "$(sql G2N1 "SELECT count(*) FROM pg_prepared_xacts")" = 0 ] || fail "prepared transactions left"
 su_sql G2N1 "DROP TABLE resolve_probe"
 echo PASS
