@@ -168,6 +168,12 @@ static gc_member *asker_for(gc_global *g, asker_set *a, int group, gc_error *why
         gc_error_clear(&a->failed[group]);
         if (j < 0) {
             gc_error_set(&a->failed[group], "08001", 0, "the group has no member");
+        } else if (gc_member_get_state(gc_global_member(g, j)) == GC_MEMBER_DOWN) {
+            /* Not a connect timeout at every check while the group is
+             * down: its reconnect schedule tells when it is back. */
+            gc_error_set(&a->failed[group], "08001", 0,
+                         "the coordinator group's primary %s is down",
+                         gc_global_topology(g)->members[j].name);
         } else {
             a->sessions[group] = gc_member_open_asker(gc_global_member(g, j), &a->failed[group]);
             if (a->sessions[group] != NULL &&

@@ -106,7 +106,8 @@ void gc_in_doubt_count(gc_in_doubt_counts *counts, gc_in_doubt_outcome outcome);
  * through the connection's open, idle primary session of that group. Each
  * decision is asked on a short-lived session to the coordinator group's
  * primary (gc_member_open_asker), waiting at most
- * GC_IN_DOUBT_DRIVER_WAIT_MS for an open coordinator. One round trip when
+ * GC_IN_DOUBT_DRIVER_WAIT_MS for an open coordinator; a coordinator group
+ * whose primary this connection found down is not asked (left). One round trip when
  * nothing is in doubt. *out gets the counts (young ones too). Returns
  * false with err when the group has no open, idle primary session or it
  * failed (it is then marked failed, as for a statement); the transactions

@@ -21,16 +21,18 @@ C=$(gid 3 G1)   # the coordinator stays open 6 s: left, committed on the next ca
 E=$(gid 4 G9)   # a group the cluster does not have: left
 P=$(gid 5 G1)   # prepared by the superuser: left (the app role may not finish it)
 Y=$(gid 6 G1)   # within the grace on the first call: young, then rolled back
+F=$(gid 10 G1)  # prepared while G1's primary is down: left without waiting
 A2= B2= Y2=     # the ODBC driver's part, below
 
 cleanup() {
+    "$GCCTL" local start-member G1N1 --dir "$DIR" >/dev/null 2>&1 || true
     for g in $(su_sql G2N1 "SELECT gid FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'" 2>/dev/null); do
         su_sql G2N1 "ROLLBACK PREPARED '$g'" >/dev/null 2>&1
     done
 }
 trap cleanup EXIT
 
-in_doubt_setup a b c e p y
+in_doubt_setup a b c e f p y
 prepare a "$A"
 prepare b "$B"
 prepare c "$C"
@@ -54,7 +56,7 @@ counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=\([0-9]*\)$/\1
 ms=$(echo "$out" | sed -n 's/^committed=.* ms=\([0-9]*\)$/\1/p')
 [ "$counts" = "committed=1 rolled_back=1 left=3 young=1" ] || fail "first call counted $counts"
 [ "$ms" -ge 1900 ] && [ "$ms" -lt 5000 ] || fail "the wait for the open coordinator took $ms ms"
-[ "$(probe_rows)" = "a1,b0,c0,e0,p0,y0" ] \
+[ "$(probe_rows)" = "a1,b0,c0,e0,f0,p0,y0" ] \
     || fail "rows after the first call: $(probe_rows)"
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "3:G1,4:G9,5:G1,6:G1" ] || fail "prepared after the first call"
@@ -65,11 +67,24 @@ out=$(run_client "$DRIVER" "$servers" G2 1000 measure) || fail "second call: $ou
 echo "$out"
 counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=.*$/\1/p')
 [ "$counts" = "committed=1 rolled_back=1 left=2 young=0" ] || fail "second call counted $counts"
-[ "$(probe_rows)" = "a1,b0,c1,e0,p0,y0" ] \
+[ "$(probe_rows)" = "a1,b0,c1,e0,f0,p0,y0" ] \
     || fail "rows after the second call"
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "4:G9,5:G1" ] || fail "prepared after the second call"
 echo "ok: second call: C committed after its coordinator, Y rolled back, E P left"
+
+# The coordinator group's primary down: left at once, no connect attempt
+# (the connection found it down and its reconnect schedule retries it).
+prepare f "$F"
+"$GCCTL" local stop-member G1N1 --dir "$DIR" --mode fast >/dev/null || fail "stop G1N1"
+out=$(run_client "$DRIVER" "$servers" G2 0) || fail "call with G1 down: $out"
+"$GCCTL" local start-member G1N1 --dir "$DIR" >/dev/null || fail "start G1N1"
+counts=$(echo "$out" | sed -n 's/^\(committed=.*young=[0-9]*\) ms=.*$/\1/p')
+ms=$(echo "$out" | sed -n 's/^committed=.* ms=\([0-9]*\)$/\1/p')
+[ "$counts" = "committed=0 rolled_back=0 left=3 young=0" ] || fail "call with G1 down counted $counts"
+[ "$ms" -lt 1000 ] || fail "the call with G1 down took $ms ms"
+[ "$(probe_rows)" = "a1,b0,c1,e0,f0,p0,y0" ] || fail "rows after the call with G1 down: $(probe_rows)"
+echo "ok: coordinator group down: E F P left in $ms ms"
 cleanup
 
 # Through the ODBC driver: a global connection settles them at its
