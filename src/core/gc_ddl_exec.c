@@ -29,6 +29,9 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
                     "feature not supported on a global connection: %s", plan.why);
         return SQL_ERROR;
     }
+    /* The DDL talks to every group's primary: a result still streaming on
+     * the current session is buffered first. */
+    gc_stmt_free_session(c);
     char buf[128];
     const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
     gc_ddl_outcome out;
