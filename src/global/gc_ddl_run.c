@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "global/gc_ddl.h"
+#include "global/gc_global_settings.h"
 #include "util/gc_strbuf.h"
 
 /* One group's primary and what phase one did there. */
@@ -32,6 +33,17 @@ typedef struct ddl_group {
     bool prepare_sent;      /* PREPARE TRANSACTION sent: prepared, or its answer lost */
     bool prepared;
 } ddl_group;
+
+/* How phase one brackets each group's work: in the DDL's own transaction
+ * (BEGIN ... PREPARE TRANSACTION gid), or inside the application's open
+ * transaction, which every group's primary has joined (SAVEPOINT ...
+ * RELEASE: a failure undoes the DDL alone; the commit is the
+ * transaction's, gc_global_commit_spread). */
+typedef struct ddl_bracket {
+    const char *gid;          /* own transaction; NULL inside the open one */
+} ddl_bracket;
+
+#define DDL_SAVEPOINT "gc_ddl"
 
 /* Rewrites err as "group G (member M): message", keeping its SQLSTATE. */
 static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
@@ -93,12 +105,13 @@ static bool run(const gc_topology *t, ddl_group *dg, const char *sql, PGresult *
 }
 
 /* Refuses (55000) when a primary allows no prepared transactions, and
- * (25000) when one is inside a transaction. */
-static bool check_primaries(const gc_topology *t, ddl_group *groups, int n, gc_error *err)
+ * (25000, when idle is asked) when one is inside a transaction. */
+static bool check_primaries(const gc_topology *t, ddl_group *groups, int n, bool idle,
+                            gc_error *err)
 {
     for (int k = 0; k < n; k++) {
         ddl_group *dg = &groups[k];
-        if (gc_member_txn_status(dg->session) != PQTRANS_IDLE) {
+        if (idle && gc_member_txn_status(dg->session) != PQTRANS_IDLE) {
             gc_error_set(err, "25000", 0,
                          "cluster-wide DDL cannot run inside a transaction (member %s has "
                          "one open); run DDL in autocommit mode on a global connection",
@@ -378,6 +391,20 @@ static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
                  const char *setup_sql, gc_error *err)
 {
     const gc_topology *t = gc_global_topology(g);
+    if (gid == NULL) {
+        /* Inside the open transaction: back to the savepoint on every group
+         * that set it (a broken session took its transaction with it). */
+        for (int k = 0; k < n; k++) {
+            if (groups[k].in_transaction && gc_member_is_open(groups[k].session)) {
+                gc_error e;
+                gc_error_clear(&e);
+                PQclear(gc_member_exec(groups[k].session, "ROLLBACK TO SAVEPOINT " DDL_SAVEPOINT
+                                       "; RELEASE SAVEPOINT " DDL_SAVEPOINT, &e));
+            }
+            groups[k].in_transaction = false;
+        }
+        return;
+    }
     char note[sizeof err->message];
     size_t used = 0;
     note[0] = '\0';
@@ -418,10 +445,27 @@ static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
-/* PREPARE TRANSACTION gid in dg's open transaction. From the moment it is
- * sent, dg may be prepared, even when the answer is lost. */
-static bool prepare_now(const gc_topology *t, ddl_group *dg, const char *gid, gc_error *err)
+/* Opens the group's bracket: BEGIN, or a savepoint in the open transaction. */
+static bool open_step(const gc_topology *t, ddl_group *dg, const ddl_bracket *b, gc_error *err)
 {
+    if (!run(t, dg, b->gid != NULL ? "BEGIN" : "SAVEPOINT " DDL_SAVEPOINT, NULL, err))
+        return false;
+    dg->in_transaction = true;
+    return true;
+}
+
+/* Closes it: PREPARE TRANSACTION gid (from the moment it is sent, dg may be
+ * prepared, even when the answer is lost), or the savepoint's release. */
+static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
+                        gc_error *err)
+{
+    if (b->gid == NULL) {
+        if (!run(t, dg, "RELEASE SAVEPOINT " DDL_SAVEPOINT, NULL, err))
+            return false;
+        dg->in_transaction = false;
+        return true;
+    }
+    const char *gid = b->gid;
     char prep[128];
     snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
     dg->prepare_sent = true;
@@ -435,12 +479,11 @@ static bool prepare_now(const gc_topology *t, ddl_group *dg, const char *gid, gc
 /* Phase one on one group: BEGIN, its statements (before, may be NULL; sql,
  * whose result *keep takes; extra, may be NULL), PREPARE TRANSACTION. */
 static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *before,
-                          const char *sql, const char *extra, const char *gid,
+                          const char *sql, const char *extra, const ddl_bracket *gid,
                           PGresult **keep, gc_error *err)
 {
-    if (!run(t, dg, "BEGIN", NULL, err))
+    if (!open_step(t, dg, gid, err))
         return false;
-    dg->in_transaction = true;
     if (before != NULL && !run(t, dg, before, NULL, err))
         return false;
     if (!run(t, dg, sql, keep, err))
@@ -461,15 +504,14 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
  * owner. An index runs where it exists (everywhere when it exists nowhere,
  * so PostgreSQL says what is wrong). Then PREPARE TRANSACTION everywhere. */
 static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, const char *sql,
-                             const gc_ddl_plan *plan, const char *gid, PGresult **keep,
+                             const gc_ddl_plan *plan, const ddl_bracket *gid, PGresult **keep,
                              gc_error *err)
 {
     char kinds[n > 0 ? n : 1];
     bool any_foreign = false, any_exists = false;
     for (int k = 0; k < n; k++) {
-        if (!run(t, &groups[k], "BEGIN", NULL, err))
+        if (!open_step(t, &groups[k], gid, err))
             return false;
-        groups[k].in_transaction = true;
         if (!gc_ddl_relkind(groups[k].session, plan->target_as_written, &kinds[k], err)) {
             name_group(err, t, &groups[k]);
             return false;
@@ -542,24 +584,13 @@ static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
-bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
-                const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
+/* Orders the groups with `owner` first (the other groups' foreign tables
+ * copy a new solo table's columns from it) and finds each one's primary.
+ * False with err when a group has none. */
+static bool find_groups(gc_global *g, int owner, const char *setup_sql, ddl_group *groups,
+                        gc_error *err)
 {
-    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
-    out->result = NULL;
-    gc_error_clear(&out->info);
-    const gc_topology *t = gc_global_topology(g);
-    int n = t->n_groups;
-    ddl_group groups[n > 0 ? n : 1];
-    int owner = -1;
-    if (plan->scope == GC_DDL_SOLO_TABLE) {
-        gc_route_request req = { .analysis = NULL };
-        gc_route_decision d;
-        if (!gc_global_route(g, &req, &d, err))
-            return false;
-        owner = d.group;
-    }
-    /* The owner first: the other groups' foreign tables copy its columns. */
+    int n = gc_global_topology(g)->n_groups;
     for (int k = 0; k < n; k++) {
         int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
         groups[k].group = gi;
@@ -569,21 +600,20 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         groups[k].session = gc_global_member(g, groups[k].member);
         groups[k].in_transaction = groups[k].prepare_sent = groups[k].prepared = false;
     }
-    if (!check_primaries(t, groups, n, err))
-        return false;
+    return true;
+}
 
-    static const char prefix[] = "gcodbc_ddl_";
-    char gid[96];
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
-             (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
-
+/* Phase one on every group (groups[0] is the owner of a new solo table),
+ * each group's work bracketed as b says. */
+static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int owner,
+                           const char *sql, const gc_ddl_plan *plan, const ddl_bracket *b,
+                           gc_ddl_outcome *out, gc_error *err)
+{
+    if (plan->scope == GC_DDL_EVERY_GROUP && plan->target != GC_DDL_TARGET_NONE)
+        return prepare_targeted(t, groups, n, sql, plan, b, &out->result, err);
     char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
     bool ok = true;
-    if (plan->scope == GC_DDL_EVERY_GROUP && plan->target != GC_DDL_TARGET_NONE)
-        ok = prepare_targeted(t, groups, n, sql, plan, gid, &out->result, err);
-    for (int k = 0; k < n && ok && plan->target == GC_DDL_TARGET_NONE; k++) {
+    for (int k = 0; k < n && ok; k++) {
         ddl_group *dg = &groups[k];
         bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
         if (plan->scope == GC_DDL_EVERY_GROUP) {
@@ -595,17 +625,15 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }
-            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, gid,
+            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, b,
                                      &out->result, err);
             free(own);
             free(before);
             continue;
         }
         if (on_owner) {
-            /* BEGIN and the CREATE first; the description needs the table. */
-            ok = run(t, dg, "BEGIN", NULL, err);
-            dg->in_transaction = ok;
-            ok = ok && run(t, dg, sql, &out->result, err) &&
+            /* The bracket and the CREATE first; the description needs the table. */
+            ok = open_step(t, dg, b, err) && run(t, dg, sql, &out->result, err) &&
                  describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
                                &schema, &table, err);
         }
@@ -615,18 +643,52 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
             gc_error_set(err, "HY001", 0, "out of memory");
             ok = false;
         }
-        if (ok && on_owner) {
-            ok = run(t, dg, extra, NULL, err) && prepare_now(t, dg, gid, err);
-        } else if (ok) {
-            ok = prepare_group(t, dg, NULL, extra, NULL, gid, NULL, err);
-        }
+        if (ok && on_owner)
+            ok = run(t, dg, extra, NULL, err) && prepare_now(t, dg, b, err);
+        else if (ok)
+            ok = prepare_group(t, dg, NULL, extra, NULL, b, NULL, err);
         free(extra);
     }
     free(columns);
     free(qualified);
     free(schema);
     free(table);
-    if (!ok) {
+    return ok;
+}
+
+/* The group the router chooses for a statement without a key
+ * (LocalityGroupPolicy); -1 with err when none can serve. */
+static int policy_group(gc_global *g, gc_error *err)
+{
+    gc_route_request req = { .analysis = NULL };
+    gc_route_decision d;
+    return gc_global_route(g, &req, &d, err) ? d.group : -1;
+}
+
+bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
+{
+    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    out->result = NULL;
+    gc_error_clear(&out->info);
+    const gc_topology *t = gc_global_topology(g);
+    int n = t->n_groups;
+    ddl_group groups[n > 0 ? n : 1];
+    int owner = plan->scope == GC_DDL_SOLO_TABLE ? policy_group(g, err) : -1;
+    if (plan->scope == GC_DDL_SOLO_TABLE && owner < 0)
+        return false;
+    if (!find_groups(g, owner, setup_sql, groups, err) ||
+        !check_primaries(t, groups, n, true, err))
+        return false;
+
+    static const char prefix[] = "gcodbc_ddl_";
+    char gid[96];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
+             (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
+    ddl_bracket b = { .gid = gid };
+    if (!run_everywhere(t, groups, n, owner, sql, plan, &b, out, err)) {
         undo(g, groups, n, gid, setup_sql, err);
         PQclear(out->result);
         out->result = NULL;
@@ -642,5 +704,81 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         if (!gc_ddl_refresh(g, primaries, n, setup_sql, &e) && out->info.sqlstate[0] == '\0')
             out->info = e;
     }
+    return true;
+}
+
+/* Gets member i (open, a primary) ready to hold part of the open
+ * transaction: the session settings replayed, then the held-back SQL
+ * BEGIN or begin_sql as the transaction's first member (pinned), or
+ * joined. */
+static bool enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err)
+{
+    if (gc_global_holds_transaction(g, i))
+        return true;
+    if (!gc_global_settings_replay(g, i, err))
+        return false;
+    if (gc_global_pinned_member(g) >= 0)
+        return gc_global_join(g, i, begin_sql, err);
+    if (gc_global_prelude_pending(g)) {
+        if (!gc_global_prelude_send(g, i, err))
+            return false;
+    } else {
+        PGresult *r = gc_member_exec(gc_global_member(g, i), begin_sql, err);
+        if (r == NULL)
+            return false;
+        PQclear(r);
+    }
+    gc_global_pin(g, i);
+    return true;
+}
+
+bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               const char *begin_sql, const char *setup_sql,
+                               gc_ddl_outcome *out, gc_error *err)
+{
+    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    out->result = NULL;
+    gc_error_clear(&out->info);
+    const gc_topology *t = gc_global_topology(g);
+    int n = t->n_groups;
+    ddl_group groups[n > 0 ? n : 1];
+    /* The transaction's member coordinates; a new solo table is made on its
+     * group, so the transaction's later statements, which run there, see it. */
+    int pin = gc_global_pinned_member(g);
+    int coordinator_group;
+    if (pin >= 0) {
+        if (gc_member_get_role(gc_global_member(g, pin)) == GC_ROLE_STANDBY) {
+            gc_error_set(err, "25006", 0, "cluster-wide DDL needs every group's primary, but "
+                         "this transaction runs on standby %s (read-only access mode): "
+                         "run the DDL in a read-write transaction", t->members[pin].name);
+            return false;
+        }
+        coordinator_group = t->members[pin].group;
+    } else if ((coordinator_group = policy_group(g, err)) < 0) {
+        return false;
+    }
+    if (!find_groups(g, coordinator_group, setup_sql, groups, err))
+        return false;
+    if (pin >= 0) {
+        groups[0].member = pin;
+        groups[0].session = gc_global_member(g, pin);
+    }
+    for (int k = 0; k < n; k++) {
+        if (!enter_transaction(g, groups[k].member, begin_sql, err)) {
+            name_group(err, t, &groups[k]);
+            return false;
+        }
+    }
+    /* Every group but the coordinator's is prepared at the COMMIT. */
+    if (!check_primaries(t, groups + 1, n - 1, false, err))
+        return false;
+    ddl_bracket b = { .gid = NULL };
+    if (!run_everywhere(t, groups, n, coordinator_group, sql, plan, &b, out, err)) {
+        undo(g, groups, n, NULL, setup_sql, err);
+        PQclear(out->result);
+        out->result = NULL;
+        return false;
+    }
+    gc_global_note_transaction_ddl(g, plan->changes_map);
     return true;
 }
