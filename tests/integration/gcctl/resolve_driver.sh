@@ -107,8 +107,19 @@ in_doubt_setup a b y
 prepare a "$A2"
 prepare b "$B2"
 sql G1N1 "SELECT gcluster.decide_commit('$A2', true)" >/dev/null
-out=$( (sleep 5; prepare y "$Y2" >&2; sleep 5.5; echo "SELECT 1") | run_client isql -b demo 2>&1) \
-    || fail "isql: $out"
+# A statement a second until A2 and B2 are settled (the first check comes
+# 10 s after isql connected); Y2 is then 5 to 6 s old.
+feed() {
+    sleep 5
+    prepare y "$Y2" >&2
+    for _ in $(seq 1 25); do
+        sleep 1
+        echo "SELECT 1"
+        [ "$(sql G2N1 "SELECT count(*) FROM pg_prepared_xacts WHERE gid IN ('$A2', '$B2')")" = 0 ] \
+            && break
+    done
+}
+out=$(feed | run_client isql -b demo 2>&1) || fail "isql: $out"
 [ "$(probe_rows)" = "a1,b0,y0" ] || fail "rows after the driver's check: $(probe_rows)"
 [ "$(sql G2N1 "SELECT string_agg(right(gid, 4), ',' ORDER BY gid) FROM pg_prepared_xacts WHERE left(gid, ${#run}) = '$run'")" \
   = "9:G1" ] || fail "prepared after the driver's check"
