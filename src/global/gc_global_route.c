@@ -367,7 +367,8 @@ static bool temp_table_member(gc_global *g, const gc_route_request *req, int *me
                      "the table again", use.table, use.member);
         gc_trace_write(g->trace, GC_TRACE_INFO, "route: temporary table %s lost with %s",
                        use.table, use.member);
-        gc_temp_tables_forget_session(g->temps, use.generation);
+        /* Reported once: the name is an ordinary one again. */
+        gc_temp_tables_forget(g->temps, use.table);
         return false;
     }
     if (pin_holds(g) && g->pinned != i) {

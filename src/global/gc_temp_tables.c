@@ -338,11 +338,11 @@ void gc_temp_tables_transaction_ended(gc_temp_tables *t, unsigned long generatio
             remove_entry(t, i);
 }
 
-void gc_temp_tables_forget_session(gc_temp_tables *t, unsigned long generation)
+void gc_temp_tables_forget(gc_temp_tables *t, const char *name)
 {
-    for (int i = t->n - 1; i >= 0; i--)
-        if (t->entries[i].generation == generation)
-            remove_entry(t, i);
+    int i = find_entry(t, name);
+    if (i >= 0)
+        remove_entry(t, i);
 }
 
 /* --- statements that name registered tables --- */

@@ -55,8 +55,8 @@ bool gc_temp_tables_note(gc_temp_tables *t, const char *sql, size_t len, const c
  * back): its ON COMMIT DROP tables leave the registry. */
 void gc_temp_tables_transaction_ended(gc_temp_tables *t, unsigned long generation);
 
-/* Forgets every table of session `generation` (lost with it). */
-void gc_temp_tables_forget_session(gc_temp_tables *t, unsigned long generation);
+/* Forgets the table `name` (its loss was reported). */
+void gc_temp_tables_forget(gc_temp_tables *t, const char *name);
 
 /* A registered table a statement names. The strings are the registry's:
  * valid until it next changes. */

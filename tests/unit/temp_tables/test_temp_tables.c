@@ -116,7 +116,10 @@ static void tables_of_two_sessions_conflict(void **state)
     /* created again elsewhere: the new session holds it */
     note(t, "CREATE TEMP TABLE a1 (a int)", "G2N1", 4, false);
     assert_string_equal(member_for(t, "SELECT * FROM a1, b2"), "G2N1");
-    gc_temp_tables_forget_session(t, 4);
+    gc_temp_tables_forget(t, "a1");
+    assert_int_equal(gc_temp_tables_count(t), 1);
+    assert_string_equal(member_for(t, "SELECT * FROM a1, b2"), "G2N1");
+    gc_temp_tables_forget(t, "b2");
     assert_int_equal(gc_temp_tables_count(t), 0);
     gc_temp_tables_destroy(t);
 }
