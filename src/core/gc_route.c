@@ -29,19 +29,21 @@ void gc_route_analyze(gc_stmt *s)
         free(s->analysis);
         s->analysis = NULL;
     }
-    s->temp_effects = gc_temp_sql_effects(s->sql, strlen(s->sql));
+    s->temp_effects = 0;
     gc_analysis *a = calloc(1, sizeof *a);
-    if (a == NULL)
-        return;   /* routes by policy */
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_analyze(s->sql, strlen(s->sql), a, &err)) {
+    if (a != NULL && !gc_analyze(s->sql, strlen(s->sql), a, &err)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "not analyzed (%s): routed by policy",
                        err.message);
         free(a);
-        return;
+        a = NULL;
     }
-    s->analysis = a;
+    s->analysis = a;   /* NULL: routes by policy */
+    /* A read-only statement (a SELECT without INTO...) creates and drops
+     * nothing: most statements are not read a second time. */
+    if (a == NULL || !a->read_only)
+        s->temp_effects = gc_temp_sql_effects(s->sql, strlen(s->sql));
 }
 
 bool gc_route_session_sql_allowed(gc_stmt *s)

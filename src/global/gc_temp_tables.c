@@ -56,6 +56,17 @@ static void remove_entry(gc_temp_tables *t, int i)
 
 /* --- reading the text --- */
 
+/* Whether text holds word in any ASCII case, anywhere: a quick test before
+ * a text is lexed (a false answer is sure, a true one is checked). */
+static bool contains_ci(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if ((text[i] | 0x20) == (word[0] | 0x20) && gc_sql_ascii_equal_ci(text + i, n, word))
+            return true;
+    return false;
+}
+
 /* A cursor over one text's code tokens (comments skipped). */
 typedef struct cursor {
     gc_sql_lexer lx;
@@ -246,8 +257,13 @@ static bool read_changes(const char *sql, size_t len, bool creates, change_fn fn
     return true;
 }
 
+
 unsigned gc_temp_sql_effects(const char *sql, size_t len)
 {
+    /* Every creation says TEMP, TEMPORARY or pg_temp; every drop DROP:
+     * other texts are not lexed at all. */
+    if (!contains_ci(sql, len, "temp") && !contains_ci(sql, len, "drop"))
+        return 0;
     cursor c;
     cursor_init(&c, sql, len);
     unsigned effects = 0;
@@ -351,6 +367,11 @@ int gc_temp_tables_find(const gc_temp_tables *t, const char *sql, size_t len,
                         gc_temp_use *use, gc_error *err)
 {
     if (t == NULL || t->n == 0)
+        return 0;
+    bool may_name_one = false;
+    for (int i = 0; i < t->n && !may_name_one; i++)
+        may_name_one = contains_ci(sql, len, t->entries[i].name);
+    if (!may_name_one)
         return 0;
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, len);
