@@ -361,7 +361,7 @@ static bool temp_table_member(gc_global *g, const gc_route_request *req, int *me
         return found == 0;
     int i = member_of_session(g, use.generation);
     if (i < 0) {
-        gc_error_set(err, "42P01", 0,
+        gc_error_set(err, "42P01", GC_TEMP_TABLES_NATIVE_LOST,
                      "temporary table %s was lost with member %s's session (the member "
                      "failed or its session was reconnected); nothing was sent; create "
                      "the table again", use.table, use.member);
@@ -372,7 +372,7 @@ static bool temp_table_member(gc_global *g, const gc_route_request *req, int *me
         return false;
     }
     if (pin_holds(g) && g->pinned != i) {
-        gc_error_set(err, "0A000", 0,
+        gc_error_set(err, "0A000", GC_TEMP_TABLES_NATIVE_ELSEWHERE,
                      "temporary table %s lives on member %s's session, but the open "
                      "transaction runs on member %s; end the transaction first, or name "
                      "the table in the transaction's first statement",

@@ -388,7 +388,7 @@ int gc_temp_tables_find(const gc_temp_tables *t, const char *sql, size_t len,
             int i = find_entry(t, name);
             const temp_entry *e = i >= 0 ? &t->entries[i] : NULL;
             if (e != NULL && found != NULL && e->generation != found->generation) {
-                gc_error_set(err, "0A000", 0,
+                gc_error_set(err, "0A000", GC_TEMP_TABLES_NATIVE_ELSEWHERE,
                              "the statement names temporary table %s, which lives on member "
                              "%s's session, and temporary table %s, which lives on member "
                              "%s's: one statement runs on one member session",

@@ -25,6 +25,13 @@
 
 typedef struct gc_temp_tables gc_temp_tables;
 
+/* Native codes (gcodbc's own range, see gc_session_sql.h): a statement
+ * naming a temporary table lost with its session (SQLSTATE 42P01), and one
+ * that cannot run where its temporary tables are (0A000: the open
+ * transaction runs on another member, or tables of two sessions). */
+#define GC_TEMP_TABLES_NATIVE_LOST 90120
+#define GC_TEMP_TABLES_NATIVE_ELSEWHERE 90121
+
 /* The longest member or table name kept (PostgreSQL's NAMEDATALEN - 1). */
 #define GC_TEMP_NAME_MAX 64
 

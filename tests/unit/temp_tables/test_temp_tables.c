@@ -31,6 +31,7 @@ static const char *member_for(const gc_temp_tables *t, const char *sql)
     int found = gc_temp_tables_find(t, sql, strlen(sql), &use, &err);
     if (found < 0) {
         assert_string_equal(err.sqlstate, "0A000");
+        assert_int_equal(err.native, GC_TEMP_TABLES_NATIVE_ELSEWHERE);
         return "conflict";
     }
     if (found == 0)
