@@ -156,6 +156,14 @@ if "lost" in message:
 conn.rollback()
 ok("ON COMMIT DROP: tmptx left the registry with its transaction")
 
+# Catalog functions run on the connection's current member: in a
+# transaction begun by a statement naming tmpa, SQLColumns sees it.
+scalar(cur, "SELECT count(*) FROM tmpa")
+columns = [row.column_name for row in cur.columns(table="tmpa")]
+if columns != ["id", "note"]:
+    fail("SQLColumns in a transaction pinned by tmpa gave %s" % columns)
+conn.rollback()
+
 # 4. A transaction pinned to G2N1 (by a keyed statement) cannot name tmpa:
 # 0A000 naming both members, nothing sent (the transaction goes on).
 if scalar(cur, "SELECT owner FROM accounts WHERE id = ?", KEY_G2) != "seed":
@@ -163,6 +171,10 @@ if scalar(cur, "SELECT owner FROM accounts WHERE id = ?", KEY_G2) != "seed":
 expect_error(cur, "0A000", ["tmpa", "G1N1", "G2N1", "(90121)"], "SELECT count(*) AS pincheck FROM tmpa")
 expect_error(cur, "0A000", ["tmpa", "G1N1", "G2N1", "(90121)"],
              "SELECT count(*) AS pincheck FROM tmpa WHERE id > ?", 0)
+# ... and catalog functions, run on G2N1, do not see it.
+columns = [row.column_name for row in cur.columns(table="tmpa")]
+if columns != []:
+    fail("SQLColumns on G2N1 saw tmpa: %s" % columns)
 # In the pinned transaction, CREATE TEMP TABLE runs where it is pinned.
 cur.execute("CREATE TEMP TABLE tmpg2 (a int)")
 cur.execute("INSERT INTO tmpg2 VALUES (?)", 7)
@@ -173,7 +185,8 @@ for m in MEMBERS:
 if holders("tmpg2") != ["G2N1"]:
     fail("tmpg2 is held by %s, expected G2N1 (the pinned member)" % holders("tmpg2"))
 ok("a transaction pinned to G2N1 got 0A000 naming tmpa, G1N1 and G2N1 (nothing sent, "
-   "the transaction went on); CREATE TEMP TABLE in it made tmpg2 on G2N1")
+   "the transaction went on); SQLColumns there does not see tmpa (it does on G1N1); "
+   "CREATE TEMP TABLE in it made tmpg2 on G2N1")
 
 # 5. One statement naming temporary tables of two members: 0A000.
 expect_error(cur, "0A000", ["tmpa", "tmpg2", "G1N1", "G2N1", "(90121)"], "SELECT * FROM tmpa, tmpg2")
