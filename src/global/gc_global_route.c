@@ -356,10 +356,19 @@ static bool temp_table_member(gc_global *g, const gc_route_request *req, int *me
     if (req->sql == NULL || gc_temp_tables_count(g->temps) == 0)
         return true;
     gc_temp_use use;
-    int found = gc_temp_tables_find(g->temps, req->sql, strlen(req->sql), &use, err);
+    size_t len = strlen(req->sql);
+    int found = gc_temp_tables_find(g->temps, req->sql, len, &use, err);
     if (found <= 0)
         return found == 0;
     int i = member_of_session(g, use.generation);
+    /* Creating a lost table again is the way back: nothing to report. */
+    while (i < 0 && req->creates_temp && gc_temp_sql_creates(req->sql, len, use.table)) {
+        gc_temp_tables_forget(g->temps, use.table);
+        found = gc_temp_tables_find(g->temps, req->sql, len, &use, err);
+        if (found <= 0)
+            return found == 0;
+        i = member_of_session(g, use.generation);
+    }
     if (i < 0) {
         gc_error_set(err, "42P01", GC_TEMP_TABLES_NATIVE_LOST,
                      "temporary table %s was lost with member %s's session (the member "

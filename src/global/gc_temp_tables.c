@@ -284,6 +284,25 @@ unsigned gc_temp_sql_effects(const char *sql, size_t len)
     return effects;
 }
 
+typedef struct creates_ctx {
+    const char *name;
+    bool found;
+} creates_ctx;
+
+static bool match_created(void *ctx, const temp_change *change)
+{
+    creates_ctx *c = ctx;
+    c->found = strcmp(change->name, c->name) == 0;
+    return !c->found;
+}
+
+bool gc_temp_sql_creates(const char *sql, size_t len, const char *name)
+{
+    creates_ctx c = {name, false};
+    read_changes(sql, len, true, match_created, &c);
+    return c.found;
+}
+
 /* --- keeping the registry --- */
 
 typedef struct note_ctx {

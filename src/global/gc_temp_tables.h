@@ -48,6 +48,9 @@ int gc_temp_tables_count(const gc_temp_tables *t);
 #define GC_TEMP_SQL_DROPS 2u
 unsigned gc_temp_sql_effects(const char *sql, size_t len);
 
+/* Whether sql creates a temporary table called name (folded). */
+bool gc_temp_sql_creates(const char *sql, size_t len, const char *name);
+
 /* After sql (with effects from gc_temp_sql_effects) succeeded on session
  * `generation` of member `member`: registers each temporary table it
  * created and forgets each registered one it dropped. in_transaction: the

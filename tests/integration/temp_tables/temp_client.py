@@ -298,6 +298,15 @@ conn.rollback()
 for m in MEMBERS:
     if m not in down and calls(m, "%killcheck%") != 0:
         fail("the statement naming the lost tmpkill ran on %s" % m)
+# Creating a lost table again (tmpinto, lost with G1N1's session and never
+# named since) is not refused: the new one lives where the CREATE ran (G1,
+# by the group path), and is used there.
+cur.execute("CREATE TEMP TABLE tmpinto (id int)")
+cur.execute("INSERT INTO tmpinto VALUES (?)", 1)
+conn.commit()
+if holders("tmpinto") != ["G1N1"] or scalar(cur, "SELECT count(*) FROM tmpinto") != 1:
+    fail("tmpinto created again after its loss")
+conn.commit()
 ok("after kill -9 of G2N1, tmpkill gave 42P01 naming G2N1; nothing ran elsewhere")
 
 # Standbys never ran a statement naming a temporary table.

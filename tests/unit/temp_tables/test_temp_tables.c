@@ -61,6 +61,10 @@ static void creating_statements_are_recognised(void **state)
     assert_int_equal(effects("INSERT INTO t SELECT 1"), 0);
     assert_int_equal(effects("SELECT 'CREATE TEMP TABLE t (a int)'"), 0);
     assert_int_equal(effects("UPDATE t SET a = 1"), 0);
+    const char *create = "CREATE TEMP TABLE IF NOT EXISTS \"Lost\" AS SELECT * FROM other";
+    assert_true(gc_temp_sql_creates(create, strlen(create), "Lost"));
+    assert_false(gc_temp_sql_creates(create, strlen(create), "lost"));
+    assert_false(gc_temp_sql_creates(create, strlen(create), "other"));
 }
 
 static void registry_keeps_created_tables_until_dropped(void **state)
