@@ -14,6 +14,10 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
         return false;
     gc_ddl_plan plan;
     gc_ddl_classify(s->sql, &plan);
+    /* REFRESH in an open transaction runs where the transaction does, as
+     * any statement: it changes data, not the cluster's schema. */
+    if (plan.scope == GC_DDL_MATVIEW_REFRESH)
+        return s->conn->autocommit && gc_global_pinned_member(s->conn->global) < 0;
     return plan.scope != GC_DDL_ONE_MEMBER;
 }
 

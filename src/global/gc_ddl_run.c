@@ -11,6 +11,10 @@
  * Phase two: COMMIT PREPARED everywhere; once every group has prepared, the
  * DDL is decided, so a group that cannot be told to commit is reported as a
  * warning naming the prepared transaction.
+ * A new solo table goes where its foreign keys need it (gc_ddl_place.c). A
+ * new materialized view's owner is not prepared (it read foreign tables):
+ * its commit decides, after every other group prepared (commit_matview,
+ * gc_ddl_matview.c).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -21,6 +25,7 @@
 #include <unistd.h>
 
 #include "global/gc_ddl.h"
+#include "global/gc_decision.h"
 #include "util/gc_strbuf.h"
 
 /* One group's primary and what phase one did there. */
@@ -330,7 +335,8 @@ static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
         append_drop(&sb, "DROP FOREIGN TABLE ", sql, plan, foreign, true);
         if (n_foreign < plan->n_drop) {
             gc_strbuf_append_str(&sb, "; ");
-            append_drop(&sb, "DROP TABLE ", sql, plan, foreign, false);
+            append_drop(&sb, plan->drop_matview ? "DROP MATERIALIZED VIEW " : "DROP TABLE ",
+                        sql, plan, foreign, false);
         }
     }
     char *text = gc_strbuf_take(&sb);
@@ -450,6 +456,46 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
     return prepare_now(t, dg, gid, err);
 }
 
+/* The groups' sessions for gc_ddl_place (arrays of n the caller gives). */
+static gc_ddl_places places_of(const gc_topology *t, const ddl_group *groups, int n,
+                               gc_member **sessions, int *group_of)
+{
+    for (int k = 0; k < n; k++) {
+        sessions[k] = groups[k].session;
+        group_of[k] = groups[k].group;
+    }
+    return (gc_ddl_places){ .topology = t, .sessions = sessions, .group_of = group_of, .n = n };
+}
+
+/* ALTER TABLE ... REFERENCES: refused (0A000) before the statement runs
+ * when a key would reference a table on another group (gc_ddl_place.c). */
+static bool check_alter_references(const gc_topology *t, const ddl_group *groups, int n,
+                                   const char *sql, const gc_ddl_plan *plan, const char *kinds,
+                                   gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    return gc_ddl_place_check_alter(&p, sql, plan->target_as_written, kinds, err);
+}
+
+/* CREATE TABLE: moves to the front (groups[0], the owner) the group the
+ * new table's foreign keys need, when that is not the policy's choice. */
+static bool place_by_references(const gc_topology *t, ddl_group *groups, int n, const char *sql,
+                                const gc_ddl_plan *plan, gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    int owner = 0;
+    if (!gc_ddl_place_solo(&p, sql, plan->table_as_written, &owner, err))
+        return false;
+    ddl_group chosen = groups[owner];
+    groups[owner] = groups[0];
+    groups[0] = chosen;
+    return true;
+}
+
 /* Phase one of a DDL on one table or index (plan->target), every group in
  * its transaction first: what runs on a group depends on what the target
  * is there, asked of each group (relkind) inside the DDL's own transaction
@@ -478,6 +524,9 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
         any_exists |= kinds[k] != '\0';
     }
     bool table = plan->target == GC_DDL_TARGET_TABLE;
+    if (table && plan->twin == GC_DDL_TWIN_ALTER &&
+        !check_alter_references(t, groups, n, sql, plan, kinds, err))
+        return false;
     if (table && any_foreign && plan->twin == GC_DDL_TWIN_REFUSE) {
         gc_error_set(err, "0A000", 0, "feature not supported on a global connection: %s "
                      "(%s is a solo table: a foreign table on some groups)",
@@ -542,17 +591,68 @@ static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
+/* A new materialized view, every group but its owner (groups[0], whose
+ * transaction is still open) prepared: the owner's commit decides
+ * (gc_ddl_matview_decide), then the others commit, then the decision is
+ * forgotten. False with err when the owner did not commit (the others
+ * are rolled back here) or when its outcome is unknown (*unknown, 08007:
+ * the others stay prepared, err says how to resolve them). */
+static bool commit_matview(gc_global *g, ddl_group *groups, int n, const char *gid,
+                           const char *setup_sql, gc_ddl_outcome *out, bool *unknown,
+                           gc_error *err)
+{
+    const gc_topology *t = gc_global_topology(g);
+    bool committed = false;
+    gc_error why;
+    gc_error_clear(&why);
+    bool known = gc_ddl_matview_decide(g, groups[0].member, gid, setup_sql, &committed, &why);
+    groups[0].in_transaction = false;
+    groups[0].session = gc_global_member(g, groups[0].member);
+    if (!known) {
+        *err = why;
+        *unknown = true;
+        return false;
+    }
+    if (!committed) {
+        *err = why;
+        name_group(err, t, &groups[0]);
+        undo(g, groups, n, gid, setup_sql, err);
+    } else {
+        commit_all(g, groups + 1, n - 1, gid, setup_sql, &out->info);
+    }
+    /* Every group is finished: the decision is no longer needed (a row
+     * left by a failure here is harmless, the gid is never used again). */
+    gc_error e;
+    gc_error_clear(&e);
+    gc_decision_forget(groups[0].session, gid, &e);
+    return committed;
+}
+
+/* REFRESH MATERIALIZED VIEW: on its owner's primary only, a plain
+ * statement (gc_ddl_matview.c); groups[0] is the policy's group. */
+static bool refresh_matview(const gc_topology *t, const ddl_group *groups, int n,
+                            const char *sql, const gc_ddl_plan *plan, gc_ddl_outcome *out,
+                            gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    return gc_ddl_matview_refresh(&p, 0, sql, plan->table_as_written, &out->result, err);
+}
+
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
 {
-    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    assert(plan->scope != GC_DDL_ONE_MEMBER && plan->scope != GC_DDL_REFUSED);
     out->result = NULL;
     gc_error_clear(&out->info);
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
     ddl_group groups[n > 0 ? n : 1];
+    bool matview = plan->scope == GC_DDL_SOLO_MATVIEW;
+    bool solo = plan->scope == GC_DDL_SOLO_TABLE || matview;
     int owner = -1;
-    if (plan->scope == GC_DDL_SOLO_TABLE) {
+    if (solo || plan->scope == GC_DDL_MATVIEW_REFRESH) {
         gc_route_request req = { .analysis = NULL };
         gc_route_decision d;
         if (!gc_global_route(g, &req, &d, err))
@@ -569,8 +669,15 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         groups[k].session = gc_global_member(g, groups[k].member);
         groups[k].in_transaction = groups[k].prepare_sent = groups[k].prepared = false;
     }
+    if (plan->scope == GC_DDL_MATVIEW_REFRESH)
+        return refresh_matview(t, groups, n, sql, plan, out, err);
     if (!check_primaries(t, groups, n, err))
         return false;
+    if (plan->scope == GC_DDL_SOLO_TABLE) {
+        if (!place_by_references(t, groups, n, sql, plan, err))
+            return false;
+        owner = groups[0].group;
+    }
 
     static const char prefix[] = "gcodbc_ddl_";
     char gid[96];
@@ -578,6 +685,13 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     clock_gettime(CLOCK_REALTIME, &now);
     snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
              (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
+    /* A materialized view's owner decides: the gid names its group, so a
+     * prepared twin can be resolved from any group (gc_decision.h). */
+    if (matview && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
+        gc_error_set(err, "HY000", 0, "group name %s cannot name a transaction",
+                     t->groups[owner].name);
+        return false;
+    }
 
     char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
     bool ok = true;
@@ -585,7 +699,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         ok = prepare_targeted(t, groups, n, sql, plan, gid, &out->result, err);
     for (int k = 0; k < n && ok && plan->target == GC_DDL_TARGET_NONE; k++) {
         ddl_group *dg = &groups[k];
-        bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
+        bool on_owner = solo && k == 0;
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
@@ -616,7 +730,9 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
             ok = false;
         }
         if (ok && on_owner) {
-            ok = run(t, dg, extra, NULL, err) && prepare_now(t, dg, gid, err);
+            /* The owner of a materialized view is not prepared: it commits
+             * last, and its commit decides (commit_matview). */
+            ok = run(t, dg, extra, NULL, err) && (matview || prepare_now(t, dg, gid, err));
         } else if (ok) {
             ok = prepare_group(t, dg, NULL, extra, NULL, gid, NULL, err);
         }
@@ -626,13 +742,18 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     free(qualified);
     free(schema);
     free(table);
+    bool unknown = false;
+    if (ok && matview)
+        ok = commit_matview(g, groups, n, gid, setup_sql, out, &unknown, err);
+    else if (ok)
+        commit_all(g, groups, n, gid, setup_sql, &out->info);
     if (!ok) {
-        undo(g, groups, n, gid, setup_sql, err);
+        if (!unknown)
+            undo(g, groups, n, gid, setup_sql, err);
         PQclear(out->result);
         out->result = NULL;
         return false;
     }
-    commit_all(g, groups, n, gid, setup_sql, &out->info);
     if (plan->changes_map) {
         gc_member *primaries[n > 0 ? n : 1];
         for (int k = 0; k < n; k++)
