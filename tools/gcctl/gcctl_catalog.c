@@ -57,7 +57,8 @@ static const char catalog_ddl[] =
     /* The driver registers a solo table made by CREATE TABLE (or a
      * materialized view made by CREATE MATERIALIZED VIEW: 'm' on its owner)
      * inside the DDL's own transaction on every group, so the row is there
-     * exactly when the table is. The application role may not write the catalog: these two
+     * exactly when the table is. The application role may not write the
+     * catalog: these two
      * functions are its only way in, and only for a table it owns. */
     "CREATE OR REPLACE FUNCTION gcluster.register_solo_table(tbl regclass, owner_group text)\n"
     "RETURNS void LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
@@ -100,7 +101,7 @@ static const char catalog_ddl[] =
     "CREATE OR REPLACE FUNCTION gcluster.decide_commit(gid text, committed boolean)\n"
     "RETURNS boolean LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
-    /* ON CONFLICT (gid) names the column, not the parameter of that name. */
+    /* ON CONFLICT (gid) names the column, not the parameter. */
     "#variable_conflict use_column\n"
     "DECLARE d boolean;\n"
     "BEGIN\n"
