@@ -58,8 +58,8 @@ static const char catalog_ddl[] =
      * materialized view made by CREATE MATERIALIZED VIEW: 'm' on its owner)
      * inside the DDL's own transaction on every group, so the row is there
      * exactly when the table is. The application role may not write the
-     * catalog: these two
-     * functions are its only way in, and only for a table it owns. */
+     * catalog: these two functions are its only way in, and only for a
+     * table it owns. */
     "CREATE OR REPLACE FUNCTION gcluster.register_solo_table(tbl regclass, owner_group text)\n"
     "RETURNS void LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
