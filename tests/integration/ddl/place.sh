@@ -125,6 +125,14 @@ got=$(on G1 --fetch "SELECT owner, n, total FROM mv_totals ORDER BY owner" | tai
 [ "$got" = "o0|10|165.00,o1|10|145.00,o2|10|155.00," ] || fail "SELECT on the materialized view through the driver: $got"
 echo "ok: CREATE MATERIALIZED VIEW over a sharded table: a view on G2, a foreign table on G1, read through the driver and both primaries"
 
+# An index on the view is the owner's; ALTER MATERIALIZED VIEW is refused.
+expect_ok "$(on G1 "CREATE INDEX mv_totals_owner ON mv_totals (owner)")" "CREATE INDEX on the materialized view"
+expect_kinds mv_totals_owner "G1:- G2:i" "the index on the materialized view"
+out=$(on G1 "ALTER MATERIALIZED VIEW mv_totals RENAME TO mv_renamed")
+case $out in error\ 0A000*) ;; *) fail "ALTER MATERIALIZED VIEW gave: $out" ;; esac
+expect_kinds mv_renamed "G1:- G2:-" "the refused ALTER MATERIALIZED VIEW"
+nothing_pending "CREATE INDEX / ALTER on the materialized view"
+
 # REFRESH runs on the owner, whatever the policy says.
 sql G2N1 "INSERT INTO accounts (id, owner, balance) SELECT g, 'o' || (g % 3), 1 FROM generate_series(31, 36) g" >/dev/null
 out=$(on G1 "REFRESH MATERIALIZED VIEW mv_totals")
