@@ -71,6 +71,13 @@ sql G2N1 "INSERT INTO fk_p1 VALUES (1)" "INSERT INTO fk_c1 VALUES (1, 1)" >/dev/
 out=$(sql_may_fail G2N1 "INSERT INTO fk_c1 VALUES (2, 99)")
 case $out in *"violates foreign key constraint"*) ;; *) fail "a row breaking fk_c1's key: $out" ;; esac
 echo "ok: foreign keys placed fk_c1, fk_c3 on G1 and fk_c2 on G2 against the group policy; the keys hold"
+# A referenced table another connection made a moment ago, after this
+# connection read its shard map.
+out=$(run_client "$PYTHON" "$(dirname "$CLIENT")/fresh_reference.py" "DSN=gddl") \
+    || fail "the two-connection client failed"
+[ "$out" = ok ] || fail "a key to a table made by another connection a moment ago: $out"
+expect_kinds fresh_child "G1:r G2:f" "a key to a table made by another connection a moment ago"
+echo "ok: a key to a solo table another connection had just made placed the new table with it (G1)"
 
 # 2. Keys no one group can hold are refused before anything is created.
 out=$(on G1 "CREATE TABLE fk_bad1 (a int REFERENCES fk_p1 (id), b int REFERENCES fk_p2 (id))")
