@@ -106,6 +106,8 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
         out->scope = GC_DDL_EVERY_GROUP;   /* PostgreSQL will say what is wrong */
         return;
     }
+    ddl_cursor as = *c;
+    out->owner_decides = skip_past_kw(&as, "as");
     if (skip_past_kw(c, "partition")) {
         if (is_kw(c, "of")) {
             refuse(out, "CREATE TABLE ... PARTITION OF places a shard on every group; "

@@ -76,6 +76,10 @@ typedef struct gc_ddl_action {
 typedef struct gc_ddl_plan {
     gc_ddl_scope scope;
     bool changes_map;       /* tables or schemas change: raise the catalog version */
+    /* GC_DDL_SOLO_TABLE of CREATE TABLE ... AS (and every GC_DDL_SOLO_MATVIEW):
+     * the owner may read other groups' rows through postgres_fdw, so it
+     * cannot prepare; its own commit decides (gc_decision.h). */
+    bool owner_decides;
     const char *why;        /* GC_DDL_REFUSED: static text */
     /* GC_DDL_SOLO_TABLE / GC_DDL_SOLO_MATVIEW / GC_DDL_MATVIEW_REFRESH: the
      * table's or view's name as written (text of the SQL, quotes kept), for
@@ -185,15 +189,15 @@ bool gc_ddl_place_check_alter(const gc_ddl_places *p, const char *sql, const cha
 
 /* --- gc_ddl_matview.c --- */
 
-/* The commit of a new materialized view, every other group prepared as
- * gid: in the owner's open transaction (on member owner_member) records
+/* The commit of a new materialized view (or CREATE TABLE ... AS), every
+ * other group prepared as gid: in the owner's open transaction (on member owner_member) records
  * the decision and commits; a COMMIT that failed or whose answer was lost
  * is resolved on the owner's primary through a new session. True when the
  * decision is known: *committed, and why (the owner's error) when it is
  * false. False with why (08007, saying what to run) when the outcome could
  * not be learnt: the other groups must then stay prepared. */
-bool gc_ddl_matview_decide(gc_global *g, int owner_member, const char *gid,
-                           const char *setup_sql, bool *committed, gc_error *why);
+bool gc_ddl_decide_by_owner(gc_global *g, int owner_member, const char *gid,
+                            const char *setup_sql, bool *committed, gc_error *why);
 
 /* REFRESH MATERIALIZED VIEW name: runs sql (a plain statement) on the
  * primary of the one group where name is a materialized view while it is

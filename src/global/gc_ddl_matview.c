@@ -7,9 +7,10 @@
  * group. Its CREATE reads the cluster's tables through postgres_fdw on the
  * owner, and PostgreSQL cannot PREPARE a transaction that did: the owner's
  * transaction is not prepared but is the commit decision (gc_decision.h).
- * gc_ddl_run prepares every other group, then gc_ddl_matview_decide records
+ * gc_ddl_run prepares every other group, then gc_ddl_decide_by_owner records
  * the decision in the owner's transaction and commits it; a COMMIT whose
  * answer was lost is resolved through a new session on the owner's primary.
+ * CREATE TABLE ... AS makes a solo table the same way, for the same reason.
  * REFRESH runs on the owner's primary only, as a plain statement.
  */
 #include <string.h>
@@ -40,8 +41,8 @@ static bool resolve(gc_global *g, int owner_member, const char *gid, const char 
     return false;
 }
 
-bool gc_ddl_matview_decide(gc_global *g, int owner_member, const char *gid,
-                           const char *setup_sql, bool *committed, gc_error *why)
+bool gc_ddl_decide_by_owner(gc_global *g, int owner_member, const char *gid,
+                            const char *setup_sql, bool *committed, gc_error *why)
 {
     gc_member *owner = gc_global_member(g, owner_member);
     if (!gc_decision_record_commit(owner, gid, committed, why) || !*committed) {
@@ -69,7 +70,7 @@ bool gc_ddl_matview_decide(gc_global *g, int owner_member, const char *gid,
     }
     gc_error commit_err = *why;
     gc_error_set(why, "08007", 0,
-                 "the outcome of the materialized view's DDL is unknown: its owner's COMMIT "
+                 "the outcome of the DDL is unknown: its owner group's COMMIT "
                  "failed (%s) and the decision could not be read (%s); the other groups "
                  "hold it prepared as '%s': run SELECT gcluster.decide_commit('%s', false) "
                  "on the owner's primary %s, then COMMIT PREPARED (true) or ROLLBACK "

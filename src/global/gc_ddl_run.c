@@ -12,9 +12,9 @@
  * DDL is decided, so a group that cannot be told to commit is reported as a
  * warning naming the prepared transaction.
  * A new solo table goes where its foreign keys need it (gc_ddl_place.c). A
- * new materialized view's owner is not prepared (it read foreign tables):
- * its commit decides, after every other group prepared (commit_matview,
- * gc_ddl_matview.c).
+ * new materialized view's owner (or CREATE TABLE ... AS's) is not prepared
+ * (it may have read foreign tables): its commit decides, after every other
+ * group prepared (commit_by_owner, gc_ddl_matview.c).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -591,21 +591,22 @@ static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
-/* A new materialized view, every group but its owner (groups[0], whose
- * transaction is still open) prepared: the owner's commit decides
- * (gc_ddl_matview_decide), then the others commit, then the decision is
+/* A new materialized view or CREATE TABLE ... AS, every group but its
+ * owner (groups[0], whose transaction is still open) prepared: the owner's
+ * commit decides (gc_ddl_decide_by_owner), then the others commit, then
+ * the decision is
  * forgotten. False with err when the owner did not commit (the others
  * are rolled back here) or when its outcome is unknown (*unknown, 08007:
  * the others stay prepared, err says how to resolve them). */
-static bool commit_matview(gc_global *g, ddl_group *groups, int n, const char *gid,
-                           const char *setup_sql, gc_ddl_outcome *out, bool *unknown,
-                           gc_error *err)
+static bool commit_by_owner(gc_global *g, ddl_group *groups, int n, const char *gid,
+                            const char *setup_sql, gc_ddl_outcome *out, bool *unknown,
+                            gc_error *err)
 {
     const gc_topology *t = gc_global_topology(g);
     bool committed = false;
     gc_error why;
     gc_error_clear(&why);
-    bool known = gc_ddl_matview_decide(g, groups[0].member, gid, setup_sql, &committed, &why);
+    bool known = gc_ddl_decide_by_owner(g, groups[0].member, gid, setup_sql, &committed, &why);
     groups[0].in_transaction = false;
     groups[0].session = gc_global_member(g, groups[0].member);
     if (!known) {
@@ -649,8 +650,8 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
     ddl_group groups[n > 0 ? n : 1];
-    bool matview = plan->scope == GC_DDL_SOLO_MATVIEW;
-    bool solo = plan->scope == GC_DDL_SOLO_TABLE || matview;
+    bool solo = plan->scope == GC_DDL_SOLO_TABLE || plan->scope == GC_DDL_SOLO_MATVIEW;
+    bool owner_decides = plan->scope == GC_DDL_SOLO_MATVIEW || plan->owner_decides;
     int owner = -1;
     if (solo || plan->scope == GC_DDL_MATVIEW_REFRESH) {
         gc_route_request req = { .analysis = NULL };
@@ -685,9 +686,9 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     clock_gettime(CLOCK_REALTIME, &now);
     snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
              (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
-    /* A materialized view's owner decides: the gid names its group, so a
-     * prepared twin can be resolved from any group (gc_decision.h). */
-    if (matview && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
+    /* An owner that decides: the gid names its group, so a prepared twin
+     * can be resolved from any group (gc_decision.h). */
+    if (owner_decides && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
         gc_error_set(err, "HY000", 0, "group name %s cannot name a transaction",
                      t->groups[owner].name);
         return false;
@@ -730,9 +731,11 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
             ok = false;
         }
         if (ok && on_owner) {
-            /* The owner of a materialized view is not prepared: it commits
-             * last, and its commit decides (commit_matview). */
-            ok = run(t, dg, extra, NULL, err) && (matview || prepare_now(t, dg, gid, err));
+            /* An owner that read rows (a materialized view, CREATE TABLE
+             * AS) is not prepared: it commits last, and its commit decides
+             * (commit_by_owner). */
+            ok = run(t, dg, extra, NULL, err) &&
+                 (owner_decides || prepare_now(t, dg, gid, err));
         } else if (ok) {
             ok = prepare_group(t, dg, NULL, extra, NULL, gid, NULL, err);
         }
@@ -743,8 +746,8 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     free(schema);
     free(table);
     bool unknown = false;
-    if (ok && matview)
-        ok = commit_matview(g, groups, n, gid, setup_sql, out, &unknown, err);
+    if (ok && owner_decides)
+        ok = commit_by_owner(g, groups, n, gid, setup_sql, out, &unknown, err);
     else if (ok)
         commit_all(g, groups, n, gid, setup_sql, &out->info);
     if (!ok) {

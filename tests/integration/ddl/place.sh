@@ -132,6 +132,16 @@ got=$(on G1 --fetch "SELECT owner, n, total FROM mv_totals ORDER BY owner" | tai
 [ "$got" = "o0|10|165.00,o1|10|145.00,o2|10|155.00," ] || fail "SELECT on the materialized view through the driver: $got"
 echo "ok: CREATE MATERIALIZED VIEW over a sharded table: a view on G2, a foreign table on G1, read through the driver and both primaries"
 
+# CREATE TABLE ... AS over the sharded table: the same owner's decision
+# (its owner read other groups' rows and cannot prepare either).
+out=$(on G1 "CREATE TABLE ctas_totals AS SELECT owner, count(*) AS n, sum(balance) AS total FROM accounts GROUP BY owner")
+expect_ok "$out" "CREATE TABLE ... AS over a sharded table"
+expect_kinds ctas_totals "G1:r G2:f" "CREATE TABLE ... AS over a sharded table"
+on_every "SELECT string_agg(owner || ':' || n || ':' || total, ',' ORDER BY owner) FROM ctas_totals" "$want" \
+    "CREATE TABLE ... AS over a sharded table, read through each primary"
+nothing_pending "CREATE TABLE ... AS"
+echo "ok: CREATE TABLE ... AS over a sharded table made a solo table on G1 with every group's rows"
+
 # An index on the view is the owner's; ALTER MATERIALIZED VIEW is refused.
 expect_ok "$(on G1 "CREATE INDEX mv_totals_owner ON mv_totals (owner)")" "CREATE INDEX on the materialized view"
 expect_kinds mv_totals_owner "G1:- G2:i" "the index on the materialized view"

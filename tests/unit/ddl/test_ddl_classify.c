@@ -25,9 +25,12 @@ static void create_table_makes_a_solo_table(void **state)
     assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
     assert_true(p.changes_map);
     assert_string_equal(p.table_as_written, "app.\"Notes\"");
+    assert_false(p.owner_decides);
     p = plan_of("create unlogged table t as select 1");
     assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
     assert_string_equal(p.table_as_written, "t");
+    assert_true(p.owner_decides);
+    assert_false(plan_of("CREATE TABLE t (a int GENERATED ALWAYS AS (1) STORED)").owner_decides);
 }
 
 static void partitioned_parent_runs_on_every_group(void **state)
