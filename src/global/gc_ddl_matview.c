@@ -30,14 +30,18 @@ static bool resolve(gc_global *g, int owner_member, const char *gid, const char 
 {
     gc_member *m = gc_global_member(g, owner_member);
     const struct timespec pause = { .tv_sec = 0, .tv_nsec = 100 * 1000 * 1000 };
-    for (int waited = 0; waited <= GC_COMMIT_RESOLVE_WAIT_MS; waited += 100) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
         gc_error_clear(err);
         gc_member_close(m);
         if (gc_global_open_member(g, owner_member, setup_sql, err) &&
             gc_decision_resolve(m, gid, committed, err))
             return true;
         nanosleep(&pause, NULL);
-    }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 <
+             GC_COMMIT_RESOLVE_WAIT_MS);
     return false;
 }
 

@@ -223,6 +223,31 @@ expect_kinds mv_fail "G1:f G2:m" "the lost COMMIT resolved as committed"
 nothing_pending "the lost COMMIT"
 echo "ok: the owner's COMMIT answer lost: resolved as committed through a new session, G1 committed"
 expect_ok "$(on G1 "DROP MATERIALIZED VIEW mv_fail")" "DROP MATERIALIZED VIEW mv_fail"
+# e) The owner's primary dies while its COMMIT is held (committed in its
+# WAL, not answered) and stays down: the outcome is unknown (08007), G1 stays
+# prepared, and the statements the message names finish it once G2 is back.
+hold_commits G2N1
+on G2 "$mv_sql" >"$DIR/dead_owner.out" &
+client=$!
+[ -n "$(held_backend G2N1 "query = 'COMMIT'")" ] \
+    || { kill "$client"; fail "no COMMIT waited for synchronous replication on G2N1"; }
+"$GCCTL" local stop-member G2N1 --dir "$DIR" --mode immediate >/dev/null || fail "stop-member G2N1"
+wait_client "$client" "the owner's primary stopped during its COMMIT"
+out=$(cat "$DIR/dead_owner.out")
+case $out in error\ 08007*"decide_commit('gcx:"*) ;; *) fail "the owner's primary stopped during its COMMIT gave: $out" ;; esac
+echo "ok: $out"
+[ "$(sql G1N1 "SELECT count(*) FROM pg_prepared_xacts")" = 1 ] || fail "G1 did not keep its prepared twin"
+gid=$(echo "$out" | sed -n "s/.*prepared as '\([^']*\)'.*/\1/p")
+"$GCCTL" local start-member G2N1 --dir "$DIR" >/dev/null || fail "start-member G2N1"
+release_commits G2N1
+[ "$(sql G2N1 "SELECT gcluster.decide_commit('$gid', false)")" = t ] \
+    || fail "the owner's decision for $gid is not commit"
+sql G1N1 "COMMIT PREPARED '$gid'" >/dev/null
+sql G2N1 "SELECT gcluster.forget_commit_decision('$gid')" >/dev/null
+expect_kinds mv_fail "G1:f G2:m" "the view whose owner died in its COMMIT, once resolved"
+nothing_pending "the view whose owner died in its COMMIT"
+echo "ok: resolved by the statements the message names: the view on G2, its foreign table on G1"
+expect_ok "$(on G1 "DROP MATERIALIZED VIEW mv_fail")" "DROP MATERIALIZED VIEW mv_fail"
 # d) A group's primary is down: refused before anything runs.
 "$GCCTL" local stop-member G1N1 --dir "$DIR" >/dev/null || fail "stop-member G1N1"
 out=$(on G2 "$mv_sql")
