@@ -31,8 +31,30 @@ bool gc_commit_sql_applies(const gc_stmt *s)
         s->simple_query || c->session == NULL)
         return false;
     int i = gc_global_member_index(c->global, c->session);
-    return i >= 0 && gc_global_pinned_member(c->global) == i &&
-           gc_member_txn_status(c->session) == PQTRANS_INTRANS && !s->analysis->and_chain;
+    if (i < 0 || gc_global_pinned_member(c->global) != i ||
+        gc_member_txn_status(c->session) != PQTRANS_INTRANS)
+        return false;
+    /* A transaction across groups commits only through the two phases:
+     * COMMIT AND CHAIN is refused there, never sent to one member. */
+    return !s->analysis->and_chain || gc_global_commit_is_spread(c->global);
+}
+
+SQLRETURN gc_commit_spread(gc_conn *c, gc_diag *diag)
+{
+    char buf[128];
+    const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
+    gc_error err, info;
+    gc_error_clear(&err);
+    gc_error_clear(&info);
+    gc_spread_outcome outcome = gc_global_commit_spread(c->global, setup, &err, &info);
+    if (outcome != GC_SPREAD_COMMITTED) {
+        gc_diag_add_error(diag, &err);
+        return SQL_ERROR;
+    }
+    if (info.sqlstate[0] == '\0')
+        return SQL_SUCCESS;
+    gc_diag_add_error(diag, &info);
+    return SQL_SUCCESS_WITH_INFO;
 }
 
 /* Whether member i's session holds the prepared id query; prepares it
@@ -203,6 +225,19 @@ SQLRETURN gc_commit_run_sql(gc_stmt *s)
     gc_conn *c = s->conn;
     int i = gc_global_member_index(c->global, c->session);
     gc_global_set_last_member(c->global, i);
+    if (gc_global_commit_is_spread(c->global)) {
+        if (s->analysis->and_chain) {
+            gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                        "COMMIT AND CHAIN of a transaction that spans groups is not "
+                        "supported: COMMIT, then begin the next transaction");
+            return SQL_ERROR;
+        }
+        SQLRETURN rc = gc_commit_spread(c, &s->h.diag);
+        if (rc == SQL_ERROR)
+            return rc;
+        SQLRETURN set = gc_stmt_set_empty_result(s);
+        return set == SQL_SUCCESS ? rc : set;
+    }
     gc_member_xid_run run;
     gc_error err;
     gc_error_clear(&err);

@@ -45,6 +45,12 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
 bool gc_commit_sql_applies(const gc_stmt *s);
 SQLRETURN gc_commit_run_sql(gc_stmt *s);
 
+/* COMMIT of a global connection's transaction that joined members of
+ * other groups or ran cluster DDL (gc_global_commit_spread): success,
+ * success with 01000, or the error (40000, 40001 / 19068, 08007...) in
+ * diag. The pin is released. */
+SQLRETURN gc_commit_spread(gc_conn *c, gc_diag *diag);
+
 /* SQLEndTran(SQL_COMMIT) of the transaction pinned to member i of a global
  * connection. Diagnostics go to c. The pin is released. */
 SQLRETURN gc_commit_end_tran(gc_conn *c, int i);

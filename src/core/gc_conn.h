@@ -123,6 +123,9 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
 /* Begins a transaction on the server when autocommit is off and none is open
  * (the state comes from PQtransactionStatus). Call before running a statement. */
 bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err);
+/* The BEGIN that opens a transaction with the connection's isolation level
+ * and access mode, into buf. */
+void gc_conn_begin_sql(const gc_conn *c, char *buf, size_t size);
 
 /* Runs an internal statement (SET, SHOW...) on the session; the result is
  * the caller's to PQclear; NULL with err filled on failure. */

@@ -5,7 +5,17 @@
 #include "core/gc_ddl_exec.h"
 #include "global/gc_analyzer.h"
 #include "global/gc_ddl.h"
+#include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
+#include "global/gc_global_settings.h"
+
+/* Whether c has a transaction open: autocommit off, a BEGIN sent in SQL
+ * (held back or already on a member). */
+static bool in_open_transaction(const gc_conn *c)
+{
+    return !c->autocommit || gc_global_pinned_member(c->global) >= 0 ||
+           gc_global_prelude_pending(c->global);
+}
 
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
@@ -17,7 +27,7 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
     /* REFRESH in an open transaction runs where the transaction does, as
      * any statement: it changes data, not the cluster's schema. */
     if (plan.scope == GC_DDL_MATVIEW_REFRESH)
-        return s->conn->autocommit && gc_global_pinned_member(s->conn->global) < 0;
+        return !in_open_transaction(s->conn);
     return plan.scope != GC_DDL_ONE_MEMBER;
 }
 
@@ -31,22 +41,39 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
                     "feature not supported on a global connection: %s", plan.why);
         return SQL_ERROR;
     }
-    /* Two-phase commit needs the DDL to be its own transaction on every
-     * group: it cannot join a transaction already open on one member. */
-    if (!c->autocommit || gc_global_pinned_member(c->global) >= 0) {
-        gc_diag_add(&s->h.diag, "25000", 0,
-                    "invalid transaction state: DDL on a global connection runs on every "
-                    "group with two-phase commit and cannot join an open transaction; "
-                    "run DDL in autocommit mode on a global connection");
-        return SQL_ERROR;
-    }
+    /* The DDL talks to every group's primary: a result still streaming on
+     * the current session is buffered first. */
+    gc_stmt_free_session(c);
     char buf[128];
     const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
     gc_ddl_outcome out;
     gc_error err;
     gc_error_clear(&err);
     int notices_from = s->h.diag.count;
-    bool ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);
+    /* In a transaction (autocommit off, or a BEGIN sent in SQL) the DDL
+     * joins it on every group and commits with it; else it is its own
+     * transaction, committed at once. */
+    bool in_transaction = in_open_transaction(c);
+    bool ran;
+    if (in_transaction) {
+        char begin[96];
+        gc_conn_begin_sql(c, begin, sizeof begin);
+        ran = gc_ddl_run_in_transaction(c->global, s->sql, &plan, begin, setup, &out, &err);
+        if (!ran && gc_txn_rollback_level(c) < 2 && gc_global_pinned_member(c->global) >= 0) {
+            /* Its parts on several groups cannot be left aborted alike: at
+             * levels 0 and 1 the whole transaction goes. */
+            gc_global_rollback_transaction(c->global);
+            gc_error noted = err;
+            gc_error_set(&noted, err.sqlstate, err.native,
+                         "%s; the transaction was rolled back", err.message);
+            err = noted;
+        }
+        int pin = gc_global_pinned_member(c->global);
+        if (pin >= 0)
+            gc_conn_use_member(c, pin);
+    } else {
+        ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);
+    }
     /* Every group runs the statement, so a notice (DROP TABLE IF EXISTS of
      * a missing table) comes once per group: the application hears it once. */
     gc_diag_drop_repeats(&s->h.diag, notices_from);

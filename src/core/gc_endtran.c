@@ -22,7 +22,7 @@
 /* The BEGIN statement that opens a transaction with the configured isolation
  * level and access mode (they also hold as session characteristics; saying
  * them again costs nothing and keeps BEGIN self-contained). */
-static void begin_sql(const gc_conn *c, char *buf, size_t size)
+void gc_conn_begin_sql(const gc_conn *c, char *buf, size_t size)
 {
     const char *level = gc_conn_isolation_sql(c->txn_isolation);
     snprintf(buf, size, "BEGIN%s%s%s", level != NULL ? " ISOLATION LEVEL " : "",
@@ -47,7 +47,7 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
         return false;
     }
     char sql[96];
-    begin_sql(c, sql, sizeof sql);
+    gc_conn_begin_sql(c, sql, sizeof sql);
     PGresult *res = gc_member_exec(c->session, sql, err);
     if (res == NULL)
         return false;
@@ -143,6 +143,9 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     SQLRETURN rc;
     if (c->global == NULL) {
         rc = end_on_member(c, c->session, completion);
+    } else if (completion == SQL_COMMIT && gc_global_pinned_member(c->global) >= 0 &&
+               gc_global_commit_is_spread(c->global)) {
+        rc = gc_commit_spread(c, &c->h.diag);
     } else {
         int pinned = gc_global_pinned_member(c->global);
         gc_global_release_pin(c->global);

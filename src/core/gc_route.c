@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/gc_conn_refresh.h"
 #include "core/gc_route_failover.h"
@@ -138,6 +139,46 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
+/* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
+ * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
+static bool rolls_back_to_savepoint(const gc_stmt *s)
+{
+    if (s->analysis == NULL || s->analysis->kind != GC_SQL_SAVEPOINT)
+        return false;
+    const char *p = s->sql;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return strncasecmp(p, "ROLLBACK", 8) == 0;
+}
+
+/* The open transaction joins member i, of another group, for a write
+ * there (gc_global.h, "transactions across groups"): opened when closed,
+ * its session settings replayed, then BEGIN. A member that cannot join
+ * fails this statement only; the transaction goes on where it was. */
+static SQLRETURN join_chosen(gc_stmt *s, int i)
+{
+    gc_conn *c = s->conn;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!open_chosen(c, i, &err) || chosen_is_dead(c, i, &err)) {
+        gc_diag_add(&s->h.diag, "08S01", 0, "communication link failure: the transaction "
+                    "must join member %s for this write, which does not answer: %s",
+                    gc_member_name(gc_global_member(c->global, i)), err.message);
+        return SQL_ERROR;
+    }
+    gc_conn_use_member(c, i);
+    SQLRETURN rc = prepare_session(s, i);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    char begin[96];
+    gc_conn_begin_sql(c, begin, sizeof begin);
+    if (!gc_global_join(c->global, i, begin, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    return SQL_SUCCESS;
+}
+
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
 {
     gc_conn *c = s->conn;
@@ -147,8 +188,21 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
+    if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
+        gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                    "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
+                    "supported: the savepoint exists on one member only; roll back the "
+                    "transaction instead");
+        return SQL_ERROR;
+    }
     int n = pv != NULL ? s->nparams : 0;
-    bool use_keys = s->prepared || c->settings.direct_execute_routing;
+    /* A BEGIN held back in SQL makes this the transaction's first
+     * statement: it chooses, and pins, the member. */
+    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
+    /* In a transaction a write's keys decide where it may run atomically,
+     * however it was sent. */
+    bool use_keys = s->prepared || c->settings.direct_execute_routing ||
+                    (transaction && s->analysis != NULL && !s->analysis->read_only);
     /* On the heap: at 65,535 parameters they make 1 MB, more than the stack
      * of an application thread may hold. */
     size_t slots = n > 0 ? (size_t)n : 1;
@@ -180,9 +234,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_route_request req = {
         .analysis = s->analysis,
         .use_keys = use_keys,
-        /* A BEGIN held back in SQL makes this the transaction's first
-         * statement: it chooses, and pins, the member. */
-        .transaction = !c->autocommit || gc_global_prelude_pending(c->global),
+        .transaction = transaction,
         .read_only_mode = c->access_mode == SQL_MODE_READ_ONLY,
         .serializable = c->txn_isolation == SQL_TXN_SERIALIZABLE,
         .nparams = n,
@@ -208,6 +260,10 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             gc_global_txn_lost_error(&err);
             gc_diag_add_error(&s->h.diag, &err);
             gc_global_clear_txn_lost(c->global);
+            break;
+        }
+        if (d.join) {
+            rc = join_chosen(s, d.member);
             break;
         }
         if (open_chosen(c, d.member, &err) &&
@@ -263,6 +319,7 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) == GC_MEMBER_DOWN) {
         /* The session broke while the statement ran. */
         bool pinned = gc_global_pinned_member(c->global) == i;
+        bool held = gc_global_holds_transaction(c->global, i);
         gc_global_member_failed(c->global, i, gc_member_sent_generation(c->session),
                                 gc_member_down_error(c->session));
         if (pinned && s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT) {
@@ -279,7 +336,7 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
             gc_diag_add_error(&s->h.diag, &err);
             gc_global_clear_txn_lost(c->global);
             gc_global_release_pin(c->global);
-        } else if (pinned) {
+        } else if (held) {
             gc_error err;
             gc_global_txn_lost_error(&err);
             gc_diag_clear(&s->h.diag);
@@ -378,7 +435,7 @@ void gc_route_fetch_failed(gc_stmt *s)
         gc_member_get_state(c->session) != GC_MEMBER_DOWN)
         return;   /* the statement's own error, or a general connection */
     int i = gc_global_member_index(c->global, c->session);
-    bool pinned = i >= 0 && gc_global_pinned_member(c->global) == i;
+    bool pinned = i >= 0 && gc_global_holds_transaction(c->global, i);
     const char *name = gc_member_name(c->session);
     /* Marks the member down; a pinned transaction is lost (40001 / 19068). */
     gc_route_done(s, SQL_ERROR);

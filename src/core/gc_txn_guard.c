@@ -90,6 +90,12 @@ void gc_txn_guard_settle(gc_stmt *s)
     }
     gc_trace_write(c->trace, GC_TRACE_INFO,
                    "statement failed in a transaction: transaction rolled back");
+    if (c->global != NULL && gc_global_joined_count(c->global) > 0 &&
+        gc_global_holds_transaction(c->global, gc_global_member_index(c->global, m))) {
+        /* A transaction across groups: every part goes. */
+        gc_global_rollback_transaction(c->global);
+        return;
+    }
     if (run(s, m, "ROLLBACK") && c->global != NULL &&
         gc_global_pinned_member(c->global) == gc_global_member_index(c->global, m))
         gc_global_release_pin(c->global);

@@ -142,6 +142,19 @@ typedef struct gc_ddl_outcome {
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err);
 
+/* Runs sql as plan says inside the open transaction of a global connection
+ * (autocommit off, or a BEGIN sent in SQL): every group's primary joins the
+ * transaction (the first statement's BEGIN is begin_sql, or the BEGIN held
+ * back in SQL); its member coordinates it (chosen by LocalityGroupPolicy
+ * when the DDL is its first statement), and a new solo table is made on its
+ * group. Each group's part runs between a savepoint and its release; a
+ * failure anywhere undoes the DDL on every group (the transaction goes on:
+ * the caller applies the rollback level) and returns false with err naming
+ * the group. The COMMIT is the transaction's (gc_global_commit_spread). */
+bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               const char *begin_sql, const char *setup_sql,
+                               gc_ddl_outcome *out, gc_error *err);
+
 /* --- gc_ddl_twin.c --- */
 
 /* What a group where plan's target table is a foreign table (a solo

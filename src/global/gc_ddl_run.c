@@ -26,6 +26,7 @@
 
 #include "global/gc_ddl.h"
 #include "global/gc_decision.h"
+#include "global/gc_global_settings.h"
 #include "util/gc_strbuf.h"
 
 /* One group's primary and what phase one did there. */
@@ -37,6 +38,17 @@ typedef struct ddl_group {
     bool prepare_sent;      /* PREPARE TRANSACTION sent: prepared, or its answer lost */
     bool prepared;
 } ddl_group;
+
+/* How phase one brackets each group's work: in the DDL's own transaction
+ * (BEGIN ... PREPARE TRANSACTION gid), or inside the application's open
+ * transaction, which every group's primary has joined (SAVEPOINT ...
+ * RELEASE: a failure undoes the DDL alone; the commit is the
+ * transaction's, gc_global_commit_spread). */
+typedef struct ddl_bracket {
+    const char *gid;          /* own transaction; NULL inside the open one */
+} ddl_bracket;
+
+#define DDL_SAVEPOINT "gc_ddl"
 
 /* Rewrites err as "group G (member M): message", keeping its SQLSTATE. */
 static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
@@ -98,12 +110,13 @@ static bool run(const gc_topology *t, ddl_group *dg, const char *sql, PGresult *
 }
 
 /* Refuses (55000) when a primary allows no prepared transactions, and
- * (25000) when one is inside a transaction. */
-static bool check_primaries(const gc_topology *t, ddl_group *groups, int n, gc_error *err)
+ * (25000, when idle is asked) when one is inside a transaction. */
+static bool check_primaries(const gc_topology *t, ddl_group *groups, int n, bool idle,
+                            gc_error *err)
 {
     for (int k = 0; k < n; k++) {
         ddl_group *dg = &groups[k];
-        if (gc_member_txn_status(dg->session) != PQTRANS_IDLE) {
+        if (idle && gc_member_txn_status(dg->session) != PQTRANS_IDLE) {
             gc_error_set(err, "25000", 0,
                          "cluster-wide DDL cannot run inside a transaction (member %s has "
                          "one open); run DDL in autocommit mode on a global connection",
@@ -384,6 +397,20 @@ static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
                  const char *setup_sql, gc_error *err)
 {
     const gc_topology *t = gc_global_topology(g);
+    if (gid == NULL) {
+        /* Inside the open transaction: back to the savepoint on every group
+         * that set it (a broken session took its transaction with it). */
+        for (int k = 0; k < n; k++) {
+            if (groups[k].in_transaction && gc_member_is_open(groups[k].session)) {
+                gc_error e;
+                gc_error_clear(&e);
+                PQclear(gc_member_exec(groups[k].session, "ROLLBACK TO SAVEPOINT " DDL_SAVEPOINT
+                                       "; RELEASE SAVEPOINT " DDL_SAVEPOINT, &e));
+            }
+            groups[k].in_transaction = false;
+        }
+        return;
+    }
     char note[sizeof err->message];
     size_t used = 0;
     note[0] = '\0';
@@ -424,10 +451,27 @@ static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
-/* PREPARE TRANSACTION gid in dg's open transaction. From the moment it is
- * sent, dg may be prepared, even when the answer is lost. */
-static bool prepare_now(const gc_topology *t, ddl_group *dg, const char *gid, gc_error *err)
+/* Opens the group's bracket: BEGIN, or a savepoint in the open transaction. */
+static bool open_step(const gc_topology *t, ddl_group *dg, const ddl_bracket *b, gc_error *err)
 {
+    if (!run(t, dg, b->gid != NULL ? "BEGIN" : "SAVEPOINT " DDL_SAVEPOINT, NULL, err))
+        return false;
+    dg->in_transaction = true;
+    return true;
+}
+
+/* Closes it: PREPARE TRANSACTION gid (from the moment it is sent, dg may be
+ * prepared, even when the answer is lost), or the savepoint's release. */
+static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
+                        gc_error *err)
+{
+    if (b->gid == NULL) {
+        if (!run(t, dg, "RELEASE SAVEPOINT " DDL_SAVEPOINT, NULL, err))
+            return false;
+        dg->in_transaction = false;
+        return true;
+    }
+    const char *gid = b->gid;
     char prep[128];
     snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
     dg->prepare_sent = true;
@@ -441,12 +485,11 @@ static bool prepare_now(const gc_topology *t, ddl_group *dg, const char *gid, gc
 /* Phase one on one group: BEGIN, its statements (before, may be NULL; sql,
  * whose result *keep takes; extra, may be NULL), PREPARE TRANSACTION. */
 static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *before,
-                          const char *sql, const char *extra, const char *gid,
+                          const char *sql, const char *extra, const ddl_bracket *gid,
                           PGresult **keep, gc_error *err)
 {
-    if (!run(t, dg, "BEGIN", NULL, err))
+    if (!open_step(t, dg, gid, err))
         return false;
-    dg->in_transaction = true;
     if (before != NULL && !run(t, dg, before, NULL, err))
         return false;
     if (!run(t, dg, sql, keep, err))
@@ -480,9 +523,11 @@ static bool check_alter_references(const gc_topology *t, const ddl_group *groups
 }
 
 /* CREATE TABLE: moves to the front (groups[0], the owner) the group the
- * new table's foreign keys need, when that is not the policy's choice. */
+ * new table's foreign keys need, when that is not groups[0] already. With
+ * fixed_owner (the open transaction's group must make the table: its later
+ * statements run there) such a move is refused instead, 0A000. */
 static bool place_by_references(const gc_topology *t, ddl_group *groups, int n, const char *sql,
-                                const gc_ddl_plan *plan, gc_error *err)
+                                const gc_ddl_plan *plan, bool fixed_owner, gc_error *err)
 {
     gc_member *sessions[n > 0 ? n : 1];
     int group_of[n > 0 ? n : 1];
@@ -490,6 +535,15 @@ static bool place_by_references(const gc_topology *t, ddl_group *groups, int n, 
     int owner = 0;
     if (!gc_ddl_place_solo(&p, sql, plan->table_as_written, &owner, err))
         return false;
+    if (owner != 0 && fixed_owner) {
+        gc_error_set(err, "0A000", 0, "feature not supported on a global connection: the "
+                     "foreign keys of the new table %s need it on group %s, but this "
+                     "transaction runs on group %s, where the table would be made; create "
+                     "it in autocommit mode, or in a transaction of its own",
+                     plan->table_as_written, t->groups[groups[owner].group].name,
+                     t->groups[groups[0].group].name);
+        return false;
+    }
     ddl_group chosen = groups[owner];
     groups[owner] = groups[0];
     groups[0] = chosen;
@@ -507,15 +561,15 @@ static bool place_by_references(const gc_topology *t, ddl_group *groups, int n, 
  * owner. An index runs where it exists (everywhere when it exists nowhere,
  * so PostgreSQL says what is wrong). Then PREPARE TRANSACTION everywhere. */
 static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, const char *sql,
-                             const gc_ddl_plan *plan, const char *gid, PGresult **keep,
+                             const gc_ddl_plan *plan, const ddl_bracket *gid, PGresult **keep,
                              gc_error *err)
 {
     char kinds[n > 0 ? n : 1];
+    memset(kinds, 0, sizeof kinds);
     bool any_foreign = false, any_exists = false;
     for (int k = 0; k < n; k++) {
-        if (!run(t, &groups[k], "BEGIN", NULL, err))
+        if (!open_step(t, &groups[k], gid, err))
             return false;
-        groups[k].in_transaction = true;
         if (!gc_ddl_relkind(groups[k].session, plan->target_as_written, &kinds[k], err)) {
             name_group(err, t, &groups[k]);
             return false;
@@ -591,13 +645,106 @@ static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
     }
 }
 
+/* Orders the groups with `owner` first (the other groups' foreign tables
+ * copy a new solo table's columns from it) and finds each one's primary.
+ * False with err when a group has none. */
+static bool find_groups(gc_global *g, int owner, const char *setup_sql, ddl_group *groups,
+                        gc_error *err)
+{
+    int n = gc_global_topology(g)->n_groups;
+    for (int k = 0; k < n; k++) {
+        int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
+        groups[k].group = gi;
+        groups[k].member = find_primary(g, gi, setup_sql, err);
+        if (groups[k].member < 0)
+            return false;
+        groups[k].session = gc_global_member(g, groups[k].member);
+        groups[k].in_transaction = groups[k].prepare_sent = groups[k].prepared = false;
+    }
+    return true;
+}
+
+/* Whether the owner of a new solo object commits by its own decision
+ * rather than being prepared (see gc_ddl_plan.owner_decides). */
+static bool owner_decides(const gc_ddl_plan *plan)
+{
+    return plan->scope == GC_DDL_SOLO_MATVIEW || plan->owner_decides;
+}
+
+/* Phase one on every group (groups[0] is the owner of a new solo table),
+ * each group's work bracketed as b says. */
+static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int owner,
+                           const char *sql, const gc_ddl_plan *plan, const ddl_bracket *b,
+                           gc_ddl_outcome *out, gc_error *err)
+{
+    if (plan->scope == GC_DDL_EVERY_GROUP && plan->target != GC_DDL_TARGET_NONE)
+        return prepare_targeted(t, groups, n, sql, plan, b, &out->result, err);
+    char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        ddl_group *dg = &groups[k];
+        bool on_owner = k == 0 && (plan->scope == GC_DDL_SOLO_TABLE ||
+                                   plan->scope == GC_DDL_SOLO_MATVIEW);
+        if (plan->scope == GC_DDL_EVERY_GROUP) {
+            bool drop = plan->drop_table_rest > 0;
+            char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
+            char *before = drop && plan->n_drop > 0 ? unregister_sql(sql, plan) : NULL;
+            ok = !drop || own != NULL;
+            if (ok && drop && plan->n_drop > 0 && before == NULL) {
+                gc_error_set(err, "HY001", 0, "out of memory");
+                ok = false;
+            }
+            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, b,
+                                     &out->result, err);
+            free(own);
+            free(before);
+            continue;
+        }
+        if (on_owner) {
+            /* The bracket and the CREATE first; the description needs the table. */
+            ok = open_step(t, dg, b, err) && run(t, dg, sql, &out->result, err) &&
+                 describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
+                               &schema, &table, err);
+        }
+        char *extra = ok ? solo_sql(t, on_owner, owner, columns, qualified, schema, table)
+                         : NULL;
+        if (ok && extra == NULL) {
+            gc_error_set(err, "HY001", 0, "out of memory");
+            ok = false;
+        }
+        /* In its own transaction, an owner that read rows (a materialized
+         * view, CREATE TABLE ... AS) is not prepared: it commits last, and
+         * its commit decides (commit_by_owner). */
+        if (ok && on_owner)
+            ok = run(t, dg, extra, NULL, err) &&
+                 ((b->gid != NULL && owner_decides(plan)) || prepare_now(t, dg, b, err));
+        else if (ok)
+            ok = prepare_group(t, dg, NULL, extra, NULL, b, NULL, err);
+        free(extra);
+    }
+    free(columns);
+    free(qualified);
+    free(schema);
+    free(table);
+    return ok;
+}
+
+/* The group the router chooses for a statement without a key
+ * (LocalityGroupPolicy); -1 with err when none can serve. */
+static int policy_group(gc_global *g, gc_error *err)
+{
+    gc_route_request req = { .analysis = NULL };
+    gc_route_decision d;
+    return gc_global_route(g, &req, &d, err) ? d.group : -1;
+}
+
 /* A new materialized view or CREATE TABLE ... AS, every group but its
  * owner (groups[0], whose transaction is still open) prepared: the owner's
  * commit decides (gc_ddl_decide_by_owner), then the others commit, then
- * the decision is
- * forgotten. False with err when the owner did not commit (the others
- * are rolled back here) or when its outcome is unknown (*unknown, 08007:
- * the others stay prepared, err says how to resolve them). */
+ * the decision is forgotten. False with err when the owner did not commit
+ * (the others are rolled back here) or when its outcome is unknown
+ * (*unknown, 08007: the others stay prepared, err says how to resolve
+ * them). */
 static bool commit_by_owner(gc_global *g, ddl_group *groups, int n, const char *gid,
                             const char *setup_sql, gc_ddl_outcome *out, bool *unknown,
                             gc_error *err)
@@ -650,32 +797,20 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
     ddl_group groups[n > 0 ? n : 1];
-    bool solo = plan->scope == GC_DDL_SOLO_TABLE || plan->scope == GC_DDL_SOLO_MATVIEW;
-    bool owner_decides = plan->scope == GC_DDL_SOLO_MATVIEW || plan->owner_decides;
-    int owner = -1;
-    if (solo || plan->scope == GC_DDL_MATVIEW_REFRESH) {
-        gc_route_request req = { .analysis = NULL };
-        gc_route_decision d;
-        if (!gc_global_route(g, &req, &d, err))
-            return false;
-        owner = d.group;
-    }
-    /* The owner first: the other groups' foreign tables copy its columns. */
-    for (int k = 0; k < n; k++) {
-        int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
-        groups[k].group = gi;
-        groups[k].member = find_primary(g, gi, setup_sql, err);
-        if (groups[k].member < 0)
-            return false;
-        groups[k].session = gc_global_member(g, groups[k].member);
-        groups[k].in_transaction = groups[k].prepare_sent = groups[k].prepared = false;
-    }
+    /* A new solo object, or a refresh whose view may be on every group: the
+     * policy's group first. */
+    bool policy_first = plan->scope != GC_DDL_EVERY_GROUP;
+    int owner = policy_first ? policy_group(g, err) : -1;
+    if (policy_first && owner < 0)
+        return false;
+    if (!find_groups(g, owner, setup_sql, groups, err))
+        return false;
     if (plan->scope == GC_DDL_MATVIEW_REFRESH)
         return refresh_matview(t, groups, n, sql, plan, out, err);
-    if (!check_primaries(t, groups, n, err))
+    if (!check_primaries(t, groups, n, true, err))
         return false;
     if (plan->scope == GC_DDL_SOLO_TABLE) {
-        if (!place_by_references(t, groups, n, sql, plan, err))
+        if (!place_by_references(t, groups, n, sql, plan, false, err))
             return false;
         owner = groups[0].group;
     }
@@ -688,65 +823,15 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
              (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
     /* An owner that decides: the gid names its group, so a prepared twin
      * can be resolved from any group (gc_decision.h). */
-    if (owner_decides && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
+    if (owner_decides(plan) && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
         gc_error_set(err, "HY000", 0, "group name %s cannot name a transaction",
                      t->groups[owner].name);
         return false;
     }
-
-    char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
-    bool ok = true;
-    if (plan->scope == GC_DDL_EVERY_GROUP && plan->target != GC_DDL_TARGET_NONE)
-        ok = prepare_targeted(t, groups, n, sql, plan, gid, &out->result, err);
-    for (int k = 0; k < n && ok && plan->target == GC_DDL_TARGET_NONE; k++) {
-        ddl_group *dg = &groups[k];
-        bool on_owner = solo && k == 0;
-        if (plan->scope == GC_DDL_EVERY_GROUP) {
-            bool drop = plan->drop_table_rest > 0;
-            char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
-            char *before = drop && plan->n_drop > 0 ? unregister_sql(sql, plan) : NULL;
-            ok = !drop || own != NULL;
-            if (ok && drop && plan->n_drop > 0 && before == NULL) {
-                gc_error_set(err, "HY001", 0, "out of memory");
-                ok = false;
-            }
-            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, gid,
-                                     &out->result, err);
-            free(own);
-            free(before);
-            continue;
-        }
-        if (on_owner) {
-            /* BEGIN and the CREATE first; the description needs the table. */
-            ok = run(t, dg, "BEGIN", NULL, err);
-            dg->in_transaction = ok;
-            ok = ok && run(t, dg, sql, &out->result, err) &&
-                 describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
-                               &schema, &table, err);
-        }
-        char *extra = ok ? solo_sql(t, on_owner, owner, columns, qualified, schema, table)
-                         : NULL;
-        if (ok && extra == NULL) {
-            gc_error_set(err, "HY001", 0, "out of memory");
-            ok = false;
-        }
-        if (ok && on_owner) {
-            /* An owner that read rows (a materialized view, CREATE TABLE
-             * AS) is not prepared: it commits last, and its commit decides
-             * (commit_by_owner). */
-            ok = run(t, dg, extra, NULL, err) &&
-                 (owner_decides || prepare_now(t, dg, gid, err));
-        } else if (ok) {
-            ok = prepare_group(t, dg, NULL, extra, NULL, gid, NULL, err);
-        }
-        free(extra);
-    }
-    free(columns);
-    free(qualified);
-    free(schema);
-    free(table);
+    ddl_bracket b = { .gid = gid };
+    bool ok = run_everywhere(t, groups, n, owner, sql, plan, &b, out, err);
     bool unknown = false;
-    if (ok && owner_decides)
+    if (ok && owner_decides(plan))
         ok = commit_by_owner(g, groups, n, gid, setup_sql, out, &unknown, err);
     else if (ok)
         commit_all(g, groups, n, gid, setup_sql, &out->info);
@@ -766,5 +851,90 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         if (!gc_ddl_refresh(g, primaries, n, setup_sql, &e) && out->info.sqlstate[0] == '\0')
             out->info = e;
     }
+    return true;
+}
+
+/* Gets member i (open, a primary) ready to hold part of the open
+ * transaction: the session settings replayed, then the held-back SQL
+ * BEGIN or begin_sql as the transaction's first member (pinned), or
+ * joined. */
+static bool enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err)
+{
+    if (gc_global_holds_transaction(g, i))
+        return true;
+    if (!gc_global_settings_replay(g, i, err))
+        return false;
+    if (gc_global_pinned_member(g) >= 0)
+        return gc_global_join(g, i, begin_sql, err);
+    if (gc_global_prelude_pending(g)) {
+        if (!gc_global_prelude_send(g, i, err))
+            return false;
+    } else {
+        PGresult *r = gc_member_exec(gc_global_member(g, i), begin_sql, err);
+        if (r == NULL)
+            return false;
+        PQclear(r);
+    }
+    gc_global_pin(g, i);
+    return true;
+}
+
+bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               const char *begin_sql, const char *setup_sql,
+                               gc_ddl_outcome *out, gc_error *err)
+{
+    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE ||
+           plan->scope == GC_DDL_SOLO_MATVIEW);
+    out->result = NULL;
+    gc_error_clear(&out->info);
+    const gc_topology *t = gc_global_topology(g);
+    int n = t->n_groups;
+    ddl_group groups[n > 0 ? n : 1];
+    /* The transaction's member coordinates; a new solo table is made on its
+     * group, so the transaction's later statements, which run there, see it. */
+    int pin = gc_global_pinned_member(g);
+    int coordinator_group;
+    if (pin >= 0) {
+        if (gc_member_get_role(gc_global_member(g, pin)) == GC_ROLE_STANDBY) {
+            gc_error_set(err, "25006", 0, "cluster-wide DDL needs every group's primary, but "
+                         "this transaction runs on standby %s (read-only access mode): "
+                         "run the DDL in a read-write transaction", t->members[pin].name);
+            return false;
+        }
+        coordinator_group = t->members[pin].group;
+    } else if ((coordinator_group = policy_group(g, err)) < 0) {
+        return false;
+    }
+    if (!find_groups(g, coordinator_group, setup_sql, groups, err))
+        return false;
+    if (pin >= 0) {
+        groups[0].member = pin;
+        groups[0].session = gc_global_member(g, pin);
+    }
+    /* A new table's foreign keys choose the transaction's group when the
+     * DDL is its first statement; a transaction already on another group
+     * is refused. */
+    if (plan->scope == GC_DDL_SOLO_TABLE) {
+        if (!place_by_references(t, groups, n, sql, plan, pin >= 0, err))
+            return false;
+        coordinator_group = groups[0].group;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!enter_transaction(g, groups[k].member, begin_sql, err)) {
+            name_group(err, t, &groups[k]);
+            return false;
+        }
+    }
+    /* Every group but the coordinator's is prepared at the COMMIT. */
+    if (!check_primaries(t, groups + 1, n - 1, false, err))
+        return false;
+    ddl_bracket b = { .gid = NULL };
+    if (!run_everywhere(t, groups, n, coordinator_group, sql, plan, &b, out, err)) {
+        undo(g, groups, n, NULL, setup_sql, err);
+        PQclear(out->result);
+        out->result = NULL;
+        return false;
+    }
+    gc_global_note_transaction_ddl(g, plan->changes_map);
     return true;
 }

@@ -605,6 +605,7 @@ void gc_global_destroy(gc_global *g)
     free(g->members);
     free(g->stats);
     free(g->connect_order);
+    free(g->joined);
     gc_router_destroy(g->router);
     if (g->map != NULL)
         gc_shardmap_release(g->map);
@@ -720,6 +721,10 @@ void gc_global_pin(gc_global *g, int i)
 
 void gc_global_release_pin(gc_global *g)
 {
+    /* A transaction that ends other than by gc_global_commit_spread (a
+     * ROLLBACK, a failure, an error that rolled it back) commits no part
+     * anywhere. */
+    gc_global_spread_abandon(g);
     if (g->pinned >= 0)
         gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s ended: member released",
                        g->topo.members[g->pinned].name);

@@ -126,6 +126,8 @@ typedef struct gc_route_decision {
     int group;
     bool by_key;                  /* the group came from the sharding key */
     bool pinned;                  /* the open transaction's member */
+    bool join;                    /* a member of another group the open transaction
+                                     must join first (gc_global_join) */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 
@@ -152,6 +154,57 @@ bool gc_global_route(gc_global *g, const gc_route_request *req,
  * (docs/failover.md). Triggers, rules, and foreign tables or views the
  * application defined itself, are not looked into. */
 bool gc_global_may_write_elsewhere(const gc_global *g);
+
+/* --- transactions across groups (gc_global_spread.c, docs/global-connection.md
+ * "Transactions across groups") ---
+ *
+ * A transaction is pinned to the member its first statement chose (its
+ * coordinator). A write whose rows the shard map places in one other group,
+ * and cluster DDL, make it join that group's primary (or every group's):
+ * BEGIN there, and the statement runs there. Such a transaction commits with
+ * PREPARE TRANSACTION on every joined member, the decision recorded and
+ * committed on the coordinator (gc_decision.h), then COMMIT PREPARED. A
+ * transaction that ends any other way (ROLLBACK, a failed member, the
+ * rollback level) rolls back every part. */
+
+/* The native code of a row write refused in a transaction because it
+ * would reach several groups (SQLSTATE 0A000). */
+#define GC_GLOBAL_NATIVE_SPANNING_WRITE 90120
+
+/* Members the open transaction joined besides its pin. */
+int gc_global_joined_count(const gc_global *g);
+/* Whether member i holds part of the open transaction (pinned or joined). */
+bool gc_global_holds_transaction(const gc_global *g, int i);
+/* The member of group gi holding part of the open transaction, or -1. */
+int gc_global_transaction_member_of_group(const gc_global *g, int gi);
+/* Member i (open, its session settings replayed) joins the open transaction:
+ * begin_sql is run there. False with err when it failed (the member is then
+ * not joined; a broken session is marked down). */
+bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err);
+/* Cluster DDL ran in the open transaction (changes_map: it changed tables,
+ * so the catalog version rises after the commit). */
+void gc_global_note_transaction_ddl(gc_global *g, bool changes_map);
+/* Whether the open transaction needs gc_global_commit_spread to commit:
+ * it joined members, or ran cluster DDL. */
+bool gc_global_commit_is_spread(const gc_global *g);
+
+typedef enum gc_spread_outcome {
+    GC_SPREAD_COMMITTED,        /* every part committed (or will, by resolution: info) */
+    GC_SPREAD_NOT_COMMITTED,    /* no part committed; err says why */
+    GC_SPREAD_UNKNOWN,          /* the coordinator's answer was lost and could not be
+                                   resolved yet: 08007; resolution decides later */
+} gc_spread_outcome;
+
+/* Commits the open transaction (see above) and ends the pin. info gets a
+ * 01000 warning when it committed but a joined member could not be told
+ * (its part is committed by in-doubt resolution), or the catalog version
+ * was not raised after DDL. setup_sql: for sessions reopened on the way. */
+gc_spread_outcome gc_global_commit_spread(gc_global *g, const char *setup_sql, gc_error *err,
+                                          gc_error *info);
+
+/* Rolls back every part of the open transaction, the pin's included, and
+ * ends the pin. */
+void gc_global_rollback_transaction(gc_global *g);
 
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 

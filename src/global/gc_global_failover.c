@@ -148,9 +148,18 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
     gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is down (%s)%s",
                    g->topo.members[i].name,
                    why != NULL && why->message[0] != '\0' ? why->message : "session lost",
-                   g->pinned == i ? ": its transaction is lost" : "");
-    if (g->pinned == i) {
+                   g->pinned == i || gc_global_holds_transaction(g, i)
+                       ? ": its transaction is lost" : "");
+    if (g->pinned == i || gc_global_holds_transaction(g, i)) {
+        /* Its part of the transaction is gone, so is the transaction: the
+         * parts on other members are rolled back now, never committed. */
         g->failover->txn_lost = true;
+        gc_global_spread_abandon(g);
+        if (g->pinned >= 0 && g->pinned != i && gc_member_is_open(g->members[g->pinned])) {
+            gc_error ignored;
+            gc_error_clear(&ignored);
+            PQclear(gc_member_exec(g->members[g->pinned], "ROLLBACK", &ignored));
+        }
         g->pinned = -1;
     }
     gc_global_sync_router(g);

@@ -24,7 +24,15 @@ struct gc_global {
     gc_shardmap *map;              /* one reference; NULL: everything by policy */
     char **search_path;            /* the session's search_path, split; owned */
     int n_search_path;
-    int pinned;                    /* member of the open transaction, or -1 */
+    int pinned;                    /* member of the open transaction, or -1:
+                                      its coordinator when it spans groups */
+    int *joined;                   /* members of other groups the open
+                                      transaction joined (gc_global_spread.c),
+                                      n_joined of them; owned */
+    int n_joined;
+    bool txn_ddl;                  /* cluster DDL ran in the open transaction */
+    bool txn_ddl_changes_map;      /* ... and changed tables: the catalog
+                                      version rises after its commit */
     bool may_write_elsewhere;      /* a write of the open transaction (or of
                                       the autocommit statement) may reach rows
                                       of another group, through postgres_fdw
@@ -61,6 +69,11 @@ char *gc_global_topology_key(const gc_settings *s);
  * (-1: none) already does. False on out-of-memory. */
 bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int listening);
 void gc_global_refresh_free(gc_global *g);
+
+/* --- transactions across groups (gc_global_spread.c) --- */
+/* Rolls back what the open transaction holds on joined members and forgets
+ * them (the pin is the caller's). */
+void gc_global_spread_abandon(gc_global *g);
 
 /* --- failover (gc_global_failover.c) --- */
 /* False on out-of-memory. */

@@ -333,27 +333,110 @@ static void choose(gc_global *g, const gc_route_request *req, gc_route_access ac
                            : -1;
 }
 
+static bool row_write(const gc_analysis *a)
+{
+    if (a == NULL || a->read_only)
+        return false;
+    return a->kind == GC_SQL_INSERT || a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
+           a->kind == GC_SQL_MERGE;
+}
+
+/* Refuses (0A000) a row write in a transaction that the shard map cannot
+ * place in one group: a sharded table without a usable key, or keys of
+ * several groups. From any member it would reach the other groups through
+ * postgres_fdw, which commits its remote part on its own, before the
+ * transaction's COMMIT: never atomically (docs/global-connection.md,
+ * "Transactions across groups"). owner and all_in: group_by_key's answer
+ * with keys used. */
+static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int owner,
+                                  bool all_in, const char *why, gc_error *err)
+{
+    const gc_analysis *a = req->analysis;
+    if (!row_write(a) || a->table == NULL || g->map == NULL || (owner >= 0 && all_in))
+        return false;
+    const gc_shard_table *t = cluster_table(g, a);
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
+        return false;
+    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                 "a write in a transaction on a global connection must place its rows in "
+                 "one group: this one on sharded table %s (%s) would reach other groups "
+                 "through postgres_fdw, whose part cannot commit atomically with the "
+                 "transaction; give the sharding key (a statement per owner group), or run "
+                 "it in autocommit mode", a->table,
+                 owner >= 0 ? "its keys belong to several groups" : why != NULL ? why : "no key");
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups refused "
+                   "in a transaction", a->table);
+    return true;
+}
+
+/* In the open transaction: its pinned member, unless the statement's key
+ * (looked at even for SQLExecDirect: a write's owner decides atomicity)
+ * places it in another group. There it runs on the member the transaction
+ * holds in that group; a write joins that group's primary first
+ * (out->join). A read of a group the transaction does not hold follows
+ * the pin, through postgres_fdw. */
+static bool route_in_transaction(gc_global *g, const gc_route_request *req,
+                                 gc_route_decision *out, gc_error *err)
+{
+    int pin_group = g->topo.members[g->pinned].group;
+    out->member = g->pinned;
+    out->group = pin_group;
+    out->pinned = true;
+    out->reason = "pinned to the open transaction";
+    const gc_analysis *a = req->analysis;
+    if (a != NULL && a->table != NULL && g->map != NULL &&
+        (row_write(a) || g->n_joined > 0)) {
+        gc_route_request keyed = *req;
+        keyed.use_keys = true;
+        const char *why = NULL, *source = NULL;
+        bool all_in = false;
+        int owner = group_by_key(g, &keyed, &why, &source, &all_in);
+        if (refuse_spanning_write(g, req, owner, all_in, why, err))
+            return false;
+        int held = owner >= 0 && all_in ? gc_global_transaction_member_of_group(g, owner) : -1;
+        if (owner >= 0 && all_in && owner != pin_group && held >= 0) {
+            out->member = held;
+            out->group = owner;
+            out->by_key = true;
+            out->reason = "the transaction's member of the key's group";
+        } else if (owner >= 0 && all_in && owner != pin_group && row_write(a)) {
+            sync_group(g, owner);
+            const char *member_reason = NULL;
+            int m = gc_router_member_in_group(g->router, owner, GC_ACCESS_WRITE, &member_reason);
+            if (m < 0 || gc_member_get_role(g->members[m]) == GC_ROLE_STANDBY) {
+                gc_error_set(err, "08S01", 0, "communication link failure: the transaction "
+                             "writes in group %s, which has no primary to run it",
+                             g->topo.groups[owner].name);
+                return false;
+            }
+            out->member = m;
+            out->group = owner;
+            out->by_key = true;
+            out->join = true;
+            out->reason = "joins the key's group for the transaction";
+        }
+    }
+    if (out->by_key)
+        g->stats[out->member].routed_by_key++;
+    else
+        g->stats[out->member].routed_by_policy++;
+    /* Once the transaction may have written elsewhere, it stays so:
+     * its later statements need not be placed. */
+    if (!g->may_write_elsewhere && writes_outside(g, req, out->group, -2, false))
+        g->may_write_elsewhere = true;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
+                   table_name(req->analysis), g->topo.members[out->member].name,
+                   out->reason);
+    return true;
+}
+
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,
                      gc_error *err)
 {
     assert(g != NULL && req != NULL && out != NULL);
     memset(out, 0, sizeof *out);
-    if (pin_holds(g)) {
-        out->member = g->pinned;
-        out->group = g->topo.members[g->pinned].group;
-        out->pinned = true;
-        out->by_key = false;
-        out->reason = "pinned to the open transaction";
-        g->stats[g->pinned].routed_by_policy++;
-        /* Once the transaction may have written elsewhere, it stays so:
-         * its later statements need not be placed. */
-        if (!g->may_write_elsewhere && writes_outside(g, req, out->group, -2, false))
-            g->may_write_elsewhere = true;
-        gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
-                       table_name(req->analysis), g->topo.members[out->member].name,
-                       out->reason);
-        return true;
-    }
+    if (pin_holds(g))
+        return route_in_transaction(g, req, out, err);
     if (req->transaction && gc_global_txn_lost(g)) {
         /* Until the application rolls back, its transaction stays lost. */
         gc_global_txn_lost_error(err);
@@ -368,6 +451,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
      * members not retried since they failed are tried now. */
     if ((c.member < 0 || c.key_group_down) && gc_global_retry_early(g, req->setup_sql))
         choose(g, req, access, &c);    /* a member came back */
+    if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))
+        return false;
     if (c.member < 0) {
         gc_error_set(err, "08S01", 0,
                      "communication link failure: no member of the cluster can run the statement");

@@ -6,11 +6,14 @@
  *
  * With autocommit on, each transaction is BEGIN (or START TRANSACTION),
  * then an UPDATE keyed to one group (G2 first, then the groups in turn),
- * then an UPDATE and a SELECT keyed to every group, then COMMIT (every
- * fourth one ROLLBACK), all as SQL. Expected: the BEGIN and every statement
- * of a transaction ran on the primary of its first key's group, nothing of
- * it elsewhere; after COMMIT the next keyed statement is routed on its own
- * again. Also: BEGIN + COMMIT with nothing between sends nothing; an error
+ * a SELECT keyed to the next group, then an UPDATE and a SELECT keyed to
+ * every group, then COMMIT (every fourth one ROLLBACK), all as SQL.
+ * Expected: the BEGIN ran on the primary of the first key's group, with
+ * the statements without a write of their own group (the SELECT of a group
+ * not yet written); each UPDATE ran on its key's group's primary, which
+ * joined the transaction (one BEGIN there), and so did each later SELECT
+ * of that group (docs/global-connection.md, "Transactions across groups");
+ * after COMMIT the next keyed statement is routed on its own again. Also: BEGIN + COMMIT with nothing between sends nothing; an error
  * keeps the member until ROLLBACK; with autocommit off a COMMIT sent as SQL
  * ends the pin as SQLEndTran would.
  */
@@ -77,12 +80,19 @@ int main(int argc, char **argv)
         rt_point_update(&p, rt_random_id_of_group(&rng, &c, first));
         want_update[first]++;
         expect_member(dbc, &c, primary, "the first statement after BEGIN");
+        /* A read of a group the transaction has not written in: the pin. */
+        rt_point_select(&p, rt_random_id_of_group(&rng, &c, (first + 1) % c.n_groups));
+        want_select[first]++;
+        expect_member(dbc, &c, primary, "a read of a group the transaction did not join");
         for (int g = 0; g < c.n_groups; g++) {
             rt_point_update(&p, rt_random_id_of_group(&rng, &c, g));
+            expect_member(dbc, &c, rt_primary_of(&c, g), "a write keyed to a group");
             rt_point_select(&p, rt_random_id_of_group(&rng, &c, g));
-            want_update[first]++;
-            want_select[first]++;
-            expect_member(dbc, &c, primary, "a statement of the transaction");
+            expect_member(dbc, &c, rt_primary_of(&c, g), "a read of a group it wrote in");
+            want_update[g]++;
+            want_select[g]++;
+            if (g != first)
+                started[g]++;   /* joined: BEGIN there */
         }
         st_exec_ok(dbc, t % 4 == 3 ? "ROLLBACK" : "COMMIT");
         expect_member(dbc, &c, primary, "COMMIT / ROLLBACK");
@@ -119,7 +129,8 @@ int main(int argc, char **argv)
                     c.members[m].name);
         }
     }
-    printf("ok: every transaction begun in SQL ran whole on its first key's primary\n");
+    printf("ok: every transaction begun in SQL ran on its first key's primary, each write "
+           "on its key's primary\n");
 
     /* An error keeps the member (the server says INERROR) until ROLLBACK. */
     int g1 = (g2 + 1) % c.n_groups;
