@@ -256,4 +256,38 @@ case $out in error\ 08S01*G1*) ;; *) fail "CREATE MATERIALIZED VIEW with G1's pr
 expect_kinds mv_fail "G1:- G2:-" "G1's primary down"
 nothing_pending "G1's primary down"
 echo "ok: with G1's primary down nothing was created ($out)"
+# 6. The same DDL inside an open transaction (autocommit off): it joins the
+# transaction on every group's primary and commits or rolls back with it.
+# txn GROUP commit|rollback SQL...: one transaction, the policy choosing GROUP.
+txn() {
+    local group=$1
+    shift
+    run_client "$PYTHON" "$(dirname "$CLIENT")/txn_client.py" \
+        "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$group" "$@" \
+        || fail "the transaction client failed on: $*"
+}
+# a) A new table's keys choose the transaction's group when the DDL comes first.
+out=$(txn G2 commit "CREATE TABLE fk_t1 (id int, p int REFERENCES fk_p1 (id))" \
+                    "INSERT INTO fk_t1 VALUES (1, 1)")
+case $(echo "$out" | tr '\n' ' ') in "ok "*" ok 1 commit ") ;; *) fail "keys in a transaction: $out" ;; esac
+expect_kinds fk_t1 "G1:r G2:f" "a key in a transaction placed the table"
+on_every "SELECT count(*) FROM fk_t1" 1 "the row written after the DDL in its transaction"
+nothing_pending "keys in a transaction"
+# b) A transaction already on another group: refused, nothing made.
+out=$(txn G2 commit "SELECT 1" "CREATE TABLE fk_t2 (p int REFERENCES fk_p1 (id))")
+case $out in *"error 0A000"*fk_t2*G1*G2*rollback) ;; *) fail "keys in a transaction on another group: $out" ;; esac
+expect_kinds fk_t2 "G1:- G2:-" "keys refused in a transaction on another group"
+nothing_pending "keys refused in a transaction"
+echo "ok: in a transaction, keys placed fk_t1 on G1 (DDL first); refused on a transaction already on G2"
+# c) CREATE MATERIALIZED VIEW in a transaction: committed or rolled back with it.
+out=$(txn G2 rollback "CREATE MATERIALIZED VIEW mv_txn AS SELECT owner, count(*) AS n FROM accounts GROUP BY owner")
+[ "$(echo "$out" | tail -1)" = rollback ] || fail "a materialized view in a rolled-back transaction: $out"
+expect_kinds mv_txn "G1:- G2:-" "a materialized view in a rolled-back transaction"
+out=$(txn G2 commit "CREATE MATERIALIZED VIEW mv_txn AS SELECT owner, count(*) AS n FROM accounts GROUP BY owner" \
+                    "SELECT * FROM mv_txn")
+case $(echo "$out" | tr '\n' ' ') in "ok "*" ok "*" commit ") ;; *) fail "a materialized view in a committed transaction: $out" ;; esac
+expect_kinds mv_txn "G1:f G2:m" "a materialized view in a committed transaction"
+on_every "SELECT sum(n) FROM mv_txn" 36 "the materialized view made in a transaction"
+nothing_pending "a materialized view in a transaction"
+echo "ok: CREATE MATERIALIZED VIEW in a transaction: nothing after ROLLBACK, the view on G2 and its foreign table on G1 after COMMIT"
 echo "PASS"
