@@ -6,10 +6,14 @@
  * gc_ddl_classify reads the statement's text (no round trip) and says how it
  * runs: on one member like any statement (TRUNCATE: it is data, and reaches
  * every shard through postgres_fdw), on every group's primary, as a new solo
- * table (created on one group, a foreign table on the others), or refused.
+ * table or materialized view (created on one group, a foreign table on the
+ * others), as a REFRESH on a materialized view's owner, or refused.
  * gc_ddl_run runs it. A statement on one table that is a solo table runs
  * on its owner as written and, on the groups where the table is a foreign
  * table, in the form gc_ddl_twin_text maps it to (or is refused with 0A000).
+ * A new solo table goes to the group its foreign keys need (gc_ddl_place.c);
+ * an owner that reads rows (a materialized view, CREATE TABLE ... AS) is not
+ * prepared but decides by its own commit (gc_ddl_matview.c).
  *
  * Not thread-safe: the owning ODBC connection's lock guards the gc_global.
  */
