@@ -18,6 +18,14 @@ static void classify(const gc_stmt *s, gc_ddl_plan *plan)
     gc_temp_tables_adjust_ddl(gc_global_temp_tables(s->conn->global), s->sql, plan);
 }
 
+/* Whether c has a transaction open: autocommit off, a BEGIN sent in SQL
+ * (held back or already on a member). */
+static bool in_open_transaction(const gc_conn *c)
+{
+    return !c->autocommit || gc_global_pinned_member(c->global) >= 0 ||
+           gc_global_prelude_pending(c->global);
+}
+
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
     if (s->conn->global == NULL || s->analysis == NULL || s->sql == NULL ||
@@ -25,6 +33,10 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
         return false;
     gc_ddl_plan plan;
     classify(s, &plan);
+    /* REFRESH in an open transaction runs where the transaction does, as
+     * any statement: it changes data, not the cluster's schema. */
+    if (plan.scope == GC_DDL_MATVIEW_REFRESH)
+        return !in_open_transaction(s->conn);
     return plan.scope != GC_DDL_ONE_MEMBER;
 }
 
@@ -50,8 +62,7 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     /* In a transaction (autocommit off, or a BEGIN sent in SQL) the DDL
      * joins it on every group and commits with it; else it is its own
      * transaction, committed at once. */
-    bool in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0 ||
-                          gc_global_prelude_pending(c->global);
+    bool in_transaction = in_open_transaction(c);
     bool ran;
     if (in_transaction) {
         char begin[96];

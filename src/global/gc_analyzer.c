@@ -150,7 +150,7 @@ static gc_sql_kind kind_at(gc_az *az, size_t i)
         {"set", GC_SQL_SET}, {"reset", GC_SQL_SET}, {"show", GC_SQL_SHOW},
         {"create", GC_SQL_DDL}, {"alter", GC_SQL_DDL}, {"drop", GC_SQL_DDL},
         {"truncate", GC_SQL_DDL}, {"comment", GC_SQL_DDL}, {"grant", GC_SQL_DDL},
-        {"revoke", GC_SQL_DDL},
+        {"revoke", GC_SQL_DDL}, {"refresh", GC_SQL_DDL},
     };
     if (i >= az->n)
         return GC_SQL_UNKNOWN;

@@ -34,7 +34,8 @@ typedef enum gc_sql_kind {
     GC_SQL_SAVEPOINT,     /* SAVEPOINT, RELEASE, ROLLBACK TO */
     GC_SQL_SET,           /* SET, RESET, SET LOCAL (see is_local) */
     GC_SQL_SHOW,
-    GC_SQL_DDL,           /* CREATE, ALTER, DROP, TRUNCATE, COMMENT, GRANT, REVOKE */
+    GC_SQL_DDL,           /* CREATE, ALTER, DROP, TRUNCATE, COMMENT, GRANT, REVOKE,
+                             REFRESH */
     GC_SQL_OTHER,
 } gc_sql_kind;
 

@@ -125,6 +125,8 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
         out->changes_map = false;
         return;
     }
+    ddl_cursor as = *c;
+    out->owner_decides = skip_past_kw(&as, "as");
     if (skip_past_kw(c, "partition")) {
         if (is_kw(c, "of")) {
             refuse(out, "CREATE TABLE ... PARTITION OF places a shard on every group; "
@@ -139,6 +141,58 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
         return;
     }
     out->scope = GC_DDL_SOLO_TABLE;
+}
+
+/* CREATE MATERIALIZED VIEW, the cursor after VIEW: a solo object, like a
+ * new table; its owner cannot prepare (it read foreign tables), so the
+ * owner's commit decides (gc_ddl_run.c). */
+static void classify_create_matview(ddl_cursor *c, gc_ddl_plan *out)
+{
+    out->changes_map = true;
+    if (take_kw(c, "if") && take_kw(c, "not"))
+        take_kw(c, "exists");
+    size_t start, end;
+    if (!take_name(c, &start, &end))
+        return;   /* every group: PostgreSQL will say what is wrong */
+    if (!copy_written(out->table_as_written, sizeof out->table_as_written, c, start, end)) {
+        refuse(out, "the materialized view's name is too long");
+        return;
+    }
+    out->scope = GC_DDL_SOLO_MATVIEW;
+}
+
+/* REFRESH MATERIALIZED VIEW [CONCURRENTLY] name, the cursor after REFRESH. */
+static void classify_refresh(ddl_cursor *c, gc_ddl_plan *out)
+{
+    size_t start, end;
+    if (!take_kw(c, "materialized") || !take_kw(c, "view"))
+        return;
+    take_kw(c, "concurrently");
+    if (take_name(c, &start, &end) &&
+        copy_written(out->table_as_written, sizeof out->table_as_written, c, start, end))
+        out->scope = GC_DDL_MATVIEW_REFRESH;
+}
+
+int gc_ddl_references(const char *sql, gc_ddl_span *names, int max)
+{
+    ddl_cursor c;
+    gc_sql_lexer_init(&c.lx, sql, strlen(sql));
+    int n = 0;
+    for (advance(&c); c.have;) {
+        if (!take_kw(&c, "references")) {
+            advance(&c);
+            continue;
+        }
+        size_t start, end;
+        if (!take_name(&c, &start, &end))
+            continue;
+        if (n == max)
+            return -1;
+        names[n].start = start;
+        names[n].end = end;
+        n++;
+    }
+    return n;
 }
 
 /* DROP TABLE, the cursor after TABLE: remembers where the name list starts,
@@ -428,6 +482,25 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
         classify_create_table(c, out);
         return;
     }
+    if (take_kw(c, "materialized")) {
+        if (!take_kw(c, "view"))
+            return;
+        if (create) {
+            classify_create_matview(c, out);
+        } else if (drop && c->have) {
+            out->changes_map = true;
+            out->drop_matview = true;
+            note_drop_table(c, out);
+        } else {
+            if (take_kw(c, "if"))
+                take_kw(c, "exists");
+            take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_REFUSE);
+            out->twin_why = "ALTER MATERIALIZED VIEW has no counterpart on the foreign "
+                            "tables of a materialized view made through a global "
+                            "connection; drop it and create it again";
+        }
+        return;
+    }
     bool foreign = take_kw(c, "foreign");
     if (is_kw(c, "table") || is_kw(c, "schema") || is_kw(c, "owned"))
         out->changes_map = true;
@@ -468,6 +541,8 @@ void gc_ddl_classify(const char *sql, gc_ddl_plan *out)
         out->scope = GC_DDL_EVERY_GROUP;
         if (take_kw(&c, "on"))
             classify_comment(&c, out);
+    } else if (take_kw(&c, "refresh")) {
+        classify_refresh(&c, out);
     } else if (is_kw(&c, "grant") || is_kw(&c, "revoke") || is_kw(&c, "security"))
         /* GRANT / REVOKE ON TABLE take a foreign table as they take a plain
          * one: the same text everywhere. */

@@ -6,10 +6,14 @@
  * gc_ddl_classify reads the statement's text (no round trip) and says how it
  * runs: on one member like any statement (TRUNCATE: it is data, and reaches
  * every shard through postgres_fdw), on every group's primary, as a new solo
- * table (created on one group, a foreign table on the others), or refused.
+ * table or materialized view (created on one group, a foreign table on the
+ * others), as a REFRESH on a materialized view's owner, or refused.
  * gc_ddl_run runs it. A statement on one table that is a solo table runs
  * on its owner as written and, on the groups where the table is a foreign
  * table, in the form gc_ddl_twin_text maps it to (or is refused with 0A000).
+ * A new solo table goes to the group its foreign keys need (gc_ddl_place.c);
+ * an owner that reads rows (a materialized view, CREATE TABLE ... AS) is not
+ * prepared but decides by its own commit (gc_ddl_matview.c).
  *
  * Not thread-safe: the owning ODBC connection's lock guards the gc_global.
  */
@@ -26,6 +30,9 @@ typedef enum gc_ddl_scope {
     GC_DDL_ONE_MEMBER = 0,  /* not cluster-wide: routed like any statement */
     GC_DDL_EVERY_GROUP,     /* the same text on every group's primary */
     GC_DDL_SOLO_TABLE,      /* CREATE TABLE of a new unpartitioned table */
+    GC_DDL_SOLO_MATVIEW,    /* CREATE MATERIALIZED VIEW: one owner group, foreign twins
+                               elsewhere, committed by the owner's decision */
+    GC_DDL_MATVIEW_REFRESH, /* REFRESH MATERIALIZED VIEW: on the owner's primary only */
     GC_DDL_REFUSED,         /* see why */
 } gc_ddl_scope;
 
@@ -73,16 +80,23 @@ typedef struct gc_ddl_action {
 typedef struct gc_ddl_plan {
     gc_ddl_scope scope;
     bool changes_map;       /* tables or schemas change: raise the catalog version */
+    /* GC_DDL_SOLO_TABLE of CREATE TABLE ... AS (and every GC_DDL_SOLO_MATVIEW):
+     * the owner may read other groups' rows through postgres_fdw, so it
+     * cannot prepare; its own commit decides (gc_decision.h). */
+    bool owner_decides;
     const char *why;        /* GC_DDL_REFUSED: static text */
-    /* GC_DDL_SOLO_TABLE: the table's name as written (text of the SQL, quotes
-     * kept), for to_regclass on the owner. DROP TABLE: the first name. */
+    /* GC_DDL_SOLO_TABLE / GC_DDL_SOLO_MATVIEW / GC_DDL_MATVIEW_REFRESH: the
+     * table's or view's name as written (text of the SQL, quotes kept), for
+     * to_regclass on the owner. DROP TABLE: the first name. */
     char table_as_written[2 * GC_DDL_NAME_MAX + 8];
     /* DROP TABLE: offset of what follows TABLE (0 otherwise), each table
      * named (offsets into the statement), IF EXISTS, and where the list
      * ends (CASCADE or RESTRICT may follow). A group drops the tables it
      * holds as foreign tables (solo tables' twins) with DROP FOREIGN TABLE,
-     * the others with DROP TABLE. */
+     * the others with DROP TABLE. DROP MATERIALIZED VIEW likewise, the
+     * others with DROP MATERIALIZED VIEW (drop_matview). */
     size_t drop_table_rest;
+    bool drop_matview;
     int n_drop;
     struct { size_t start, end; } drop_names[GC_DDL_MAX_DROP];
     bool drop_if_exists;
@@ -102,6 +116,18 @@ typedef struct gc_ddl_plan {
 /* Classifies sql (NUL-terminated, the text the driver sends). Never fails:
  * text it does not recognise as DDL gets GC_DDL_ONE_MEMBER. */
 void gc_ddl_classify(const char *sql, gc_ddl_plan *out);
+
+/* A name as written in a statement: offsets into its text. */
+typedef struct gc_ddl_span {
+    size_t start, end;
+} gc_ddl_span;
+
+#define GC_DDL_MAX_REFERENCES 16
+
+/* The tables the REFERENCES clauses of sql name (column constraints and
+ * FOREIGN KEY ... REFERENCES), in order, into names (max entries). Their
+ * count, or -1 when there are more than max. */
+int gc_ddl_references(const char *sql, gc_ddl_span *names, int max);
 
 /* What the caller of gc_ddl_run gets back. */
 typedef struct gc_ddl_outcome {
@@ -152,6 +178,50 @@ bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err
  * backslash, so standard_conforming_strings does not matter). */
 struct gc_strbuf;
 void gc_ddl_append_literal(struct gc_strbuf *sb, const char *s);
+
+/* --- gc_ddl_place.c --- */
+
+/* The groups a cluster-wide DDL runs on: the k-th has topology index
+ * group_of[k] and its primary's open session sessions[k]. */
+typedef struct gc_ddl_places {
+    const gc_topology *topology;
+    gc_member *const *sessions;
+    const int *group_of;
+    int n;
+} gc_ddl_places;
+
+/* CREATE TABLE: the group (k) where the new table (named table) must live
+ * for its foreign keys; *owner comes in as the policy's choice and stays
+ * when it holds every table referenced. False with err (0A000 naming the
+ * tables and groups) when no one group can hold the keys, or a key names a
+ * sharded table. */
+bool gc_ddl_place_solo(const gc_ddl_places *p, const char *sql, const char *table, int *owner,
+                       gc_error *err);
+
+/* ALTER TABLE table ... REFERENCES: kinds[k] is table's relkind on group
+ * k. False with err (0A000) when a key would reference a table that is not
+ * a plain table on every group where table is one. */
+bool gc_ddl_place_check_alter(const gc_ddl_places *p, const char *sql, const char *table,
+                              const char *kinds, gc_error *err);
+
+/* --- gc_ddl_matview.c --- */
+
+/* The commit of a new materialized view (or CREATE TABLE ... AS), every
+ * other group prepared as gid: in the owner's open transaction (on member owner_member) records
+ * the decision and commits; a COMMIT that failed or whose answer was lost
+ * is resolved on the owner's primary through a new session. True when the
+ * decision is known: *committed, and why (the owner's error) when it is
+ * false. False with why (08007, saying what to run) when the outcome could
+ * not be learnt: the other groups must then stay prepared. */
+bool gc_ddl_decide_by_owner(gc_global *g, int owner_member, const char *gid,
+                            const char *setup_sql, bool *committed, gc_error *why);
+
+/* REFRESH MATERIALIZED VIEW name: runs sql (a plain statement) on the
+ * primary of the one group where name is a materialized view while it is
+ * a foreign table elsewhere, else on group policy_k's. *result is the
+ * server's (caller PQclears). False with err. */
+bool gc_ddl_matview_refresh(const gc_ddl_places *p, int policy_k, const char *sql,
+                            const char *name, PGresult **result, gc_error *err);
 
 /* --- gc_ddl_refresh.c --- */
 

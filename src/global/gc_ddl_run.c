@@ -11,6 +11,10 @@
  * Phase two: COMMIT PREPARED everywhere; once every group has prepared, the
  * DDL is decided, so a group that cannot be told to commit is reported as a
  * warning naming the prepared transaction.
+ * A new solo table goes where its foreign keys need it (gc_ddl_place.c). A
+ * new materialized view's owner (or CREATE TABLE ... AS's) is not prepared
+ * (it may have read foreign tables): its commit decides, after every other
+ * group prepared (commit_by_owner, gc_ddl_matview.c).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -21,6 +25,7 @@
 #include <unistd.h>
 
 #include "global/gc_ddl.h"
+#include "global/gc_decision.h"
 #include "global/gc_global_settings.h"
 #include "util/gc_strbuf.h"
 
@@ -343,7 +348,8 @@ static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
         append_drop(&sb, "DROP FOREIGN TABLE ", sql, plan, foreign, true);
         if (n_foreign < plan->n_drop) {
             gc_strbuf_append_str(&sb, "; ");
-            append_drop(&sb, "DROP TABLE ", sql, plan, foreign, false);
+            append_drop(&sb, plan->drop_matview ? "DROP MATERIALIZED VIEW " : "DROP TABLE ",
+                        sql, plan, foreign, false);
         }
     }
     char *text = gc_strbuf_take(&sb);
@@ -493,6 +499,57 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
     return prepare_now(t, dg, gid, err);
 }
 
+/* The groups' sessions for gc_ddl_place (arrays of n the caller gives). */
+static gc_ddl_places places_of(const gc_topology *t, const ddl_group *groups, int n,
+                               gc_member **sessions, int *group_of)
+{
+    for (int k = 0; k < n; k++) {
+        sessions[k] = groups[k].session;
+        group_of[k] = groups[k].group;
+    }
+    return (gc_ddl_places){ .topology = t, .sessions = sessions, .group_of = group_of, .n = n };
+}
+
+/* ALTER TABLE ... REFERENCES: refused (0A000) before the statement runs
+ * when a key would reference a table on another group (gc_ddl_place.c). */
+static bool check_alter_references(const gc_topology *t, const ddl_group *groups, int n,
+                                   const char *sql, const gc_ddl_plan *plan, const char *kinds,
+                                   gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    return gc_ddl_place_check_alter(&p, sql, plan->target_as_written, kinds, err);
+}
+
+/* CREATE TABLE: moves to the front (groups[0], the owner) the group the
+ * new table's foreign keys need, when that is not groups[0] already. With
+ * fixed_owner (the open transaction's group must make the table: its later
+ * statements run there) such a move is refused instead, 0A000. */
+static bool place_by_references(const gc_topology *t, ddl_group *groups, int n, const char *sql,
+                                const gc_ddl_plan *plan, bool fixed_owner, gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    int owner = 0;
+    if (!gc_ddl_place_solo(&p, sql, plan->table_as_written, &owner, err))
+        return false;
+    if (owner != 0 && fixed_owner) {
+        gc_error_set(err, "0A000", 0, "feature not supported on a global connection: the "
+                     "foreign keys of the new table %s need it on group %s, but this "
+                     "transaction runs on group %s, where the table would be made; create "
+                     "it in autocommit mode, or in a transaction of its own",
+                     plan->table_as_written, t->groups[groups[owner].group].name,
+                     t->groups[groups[0].group].name);
+        return false;
+    }
+    ddl_group chosen = groups[owner];
+    groups[owner] = groups[0];
+    groups[0] = chosen;
+    return true;
+}
+
 /* Phase one of a DDL on one table or index (plan->target), every group in
  * its transaction first: what runs on a group depends on what the target
  * is there, asked of each group (relkind) inside the DDL's own transaction
@@ -508,6 +565,7 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
                              gc_error *err)
 {
     char kinds[n > 0 ? n : 1];
+    memset(kinds, 0, sizeof kinds);
     bool any_foreign = false, any_exists = false;
     for (int k = 0; k < n; k++) {
         if (!open_step(t, &groups[k], gid, err))
@@ -520,6 +578,9 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
         any_exists |= kinds[k] != '\0';
     }
     bool table = plan->target == GC_DDL_TARGET_TABLE;
+    if (table && plan->twin == GC_DDL_TWIN_ALTER &&
+        !check_alter_references(t, groups, n, sql, plan, kinds, err))
+        return false;
     if (table && any_foreign && plan->twin == GC_DDL_TWIN_REFUSE) {
         gc_error_set(err, "0A000", 0, "feature not supported on a global connection: %s "
                      "(%s is a solo table: a foreign table on some groups)",
@@ -603,6 +664,13 @@ static bool find_groups(gc_global *g, int owner, const char *setup_sql, ddl_grou
     return true;
 }
 
+/* Whether the owner of a new solo object commits by its own decision
+ * rather than being prepared (see gc_ddl_plan.owner_decides). */
+static bool owner_decides(const gc_ddl_plan *plan)
+{
+    return plan->scope == GC_DDL_SOLO_MATVIEW || plan->owner_decides;
+}
+
 /* Phase one on every group (groups[0] is the owner of a new solo table),
  * each group's work bracketed as b says. */
 static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int owner,
@@ -615,7 +683,8 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
     bool ok = true;
     for (int k = 0; k < n && ok; k++) {
         ddl_group *dg = &groups[k];
-        bool on_owner = plan->scope == GC_DDL_SOLO_TABLE && k == 0;
+        bool on_owner = k == 0 && (plan->scope == GC_DDL_SOLO_TABLE ||
+                                   plan->scope == GC_DDL_SOLO_MATVIEW);
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
@@ -643,8 +712,12 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
             gc_error_set(err, "HY001", 0, "out of memory");
             ok = false;
         }
+        /* In its own transaction, an owner that read rows (a materialized
+         * view, CREATE TABLE ... AS) is not prepared: it commits last, and
+         * its commit decides (commit_by_owner). */
         if (ok && on_owner)
-            ok = run(t, dg, extra, NULL, err) && prepare_now(t, dg, b, err);
+            ok = run(t, dg, extra, NULL, err) &&
+                 ((b->gid != NULL && owner_decides(plan)) || prepare_now(t, dg, b, err));
         else if (ok)
             ok = prepare_group(t, dg, NULL, extra, NULL, b, NULL, err);
         free(extra);
@@ -665,21 +738,82 @@ static int policy_group(gc_global *g, gc_error *err)
     return gc_global_route(g, &req, &d, err) ? d.group : -1;
 }
 
+/* A new materialized view or CREATE TABLE ... AS, every group but its
+ * owner (groups[0], whose transaction is still open) prepared: the owner's
+ * commit decides (gc_ddl_decide_by_owner), then the others commit, then
+ * the decision is forgotten. False with err when the owner did not commit
+ * (the others are rolled back here) or when its outcome is unknown
+ * (*unknown, 08007: the others stay prepared, err says how to resolve
+ * them). */
+static bool commit_by_owner(gc_global *g, ddl_group *groups, int n, const char *gid,
+                            const char *setup_sql, gc_ddl_outcome *out, bool *unknown,
+                            gc_error *err)
+{
+    const gc_topology *t = gc_global_topology(g);
+    bool committed = false;
+    gc_error why;
+    gc_error_clear(&why);
+    bool known = gc_ddl_decide_by_owner(g, groups[0].member, gid, setup_sql, &committed, &why);
+    groups[0].in_transaction = false;
+    groups[0].session = gc_global_member(g, groups[0].member);
+    if (!known) {
+        *err = why;
+        *unknown = true;
+        return false;
+    }
+    if (!committed) {
+        *err = why;
+        name_group(err, t, &groups[0]);
+        undo(g, groups, n, gid, setup_sql, err);
+    } else {
+        commit_all(g, groups + 1, n - 1, gid, setup_sql, &out->info);
+    }
+    /* Every group is finished: the decision is no longer needed (a row
+     * left by a failure here is harmless, the gid is never used again). */
+    gc_error e;
+    gc_error_clear(&e);
+    gc_decision_forget(groups[0].session, gid, &e);
+    return committed;
+}
+
+/* REFRESH MATERIALIZED VIEW: on its owner's primary only, a plain
+ * statement (gc_ddl_matview.c); groups[0] is the policy's group. */
+static bool refresh_matview(const gc_topology *t, const ddl_group *groups, int n,
+                            const char *sql, const gc_ddl_plan *plan, gc_ddl_outcome *out,
+                            gc_error *err)
+{
+    gc_member *sessions[n > 0 ? n : 1];
+    int group_of[n > 0 ? n : 1];
+    gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
+    return gc_ddl_matview_refresh(&p, 0, sql, plan->table_as_written, &out->result, err);
+}
+
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
 {
-    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    assert(plan->scope != GC_DDL_ONE_MEMBER && plan->scope != GC_DDL_REFUSED);
     out->result = NULL;
     gc_error_clear(&out->info);
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
     ddl_group groups[n > 0 ? n : 1];
-    int owner = plan->scope == GC_DDL_SOLO_TABLE ? policy_group(g, err) : -1;
-    if (plan->scope == GC_DDL_SOLO_TABLE && owner < 0)
+    /* A new solo object, or a refresh whose view may be on every group: the
+     * policy's group first. */
+    bool policy_first = plan->scope != GC_DDL_EVERY_GROUP;
+    int owner = policy_first ? policy_group(g, err) : -1;
+    if (policy_first && owner < 0)
         return false;
-    if (!find_groups(g, owner, setup_sql, groups, err) ||
-        !check_primaries(t, groups, n, true, err))
+    if (!find_groups(g, owner, setup_sql, groups, err))
         return false;
+    if (plan->scope == GC_DDL_MATVIEW_REFRESH)
+        return refresh_matview(t, groups, n, sql, plan, out, err);
+    if (!check_primaries(t, groups, n, true, err))
+        return false;
+    if (plan->scope == GC_DDL_SOLO_TABLE) {
+        if (!place_by_references(t, groups, n, sql, plan, false, err))
+            return false;
+        owner = groups[0].group;
+    }
 
     static const char prefix[] = "gcodbc_ddl_";
     char gid[96];
@@ -687,14 +821,27 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     clock_gettime(CLOCK_REALTIME, &now);
     snprintf(gid, sizeof gid, "%s%ld_%lld_%09ld_%lx", prefix, (long)getpid(),
              (long long)now.tv_sec, now.tv_nsec, (unsigned long)(uintptr_t)g);
+    /* An owner that decides: the gid names its group, so a prepared twin
+     * can be resolved from any group (gc_decision.h). */
+    if (owner_decides(plan) && !gc_decision_new_gid(gid, sizeof gid, t->groups[owner].name)) {
+        gc_error_set(err, "HY000", 0, "group name %s cannot name a transaction",
+                     t->groups[owner].name);
+        return false;
+    }
     ddl_bracket b = { .gid = gid };
-    if (!run_everywhere(t, groups, n, owner, sql, plan, &b, out, err)) {
-        undo(g, groups, n, gid, setup_sql, err);
+    bool ok = run_everywhere(t, groups, n, owner, sql, plan, &b, out, err);
+    bool unknown = false;
+    if (ok && owner_decides(plan))
+        ok = commit_by_owner(g, groups, n, gid, setup_sql, out, &unknown, err);
+    else if (ok)
+        commit_all(g, groups, n, gid, setup_sql, &out->info);
+    if (!ok) {
+        if (!unknown)
+            undo(g, groups, n, gid, setup_sql, err);
         PQclear(out->result);
         out->result = NULL;
         return false;
     }
-    commit_all(g, groups, n, gid, setup_sql, &out->info);
     if (plan->changes_map) {
         gc_member *primaries[n > 0 ? n : 1];
         for (int k = 0; k < n; k++)
@@ -736,7 +883,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
                                const char *begin_sql, const char *setup_sql,
                                gc_ddl_outcome *out, gc_error *err)
 {
-    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE);
+    assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE ||
+           plan->scope == GC_DDL_SOLO_MATVIEW);
     out->result = NULL;
     gc_error_clear(&out->info);
     const gc_topology *t = gc_global_topology(g);
@@ -762,6 +910,14 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     if (pin >= 0) {
         groups[0].member = pin;
         groups[0].session = gc_global_member(g, pin);
+    }
+    /* A new table's foreign keys choose the transaction's group when the
+     * DDL is its first statement; a transaction already on another group
+     * is refused. */
+    if (plan->scope == GC_DDL_SOLO_TABLE) {
+        if (!place_by_references(t, groups, n, sql, plan, pin >= 0, err))
+            return false;
+        coordinator_group = groups[0].group;
     }
     for (int k = 0; k < n; k++) {
         if (!enter_transaction(g, groups[k].member, begin_sql, err)) {

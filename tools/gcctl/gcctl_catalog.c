@@ -54,17 +54,19 @@ static const char catalog_ddl[] =
      * 'ddl' (a driver's CREATE TABLE; apply leaves these alone). */
     "ALTER TABLE gcluster.tables ADD COLUMN IF NOT EXISTS origin text NOT NULL DEFAULT 'spec'\n"
     "  CHECK (origin IN ('spec', 'ddl'));\n"
-    /* The driver registers a solo table made by CREATE TABLE inside the DDL's
-     * own transaction on every group, so the row is there exactly when the
-     * table is. The application role may not write the catalog: these two
-     * functions are its only way in, and only for a table it owns. */
+    /* The driver registers a solo table made by CREATE TABLE (or a
+     * materialized view made by CREATE MATERIALIZED VIEW: 'm' on its owner)
+     * inside the DDL's own transaction on every group, so the row is there
+     * exactly when the table is. The application role may not write the
+     * catalog: these two functions are its only way in, and only for a
+     * table it owns. */
     "CREATE OR REPLACE FUNCTION gcluster.register_solo_table(tbl regclass, owner_group text)\n"
     "RETURNS void LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
     "DECLARE rel name; old_origin text;\n"
     "BEGIN\n"
     "  SELECT c.relname INTO rel FROM pg_class c\n"
-    "   WHERE c.oid = tbl AND c.relkind IN ('r', 'f') AND pg_has_role(session_user, c.relowner, 'USAGE');\n"
+    "   WHERE c.oid = tbl AND c.relkind IN ('r', 'f', 'm') AND pg_has_role(session_user, c.relowner, 'USAGE');\n"
     "  IF rel IS NULL THEN\n"
     "    RAISE EXCEPTION 'only the owner of a table may register it as a solo table'\n"
     "      USING ERRCODE = '42501';\n"

@@ -9,6 +9,7 @@ CLIENT=$3
 SPEC=$4
 DIR=$5
 source "$(dirname "$0")/../gcctl/lib.sh"
+source "$(dirname "$0")/ddl_lib.sh"
 own_cluster "$SPEC"
 
 # odbc [--manual] SQL: what the application sees.
@@ -27,13 +28,6 @@ app_calls() {
     su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
              WHERE userid = 'app'::regrole AND query LIKE '$2%'"
 }
-# on_every PRIMARY-QUERY EXPECTED WHAT: the same answer on each group's primary.
-on_every() {
-    for g in G1 G2; do
-        got=$(sql "$(primary_of "$g")" "$1")
-        [ "$got" = "$2" ] || fail "$3: group $g's primary answers '$got' to '$1', expected '$2'"
-    done
-}
 no_prepared_left() {
     on_every "SELECT count(*) FROM pg_prepared_xacts" 0 "$1"
 }
@@ -41,15 +35,7 @@ version() {
     sql "$(primary_of "$1")" "SELECT version FROM gcluster.version"
 }
 
-# gcctl creates the spec's tables as the superuser; DDL on them needs their
-# owner, so the application role is made the owner here.
-for g in G1 G2; do
-    su_sql "$(primary_of "$g")" "DO \$\$ DECLARE r regclass; BEGIN
-        FOR r IN SELECT c.oid FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace
-                 AND c.relkind IN ('r', 'p', 'f') LOOP
-            EXECUTE format('ALTER TABLE %s OWNER TO app', r);
-        END LOOP; END \$\$" >/dev/null
-done
+app_owns_public_tables
 v0=$(version G1)
 # 1. CREATE TABLE of a new unpartitioned table: a solo table.
 out=$(odbc "CREATE TABLE notes (id int PRIMARY KEY, body text NOT NULL, at date DEFAULT '2026-01-01')")
@@ -307,38 +293,18 @@ echo "ok: the notice of DROP TABLE IF EXISTS (raised by every group) reached the
 # synchronous replication to a standby that does not exist makes PREPARE
 # wait after preparing locally; that backend is terminated. The driver must
 # leave every group unchanged and no prepared transaction behind.
-su_sql G2N1 "ALTER SYSTEM SET synchronous_standby_names = 'gcodbc_no_such_standby'" >/dev/null
-su_sql G2N1 "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 1 50); do
-    [ "$(su_sql G2N1 "SHOW synchronous_standby_names")" = gcodbc_no_such_standby ] && break
-    sleep 0.1
-done
+hold_commits G2N1
 odbc "ALTER TABLE accounts ADD COLUMN lost_prepare int" >"$DIR/lost_prepare.out" &
 client=$!
-waiting=""
-for _ in $(seq 1 150); do
-    waiting=$(su_sql G2N1 "SELECT pid FROM pg_stat_activity
-                       WHERE wait_event = 'SyncRep' AND query LIKE 'PREPARE TRANSACTION%'")
-    [ -n "$waiting" ] && break
-    sleep 0.1
-done
+waiting=$(held_backend G2N1 "query LIKE 'PREPARE TRANSACTION%'")
 [ -n "$waiting" ] || { kill "$client"; fail "no PREPARE TRANSACTION waited for synchronous replication on G2N1"; }
 [ "$(su_sql G2N1 "SELECT count(*) FROM pg_prepared_xacts")" = 1 ] \
     || fail "the waiting PREPARE TRANSACTION had not prepared on G2N1"
 su_sql G2N1 "SELECT pg_terminate_backend($waiting)" >/dev/null
 # Releases the driver's ROLLBACK PREPARED, which waits for the same
 # replication until the setting is gone.
-su_sql G2N1 "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null
-su_sql G2N1 "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 1 300); do
-    kill -0 "$client" 2>/dev/null || break
-    sleep 0.1
-done
-if kill -0 "$client" 2>/dev/null; then
-    kill "$client"
-    fail "the client did not return within 30 s of the lost PREPARE"
-fi
-wait "$client" || fail "the client failed on the lost PREPARE"
+release_commits G2N1
+wait_client "$client" "the lost PREPARE"
 out=$(cat "$DIR/lost_prepare.out")
 case $out in
 error\ *G2*"rolled back"*) ;;

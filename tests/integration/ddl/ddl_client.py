@@ -3,7 +3,8 @@ application sees: `ok ROWCOUNT`, then `info SQLSTATE MESSAGE` per warning,
 or `error SQLSTATE MESSAGE`. DSN is a DSN's name or, when it holds `=`, a
 whole connection string. With --repeat N, SQL runs N times, each with its
 execution number as parameter `?` (prepared execution, so the router reads
-the key). usage: ddl_client.py DSN [--manual] [--repeat N] SQL"""
+the key). With --fetch, the rows follow `ok`, one a line, values joined
+with `|`. usage: ddl_client.py DSN [--manual] [--fetch] [--repeat N] SQL"""
 import sys
 
 import pyodbc
@@ -12,7 +13,8 @@ import pyodbc
 def main():
     args = sys.argv[1:]
     manual = "--manual" in args
-    args = [a for a in args if a != "--manual"]
+    fetch = "--fetch" in args
+    args = [a for a in args if a not in ("--manual", "--fetch")]
     repeat = 0
     if "--repeat" in args:
         at = args.index("--repeat")
@@ -28,7 +30,10 @@ def main():
                 cur.fetchall()
         else:
             cur.execute(sql)
+        rows = cur.fetchall() if fetch else []
         print("ok", cur.rowcount)
+        for row in rows:
+            print("|".join(str(v) for v in row))
         for state, message in cur.messages or []:
             print("info", state, message)
     except pyodbc.Error as e:

@@ -25,9 +25,12 @@ static void create_table_makes_a_solo_table(void **state)
     assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
     assert_true(p.changes_map);
     assert_string_equal(p.table_as_written, "app.\"Notes\"");
+    assert_false(p.owner_decides);
     p = plan_of("create unlogged table t as select 1");
     assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
     assert_string_equal(p.table_as_written, "t");
+    assert_true(p.owner_decides);
+    assert_false(plan_of("CREATE TABLE t (a int GENERATED ALWAYS AS (1) STORED)").owner_decides);
 }
 
 static void partitioned_parent_runs_on_every_group(void **state)
@@ -112,10 +115,48 @@ static void truncate_and_dml_stay_on_one_member(void **state)
     assert_int_equal(plan_of("/* create table */ SELECT 1").scope, GC_DDL_ONE_MEMBER);
 }
 
+static void materialized_views_are_solo_objects(void **state)
+{
+    (void)state;
+    gc_ddl_plan p = plan_of("CREATE MATERIALIZED VIEW IF NOT EXISTS s.mv AS SELECT 1");
+    assert_int_equal(p.scope, GC_DDL_SOLO_MATVIEW);
+    assert_true(p.changes_map);
+    assert_string_equal(p.table_as_written, "s.mv");
+    p = plan_of("refresh materialized view concurrently \"Mv\" with data");
+    assert_int_equal(p.scope, GC_DDL_MATVIEW_REFRESH);
+    assert_string_equal(p.table_as_written, "\"Mv\"");
+    assert_int_equal(plan_of("REFRESH COLLATION VERSION").scope, GC_DDL_ONE_MEMBER);
+    p = plan_of("DROP MATERIALIZED VIEW IF EXISTS a, b CASCADE");
+    assert_int_equal(p.scope, GC_DDL_EVERY_GROUP);
+    assert_true(p.drop_matview && p.drop_if_exists && p.changes_map);
+    assert_int_equal(p.n_drop, 2);
+    p = plan_of("ALTER MATERIALIZED VIEW mv RENAME TO mv2");
+    assert_int_equal(p.target, GC_DDL_TARGET_TABLE);
+    assert_int_equal(p.twin, GC_DDL_TWIN_REFUSE);
+    assert_non_null(p.twin_why);
+}
+
+static void references_are_read_from_the_text(void **state)
+{
+    (void)state;
+    const char *sql = "CREATE TABLE c (a int REFERENCES p1 (id), b int, "
+                      "CONSTRAINT k FOREIGN KEY (b) REFERENCES s.\"P2\", "
+                      "note text DEFAULT 'references x')";
+    gc_ddl_span names[4];
+    assert_int_equal(gc_ddl_references(sql, names, 4), 2);
+    assert_int_equal(names[0].end - names[0].start, 2);
+    assert_memory_equal(sql + names[0].start, "p1", 2);
+    assert_memory_equal(sql + names[1].start, "s.\"P2\"", names[1].end - names[1].start);
+    assert_int_equal(gc_ddl_references(sql, names, 1), -1);
+    assert_int_equal(gc_ddl_references("CREATE TABLE t (a int)", names, 4), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(create_table_makes_a_solo_table),
+        cmocka_unit_test(materialized_views_are_solo_objects),
+        cmocka_unit_test(references_are_read_from_the_text),
         cmocka_unit_test(partitioned_parent_runs_on_every_group),
         cmocka_unit_test(partition_of_and_concurrently_are_refused),
         cmocka_unit_test(other_ddl_runs_on_every_group),
