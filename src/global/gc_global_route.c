@@ -401,6 +401,10 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req,
             out->reason = "the transaction's member of the key's group";
         } else if (owner >= 0 && all_in && owner != pin_group && row_write(a)) {
             sync_group(g, owner);
+            /* As between transactions: a standby may have been promoted
+             * (the primary this connection knew is down). */
+            if (!gc_router_group_can_serve(g->router, owner, GC_ACCESS_WRITE))
+                probe_group_roles(g, owner);
             const char *member_reason = NULL;
             int m = gc_router_member_in_group(g->router, owner, GC_ACCESS_WRITE, &member_reason);
             if (m < 0 || gc_member_get_role(g->members[m]) == GC_ROLE_STANDBY) {
