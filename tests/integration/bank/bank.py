@@ -16,8 +16,10 @@ a client is inside the COMMIT of a transfer between G1 and G2, then kills
 G1's primary with kill -9 (during those COMMITs), starts the standby and
 promotes G1's; freezes G2's primary with SIGSTOP for 5 s; stops and
 restarts G3's standby; adds a member to G1 and moves a shard of both tables
-from G3 to G2. After the clients stop, `gcctl resolve --grace 0` resolves
-the prepared transactions left in doubt. Then the servers must show: the
+from G3 to G2. All along, `gcctl resolve` runs every 2 s (as from cron:
+a client blocked behind an in-doubt transaction's locks cannot settle it);
+after the clients stop, `gcctl resolve --grace 0` resolves the prepared
+transactions still in doubt. Then the servers must show: the
 total balance unchanged, every transfer present with both legs or with
 neither (never half), every transfer a client saw commit present, every
 balance explained by the legs, no prepared transaction left on any member,
