@@ -275,6 +275,11 @@ resolver_thread.start()
 figures = []
 kill_hits = []     # (transfer id, kind) inside COMMIT when G1's primary was killed
 try:
+    # Connecting 8 global connections takes a few seconds on a loaded
+    # machine: the warm-up starts at the first commit (within 20 s).
+    t_first = now()
+    while not committed and now() - t_first < 20:
+        time.sleep(0.05)
     warm_up(3, lambda: len(committed), "transfers committed")
 
     # Sessions terminated at random on the primaries, for 4 s: in the
