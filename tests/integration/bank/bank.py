@@ -423,19 +423,19 @@ resolver_thread.join(70)
 
 
 # ---- in-doubt resolution, then the checks on the servers ----
-def primary(group):
-    return helper("primary", group)
+GROUPS = sorted(BY_GROUP)
+MEMBERS = live_members()                                  # no fault from here on
+PRIMARY = {g: helper("primary", g) for g in GROUPS}
 
 
 def prepared_on(m):
     return [r[0] for r in rows(helper("su", m, "SELECT gid FROM pg_prepared_xacts ORDER BY gid"))]
 
 
-GROUPS = sorted(BY_GROUP)
-prepared_before = {m: prepared_on(m) for m in live_members()}
+prepared_before = {m: prepared_on(m) for m in MEMBERS}
 decisions_before = {}      # gid -> (group holding it, committed)
 for g in GROUPS:
-    for gid, c in rows(helper("su", primary(g), "SELECT gid, committed FROM gcluster.commit_decisions")):
+    for gid, c in rows(helper("su", PRIMARY[g], "SELECT gid, committed FROM gcluster.commit_decisions")):
         decisions_before[gid] = (g, c == "t")
 try:
     resolved = helper("gcctl", "resolve", "--grace", "0")
@@ -444,7 +444,7 @@ except RuntimeError as e:
     fail(f"gcctl resolve --grace 0 did not resolve everything: {e}")
 outcomes = resolve_outcomes(resolved)      # gid -> what gcctl resolve did
 # What the primaries hold (a standby may still be replaying a COMMIT PREPARED).
-in_doubt = sorted({gid for g in GROUPS for gid in prepared_before.get(primary(g), [])})
+in_doubt = sorted({gid for g in GROUPS for gid in prepared_before.get(PRIMARY[g], [])})
 for gid in in_doubt:
     decided = decisions_before.get(gid)
     want = "committed" if decided and decided[1] else "rolled back"
@@ -454,7 +454,7 @@ for gid in in_doubt:
 # Standbys replay COMMIT PREPARED a moment after their primary.
 deadline = time.monotonic() + 5
 while True:
-    left = {m: gids for m in live_members() if (gids := prepared_on(m))}
+    left = {m: gids for m in MEMBERS if (gids := prepared_on(m))}
     if not left or time.monotonic() > deadline:
         break
     time.sleep(0.2)
@@ -462,7 +462,7 @@ if left:
     fail(f"prepared transactions left after gcctl resolve: {left}")
 decisions_after = []       # (group, gid, committed)
 for g in GROUPS:
-    for gid, c in rows(helper("su", primary(g), "SELECT gid, committed FROM gcluster.commit_decisions")):
+    for gid, c in rows(helper("su", PRIMARY[g], "SELECT gid, committed FROM gcluster.commit_decisions")):
         decisions_after.append((g, gid, c == "t"))
 # A decision lives on the group its gid names (the coordinator's); after
 # resolve only "roll back" ones may stay (kept for --keep-rollbacks).
@@ -474,7 +474,7 @@ kept_commits = [gid for _, gid, c in decisions_after if c]
 if kept_commits:
     fail(f"{len(kept_commits)} commit decisions left after gcctl resolve, e.g. {kept_commits[:3]}")
 
-reader = primary("G2")
+reader = PRIMARY["G2"]
 balances = {int(i): int(b) for i, b in rows(helper("app", reader, "SELECT id, balance FROM accounts"))}
 legs = collections.defaultdict(list)       # transfer id -> [(account, peer, delta)]
 for acc, tid, peer, d in rows(helper("app", reader, "SELECT account_id, id, peer_id, delta FROM transfers")):
@@ -526,7 +526,7 @@ if half:
 # INSERT text). Routing decides speed, not correctness: reported, not checked.
 ran = {m: helper("su", m, "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
                  "WHERE query LIKE 'INSERT INTO transfers (account_id, id, peer_id, delta)%'")
-       for m in live_members()}
+       for m in MEMBERS}
 
 # SQLSTATEs the clients saw vs. the ones docs/failover.md documents. 23505
 # is the transfers key doing its job (see the header), not a failure.
