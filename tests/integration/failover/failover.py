@@ -33,6 +33,9 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
 (e) G1's standby promoted with gcctl while a connection that opened with
     it as a standby stays open (G1N1 has been dead since (a)): keyed writes
     to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
+(e0) before that promotion, a write keyed to G1 in a transaction is
+    refused with 08S01 ("no primary"), not run on G2, whose postgres_fdw
+    would write it outside the two-phase commit;
 (e2) the same promotion seen by a connection opened before it, in a
     transaction whose first write ran in G2: its write to G1 joins the
     promoted G1N2 (a standby to that connection until then) and both
@@ -367,6 +370,20 @@ try:
     fail("(e) a write to G1 succeeded while G1 had no primary")
 except pyodbc.Error:
     refused += 1   # G1 has no primary: the write cannot run anywhere yet
+# (e0): in a transaction, a write keyed to G1 while G1 has no primary is
+# refused by the driver (08S01), never sent to another group, whose
+# postgres_fdw would write it outside the two-phase commit.
+conn_e0 = connect(autocommit=False)
+try:
+    conn_e0.cursor().execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", KEYS["G1"][2])
+    fail("(e0) a write to G1 in a transaction succeeded while G1 had no primary")
+except pyodbc.Error as e:
+    if e.args[0] != "08S01" or "no primary" not in str(e):
+        fail(f"(e0) a write to G1 in a transaction while G1 had no primary: expected the driver's "
+             f"08S01 'no primary', got {e}")
+conn_e0.rollback()
+conn_e0.close()
+print("ok (e0): a write keyed to G1 in a transaction while G1 had no primary: 08S01, not sent elsewhere")
 # (e2): a connection in a transaction begun in G2 must find the promoted
 # primary when its next write joins G1.
 conn_e2 = connect(autocommit=False)
