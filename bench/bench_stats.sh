@@ -11,3 +11,29 @@ median() {
 ratio() {
   if [[ $1 == n/a || $2 == n/a ]]; then echo n/a; else awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f\n", a / b}'; fi
 }
+
+# cluster_odbc_ini DIR CLUSTER_DIR PSQLODBC_SO PORT: ini files in DIR with
+# gcctl's DSNs of the cluster in CLUSTER_DIR plus psqlodbc_g1n1, a psqlODBC
+# DSN (server-side prepare) on 127.0.0.1:PORT; exports ODBCSYSINI=DIR.
+cluster_odbc_ini() {
+  local dir=$1 cluster=$2 psqlodbc=$3 port=$4
+  mkdir -p "$dir"
+  cp "$cluster/odbc.ini" "$cluster/odbcinst.ini" "$dir/"
+  cat >>"$dir/odbcinst.ini" <<INI
+
+[psqlODBC]
+Driver = $psqlodbc
+INI
+  cat >>"$dir/odbc.ini" <<INI
+
+[psqlodbc_g1n1]
+Driver = psqlODBC
+Servername = 127.0.0.1
+Port = $port
+Database = app
+Username = app
+Password = app
+UseServerSidePrepare = 1
+INI
+  export ODBCSYSINI=$dir
+}

@@ -21,16 +21,13 @@
 #include <string.h>
 
 #include "../bench_clock.h"
+#include "../bench_owners.h"
 #include "global_ops.h"
 
 #define WARMUP_OPS 300
 #define MAX_CONNINFOS 16
 
-typedef struct {
-    int64_t *ids;
-    int *groups;
-    size_t n;
-} owners;
+typedef bench_owners owners;
 
 typedef struct {
     const char *mode, *target;
@@ -47,40 +44,6 @@ typedef struct {
     int index;
     bool ok;
 } worker;
-
-/* Reads OWNERS; false with a message on failure. */
-static bool owners_load(owners *o, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    size_t cap = 1024;
-    long long id;
-    int g;
-
-    memset(o, 0, sizeof *o);
-    if (!f) {
-        fprintf(stderr, "global_ops: cannot read %s\n", path);
-        return false;
-    }
-    o->ids = malloc(cap * sizeof *o->ids);
-    o->groups = malloc(cap * sizeof *o->groups);
-    while (o->ids && o->groups && fscanf(f, "%lld %d", &id, &g) == 2) {
-        if (o->n == cap) {
-            cap *= 2;
-            o->ids = realloc(o->ids, cap * sizeof *o->ids);
-            o->groups = realloc(o->groups, cap * sizeof *o->groups);
-            if (!o->ids || !o->groups)
-                break;
-        }
-        o->ids[o->n] = id;
-        o->groups[o->n++] = g;
-    }
-    fclose(f);
-    if (!o->ids || !o->groups || o->n == 0) {
-        fprintf(stderr, "global_ops: %s: no accounts (or out of memory)\n", path);
-        return false;
-    }
-    return true;
-}
 
 /* Reads one conninfo per line of path into b. */
 static bool conninfos_load(bench *b, const char *path)
@@ -168,7 +131,7 @@ int main(int argc, char **argv)
     } else if (strcmp(b.mode, "odbc") != 0) {
         return usage();
     }
-    if (!owners_load(&keys, argv[6]))
+    if (!bench_owners_load(&keys, "global_ops", argv[6]))
         return 1;
     b.keys = &keys;
     b.ops_per_thread = ops / threads;
@@ -202,8 +165,7 @@ int main(int argc, char **argv)
     pthread_barrier_destroy(&b.done);
     for (int i = 0; i < b.n_conninfos; i++)
         free(b.conninfos[i]);
-    free(keys.ids);
-    free(keys.groups);
+    bench_owners_free(&keys);
     free(workers);
     free(tids);
     return ok ? 0 : 1;

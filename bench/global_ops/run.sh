@@ -88,26 +88,7 @@ done
 [[ $(wc -l <"$state/owners") -eq $rows ]] || { echo "run.sh: expected $rows owned accounts" >&2; exit 1; }
 
 # Our own ini files: gcctl's DSN "bench" plus a psqlODBC DSN on G1N1.
-odbc=$state/odbc
-mkdir -p "$odbc"
-cp "$cluster/odbc.ini" "$cluster/odbcinst.ini" "$odbc/"
-cat >>"$odbc/odbcinst.ini" <<INI
-
-[psqlODBC]
-Driver = $psqlodbc
-INI
-cat >>"$odbc/odbc.ini" <<INI
-
-[psqlodbc_g1n1]
-Driver = psqlODBC
-Servername = 127.0.0.1
-Port = $(port_of G1N1)
-Database = app
-Username = app
-Password = app
-UseServerSidePrepare = 1
-INI
-export ODBCSYSINI=$odbc
+cluster_odbc_ini "$state/odbc" "$cluster" "$psqlodbc" "$(port_of G1N1)"
 
 declare -A target=(
   [psqlODBC]="odbc DSN=psqlodbc_g1n1"

@@ -404,6 +404,10 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->reason = "the transaction's member of the key's group";
         } else if (owner >= 0 && all_in && owner != pin_group && row_write(a)) {
             sync_group(g, owner);
+            /* As between transactions: a standby may have been promoted
+             * (the primary this connection knew is down). */
+            if (!gc_router_group_can_serve(g->router, owner, GC_ACCESS_WRITE))
+                probe_group_roles(g, owner);
             const char *member_reason = NULL;
             int m = gc_router_member_in_group(g->router, owner, GC_ACCESS_WRITE, &member_reason);
             if (m < 0 || gc_member_get_role(g->members[m]) == GC_ROLE_STANDBY) {
@@ -538,6 +542,15 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         choose(g, req, access, &c);    /* a member came back */
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))
         return false;
+    /* A transaction's write runs in its key's group or not at all: from
+     * another group it would reach it through postgres_fdw, outside the
+     * two phases (docs/global-connection.md, "Transactions across groups"). */
+    if (req->transaction && row_write(req->analysis) && c.owner >= 0 && c.all_in &&
+        c.group != c.owner) {
+        gc_error_set(err, "08S01", 0, "communication link failure: the transaction writes in "
+                     "group %s, which has no primary to run it", g->topo.groups[c.owner].name);
+        return false;
+    }
     if (c.member < 0) {
         gc_error_set(err, "08S01", 0,
                      "communication link failure: no member of the cluster can run the statement");

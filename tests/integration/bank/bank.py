@@ -3,29 +3,35 @@
 usage: bank.py DSN HELPER FAILOVER_MD   (HELPER: the script fault_clients.sh writes)
 
 8 client threads make transfers through one global connection each
-(pyodbc, autocommit off): INSERT into transfers (a client-made id), two
-UPDATEs of accounts, COMMIT. Meanwhile the harness terminates client
-sessions on the primaries at random for 4 s, kills G1's primary with
-kill -9 and promotes its standby, freezes G2's primary with SIGSTOP for 5 s,
-stops and restarts G3's standby, adds a member to G1 and moves a shard of
-both tables from G3 to G2. Then the servers must show: the total balance
-unchanged, every transfer a client saw commit present exactly once, no
-transfer twice, every balance explained by the transfer log, no prepared
-transaction left, and the clients saw only SQLSTATEs that docs/failover.md
-documents.
+(pyodbc, autocommit off). A transfer is a transaction: two INSERTs into
+transfers, one leg per account (the debit on the source account's row, the
+credit on the destination's, each in its account's group; a client-made
+id), two UPDATEs of accounts, COMMIT. Half of the transfers, chosen at
+random, move money between two groups: the driver commits them in two
+phases (docs/global-connection.md, "Transactions across groups").
 
-Both accounts of a transfer belong to the same group when the test starts:
-postgres_fdw commits the remote part of a cross-group transaction before the
-local one, so a kill -9 between the two would leave half a transfer. That is
-a limit of the cluster, not of the driver, and this test does not probe it.
-(The shard move at the end makes some pairs cross-group; no server is killed
-after it.)
+Meanwhile the harness terminates client sessions on the primaries at random
+for 4 s; stops G2's standby, so that every COMMIT touching G2 waits, until
+a client is inside the COMMIT of a transfer between G1 and G2, then kills
+G1's primary with kill -9 (during those COMMITs), starts the standby and
+promotes G1's; freezes G2's primary with SIGSTOP for 5 s; stops and
+restarts G3's standby; adds a member to G1 and moves a shard of both tables
+from G3 to G2. All along, `gcctl resolve` runs every 2 s (as from cron:
+a client blocked behind an in-doubt transaction's locks cannot settle it);
+after the clients stop, `gcctl resolve --grace 0` resolves the prepared
+transactions still in doubt. Then the servers must show: the
+total balance unchanged, every transfer present with both legs or with
+neither (never half), every transfer a client saw commit present, every
+balance explained by the legs, no prepared transaction left on any member,
+every in-doubt transaction resolved the way its coordinator group's
+decision said, no commit decision left but "roll back" ones, and the
+clients saw only SQLSTATEs that docs/failover.md documents.
 
 Client rules: an error before COMMIT -> roll back, retry the same transfer;
 COMMIT success -> committed; COMMIT 40001 -> not applied, retry; any other
 error at COMMIT (08007, 40003, 08S01, ...) -> outcome unknown, retry with
 the SAME id: the transfers primary key makes a second copy impossible, and a
-23505 on its INSERT says the earlier attempt had committed."""
+23505 on the first leg's INSERT says the earlier attempt had committed."""
 import collections
 import os
 import random
@@ -61,7 +67,7 @@ def helper(*args, timeout=90):
     return run_helper(HELPER, *args, timeout=timeout)
 
 
-# ---- setup: accounts and same-group pairs ----
+# ---- setup: accounts, their groups, pairs ----
 helper("app", "G1N1", f"INSERT INTO accounts SELECT g, {INITIAL} FROM generate_series(1, {ACCOUNTS}) g")
 OWNER = {int(i): g for i, g in rows(helper(
     "app", "G1N1", "SELECT a.id, s.group_name FROM accounts a JOIN gcluster.shards s "
@@ -74,10 +80,19 @@ for acc, g in sorted(OWNER.items()):
 log("accounts per group: " + ", ".join(f"{g} {len(a)}" for g, a in sorted(BY_GROUP.items())))
 
 
-def same_group_pair(rng):
-    g = rng.choice(sorted(BY_GROUP))
-    a, b = rng.sample(BY_GROUP[g], 2)
-    return a, b
+def pick_pair(rng):
+    """Two accounts: in one group, or (half the time) in two groups."""
+    if rng.random() < 0.5:
+        g = rng.choice(sorted(BY_GROUP))
+        return tuple(rng.sample(BY_GROUP[g], 2))
+    g, h = rng.sample(sorted(BY_GROUP), 2)
+    return rng.choice(BY_GROUP[g]), rng.choice(BY_GROUP[h])
+
+
+def kind(a, b):
+    """'G1' for a transfer inside G1, 'G1->G2' for one from G1 to G2 (the
+    groups the accounts had when the test started)."""
+    return OWNER[a] if OWNER[a] == OWNER[b] else f"{OWNER[a]}->{OWNER[b]}"
 
 
 # ---- clients ----
@@ -86,24 +101,29 @@ stop = threading.Event()
 lock = threading.Lock()
 states = collections.Counter()        # (sqlstate, native, phase) -> count
 samples = {}                          # (sqlstate, native, phase) -> first message
-timeline = []                         # (time, sqlstate, phase) of every failure
+timeline = []                         # (time, sqlstate, phase, kind) of every failure
 committed = {}                        # transfer id -> (from, to, amount)
 unresolved = {}                       # transfer id -> (from, to, amount)
-commit_times = []                     # (time, group of the source account, attempt start)
+commit_times = []                     # (time, groups of the transfer, attempt start)
 impossible = []                       # 23505 with no unknown COMMIT before it
+half = []                             # 23505 on the second leg: its first was absent
+history = collections.defaultdict(list)   # transfer id -> [(phase, sqlstate)] of its failures
 progress = [0] * THREADS              # transfers finished per thread
 in_call = [None] * THREADS            # (what, since) while a thread is inside ODBC
+current = [None] * THREADS            # (transfer id, from, to) a thread works on
 attempt_started = [0.0] * THREADS     # when the thread's current attempt began
 
 
-def record(e, phase, group="-"):
+def record(e, phase, what="-", tid=None):
     state = e.args[0] if e.args else "?"
     m = NATIVE.search(str(e.args[1]) if len(e.args) > 1 else "")
     key = (state, m.group(1) if m else "?", phase)
     with lock:
         states[key] += 1
         samples.setdefault(key, f"{str(e)[:300]} (at {now():.2f} s)")
-        timeline.append((now(), state, phase, group))
+        timeline.append((now(), state, phase, what))
+        if tid is not None:
+            history[tid].append((phase, state))
     return state
 
 
@@ -115,6 +135,9 @@ def odbc(tn, what, fn, *args, **kwargs):
         in_call[tn] = None
 
 
+INSERT_LEG = "INSERT INTO transfers (account_id, id, peer_id, delta) VALUES (?, ?, ?, ?)"
+
+
 def run_transfer(tn, conn, cur, tid, a, b, amount):
     """Retries one transfer until its outcome is known. Returns True when it
     is known to be committed, False when unresolved at the deadline."""
@@ -123,12 +146,14 @@ def run_transfer(tn, conn, cur, tid, a, b, amount):
     lo, hi = sorted((a, b))
     delta = {a: -amount, b: amount}
     while time.monotonic() < deadline:
-        phase = "statement"
+        phase = "first leg"
         attempt_started[tn] = now()
         try:
-            odbc(tn, "INSERT", cur.execute,
-                 "INSERT INTO transfers (from_id, id, to_id, amount) VALUES (?, ?, ?, ?)",
-                 a, tid, b, amount)
+            # The first statement is in the source account's group: that
+            # group's primary coordinates a transfer across groups.
+            odbc(tn, "INSERT", cur.execute, INSERT_LEG, a, tid, b, -amount)
+            phase = "statement"
+            odbc(tn, "INSERT", cur.execute, INSERT_LEG, b, tid, a, amount)
             # Accounts in id order: two opposite transfers cannot deadlock.
             odbc(tn, "UPDATE", cur.execute, "UPDATE accounts SET balance = balance + ? WHERE id = ?",
                  delta[lo], lo)
@@ -138,16 +163,19 @@ def run_transfer(tn, conn, cur, tid, a, b, amount):
             odbc(tn, "COMMIT", conn.commit)
             return True
         except pyodbc.Error as e:
-            state = record(e, phase, OWNER[a])
+            state = record(e, "statement" if phase == "first leg" else phase, kind(a, b), tid)
             try:
                 odbc(tn, "ROLLBACK", conn.rollback)
             except pyodbc.Error as e2:
                 record(e2, "rollback")
-            if phase == "statement" and state == "23505":
+            if state == "23505" and phase == "first leg":
                 if not unknown_commit:
                     with lock:
                         impossible.append((tid, str(e)))
                 return True
+            if state == "23505":
+                with lock:
+                    half.append((tid, str(e)))
             if phase == "commit" and state != "40001":
                 unknown_commit = True
             time.sleep(0.02 + random.random() * 0.03)
@@ -170,16 +198,18 @@ def client(tn):
     while not stop.is_set():
         seq += 1
         tid = f"t{tn}-{seq}"
-        a, b = same_group_pair(rng)
+        a, b = pick_pair(rng)
         amount = rng.randint(1, 50)
+        current[tn] = (tid, a, b)
         if run_transfer(tn, conn, cur, tid, a, b, amount):
             with lock:
                 committed[tid] = (a, b, amount)
-                commit_times.append((now(), OWNER[a], attempt_started[tn]))
+                commit_times.append((now(), {OWNER[a], OWNER[b]}, attempt_started[tn]))
         else:
             with lock:
                 unresolved[tid] = (a, b, amount)
         progress[tn] += 1
+    current[tn] = None
     try:
         conn.close()
     except pyodbc.Error as e:
@@ -187,33 +217,105 @@ def client(tn):
 
 
 def commits_since(t, group):
-    """Commit times of transfers from group whose last attempt began at or
-    after t (a COMMIT already under way at t says nothing about t)."""
+    """Commit times of transfers touching group whose last attempt began at
+    or after t (a COMMIT already under way at t says nothing about t)."""
     with lock:
-        return sorted(x for x, g, began in commit_times if began >= t and g == group)
+        return sorted(x for x, gs, began in commit_times if began >= t and group in gs)
+
+
+def in_commit():
+    """The transfers (id, kind) whose thread is inside COMMIT now."""
+    out = []
+    for tn in range(THREADS):
+        call, cur_ = in_call[tn], current[tn]
+        if call is not None and call[0] == "COMMIT" and cur_ is not None:
+            out.append((cur_[0], kind(cur_[1], cur_[2])))
+    return out
+
+
+# ---- in-doubt resolution while the clients run ----
+# A client blocked behind the locks of a prepared transaction left in doubt
+# (its coordinator died, or its COMMIT PREPARED could not be sent) cannot
+# resolve it: the driver resolves at its catalog-version checks, between
+# statements. Once every client waits so (the first runs of this test: all
+# 8 within 10 s of the kill), nothing would. So the harness runs `gcctl
+# resolve` every 2 s, with its default grace, as docs/cluster.md suggests
+# for cron.
+RESOLVE_EVERY = 2.0
+resolver_stop = threading.Event()
+resolved_meanwhile = collections.Counter()    # outcome -> count
+
+
+def resolve_outcomes(out):
+    """gcctl resolve's lines "<gid>  <group>  <outcome>" as {gid: outcome}."""
+    found = {}
+    for line in out.splitlines():
+        parts = line.split("  ")
+        if len(parts) == 3 and parts[0].startswith("gcx:"):
+            found[parts[0]] = parts[2]
+    return found
+
+
+def resolver():
+    while not resolver_stop.wait(RESOLVE_EVERY):
+        out = run_helper(HELPER, "gcctl", "resolve", check=False, timeout=60)
+        for outcome in resolve_outcomes(out).values():
+            if not outcome.startswith("left"):
+                resolved_meanwhile[outcome] += 1
 
 
 threads = [threading.Thread(target=guarded(client), args=(i,), daemon=True)
            for i in range(THREADS)]
 for t in threads:
     t.start()
+resolver_thread = threading.Thread(target=guarded(lambda _: resolver()), args=(0,), daemon=True)
+resolver_thread.start()
 
 # ---- chaos ----
 figures = []
+kill_hits = []     # (transfer id, kind) inside COMMIT when G1's primary was killed
 try:
+    # Connecting 8 global connections takes a few seconds on a loaded
+    # machine: the warm-up starts at the first commit (within 20 s).
+    t_first = now()
+    while not committed and now() - t_first < 20:
+        time.sleep(0.05)
     warm_up(3, lambda: len(committed), "transfers committed")
 
     # Sessions terminated at random on the primaries, for 4 s: in the
-    # middle of a transfer (40001 / 19068, retried) or of its COMMIT (settled
-    # by its transaction id; one terminated while it waits for the
-    # synchronous standby has committed).
+    # middle of a transfer (40001 / 19068, retried) or of its COMMIT, one
+    # across groups included (before its decision: rolled back; after:
+    # committed, its prepared parts finished by in-doubt resolution).
     terminate_at_random(helper, APP, ["G1N1", "G2N1", "G3N1"], 4, seed=7)
     time.sleep(1)
 
+    # kill -9 of G1's primary during COMMITs: with G2's standby stopped,
+    # every COMMIT touching G2 waits (a part prepared on G2's primary, or
+    # G2's own commit), so the kill finds transfers between G1 and G2
+    # inside their two phases. Held until one is (at most 3 tries).
+    for attempt in range(3):
+        t_stopping = now()
+        helper("gcctl", "local", "stop-member", "G2N2", "--mode", "fast")
+        t_held = now()
+        while now() - t_held < 1.5 and not any("G1" in k and "G2" in k for _, k in in_commit()):
+            time.sleep(0.02)
+        if any("G1" in k and "G2" in k for _, k in in_commit()) or attempt == 2:
+            break
+        helper("gcctl", "local", "start-member", "G2N2")
+        time.sleep(0.5)
     t_kill = now()
     helper("kill", "G1N1")
-    log("kill -9 G1N1 (G1's primary)")
-    time.sleep(0.5)
+    kill_hits = in_commit()
+    log(f"stopped G2N2, G2's standby (stop-member took {(t_held - t_stopping) * 1000:.0f} ms, "
+        f"try {attempt + 1}), then {(t_kill - t_held) * 1000:.0f} ms later kill -9 G1N1 "
+        f"(G1's primary); inside COMMIT then: "
+        + (", ".join(f"{i} {k}" for i, k in kill_hits) or "none"))
+    if not any("G1" in k and "G2" in k for _, k in kill_hits):
+        fail("no transfer between G1 and G2 was inside its COMMIT when G1's primary was killed")
+    time.sleep(0.2)
+    helper("gcctl", "local", "start-member", "G2N2")
+    log("started G2N2")
+    time.sleep(max(0.0, t_kill + 0.5 - now()))
     t = now()
     helper("gcctl", "promote", "G1N2")
     t_promoted = now()
@@ -223,50 +325,59 @@ try:
     # notices its postmaster's death: attempts begun 100 ms after the kill.
     first = commits_since(t_kill + 0.1, "G1")
     if not first:
-        fail("no G1 transfer committed within 2 s of G1N2's promotion")
+        fail("no transfer touching G1 committed within 2 s of G1N2's promotion")
     else:
-        figures.append(f"kill -9 of G1's primary -> first G1 transfer (begun 100 ms or more "
-                       f"after the kill) committed: {(first[0] - t_kill) * 1000:.0f} ms (gcctl "
-                       f"promote ran from 500 ms to {(t_promoted - t_kill) * 1000:.0f} ms)")
+        figures.append(f"kill -9 of G1's primary -> first transfer touching G1 (begun 100 ms or "
+                       f"more after the kill) committed: {(first[0] - t_kill) * 1000:.0f} ms "
+                       f"(gcctl promote ran from {(t - t_kill) * 1000:.0f} ms to "
+                       f"{(t_promoted - t_kill) * 1000:.0f} ms)")
 
     t_stop = now()
     helper("sigstop", "G2N1")
     log("SIGSTOP G2N1 (G2's primary)")
     try:
         time.sleep(5)
-        other = [x for g in ("G1", "G3") for x in commits_since(t_stop, g)]
+        other = [x for x, gs, began in list(commit_times) if x >= t_stop and "G2" not in gs]
     finally:
         helper("sigcont", "G2N1")
         t_cont = now()
     log("SIGCONT G2N1")
+    # A write joining G2 in a transaction waits for G2N1's next scheduled
+    # reconnect (its backoff grew while it was frozen), and a client keeps
+    # retrying the transfer it is on: up to 10 s.
     time.sleep(2)
+    while not commits_since(t_cont, "G2") and now() - t_cont < 10:
+        time.sleep(0.1)
     first = commits_since(t_cont, "G2")
     if not first:
-        fail("no G2 transfer committed within 2 s of SIGCONT")
+        fail("no transfer touching G2 committed within 10 s of SIGCONT")
     else:
-        figures.append(f"SIGSTOP of G2's primary for 5 s: other groups committed {len(other)} "
-                       f"transfers meanwhile; SIGCONT -> first G2 transfer committed: "
+        figures.append(f"SIGSTOP of G2's primary for 5 s: transfers not touching G2 committed "
+                       f"{len(other)} meanwhile; SIGCONT -> first transfer touching G2 committed: "
                        f"{(first[0] - t_cont) * 1000:.0f} ms")
 
     helper("gcctl", "local", "stop-member", "G3N2", "--mode", "fast")
     t_down = now()
-    log("stopped G3N2 (G3's standby: G3 commits wait for it)")
+    log("stopped G3N2 (G3's standby: G3 commits and prepares wait for it)")
     time.sleep(2)
     t_start = now()
     helper("gcctl", "local", "start-member", "G3N2")
     t_up = now()
     log("started G3N2")
     time.sleep(1)
-    # G3 may not commit from its standby's stop to its start: an attempt
-    # begun 0.2 s after the stop must not finish before the start began.
+    # Nothing touching G3 may commit from its standby's stop to its start:
+    # an attempt begun 0.2 s after the stop must not finish before the
+    # start began (G3's COMMIT, or its PREPARE in a transfer across groups,
+    # waits for the standby).
     stalled = [x for x in commits_since(t_down + 0.2, "G3") if x < t_start]
     first = commits_since(t_start, "G3")
-    figures.append(f"G3's standby stopped for {(t_up - t_down):.1f} s: G3 transfers committed "
-                   f"meanwhile {len(stalled)} (synchronous: expected 0); start-member -> first G3 commit: "
+    figures.append(f"G3's standby stopped for {(t_up - t_down):.1f} s: transfers touching G3 "
+                   f"committed meanwhile {len(stalled)} (synchronous: expected 0); start-member -> "
+                   "first commit touching G3: "
                    + (f"{(first[0] - t_start) * 1000:.0f} ms" if first else "none")
                    + f" (start-member took {(t_up - t_start) * 1000:.0f} ms)")
     if stalled:
-        fail(f"{len(stalled)} G3 transfers committed while G3's only standby was stopped")
+        fail(f"{len(stalled)} transfers touching G3 committed while G3's only standby was stopped")
 
     helper("gcctl", "add-member", "G1N3", "--group", "G1")
     log("added G1N3 to G1")
@@ -277,71 +388,164 @@ try:
     shard = g3_shards[0][0]
     twin = shard.replace("accounts", "transfers")
     t = now()
-    helper("gcctl", "move-shard", "accounts", shard, "--to", "G2")
-    helper("gcctl", "move-shard", "transfers", twin, "--to", "G2")
+    busy = 0
+    for table, name in (("accounts", shard), ("transfers", twin)):
+        # Its switch locks G2's table, then G3's, each with a 5 s
+        # lock_timeout, 5 tries: a transfer between G2 and G3 that holds
+        # G3's rows while it joins G2 waits for it as it waits for the
+        # transfer. "busy, nothing was moved" is then tried once more.
+        try:
+            helper("gcctl", "move-shard", table, name, "--to", "G2")
+        except RuntimeError as e:
+            if "busy" not in str(e):
+                raise
+            busy += 1
+            log(f"move-shard {table} {name}: {e}; once more")
+            helper("gcctl", "move-shard", table, name, "--to", "G2")
     log(f"moved {shard} and {twin} from G3 to G2 ({(now() - t) * 1000:.0f} ms)")
+    figures.append(f"move-shard of {shard} and {twin}: {(now() - t):.1f} s, {busy} of them "
+                   "refused once as busy")
     time.sleep(3)
 except Exception as e:   # a failed step still stops the clients
     fail(f"harness step failed: {e}")
 
 # ---- stop the clients (bounded) ----
+def show_lock_waits():
+    """Logs, for a client inside the driver for over 10 s, what its sessions
+    wait for on the servers: the prepared transactions there, and the bank
+    sessions waiting for a lock with who blocks them (0: a prepared
+    transaction)."""
+    long_calls = [(tn, c) for tn, c in enumerate(in_call) if c is not None and now() - c[1] > 10]
+    if not long_calls:
+        return
+    log(f"clients inside the driver for over 10 s: {long_calls}")
+    for m in live_members():
+        try:
+            log(f"  {m} prepared: " + helper("su", m, "SELECT string_agg(gid || ' at ' || "
+                                                    "prepared::time, ', ') FROM pg_prepared_xacts"))
+            log(f"  {m} lock waits: " + helper("su", m, "SELECT string_agg(left(query, 50) || ' "
+                                                       "blocked by ' || pg_blocking_pids(pid)::text, '; ') "
+                                                       "FROM pg_stat_activity WHERE wait_event_type = "
+                                                       f"'Lock' AND application_name = '{APP}'"))
+        except RuntimeError as e:
+            log(f"  {m}: {e}")
+
+
+def live_members():
+    return [m for m in helper("members").split() if m != "G1N1"]   # G1N1: killed, never restarted
+
+
+show_lock_waits()
 stop_clients(stop, threads, in_call, JOIN_DEADLINE)
-
-# ---- checks on the servers ----
-def primary(group):
-    return helper("primary", group)
+resolver_stop.set()
+resolver_thread.join(70)
 
 
-reader = primary("G2")
+# ---- in-doubt resolution, then the checks on the servers ----
+GROUPS = sorted(BY_GROUP)
+MEMBERS = live_members()                                  # no fault from here on
+PRIMARY = {g: helper("primary", g) for g in GROUPS}
+
+
+def prepared_on(m):
+    return [r[0] for r in rows(helper("su", m, "SELECT gid FROM pg_prepared_xacts ORDER BY gid"))]
+
+
+prepared_before = {m: prepared_on(m) for m in MEMBERS}
+decisions_before = {}      # gid -> (group holding it, committed)
+for g in GROUPS:
+    for gid, c in rows(helper("su", PRIMARY[g], "SELECT gid, committed FROM gcluster.commit_decisions")):
+        decisions_before[gid] = (g, c == "t")
+try:
+    resolved = helper("gcctl", "resolve", "--grace", "0")
+except RuntimeError as e:
+    resolved = ""
+    fail(f"gcctl resolve --grace 0 did not resolve everything: {e}")
+outcomes = resolve_outcomes(resolved)      # gid -> what gcctl resolve did
+# What the primaries hold (a standby may still be replaying a COMMIT PREPARED).
+in_doubt = sorted({gid for g in GROUPS for gid in prepared_before.get(PRIMARY[g], [])})
+for gid in in_doubt:
+    decided = decisions_before.get(gid)
+    want = "committed" if decided and decided[1] else "rolled back"
+    if outcomes.get(gid) != want:
+        fail(f"in-doubt {gid} (decision before resolve: {decided}): gcctl resolve said "
+             f"{outcomes.get(gid)!r}, expected {want!r}")
+# Standbys replay COMMIT PREPARED a moment after their primary.
+deadline = time.monotonic() + 5
+while True:
+    left = {m: gids for m in MEMBERS if (gids := prepared_on(m))}
+    if not left or time.monotonic() > deadline:
+        break
+    time.sleep(0.2)
+if left:
+    fail(f"prepared transactions left after gcctl resolve: {left}")
+decisions_after = []       # (group, gid, committed)
+for g in GROUPS:
+    for gid, c in rows(helper("su", PRIMARY[g], "SELECT gid, committed FROM gcluster.commit_decisions")):
+        decisions_after.append((g, gid, c == "t"))
+# A decision lives on the group its gid names (the coordinator's); after
+# resolve only "roll back" ones may stay (kept for --keep-rollbacks).
+misplaced = [(gid, g) for gid, (g, _) in decisions_before.items() if not gid.endswith(":" + g)]
+misplaced += [(gid, g) for g, gid, _ in decisions_after if not gid.endswith(":" + g)]
+if misplaced:
+    fail(f"commit decisions on a group their gid does not name: {misplaced[:5]}")
+kept_commits = [gid for _, gid, c in decisions_after if c]
+if kept_commits:
+    fail(f"{len(kept_commits)} commit decisions left after gcctl resolve, e.g. {kept_commits[:3]}")
+
+reader = PRIMARY["G2"]
 balances = {int(i): int(b) for i, b in rows(helper("app", reader, "SELECT id, balance FROM accounts"))}
-logged = rows(helper("app", reader, "SELECT from_id, id, to_id, amount FROM transfers"))
-count_by_id = collections.Counter(r[1] for r in logged)
-present = {r[1]: (int(r[0]), int(r[2]), int(r[3])) for r in logged}
+legs = collections.defaultdict(list)       # transfer id -> [(account, peer, delta)]
+for acc, tid, peer, d in rows(helper("app", reader, "SELECT account_id, id, peer_id, delta FROM transfers")):
+    legs[tid].append((int(acc), int(peer), int(d)))
 
+
+def legs_of(a, b, amount):
+    return sorted([(a, b, -amount), (b, a, amount)])
+
+
+present = {}                                 # transfer id -> (from, to, amount)
+halves = []
+for tid, ls in legs.items():
+    debit = [x for x in ls if x[2] < 0]
+    if len(ls) == 2 and len(debit) == 1 and sorted(ls) == legs_of(debit[0][0], debit[0][1], -debit[0][2]):
+        present[tid] = (debit[0][0], debit[0][1], -debit[0][2])
+    else:
+        halves.append((tid, ls))
 total = sum(balances.values())
 if len(balances) != ACCOUNTS or total != ACCOUNTS * INITIAL:
     fail(f"total balance {total} over {len(balances)} accounts, expected {ACCOUNTS * INITIAL} over {ACCOUNTS}")
-twice = [i for i, n in count_by_id.items() if n > 1]
-if twice:
-    fail(f"{len(twice)} transfers present more than once, e.g. {twice[:5]}")
-missing = [i for i in committed if i not in present]
+if halves:
+    fail(f"{len(halves)} transfers present with one leg, or legs that do not match, e.g. {halves[:5]}")
+missing = [i for i in committed if i not in legs]
 if missing:
     fail(f"{len(missing)} transfers a client saw commit are missing, e.g. {missing[:5]}")
 wrong = [i for i in committed if i in present and present[i] != committed[i]]
 if wrong:
     fail(f"{len(wrong)} transfers differ from what the client wrote, e.g. {wrong[:5]}")
-unexplained = [i for i in present if i not in committed and i not in unresolved]
+unexplained = [i for i in legs if i not in committed and i not in unresolved]
 if unexplained:
     fail(f"{len(unexplained)} transfers present that no client made or saw resolved, e.g. {unexplained[:5]}")
 expected = {a: INITIAL for a in range(1, ACCOUNTS + 1)}
-for a, b, amount in present.values():
-    expected[a] -= amount
-    expected[b] += amount
+for ls in legs.values():
+    for acc, _, d in ls:
+        expected[acc] += d
 off = {a: (balances.get(a), v) for a, v in expected.items() if balances.get(a) != v}
 if off:
-    fail(f"{len(off)} balances not explained by the transfer log (balance, log says): "
+    fail(f"{len(off)} balances not explained by the transfer legs (balance, legs say): "
          f"{dict(list(off.items())[:5])}")
 if impossible:
     fail(f"{len(impossible)} transfers hit 23505 with no unknown COMMIT before it (a COMMIT "
          f"reported as not applied had committed?), e.g. {impossible[:3]}")
+if half:
+    fail(f"{len(half)} transfers hit 23505 on their second leg only (the first leg absent: "
+         f"half a transfer had committed), e.g. {half[:3]}")
 
-members = helper("members").split()
-for m in members:
-    if m == "G1N1":   # killed; never restarted (it would diverge from G1N2)
-        continue
-    n = helper("su", m, "SELECT count(*) FROM pg_prepared_xacts")
-    if n != "0":
-        fail(f"{m} holds {n} prepared transactions")
-
-# Where the clients' transfers ran, by the servers' own counts (the
-# driver's INSERT text; postgres_fdw's forwarded ones read differently).
-# Routing decides speed, not correctness, so this is reported, not checked.
-ran = {}
-for m in members:
-    if m == "G1N1":
-        continue
-    ran[m] = helper("su", m, "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
-                    "WHERE query LIKE 'INSERT INTO transfers (from_id, id, to_id, amount)%'")
+# Where the clients' legs ran, by the servers' own counts (the driver's
+# INSERT text). Routing decides speed, not correctness: reported, not checked.
+ran = {m: helper("su", m, "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                 "WHERE query LIKE 'INSERT INTO transfers (account_id, id, peer_id, delta)%'")
+       for m in MEMBERS}
 
 # SQLSTATEs the clients saw vs. the ones docs/failover.md documents. 23505
 # is the transfers key doing its job (see the header), not a failure.
@@ -350,19 +554,35 @@ undocumented = undocumented_states({s for s, _, _ in states}, FAILOVER_MD, {"235
 # ---- report ----
 with lock:
     n_committed, n_unresolved = len(committed), len(unresolved)
+    across = sum(1 for a, b, _ in committed.values() if OWNER[a] != OWNER[b])
 retries = sum(n for (s, _, p), n in states.items() if p in ("statement", "commit"))
-log(f"transfers committed (seen by clients): {n_committed}; unresolved at their deadline: "
-    f"{n_unresolved}; present on the servers: {len(present)}; attempts that failed: {retries}")
+log(f"transfers committed (seen by clients): {n_committed}, {across} of them across groups; "
+    f"unresolved at their deadline: {n_unresolved}; present on the servers: {len(legs)}; "
+    f"attempts that failed: {retries}")
 for (s, native, phase), n in sorted(states.items()):
     log(f"  {s} native {native} at {phase}: {n}; first: {samples[(s, native, phase)]}")
-per_second = collections.Counter((int(t), s, g) for t, s, _, g in timeline)
-log("failures per second (time, SQLSTATE, group of the source account): "
-    + ", ".join(f"{t}s {s} {g} x{n}" for (t, s, g), n in sorted(per_second.items())))
-log("transfer INSERTs sent by the driver, per member (pg_stat_statements; G1N1 killed): "
+per_second = collections.Counter((int(t), s, k) for t, s, _, k in timeline)
+log("failures per second (time, SQLSTATE, transfer's groups): "
+    + ", ".join(f"{t}s {s} {k} x{n}" for (t, s, k), n in sorted(per_second.items())))
+log("inside COMMIT at G1's kill, and what became of them: "
+    + ("; ".join(f"{i} {k}: failures {history.get(i, [])}, "
+                 + ("committed" if i in committed else "unresolved" if i in unresolved else "?")
+                 + (", present" if i in present else ", absent")
+                 for i, k in kill_hits) or "none"))
+log("in-doubt transactions resolved by gcctl resolve every 2 s during the run: "
+    + (", ".join(f"{o} {n}" for o, n in sorted(resolved_meanwhile.items())) or "none"))
+log(f"in doubt after the run: {len(in_doubt)} prepared transactions ("
+    + ", ".join(f"{m} {len(g)}" for m, g in prepared_before.items()) + "); gcctl resolve: "
+    + ", ".join(f"{o} {n}" for o, n in sorted(collections.Counter(outcomes.values()).items()))
+    + f"; commit decisions before resolve: {sum(1 for _, c in decisions_before.values() if c)} "
+    f"commit, {sum(1 for _, c in decisions_before.values() if not c)} roll back; after: "
+    f"{len(decisions_after)} roll back")
+log("transfer legs sent by the driver, per member (pg_stat_statements; G1N1 killed): "
     + ", ".join(f"{m} {n}" for m, n in ran.items()))
 for f in figures:
     log("measured: " + f)
 if undocumented:
     fail(f"SQLSTATEs not in docs/failover.md: {undocumented}")
-finish("total unchanged, every committed transfer present once, balances explained, "
-       "no prepared transaction, only documented SQLSTATEs")
+finish("total unchanged, every transfer whole or absent, every committed transfer present, "
+       "balances explained, in-doubt transactions resolved by their decisions, no prepared "
+       "transaction, only documented SQLSTATEs")

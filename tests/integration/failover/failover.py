@@ -33,6 +33,13 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
 (e) G1's standby promoted with gcctl while a connection that opened with
     it as a standby stays open (G1N1 has been dead since (a)): keyed writes
     to G1 reach G1N2 by themselves, counted by G1N2's pg_stat_statements.
+(e0) before that promotion, a write keyed to G1 in a transaction is
+    refused with 08S01 ("no primary"), not run on G2, whose postgres_fdw
+    would write it outside the two-phase commit;
+(e2) the same promotion seen by a connection opened before it, in a
+    transaction whose first write ran in G2: its write to G1 joins the
+    promoted G1N2 (a standby to that connection until then) and both
+    writes commit.
 (h) every session of a connection terminated (pg_terminate_backend on every
     live member) with ReconnectInterval=60: the next keyed write, which
     finds no member left to run it, reconnects the members at once and runs
@@ -363,6 +370,26 @@ try:
     fail("(e) a write to G1 succeeded while G1 had no primary")
 except pyodbc.Error:
     refused += 1   # G1 has no primary: the write cannot run anywhere yet
+# (e0): in a transaction, a write keyed to G1 while G1 has no primary is
+# refused by the driver (08S01), never sent to another group, whose
+# postgres_fdw would write it outside the two-phase commit.
+conn_e0 = connect(autocommit=False)
+try:
+    conn_e0.cursor().execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", KEYS["G1"][2])
+    fail("(e0) a write to G1 in a transaction succeeded while G1 had no primary")
+except pyodbc.Error as e:
+    if e.args[0] != "08S01" or "no primary" not in str(e):
+        fail(f"(e0) a write to G1 in a transaction while G1 had no primary: expected the driver's "
+             f"08S01 'no primary', got {e}")
+conn_e0.rollback()
+conn_e0.close()
+print("ok (e0): a write keyed to G1 in a transaction while G1 had no primary: 08S01, not sent elsewhere")
+# (e2): a connection in a transaction begun in G2 must find the promoted
+# primary when its next write joins G1.
+conn_e2 = connect(autocommit=False)
+cur_e2 = conn_e2.cursor()
+e2_g2, e2_g1 = KEYS["G2"][1], KEYS["G1"][1]
+e2_before = (balance_on_g2n1(e2_g2), helper("app", "G1N2", f"SELECT balance FROM accounts WHERE id = {e2_g1}"))
 helper("promote", "G1N2")
 promoted = time.monotonic()
 first_write = None
@@ -388,6 +415,19 @@ if calls < 21:
 print(f"ok (e): gcctl promote G1N2 returned -> first keyed write on G1N2: {first_write * 1000:.0f} ms; "
       f"{calls} UPDATEs counted on G1N2 itself; {refused} writes refused while G1 had no primary")
 conn.close()
+try:
+    cur_e2.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", e2_g2)
+    cur_e2.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", e2_g1)
+    conn_e2.commit()
+except pyodbc.Error as e:
+    fail(f"(e2) a transaction begun in G2 could not write in G1 after G1N2's promotion: {e}")
+e2_after = (balance_on_g2n1(e2_g2), helper("app", "G1N2", f"SELECT balance FROM accounts WHERE id = {e2_g1}"))
+if [float(x) - float(y) for x, y in zip(e2_after, e2_before)] != [1.0, 1.0]:
+    fail(f"(e2) balances of {e2_g2} (G2) and {e2_g1} (G1) went from {e2_before} to {e2_after}, "
+         "expected one more each")
+print(f"ok (e2): a transaction begun in G2 joined the promoted G1N2 "
+      f"{(time.monotonic() - promoted) * 1000:.0f} ms after gcctl promote returned, both writes committed")
+conn_e2.close()
 
 # --- (f) a member failing while rows are being fetched ---
 BIG = ("SELECT g, a.owner FROM accounts a, generate_series(1, 300000) g "
