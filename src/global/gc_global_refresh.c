@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "global/gc_global_settings.h"
+#include "global/gc_in_doubt.h"
 #include "member/gc_member_notify.h"
 
 #define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
@@ -540,6 +541,8 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
     r->last_check_ms = monotonic_ms();
     r->heard = false;
     r->heard_version = -1;
+    /* Every check also settles what dead coordinators left prepared. */
+    gc_in_doubt_check(g);
     if (!follow)
         return true;
     gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version %lld is old: reading the topology",

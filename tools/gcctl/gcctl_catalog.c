@@ -99,6 +99,8 @@ static const char catalog_ddl[] =
     "CREATE OR REPLACE FUNCTION gcluster.decide_commit(gid text, committed boolean)\n"
     "RETURNS boolean LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    /* ON CONFLICT (gid) names the column, not the parameter. */
+    "#variable_conflict use_column\n"
     "DECLARE d boolean;\n"
     "BEGIN\n"
     "  INSERT INTO gcluster.commit_decisions AS x (gid, committed)\n"

@@ -10,13 +10,14 @@
 #include "gcctl_local.h"
 #include "gcctl_move.h"
 #include "gcctl_ops.h"
+#include "gcctl_resolve.h"
 
 #define MAX_ARGS 32
 
 typedef struct cli {
     const char *positional[MAX_ARGS];
     size_t npositional;
-    const char *dir, *spec, *driver, *mode, *group, *host, *to;
+    const char *dir, *spec, *driver, *mode, *group, *host, *to, *grace, *keep_rollbacks;
     const char *members[MAX_ARGS];
     size_t nmembers;
     int port;
@@ -36,7 +37,8 @@ static const char usage[] =
     "  gcctl promote NAME (--dir DIR | --spec FILE)\n"
     "  gcctl add-member NAME --group G --dir DIR [--host H] [--port P]\n"
     "  gcctl add-group G --member NAME [--member NAME ...] --dir DIR [--host H]\n"
-    "  gcctl move-shard TABLE SHARD --to GROUP (--dir DIR | --spec FILE)\n";
+    "  gcctl move-shard TABLE SHARD --to GROUP (--dir DIR | --spec FILE)\n"
+    "  gcctl resolve (--dir DIR | --spec FILE) [--grace SECONDS] [--keep-rollbacks SECONDS]\n";
 
 static int fail(const char *msg)
 {
@@ -71,6 +73,8 @@ static bool parse_cli(int argc, char **argv, cli *c, char *why, size_t whysize)
         else if (strcmp(a, "--group") == 0) c->group = v;
         else if (strcmp(a, "--host") == 0) c->host = v;
         else if (strcmp(a, "--to") == 0) c->to = v;
+        else if (strcmp(a, "--grace") == 0) c->grace = v;
+        else if (strcmp(a, "--keep-rollbacks") == 0) c->keep_rollbacks = v;
         else if (strcmp(a, "--port") == 0) c->port = atoi(v);
         else if (strcmp(a, "--member") == 0 && c->nmembers < MAX_ARGS) c->members[c->nmembers++] = v;
         else {
@@ -88,6 +92,35 @@ static bool need(const cli *c, size_t n, const char *what, gc_error *err)
         return false;
     }
     return true;
+}
+
+/* *out = text as a number of seconds (0 to 1000000: in milliseconds it
+ * still fits an int), or dflt when text is NULL; false with err naming the
+ * option otherwise. */
+static bool seconds_option(const char *option, const char *text, double dflt, double *out,
+                           gc_error *err)
+{
+    *out = dflt;
+    if (text == NULL)
+        return true;
+    char *end;
+    *out = strtod(text, &end);
+    if (end == text || *end != '\0' || !(*out >= 0 && *out <= 1e6)) {
+        gc_error_set(err, "HY000", 0, "%s needs a number of seconds (0 to 1000000), not '%s'",
+                     option, text);
+        return false;
+    }
+    return true;
+}
+
+static bool resolve(const cli *c, gcctl_cluster *cl, gc_error *err)
+{
+    double grace, keep;
+    return need(c, 1, "usage: gcctl resolve (--dir DIR | --spec FILE) [--grace SECONDS]", err) &&
+           seconds_option("--grace", c->grace, GCCTL_RESOLVE_GRACE_S, &grace, err) &&
+           seconds_option("--keep-rollbacks", c->keep_rollbacks, GCCTL_RESOLVE_KEEP_ROLLBACKS_S,
+                          &keep, err) &&
+           gcctl_resolve(cl, grace, keep, err);
 }
 
 static bool run_local(const cli *c, gc_error *err)
@@ -136,6 +169,8 @@ static bool run_on_cluster(const cli *c, const char *cmd, gc_error *err)
         ok = gcctl_apply_spec(&cl, c->positional[1], err);
     else if (strcmp(cmd, "status") == 0)
         ok = need(c, 1, "usage: gcctl status (--dir DIR | --spec FILE)", err) && gcctl_status(&cl, err);
+    else if (strcmp(cmd, "resolve") == 0)
+        ok = resolve(c, &cl, err);
     else if (strcmp(cmd, "reconnect") == 0)
         ok = need(c, 1, "usage: gcctl reconnect (--dir DIR | --spec FILE)", err) && gcctl_reconnect(&cl, err);
     else if (strcmp(cmd, "promote") == 0)

@@ -124,3 +124,23 @@ HELPER
     trap 'for m in $(members); do "$DIR/signal_server.sh" CONT "$m"; done
           "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
 }
+
+# In-doubt transactions (resolve.sh, resolve_driver.sh).
+# in_doubt_setup KEY...: a fresh table resolve_probe on G2's primary, one
+# row (KEY, 0) per key, and no commit decisions on G1.
+in_doubt_setup() {
+    local rows
+    rows=$(printf "('%s', 0)," "$@")
+    su_sql G2N1 "DROP TABLE IF EXISTS resolve_probe; CREATE TABLE resolve_probe (k text PRIMARY KEY, v int);
+                 INSERT INTO resolve_probe VALUES ${rows%,}; GRANT ALL ON resolve_probe TO app"
+    su_sql G1N1 "DELETE FROM gcluster.commit_decisions"
+}
+# prepare KEY GID: a participant's part on G2's primary (v = 1 for KEY),
+# prepared under GID by the application role.
+prepare() {
+    sql G2N1 "BEGIN" "UPDATE resolve_probe SET v = 1 WHERE k = '$1'" "PREPARE TRANSACTION '$2'"
+}
+# probe_rows: resolve_probe as "a1,b0,...".
+probe_rows() {
+    sql G2N1 "SELECT string_agg(k || v, ',' ORDER BY k) FROM resolve_probe"
+}
