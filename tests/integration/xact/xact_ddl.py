@@ -37,19 +37,13 @@ checked on each group's primary:
     it (no table, the account unchanged, no session of the test in a
     transaction, nothing prepared); the next transaction runs."""
 from xact_lib import (GROUPS, balance, calls, catalog_row, connect, decisions, expect_error, fail,
-                      has_column, helper, log, nothing_left, owners, prepared, primary, relkind,
-                      reset_statements, su)
+                      has_column, helper, in_transaction_on, log, nothing_left, owners, prepared,
+                      primary, relkind, reset_statements, su)
 
 APP = "xddl"
 EXTRA = ";LocalityGroupPolicy=1;LocalityGroupPath=G3"
 P = {g: primary(g) for g in GROUPS}
 OWNER, OTHERS = "G3", ("G1", "G2")
-
-
-def in_transaction_on(member):
-    """How many sessions of the test hold an open transaction on member."""
-    return int(su(member, "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                          f"'{APP}' AND state LIKE 'idle in transaction%'"))
 
 
 def expect_solo(name, what, columns=(), absent_columns=()):
@@ -103,9 +97,9 @@ if got != 60:
 for g in GROUPS:
     if relkind(P[g], "xt_items") != "":
         fail(f"(a) {P[g]} shows xt_items before the COMMIT")
-    if in_transaction_on(P[g]) != 1:
-        fail(f"(a) {P[g]} holds {in_transaction_on(P[g])} open transactions of the test before "
-             f"the COMMIT, expected 1 (every group's primary takes part)")
+    if in_transaction_on(P[g], APP) != 1:
+        fail(f"(a) {P[g]} holds {in_transaction_on(P[g], APP)} open transactions of the test "
+             "before the COMMIT, expected 1 (every group's primary takes part)")
 conn.commit()
 expect_solo("xt_items", "(a) after COMMIT", columns=("id", "name", "qty"))
 if rows_on_owner("SELECT count(*) || ' ' || sum(qty) FROM xt_items") != "3 60":
@@ -122,7 +116,7 @@ if calls(P[OWNER], "PREPARE TRANSACTION%") != 0:
 if calls(P[OWNER], "SELECT gcluster.decide_commit%") != 1:
     fail("(a) the coordinator G3 did not record the decision")
 nothing_left("(a)")
-if in_transaction_on(P["G1"]) + in_transaction_on(P["G2"]) + in_transaction_on(P["G3"]):
+if any(in_transaction_on(P[g], APP) for g in GROUPS):
     fail("(a) a session of the test is still in a transaction after the COMMIT")
 log("ok (a): CREATE/INSERT/SELECT/ALTER/UPDATE then COMMIT: plain on G3 with 3 rows and qty, "
     "foreign with qty on G1 and G2, registered everywhere; G1, G2 prepared; nothing left")
@@ -219,7 +213,7 @@ for level in (1, 0):
     if balance("G1", account) != before:
         fail(f"(g) level {level}: the account's write survived the rollback")
     for g in GROUPS:
-        if in_transaction_on(P[g]):
+        if in_transaction_on(P[g], APP):
             fail(f"(g) level {level}: {P[g]} still holds the transaction open")
         if prepared(P[g]) or decisions(P[g]):
             fail(f"(g) level {level}: {P[g]} holds a prepared transaction or a decision")

@@ -16,7 +16,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from fault_helper import fail, in_thread, run_helper  # noqa: E402,F401 (in_thread: for the tests)
+from fault_helper import fail, run_helper  # noqa: E402
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
 GROUPS = ("G1", "G2", "G3")
@@ -42,11 +42,25 @@ def primary(group):
     return helper("primary", group)
 
 
+def connection_string(app, extra=""):
+    return f"DSN={DSN};ApplicationName={app};ConnectTimeout=2;ReconnectInterval=1{TRACE}{extra}"
+
+
 def connect(app, extra="", autocommit=False):
     """A global connection through the cluster's DSN, with pyodbc's
     defaults (autocommit off) unless told otherwise."""
-    return pyodbc.connect(f"DSN={DSN};ApplicationName={app};ConnectTimeout=2;"
-                          f"ReconnectInterval=1{TRACE}{extra}", autocommit=autocommit)
+    return pyodbc.connect(connection_string(app, extra), autocommit=autocommit)
+
+
+def begin_transfer(app, a, b):
+    """A new connection whose open transaction moved 10 from account a (of
+    G1: its first write, so G1's primary coordinates) to account b (of
+    another group, whose primary joins)."""
+    conn = connect(app)
+    cur = conn.cursor()
+    cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, a)
+    cur.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", 10, b)
+    return conn, cur
 
 
 NATIVE = re.compile(r"\((-?\d+)\) \(SQL\w+\)\s*$")
@@ -96,6 +110,56 @@ def backend_waiting(member, app, wait_event, timeout=15.0):
             return q
         time.sleep(0.02)
     fail(f"no backend of {app} waits on {wait_event} on {member} after {timeout:.0f} s")
+
+
+def kill_member(member, app):
+    """kill -9 of member's postmaster, then waits (at most 10 s) until the
+    backends of application app there have exited. A backend notices its
+    postmaster's death only when it next waits, so a statement sent within
+    those milliseconds may still run on the orphan: the tests break a
+    member, not race it."""
+    pids = su(member, "SELECT pid FROM pg_stat_activity WHERE application_name = "
+                      f"'{app}'").split()
+    helper("kill", member)
+    deadline = time.monotonic() + 10
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:   # alive, another user's
+                pass
+            time.sleep(0.01)
+        else:
+            fail(f"backend {pid} of {app} on {member} still runs 10 s after kill -9 of its "
+                 "postmaster")
+
+
+def restart(member):
+    """Starts a killed member again (gcctl local start-member) and waits
+    until its standby streams synchronously from it (its commits would
+    wait otherwise); returns how long it took, in seconds."""
+    t = time.monotonic()
+    for attempt in range(3):
+        try:
+            helper("start", member)
+            break
+        except RuntimeError as e:   # the killed postmaster's children still exiting
+            if attempt == 2:
+                fail(f"start-member {member}: {e}")
+            time.sleep(1)
+    wait_ready(member)
+    wait_for(member, "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'", "1",
+             f"{member}'s standby streaming again")
+    return time.monotonic() - t
+
+
+def in_transaction_on(member, app):
+    """How many sessions of application app hold an open transaction on
+    member."""
+    return int(su(member, "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                          f"'{app}' AND state LIKE 'idle in transaction%'"))
 
 
 def wait_ready(member, timeout=30.0):

@@ -28,8 +28,8 @@ primary for where each statement ran.
 (e) The witness for "not forwarded": an autocommit UPDATE without a key,
     which postgres_fdw spreads, is counted as forwarded on the other
     groups' primaries."""
-from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, nothing_left,
-                      owners, primary, reset_statements, su)
+from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
 APP = "xtransfer"
 P = {g: primary(g) for g in GROUPS}
@@ -46,11 +46,6 @@ if any(len(BY_GROUP[g]) < 2 for g in ("G1", "G2")):
 A, C = BY_GROUP["G1"][:2]
 B = BY_GROUP["G2"][0]
 log(f"A = {A} and C = {C} on G1, B = {B} on G2")
-
-
-def in_transaction_on(member):
-    return int(su(member, "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                          f"'{APP}' AND state LIKE 'idle in transaction%'"))
 
 
 def expect_balances(want, what):
@@ -86,9 +81,9 @@ reset_statements()
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
 cur.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", 10, B)
 for g in ("G1", "G2"):
-    if in_transaction_on(P[g]) != 1:
+    if in_transaction_on(P[g], APP) != 1:
         fail(f"(a) {P[g]} does not hold the transaction before its COMMIT")
-if in_transaction_on(P["G3"]):
+if in_transaction_on(P["G3"], APP):
     fail("(a) G3 holds part of a transaction that did not touch it")
 expect_balances({("G1", A): 100, ("G2", B): 100}, "(a) before COMMIT")
 conn.commit()
@@ -113,7 +108,7 @@ expect_balances({("G1", A): 90, ("G2", B): 110}, "(b) after ROLLBACK")
 expect_ran_on_owners("(b)")
 for g in GROUPS:
     expect_calls(P[g], "PREPARE TRANSACTION%", 0, "(b)")
-    if in_transaction_on(P[g]):
+    if in_transaction_on(P[g], APP):
         fail(f"(b) {P[g]} still holds the transaction after ROLLBACK")
 nothing_left("(b)")
 log("ok (b): transfer G1 -> G2 rolled back on both owners (literal keys, SQLExecDirect); "
@@ -139,9 +134,8 @@ snapshot = helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id")
 expect_error("(d) UPDATE without a key, first in its transaction",
              lambda: cur.execute("UPDATE accounts SET balance = balance + 1"), "0A000", 90120)
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 1, A)
-expect_error("(d) UPDATE of keys of two groups",
-             lambda: cur.execute(f"UPDATE accounts SET balance = balance + 1 WHERE id IN ({A}, {B})"),
-             "0A000", 90120)
+expect_error("(d) UPDATE of keys of two groups", lambda: cur.execute(
+    f"UPDATE accounts SET balance = balance + 1 WHERE id IN ({A}, {B})"), "0A000", 90120)
 expect_error("(d) DELETE without a key",
              lambda: cur.execute("DELETE FROM accounts WHERE balance > 1000"), "0A000", 90120)
 for g in GROUPS:
