@@ -141,13 +141,14 @@ def restart(member):
     until its standby streams synchronously from it (its commits would
     wait otherwise); returns how long it took, in seconds."""
     t = time.monotonic()
-    for attempt in range(3):
+    for attempt in range(10):
         try:
             helper("start", member)
             break
         except RuntimeError as e:   # the killed postmaster's children still exiting
-            if attempt == 2:
-                fail(f"start-member {member}: {e}")
+            if attempt == 9:
+                fail(f"start-member {member} failed 10 times, 1 s apart: {e}")
+            log(f"start-member {member} failed, tried again in 1 s: {e}")
             time.sleep(1)
     wait_ready(member)
     wait_for(member, "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'", "1",

@@ -142,18 +142,18 @@ log("ok (b): joined member killed, then COMMIT: 40001 / 19068; no group kept any
 a, b = BY_GROUP["G1"][2], BY_GROUP["G2"][2]
 conn, cur = begin(a, b)
 kill_member(P["G2"], APP)
-where = "COMMIT"
+where = "the next statement ran, COMMIT gave"
 try:
     cur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", a)
 except pyodbc.Error as e:
     if state_of(e) != ("40001", "19068"):
         fail(f"(c) the next statement failed with {e}, expected 40001 / 19068")
-    where = "the next statement"
+    where = "the next statement and COMMIT gave"
 lost("(c) COMMIT", conn.commit)
 coordinator_let_go(a, "(c)")
 recover_and_check(conn, "G2", a, b, "(c)")
-log(f"ok (c): joined member killed, next statement on the coordinator's group: 40001 / 19068 at "
-    f"{where} and at COMMIT; no group kept any part")
+log(f"ok (c): joined member killed, then a statement on the coordinator's group: {where} "
+    "40001 / 19068; no group kept any part")
 
 # ---- (d) a transaction holding DDL loses G3's primary ----
 a, b = BY_GROUP["G1"][3], BY_GROUP["G2"][3]
