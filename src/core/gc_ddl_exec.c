@@ -8,6 +8,15 @@
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_temp_tables.h"
+
+/* How s runs: by its text, then by the temporary tables it names (DDL
+ * on a temporary table runs on its member alone). */
+static void classify(const gc_stmt *s, gc_ddl_plan *plan)
+{
+    gc_ddl_classify(s->sql, plan);
+    gc_temp_tables_adjust_ddl(gc_global_temp_tables(s->conn->global), s->sql, plan);
+}
 
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
@@ -15,7 +24,7 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
         s->analysis->kind != GC_SQL_DDL)
         return false;
     gc_ddl_plan plan;
-    gc_ddl_classify(s->sql, &plan);
+    classify(s, &plan);
     return plan.scope != GC_DDL_ONE_MEMBER;
 }
 
@@ -23,12 +32,15 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     gc_ddl_plan plan;
-    gc_ddl_classify(s->sql, &plan);
+    classify(s, &plan);
     if (plan.scope == GC_DDL_REFUSED) {
         gc_diag_add(&s->h.diag, "0A000", 0,
                     "feature not supported on a global connection: %s", plan.why);
         return SQL_ERROR;
     }
+    /* The DDL talks to every group's primary: a result still streaming on
+     * the current session is buffered first. */
+    gc_stmt_free_session(c);
     char buf[128];
     const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
     gc_ddl_outcome out;

@@ -19,6 +19,7 @@
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 #include "global/gc_session_sql.h"
+#include "global/gc_temp_tables.h"
 
 void gc_route_analyze(gc_stmt *s)
 {
@@ -29,18 +30,21 @@ void gc_route_analyze(gc_stmt *s)
         free(s->analysis);
         s->analysis = NULL;
     }
+    s->temp_effects = 0;
     gc_analysis *a = calloc(1, sizeof *a);
-    if (a == NULL)
-        return;   /* routes by policy */
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_analyze(s->sql, strlen(s->sql), a, &err)) {
+    if (a != NULL && !gc_analyze(s->sql, strlen(s->sql), a, &err)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "not analyzed (%s): routed by policy",
                        err.message);
         free(a);
-        return;
+        a = NULL;
     }
-    s->analysis = a;
+    s->analysis = a;   /* NULL: routes by policy */
+    /* A read-only statement (a SELECT without INTO...) creates and drops
+     * nothing: most statements are not read a second time. */
+    if (a == NULL || !a->read_only)
+        s->temp_effects = gc_temp_sql_effects(s->sql, strlen(s->sql));
 }
 
 bool gc_route_session_sql_allowed(gc_stmt *s)
@@ -240,6 +244,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         .nparams = n,
         .params = n > 0 ? texts : NULL,
         .setup_sql = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),
+        .sql = s->sql,
+        .creates_temp = (s->temp_effects & GC_TEMP_SQL_CREATES) != 0,
     };
     SQLRETURN rc = SQL_ERROR;
     /* A member that does not answer when opened is dropped by the router;
@@ -298,6 +304,19 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     return rc;
 }
 
+/* The statement that just succeeded on the connection's session created or
+ * dropped temporary tables: the registry hears of it. */
+static void note_temp_tables(gc_stmt *s, PGTransactionStatusType ts)
+{
+    gc_conn *c = s->conn;
+    bool in_transaction = ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR;
+    if (!gc_temp_tables_note(gc_global_temp_tables(c->global), s->sql, strlen(s->sql),
+                             gc_member_name(c->session), gc_member_generation(c->session),
+                             in_transaction))
+        gc_trace_write(c->trace, GC_TRACE_ERROR,
+                       "out of memory: a temporary table was not registered");
+}
+
 /* A COMMIT or ROLLBACK sent in SQL (or an error that ended the
  * transaction) left the pinned member's session idle: the pin ends now, as
  * the server's transaction status says. */
@@ -349,6 +368,8 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
      * member until it ends. */
     PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    if (rc != SQL_ERROR && i >= 0 && s->temp_effects != 0)
+        note_temp_tables(s, ts);
     if (gc_global_pinned_member(c->global) < 0 &&
         (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR))
         gc_global_pin(c->global, i);

@@ -93,6 +93,20 @@ static bool copy_written(char *dst, size_t size, const ddl_cursor *c, size_t sta
     return true;
 }
 
+/* Whether the name written in [start, end) is qualified by pg_temp (the
+ * session's temporary schema). */
+static bool names_pg_temp(const ddl_cursor *c, size_t start, size_t end)
+{
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, c->lx.text + start, end - start);
+    gc_sql_token schema, dot;
+    char name[16];
+    return gc_sql_lexer_next_code(&lx, &schema) && gc_sql_lexer_next_code(&lx, &dot) &&
+           gc_sql_token_is_punct(&lx, &dot, '.') &&
+           gc_sql_token_identifier(&lx, &schema, name, sizeof name) == strlen("pg_temp") &&
+           strcmp(name, "pg_temp") == 0;
+}
+
 /* CREATE [UNLOGGED] TABLE, the cursor after TABLE: a new unpartitioned table
  * is a solo table; PARTITION BY makes a new sharded parent on every group;
  * PARTITION OF would place a shard, which gcctl does. */
@@ -104,6 +118,11 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
     size_t start, end;
     if (!take_name(c, &start, &end)) {
         out->scope = GC_DDL_EVERY_GROUP;   /* PostgreSQL will say what is wrong */
+        return;
+    }
+    if (names_pg_temp(c, start, end)) {
+        out->scope = GC_DDL_ONE_MEMBER;    /* CREATE TABLE pg_temp.t: a temporary table */
+        out->changes_map = false;
         return;
     }
     if (skip_past_kw(c, "partition")) {
@@ -387,6 +406,14 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
         refuse(out, "a statement PostgreSQL does not run inside a transaction block "
                     "cannot be cluster-wide (two-phase commit needs one); run it on each "
                     "server with a general connection");
+        return;
+    }
+    /* A temporary table lives in one member session: CREATE [GLOBAL|LOCAL]
+     * TEMP ... runs on one member like any statement (temporary views and
+     * sequences are refused before this, by gc_session_sql). */
+    if (create && (take_kw(c, "global") || take_kw(c, "local") || is_kw(c, "temp") ||
+                   is_kw(c, "temporary"))) {
+        out->scope = GC_DDL_ONE_MEMBER;
         return;
     }
     if (create && take_kw(c, "unlogged")) {

@@ -47,6 +47,50 @@ bool gc_decision_gid_coordinator(const char *gid, char *group, size_t size)
     return true;
 }
 
+/* A catalog older than the decision functions: say what to do. */
+static void explain_missing(gc_error *err)
+{
+    if (strcmp(err->sqlstate, "42883") == 0 || strcmp(err->sqlstate, "3F000") == 0)
+        gc_error_set(err, "55000", 0,
+                     "a transaction across groups needs gcluster.decide_commit, which this "
+                     "cluster's catalog lacks: run gcctl apply to update it (%s)",
+                     err->message);
+}
+
+gc_decision_commit_result gc_decision_commit(gc_member *coordinator, const char *gid,
+                                             gc_error *err)
+{
+    if (strchr(gid, '\'') != NULL) {
+        gc_error_set(err, "HY000", 0, "invalid transaction name");
+        return GC_DECISION_NOT_COMMITTED;
+    }
+    /* The decision divides: a "roll back" found in place raises 22012, and
+     * the rest of the text, the COMMIT, does not run. A function call is
+     * not folded at plan time, as a constant 1/0 would be. */
+    char sql[GC_DECISION_GID_MAX + 96];
+    snprintf(sql, sizeof sql, "SELECT 1 / gcluster.decide_commit('%s', true)::int; COMMIT", gid);
+    PGresult *r = gc_member_exec(coordinator, sql, err);
+    if (r == NULL) {
+        PGTransactionStatusType ts = gc_member_txn_status(coordinator);
+        if (!gc_member_is_open(coordinator) || ts == PQTRANS_UNKNOWN || ts == PQTRANS_ACTIVE)
+            return GC_DECISION_ANSWER_LOST;
+        if (strcmp(err->sqlstate, "22012") == 0)
+            gc_error_set(err, "40001", 19068, "the transaction across groups was rolled back: "
+                         "in-doubt resolution decided it before its COMMIT");
+        else
+            explain_missing(err);
+        return GC_DECISION_NOT_COMMITTED;
+    }
+    bool rolled_back = strcmp(PQcmdStatus(r), "ROLLBACK") == 0;
+    PQclear(r);
+    if (rolled_back) {
+        gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement in "
+                     "it failed; nothing was committed");
+        return GC_DECISION_NOT_COMMITTED;
+    }
+    return GC_DECISION_COMMITTED;
+}
+
 /* Runs "SELECT gcluster.decide_commit('gid', commit)" on m. */
 static bool decide(gc_member *m, const char *gid, bool commit, bool *committed, gc_error *err)
 {
@@ -59,11 +103,7 @@ static bool decide(gc_member *m, const char *gid, bool commit, bool *committed, 
              commit ? "true" : "false");
     PGresult *r = gc_member_exec(m, sql, err);
     if (r == NULL) {
-        if (strcmp(err->sqlstate, "42883") == 0 || strcmp(err->sqlstate, "3F000") == 0)
-            gc_error_set(err, "55000", 0,
-                         "a transaction across groups needs gcluster.decide_commit, which "
-                         "this cluster's catalog lacks: run gcctl apply to update it (%s)",
-                         err->message);
+        explain_missing(err);
         return false;
     }
     bool ok = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);

@@ -45,6 +45,20 @@ bool gc_decision_gid_coordinator(const char *gid, char *group, size_t size);
 bool gc_decision_record_commit(gc_member *coordinator, const char *gid, bool *committed,
                                gc_error *err);
 
+typedef enum gc_decision_commit_result {
+    GC_DECISION_COMMITTED,
+    GC_DECISION_NOT_COMMITTED,   /* err says why; the transaction is over or aborted */
+    GC_DECISION_ANSWER_LOST,     /* the session broke: resolve (gc_decision_resolve) */
+} gc_decision_commit_result;
+
+/* In the coordinator's open transaction, in one round trip: records the
+ * decision to commit and commits. A decision already recorded as "roll
+ * back" (a resolver came first) makes the statement fail (22012, division
+ * by the decision), so the COMMIT after it never runs: 40001 / 19068. A
+ * catalog without the function: 55000 saying to run gcctl apply. */
+gc_decision_commit_result gc_decision_commit(gc_member *coordinator, const char *gid,
+                                             gc_error *err);
+
 /* Outside any transaction, on the coordinator group's primary: the
  * decision for gid, deciding "roll back" when none was recorded. Waits
  * while the coordinator's transaction is still open. */

@@ -14,6 +14,7 @@
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_temp_tables.h"
 #include "global/gc_unanswered.h"
 #include "util/gc_strbuf.h"
 
@@ -577,6 +578,12 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
     g->pinned = -1;
     g->last_member = -1;
     g->trace = opt->trace;
+    g->temps = gc_temp_tables_create();
+    if (g->temps == NULL) {
+        free(g);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return NULL;
+    }
     g->on_demand = opt->settings->locality_on_demand;
     session_pool pool = { 0 };
     catalog_reading reading = { 0 };
@@ -613,6 +620,7 @@ void gc_global_destroy(gc_global *g)
         free(g->search_path[i]);
     free(g->search_path);
     gc_topology_free(&g->topo);
+    gc_temp_tables_destroy(g->temps);
     free(g);
 }
 
@@ -725,8 +733,16 @@ void gc_global_release_pin(gc_global *g)
      * ROLLBACK, a failure, an error that rolled it back) commits no part
      * anywhere. */
     gc_global_spread_abandon(g);
-    if (g->pinned >= 0)
+    if (g->pinned >= 0) {
         gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s ended: member released",
                        g->topo.members[g->pinned].name);
+        gc_temp_tables_transaction_ended(g->temps,
+                                         gc_member_generation(g->members[g->pinned]));
+    }
     g->pinned = -1;
+}
+
+struct gc_temp_tables *gc_global_temp_tables(gc_global *g)
+{
+    return g->temps;
 }

@@ -99,8 +99,12 @@ int gc_global_pinned_member(const gc_global *g);
 /* Pins the open transaction to member i (a transaction begun outside
  * routing, by a catalog function). */
 void gc_global_pin(gc_global *g, int i);
-/* Ends the pin (SQLEndTran, or the transaction ended in SQL). */
+/* Ends the pin (SQLEndTran, or the transaction ended in SQL); the ON
+ * COMMIT DROP temporary tables of its session leave the registry. */
 void gc_global_release_pin(gc_global *g);
+
+/* The connection's temporary tables (gc_temp_tables.h), owned by g. */
+struct gc_temp_tables *gc_global_temp_tables(gc_global *g);
 
 /* --- routing (gc_global_route.c) --- */
 
@@ -119,6 +123,10 @@ typedef struct gc_route_request {
     const char *setup_sql;        /* the connection's session characteristics,
                                      run on a member reconnected meanwhile
                                      (NULL: none) */
+    const char *sql;              /* the statement's text: a registered temporary
+                                     table it names decides its member (NULL:
+                                     none is looked for) */
+    bool creates_temp;            /* it creates a temporary table: a primary */
 } gc_route_request;
 
 typedef struct gc_route_decision {
@@ -133,7 +141,11 @@ typedef struct gc_route_decision {
 
 /* Chooses the member for one execution (no round trip, except that between
  * transactions a down member whose reconnect is due is tried first:
- * gc_global_retry_down_members). False with err 40001 / 19068 while the
+ * gc_global_retry_down_members). A statement naming a registered
+ * temporary table runs on its session's member; false with err 42P01 when
+ * that session is gone (the table's entry is then forgotten), 0A000 when
+ * the open transaction is pinned to another member or the statement names
+ * tables of two sessions. False with err 40001 / 19068 while the
  * open transaction is lost (gc_global_txn_lost). The chosen member
  * may still be closed: the caller opens it (gc_global_open_member) and,
  * when that fails, asks again. False with err 08S01 when no usable member
@@ -169,7 +181,7 @@ bool gc_global_may_write_elsewhere(const gc_global *g);
 
 /* The native code of a row write refused in a transaction because it
  * would reach several groups (SQLSTATE 0A000). */
-#define GC_GLOBAL_NATIVE_SPANNING_WRITE 90120
+#define GC_GLOBAL_NATIVE_SPANNING_WRITE 90122
 
 /* Members the open transaction joined besides its pin. */
 int gc_global_joined_count(const gc_global *g);

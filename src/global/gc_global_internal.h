@@ -46,6 +46,8 @@ struct gc_global {
                                       owned */
     struct gc_global_failover *failover; /* reconnect schedules and the lost
                                       transaction mark (gc_global_failover.c) */
+    struct gc_temp_tables *temps;  /* temporary tables and their sessions
+                                      (gc_temp_tables.h); owned */
     long long roles_probed_ms;     /* monotonic time standbys were last asked
                                       their role (gc_global_route.c) */
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "global/gc_temp_tables.h"
 #include "member/gc_member_notify.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
@@ -251,7 +252,7 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
 
 static gc_route_access access_of(const gc_route_request *req)
 {
-    if (req->serializable)
+    if (req->serializable || req->creates_temp)
         return GC_ACCESS_WRITE;   /* PostgreSQL has no serializable on a standby */
     if (req->read_only_mode)
         return GC_ACCESS_READ;
@@ -375,7 +376,7 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
  * holds in that group; a write joins that group's primary first
  * (out->join). A read of a group the transaction does not hold follows
  * the pin, through postgres_fdw. */
-static bool route_in_transaction(gc_global *g, const gc_route_request *req,
+static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
                                  gc_route_decision *out, gc_error *err)
 {
     int pin_group = g->topo.members[g->pinned].group;
@@ -384,7 +385,9 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req,
     out->pinned = true;
     out->reason = "pinned to the open transaction";
     const gc_analysis *a = req->analysis;
-    if (a != NULL && a->table != NULL && g->map != NULL &&
+    /* A statement naming a temporary table runs where the table is: the
+     * pin (temp_table_member refused any other). */
+    if (!names_temp && a != NULL && a->table != NULL && g->map != NULL &&
         (row_write(a) || g->n_joined > 0)) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
@@ -430,18 +433,100 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req,
     return true;
 }
 
+/* The member whose open session is `generation`; -1 when none is (the
+ * session failed, was closed or reconnected). */
+static int member_of_session(const gc_global *g, unsigned long generation)
+{
+    for (int i = 0; i < g->topo.n_members; i++)
+        if (gc_member_generation(g->members[i]) == generation &&
+            gc_member_is_open(g->members[i]) &&
+            gc_member_get_state(g->members[i]) != GC_MEMBER_DOWN)
+            return i;
+    return -1;
+}
+
+/* The member a statement must run on because it names a registered
+ * temporary table: *member -1 when it names none. False with err when it
+ * cannot run at all (see gc_global_route); nothing is sent then. */
+static bool temp_table_member(gc_global *g, const gc_route_request *req, int *member,
+                              gc_error *err)
+{
+    *member = -1;
+    if (req->sql == NULL || gc_temp_tables_count(g->temps) == 0)
+        return true;
+    gc_temp_use use;
+    size_t len = strlen(req->sql);
+    int found = gc_temp_tables_find(g->temps, req->sql, len, &use, err);
+    if (found <= 0)
+        return found == 0;
+    int i = member_of_session(g, use.generation);
+    /* Creating a lost table again is the way back: nothing to report. */
+    while (i < 0 && req->creates_temp && gc_temp_sql_creates(req->sql, len, use.table)) {
+        gc_temp_tables_forget(g->temps, use.table);
+        found = gc_temp_tables_find(g->temps, req->sql, len, &use, err);
+        if (found <= 0)
+            return found == 0;
+        i = member_of_session(g, use.generation);
+    }
+    if (i < 0) {
+        gc_error_set(err, "42P01", GC_TEMP_TABLES_NATIVE_LOST,
+                     "temporary table %s was lost with member %s's session (the member "
+                     "failed or its session was reconnected); nothing was sent; create "
+                     "the table again", use.table, use.member);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: temporary table %s lost with %s",
+                       use.table, use.member);
+        /* Reported once: the name is an ordinary one again. */
+        gc_temp_tables_forget(g->temps, use.table);
+        return false;
+    }
+    if (pin_holds(g) && g->pinned != i) {
+        gc_error_set(err, "0A000", GC_TEMP_TABLES_NATIVE_ELSEWHERE,
+                     "temporary table %s lives on member %s's session, but the open "
+                     "transaction runs on member %s; end the transaction first, or name "
+                     "the table in the transaction's first statement",
+                     use.table, use.member, g->topo.members[g->pinned].name);
+        return false;
+    }
+    *member = i;
+    return true;
+}
+
+/* Between transactions, a statement naming a temporary table goes to its
+ * member (a primary: temporary tables are made there), and a transaction
+ * it begins is pinned there. */
+static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int member,
+                                 gc_route_decision *out)
+{
+    out->member = member;
+    out->group = g->topo.members[member].group;
+    out->reason = "names a temporary table of this member's session";
+    g->stats[member].routed_by_policy++;
+    g->may_write_elsewhere = writes_outside(g, req, out->group, -2, false);
+    if (req->transaction)
+        g->pinned = member;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)%s",
+                   table_name(req->analysis), g->topo.members[member].name, out->reason,
+                   req->transaction ? ", pinned for the transaction" : "");
+    return true;
+}
+
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,
                      gc_error *err)
 {
     assert(g != NULL && req != NULL && out != NULL);
     memset(out, 0, sizeof *out);
+    int temp_member;
+    if (!temp_table_member(g, req, &temp_member, err))
+        return false;
     if (pin_holds(g))
-        return route_in_transaction(g, req, out, err);
+        return route_in_transaction(g, req, temp_member >= 0, out, err);
     if (req->transaction && gc_global_txn_lost(g)) {
         /* Until the application rolls back, its transaction stays lost. */
         gc_global_txn_lost_error(err);
         return false;
     }
+    if (temp_member >= 0)
+        return route_to_temp_member(g, req, temp_member, out);
     /* Between transactions: members due for a reconnect try it now. */
     gc_global_retry_down_members(g, req->setup_sql);
     gc_route_access access = access_of(req);

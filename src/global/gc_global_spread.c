@@ -229,14 +229,20 @@ static bool prepare_joined(gc_global *g, const char *gid, bool *prepare_sent, gc
     return true;
 }
 
-/* Records the decision on the coordinator and commits it there: the
- * moment the transaction commits everywhere. */
+/* 40000: a failed statement had aborted the transaction. */
+static void aborted_error(gc_error *err)
+{
+    gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement in it "
+                 "failed; nothing was committed");
+}
+
+/* Records the decision on the coordinator and commits it there, in one
+ * round trip: the moment the transaction commits everywhere. */
 static gc_spread_outcome commit_coordinator(gc_global *g, const char *gid, gc_error *err)
 {
     gc_member *cm = g->members[g->pinned];
     if (gc_member_txn_status(cm) == PQTRANS_INERROR) {
-        gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement "
-                     "in it failed; nothing was committed");
+        aborted_error(err);
         return GC_SPREAD_NOT_COMMITTED;
     }
     gc_error dead;
@@ -249,26 +255,30 @@ static gc_spread_outcome commit_coordinator(gc_global *g, const char *gid, gc_er
                      gc_member_name(cm), dead.message);
         return GC_SPREAD_NOT_COMMITTED;
     }
-    bool committed = true;
-    /* Alone (DDL on a cluster of one group), its COMMIT needs no record. */
-    if (g->n_joined > 0 && !gc_decision_record_commit(cm, gid, &committed, err))
-        return gc_member_is_open(cm) ? GC_SPREAD_NOT_COMMITTED
-                                     : resolve_lost_commit(g, cm, gid, err);
-    if (!committed) {
-        gc_error_set(err, "40001", 19068, "the transaction across groups was rolled back: "
-                     "in-doubt resolution decided it before its COMMIT");
-        return GC_SPREAD_NOT_COMMITTED;
+    if (g->n_joined > 0) {
+        switch (gc_decision_commit(cm, gid, err)) {
+        case GC_DECISION_COMMITTED:
+            return GC_SPREAD_COMMITTED;
+        case GC_DECISION_NOT_COMMITTED:
+            return GC_SPREAD_NOT_COMMITTED;
+        case GC_DECISION_ANSWER_LOST:
+            return resolve_lost_commit(g, cm, gid, err);
+        }
     }
+    /* Alone (DDL on a cluster of one group): a plain COMMIT, no decision
+     * recorded, so a lost answer stays unknown. */
     PGresult *r = gc_member_exec(cm, "COMMIT", err);
-    if (r == NULL)
-        return gc_member_is_open(cm) && gc_member_txn_status(cm) == PQTRANS_IDLE
-                   ? GC_SPREAD_NOT_COMMITTED
-                   : resolve_lost_commit(g, cm, gid, err);
+    if (r == NULL && gc_member_is_open(cm) && gc_member_txn_status(cm) == PQTRANS_IDLE)
+        return GC_SPREAD_NOT_COMMITTED;
+    if (r == NULL) {
+        gc_error_set(err, "08007", 0, "member %s failed during COMMIT: whether the "
+                     "transaction committed is unknown (%s)", gc_member_name(cm), err->message);
+        return GC_SPREAD_UNKNOWN;
+    }
     bool rolled_back = strcmp(PQcmdStatus(r), "ROLLBACK") == 0;
     PQclear(r);
     if (rolled_back) {
-        gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement "
-                     "in it failed; nothing was committed");
+        aborted_error(err);
         return GC_SPREAD_NOT_COMMITTED;
     }
     return GC_SPREAD_COMMITTED;

@@ -3,12 +3,15 @@
  * global connection (ARCHITECTURE.md section 6, docs/session-dependent-sql.md).
  *
  * A global connection spreads one ODBC connection over many server sessions,
- * so temporary tables, currval(), session-level advisory locks, LISTEN,
- * SQL-level prepared statements, cursors WITH HOLD, GOLDILOCKS `@domain`
- * clauses and session functions cannot mean what the application expects.
+ * so temporary views and sequences, currval(), session-level advisory
+ * locks, LISTEN, SQL-level prepared statements, cursors WITH HOLD,
+ * GOLDILOCKS `@domain` clauses and session functions cannot mean what the
+ * application expects.
  * A session-level SET or RESET sent in one text with other statements is
  * refused too: a SET runs on every member session and is replayed on later
  * ones, which would run the other statements again each time.
+ * Temporary tables pass: the global connection keeps each on the member
+ * session that created it (gc_temp_tables.h).
  * The check runs before anything is sent; a general connection never calls it.
  *
  * It is a pure function of the SQL text: it reads tokens from gc_sql_lexer, so

@@ -50,6 +50,29 @@ class PyodbcClientTest(unittest.TestCase):
         self.tables.append(name)
         return name
 
+    def test_temporary_table_with_pyodbc_defaults(self):
+        # autocommit off, as pyodbc connects by default: created, filled
+        # (prepared, parameter array row by row) and read in transactions.
+        # On a global connection it lives on one member session, which
+        # every statement naming it follows.
+        name = table_name("temp")
+        with pyodbc.connect("DSN=" + DSN) as conn:
+            self.assertFalse(conn.autocommit)
+            cur = conn.cursor()
+            cur.execute("CREATE TEMP TABLE %s (id int PRIMARY KEY, label text)" % name)
+            conn.commit()
+            cur.executemany("INSERT INTO %s VALUES (?, ?)" % name,
+                            [(i, "row %d" % i) for i in range(1, 11)])
+            conn.commit()
+            cur.execute("UPDATE %s SET label = label || '!' WHERE id > ?" % name, 5)
+            conn.rollback()
+            rows = cur.execute("SELECT id, label FROM %s ORDER BY id" % name).fetchall()
+            self.assertEqual([tuple(r) for r in rows],
+                             [(i, "row %d" % i) for i in range(1, 11)])
+            self.assertEqual(cur.execute("SELECT label FROM %s WHERE id = ?" % name,
+                                         7).fetchval(), "row 7")
+            conn.commit()
+
     def test_parameter_is_bound_and_computed_by_server(self):
         self.assertEqual(self.cur.execute("select ?::int + 1", 41).fetchval(), 42)
 

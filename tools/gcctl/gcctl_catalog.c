@@ -99,12 +99,19 @@ static const char catalog_ddl[] =
     "CREATE OR REPLACE FUNCTION gcluster.decide_commit(gid text, committed boolean)\n"
     "RETURNS boolean LANGUAGE plpgsql STRICT SECURITY DEFINER\n"
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
-    /* ON CONFLICT (gid) names the column, not the parameter. */
-    "#variable_conflict use_column\n"
-    "DECLARE d boolean;\n"
+    "DECLARE d boolean; want boolean := decide_commit.committed;\n"
     "BEGIN\n"
+    /* A coordinator that comes to commit more than 30 minutes after it
+     * named its transaction (the gid's time) is told to roll back: the
+     * "roll back" decisions resolvers wrote are deleted after an hour, and
+     * must not be taken back by a late "commit". */
+    "  IF want AND split_part(decide_commit.gid, ':', 3) ~ '^[0-9]+\\.[0-9]+$'\n"
+    "     AND to_timestamp(split_part(decide_commit.gid, ':', 3)::float8)\n"
+    "         < now() - interval '30 minutes' THEN\n"
+    "    want := false;\n"
+    "  END IF;\n"
     "  INSERT INTO gcluster.commit_decisions AS x (gid, committed)\n"
-    "  VALUES (decide_commit.gid, decide_commit.committed)\n"
+    "  VALUES (decide_commit.gid, want)\n"
     "  ON CONFLICT ON CONSTRAINT commit_decisions_pkey DO NOTHING;\n"
     "  SELECT x.committed INTO d FROM gcluster.commit_decisions x WHERE x.gid = decide_commit.gid;\n"
     "  RETURN d;\n"

@@ -197,7 +197,7 @@ cur.execute("INSERT INTO xt_doubt VALUES (1)")
 helper("sigstop", STANDBY["G1"])
 join = in_thread(conn.commit)
 held = backend_waiting(P["G1"], "xdoubt_b", "SyncRep")
-if held != "COMMIT":
+if not held.endswith("COMMIT"):
     fail(f"(B) G1's primary waits for its standby in {held!r}, expected COMMIT")
 gid = gid_prepared_on(P["G2"], "(B) while the coordinator's COMMIT waits")
 if prepared(P["G3"]) != gid:
@@ -241,7 +241,7 @@ a, b = BY_GROUP["G1"][2], BY_GROUP["G2"][2]
 conn, cur = begin_transfer("xdoubt_c", a, b)
 helper("sigstop", STANDBY["G1"])
 join = in_thread(lambda: cur.execute("COMMIT").messages)
-if backend_waiting(P["G1"], "xdoubt_c", "SyncRep") != "COMMIT":
+if not backend_waiting(P["G1"], "xdoubt_c", "SyncRep").endswith("COMMIT"):
     fail("(C) the coordinator does not wait in its COMMIT")
 gid = gid_prepared_on(P["G2"], "(C) while the coordinator's COMMIT waits")
 t_kill = time.monotonic()
@@ -270,7 +270,7 @@ a, b = BY_GROUP["G1"][3], BY_GROUP["G2"][3]
 conn, cur = begin_transfer("xdoubt_d", a, b)
 helper("sigstop", STANDBY["G1"])
 join = in_thread(conn.commit)
-if backend_waiting(P["G1"], "xdoubt_d", "SyncRep") != "COMMIT":
+if not backend_waiting(P["G1"], "xdoubt_d", "SyncRep").endswith("COMMIT"):
     fail("(D) the coordinator does not wait in its COMMIT")
 gid = gid_prepared_on(P["G2"], "(D) while the coordinator's COMMIT waits")
 helper("sigstop", STANDBY["G2"])

@@ -21,7 +21,7 @@ primary for where each statement ran.
 (c) A transfer inside G1 (A to C) commits as before: no PREPARE, no
     decision anywhere.
 (d) Writes that the shard map cannot place in one group are refused in a
-    transaction with 0A000, native 90120, before anything is sent: an
+    transaction with 0A000, native 90122, before anything is sent: an
     UPDATE without a key as the transaction's first statement, and after a
     keyed UPDATE of A, an UPDATE of two groups' keys and a DELETE without a
     key. None reached a server; after ROLLBACK every balance is as before.
@@ -92,8 +92,8 @@ expect_ran_on_owners("(a)")
 expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(a)")
 expect_calls(P["G2"], "COMMIT PREPARED%", 1, "(a)")
 expect_calls(P["G1"], "PREPARE TRANSACTION%", 0, "(a) the coordinator")
-expect_calls(P["G1"], "SELECT gcluster.decide_commit%", 1, "(a) the coordinator's decision")
-expect_calls(P["G1"], "SELECT gcluster.forget_commit_decision%", 1, "(a) the decision forgotten")
+expect_calls(P["G1"], "%gcluster.decide_commit(%", 1, "(a) the coordinator's decision")
+expect_calls(P["G1"], "%gcluster.forget_commit_decision(%", 1, "(a) the decision forgotten")
 expect_calls(P["G3"], "PREPARE TRANSACTION%", 0, "(a) G3")
 nothing_left("(a)")
 log("ok (a): transfer G1 -> G2 committed on both owners; each UPDATE on its owner's primary; "
@@ -122,7 +122,7 @@ conn.commit()
 expect_balances({("G1", A): 85, ("G1", C): 105}, "(c)")
 for g in GROUPS:
     expect_calls(P[g], "PREPARE TRANSACTION%", 0, "(c)")
-    expect_calls(P[g], "SELECT gcluster.decide_commit%", 0, "(c)")
+    expect_calls(P[g], "%gcluster.decide_commit(%", 0, "(c)")
 expect_calls(P["G1"], DEBIT, 1, "(c)")
 expect_calls(P["G1"], CREDIT, 1, "(c)")
 nothing_left("(c)")
@@ -132,12 +132,12 @@ log("ok (c): a transfer inside G1 committed with no PREPARE and no decision")
 reset_statements()
 snapshot = helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id")
 expect_error("(d) UPDATE without a key, first in its transaction",
-             lambda: cur.execute("UPDATE accounts SET balance = balance + 1"), "0A000", 90120)
+             lambda: cur.execute("UPDATE accounts SET balance = balance + 1"), "0A000", 90122)
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 1, A)
 expect_error("(d) UPDATE of keys of two groups", lambda: cur.execute(
-    f"UPDATE accounts SET balance = balance + 1 WHERE id IN ({A}, {B})"), "0A000", 90120)
+    f"UPDATE accounts SET balance = balance + 1 WHERE id IN ({A}, {B})"), "0A000", 90122)
 expect_error("(d) DELETE without a key",
-             lambda: cur.execute("DELETE FROM accounts WHERE balance > 1000"), "0A000", 90120)
+             lambda: cur.execute("DELETE FROM accounts WHERE balance > 1000"), "0A000", 90122)
 for g in GROUPS:
     expect_calls(P[g], "UPDATE accounts SET balance = balance + $1", 0, "(d) refused, not sent")
     expect_calls(P[g], "UPDATE accounts SET balance = balance + $1 WHERE id IN%", 0, "(d)")
@@ -146,7 +146,7 @@ conn.rollback()
 if helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id") != snapshot:
     fail("(d) a refused write, or the rolled-back transaction, changed balances")
 nothing_left("(d)")
-log("ok (d): writes without a usable key refused with 0A000 / 90120 in a transaction, "
+log("ok (d): writes without a usable key refused with 0A000 / 90122 in a transaction, "
     "never sent; nothing changed")
 
 # ---- (e) the witness itself: a forwarded write shows as one ----
