@@ -34,7 +34,7 @@ typedef struct ddl_group {
     int group;
     int member;             /* index in the topology */
     gc_member *session;
-    bool in_transaction;    /* BEGIN sent, not yet prepared or ended */
+    bool in_transaction;    /* BEGIN (or the savepoint) sent, not yet prepared or ended */
     bool prepare_sent;      /* PREPARE TRANSACTION sent: prepared, or its answer lost */
     bool prepared;
 } ddl_group;
@@ -461,16 +461,14 @@ static bool open_step(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
 }
 
 /* Closes it: PREPARE TRANSACTION gid (from the moment it is sent, dg may be
- * prepared, even when the answer is lost), or the savepoint's release. */
+ * prepared, even when the answer is lost). Inside the open transaction the
+ * savepoint stays until every group ran its part (release_savepoints): a
+ * later group's failure must still undo this group's part. */
 static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
                         gc_error *err)
 {
-    if (b->gid == NULL) {
-        if (!run(t, dg, "RELEASE SAVEPOINT " DDL_SAVEPOINT, NULL, err))
-            return false;
-        dg->in_transaction = false;
+    if (b->gid == NULL)
         return true;
-    }
     const char *gid = b->gid;
     char prep[128];
     snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
@@ -854,6 +852,19 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     return true;
 }
 
+/* After every group ran its part of a DDL inside the open transaction:
+ * each group's savepoint is released. Until then a failure anywhere rolls
+ * every group back to it (undo). */
+static bool release_savepoints(const gc_topology *t, ddl_group *groups, int n, gc_error *err)
+{
+    for (int k = 0; k < n; k++) {
+        if (!run(t, &groups[k], "RELEASE SAVEPOINT " DDL_SAVEPOINT, NULL, err))
+            return false;
+        groups[k].in_transaction = false;
+    }
+    return true;
+}
+
 /* Gets member i (open, a primary) ready to hold part of the open
  * transaction: the session settings replayed, then the held-back SQL
  * BEGIN or begin_sql as the transaction's first member (pinned), or
@@ -929,7 +940,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     if (!check_primaries(t, groups + 1, n - 1, false, err))
         return false;
     ddl_bracket b = { .gid = NULL };
-    if (!run_everywhere(t, groups, n, coordinator_group, sql, plan, &b, out, err)) {
+    if (!run_everywhere(t, groups, n, coordinator_group, sql, plan, &b, out, err) ||
+        !release_savepoints(t, groups, n, err)) {
         undo(g, groups, n, NULL, setup_sql, err);
         PQclear(out->result);
         out->result = NULL;

@@ -179,8 +179,26 @@ static gc_spread_outcome resolve_lost_commit(gc_global *g, gc_member *coordinato
     return committed ? GC_SPREAD_COMMITTED : GC_SPREAD_NOT_COMMITTED;
 }
 
+/* err, the failure of joined member i at PREPARE, as the application gets
+ * it: a session that broke lost its part, so the transaction is lost
+ * (40001 / 19068, docs/failover.md), whatever the server said as it went
+ * (57P01 from a dying server); a server that refused keeps its SQLSTATE. */
+static void prepare_failed(gc_global *g, int i, gc_error *err)
+{
+    gc_member *m = g->members[i];
+    bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
+    gc_error named;
+    gc_error_set(&named, lost || err->sqlstate[0] == '\0' ? "40001" : err->sqlstate,
+                 lost ? 19068 : err->native, "the transaction across groups was rolled back: "
+                 "member %s (group %s) could not prepare its part: %s",
+                 g->topo.members[i].name, g->topo.groups[g->topo.members[i].group].name,
+                 err->message);
+    *err = named;
+}
+
 /* Phase one: PREPARE TRANSACTION gid on every joined member. From the
- * moment it is sent a part may be prepared, even when the answer is lost. */
+ * moment it is sent a part may be prepared, even when the answer is lost;
+ * a session found dead before (no round trip) was sent nothing. */
 static bool prepare_joined(gc_global *g, const char *gid, bool *prepare_sent, gc_error *err)
 {
     char sql[GC_DECISION_GID_MAX + 32];
@@ -188,16 +206,14 @@ static bool prepare_joined(gc_global *g, const char *gid, bool *prepare_sent, gc
     for (int k = 0; k < g->n_joined; k++) {
         int i = g->joined[k];
         gc_member *m = g->members[i];
+        if (!gc_member_check_alive(m, err)) {
+            prepare_failed(g, i, err);
+            return false;
+        }
         prepare_sent[k] = true;
         PGresult *r = gc_member_exec(m, sql, err);
         if (r == NULL) {
-            gc_error named;
-            gc_error_set(&named, err->sqlstate[0] != '\0' ? err->sqlstate : "40001",
-                         err->native, "the transaction across groups was rolled back: "
-                         "member %s (group %s) could not prepare its part: %s",
-                         g->topo.members[i].name, g->topo.groups[g->topo.members[i].group].name,
-                         err->message);
-            *err = named;
+            prepare_failed(g, i, err);
             return false;
         }
         /* A part a failed statement aborted answers ROLLBACK. */
@@ -227,6 +243,16 @@ static gc_spread_outcome commit_coordinator(gc_global *g, const char *gid, gc_er
     gc_member *cm = g->members[g->pinned];
     if (gc_member_txn_status(cm) == PQTRANS_INERROR) {
         aborted_error(err);
+        return GC_SPREAD_NOT_COMMITTED;
+    }
+    gc_error dead;
+    if (!gc_member_check_alive(cm, &dead)) {
+        /* Its session ended before the decision was sent (no round trip to
+         * know it): its server rolled the transaction back, so nothing can
+         * commit and the outcome is known, not lost. */
+        gc_error_set(err, "40001", 19068, "the transaction across groups was rolled back: "
+                     "its member %s failed before the commit (%s); nothing was committed",
+                     gc_member_name(cm), dead.message);
         return GC_SPREAD_NOT_COMMITTED;
     }
     if (g->n_joined > 0) {

@@ -7,6 +7,9 @@ may have been given, so the servers it starts run as usual."""
 import os
 import subprocess
 import sys
+import threading
+
+import pyodbc
 
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
@@ -25,3 +28,30 @@ def fail(msg):
     """Ends the test: prints why and exits with status 1."""
     print("FAIL:", msg)
     sys.exit(1)
+
+
+def in_thread(fn, limit=60):
+    """Runs fn (a driver call) in a daemon thread, so that the test can
+    break a server while the call waits; returns a function that waits for
+    it (at most limit seconds: a call still running then ends the test)
+    and gives ('ok', value) or ('error', pyodbc.Error)."""
+    out = {}
+
+    def run():
+        try:
+            out["r"] = ("ok", fn())
+        except pyodbc.Error as e:
+            out["r"] = ("error", e)
+        except Exception as e:   # noqa: BLE001 (the test's own failure, below)
+            out["r"] = ("crash", e)
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+
+    def join():
+        t.join(limit)
+        if t.is_alive():
+            fail(f"the driver call did not return within {limit} s")
+        if out["r"][0] == "crash":
+            fail(f"the client thread failed: {out['r'][1]!r}")
+        return out["r"]
+    return join

@@ -53,13 +53,12 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
 import os
 import subprocess
 import sys
-import threading
 import time
 
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
-from fault_helper import CHILD_ENV, fail, run_helper  # noqa: E402
+from fault_helper import CHILD_ENV, fail, in_thread, run_helper  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
 APP = "crtest"
@@ -95,27 +94,6 @@ def backend_waiting(member, wait_event, timeout=10.0):
             return pid
         time.sleep(0.05)
     fail(f"no backend of {APP} waits on {wait_event} on {member}")
-
-
-def in_thread(fn):
-    """Runs fn in a thread; returns a function that joins it and gives
-    ('ok', value) or ('error', pyodbc.Error)."""
-    out = {}
-
-    def run():
-        try:
-            out["r"] = ("ok", fn())
-        except pyodbc.Error as e:
-            out["r"] = ("error", e)
-    t = threading.Thread(target=run)
-    t.start()
-
-    def join():
-        t.join(60)
-        if t.is_alive():
-            fail("the driver call did not return within 60 s")
-        return out["r"]
-    return join
 
 
 def sync_standby(on):
