@@ -302,7 +302,8 @@ static bool make_dir(const char *path, const gcctl_local *l, bool owned, gc_erro
  * slow part (initdb, base backup, start) overlaps. */
 typedef bool (*member_step)(gcctl_local *l, const gcctl_member *m, gc_error *err);
 
-static bool for_members_parallel(gcctl_local *l, bool primaries, member_step step, gc_error *err)
+static bool for_members_parallel(gcctl_local *l, bool primaries, member_step step,
+                                 bool *failed, gc_error *err)
 {
     pid_t *pids = gcctl_xcalloc(l->spec.nmembers, sizeof *pids);
     bool ok = true;
@@ -319,15 +320,71 @@ static bool for_members_parallel(gcctl_local *l, bool primaries, member_step ste
             ok = false;
     }
     for (size_t i = 0; i < l->spec.nmembers; i++) {
-        if (pids[i] > 0 && !gcctl_proc_wait(pids[i]) && ok) {
+        if (pids[i] > 0 && !gcctl_proc_wait(pids[i])) {
+            if (failed != NULL)
+                failed[i] = true;
             /* The child's message is lost with its memory: say where to look. */
-            gc_error_set(err, "HY000", 0, "setting up %s failed (see %s/logs/%s.*.log)",
-                         l->spec.members[i].name, l->base, l->spec.members[i].name);
+            if (ok)
+                gc_error_set(err, "HY000", 0, "setting up %s failed (see %s/logs/%s.*.log)",
+                             l->spec.members[i].name, l->base, l->spec.members[i].name);
             ok = false;
         }
     }
     free(pids);
     return ok;
+}
+
+/* Runs step for the primaries or the standbys at once; a member whose step
+ * failed gets one more try, alone, on a fresh port, after `undo` (may be
+ * NULL) cleared what the first try left. A port picked free can be taken
+ * before the member's server binds it (an outgoing connection of any
+ * program gets its local port from the same range), which fails the start;
+ * the spec file is written again with the new port. *retried says
+ * whether a member was given another port. */
+static bool for_members_retried(gcctl_local *l, bool primaries, member_step step,
+                                member_step undo, bool *retried, gc_error *err)
+{
+    bool *failed = gcctl_xcalloc(l->spec.nmembers, sizeof *failed);
+    bool ok = for_members_parallel(l, primaries, step, failed, err);
+    *retried = !ok;
+    for (size_t i = 0; i < l->spec.nmembers && !ok; i++)
+        if (failed[i])
+            l->spec.members[i].port = 0;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/cluster.yaml", l->dir);
+    if (!ok && gcctl_local_pick_ports(&l->spec, err) && gcctl_spec_write(&l->spec, path, err)) {
+        ok = true;
+        for (size_t i = 0; i < l->spec.nmembers && ok; i++) {
+            if (!failed[i])
+                continue;
+            fprintf(stderr, "gcctl: setting up %s again on port %d\n", l->spec.members[i].name,
+                    l->spec.members[i].port);
+            gc_error_clear(err);
+            ok = (undo == NULL || undo(l, &l->spec.members[i], err)) &&
+                 step(l, &l->spec.members[i], err);
+        }
+    }
+    free(failed);
+    return ok;
+}
+
+/* Before a standby's second try: its data directory goes (pg_basebackup
+ * needs an empty one). */
+static bool remove_datadir_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    char datadir[1100];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    if (access(datadir, F_OK) == 0 && !gcctl_proc_remove_tree(datadir)) {
+        gc_error_set(err, "HY000", 0, "cannot remove %s", datadir);
+        return false;
+    }
+    return true;
+}
+
+/* Before a primary's second start: its port in its configuration. */
+static bool rewrite_conf_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    return write_member_conf(l, m, err);
 }
 
 static bool start_member_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
@@ -387,12 +444,16 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     snprintf(path, sizeof path, "%s/cluster.yaml", dir);
     if (!gcctl_spec_write(&l.spec, path, err))
         goto fail;
-    if (!for_members_parallel(&l, true, gcctl_local_init_primary, err) ||
-        !for_members_parallel(&l, true, start_member_step, err))
+    bool retried = false;
+    if (!for_members_parallel(&l, true, gcctl_local_init_primary, NULL, err) ||
+        !for_members_retried(&l, true, start_member_step, rewrite_conf_step, &retried, err))
         goto fail;
     if (!gcctl_apply(&l.target, "local up", NULL, err))
         goto fail;
-    if (!for_members_parallel(&l, false, init_standby_step, err))
+    if (!for_members_retried(&l, false, init_standby_step, remove_datadir_step, &retried, err))
+        goto fail;
+    /* A standby set up again on another port: the catalog says so too. */
+    if (retried && !gcctl_apply(&l.target, "local up", NULL, err))
         goto fail;
     for (size_t i = 0; i < l.spec.nmembers; i++)
         if (!l.spec.members[i].is_primary && !gcctl_local_wait_streaming(&l, &l.spec.members[i], err))
