@@ -300,8 +300,15 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
         if (gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         failover_entry *e = entry_of(g, m);
-        if (e == NULL || e->attempt != NULL)
+        if (e == NULL)
             continue;
+        if (e->attempt != NULL) {
+            /* Already reconnecting (begun on its schedule, or when the
+             * catalog-version check found the session gone): waited for
+             * in the same grace. */
+            started = true;
+            continue;
+        }
         if (!e->armed)
             arm(e, now);
         if (!gc_backoff_begin_early(&e->backoff))
