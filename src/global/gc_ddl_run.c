@@ -358,35 +358,6 @@ static char *drop_text(const gc_topology *t, ddl_group *dg, const char *sql,
     return text;
 }
 
-/* Rolls back the prepared transaction gid on dg's primary, reopening its
- * session when it broke (a PREPARE whose answer was lost may have prepared).
- * A gid the server does not know (42704) was never prepared: done too.
- * False with e when the primary could not be asked. */
-static bool rollback_prepared(gc_global *g, ddl_group *dg, const char *gid,
-                              const char *setup_sql, bool *was_prepared, gc_error *e)
-{
-    char sql[128];
-    snprintf(sql, sizeof sql, "ROLLBACK PREPARED '%s'", gid);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        gc_error_clear(e);
-        /* The second time through a new session: the old one may still look
-         * open after its server ended it (the lost answer's FATAL). */
-        if (attempt > 0)
-            gc_member_close(dg->session);
-        if (!gc_member_is_open(dg->session) &&
-            !gc_global_open_member(g, dg->member, setup_sql, e))
-            continue;
-        PGresult *r = gc_member_exec(dg->session, sql, e);
-        if (r != NULL || strcmp(e->sqlstate, "42704") == 0) {
-            *was_prepared = r != NULL;
-            PQclear(r);
-            gc_error_clear(e);
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Ends phase one after a failure: every group's work is undone. An open
  * transaction is rolled back (a broken session's was, by its server); a
  * group sent PREPARE TRANSACTION gets ROLLBACK PREPARED, through a new
@@ -425,7 +396,8 @@ static void undo(gc_global *g, ddl_group *groups, int n, const char *gid,
         if (dg->prepare_sent || dg->prepared) {
             gc_error e;
             bool was_prepared = false;
-            if (rollback_prepared(g, dg, gid, setup_sql, &was_prepared, &e)) {
+            if (gc_global_finish_prepared(g, dg->member, gid, false, setup_sql, &was_prepared,
+                                          &e)) {
                 rolled_back += was_prepared;
             } else {
                 int w = snprintf(note + used, sizeof note - used,
@@ -614,25 +586,17 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
     return true;
 }
 
-/* Phase two: COMMIT PREPARED everywhere, each tried twice (the session is
- * reopened when it broke). A group that still fails goes into info. */
+/* Phase two: COMMIT PREPARED everywhere, each tried twice
+ * (gc_global_finish_prepared). A group that still fails goes into info. */
 static void commit_all(gc_global *g, ddl_group *groups, int n, const char *gid,
                        const char *setup_sql, gc_error *info)
 {
     const gc_topology *t = gc_global_topology(g);
-    char sql[128];
-    snprintf(sql, sizeof sql, "COMMIT PREPARED '%s'", gid);
     for (int k = 0; k < n; k++) {
         gc_error e;
         gc_error_clear(&e);
-        bool done = false;
-        for (int attempt = 0; attempt < 2 && !done; attempt++) {
-            if (attempt > 0 && !gc_member_is_open(groups[k].session))
-                gc_global_open_member(g, groups[k].member, setup_sql, &e);
-            PGresult *r = gc_member_exec(groups[k].session, sql, &e);
-            done = r != NULL;
-            PQclear(r);
-        }
+        bool done = gc_global_finish_prepared(g, groups[k].member, gid, true, setup_sql, NULL,
+                                              &e);
         if (!done)
             gc_error_set(info, "01000", 0,
                          "the DDL is committed on the other groups and prepared on group "

@@ -214,6 +214,14 @@ typedef enum gc_spread_outcome {
 gc_spread_outcome gc_global_commit_spread(gc_global *g, const char *setup_sql, gc_error *err,
                                           gc_error *info);
 
+/* COMMIT PREPARED or ROLLBACK PREPARED gid on member i, tried twice: the
+ * second time through a new session (the old one broke, or still looks
+ * open after its server ended it). A gid the server does not hold counts
+ * as done. False with err when it could not be done; *was_prepared (may be
+ * NULL) says whether the server held it. */
+bool gc_global_finish_prepared(gc_global *g, int i, const char *gid, bool commit,
+                               const char *setup_sql, bool *was_prepared, gc_error *err);
+
 /* Rolls back every part of the open transaction, the pin's included, and
  * ends the pin. */
 void gc_global_rollback_transaction(gc_global *g);

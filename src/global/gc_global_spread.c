@@ -105,12 +105,8 @@ void gc_global_rollback_transaction(gc_global *g)
     gc_global_release_pin(g);
 }
 
-/* COMMIT PREPARED or ROLLBACK PREPARED gid on member i, tried twice: the
- * second time through a new session (the old one broke, or still looks
- * open after its server ended it). False with err when it could not be
- * done; *was_prepared (may be NULL) says whether the server held it. */
-static bool finish_prepared(gc_global *g, int i, const char *gid, bool commit,
-                            const char *setup_sql, bool *was_prepared, gc_error *err)
+bool gc_global_finish_prepared(gc_global *g, int i, const char *gid, bool commit,
+                               const char *setup_sql, bool *was_prepared, gc_error *err)
 {
     gc_member *m = g->members[i];
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -142,7 +138,7 @@ static void undo_all(gc_global *g, const char *gid, const bool *prepare_sent,
             continue;
         }
         gc_error e;
-        if (!finish_prepared(g, i, gid, false, setup_sql, NULL, &e)) {
+        if (!gc_global_finish_prepared(g, i, gid, false, setup_sql, NULL, &e)) {
             gc_error named;
             gc_error_set(&named, err->sqlstate, err->native,
                          "%s; the part prepared on member %s could not be rolled back now "
@@ -291,7 +287,7 @@ static bool commit_joined(gc_global *g, const char *gid, const char *setup_sql, 
     bool all = true;
     for (int k = 0; k < g->n_joined; k++) {
         gc_error e;
-        if (finish_prepared(g, g->joined[k], gid, true, setup_sql, NULL, &e))
+        if (gc_global_finish_prepared(g, g->joined[k], gid, true, setup_sql, NULL, &e))
             continue;
         all = false;
         gc_error_set(info, "01000", 0,
