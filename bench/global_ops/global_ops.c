@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench_clock.h"
+#include "../bench_threads.h"
 #include "../bench_owners.h"
 #include "global_ops.h"
 
@@ -36,14 +36,7 @@ typedef struct {
     global_op_kind kind;
     long ops_per_thread;
     const owners *keys;
-    pthread_barrier_t ready, done;
 } bench;
-
-typedef struct {
-    bench *b;
-    int index;
-    bool ok;
-} worker;
 
 /* Reads one conninfo per line of path into b. */
 static bool conninfos_load(bench *b, const char *path)
@@ -74,8 +67,8 @@ static size_t key_index(const bench *b, int t, unsigned long i)
 /* One client thread: connect, prepare, warm up, then the timed operations between two barriers. */
 static void *worker_main(void *arg)
 {
-    worker *w = arg;
-    bench *b = w->b;
+    bench_thread *w = arg;
+    bench *b = w->shared;
     global_client *c = strcmp(b->mode, "odbc") == 0 ? global_client_odbc(b->target)
                                                     : global_client_libpq(b->conninfos, b->n_conninfos);
     bool ok = c && c->prepare(c, b->kind);
@@ -85,12 +78,12 @@ static void *worker_main(void *arg)
         size_t k = key_index(b, w->index, i);
         ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
     }
-    pthread_barrier_wait(&b->ready);
+    pthread_barrier_wait(&w->gate->ready);
     for (long n = 0; ok && n < b->ops_per_thread; n++, i++) {
         size_t k = key_index(b, w->index, i);
         ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
     }
-    pthread_barrier_wait(&b->done);
+    pthread_barrier_wait(&w->gate->done);
     if (c)
         c->destroy(c);
     w->ok = ok;
@@ -136,37 +129,9 @@ int main(int argc, char **argv)
     b.keys = &keys;
     b.ops_per_thread = ops / threads;
 
-    worker *workers = calloc((size_t)threads, sizeof *workers);
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    if (!workers || !tids)
-        return 1;
-    pthread_barrier_init(&b.ready, NULL, (unsigned)threads + 1);
-    pthread_barrier_init(&b.done, NULL, (unsigned)threads + 1);
-    for (int t = 0; t < threads; t++) {
-        workers[t] = (worker){.b = &b, .index = t};
-        if (pthread_create(&tids[t], NULL, worker_main, &workers[t]) != 0) {
-            fprintf(stderr, "global_ops: cannot start a thread\n");
-            return 1;
-        }
-    }
-    pthread_barrier_wait(&b.ready);
-    double start = bench_now_seconds(), cpu_start = bench_cpu_seconds();
-    pthread_barrier_wait(&b.done);
-    double elapsed = bench_now_seconds() - start, cpu = bench_cpu_seconds() - cpu_start;
-    bool ok = true;
-    for (int t = 0; t < threads; t++) {
-        pthread_join(tids[t], NULL);
-        ok = ok && workers[t].ok;
-    }
-    long total = b.ops_per_thread * threads;
-    if (ok)
-        printf("%.0f %ld %.3f %.2f\n", (double)total / elapsed, total, elapsed, cpu * 1e6 / (double)total);
-    pthread_barrier_destroy(&b.ready);
-    pthread_barrier_destroy(&b.done);
+    bool ok = bench_threads_run("global_ops", threads, worker_main, &b, b.ops_per_thread);
     for (int i = 0; i < b.n_conninfos; i++)
         free(b.conninfos[i]);
     bench_owners_free(&keys);
-    free(workers);
-    free(tids);
     return ok ? 0 : 1;
 }

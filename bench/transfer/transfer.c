@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench_clock.h"
+#include "../bench_threads.h"
 #include "../bench_owners.h"
 #include "transfer.h"
 
@@ -37,14 +37,7 @@ typedef struct {
     int n_groups;
     int64_t *by_group[MAX_GROUPS];    /* the accounts of each group */
     size_t n_by_group[MAX_GROUPS];
-    pthread_barrier_t ready, done;
 } bench;
-
-typedef struct {
-    bench *b;
-    int index;
-    bool ok;
-} worker;
 
 /* Reads "NAME conninfo" lines of path into b. */
 static bool conninfos_load(bench *b, const char *path)
@@ -119,8 +112,8 @@ static void pick(const bench *b, int t, unsigned long i, transfer_account *from,
 /* One client thread: connect, warm up, then the timed transfers between two barriers. */
 static void *worker_main(void *arg)
 {
-    worker *w = arg;
-    bench *b = w->b;
+    bench_thread *w = arg;
+    bench *b = w->shared;
     transfer_client *c = strcmp(b->mode, "odbc") == 0
                              ? transfer_client_odbc(b->target)
                              : transfer_client_libpq(b->conninfos, b->names, b->n_conninfos, w->index);
@@ -132,12 +125,12 @@ static void *worker_main(void *arg)
         pick(b, w->index, i, &from, &to);
         ok = c->run(c, from, to, 1 + (int)(i % 9));
     }
-    pthread_barrier_wait(&b->ready);
+    pthread_barrier_wait(&w->gate->ready);
     for (long n = 0; ok && n < b->ops_per_thread; n++, i++) {
         pick(b, w->index, i, &from, &to);
         ok = c->run(c, from, to, 1 + (int)(i % 9));
     }
-    pthread_barrier_wait(&b->done);
+    pthread_barrier_wait(&w->gate->done);
     if (c)
         c->destroy(c);
     w->ok = ok;
@@ -175,33 +168,7 @@ int main(int argc, char **argv)
         return 1;
     b.ops_per_thread = ops / threads;
 
-    worker *workers = calloc((size_t)threads, sizeof *workers);
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    if (!workers || !tids)
-        return 1;
-    pthread_barrier_init(&b.ready, NULL, (unsigned)threads + 1);
-    pthread_barrier_init(&b.done, NULL, (unsigned)threads + 1);
-    for (int t = 0; t < threads; t++) {
-        workers[t] = (worker){.b = &b, .index = t};
-        if (pthread_create(&tids[t], NULL, worker_main, &workers[t]) != 0) {
-            fprintf(stderr, "transfer: cannot start a thread\n");
-            return 1;
-        }
-    }
-    pthread_barrier_wait(&b.ready);
-    double start = bench_now_seconds(), cpu_start = bench_cpu_seconds();
-    pthread_barrier_wait(&b.done);
-    double elapsed = bench_now_seconds() - start, cpu = bench_cpu_seconds() - cpu_start;
-    bool ok = true;
-    for (int t = 0; t < threads; t++) {
-        pthread_join(tids[t], NULL);
-        ok = ok && workers[t].ok;
-    }
-    long total = b.ops_per_thread * threads;
-    if (ok)
-        printf("%.0f %ld %.3f %.2f\n", (double)total / elapsed, total, elapsed, cpu * 1e6 / (double)total);
-    pthread_barrier_destroy(&b.ready);
-    pthread_barrier_destroy(&b.done);
+    bool ok = bench_threads_run("transfer", threads, worker_main, &b, b.ops_per_thread);
     for (int i = 0; i < b.n_conninfos; i++) {
         free(b.conninfos[i]);
         free(b.names[i]);
@@ -209,7 +176,5 @@ int main(int argc, char **argv)
     for (int g = 0; g < b.n_groups; g++)
         free(b.by_group[g]);
     bench_owners_free(&b.keys);
-    free(workers);
-    free(tids);
     return ok ? 0 : 1;
 }
