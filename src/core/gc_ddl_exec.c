@@ -18,12 +18,47 @@ static void classify(const gc_stmt *s, gc_ddl_plan *plan)
     gc_temp_tables_adjust_ddl(gc_global_temp_tables(s->conn->global), s->sql, plan);
 }
 
-/* Whether c has a transaction open: autocommit off, a BEGIN sent in SQL
- * (held back or already on a member). */
-static bool in_open_transaction(const gc_conn *c)
+bool gc_across_in_transaction(const gc_conn *c)
 {
     return !c->autocommit || gc_global_pinned_member(c->global) >= 0 ||
            gc_global_prelude_pending(c->global);
+}
+
+void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, gc_error *err)
+{
+    if (!rolled_back && (gc_txn_rollback_level(c) >= 2 || gc_global_pinned_member(c->global) < 0))
+        return;
+    /* Its parts on several groups cannot be left aborted alike: at levels
+     * 0 and 1 the whole transaction goes. */
+    if (!rolled_back)
+        gc_global_rollback_transaction(c->global);
+    gc_error noted = *err;
+    gc_error_set(&noted, err->sqlstate, err->native, "%s; the transaction was rolled back",
+                 err->message);
+    *err = noted;
+}
+
+void gc_across_use_pin(gc_conn *c)
+{
+    int pin = gc_global_pinned_member(c->global);
+    if (pin >= 0)
+        gc_conn_use_member(c, pin);
+}
+
+SQLRETURN gc_across_error(gc_stmt *s, const gc_error *err)
+{
+    /* The servers' notices on the way (a primary's warning before it
+     * dropped the session, say) would come before the error, and many
+     * applications read only the first record: the error, which names the
+     * group and says what was undone, is the one to keep. */
+    gc_diag *d = &s->h.diag;
+    const char *function = d->dynamic_function;
+    SQLINTEGER function_code = d->dynamic_function_code;
+    gc_diag_clear(d);
+    d->dynamic_function = function;
+    d->dynamic_function_code = function_code;
+    gc_diag_add_error(d, err);
+    return SQL_ERROR;
 }
 
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
@@ -36,7 +71,7 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
     /* REFRESH in an open transaction runs where the transaction does, as
      * any statement: it changes data, not the cluster's schema. */
     if (plan.scope == GC_DDL_MATVIEW_REFRESH)
-        return !in_open_transaction(s->conn);
+        return !gc_across_in_transaction(s->conn);
     return plan.scope != GC_DDL_ONE_MEMBER;
 }
 
@@ -62,44 +97,23 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     /* In a transaction (autocommit off, or a BEGIN sent in SQL) the DDL
      * joins it on every group and commits with it; else it is its own
      * transaction, committed at once. */
-    bool in_transaction = in_open_transaction(c);
+    bool in_transaction = gc_across_in_transaction(c);
     bool ran;
     if (in_transaction) {
         char begin[96];
         gc_conn_begin_sql(c, begin, sizeof begin);
         ran = gc_ddl_run_in_transaction(c->global, s->sql, &plan, begin, setup, &out, &err);
-        if (!ran && gc_txn_rollback_level(c) < 2 && gc_global_pinned_member(c->global) >= 0) {
-            /* Its parts on several groups cannot be left aborted alike: at
-             * levels 0 and 1 the whole transaction goes. */
-            gc_global_rollback_transaction(c->global);
-            gc_error noted = err;
-            gc_error_set(&noted, err.sqlstate, err.native,
-                         "%s; the transaction was rolled back", err.message);
-            err = noted;
-        }
-        int pin = gc_global_pinned_member(c->global);
-        if (pin >= 0)
-            gc_conn_use_member(c, pin);
+        if (!ran)
+            gc_across_failed_in_transaction(c, false, &err);
+        gc_across_use_pin(c);
     } else {
         ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);
     }
     /* Every group runs the statement, so a notice (DROP TABLE IF EXISTS of
      * a missing table) comes once per group: the application hears it once. */
     gc_diag_drop_repeats(&s->h.diag, notices_from);
-    if (!ran) {
-        /* The servers' notices on the way (a primary's warning before it
-         * dropped the session, say) would come before the error, and many
-         * applications read only the first record: the error, which names
-         * the group and says what was undone, is the one to keep. */
-        gc_diag *d = &s->h.diag;
-        const char *function = d->dynamic_function;
-        SQLINTEGER function_code = d->dynamic_function_code;
-        gc_diag_clear(d);
-        d->dynamic_function = function;
-        d->dynamic_function_code = function_code;
-        gc_diag_add_error(d, &err);
-        return SQL_ERROR;
-    }
+    if (!ran)
+        return gc_across_error(s, &err);
     SQLRETURN rc = gc_stmt_set_local_result(s, out.result);
     if (rc == SQL_SUCCESS && out.info.sqlstate[0] != '\0') {
         gc_diag_add_error(&s->h.diag, &out.info);

@@ -18,4 +18,21 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s);
  * result becomes the statement's result. Diagnostics go to s. */
 SQLRETURN gc_ddl_exec_statement(gc_stmt *s);
 
+/* Shared by the statements that run on several groups' primaries at once
+ * (this DDL, and writes across groups: gc_span_exec.h). */
+
+/* Whether c has a transaction open: autocommit off, a BEGIN sent in SQL
+ * (held back or already on a member). */
+bool gc_across_in_transaction(const gc_conn *c);
+/* Such a statement failed inside the open transaction: at rollback
+ * levels 0 and 1 the whole transaction is rolled back (its parts on
+ * several groups cannot be left aborted alike), as it already was when
+ * rolled_back; err then says so. */
+void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, gc_error *err);
+/* The connection's session becomes the open transaction's pinned member. */
+void gc_across_use_pin(gc_conn *c);
+/* Reports err as the statement's only diagnostic (the notices on the way
+ * dropped) and returns SQL_ERROR. */
+SQLRETURN gc_across_error(gc_stmt *s, const gc_error *err);
+
 #endif

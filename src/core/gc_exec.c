@@ -15,6 +15,7 @@
 #include "core/gc_commit.h"
 #include "core/gc_conn_refresh.h"
 #include "core/gc_ddl_exec.h"
+#include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
@@ -483,6 +484,8 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
 {
     if (gc_route_statement(s, pv) != SQL_SUCCESS)
         return SQL_ERROR;
+    if (s->spans_groups)
+        return gc_span_exec_statement(s, pv);
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;

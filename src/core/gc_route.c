@@ -192,6 +192,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
+    s->spans_groups = false;
     if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
         gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                     "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
@@ -266,6 +267,11 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             gc_global_txn_lost_error(&err);
             gc_diag_add_error(&s->h.diag, &err);
             gc_global_clear_txn_lost(c->global);
+            break;
+        }
+        if (d.spans) {
+            s->spans_groups = true;    /* no member: gc_span_exec runs it */
+            rc = SQL_SUCCESS;
             break;
         }
         if (d.join) {

@@ -152,6 +152,7 @@ struct gc_stmt {
     /* Global connection (gc_route.c): what routing knows of the text. */
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
+    bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 

@@ -72,6 +72,13 @@ typedef struct gc_analysis {
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */
     char *schema;         /* target table's schema as written (folded), or NULL */
     char *table;          /* target table (folded), NULL when none found */
+    /* Where the target table is named in the text, so that a write can be
+     * sent with it replaced (one partition at a time, gc_global_span.c):
+     * the bytes of [schema.]name, and of its last part. Lengths 0 when the
+     * name cannot simply be replaced. */
+    size_t target_offset, target_length;
+    size_t target_name_offset, target_name_length;
+    bool target_aliased;  /* an alias follows the name */
     int n_rows;           /* INSERT: rows in VALUES; else 1 */
     int n_columns;
     gc_pinned_column *columns;

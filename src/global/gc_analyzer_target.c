@@ -89,13 +89,22 @@ static size_t read_table(gc_az *az, size_t i, target *tg, bool bare_alias)
         return 0;
     }
     i = last + 1;
-    if (gc_az_op(az, i, "*"))
+    bool star = gc_az_op(az, i, "*");
+    if (star)
         i++;
     size_t alias_at = 0;
     if (gc_az_kw(az, i, "as") && is_name(az, i + 1))
         alias_at = i + 1;
     else if (bare_alias && is_name(az, i) && !is_clause_word(az, i))
         alias_at = i;
+    if (!star) {
+        const gc_sql_token *from = &az->tok[first], *to = &az->tok[last];
+        out->target_offset = from->offset;
+        out->target_length = to->offset + to->length - from->offset;
+        out->target_name_offset = to->offset;
+        out->target_name_length = to->length;
+        out->target_aliased = alias_at != 0;
+    }
     if (alias_at != 0) {
         tg->alias = gc_az_ident(az, alias_at);
         i = alias_at + 1;

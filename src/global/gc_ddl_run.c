@@ -61,37 +61,6 @@ static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
     *err = named;
 }
 
-/* The member serving as group gi's primary: an open session the server says
- * is a primary, else the catalog's primary (opened now). -1 with err. */
-static int find_primary(gc_global *g, int gi, const char *setup_sql, gc_error *err)
-{
-    const gc_topology *t = gc_global_topology(g);
-    for (int i = 0; i < t->n_members; i++) {
-        gc_member *m = gc_global_member(g, i);
-        if (t->members[i].group == gi && gc_member_is_open(m) &&
-            gc_member_get_role(m) == GC_ROLE_PRIMARY)
-            return i;
-    }
-    for (int i = 0; i < t->n_members; i++) {
-        if (t->members[i].group != gi || !t->members[i].catalog_primary)
-            continue;
-        gc_error e;
-        gc_error_clear(&e);
-        if (gc_global_open_member(g, i, setup_sql, &e) &&
-            gc_member_get_role(gc_global_member(g, i)) != GC_ROLE_STANDBY)
-            return i;
-        gc_error_set(err, "08S01", 0,
-                     "cluster-wide DDL needs every group's primary; group %s's primary "
-                     "%s does not answer%s%s",
-                     t->groups[gi].name, t->members[i].name, e.message[0] ? ": " : "",
-                     e.message);
-        return -1;
-    }
-    gc_error_set(err, "08S01", 0, "cluster-wide DDL needs every group's primary; "
-                 "group %s has none", t->groups[gi].name);
-    return -1;
-}
-
 /* Runs sql on dg's session. *keep (may be NULL) takes the first result kept
  * (caller PQclears); false with err naming the group. */
 static bool run(const gc_topology *t, ddl_group *dg, const char *sql, PGresult **keep,
@@ -617,7 +586,7 @@ static bool find_groups(gc_global *g, int owner, const char *setup_sql, ddl_grou
     for (int k = 0; k < n; k++) {
         int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
         groups[k].group = gi;
-        groups[k].member = find_primary(g, gi, setup_sql, err);
+        groups[k].member = gc_global_group_primary(g, gi, setup_sql, "cluster-wide DDL", err);
         if (groups[k].member < 0)
             return false;
         groups[k].session = gc_global_member(g, groups[k].member);
@@ -829,31 +798,6 @@ static bool release_savepoints(const gc_topology *t, ddl_group *groups, int n, g
     return true;
 }
 
-/* Gets member i (open, a primary) ready to hold part of the open
- * transaction: the session settings replayed, then the held-back SQL
- * BEGIN or begin_sql as the transaction's first member (pinned), or
- * joined. */
-static bool enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err)
-{
-    if (gc_global_holds_transaction(g, i))
-        return true;
-    if (!gc_global_settings_replay(g, i, err))
-        return false;
-    if (gc_global_pinned_member(g) >= 0)
-        return gc_global_join(g, i, begin_sql, err);
-    if (gc_global_prelude_pending(g)) {
-        if (!gc_global_prelude_send(g, i, err))
-            return false;
-    } else {
-        PGresult *r = gc_member_exec(gc_global_member(g, i), begin_sql, err);
-        if (r == NULL)
-            return false;
-        PQclear(r);
-    }
-    gc_global_pin(g, i);
-    return true;
-}
-
 bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                                const char *begin_sql, const char *setup_sql,
                                gc_ddl_outcome *out, gc_error *err)
@@ -895,7 +839,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         coordinator_group = groups[0].group;
     }
     for (int k = 0; k < n; k++) {
-        if (!enter_transaction(g, groups[k].member, begin_sql, err)) {
+        if (!gc_global_enter_transaction(g, groups[k].member, begin_sql, err)) {
             name_group(err, t, &groups[k]);
             return false;
         }

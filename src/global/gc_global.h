@@ -136,6 +136,8 @@ typedef struct gc_route_decision {
     bool pinned;                  /* the open transaction's member */
     bool join;                    /* a member of another group the open transaction
                                      must join first (gc_global_join) */
+    bool spans;                   /* a write across groups: no member; run it with
+                                     gc_global_run_spanning_write */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 
@@ -193,6 +195,15 @@ int gc_global_transaction_member_of_group(const gc_global *g, int gi);
  * begin_sql is run there. False with err when it failed (the member is then
  * not joined; a broken session is marked down). */
 bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err);
+/* The member serving as group gi's primary: an open session the server
+ * says is a primary, else the catalog's primary (opened now with
+ * setup_sql). -1 with err (08S01, naming `what` needs it) when none. */
+int gc_global_group_primary(gc_global *g, int gi, const char *setup_sql, const char *what,
+                            gc_error *err);
+/* Gets member i (open, a primary) ready to hold part of the open
+ * transaction: its session settings replayed, then the held-back SQL BEGIN
+ * or begin_sql as the transaction's first member (pinned), or joined. */
+bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err);
 /* Cluster DDL ran in the open transaction (changes_map: it changed tables,
  * so the catalog version rises after the commit). */
 void gc_global_note_transaction_ddl(gc_global *g, bool changes_map);
@@ -225,6 +236,45 @@ bool gc_global_finish_prepared(gc_global *g, int i, const char *gid, bool commit
 /* Rolls back every part of the open transaction, the pin's included, and
  * ends the pin. */
 void gc_global_rollback_transaction(gc_global *g);
+
+/* --- writes across groups (gc_global_span.c, docs/global-connection.md
+ * "Writes across groups") ---
+ *
+ * An UPDATE or DELETE of a sharded table that the shard map cannot place in
+ * one group (no usable key, keys of several groups) is routed with
+ * decision.spans: every group owning partitions of the table runs it on
+ * its own leaf partitions, each group's part in one transaction across
+ * groups, so it applies everywhere or nowhere. */
+
+/* One execution's parameters, as libpq takes them. */
+typedef struct gc_span_params {
+    int n;
+    const Oid *types;
+    const char *const *values;
+    const int *lengths;
+    const int *formats;
+} gc_span_params;
+
+typedef struct gc_span_outcome {
+    PGresult *result;             /* the rows RETURNING gave (all groups'), else the
+                                     last command's result; the caller owns it */
+    long long rows;               /* rows written on every group together */
+    bool rolled_back;             /* a failure in the open transaction rolled it back
+                                     whole (a part could not go back to its savepoint) */
+    gc_error info;                /* a warning of the commit (01000), or empty */
+} gc_span_outcome;
+
+/* Runs the write (analysis a, text sql) on every group owning partitions
+ * of its table. commit_now: no transaction is open, so the write is its
+ * own and commits across groups here (gc_global_commit_spread); else it
+ * joins the open transaction (pinning it when it is its first statement),
+ * each part between a savepoint and its release, and a failure goes back
+ * to the savepoints on every group. False with err: nothing of the write
+ * applied (08007 when the commit's outcome is unknown). */
+bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char *sql,
+                                  const gc_span_params *params, const char *begin_sql,
+                                  const char *setup_sql, bool commit_now,
+                                  gc_span_outcome *out, gc_error *err);
 
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 

@@ -342,10 +342,46 @@ static bool row_write(const gc_analysis *a)
            a->kind == GC_SQL_MERGE;
 }
 
+/* Whether a row write runs across groups (gc_global_span.c): an UPDATE or
+ * DELETE of a sharded table whose rows the shard map does not place in one
+ * group, whose target the text names plainly and whose every leaf's owner
+ * is known. owner and all_in: group_by_key's answer; owner -2 when it did
+ * not look at keys (they are looked at here: atomicity needs them). */
+static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
+{
+    const gc_analysis *a = req->analysis;
+    if (!row_write(a) || (a->kind != GC_SQL_UPDATE && a->kind != GC_SQL_DELETE) ||
+        a->table == NULL || a->target_length == 0 || g->map == NULL)
+        return false;
+    const gc_shard_table *t = cluster_table(g, a);
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
+        return false;
+    if (owner == -2) {
+        gc_route_request keyed = *req;
+        keyed.use_keys = true;
+        const char *why, *source;
+        owner = group_by_key(g, &keyed, &why, &source, &all_in);
+    }
+    if (owner >= 0 && all_in)
+        return false;
+    int leaves = 0;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        int n = gc_shard_table_leaves(t, gi, NULL, 0);
+        if (n < 0)
+            return false;
+        leaves += n;
+    }
+    if (leaves == 0)
+        return false;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups",
+                   a->table);
+    return true;
+}
+
 /* Refuses (0A000) a row write in a transaction that the shard map cannot
- * place in one group: a sharded table without a usable key, or keys of
- * several groups. From any member it would reach the other groups through
- * postgres_fdw, which commits its remote part on its own, before the
+ * place in one group and that cannot run across groups (spans_groups): an
+ * INSERT of rows for several groups, INSERT ... SELECT, MERGE. From any
+ * member it would reach the other groups through postgres_fdw, which commits its remote part on its own, before the
  * transaction's COMMIT: never atomically (docs/global-connection.md,
  * "Transactions across groups"). owner and all_in: group_by_key's answer
  * with keys used. */
@@ -362,8 +398,8 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
                  "a write in a transaction on a global connection must place its rows in "
                  "one group: this one on sharded table %s (%s) would reach other groups "
                  "through postgres_fdw, whose part cannot commit atomically with the "
-                 "transaction; give the sharding key (a statement per owner group), or run "
-                 "it in autocommit mode", a->table,
+                 "transaction; give the sharding key (one statement per owner group)",
+                 a->table,
                  owner >= 0 ? "its keys belong to several groups" : why != NULL ? why : "no key");
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups refused "
                    "in a transaction", a->table);
@@ -394,6 +430,10 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         const char *why = NULL, *source = NULL;
         bool all_in = false;
         int owner = group_by_key(g, &keyed, &why, &source, &all_in);
+        if (spans_groups(g, req, owner, all_in)) {
+            out->spans = true;
+            return true;
+        }
         if (refuse_spanning_write(g, req, owner, all_in, why, err))
             return false;
         int held = owner >= 0 && all_in ? gc_global_transaction_member_of_group(g, owner) : -1;
@@ -540,6 +580,10 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
      * members not retried since they failed are tried now. */
     if ((c.member < 0 || c.key_group_down) && gc_global_retry_early(g, req->setup_sql))
         choose(g, req, access, &c);    /* a member came back */
+    if (spans_groups(g, req, c.owner, c.all_in)) {
+        out->spans = true;
+        return true;
+    }
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))
         return false;
     /* A transaction's write runs in its key's group or not at all: from

@@ -11,6 +11,7 @@
 #include "global/gc_ddl.h"
 #include "global/gc_decision.h"
 #include "global/gc_global_internal.h"
+#include "global/gc_global_settings.h"
 
 int gc_global_joined_count(const gc_global *g)
 {
@@ -60,6 +61,55 @@ bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err)
     gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s joined member %s (group %s)",
                    g->pinned >= 0 ? g->topo.members[g->pinned].name : "-",
                    g->topo.members[i].name, g->topo.groups[g->topo.members[i].group].name);
+    return true;
+}
+
+int gc_global_group_primary(gc_global *g, int gi, const char *setup_sql, const char *what,
+                            gc_error *err)
+{
+    const gc_topology *t = &g->topo;
+    for (int i = 0; i < t->n_members; i++) {
+        gc_member *m = g->members[i];
+        if (t->members[i].group == gi && gc_member_is_open(m) &&
+            gc_member_get_role(m) == GC_ROLE_PRIMARY)
+            return i;
+    }
+    for (int i = 0; i < t->n_members; i++) {
+        if (t->members[i].group != gi || !t->members[i].catalog_primary)
+            continue;
+        gc_error e;
+        gc_error_clear(&e);
+        if (gc_global_open_member(g, i, setup_sql, &e) &&
+            gc_member_get_role(g->members[i]) != GC_ROLE_STANDBY)
+            return i;
+        gc_error_set(err, "08S01", 0, "%s needs every group's primary; group %s's primary "
+                     "%s does not answer%s%s", what, t->groups[gi].name, t->members[i].name,
+                     e.message[0] ? ": " : "", e.message);
+        return -1;
+    }
+    gc_error_set(err, "08S01", 0, "%s needs every group's primary; group %s has none", what,
+                 t->groups[gi].name);
+    return -1;
+}
+
+bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err)
+{
+    if (gc_global_holds_transaction(g, i))
+        return true;
+    if (!gc_global_settings_replay(g, i, err))
+        return false;
+    if (g->pinned >= 0)
+        return gc_global_join(g, i, begin_sql, err);
+    if (gc_global_prelude_pending(g)) {
+        if (!gc_global_prelude_send(g, i, err))
+            return false;
+    } else {
+        PGresult *r = gc_member_exec(g->members[i], begin_sql, err);
+        if (r == NULL)
+            return false;
+        PQclear(r);
+    }
+    gc_global_pin(g, i);
     return true;
 }
 

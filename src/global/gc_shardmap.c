@@ -28,6 +28,7 @@ void gc_prel_free(gc_prel *p)
         free(p->keys[i].name);
     for (int i = 0; i < p->nparts; i++) {
         free(p->parts[i].name);
+        free(p->parts[i].qualified);
         if (p->bounds)
             gc_part_bound_free(&p->bounds[i]);
         gc_prel_free(p->parts[i].sub);
@@ -244,4 +245,35 @@ done:
     for (int i = 0; i < parsed; i++)
         gc_keyval_free(&keys[i]);
     return group;
+}
+
+/* Adds the leaves below rel owned by group to names (up to max). Returns
+ * false when a leaf's owner is unknown. */
+static bool collect_leaves(const gc_prel *rel, int group, const char **names, int max,
+                           int *n)
+{
+    for (int i = 0; i < rel->nparts; i++) {
+        const gc_part *part = &rel->parts[i];
+        if (part->sub != NULL) {
+            if (!collect_leaves(part->sub, group, names, max, n))
+                return false;
+            continue;
+        }
+        if (part->group < 0)
+            return false;
+        if (part->group != group)
+            continue;
+        if (*n < max)
+            names[*n] = part->qualified;
+        (*n)++;
+    }
+    return true;
+}
+
+int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max)
+{
+    if (t->root == NULL)
+        return -1;
+    int n = 0;
+    return collect_leaves(t->root, group, names, max, &n) ? n : -1;
 }

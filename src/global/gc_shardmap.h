@@ -74,4 +74,11 @@ const char *gc_shard_table_column_name(const gc_shard_table *t, int i);
 int gc_shard_table_place(const gc_shard_table *t, const char *const *key_text,
                          const char **partition, const char **why);
 
+/* The leaf partitions of sharded table t that group owns: up to max
+ * schema-qualified names (quoted as SQL needs; pointers into the map) in
+ * names. Returns how many there are (may exceed max), or -1 for a solo
+ * table or when a leaf's owner is unknown. A write that spans groups runs
+ * on each group's own leaves (gc_global_span.c). */
+int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max);
+
 #endif

@@ -28,6 +28,7 @@ typedef struct gc_pkey {
 typedef struct gc_part {
     Oid oid;
     char *name;         /* relname */
+    char *qualified;    /* schema.relname, each quoted as SQL needs */
     char relkind;       /* 'r', 'f' or 'p' */
     int group;          /* leaves: owner group, -1 when unknown */
     gc_prel *sub;       /* relkind 'p' */

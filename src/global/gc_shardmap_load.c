@@ -39,9 +39,11 @@
     " ORDER BY pt.partrelid, k.ord;"
 #define Q_PARTS                                                                \
     "SELECT i.inhparent, c.oid, c.relname, c.relkind,"                       \
-    " pg_get_expr(c.relpartbound, c.oid), fs.srvname"                        \
+    " pg_get_expr(c.relpartbound, c.oid), fs.srvname,"                       \
+    " quote_ident(n.nspname) || '.' || quote_ident(c.relname)"              \
     " FROM pg_inherits i"                                                    \
     " JOIN pg_class c ON c.oid = i.inhrelid AND c.relispartition"            \
+    " JOIN pg_namespace n ON n.oid = c.relnamespace"                         \
     " LEFT JOIN pg_foreign_table ft ON ft.ftrelid = c.oid"                   \
     " LEFT JOIN pg_foreign_server fs ON fs.oid = ft.ftserver"                \
     " WHERE NOT i.inhdetachpending ORDER BY i.inhparent, c.oid;"
@@ -233,7 +235,8 @@ static gc_prel *build_prel(loader *ld, Oid relid, const gc_prel *top)
         part->oid = oid_at(pr, i, 1);
         part->relkind = PQgetvalue(pr, i, 3)[0];
         part->group = -1;
-        if (!(part->name = strdup(PQgetvalue(pr, i, 2))))
+        if (!(part->name = strdup(PQgetvalue(pr, i, 2))) ||
+            !(part->qualified = strdup(PQgetvalue(pr, i, 6))))
             goto oom;
         const char *why;
         if (!gc_part_bound_parse(PQgetvalue(pr, i, 4), types, nk, &p->bounds[n], &why) &&

@@ -20,14 +20,15 @@ primary for where each statement ran.
     on their owners, nothing was prepared, both balances are unchanged.
 (c) A transfer inside G1 (A to C) commits as before: no PREPARE, no
     decision anywhere.
-(d) Writes that the shard map cannot place in one group are refused in a
-    transaction with 0A000, native 90122, before anything is sent: an
-    UPDATE without a key as the transaction's first statement, and after a
-    keyed UPDATE of A, an UPDATE of two groups' keys and a DELETE without a
-    key. None reached a server; after ROLLBACK every balance is as before.
-(e) The witness for "not forwarded": an autocommit UPDATE without a key,
-    which postgres_fdw spreads, is counted as forwarded on the other
-    groups' primaries."""
+(d) Inserts that the shard map cannot place in one group are refused in a
+    transaction with 0A000, native 90122, before anything is sent: INSERT
+    ... SELECT as the transaction's first statement, and after a keyed
+    UPDATE of A, an INSERT of rows for several groups. None reached a
+    server; after ROLLBACK every balance is as before. (UPDATE and DELETE
+    without a key run on every group: xact_spanning.py.)
+(e) The witness for "not forwarded": an autocommit INSERT ... SELECT of
+    rows for every group, which postgres_fdw spreads, is counted as
+    forwarded on the other groups' primaries."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
@@ -129,39 +130,40 @@ nothing_left("(c)")
 log("ok (c): a transfer inside G1 committed with no PREPARE and no decision")
 
 # ---- (d) writes that cannot be placed in one group ----
+# An UPDATE or DELETE without a usable key runs on every group's own
+# partitions (xact_spanning.py); an INSERT of rows for several groups, and
+# INSERT ... SELECT, cannot be split that way and are refused.
 reset_statements()
 snapshot = helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id")
-expect_error("(d) UPDATE without a key, first in its transaction",
-             lambda: cur.execute("UPDATE accounts SET balance = balance + 1"), "0A000", 90122)
+expect_error("(d) INSERT ... SELECT, first in its transaction", lambda: cur.execute(
+    "INSERT INTO accounts SELECT id + 1000, balance FROM accounts"), "0A000", 90122)
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 1, A)
-expect_error("(d) UPDATE of keys of two groups", lambda: cur.execute(
-    f"UPDATE accounts SET balance = balance + 1 WHERE id IN ({A}, {B})"), "0A000", 90122)
-expect_error("(d) DELETE without a key",
-             lambda: cur.execute("DELETE FROM accounts WHERE balance > 1000"), "0A000", 90122)
+expect_error("(d) INSERT of rows for two groups", lambda: cur.execute(
+    f"INSERT INTO accounts VALUES ({A + 1000}, 0), ({B + 1000}, 0), ({C + 1000}, 0), "
+    f"({A + 2000}, 0), ({B + 2000}, 0), ({C + 2000}, 0)"), "0A000", 90122)
 for g in GROUPS:
-    expect_calls(P[g], "UPDATE accounts SET balance = balance + $1", 0, "(d) refused, not sent")
-    expect_calls(P[g], "UPDATE accounts SET balance = balance + $1 WHERE id IN%", 0, "(d)")
-    expect_calls(P[g], "DELETE%", 0, "(d) refused, not sent")
+    expect_calls(P[g], "INSERT%", 0, "(d) refused, not sent")
 conn.rollback()
 if helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id") != snapshot:
     fail("(d) a refused write, or the rolled-back transaction, changed balances")
 nothing_left("(d)")
-log("ok (d): writes without a usable key refused with 0A000 / 90122 in a transaction, "
-    "never sent; nothing changed")
+log("ok (d): inserts that cannot be placed in one group refused with 0A000 / 90122 in a "
+    "transaction, never sent; nothing changed")
 
 # ---- (e) the witness itself: a forwarded write shows as one ----
-# In autocommit mode an UPDATE without a key is allowed and reaches the
-# other groups through postgres_fdw: their primaries count forwarded
-# UPDATEs, so the zeros above are not a pattern that never matches.
+# In autocommit mode an INSERT of rows for several groups is allowed and
+# reaches the other groups through postgres_fdw: their primaries count
+# forwarded INSERTs, so the zeros above are not a pattern that never matches.
 reset_statements()
 auto = connect(APP, autocommit=True)
-auto.cursor().execute("UPDATE accounts SET balance = balance + 0")
+auto.cursor().execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(1001, 1012) g")
+auto.cursor().execute("DELETE FROM accounts WHERE id > 1000")
 auto.close()
-forwarded = sum(calls(P[g], FORWARDED) for g in GROUPS)
-if forwarded < 2:
-    fail(f"(e) an autocommit UPDATE of every group shows {forwarded} forwarded UPDATEs, "
-         "expected at least 2: the witness of (a) and (b) sees nothing")
-log(f"ok (e): the witness counts forwarded UPDATEs ({forwarded} for one UPDATE of every group)")
+forwarded = sum(calls(P[g], "INSERT INTO public.accounts%") for g in GROUPS)
+if forwarded < 1:
+    fail(f"(e) an autocommit INSERT of rows for every group shows {forwarded} forwarded "
+         "INSERTs, expected at least 1: the witness of (a) and (b) sees nothing")
+log(f"ok (e): the witness counts forwarded writes ({forwarded} for one INSERT of every group)")
 
 conn.close()
 print("ok: a transfer between groups commits on both owners or on neither, each write on its "

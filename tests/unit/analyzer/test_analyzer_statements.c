@@ -350,6 +350,44 @@ static void a_nul_byte_does_not_end_the_text(void **state)
     gc_analysis_free(&a);
 }
 
+/* Where the target is named, so a write across groups can replace it by
+ * each partition (gc_global_span.c): [schema.]name and its last part. */
+static void the_target_name_is_located_in_the_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql, *whole, *name;
+        bool aliased;
+    } targets[] = {
+        {"UPDATE accounts SET b = 1", "accounts", "accounts", false},
+        {"update  public . \"Acc\" a set b = 1", "public . \"Acc\"", "\"Acc\"", true},
+        {"DELETE FROM ONLY app.t AS x WHERE b > 0", "app.t", "t", true},
+        {"WITH c AS (SELECT 1) DELETE FROM t USING c", "t", "t", false},
+        {"UPDATE t* SET b = 1", NULL, NULL, false},
+    };
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        const char *sql = targets[i].sql;
+        assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+        if (targets[i].whole == NULL) {
+            if (a.target_length != 0)
+                fail_msg("%s: a target that cannot be replaced was located", sql);
+            gc_analysis_free(&a);
+            continue;
+        }
+        if (a.target_length != strlen(targets[i].whole) ||
+            strncmp(sql + a.target_offset, targets[i].whole, a.target_length) != 0 ||
+            a.target_name_length != strlen(targets[i].name) ||
+            strncmp(sql + a.target_name_offset, targets[i].name, a.target_name_length) != 0 ||
+            a.target_aliased != targets[i].aliased)
+            fail_msg("%s: target at %zu+%zu, name at %zu+%zu, aliased %d", sql,
+                     a.target_offset, a.target_length, a.target_name_offset,
+                     a.target_name_length, a.target_aliased);
+        gc_analysis_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +397,7 @@ int main(void)
         cmocka_unit_test(and_chain_is_found_as_keywords_only),
         cmocka_unit_test(unterminated_text_fails_with_42601),
         cmocka_unit_test(a_nul_byte_does_not_end_the_text),
+        cmocka_unit_test(the_target_name_is_located_in_the_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

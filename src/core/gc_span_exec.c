@@ -1,0 +1,55 @@
+/*
+ * gc_span_exec: runs a write across groups (see gc_span_exec.h).
+ */
+#include "core/gc_span_exec.h"
+
+#include "core/gc_ddl_exec.h"
+#include "global/gc_global.h"
+
+SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
+{
+    gc_conn *c = s->conn;
+    /* The write talks to every group's primary: a result still streaming
+     * on the current session is buffered first. */
+    gc_stmt_free_session(c);
+    gc_param_wire wire;
+    if (!gc_param_wire_fill(&wire, pv, s->nparams)) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_span_params params = {
+        .n = s->nparams, .types = wire.types, .values = wire.values,
+        .lengths = wire.lengths, .formats = wire.formats,
+    };
+    char setup_buf[128], begin[96];
+    const char *setup = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf);
+    gc_conn_begin_sql(c, begin, sizeof begin);
+    bool in_transaction = gc_across_in_transaction(c);
+    int notices_from = s->h.diag.count;
+    gc_span_outcome out;
+    gc_error err;
+    gc_error_clear(&err);
+    bool ran = gc_global_run_spanning_write(c->global, s->analysis, s->sql, &params, begin,
+                                            setup, !in_transaction, &out, &err);
+    gc_param_wire_free(&wire);
+    if (in_transaction) {
+        if (!ran)
+            gc_across_failed_in_transaction(c, out.rolled_back, &err);
+        gc_across_use_pin(c);
+    }
+    /* Every group ran the statement: a notice comes once per group, the
+     * application hears it once. */
+    gc_diag_drop_repeats(&s->h.diag, notices_from);
+    if (!ran)
+        return gc_across_error(s, &err);
+    SQLRETURN rc = gc_stmt_set_local_result(s, out.result);
+    /* The result is one group's command (or every group's rows): the count
+     * is the sum over the groups. */
+    if (rc != SQL_ERROR)
+        s->row_count = (SQLLEN)out.rows;
+    if (rc == SQL_SUCCESS && out.info.sqlstate[0] != '\0') {
+        gc_diag_add_error(&s->h.diag, &out.info);
+        rc = SQL_SUCCESS_WITH_INFO;
+    }
+    return rc;
+}

@@ -1,0 +1,256 @@
+/*
+ * gc_global_span: a row write whose rows the shard map cannot place in one
+ * group (an UPDATE or DELETE without a usable key), run atomically across
+ * groups (docs/global-connection.md, "Writes across groups").
+ *
+ * From any one member such a write would reach the other groups through
+ * postgres_fdw, whose remote part commits on its own. Instead every group
+ * that owns partitions of the table runs the statement on its own leaf
+ * partitions only (the target renamed to each leaf, the table's name kept
+ * as the alias), each in its part of one transaction: the coordinator's
+ * (pinned) and joined ones, committed by the two phases of
+ * gc_global_commit_spread. A joined part that touched a foreign table
+ * (another group's rows read in a subquery) cannot be prepared, so the
+ * write is rolled back everywhere rather than committed in part.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "global/gc_global_internal.h"
+#include "util/gc_strbuf.h"
+
+#define SPAN_SAVEPOINT "gc_span"
+
+/* One group's part of the write. */
+typedef struct span_part {
+    int group;
+    int member;
+    bool savepoint;      /* SAVEPOINT gc_span was set there */
+} span_part;
+
+/* The statement with its target replaced by leaf: the table's own name
+ * becomes the alias (unless the text has one) so that its columns,
+ * qualified by the table's name, still resolve. NULL when out of memory. */
+static char *leaf_text(const char *sql, const gc_analysis *a, const char *leaf)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append(&sb, sql, a->target_offset);
+    gc_strbuf_append_str(&sb, leaf);
+    if (!a->target_aliased) {
+        gc_strbuf_append_str(&sb, " AS ");
+        gc_strbuf_append(&sb, sql + a->target_name_offset, a->target_name_length);
+    }
+    gc_strbuf_append_str(&sb, sql + a->target_offset + a->target_length);
+    return gc_strbuf_take(&sb);
+}
+
+/* Appends the rows of src to *all (made from the first result with rows). */
+static bool gather_rows(PGresult **all, const PGresult *src)
+{
+    if (*all == NULL && (*all = PQcopyResult(src, PG_COPYRES_ATTRS)) == NULL)
+        return false;
+    int nf = PQnfields(src);
+    for (int r = 0; r < PQntuples(src); r++) {
+        int to = PQntuples(*all);
+        for (int f = 0; f < nf; f++) {
+            bool null = PQgetisnull(src, r, f);
+            if (!PQsetvalue(*all, to, f, null ? NULL : PQgetvalue(src, r, f),
+                            null ? -1 : PQgetlength(src, r, f)))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The failure of part p as the application gets it: a session that broke
+ * lost the transaction (40001 / 19068, nothing applied: docs/failover.md),
+ * a server's refusal keeps its SQLSTATE; both name the group. */
+static void part_failed(gc_global *g, const span_part *p, unsigned long generation,
+                        gc_error *err)
+{
+    gc_member *m = g->members[p->member];
+    bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
+    if (lost)
+        gc_global_member_failed(g, p->member, generation, err);
+    gc_error named;
+    gc_error_set(&named, lost || err->sqlstate[0] == '\0' ? "40001" : err->sqlstate,
+                 lost ? 19068 : err->native, "%s (the write across groups, on member %s of "
+                 "group %s)", err->message, g->topo.members[p->member].name,
+                 g->topo.groups[p->group].name);
+    *err = named;
+}
+
+/* Runs the statement on each of the group's leaves of t. Sums the row
+ * counts into *rows; rows a RETURNING gives go into *returned, else the
+ * last command result is kept in *tag (for its tag). */
+static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
+                     const char *sql, const gc_analysis *a, const gc_span_params *params,
+                     long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
+{
+    gc_member *m = g->members[p->member];
+    unsigned long generation = gc_member_generation(m);
+    int n = gc_shard_table_leaves(t, p->group, NULL, 0);
+    const char **leaves = n > 0 ? malloc((size_t)n * sizeof *leaves) : NULL;
+    if (n > 0 && leaves == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    gc_shard_table_leaves(t, p->group, leaves, n);
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        char *text = leaf_text(sql, a, leaves[k]);
+        if (text == NULL) {
+            gc_error_set(err, "HY001", 0, "out of memory");
+            ok = false;
+            break;
+        }
+        /* The extended protocol: one statement per text, parameters or not. */
+        ok = gc_member_send_query_params(m, text, params->n, params->types, params->values,
+                                         params->lengths, params->formats, err);
+        free(text);
+        PGresult *r;
+        while (ok && (r = gc_member_next_result(m)) != NULL) {
+            ExecStatusType st = PQresultStatus(r);
+            if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
+                *rows += atoll(PQcmdTuples(r));
+                if (st == PGRES_TUPLES_OK && !gather_rows(returned, r)) {
+                    gc_error_set(err, "HY001", 0, "out of memory");
+                    ok = false;
+                }
+                if (st == PGRES_COMMAND_OK) {
+                    PQclear(*tag);
+                    *tag = r;
+                    continue;
+                }
+            } else {
+                gc_member_result_error(m, r, err);
+                ok = false;
+            }
+            PQclear(r);
+        }
+        if (!ok)
+            gc_member_drain(m);
+    }
+    free(leaves);
+    if (!ok)
+        part_failed(g, p, generation, err);
+    return ok;
+}
+
+/* Runs sql on part p's session; errors of a session that broke count. */
+static bool run_on(gc_global *g, const span_part *p, const char *sql, gc_error *err)
+{
+    PGresult *r = gc_member_exec(g->members[p->member], sql, err);
+    if (r == NULL)
+        return false;
+    PQclear(r);
+    return true;
+}
+
+/* After a part failed in a transaction that goes on: every part that set
+ * the savepoint goes back to it, so the write is undone on every group.
+ * A part that cannot go back leaves the whole transaction to be rolled
+ * back (false). */
+static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
+{
+    bool ok = true;
+    for (int k = 0; k < n; k++) {
+        if (!parts[k].savepoint)
+            continue;
+        gc_error e;
+        gc_error_clear(&e);
+        ok = run_on(g, &parts[k], "ROLLBACK TO SAVEPOINT " SPAN_SAVEPOINT, &e) &&
+             run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, &e) && ok;
+    }
+    return ok;
+}
+
+/* The groups owning leaves of t, the open transaction's group first (it
+ * coordinates), each with its primary, or the member the transaction
+ * already holds there. Returns how many; -1 with err. */
+static int find_parts(gc_global *g, const gc_shard_table *t, const char *setup_sql,
+                      span_part *parts, gc_error *err)
+{
+    int first = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int gi = 0; gi < g->topo.n_groups; gi++) {
+            if ((pass == 0) != (gi == first) || gc_shard_table_leaves(t, gi, NULL, 0) <= 0)
+                continue;
+            int held = gc_global_transaction_member_of_group(g, gi);
+            int i = held >= 0 ? held
+                              : gc_global_group_primary(g, gi, setup_sql, "a write across "
+                                                        "groups", err);
+            if (i < 0)
+                return -1;
+            if (gc_member_get_role(g->members[i]) == GC_ROLE_STANDBY) {
+                gc_error_set(err, "25006", 0, "a write across groups needs every group's "
+                             "primary, but the transaction runs on standby %s (read-only "
+                             "access mode)", g->topo.members[i].name);
+                return -1;
+            }
+            parts[n++] = (span_part){ .group = gi, .member = i };
+        }
+    }
+    return n;
+}
+
+bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char *sql,
+                                  const gc_span_params *params, const char *begin_sql,
+                                  const char *setup_sql, bool commit_now,
+                                  gc_span_outcome *out, gc_error *err)
+{
+    out->result = NULL;
+    out->rows = 0;
+    out->rolled_back = false;
+    gc_error_clear(&out->info);
+    const gc_shard_table *t = g->map != NULL
+        ? gc_shardmap_find(g->map, a->schema, a->table, (const char *const *)g->search_path,
+                           g->n_search_path)
+        : NULL;
+    if (t == NULL) {
+        gc_error_set(err, "HY000", 0, "table %s left the shard map", a->table);
+        return false;
+    }
+    int ng = g->topo.n_groups;
+    span_part parts[ng > 0 ? ng : 1];
+    int n = find_parts(g, t, setup_sql, parts, err);
+    if (n < 0)
+        return false;
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        ok = gc_global_enter_transaction(g, parts[k].member, begin_sql, err);
+        if (ok && !commit_now) {
+            ok = run_on(g, &parts[k], "SAVEPOINT " SPAN_SAVEPOINT, err);
+            parts[k].savepoint = ok;
+        }
+        if (!ok)
+            part_failed(g, &parts[k], gc_member_generation(g->members[parts[k].member]), err);
+    }
+    PGresult *returned = NULL, *tag = NULL;
+    for (int k = 0; k < n && ok; k++)
+        ok = run_part(g, &parts[k], t, sql, a, params, &out->rows, &returned, &tag, err);
+    for (int k = 0; k < n && ok && !commit_now; k++) {
+        ok = run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, err);
+        parts[k].savepoint = !ok;
+    }
+    gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "
+                   "%lld rows%s", a->table, n, out->rows, ok ? "" : ", failed");
+    if (ok && commit_now) {
+        gc_spread_outcome o = gc_global_commit_spread(g, setup_sql, err, &out->info);
+        ok = o == GC_SPREAD_COMMITTED;
+    } else if (!ok && (commit_now || !back_to_savepoints(g, parts, n))) {
+        gc_global_rollback_transaction(g);
+        out->rolled_back = !commit_now;
+    }
+    if (!ok) {
+        PQclear(returned);
+        PQclear(tag);
+        return false;
+    }
+    out->result = returned != NULL ? returned : tag;
+    if (returned != NULL)
+        PQclear(tag);
+    return true;
+}

@@ -1,0 +1,191 @@
+"""Writes that span groups, atomic (issue 16, point 2): an UPDATE or DELETE
+of a sharded table that the shard map cannot place in one group runs on
+every group's own partitions, in one transaction across groups
+(docs/global-connection.md, "Writes across groups").
+
+usage: xact_spanning.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+accounts is hash-sharded over G1, G2 and G3 (six shards). Every check is
+made on the servers: the balances on their owners' own partitions, and
+pg_stat_statements on each group's primary for where each statement ran.
+
+(a) Autocommit, no key: `UPDATE accounts SET balance = balance + 1` changes
+    every row (row count 30). Each group's primary ran the UPDATE on each of
+    its own partitions (named, the table's name as alias) and nothing was
+    forwarded through postgres_fdw; the two groups that are not the
+    coordinator ran PREPARE TRANSACTION; nothing is left prepared.
+(b) Autocommit, one group refuses: with a CHECK (balance >= 0) and one of
+    G2's accounts at 0, `UPDATE accounts SET balance = balance - 50` fails
+    with 23514 naming the group, and no balance changed on any group.
+(c) Parameters and RETURNING: the rows every group returns come back as one
+    result set (and row count); a DELETE without a key deletes on every
+    group.
+(d) In a transaction (pyodbc's default): a keyed UPDATE, then a keyless one;
+    before COMMIT every group's primary holds the transaction and no
+    balance changed; after COMMIT all did. A keyless DELETE then ROLLBACK
+    changes nothing.
+(e) A write across groups failing inside a transaction: at the default
+    rollback level (2) it is undone on every group and the transaction goes
+    on (its earlier keyed UPDATE commits); at RollbackOnError=1 the whole
+    transaction is rolled back.
+(f) Still refused in a transaction (0A000, native 90122), before anything is
+    sent: INSERT ... SELECT into the sharded table."""
+from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, primary, reset_statements, su)
+
+APP = "xspan"
+P = {g: primary(g) for g in GROUPS}
+# The driver's leaf statements as pg_stat_statements keeps them.
+LEAF_UPDATE = "UPDATE public.accounts_% AS accounts SET%"
+
+
+def leaves_of(group):
+    return int(su(P[group], f"SELECT count(*) FROM gcluster.shards WHERE group_name = '{group}' "
+                            "AND name LIKE 'accounts\\_%'"))
+
+
+def forwarded(member):
+    """Writes postgres_fdw forwarded to member: they name a partition
+    without the driver's alias."""
+    return int(su(member, "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE "
+                          "(query LIKE 'UPDATE public.accounts%' OR "
+                          "query LIKE 'DELETE FROM public.accounts%') "
+                          "AND query NOT LIKE '% AS accounts %'"))
+
+
+def all_balances():
+    """{account: balance} read on every owner's own partitions."""
+    return {a: balance(g, a) for g, ids in owners().items() for a in ids}
+
+
+def expect_all(want, what):
+    got = all_balances()
+    if got != want:
+        diff = {a: (got.get(a), want.get(a)) for a in set(got) | set(want)
+                if got.get(a) != want.get(a)}
+        fail(f"{what}: balances differ from the expected ones (got, expected): {diff}")
+
+
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+BY_GROUP = owners()
+if any(len(BY_GROUP[g]) < 2 for g in GROUPS):
+    fail(f"accounts are not spread over every group: {BY_GROUP}")
+A = BY_GROUP["G1"][0]
+Z = BY_GROUP["G2"][0]
+LEAVES = {g: leaves_of(g) for g in GROUPS}
+if any(n < 1 for n in LEAVES.values()):
+    fail(f"every group should own partitions of accounts: {LEAVES}")
+log(f"partitions per group {LEAVES}; A = {A} on G1, Z = {Z} on G2")
+
+auto = connect(APP, autocommit=True)
+acur = auto.cursor()
+
+# ---- (a) autocommit, no key ----
+reset_statements()
+before = all_balances()
+acur.execute("UPDATE accounts SET balance = balance + 1")
+if acur.rowcount != 30:
+    fail(f"(a) row count {acur.rowcount}, expected 30")
+expect_all({a: v + 1 for a, v in before.items()}, "(a)")
+for g in GROUPS:
+    ran = calls(P[g], LEAF_UPDATE)
+    if ran != LEAVES[g]:
+        fail(f"(a) {P[g]} ran the UPDATE on {ran} of its own partitions, expected {LEAVES[g]}")
+    if forwarded(P[g]):
+        fail(f"(a) {P[g]} received {forwarded(P[g])} writes through postgres_fdw")
+prepared_on = [g for g in GROUPS if calls(P[g], "PREPARE TRANSACTION%")]
+if len(prepared_on) != 2:
+    fail(f"(a) PREPARE TRANSACTION ran on {prepared_on}, expected the two groups that do "
+         "not coordinate")
+nothing_left("(a)")
+log(f"ok (a): every group updated its own partitions; prepared on {prepared_on}")
+
+# ---- (b) autocommit, one group refuses ----
+acur.execute("ALTER TABLE accounts ADD CONSTRAINT balance_not_negative CHECK (balance >= 0)")
+acur.execute("UPDATE accounts SET balance = 0 WHERE id = ?", Z)
+before = all_balances()
+reset_statements()
+expect_error("(b) a group's CHECK refuses its part",
+             lambda: acur.execute("UPDATE accounts SET balance = balance - 50"), "23514",
+             says="of group G2")
+expect_all(before, "(b) nothing applied after one group refused")
+nothing_left("(b)")
+log("ok (b): one group's refusal left every group unchanged")
+
+# ---- (c) parameters and RETURNING, DELETE ----
+acur.execute("UPDATE accounts SET balance = balance + ? WHERE balance >= ? RETURNING id, balance",
+             5, 50)
+returned = {r[0]: r[1] for r in acur.fetchall()}
+want = {a: v + 5 for a, v in before.items() if v >= 50}
+if returned != want:
+    fail(f"(c) RETURNING gave {returned}, expected {want}")
+expect_all({a: v + 5 if v >= 50 else v for a, v in before.items()}, "(c) UPDATE")
+acur.execute("DELETE FROM accounts WHERE id > ?", 25)
+if acur.rowcount != 5:
+    fail(f"(c) DELETE row count {acur.rowcount}, expected 5")
+left = int(helper("app", "G1N1", "SELECT count(*) FROM accounts"))
+if left != 25:
+    fail(f"(c) {left} accounts left, expected 25")
+nothing_left("(c)")
+log("ok (c): RETURNING rows of every group in one result; DELETE on every group")
+
+# ---- (d) in a transaction ----
+conn = connect(APP)
+cur = conn.cursor()
+before = all_balances()
+cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
+cur.execute("UPDATE accounts SET balance = balance + 1")
+if cur.rowcount != 25:
+    fail(f"(d) row count {cur.rowcount}, expected 25")
+for g in GROUPS:
+    if not in_transaction_on(P[g], APP):
+        fail(f"(d) {P[g]} holds no open transaction before COMMIT")
+expect_all(before, "(d) before COMMIT")
+conn.commit()
+expect_all({a: v + 1 - (10 if a == A else 0) for a, v in before.items()}, "(d) after COMMIT")
+before = all_balances()
+cur.execute("DELETE FROM accounts WHERE balance > 0")
+conn.rollback()
+expect_all(before, "(d) after ROLLBACK")
+nothing_left("(d)")
+log("ok (d): in a transaction, committed on every group or rolled back on every group")
+
+# ---- (e) failing inside a transaction ----
+keep = connect(APP)
+kcur = keep.cursor()
+before = all_balances()
+kcur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
+expect_error("(e) level 2", lambda: kcur.execute("UPDATE accounts SET balance = balance - 50"),
+             "23514")
+kcur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", A)
+keep.commit()
+expect_all({a: v - 9 if a == A else v for a, v in before.items()}, "(e) level 2: the rest commits")
+keep.close()
+strict = connect(APP, ";RollbackOnError=1")
+scur = strict.cursor()
+before = all_balances()
+scur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
+e = expect_error("(e) level 1", lambda: scur.execute("UPDATE accounts SET balance = balance - 50"),
+                 "23514")
+if "rolled back" not in str(e):
+    fail(f"(e) level 1 should say the transaction was rolled back: {e}")
+strict.commit()
+strict.close()
+expect_all(before, "(e) level 1: nothing of the transaction applied")
+nothing_left("(e)")
+log("ok (e): a failing write across groups is undone on every group (level 2) or rolls "
+    "the transaction back (level 1)")
+
+# ---- (f) still refused ----
+reset_statements()
+expect_error("(f) INSERT ... SELECT", lambda: cur.execute(
+    "INSERT INTO accounts SELECT id + 1000, balance FROM accounts"), "0A000", 90122)
+conn.rollback()
+for g in GROUPS:
+    if calls(P[g], "INSERT%"):
+        fail(f"(f) {P[g]} ran an INSERT that should have been refused")
+log("ok (f): INSERT ... SELECT still refused in a transaction, nothing sent")
+
+conn.close()
+auto.close()
+print("ok: writes across groups apply on every group or on none", flush=True)
