@@ -80,6 +80,11 @@ typedef struct gc_analysis {
     size_t target_name_offset, target_name_length;
     bool target_aliased;  /* an alias follows the name */
     int n_rows;           /* INSERT: rows in VALUES; else 1 */
+    size_t *row_offset;   /* INSERT ... VALUES, a plain list of rows: where each
+                             row's "(...)" starts and ends (past its ")") in the
+                             text, n_rows of each, so rows can be sent apart;
+                             NULL otherwise */
+    size_t *row_end;
     int n_columns;
     gc_pinned_column *columns;
     const char *not_routable;  /* static text: why no key can come from this

@@ -540,9 +540,17 @@ static void read_rows(gc_az *az, size_t i, char **names, size_t n_names)
             goto done;
         }
     }
+    out->row_offset = malloc(n_rows * sizeof *out->row_offset);
+    out->row_end = malloc(n_rows * sizeof *out->row_end);
+    if (out->row_offset == NULL || out->row_end == NULL) {
+        az->oom = true;
+        goto done;
+    }
     j = i;
     for (size_t r = 0; r < n_rows; r++) {
         size_t close = gc_az_skip_parens(az, j, az->stmt_end);
+        out->row_offset[r] = az->tok[j].offset;
+        out->row_end[r] = az->tok[close - 1].offset + 1;
         split_row(az, j, close - 1, starts, ends, width);
         for (size_t c = 0; c < width; c++)
             if (ok[c] && gc_az_parse_value(az, starts[c], ends[c], &vals[c][r]) != ends[c])

@@ -613,6 +613,7 @@ void gc_global_destroy(gc_global *g)
     free(g->stats);
     free(g->connect_order);
     free(g->joined);
+    free(g->span_rows);
     gc_router_destroy(g->router);
     if (g->map != NULL)
         gc_shardmap_release(g->map);

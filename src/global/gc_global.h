@@ -241,10 +241,12 @@ void gc_global_rollback_transaction(gc_global *g);
  * "Writes across groups") ---
  *
  * An UPDATE or DELETE of a sharded table that the shard map cannot place in
- * one group (no usable key, keys of several groups) is routed with
- * decision.spans: every group owning partitions of the table runs it on
- * its own leaf partitions, each group's part in one transaction across
- * groups, so it applies everywhere or nowhere. */
+ * one group (no usable key, keys of several groups), and an INSERT whose
+ * VALUES rows it places in several groups, are routed with decision.spans:
+ * every group with a share runs it on its own rows (an UPDATE or DELETE
+ * on each of its leaf partitions, an INSERT with its own rows), each
+ * group's part in one transaction across groups, so it applies everywhere
+ * or nowhere. */
 
 /* One execution's parameters, as libpq takes them. */
 typedef struct gc_span_params {
@@ -264,8 +266,8 @@ typedef struct gc_span_outcome {
     gc_error info;                /* a warning of the commit (01000), or empty */
 } gc_span_outcome;
 
-/* Runs the write (analysis a, text sql) on every group owning partitions
- * of its table. commit_now: no transaction is open, so the write is its
+/* Runs the write (analysis a, text sql) on every group with a share of
+ * its rows (for an INSERT, the plan the router made). commit_now: no transaction is open, so the write is its
  * own and commits across groups here (gc_global_commit_spread); else it
  * joins the open transaction (pinning it when it is its first statement),
  * each part between a savepoint and its release, and a failure goes back

@@ -50,6 +50,9 @@ struct gc_global {
                                       (gc_temp_tables.h); owned */
     long long roles_probed_ms;     /* monotonic time standbys were last asked
                                       their role (gc_global_route.c) */
+    int *span_rows;                /* the group of each VALUES row of the INSERT
+                                      last routed across groups (gc_global_span.c);
+                                      owned */
 };
 
 /* Tells the router what is known of every member now. */

@@ -123,6 +123,61 @@ static const gc_shard_table *cluster_table(const gc_global *g, const gc_analysis
                             g->n_search_path);
 }
 
+/* Where the key of t comes from in the statement: cols[k] for key column
+ * k. Returns the number of key tuples (rows of an INSERT, values of IN),
+ * or -1 with *why when some key column is not pinned. */
+static int key_tuples(const gc_analysis *a, const gc_shard_table *t,
+                      const gc_pinned_column **cols, int *nk, const char **why)
+{
+    *nk = gc_shard_table_key_count(t);
+    if (*nk <= 0 || *nk > 32) {
+        *why = "the table's key cannot be used";
+        return -1;
+    }
+    int tuples = 1;
+    for (int k = 0; k < *nk; k++) {
+        cols[k] = key_source(a, t, k);
+        if (cols[k] == NULL || cols[k]->n_values <= 0) {
+            *why = a->not_routable != NULL ? a->not_routable
+                                           : "the statement does not pin every key column";
+            return -1;
+        }
+        if (cols[k]->n_values > 1) {
+            if (tuples > 1 && cols[k]->n_values != tuples) {
+                *why = "key columns with different numbers of values";
+                return -1;
+            }
+            tuples = cols[k]->n_values;
+        }
+    }
+    return tuples;
+}
+
+/* The group of key tuple j, or -1 with *why (a parameter whose value is
+ * not known, a key the map cannot place). */
+static int place_tuple(const gc_global *g, const gc_route_request *req,
+                       const gc_shard_table *t, const gc_pinned_column *const *cols, int nk,
+                       int j, bool *from_param, const char **why)
+{
+    const char *texts[32];
+    bool known = true;
+    for (int k = 0; k < nk; k++) {
+        const gc_value_source *v = &cols[k]->values[cols[k]->n_values == 1 ? 0 : j];
+        texts[k] = value_text(v, req, &known, from_param);
+    }
+    if (!known) {
+        *why = "a key parameter's value is not known";
+        return -1;
+    }
+    const char *why_not = NULL;
+    int group = gc_shard_table_place(t, texts, NULL, &why_not);
+    if (group < 0 || group >= g->topo.n_groups) {
+        *why = why_not != NULL ? why_not : "the key cannot be placed";
+        return -1;
+    }
+    return group;
+}
+
 /* The group holding most of the statement's keys (see gc_global_route);
  * -1 with *why when there is none. *all_in: every key tuple is placed in
  * that group (a solo table's rows are all in its group), so a write
@@ -156,53 +211,23 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *all_in = true;
         return solo;
     }
-    int nk = gc_shard_table_key_count(t);
-    if (nk <= 0 || nk > 32) {
-        *why = "the table's key cannot be used";
-        return -1;
-    }
     const gc_pinned_column *cols[32];
-    int tuples = 1;
-    for (int k = 0; k < nk; k++) {
-        cols[k] = key_source(a, t, k);
-        if (cols[k] == NULL || cols[k]->n_values <= 0) {
-            *why = a->not_routable != NULL ? a->not_routable
-                                           : "the statement does not pin every key column";
-            return -1;
-        }
-        if (cols[k]->n_values > 1) {
-            if (tuples > 1 && cols[k]->n_values != tuples) {
-                *why = "key columns with different numbers of values";
-                return -1;
-            }
-            tuples = cols[k]->n_values;
-        }
-    }
+    int nk;
+    int tuples = key_tuples(a, t, cols, &nk, why);
+    if (tuples < 0)
+        return -1;
     int *votes = calloc((size_t)g->topo.n_groups, sizeof *votes);
     if (votes == NULL) {
         *why = "out of memory";
         return -1;
     }
-    const char *texts[32];
     int first_group = -1, placed = 0;
     bool from_param = false;
     *why = NULL;
     for (int j = 0; j < tuples; j++) {
-        bool known = true;
-        for (int k = 0; k < nk; k++) {
-            const gc_value_source *v = &cols[k]->values[cols[k]->n_values == 1 ? 0 : j];
-            texts[k] = value_text(v, req, &known, &from_param);
-        }
-        if (!known) {
-            *why = "a key parameter's value is not known";
+        int group = place_tuple(g, req, t, cols, nk, j, &from_param, why);
+        if (group < 0)
             continue;
-        }
-        const char *why_not = NULL;
-        int group = gc_shard_table_place(t, texts, NULL, &why_not);
-        if (group < 0 || group >= g->topo.n_groups) {
-            *why = why_not != NULL ? why_not : "the key cannot be placed";
-            continue;
-        }
         if (first_group < 0)
             first_group = group;
         votes[group]++;
@@ -216,6 +241,29 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     else if (*why == NULL)
         *why = "no key value";
     return group;
+}
+
+/* For an INSERT whose VALUES rows the map places in several groups: every
+ * row's group into g->span_rows (the plan gc_global_run_spanning_write
+ * follows). False when a row cannot be placed (the INSERT then cannot be
+ * split) or memory runs out. */
+static bool place_rows(gc_global *g, const gc_route_request *req, const gc_shard_table *t)
+{
+    const gc_analysis *a = req->analysis;
+    const gc_pinned_column *cols[32];
+    int nk;
+    const char *why;
+    if (a->row_offset == NULL || key_tuples(a, t, cols, &nk, &why) != a->n_rows)
+        return false;
+    int *rows = realloc(g->span_rows, (size_t)a->n_rows * sizeof *rows);
+    if (rows == NULL)
+        return false;
+    g->span_rows = rows;
+    bool from_param = false;
+    for (int j = 0; j < a->n_rows; j++)
+        if ((rows[j] = place_tuple(g, req, t, cols, nk, j, &from_param, &why)) < 0)
+            return false;
+    return true;
 }
 
 /* Whether the statement may write rows outside `group` (see
@@ -345,13 +393,14 @@ static bool row_write(const gc_analysis *a)
 /* Whether a row write runs across groups (gc_global_span.c): an UPDATE or
  * DELETE of a sharded table whose rows the shard map does not place in one
  * group, whose target the text names plainly and whose every leaf's owner
- * is known. owner and all_in: group_by_key's answer; owner -2 when it did
+ * is known; or an INSERT whose VALUES rows the map places, in several
+ * groups (their groups go into g->span_rows). owner and all_in: group_by_key's answer; owner -2 when it did
  * not look at keys (they are looked at here: atomicity needs them). */
 static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
-    if (!row_write(a) || (a->kind != GC_SQL_UPDATE && a->kind != GC_SQL_DELETE) ||
-        a->table == NULL || a->target_length == 0 || g->map == NULL)
+    if (!row_write(a) || a->kind == GC_SQL_MERGE || a->table == NULL || g->map == NULL ||
+        (a->kind != GC_SQL_INSERT && a->target_length == 0))
         return false;
     const gc_shard_table *t = cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
@@ -364,6 +413,13 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
     }
     if (owner >= 0 && all_in)
         return false;
+    if (a->kind == GC_SQL_INSERT) {
+        if (!place_rows(g, req, t))
+            return false;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: INSERT of rows for "
+                       "several groups, sent apart", a->table);
+        return true;
+    }
     int leaves = 0;
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
         int n = gc_shard_table_leaves(t, gi, NULL, 0);

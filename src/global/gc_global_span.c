@@ -1,13 +1,15 @@
 /*
  * gc_global_span: a row write whose rows the shard map cannot place in one
- * group (an UPDATE or DELETE without a usable key), run atomically across
- * groups (docs/global-connection.md, "Writes across groups").
+ * group (an UPDATE or DELETE without a usable key, an INSERT of rows for
+ * several groups), run atomically across groups (docs/global-connection.md,
+ * "Writes across groups").
  *
  * From any one member such a write would reach the other groups through
  * postgres_fdw, whose remote part commits on its own. Instead every group
  * that owns partitions of the table runs the statement on its own leaf
  * partitions only (the target renamed to each leaf, the table's name kept
- * as the alias), each in its part of one transaction: the coordinator's
+ * as the alias; an INSERT sends each group its own VALUES rows), each in
+ * its part of one transaction: the coordinator's
  * (pinned) and joined ones, committed by the two phases of
  * gc_global_commit_spread. A joined part that touched a foreign table
  * (another group's rows read in a subquery) cannot be prepared, so the
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "global/gc_global_internal.h"
+#include "sql/gc_sql_lexer.h"
 #include "util/gc_strbuf.h"
 
 #define SPAN_SAVEPOINT "gc_span"
@@ -81,58 +84,164 @@ static void part_failed(gc_global *g, const span_part *p, unsigned long generati
     *err = named;
 }
 
-/* Runs the statement on each of the group's leaves of t. Sums the row
- * counts into *rows; rows a RETURNING gives go into *returned, else the
- * last command result is kept in *tag (for its tag). */
+/* Sends one statement on m and reads its results: the row count into
+ * *rows, the rows of a RETURNING into *returned, else the command's result
+ * into *tag (for its tag). */
+static bool run_statement(gc_member *m, const char *text, const gc_span_params *params,
+                          long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
+{
+    /* The extended protocol: one statement per text, parameters or not. */
+    bool ok = gc_member_send_query_params(m, text, params->n, params->types, params->values,
+                                          params->lengths, params->formats, err);
+    PGresult *r;
+    while (ok && (r = gc_member_next_result(m)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
+            *rows += atoll(PQcmdTuples(r));
+            if (st == PGRES_TUPLES_OK && !gather_rows(returned, r)) {
+                gc_error_set(err, "HY001", 0, "out of memory");
+                ok = false;
+            }
+            if (st == PGRES_COMMAND_OK) {
+                PQclear(*tag);
+                *tag = r;
+                continue;
+            }
+        } else {
+            gc_member_result_error(m, r, err);
+            ok = false;
+        }
+        PQclear(r);
+    }
+    if (!ok)
+        gc_member_drain(m);
+    return ok;
+}
+
+/* The INSERT with only the VALUES rows of `group` (g->span_rows), its
+ * parameters renumbered in their order of first use; used[k] gets the
+ * index of the parameter that new parameter k is (up to n_params). NULL
+ * when memory runs out. */
+static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a, int group,
+                       int n_params, int *used, int *n_used)
+{
+    gc_strbuf kept, out;
+    gc_strbuf_init(&kept);
+    gc_strbuf_init(&out);
+    gc_strbuf_append(&kept, sql, a->row_offset[0]);
+    bool first = true;
+    for (int r = 0; r < a->n_rows; r++) {
+        if (g->span_rows[r] != group)
+            continue;
+        if (!first)
+            gc_strbuf_append_str(&kept, ", ");
+        first = false;
+        gc_strbuf_append(&kept, sql + a->row_offset[r], a->row_end[r] - a->row_offset[r]);
+    }
+    gc_strbuf_append_str(&kept, sql + a->row_end[a->n_rows - 1]);
+    if (kept.failed) {
+        gc_strbuf_free(&kept);
+        return NULL;
+    }
+    /* Parameters of the rows left out are gone: the rest are numbered
+     * again, as PostgreSQL wants every parameter it is sent to be used. */
+    int *renumbered = calloc(n_params > 0 ? (size_t)n_params : 1, sizeof *renumbered);
+    *n_used = 0;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, kept.data, kept.len);
+    gc_sql_token tok;
+    size_t copied = 0;
+    while (renumbered != NULL && gc_sql_lexer_next(&lx, &tok)) {
+        unsigned long old = gc_sql_token_param_number(&lx, &tok);
+        if (tok.kind != GC_SQL_TOK_POSITIONAL_PARAM || old < 1 || old > (unsigned long)n_params)
+            continue;
+        if (renumbered[old - 1] == 0) {
+            used[*n_used] = (int)old - 1;
+            renumbered[old - 1] = ++*n_used;
+        }
+        gc_strbuf_append(&out, kept.data + copied, tok.offset - copied);
+        gc_strbuf_appendf(&out, "$%d", renumbered[old - 1]);
+        copied = tok.offset + tok.length;
+    }
+    gc_strbuf_append_str(&out, kept.data + copied);
+    bool ok = renumbered != NULL;
+    free(renumbered);
+    gc_strbuf_free(&kept);
+    if (!ok) {
+        gc_strbuf_free(&out);
+        return NULL;
+    }
+    return gc_strbuf_take(&out);
+}
+
+/* Runs the INSERT with the group's rows only (see rows_text). */
+static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc_analysis *a,
+                     const gc_span_params *params, long long *rows, PGresult **returned,
+                     PGresult **tag, gc_error *err)
+{
+    size_t slots = params->n > 0 ? (size_t)params->n : 1;
+    int *used = malloc(slots * sizeof *used);
+    Oid *types = malloc(slots * sizeof *types);
+    const char **values = malloc(slots * sizeof *values);
+    int *lengths = malloc(slots * sizeof *lengths), *formats = malloc(slots * sizeof *formats);
+    int n_used = 0;
+    char *text = used != NULL ? rows_text(g, sql, a, p->group, params->n, used, &n_used) : NULL;
+    bool ok = text != NULL && types != NULL && values != NULL && lengths != NULL &&
+              formats != NULL;
+    if (!ok) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+    } else {
+        for (int k = 0; k < n_used; k++) {
+            int i = used[k];
+            types[k] = params->types != NULL ? params->types[i] : 0;
+            values[k] = params->values[i];
+            lengths[k] = params->lengths != NULL ? params->lengths[i] : 0;
+            formats[k] = params->formats != NULL ? params->formats[i] : 0;
+        }
+        gc_span_params mine = { .n = n_used, .types = types, .values = values,
+                                .lengths = lengths, .formats = formats };
+        ok = run_statement(g->members[p->member], text, &mine, rows, returned, tag, err);
+    }
+    free(text);
+    free(used);
+    free(types);
+    free(values);
+    free(lengths);
+    free(formats);
+    return ok;
+}
+
+/* Runs the write on group p's share of the rows: an UPDATE or DELETE on
+ * each of the group's leaves of t, an INSERT with the group's rows. */
 static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
                      const char *sql, const gc_analysis *a, const gc_span_params *params,
                      long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
 {
     gc_member *m = g->members[p->member];
     unsigned long generation = gc_member_generation(m);
-    int n = gc_shard_table_leaves(t, p->group, NULL, 0);
-    const char **leaves = n > 0 ? malloc((size_t)n * sizeof *leaves) : NULL;
-    if (n > 0 && leaves == NULL) {
-        gc_error_set(err, "HY001", 0, "out of memory");
-        return false;
-    }
-    gc_shard_table_leaves(t, p->group, leaves, n);
     bool ok = true;
-    for (int k = 0; k < n && ok; k++) {
-        char *text = leaf_text(sql, a, leaves[k]);
-        if (text == NULL) {
+    if (a->kind == GC_SQL_INSERT) {
+        ok = run_rows(g, p, sql, a, params, rows, returned, tag, err);
+    } else {
+        int n = gc_shard_table_leaves(t, p->group, NULL, 0);
+        const char **leaves = n > 0 ? malloc((size_t)n * sizeof *leaves) : NULL;
+        if (n > 0 && leaves == NULL) {
             gc_error_set(err, "HY001", 0, "out of memory");
-            ok = false;
-            break;
+            return false;
         }
-        /* The extended protocol: one statement per text, parameters or not. */
-        ok = gc_member_send_query_params(m, text, params->n, params->types, params->values,
-                                         params->lengths, params->formats, err);
-        free(text);
-        PGresult *r;
-        while (ok && (r = gc_member_next_result(m)) != NULL) {
-            ExecStatusType st = PQresultStatus(r);
-            if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
-                *rows += atoll(PQcmdTuples(r));
-                if (st == PGRES_TUPLES_OK && !gather_rows(returned, r)) {
-                    gc_error_set(err, "HY001", 0, "out of memory");
-                    ok = false;
-                }
-                if (st == PGRES_COMMAND_OK) {
-                    PQclear(*tag);
-                    *tag = r;
-                    continue;
-                }
-            } else {
-                gc_member_result_error(m, r, err);
+        gc_shard_table_leaves(t, p->group, leaves, n);
+        for (int k = 0; k < n && ok; k++) {
+            char *text = leaf_text(sql, a, leaves[k]);
+            if (text == NULL) {
+                gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
+                break;
             }
-            PQclear(r);
+            ok = run_statement(m, text, params, rows, returned, tag, err);
+            free(text);
         }
-        if (!ok)
-            gc_member_drain(m);
+        free(leaves);
     }
-    free(leaves);
     if (!ok)
         part_failed(g, p, generation, err);
     return ok;
@@ -166,17 +275,29 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
     return ok;
 }
 
-/* The groups owning leaves of t, the open transaction's group first (it
+/* Whether group gi has a share of the write: rows of the INSERT, or
+ * leaves of t to update or delete in. */
+static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_analysis *a, int gi)
+{
+    if (a->kind != GC_SQL_INSERT)
+        return gc_shard_table_leaves(t, gi, NULL, 0) > 0;
+    for (int r = 0; r < a->n_rows; r++)
+        if (g->span_rows[r] == gi)
+            return true;
+    return false;
+}
+
+/* The groups with a share of the write, the open transaction's group first (it
  * coordinates), each with its primary, or the member the transaction
  * already holds there. Returns how many; -1 with err. */
-static int find_parts(gc_global *g, const gc_shard_table *t, const char *setup_sql,
-                      span_part *parts, gc_error *err)
+static int find_parts(gc_global *g, const gc_shard_table *t, const gc_analysis *a,
+                      const char *setup_sql, span_part *parts, gc_error *err)
 {
     int first = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int gi = 0; gi < g->topo.n_groups; gi++) {
-            if ((pass == 0) != (gi == first) || gc_shard_table_leaves(t, gi, NULL, 0) <= 0)
+            if ((pass == 0) != (gi == first) || !has_share(g, t, a, gi))
                 continue;
             int held = gc_global_transaction_member_of_group(g, gi);
             int i = held >= 0 ? held
@@ -215,7 +336,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     }
     int ng = g->topo.n_groups;
     span_part parts[ng > 0 ? ng : 1];
-    int n = find_parts(g, t, setup_sql, parts, err);
+    int n = find_parts(g, t, a, setup_sql, parts, err);
     if (n < 0)
         return false;
     bool ok = true;

@@ -28,9 +28,13 @@ pg_stat_statements on each group's primary for where each statement ran.
     rollback level (2) it is undone on every group and the transaction goes
     on (its earlier keyed UPDATE commits); at RollbackOnError=1 the whole
     transaction is rolled back.
+(g) An INSERT of VALUES rows for several groups, with literals or
+    parameters: each group's primary inserts its own rows (one statement),
+    nothing through postgres_fdw; a duplicate key on one group leaves no row
+    anywhere; in a transaction, ROLLBACK leaves none.
 (f) Still refused in a transaction (0A000, native 90122), before anything is
     sent: INSERT ... SELECT into the sharded table."""
-from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
+from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements, su)
 
 APP = "xspan"
@@ -53,9 +57,21 @@ def forwarded(member):
                           "AND query NOT LIKE '% AS accounts %'"))
 
 
+def local_balances(group):
+    """{account: balance} of the rows group's primary holds in its own
+    (plain, not foreign) partitions."""
+    parts = su(P[group], "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = "
+                         "i.inhrelid WHERE i.inhparent = 'accounts'::regclass AND c.relkind = 'r'")
+    out = su(P[group], " UNION ALL ".join(f"SELECT id, balance FROM {p}" for p in parts.split()))
+    return {int(i): int(b) for i, b in (line.split(" ") for line in out.splitlines())}
+
+
 def all_balances():
     """{account: balance} read on every owner's own partitions."""
-    return {a: balance(g, a) for g, ids in owners().items() for a in ids}
+    every = {}
+    for g in GROUPS:
+        every.update(local_balances(g))
+    return every
 
 
 def expect_all(want, what):
@@ -175,6 +191,42 @@ expect_all(before, "(e) level 1: nothing of the transaction applied")
 nothing_left("(e)")
 log("ok (e): a failing write across groups is undone on every group (level 2) or rolls "
     "the transaction back (level 1)")
+
+# ---- (g) INSERT of rows for several groups ----
+# Each group's primary gets its own rows (the parameters renumbered); a
+# duplicate key on one group leaves no row anywhere.
+reset_statements()
+ids = [1001 + k for k in range(9)]
+expect_error("(g) a duplicate key on one group", lambda: acur.execute(
+    "INSERT INTO accounts VALUES " + ", ".join(f"({i}, 1)" for i in ids) + f", ({Z}, 1)"),
+    "23505", says="of group G2")
+if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 1000")):
+    fail("(g) rows of the failed INSERT were left behind")
+nothing_left("(g) failed")
+placeholders = ", ".join("(?, ?)" for _ in ids)
+args = [x for i in ids for x in (i, i - 1000)]
+acur.execute(f"INSERT INTO accounts (id, balance) VALUES {placeholders}", *args)
+if acur.rowcount != len(ids):
+    fail(f"(g) INSERT row count {acur.rowcount}, expected {len(ids)}")
+placed = {g: local_balances(g) for g in GROUPS}
+for g in GROUPS:
+    mine = [i for i in placed[g] if i > 1000]
+    for i in mine:
+        if placed[g][i] != i - 1000:
+            fail(f"(g) account {i} on {g} holds {placed[g][i]}, expected {i - 1000}")
+    got = calls(P[g], "INSERT INTO accounts (id, balance) VALUES%")
+    if mine and got != 1:
+        fail(f"(g) {P[g]} ran {got} INSERTs for its {len(mine)} rows, expected 1")
+    if forwarded(P[g]) or calls(P[g], "INSERT INTO public.accounts%"):
+        fail(f"(g) {P[g]} received rows through postgres_fdw")
+if sum(1 for g in GROUPS if any(i > 1000 for i in placed[g])) < 2:
+    fail(f"(g) the rows should belong to several groups: {placed}")
+cur.execute("INSERT INTO accounts VALUES (2001, 0), (2002, 0), (2003, 0), (2004, 0)")
+conn.rollback()
+if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 2000")):
+    fail("(g) a rolled-back INSERT across groups left rows")
+nothing_left("(g)")
+log("ok (g): an INSERT of rows for several groups applies on every group or on none")
 
 # ---- (f) still refused ----
 reset_statements()

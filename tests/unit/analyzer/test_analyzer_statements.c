@@ -388,6 +388,30 @@ static void the_target_name_is_located_in_the_text(void **state)
     }
 }
 
+/* An INSERT's VALUES rows are located, so each group can be sent its own
+ * (gc_global_span.c); anything but a plain list of rows is not. */
+static void insert_rows_are_located_in_the_text(void **state)
+{
+    (void)state;
+    const char *sql = "INSERT INTO t (k, v) VALUES (1, 'a,)'), ($1, f($2, 3)) RETURNING k";
+    gc_analysis a;
+    gc_error err;
+    assert_true(gc_analyze(sql, strlen(sql), &a, &err));
+    assert_int_equal(a.n_rows, 2);
+    assert_non_null(a.row_offset);
+    static const char *const rows[] = {"(1, 'a,)')", "($1, f($2, 3))"};
+    for (int r = 0; r < 2; r++) {
+        size_t len = a.row_end[r] - a.row_offset[r];
+        if (len != strlen(rows[r]) || strncmp(sql + a.row_offset[r], rows[r], len) != 0)
+            fail_msg("row %d at %zu..%zu", r, a.row_offset[r], a.row_end[r]);
+    }
+    gc_analysis_free(&a);
+    const char *query = "INSERT INTO t SELECT * FROM u";
+    assert_true(gc_analyze(query, strlen(query), &a, &err));
+    assert_null(a.row_offset);
+    gc_analysis_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +422,7 @@ int main(void)
         cmocka_unit_test(unterminated_text_fails_with_42601),
         cmocka_unit_test(a_nul_byte_does_not_end_the_text),
         cmocka_unit_test(the_target_name_is_located_in_the_text),
+        cmocka_unit_test(insert_rows_are_located_in_the_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
