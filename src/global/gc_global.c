@@ -4,6 +4,7 @@
  * Routing itself is in gc_global_route.c.
  */
 #include "global/gc_global_internal.h"
+#include "global/gc_in_doubt.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -557,7 +558,8 @@ static bool open_global(gc_global *g, const gc_global_options *opt, session_pool
     /* Following later catalog versions (gc_global_refresh.c), and
      * reconnecting members that fail (gc_global_failover.c). */
     if (!gc_global_refresh_init(g, opt, reading->listening ? reader : -1) ||
-        !gc_global_failover_init(g, opt->settings->reconnect_interval)) {
+        !gc_global_failover_init(g, opt->settings->reconnect_interval) ||
+        (g->in_doubt_watch = gc_in_doubt_watch_add(g)) == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
@@ -600,10 +602,21 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
     return g;
 }
 
+void gc_global_wait_begin(gc_global *g, int i)
+{
+    gc_in_doubt_watch_begin(g->in_doubt_watch, i);
+}
+
+void gc_global_wait_end(gc_global *g)
+{
+    gc_in_doubt_watch_end(g->in_doubt_watch);
+}
+
 void gc_global_destroy(gc_global *g)
 {
     if (g == NULL)
         return;
+    gc_in_doubt_watch_remove(g->in_doubt_watch);
     gc_global_settings_free(g);
     gc_global_refresh_free(g);
     gc_global_failover_free(g);

@@ -278,6 +278,14 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
                                   const char *setup_sql, bool commit_now,
                                   gc_span_outcome *out, gc_error *err);
 
+/* A statement of the connection now waits on member i's server (sent, no
+ * answer yet) / has its answer. While it waits longer than the in-doubt
+ * grace, in-doubt transactions on that server, whose locks it may wait on,
+ * are settled from another thread (gc_in_doubt.h). end holds the caller
+ * back while a settlement is under way. */
+void gc_global_wait_begin(gc_global *g, int i);
+void gc_global_wait_end(gc_global *g);
+
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 
 /* Member i was found dead on session `generation`: marks it down (a late

@@ -50,6 +50,8 @@ struct gc_global {
                                       (gc_temp_tables.h); owned */
     long long roles_probed_ms;     /* monotonic time standbys were last asked
                                       their role (gc_global_route.c) */
+    struct gc_in_doubt_watch *in_doubt_watch; /* this connection in the process's
+                                      in-doubt watcher (gc_in_doubt_watch.c) */
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */

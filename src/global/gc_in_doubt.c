@@ -198,8 +198,8 @@ static void askers_free(asker_set *a)
     free(a->tried);
 }
 
-/* Resolves one ripe transaction found on participant p. */
-static gc_in_doubt_outcome resolve_one(gc_global *g, int p, asker_set *a,
+/* Resolves one ripe transaction found through session participant. */
+static gc_in_doubt_outcome resolve_one(gc_global *g, gc_member *participant, asker_set *a,
                                        const gc_in_doubt_xact *x, gc_error *why)
 {
     gc_error_clear(why);
@@ -217,13 +217,62 @@ static gc_in_doubt_outcome resolve_one(gc_global *g, int p, asker_set *a,
     gc_member *coordinator = asker_for(g, a, cg, why);
     if (coordinator == NULL)
         return GC_IN_DOUBT_LEFT;
-    return gc_in_doubt_settle(gc_global_member(g, p), coordinator, x->gid, why);
+    return gc_in_doubt_settle(participant, coordinator, x->gid, why);
 }
 
 const char *gc_in_doubt_outcome_name(gc_in_doubt_outcome o)
 {
     return o == GC_IN_DOUBT_COMMITTED ? "committed"
            : o == GC_IN_DOUBT_ROLLED_BACK ? "rolled back" : "left";
+}
+
+/* Finds the in-doubt transactions of member p's server through session
+ * participant (the connection's own, or one of the caller's) and settles
+ * the ripe ones. False with err when participant failed. */
+static bool settle_on(gc_global *g, int p, gc_member *participant, int grace_ms,
+                      gc_in_doubt_counts *out, gc_error *err)
+{
+    const gc_topology *t = gc_global_topology(g);
+    gc_in_doubt_list list;
+    if (!gc_in_doubt_find(participant, grace_ms, &list, err))
+        return false;
+    asker_set a = { .n = t->n_groups };
+    if (list.n > 0) {
+        a.sessions = calloc((size_t)a.n, sizeof *a.sessions);
+        a.failed = calloc((size_t)a.n, sizeof *a.failed);
+        a.tried = calloc((size_t)a.n, sizeof *a.tried);
+        if (a.sessions == NULL || a.failed == NULL || a.tried == NULL) {
+            askers_free(&a);
+            gc_in_doubt_list_free(&list);
+            gc_error_set(err, "HY001", 0, "out of memory");
+            return false;
+        }
+    }
+    bool ok = true;
+    for (int k = 0; k < list.n; k++) {
+        const gc_in_doubt_xact *x = &list.items[k];
+        if (!x->ripe) {
+            out->young++;
+            continue;
+        }
+        gc_error why;
+        gc_in_doubt_outcome o = ok ? resolve_one(g, participant, &a, x, &why)
+                                   : GC_IN_DOUBT_LEFT;
+        gc_in_doubt_count(out, o);
+        if (!ok)
+            continue;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "in-doubt transaction %s on %s: %s%s%s", x->gid,
+                       t->members[p].name, gc_in_doubt_outcome_name(o), why.message[0] ? ": " : "",
+                       why.message);
+        if (!gc_member_is_open(participant)) {
+            /* The participant's own session broke: the rest wait. */
+            *err = why;
+            ok = false;
+        }
+    }
+    askers_free(&a);
+    gc_in_doubt_list_free(&list);
+    return ok;
 }
 
 bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doubt_counts *out,
@@ -245,49 +294,27 @@ bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doub
     }
     gc_member *m = gc_global_member(g, p);
     unsigned long generation = gc_member_generation(m);
-    gc_in_doubt_list list;
-    if (!gc_in_doubt_find(m, grace_ms, &list, err)) {
-        if (!gc_member_is_open(m))
-            gc_global_member_failed(g, p, generation, err);
-        return false;
-    }
-    asker_set a = { .n = t->n_groups };
-    if (list.n > 0) {
-        a.sessions = calloc((size_t)a.n, sizeof *a.sessions);
-        a.failed = calloc((size_t)a.n, sizeof *a.failed);
-        a.tried = calloc((size_t)a.n, sizeof *a.tried);
-        if (a.sessions == NULL || a.failed == NULL || a.tried == NULL) {
-            askers_free(&a);
-            gc_in_doubt_list_free(&list);
-            gc_error_set(err, "HY001", 0, "out of memory");
-            return false;
-        }
-    }
-    bool ok = true;
-    for (int k = 0; k < list.n; k++) {
-        const gc_in_doubt_xact *x = &list.items[k];
-        if (!x->ripe) {
-            out->young++;
-            continue;
-        }
-        gc_error why;
-        gc_in_doubt_outcome o = ok ? resolve_one(g, p, &a, x, &why) : GC_IN_DOUBT_LEFT;
-        gc_in_doubt_count(out, o);
-        if (!ok)
-            continue;
-        gc_trace_write(g->trace, GC_TRACE_INFO, "in-doubt transaction %s on %s: %s%s%s", x->gid,
-                       t->members[p].name, gc_in_doubt_outcome_name(o), why.message[0] ? ": " : "",
-                       why.message);
-        if (!gc_member_is_open(m)) {
-            /* The participant's own session broke: the rest wait. */
-            *err = why;
-            gc_global_member_failed(g, p, generation, &why);
-            ok = false;
-        }
-    }
-    askers_free(&a);
-    gc_in_doubt_list_free(&list);
+    bool ok = settle_on(g, p, m, grace_ms, out, err);
+    if (!ok && !gc_member_is_open(m))
+        gc_global_member_failed(g, p, generation, err);
     return ok;
+}
+
+void gc_in_doubt_settle_for_waiter(gc_global *g, int member)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    gc_in_doubt_counts c;
+    memset(&c, 0, sizeof c);
+    gc_member *participant = gc_member_open_asker(gc_global_member(g, member), &err);
+    bool ok = participant != NULL &&
+              settle_on(g, member, participant, GC_IN_DOUBT_GRACE_MS, &c, &err);
+    gc_member_destroy(participant);
+    if (!ok || c.committed + c.rolled_back + c.left > 0)
+        gc_trace_write(g->trace, GC_TRACE_INFO, "a statement waits on %s: in-doubt "
+                       "transactions there: %d committed, %d rolled back, %d left%s%s",
+                       gc_global_topology(g)->members[member].name, c.committed,
+                       c.rolled_back, c.left, ok ? "" : "; stopped: ", ok ? "" : err.message);
 }
 
 void gc_in_doubt_check(gc_global *g)

@@ -115,6 +115,25 @@ void gc_in_doubt_count(gc_in_doubt_counts *counts, gc_in_doubt_outcome outcome);
 bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doubt_counts *out,
                                gc_error *err);
 
+/* From another thread, while the application's statement on member has
+ * waited on the server longer than the grace (gc_in_doubt_watch.h): the
+ * same resolution for that member's server, through sessions of its own
+ * (never the connection's, which is busy). Reads only what the waiting
+ * connection does not change while it waits (the topology, the members'
+ * connection parameters and states). Outcomes go to the trace. */
+void gc_in_doubt_settle_for_waiter(gc_global *g, int member);
+
+/* The process's in-doubt watcher (gc_in_doubt_watch.c): a global
+ * connection is added when it connects (NULL on out-of-memory or when no
+ * thread can start) and removed when it goes (the thread stops with the
+ * last); begin / end bracket each wait of one of its statements on member's
+ * server. end waits for a settlement under way. */
+typedef struct gc_in_doubt_watch gc_in_doubt_watch;
+gc_in_doubt_watch *gc_in_doubt_watch_add(gc_global *g);
+void gc_in_doubt_watch_remove(gc_in_doubt_watch *w);
+void gc_in_doubt_watch_begin(gc_in_doubt_watch *w, int member);
+void gc_in_doubt_watch_end(gc_in_doubt_watch *w);
+
 /* Between transactions: gc_in_doubt_resolve_group with
  * GC_IN_DOUBT_GRACE_MS on every group whose primary session is open and
  * idle (one round trip each when nothing is in doubt); groups without one
