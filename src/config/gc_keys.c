@@ -324,6 +324,15 @@ const gc_key gc_keys[] = {
     { .name = "Description", .psqlodbc = "Description", .type = GC_KEY_ACCEPTED,
       .doc = "A data source's description, for ODBC administrators; the driver has "
              "no use for it." },
+    /* The driver manager's keys, which psqlODBC's own regression DSN and
+     * many others carry in the data source's section. */
+    { .name = "Trace", .type = GC_KEY_ACCEPTED,
+      .doc = "The driver manager's call trace switch (unixODBC reads it from the "
+             "[ODBC] section of odbcinst.ini); in a data source it is accepted without "
+             "effect and without 01S00. The driver's own trace is LogLevel." },
+    { .name = "TraceFile", .type = GC_KEY_ACCEPTED,
+      .doc = "The driver manager's trace file, as Trace: accepted without effect. The "
+             "driver's own trace file is LogFile." },
     { .name = "CX", .psqlodbc = "CX", .type = GC_KEY_CX_MASK,
       .doc = "psqlODBC's abbreviated options: two hex digits giving how many bits "
              "count, then a hex mask of Yes/No options. Each bit sets the key it "

@@ -80,10 +80,11 @@ bool gc_catalog_names_schema(const char *schema);
 void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,
                              SQLSMALLINT *sub);
 /* The DATA_TYPE catalog results give a type: the one SQLDescribeCol reports
- * for a result column of that type, which is the wide twin for character
- * types (SQL_WVARCHAR, SQL_WLONGVARCHAR...), as the statement module
- * describes result columns. */
-SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info);
+ * for a result column of that type, which for character types is the wide
+ * twin (SQL_WVARCHAR, SQL_WLONGVARCHAR...) when `wide` (the application
+ * connected through a W function) and the narrow type otherwise, as the
+ * statement module describes result columns. */
+SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, bool wide);
 /* True when DECIMAL_DIGITS means something for this ODBC type. */
 bool gc_catalog_has_decimal_digits(SQLSMALLINT sql_type);
 
@@ -115,7 +116,7 @@ extern const size_t gc_catalog_type_count;
  * in results, gc_lo.c) or empty. GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
  * GC_CATALOG_TYPE_LATERAL(...) computes the ODBC columns from it.
  */
-char *gc_catalog_typemap_text(void);
+char *gc_catalog_typemap_text(bool wide);
 
 #define GC_CATALOG_TYPEMAP_CTE(param)                                          \
     "tm AS (SELECT split_part(l, '|', 1)::oid AS oid,"                       \

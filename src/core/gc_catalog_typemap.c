@@ -33,9 +33,9 @@ void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,
     }
 }
 
-SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info)
+SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, bool wide)
 {
-    return info->sql_wide_type;
+    return wide ? info->sql_wide_type : info->sql_type;
 }
 
 bool gc_catalog_has_decimal_digits(SQLSMALLINT sql_type)
@@ -86,11 +86,12 @@ static int numeric_octet_extra(void)
 
 /* One line of the type map: oid described by info (oid 0 = every type
  * the driver does not know, or with kind 'l' the lo type). */
-static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_in, char kind)
+static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_in, char kind,
+                             bool wide)
 {
     gc_pgtype_info info = *info_in;
     SQLSMALLINT verbose, sub;
-    SQLSMALLINT data_type = gc_catalog_reported_type(&info);
+    SQLSMALLINT data_type = gc_catalog_reported_type(&info, wide);
     gc_catalog_verbose_type(data_type, &verbose, &sub);
 
     gc_strbuf_appendf(sb, "%u|%s|%d|", (unsigned)oid,
@@ -122,34 +123,34 @@ static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_
          * read as long text. */
         gc_pgtype_info declared;
         gc_pgtype_describe(oid, 10 + 4, &declared);
-        gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared));
+        gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared, wide));
     }
 }
 
 /* The type map line of a type the driver knows by oid. */
-static void append_type_line(gc_strbuf *sb, Oid oid, char kind)
+static void append_type_line(gc_strbuf *sb, Oid oid, char kind, bool wide)
 {
     gc_pgtype_info info;
     gc_pgtype_describe(oid, -1, &info);
-    append_info_line(sb, oid, &info, kind);
+    append_info_line(sb, oid, &info, kind, wide);
 }
 
 /* The type map text (see gc_catalog_internal.h). Caller frees; NULL on
  * out-of-memory. */
-char *gc_catalog_typemap_text(void)
+char *gc_catalog_typemap_text(bool wide)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     for (size_t i = 0; i < gc_catalog_type_count; i++) {
-        append_type_line(&sb, gc_catalog_types[i].oid, gc_catalog_types[i].typmod_kind);
+        append_type_line(&sb, gc_catalog_types[i].oid, gc_catalog_types[i].typmod_kind, wide);
         gc_strbuf_append_char(&sb, '\n');
     }
-    append_type_line(&sb, 0, 'b');   /* unknown types read as long text */
+    append_type_line(&sb, 0, 'b', wide);   /* unknown types read as long text */
     gc_strbuf_append_char(&sb, '\n');
     /* The lo extension's type, whose oid differs in each database: found by
      * name, as results find it (gc_lo.c), and described alike. */
     gc_pgtype_info lo;
     gc_pgtype_describe_large_object(&lo);
-    append_info_line(&sb, 0, &lo, 'l');
+    append_info_line(&sb, 0, &lo, 'l', wide);
     return gc_strbuf_take(&sb);
 }

@@ -52,6 +52,11 @@ struct gc_conn {
     SQLUINTEGER packet_size;       /* SQL_ATTR_PACKET_SIZE: kept, not used */
     SQLPOINTER quiet_mode;         /* SQL_ATTR_QUIET_MODE: kept, not used */
     SQLUINTEGER odbc_cursors;      /* SQL_ATTR_ODBC_CURSORS (the DM's business) */
+    /* The application connected through SQLConnectW or SQLDriverConnectW:
+     * character columns are then described with the wide SQL types
+     * (SQL_WVARCHAR, ...), else with the narrow ones, as psqlODBC does
+     * (docs/types.md). */
+    bool wide_app;
 
     /* Where server notices go while a call runs: the diagnostics of the
      * handle the current ODBC call is on (set by the odbc layer's enter

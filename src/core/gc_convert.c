@@ -192,6 +192,34 @@ static size_t whole_part_length(const source *src, const char *text, size_t len)
     }
 }
 
+/* A timestamptz's text (ISO DateStyle: "2020-01-02 03:04:05.5+05:30", maybe
+ * with " BC") without its zone offset, into *out (malloc'd, caller frees):
+ * the column is SQL_TYPE_TIMESTAMP, whose character form ODBC defines as
+ * "yyyy-mm-dd hh:mm:ss[.f...]", in the session's time zone, as psqlODBC
+ * gives it. Text without an offset (infinity) is copied unchanged. False
+ * when memory ran out. */
+static bool timestamptz_without_zone(const char *text, size_t len, char **out, size_t *out_len)
+{
+    const char *space = memchr(text, ' ', len);
+    size_t zone = len, zone_end = len;
+    for (size_t i = space != NULL ? (size_t)(space - text) : len; i < len; i++) {
+        if (text[i] == '+' || text[i] == '-') {
+            zone = i;
+            for (zone_end = i; zone_end < len && text[zone_end] != ' '; zone_end++)
+                ;
+            break;
+        }
+    }
+    *out = malloc(len + 1);
+    if (*out == NULL)
+        return false;
+    memcpy(*out, text, zone);
+    memcpy(*out + zone, text + zone_end, len - zone_end);
+    *out_len = zone + (len - zone_end);
+    (*out)[*out_len] = '\0';
+    return true;
+}
+
 /* SQL_C_CHAR and SQL_C_WCHAR: the value's character form, piecewise. */
 static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool wide,
                               size_t *piece_offset, gc_error *err)
@@ -228,6 +256,12 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
             text = (const char *)owned;
             len = 2 * n;
         }
+    } else if (src->oid == GC_OID_TIMESTAMPTZ) {
+        char *plain;
+        if (!timestamptz_without_zone(text, len, &plain, &len))
+            return fail(err, "HY001", "Memory allocation error", src);
+        owned = (unsigned char *)plain;
+        text = plain;
     } else if (src->fam == FAM_UUID) {
         /* A GUID's character form is upper case, as psqlODBC (and SQL
          * Server) give it; pyodbc and its users compare the text. */

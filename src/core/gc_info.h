@@ -10,6 +10,11 @@
 
 #include "core/gc_conn.h"
 
+/* PostgreSQL's identifier length limit (NAMEDATALEN - 1): the longest
+ * schema, table, column and cursor name SQLGetInfo reports, and the longest
+ * cursor name SQLSetCursorName accepts. */
+#define GC_PG_MAX_IDENTIFIER 63
+
 /* SQLGetInfo: one item into value (string items UTF-8, or UTF-16 when wide;
  * lengths in bytes either way, as ODBC says for SQLGetInfoW). HY096 for an
  * unknown item. */

@@ -75,7 +75,7 @@ void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
             gc_desc_rec *r = &s->ird->recs[i];
             r->pg_type = lo_type;
             gc_pgtype_describe_large_object(&r->info);
-            gc_result_apply_type_info(r);
+            gc_result_apply_type_info(r, s->conn->wide_app);
         }
     }
     PQclear(found);

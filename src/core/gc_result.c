@@ -242,9 +242,9 @@ void gc_stmt_discard_results(gc_stmt *s)
     gc_cursor_reset(s);
 }
 
-void gc_result_apply_type_info(gc_desc_rec *r)
+void gc_result_apply_type_info(gc_desc_rec *r, bool wide)
 {
-    gc_desc_rec_set_concise(r, r->info.sql_wide_type);
+    gc_desc_rec_set_concise(r, wide ? r->info.sql_wide_type : r->info.sql_type);
     r->length = r->info.column_size;
     r->octet_length = r->info.octet_length;
     r->scale = r->info.decimal_digits;
@@ -268,7 +268,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
         r->pg_table = PQftable(res, i);
         gc_pgtype_describe(r->pg_type, r->pg_typmod, &r->info);
         gc_pgtype_apply_keys(&s->conn->settings, r->pg_type, r->pg_typmod, &r->info);
-        gc_result_apply_type_info(r);
+        gc_result_apply_type_info(r, s->conn->wide_app);
         r->nullable = SQL_NULLABLE;
         r->parameter_type = 0;
     }

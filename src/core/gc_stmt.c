@@ -2,6 +2,7 @@
  * gc_stmt: statement life cycle, SQLFreeStmt, SQLCloseCursor, cursor names.
  */
 #include "core/gc_stmt.h"
+#include "core/gc_info.h"
 #include "global/gc_global.h"
 
 #include <assert.h>
@@ -184,8 +185,12 @@ SQLRETURN gc_stmt_set_cursor_name(gc_stmt *s, const char *name)
         gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: a cursor is open");
         return SQL_ERROR;
     }
-    if (name == NULL || name[0] == '\0' || strlen(name) > 128) {
-        gc_diag_add(&s->h.diag, "34000", 0, "invalid cursor name");
+    /* Longer than SQL_MAX_CURSOR_NAME_LEN: PostgreSQL would cut the name
+     * in WHERE CURRENT OF, so it is refused, as ODBC says. */
+    if (name == NULL || name[0] == '\0' || strlen(name) > GC_PG_MAX_IDENTIFIER) {
+        gc_diag_add(&s->h.diag, "34000", 0,
+                    "invalid cursor name: empty or longer than %d bytes (SQL_MAX_CURSOR_NAME_LEN)",
+                    GC_PG_MAX_IDENTIFIER);
         return SQL_ERROR;
     }
     if (strncmp(name, "SQL_CUR", 7) == 0 || strncmp(name, "SQLCUR", 6) == 0) {

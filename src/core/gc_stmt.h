@@ -289,8 +289,10 @@ SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n);
 SQLRETURN gc_result_next_row(gc_stmt *s);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
-/* Sets an IRD record's ODBC type fields from its r->info. */
-void gc_result_apply_type_info(gc_desc_rec *r);
+/* Sets an IRD record's ODBC type fields from its r->info: the wide SQL
+ * type of character columns when `wide` (the application connected through
+ * a W function), else the narrow one. */
+void gc_result_apply_type_info(gc_desc_rec *r, bool wide);
 /* Takes ownership of the session for s: frees it from any other statement. */
 void gc_result_take_session(gc_stmt *s);
 void gc_result_release_session(gc_stmt *s);

@@ -143,7 +143,8 @@ static PGresult *make_typeinfo_result(void)
 /*
  * SQLGetTypeInfo: one row per mapped type, ordered by DATA_TYPE and then by
  * closeness. SQL_ALL_TYPES lists every type with the DATA_TYPE result
- * columns of that type report (SQL_WVARCHAR for varchar, ...). A specific
+ * columns of that type report (SQL_WVARCHAR for varchar when the application
+ * connected through a W function, SQL_VARCHAR otherwise, ...). A specific
  * data_type lists the types that map to it, narrow or wide: asking for
  * SQL_VARCHAR or SQL_WVARCHAR both find varchar, reported with the type
  * asked for; a valid code no PostgreSQL type maps to (an interval) gives no
@@ -170,7 +171,7 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
         gc_pgtype_describe(gc_catalog_types[i].oid, typmod, &infos[i]);
         gc_pgtype_apply_keys(&s->conn->settings, gc_catalog_types[i].oid, typmod, &infos[i]);
         if (wanted == SQL_ALL_TYPES)
-            types[i] = gc_catalog_reported_type(&infos[i]);
+            types[i] = gc_catalog_reported_type(&infos[i], s->conn->wide_app);
         else if (infos[i].sql_type == wanted || infos[i].sql_wide_type == wanted)
             types[i] = wanted;
         else

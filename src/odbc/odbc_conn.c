@@ -24,6 +24,7 @@ SQLRETURN SQL_API SQLConnect(SQLHDBC hdbc, SQLCHAR *dsn, SQLSMALLINT dsn_len,
         gc_diag_add(&c->h.diag, "HY090", 0, "invalid string or buffer length");
         rc = SQL_ERROR;
     } else {
+        c->wide_app = false;
         rc = gc_conn_connect(c, d, u, p);
     }
     free(d);
@@ -65,6 +66,7 @@ SQLRETURN SQL_API SQLDriverConnect(SQLHDBC hdbc, SQLHWND hwnd, SQLCHAR *in,
     } else {
         gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = false,
                         .unit = GC_LEN_CHARS };
+        c->wide_app = false;
         rc = gc_odbc_driver_connect(c, text != NULL ? text : "", completion, &o, out_len);
     }
     free(text);

@@ -17,8 +17,10 @@ SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *dsn, SQLSMALLINT dsn_len,
     SQLRETURN rc = SQL_ERROR;
     if (gc_odbc_wide_arg(&c->h.diag, dsn, dsn_len, &d) &&
         gc_odbc_wide_arg(&c->h.diag, uid, uid_len, &u) &&
-        gc_odbc_wide_arg(&c->h.diag, pwd, pwd_len, &p))
+        gc_odbc_wide_arg(&c->h.diag, pwd, pwd_len, &p)) {
+        c->wide_app = true;   /* wide SQL types for character columns */
         rc = gc_conn_connect(c, d, u, p);
+    }
     free(d);
     free(u);
     free(p);
@@ -38,6 +40,7 @@ SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *in,
     if (gc_odbc_wide_arg(&c->h.diag, in, in_len, &text)) {
         gc_strout o = { .buffer = out, .buffer_length = out_max, .wide = true,
                         .unit = GC_LEN_CHARS };
+        c->wide_app = true;   /* wide SQL types for character columns */
         rc = gc_odbc_driver_connect(c, text != NULL ? text : "", completion, &o, out_len);
     }
     free(text);

@@ -207,14 +207,16 @@ static void append_psqlodbc_row(gc_strbuf *out, const gc_key *key)
 }
 
 /* The whole document, malloc'd; NULL when memory ran out. Keys without
- * effect appear only in the psqlODBC table. */
+ * effect appear only in the psqlODBC table; the driver manager's keys
+ * (Trace, ...), which are no psqlODBC keys, in the main one. */
 static char *render(void)
 {
     gc_strbuf out;
     gc_strbuf_init(&out);
     gc_strbuf_append_str(&out, intro);
     for (size_t i = 0; i < gc_keys_count; i++)
-        if (gc_keys[i].type != GC_KEY_ACCEPTED && gc_keys[i].type != GC_KEY_CX_MASK)
+        if ((gc_keys[i].type != GC_KEY_ACCEPTED || gc_keys[i].psqlodbc == NULL) &&
+            gc_keys[i].type != GC_KEY_CX_MASK)
             append_key_row(&out, &gc_keys[i]);
     gc_strbuf_append_str(&out, psqlodbc_intro);
     for (size_t i = 0; i < gc_keys_count; i++)

@@ -363,15 +363,16 @@ static const colspec columns_cols[] = {
 static void test_columns(void)
 {
     SQLHSTMT st = new_stmt();
-    /* Character columns are reported as the wide types, as SQLDescribeCol
-     * reports them (test_columns_agree_with_describe checks that). */
-    char wvarchar[8];
-    snprintf(wvarchar, sizeof wvarchar, "%d", SQL_WVARCHAR);
+    /* Character columns are reported as SQLDescribeCol reports them
+     * (test_columns_agree_with_describe checks that): the narrow types, since
+     * this program connected through SQLDriverConnect, not its W twin. */
+    char varchar[8];
+    snprintf(varchar, sizeof varchar, "%d", SQL_VARCHAR);
     const char *dept[] = {
         dbname, "catalog_t", "dept", "id", "4", "int4", "10", "4", "0", "10", "0", NUL, NUL,
         "4", NUL, NUL, "1", "NO",
-        dbname, "catalog_t", "dept", "name", wvarchar, "varchar", "40", "160", NUL, NUL, "0",
-        "dept name", NUL, wvarchar, NUL, "160", "2", "NO",
+        dbname, "catalog_t", "dept", "name", varchar, "varchar", "40", "160", NUL, NUL, "0",
+        "dept name", NUL, varchar, NUL, "160", "2", "NO",
         dbname, "catalog_t", "dept", "budget", "2", "numeric", "12", "14", "2", "10", "1",
         NUL, "0", "2", NUL, NUL, "3", "YES",
     };
