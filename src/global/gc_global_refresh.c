@@ -669,8 +669,10 @@ bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
         if (prim[grp] >= 0 &&
             !on_group_primary(g, &prim[grp], "SELECT version FROM gcluster.version", &res, err))
             return false;
-        if (res != NULL && PQntuples(res) == 1 && strtoll(PQgetvalue(res, 0, 0), NULL, 10) > top)
-            top = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+        int64_t v = res != NULL && PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10)
+                                                       : -1;
+        if (v > top)
+            top = v;
         PQclear(res);
     }
     int64_t result = -1;
