@@ -182,9 +182,10 @@ SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
     char buf[128];
     gc_error err;
     gc_error_clear(&err);
+    gc_error info;
     int64_t version = -1;
     bool ok = gc_global_reconnect(g, gc_conn_characteristics_sql(c, buf, sizeof buf),
-                                  &version, &err);
+                                  &version, &err, &info);
     find_session_again(c, name);
     if (!ok) {
         gc_diag_add_error(diag, &err);
@@ -193,5 +194,9 @@ SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
     gc_trace_write(c->trace, GC_TRACE_INFO,
                    "ALTER SYSTEM RECONNECT GLOBAL CONNECTION: catalog version %lld, "
                    "every member session reopened", (long long)version);
+    if (gc_error_is_set(&info)) {
+        gc_diag_add_error(diag, &info);   /* the groups left out */
+        return SQL_SUCCESS_WITH_INFO;
+    }
     return SQL_SUCCESS;
 }

@@ -281,7 +281,8 @@ bool gc_global_split_search_path(gc_global *g, const char *text)
 
 /* What the connection needs from one open member: the search_path for table
  * lookups (asked now unless search_path already says it) and the shard map
- * (shared through the process-wide cache). */
+ * (shared through the process-wide cache; another member's when i's
+ * session fails). */
 static void load_session_data(gc_global *g, int i, const char *search_path)
 {
     gc_member *m = g->members[i];
@@ -296,13 +297,7 @@ static void load_session_data(gc_global *g, int i, const char *search_path)
         PQclear(res);
         gc_error_clear(&err);
     }
-    g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
-                                   g->topo.version, m, &g->topo, g->topo.members[i].group,
-                                   g->trace, &err);
-    if (g->map == NULL)
-        gc_trace_write(g->trace, GC_TRACE_INFO,
-                       "no shard map (%s): every statement goes by LocalityGroupPolicy",
-                       err.message);
+    gc_global_load_shardmap(g, i);
 }
 
 /* Creates the member sessions (closed) of g->topo. */

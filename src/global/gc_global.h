@@ -352,13 +352,16 @@ bool gc_global_refresh_pending(gc_global *g);
  * False with err when the new topology could not be read (the last good
  * one stays). The caller must have no statement streaming on any member. */
 bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err);
-/* ALTER SYSTEM RECONNECT GLOBAL CONNECTION: raises the catalog version on
- * every group's open primary to the highest known + 1 (gcluster.bump_version,
- * as gcctl reconnect), then closes and reopens every member session and
- * follows the new version. *version gets the new version. False with the
- * server's error (42501 without the admin grant) when the version could not
- * be raised; sessions are then left as they were. Never while pinned. */
+/* ALTER SYSTEM RECONNECT GLOBAL CONNECTION: closes and reopens every
+ * member session (a member that does not answer is left down), then raises
+ * the catalog version on every group's primary that answered to the
+ * highest known + 1 (gcluster.bump_version, as gcctl reconnect) and follows
+ * the new version. *version gets the new version. info gets 01000 naming
+ * the groups left out (no member answered, or no primary: the version was
+ * not raised there); cleared when none. False with err: the server's error
+ * (42501 without the admin grant) when a primary refused the raise, 08S01
+ * when no member or no primary answered. Never while pinned. */
 bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
-                         gc_error *err);
+                         gc_error *err, gc_error *info);
 
 #endif

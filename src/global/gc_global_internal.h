@@ -77,6 +77,23 @@ char *gc_global_topology_key(const gc_settings *s);
 bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int listening);
 void gc_global_refresh_free(gc_global *g);
 
+/* --- catalog reads that fail over (gc_global_catalog.c) --- */
+/* One read of the catalog on member i: true when it got what it wanted;
+ * false with err otherwise (the next member is then tried). */
+typedef bool (*gc_catalog_read_fn)(gc_global *g, int i, void *ctx, gc_error *err);
+/* Runs read on member `preferred` (-1: none) and then on every other open,
+ * idle member in turn (primaries first), each at most once, until one
+ * succeeds; a member whose
+ * session died under the read is marked down (gc_global_member_failed).
+ * Returns the member that succeeded, or -1 with err (the last member's
+ * error; 08S01 when no member was open). Between transactions only. */
+int gc_global_catalog_read(gc_global *g, int preferred, gc_catalog_read_fn read, void *ctx,
+                           gc_error *err);
+/* Replaces g->map with the shard map of g's topology version, read through
+ * gc_global_catalog_read (preferred first); NULL when no member gave it
+ * (then every statement goes by LocalityGroupPolicy). */
+void gc_global_load_shardmap(gc_global *g, int preferred);
+
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets
  * them (the pin is the caller's). */

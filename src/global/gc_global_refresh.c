@@ -17,8 +17,10 @@
  * cache and the router is made again for the new topology. When no member
  * answers with the catalog the last good topology stays.
  *
- * RECONNECT: gc_global_reconnect raises the version on every group's
- * primary (as gcctl reconnect does) and reopens every session. Another
+ * RECONNECT: gc_global_reconnect reopens every session and raises the
+ * version on every group's primary that answers (as gcctl reconnect does),
+ * naming in a warning the groups it left out. Catalog reads fail over
+ * (gc_global_catalog.c), and the freshest topology read wins. Another
  * connection that follows a version whose recorded reason is a reconnect
  * (this statement's, or gcctl reconnect's) reopens its sessions too.
  */
@@ -33,6 +35,7 @@
 #include "global/gc_global_settings.h"
 #include "global/gc_in_doubt.h"
 #include "member/gc_member_notify.h"
+#include "util/gc_strbuf.h"
 
 #define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
 #define GC_GCCTL_RECONNECT_REASON "reconnect"   /* gcctl reconnect's reason */
@@ -211,8 +214,19 @@ static int64_t read_version(gc_global *g, int i, gc_error *err)
     int64_t v = -1;
     if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
         v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    else if (res != NULL)
+        gc_error_set(err, "08001", 0, "gcluster.version holds no row on %s",
+                     g->topo.members[i].name);
     PQclear(res);
     return v;
+}
+
+/* The catalog version (a gc_catalog_read_fn): ctx is an int64_t. */
+static bool read_version_into(gc_global *g, int i, void *ctx, gc_error *err)
+{
+    int64_t *v = ctx;
+    *v = read_version(g, i, err);
+    return *v >= 0;
 }
 
 static bool same_member(const gc_topo_member *a, const gc_topo_member *b)
@@ -376,21 +390,7 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     free(created);
     ensure_listener(g);
 
-    int q = query_member(g);
-    if (g->map != NULL)
-        gc_shardmap_release(g->map);
-    g->map = NULL;
-    if (q >= 0) {
-        gc_error merr;
-        gc_error_clear(&merr);
-        g->map = gc_shardmap_cache_get(g->topo.cluster != NULL ? g->topo.cluster : "",
-                                       g->topo.version, g->members[q], &g->topo,
-                                       g->topo.members[q].group, g->trace, &merr);
-        if (g->map == NULL)
-            gc_trace_write(g->trace, GC_TRACE_INFO,
-                           "no shard map (%s): every statement goes by LocalityGroupPolicy",
-                           merr.message);
-    }
+    gc_global_load_shardmap(g, query_member(g));
     gc_global_sync_router(g);
     gc_trace_write(g->trace, GC_TRACE_INFO,
                    "now following catalog version %lld: %d groups, %d members",
@@ -447,44 +447,76 @@ static void reopen_all(gc_global *g, const char *setup_sql)
     gc_global_sync_router(g);
 }
 
-/* Whether the catalog's last version change was a reconnect request (its
- * reason, as bump_version recorded it). */
-static bool raised_by_reconnect(gc_global *g)
+/* Whether gcluster.version's reason names a reconnect request (a
+ * gc_catalog_read_fn): ctx is a bool. */
+static bool read_reconnect_reason(gc_global *g, int i, void *ctx, gc_error *err)
 {
-    int q = query_member(g);
-    if (q < 0)
-        return false;
+    bool *yes = ctx;
+    PGresult *res = gc_member_exec(g->members[i], "SELECT reason FROM gcluster.version", err);
+    *yes = res != NULL && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) &&
+           (strcmp(PQgetvalue(res, 0, 0), GC_RECONNECT_REASON) == 0 ||
+            strcmp(PQgetvalue(res, 0, 0), GC_GCCTL_RECONNECT_REASON) == 0);
+    PQclear(res);
+    return res != NULL;
+}
+
+/* Whether the catalog's last version change was a reconnect request (its
+ * reason, as bump_version recorded it), asked first of member `source`,
+ * the one that gave the topology being adopted. */
+static bool raised_by_reconnect(gc_global *g, int source)
+{
+    bool yes = false;
     gc_error err;
     gc_error_clear(&err);
-    PGresult *res = gc_member_exec(g->members[q], "SELECT reason FROM gcluster.version", &err);
-    bool yes = res != NULL && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) &&
-               (strcmp(PQgetvalue(res, 0, 0), GC_RECONNECT_REASON) == 0 ||
-                strcmp(PQgetvalue(res, 0, 0), GC_GCCTL_RECONNECT_REASON) == 0);
-    PQclear(res);
+    gc_global_catalog_read(g, source, read_reconnect_reason, &yes, &err);
     return yes;
 }
 
-/* Reads the topology again and adopts it when its version is newer than
- * g's (or g's came from a locator file). False with err when no open member
- * answered with the catalog: the last good topology stays. */
-static bool follow_catalog(gc_global *g, bool force, const char *setup_sql, gc_error *err)
+/* The freshest topology read so far (gc_catalog_read_fn read_topology). */
+typedef struct freshest_topology {
+    gc_topology best;       /* owned when have */
+    bool have;
+    int member;             /* the member that gave it */
+    int64_t wanted;         /* the version a read must reach to end the search */
+} freshest_topology;
+
+/* Reads the topology on member i and keeps it when it is the freshest yet:
+ * a group that was down during a change still has the old catalog, and
+ * the highest version wins. True once one reaches the version wanted. */
+static bool read_topology(gc_global *g, int i, void *ctx, gc_error *err)
 {
+    freshest_topology *f = ctx;
     gc_topology nt;
-    memset(&nt, 0, sizeof nt);
-    bool loaded = false;
-    int first = query_member(g);
-    for (int k = -1; k < g->topo.n_members && !loaded; k++) {
-        int i = k < 0 ? first : k;
-        if (i < 0 || (k >= 0 && i == first))
-            continue;
-        gc_member *m = g->members[i];
-        if (!gc_member_is_open(m) || gc_member_busy(m) ||
-            gc_member_txn_status(m) != PQTRANS_IDLE)
-            continue;
-        gc_error_clear(err);
-        loaded = gc_topology_load(m, &nt, err);
+    if (!gc_topology_load(g->members[i], &nt, err))
+        return false;
+    if (!f->have || nt.version > f->best.version) {
+        if (f->have)
+            gc_topology_free(&f->best);
+        f->best = nt;
+        f->have = true;
+        f->member = i;
+    } else {
+        gc_topology_free(&nt);
     }
-    if (!loaded) {
+    if (f->best.version >= f->wanted)
+        return true;
+    gc_error_set(err, "HY000", 0, "its catalog version %lld is older than %lld",
+                 (long long)f->best.version, (long long)f->wanted);
+    return false;
+}
+
+/* Reads the topology again, on the members in turn until one has version
+ * `wanted` (the freshest read is kept), and adopts it when its version is
+ * newer than g's (the same too with force; never older), or g's came from
+ * a locator file. False with err when no open member answered with the
+ * catalog: the last good topology stays. */
+static bool follow_catalog(gc_global *g, bool force, int64_t wanted, const char *setup_sql,
+                           gc_error *err)
+{
+    freshest_topology f = { .have = false, .member = -1, .wanted = wanted };
+    gc_global_catalog_read(g, query_member(g), read_topology, &f, err);
+    gc_topology nt = f.best;
+    if (!f.have) {
         gc_trace_write(g->trace, GC_TRACE_INFO,
                        "topology not read again (%s): keeping catalog version %lld",
                        err->message, (long long)g->topo.version);
@@ -492,13 +524,14 @@ static bool follow_catalog(gc_global *g, bool force, const char *setup_sql, gc_e
             gc_error_set(err, "08S01", 0, "no member answered with the cluster catalog");
         return false;
     }
-    if (!force && g->topo.version >= 0 && nt.version <= g->topo.version) {
+    if (g->topo.version >= 0 &&
+        (nt.version < g->topo.version || (!force && nt.version == g->topo.version))) {
         gc_topology_free(&nt);
         return true;
     }
     /* Raised by ALTER SYSTEM RECONNECT GLOBAL CONNECTION or gcctl reconnect
      * elsewhere: this connection reconnects too (issue 6, point 6). */
-    bool reconnect = !force && raised_by_reconnect(g);
+    bool reconnect = !force && raised_by_reconnect(g, f.member);
     /* Later connections of the process open the new members at once. */
     char *key = gc_global_topology_key(g->refresh->settings);
     if (key != NULL)
@@ -523,20 +556,18 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
     int64_t before = g->topo.version;
     take_notifications(g);
     bool follow = r->heard && r->heard_version > g->topo.version;
+    int64_t wanted = follow ? r->heard_version : -1;
     if (!follow) {
         /* Due, a notification without a usable payload, or an explicit call
-         * (after this connection's own DDL): ask the server. */
-        int l = ensure_listener(g);
-        int q = l >= 0 ? l : query_member(g);
-        if (q >= 0) {
-            gc_error verr;
-            gc_error_clear(&verr);
-            int64_t v = read_version(g, q, &verr);
-            follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
-            if (v < 0)
-                gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version check on %s: %s",
-                               g->topo.members[q].name, verr.message);
-        }
+         * (after this connection's own DDL): ask the server, the listener
+         * first, another member when its session is gone. */
+        int64_t v = -1;
+        gc_error verr;
+        gc_error_clear(&verr);
+        if (gc_global_catalog_read(g, ensure_listener(g), read_version_into, &v, &verr) < 0)
+            gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version check: %s", verr.message);
+        follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
+        wanted = v;
     }
     r->last_check_ms = monotonic_ms();
     r->heard = false;
@@ -547,7 +578,7 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
         return true;
     gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version %lld is old: reading the topology",
                    (long long)before);
-    return follow_catalog(g, false, setup_sql, err);
+    return follow_catalog(g, false, wanted, setup_sql, err);
 }
 
 /* The open primary session of group grp, or -1. */
@@ -560,63 +591,117 @@ static int group_primary(const gc_global *g, int grp)
     return -1;
 }
 
+/* Runs sql on group primary *prim for RECONNECT; *out gets the result.
+ * False with err only for the server's refusal (its session lives on:
+ * 42501 without the admin grant). A session that died under it is marked
+ * down and *prim becomes -1, *out NULL: the group is left out. */
+static bool on_group_primary(gc_global *g, int *prim, const char *sql, PGresult **out,
+                             gc_error *err)
+{
+    gc_member *m = g->members[*prim];
+    unsigned long generation = gc_member_generation(m);
+    *out = gc_member_exec(m, sql, err);
+    if (*out != NULL)
+        return true;
+    if (gc_member_is_open(m))
+        return false;
+    gc_global_member_failed(g, *prim, generation, err);
+    *prim = -1;
+    gc_error_clear(err);
+    return true;
+}
+
+/* Fills info (01000) naming the groups RECONNECT left out: those where no
+ * member answered, and those where members answered but no primary (the
+ * version was not raised there). A group whose members were never opened
+ * (LocalityOnDemand) is neither. info stays cleared when none. */
+static void report_left_out(const gc_global *g, const int *prim, gc_error *info)
+{
+    gc_strbuf down, unraised;
+    gc_strbuf_init(&down);
+    gc_strbuf_init(&unraised);
+    for (int grp = 0; grp < g->topo.n_groups; grp++) {
+        if (prim[grp] >= 0)
+            continue;
+        bool open = false, failed = false;
+        for (int i = 0; i < g->topo.n_members; i++) {
+            if (g->topo.members[i].group != grp)
+                continue;
+            open = open || gc_member_is_open(g->members[i]);
+            failed = failed || gc_member_get_state(g->members[i]) == GC_MEMBER_DOWN;
+        }
+        gc_strbuf *list = open ? &unraised : failed ? &down : NULL;
+        if (list != NULL)
+            gc_strbuf_appendf(list, "%s%s", list->len > 0 ? ", " : "", g->topo.groups[grp].name);
+    }
+    if (down.len > 0 || unraised.len > 0)
+        gc_error_set(info, "01000", 0, "RECONNECT %s%s%s%s%s%s%s",
+                     down.len > 0 ? "did not reach group " : "", down.len > 0 ? down.data : "",
+                     down.len > 0 ? " (no member answered)" : "",
+                     down.len > 0 && unraised.len > 0 ? "; it " : "",
+                     unraised.len > 0 ? "did not raise the catalog version on group " : "",
+                     unraised.len > 0 ? unraised.data : "",
+                     unraised.len > 0 ? " (no primary answered)" : "");
+    gc_strbuf_free(&down);
+    gc_strbuf_free(&unraised);
+}
+
 bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
-                         gc_error *err)
+                         gc_error *err, gc_error *info)
 {
     assert(g->pinned < 0);
-    int ng = g->topo.n_groups;
-    int prim[ng > 0 ? ng : 1];
-    int64_t top = g->topo.version;
-    int reached = 0;
-    /* As gcctl reconnect: the highest version any primary has, + 1, on all. */
-    for (int grp = 0; grp < ng; grp++) {
-        prim[grp] = group_primary(g, grp);
-        if (prim[grp] < 0) {
-            gc_trace_write(g->trace, GC_TRACE_INFO,
-                           "RECONNECT: group %s has no open primary: version not raised there",
-                           g->topo.groups[grp].name);
-            continue;
-        }
-        int64_t v = read_version(g, prim[grp], err);
-        if (v < 0)
-            return false;
-        if (v > top)
-            top = v;
-        reached++;
-    }
-    if (reached == 0) {
-        gc_error_set(err, "08S01", 0,
-                     "no group's primary is open: the catalog version cannot be raised");
-        return false;
-    }
-    int64_t result = -1;
-    for (int grp = 0; grp < ng; grp++) {
-        if (prim[grp] < 0)
-            continue;
-        char sql[160];
-        snprintf(sql, sizeof sql, "SELECT gcluster.bump_version('%s', %lld)",
-                 GC_RECONNECT_REASON, (long long)(top + 1));
-        PGresult *res = gc_member_exec(g->members[prim[grp]], sql, err);
-        if (res == NULL)
-            return false;   /* 42501 without the admin grant: the server's answer */
-        int64_t v = PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : -1;
-        if (v > result)
-            result = v;
-        PQclear(res);
-    }
-    *version = result;
-    gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: catalog version raised to %lld",
-                   (long long)result);
-
+    gc_error_clear(info);
+    /* Every session first: one whose server died is found and left down,
+     * and a standby promoted since says on its new session that it is
+     * primary. */
     reopen_all(g, setup_sql);
     if (gc_global_first_open_member(g) < 0) {
         gc_error_set(err, "08S01", 0, "RECONNECT: no member of the cluster answered");
         return false;
     }
+    int ng = g->topo.n_groups;
+    int prim[ng > 0 ? ng : 1];
+    int64_t top = g->topo.version;
+    /* As gcctl reconnect: the highest version any primary has, + 1, on all. */
+    for (int grp = 0; grp < ng; grp++) {
+        prim[grp] = group_primary(g, grp);
+        PGresult *res = NULL;
+        if (prim[grp] >= 0 &&
+            !on_group_primary(g, &prim[grp], "SELECT version FROM gcluster.version", &res, err))
+            return false;
+        int64_t v = res != NULL && PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10)
+                                                       : -1;
+        if (v > top)
+            top = v;
+        PQclear(res);
+    }
+    int64_t result = -1;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT gcluster.bump_version('%s', %lld)", GC_RECONNECT_REASON,
+             (long long)(top + 1));
+    for (int grp = 0; grp < ng; grp++) {
+        PGresult *res = NULL;
+        if (prim[grp] >= 0 && !on_group_primary(g, &prim[grp], sql, &res, err))
+            return false;   /* 42501 without the admin grant: the server's answer */
+        int64_t v = res != NULL && PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10)
+                                                       : -1;
+        if (v > result)
+            result = v;
+        PQclear(res);
+    }
+    if (result < 0) {
+        gc_error_set(err, "08S01", 0,
+                     "RECONNECT: no group's primary answered: the catalog version cannot be raised");
+        return false;
+    }
+    *version = result;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: catalog version raised to %lld",
+                   (long long)result);
+    report_left_out(g, prim, info);   /* before the topology may renumber groups */
     /* The version is new: read the topology at it (and its shard map). */
     gc_error ferr;
     gc_error_clear(&ferr);
-    if (!follow_catalog(g, true, setup_sql, &ferr))
+    if (!follow_catalog(g, true, result, setup_sql, &ferr))
         gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: %s", ferr.message);
     g->refresh->heard = false;
     g->refresh->last_check_ms = monotonic_ms();

@@ -27,6 +27,8 @@ typedef struct group_state {
     PGconn *conn;
     relation *rels;
     size_t nrels;
+    bool unreached;      /* its primary did not answer: left out */
+    long long version;   /* its catalog version after pass 2 */
 } group_state;
 
 typedef struct apply_ctx {
@@ -507,29 +509,74 @@ static bool pass2_foreign_objects(apply_ctx *a, group_state *g)
     ok = ok && gcctl_catalog_sync(g->conn, a->spec, g->group, g->primary->name, &catalog_changed, a->err);
     if (catalog_changed)
         a->changed = true;
+    char *v = ok ? gcctl_query_value(g->conn, g->primary->name, "SELECT version FROM gcluster.version",
+                                     a->err) : NULL;
+    ok = v != NULL;
+    g->version = ok ? atoll(v) : -1;
+    free(v);
     return ok;
 }
 
+/* Whether the groups applied hold different catalog versions: one missed
+ * a raise while it was down, and a raise now brings all to the highest. */
+static bool versions_differ(const group_state *gs, size_t n)
+{
+    long long first = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (gs[i].unreached)
+            continue;
+        if (first >= 0 && gs[i].version != first)
+            return true;
+        first = gs[i].version;
+    }
+    return false;
+}
+
 bool gcctl_apply(const gcctl_target *t, const char *reason, bool *changed, gc_error *err)
+{
+    return gcctl_apply_reachable(t, reason, changed, NULL, err);
+}
+
+bool gcctl_apply_reachable(const gcctl_target *t, const char *reason, bool *changed,
+                           gcctl_strlist *unreached, gc_error *err)
 {
     const gcctl_spec *spec = t->spec;
     apply_ctx a = { .t = t, .spec = spec, .err = err };
     group_state *gs = gcctl_xcalloc(spec->groups.n, sizeof *gs);
     bool ok = true;
+    size_t reached = 0;
     for (size_t i = 0; i < spec->groups.n && ok; i++) {
         gs[i].group = spec->groups.items[i];
         gs[i].primary = gcctl_spec_primary(spec, gs[i].group);
         assert(gs[i].primary != NULL);
+        if (unreached) {
+            gc_error cerr;
+            PGconn *probe = gcctl_connect(t, gs[i].primary, "postgres", 5, &cerr);
+            gs[i].unreached = probe == NULL;
+            PQfinish(probe);
+            if (gs[i].unreached) {
+                fprintf(stderr, "gcctl: warning: group %s left out: %s\n", gs[i].group, cerr.message);
+                gcctl_strlist_push(unreached, gs[i].group);
+                continue;
+            }
+        }
+        reached++;
         ok = pass0_roles_and_database(&a, &gs[i]);
         if (ok) {
             gs[i].conn = gcctl_connect(t, gs[i].primary, NULL, 10, err);
             ok = gs[i].conn != NULL;
         }
     }
+    if (ok && reached == 0) {
+        gc_error_set(err, "HY000", 0, "no group's primary answered: nothing applied");
+        ok = false;
+    }
     for (size_t i = 0; i < spec->groups.n && ok; i++)
-        ok = pass1_local_objects(&a, &gs[i]);
+        ok = gs[i].unreached || pass1_local_objects(&a, &gs[i]);
     for (size_t i = 0; i < spec->groups.n && ok; i++)
-        ok = pass2_foreign_objects(&a, &gs[i]);
+        ok = gs[i].unreached || pass2_foreign_objects(&a, &gs[i]);
+    if (ok && !a.changed && versions_differ(gs, spec->groups.n))
+        a.changed = true;
     for (size_t i = 0; i < spec->groups.n; i++) {
         PQfinish(gs[i].conn);
         for (size_t r = 0; r < gs[i].nrels; r++) {
@@ -540,7 +587,7 @@ bool gcctl_apply(const gcctl_target *t, const char *reason, bool *changed, gc_er
     }
     free(gs);
     if (ok && a.changed)
-        ok = gcctl_catalog_bump_all(t, reason, err) > 0;
+        ok = gcctl_catalog_bump_all(t, reason, unreached, err) > 0;
     if (changed)
         *changed = a.changed;
     return ok;

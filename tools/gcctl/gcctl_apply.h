@@ -16,6 +16,16 @@
  * whether anything was created or altered (and the version raised). */
 bool gcctl_apply(const gcctl_target *t, const char *reason, bool *changed, gc_error *err);
 
+/* The same, leaving out every group whose primary does not answer a
+ * connect: its name is added to *unreached and the others are applied.
+ * Only for changes a group may learn later without harm (promote, whose
+ * catalog rows say who is primary): a group left out catches up at the
+ * next apply that reaches it. Besides the rows, apply raises the version
+ * whenever the groups' versions differ, so a group that missed a raise
+ * catches up too (docs/cluster.md, "Groups that were down"). */
+bool gcctl_apply_reachable(const gcctl_target *t, const char *reason, bool *changed,
+                           gcctl_strlist *unreached, gc_error *err);
+
 /* Appends a statement (a DO block) making `user` the owner of every table,
  * partitioned table and foreign table in schema public owned by anyone else. */
 void gcctl_sql_own_public_tables(gc_strbuf *sb, const char *user);

@@ -272,15 +272,24 @@ bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_gro
     return ok;
 }
 
-long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason, gc_error *err)
+long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason,
+                                 gcctl_strlist *unreached, gc_error *err)
 {
     const gcctl_spec *spec = t->spec;
     PGconn **conns = gcctl_xcalloc(spec->groups.n, sizeof *conns);
     long long top = 0, result = -1;
-    size_t g;
+    size_t g, reached = 0;
     for (g = 0; g < spec->groups.n; g++) {
-        const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
-        conns[g] = gcctl_connect(t, p, NULL, 5, err);
+        const char *group = spec->groups.items[g];
+        if (unreached && gcctl_strlist_contains(unreached, group))
+            continue;
+        const gcctl_member *p = gcctl_spec_primary(spec, group);
+        gc_error cerr;
+        conns[g] = gcctl_connect(t, p, NULL, 5, unreached ? &cerr : err);
+        if (!conns[g] && unreached) {
+            gcctl_strlist_push(unreached, group);
+            continue;
+        }
         if (!conns[g])
             goto done;
         char *v = gcctl_query_value(conns[g], p->name, "SELECT version FROM gcluster.version", err);
@@ -290,8 +299,15 @@ long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason, gc_e
         free(v);
         if (n > top)
             top = n;
+        reached++;
+    }
+    if (reached == 0) {
+        gc_error_set(err, "HY000", 0, "no group's primary answered: the catalog version was not raised");
+        goto done;
     }
     for (g = 0; g < spec->groups.n; g++) {
+        if (!conns[g])
+            continue;
         const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
         char at_least[32];
         snprintf(at_least, sizeof at_least, "%lld", top + 1);

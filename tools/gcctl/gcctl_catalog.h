@@ -23,8 +23,13 @@ bool gcctl_catalog_sync(PGconn *c, const gcctl_spec *spec, const char *local_gro
 
 /* Raises the version on every group's primary to one common value (the
  * highest current version + 1), each with NOTIFY gcluster. Returns the new
- * version, or -1 with err set. */
-long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason, gc_error *err);
+ * version, or -1 with err set. With unreached NULL every primary must
+ * answer. Otherwise the groups it lists are left out, and so is a group
+ * whose primary does not answer a connect (its name is added): the
+ * highest version of the others wins, and a group left out catches up at
+ * the next bump that reaches it (docs/cluster.md, "Groups that were down"). */
+long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason,
+                                 gcctl_strlist *unreached, gc_error *err);
 
 /* The partition bound of a shard as SQL ("FOR VALUES ..." or "DEFAULT");
  * the caller frees it. */

@@ -1,7 +1,10 @@
 /*
  * gcctl: builds and changes sharded PostgreSQL clusters from a YAML spec.
  * Every command exits 0 on success; otherwise it prints one line saying why
- * and exits non-zero. See docs/cluster.md.
+ * and exits non-zero: 3 when it did its work but could not write the
+ * catalog of some group whose primary was down (promote, reconnect: the
+ * groups are named, and catch up at the next apply), 1 otherwise. See
+ * docs/cluster.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@ static const char usage[] =
     "  gcctl local stop-member NAME --dir DIR [--mode fast|immediate]\n"
     "  gcctl local start-member NAME --dir DIR\n"
     "  gcctl apply SPEC [--dir DIR]\n"
+    "  gcctl apply --dir DIR\n"
     "  gcctl status (--dir DIR | --spec FILE)\n"
     "  gcctl reconnect (--dir DIR | --spec FILE)\n"
     "  gcctl promote NAME (--dir DIR | --spec FILE)\n"
@@ -150,15 +154,21 @@ static bool run_local(const cli *c, gc_error *err)
     return false;
 }
 
-static bool run_on_cluster(const cli *c, const char *cmd, gc_error *err)
+/* Runs a command on an existing cluster; *partial tells that it left out
+ * groups whose primary did not answer (exit status 3). */
+static bool run_on_cluster(const cli *c, const char *cmd, bool *partial, gc_error *err)
 {
     gcctl_cluster cl;
     bool is_apply = strcmp(cmd, "apply") == 0;
     const char *spec_path = c->spec;
+    const char *apply_path = NULL;
     if (is_apply) {
-        if (!need(c, 2, "usage: gcctl apply SPEC [--dir DIR]", err))
+        /* gcctl apply --dir DIR: the cluster's own spec again. */
+        if (!(c->dir && c->npositional == 1) &&
+            !need(c, 2, "usage: gcctl apply SPEC [--dir DIR] | gcctl apply --dir DIR", err))
             return false;
-        spec_path = c->dir ? NULL : c->positional[1];
+        apply_path = c->npositional == 2 ? c->positional[1] : NULL;
+        spec_path = c->dir ? NULL : apply_path;
     }
     if (!gcctl_cluster_open(&cl, c->dir, spec_path, err)) {
         gcctl_cluster_close(&cl);
@@ -166,7 +176,7 @@ static bool run_on_cluster(const cli *c, const char *cmd, gc_error *err)
     }
     bool ok;
     if (is_apply)
-        ok = gcctl_apply_spec(&cl, c->positional[1], err);
+        ok = gcctl_apply_spec(&cl, apply_path, err);
     else if (strcmp(cmd, "status") == 0)
         ok = need(c, 1, "usage: gcctl status (--dir DIR | --spec FILE)", err) && gcctl_status(&cl, err);
     else if (strcmp(cmd, "resolve") == 0)
@@ -196,6 +206,7 @@ static bool run_on_cluster(const cli *c, const char *cmd, gc_error *err)
         gc_error_set(err, "HY000", 0, "unknown command: %s (see gcctl help)", cmd);
         ok = false;
     }
+    *partial = ok && cl.pending.n > 0;
     gcctl_cluster_close(&cl);
     return ok;
 }
@@ -214,7 +225,7 @@ int main(int argc, char **argv)
     gc_error err;
     gc_error_clear(&err);
     const char *cmd = c.positional[0];
-    bool ok;
+    bool ok, partial = false;
     if (strcmp(cmd, "check") == 0) {
         gcctl_spec spec;
         ok = need(&c, 2, "usage: gcctl check SPEC", &err) && gcctl_spec_load(c.positional[1], &spec, &err);
@@ -225,9 +236,9 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "local") == 0) {
         ok = run_local(&c, &err);
     } else {
-        ok = run_on_cluster(&c, cmd, &err);
+        ok = run_on_cluster(&c, cmd, &partial, &err);
     }
     if (!ok)
         return fail(err.message[0] ? err.message : "failed");
-    return 0;
+    return partial ? 3 : 0;
 }

@@ -43,6 +43,7 @@ bool gcctl_cluster_open(gcctl_cluster *c, const char *dir, const char *spec_path
 
 void gcctl_cluster_close(gcctl_cluster *c)
 {
+    gcctl_strlist_free(&c->pending);
     if (c->is_local)
         gcctl_local_close(&c->local);
     else
@@ -54,6 +55,19 @@ bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err)
     if (c->is_local)
         return gcctl_local_write_files(&c->local, NULL, err);
     return gcctl_spec_write(c->spec, c->spec->file, err);
+}
+
+/* Tells which groups a command left out (c->pending), and how they catch
+ * up; main then exits 3. */
+static void report_pending(const gcctl_cluster *c, const char *done)
+{
+    if (c->pending.n == 0)
+        return;
+    fprintf(stderr, "gcctl: %s; the catalog of group%s", done, c->pending.n > 1 ? "s" : "");
+    for (size_t i = 0; i < c->pending.n; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", c->pending.items[i]);
+    fprintf(stderr, " still needs the change (primary down): run `gcctl apply %s` once it answers\n",
+            c->is_local ? "--dir DIR" : "SPEC");
 }
 
 /* ---- status ---- */
@@ -86,11 +100,31 @@ static void print_shards(PGconn *conn, const char *who)
     PQclear(r);
 }
 
+/* The version of each group's catalog as status found it: on its primary
+ * when that answered, else on a standby; -1 when no member answered. */
+static long long group_version(const gcctl_spec *spec, const long long *versions,
+                               const char *group)
+{
+    long long v = -1;
+    for (size_t i = 0; i < spec->nmembers; i++) {
+        const gcctl_member *m = &spec->members[i];
+        if (strcmp(m->group, group) != 0 || versions[i] < 0)
+            continue;
+        if (m->is_primary)
+            return versions[i];
+        if (v < 0)
+            v = versions[i];
+    }
+    return v;
+}
+
 bool gcctl_status(gcctl_cluster *c, gc_error *err)
 {
     const gcctl_spec *spec = c->spec;
     PGconn *catalog = NULL;
     const char *catalog_member = NULL;
+    long long catalog_version = -1;
+    long long *versions = gcctl_xcalloc(spec->nmembers ? spec->nmembers : 1, sizeof *versions);
     printf("cluster %s, database %s\n", spec->cluster, spec->database);
     printf("%-10s %-6s %-22s %-8s %-10s %s\n", "MEMBER", "GROUP", "ADDRESS", "ROLE", "STATE", "VERSION");
     for (size_t i = 0; i < spec->nmembers; i++) {
@@ -106,17 +140,36 @@ bool gcctl_status(gcctl_cluster *c, gc_error *err)
             version = gcctl_query_value(conn, m->name, "SELECT version FROM gcluster.version", &cerr);
             state = !recovery ? "up" : strcmp(recovery, "t") == 0 ? "standby" : "primary";
         }
+        versions[i] = version ? atoll(version) : -1;
         printf("%-10s %-6s %-22s %-8s %-10s %s\n", m->name, m->group, addr,
                m->is_primary ? "primary" : "standby", state, version ? version : "-");
         free(version);
         free(recovery);
-        if (conn && !catalog && m->is_primary) {
+        /* The tables come from the freshest catalog: a group that was down
+         * during a change still has the old one. */
+        if (conn && m->is_primary && versions[i] > catalog_version) {
+            PQfinish(catalog);
             catalog = conn;
             catalog_member = m->name;
+            catalog_version = versions[i];
         } else {
             PQfinish(conn);
         }
     }
+    long long top = -1;
+    for (size_t g = 0; g < spec->groups.n; g++) {
+        long long v = group_version(spec, versions, spec->groups.items[g]);
+        if (v > top)
+            top = v;
+    }
+    for (size_t g = 0; g < spec->groups.n; g++) {
+        long long v = group_version(spec, versions, spec->groups.items[g]);
+        if (v >= 0 && v < top)
+            printf("group %s: catalog version %lld is behind %lld: a change did not reach it "
+                   "(gcctl apply %s catches it up once its primary answers)\n",
+                   spec->groups.items[g], v, top, c->is_local ? "--dir DIR" : "SPEC");
+    }
+    free(versions);
     if (catalog) {
         print_shards(catalog, catalog_member);
         PQfinish(catalog);
@@ -129,10 +182,11 @@ bool gcctl_status(gcctl_cluster *c, gc_error *err)
 
 bool gcctl_reconnect(gcctl_cluster *c, gc_error *err)
 {
-    long long v = gcctl_catalog_bump_all(c->target, "reconnect", err);
+    long long v = gcctl_catalog_bump_all(c->target, "reconnect", &c->pending, err);
     if (v < 0)
         return false;
     printf("version %lld\n", v);
+    report_pending(c, "version raised");
     return true;
 }
 
@@ -297,7 +351,14 @@ bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
      * update below fails and has to be retried with apply. */
     if (!gcctl_cluster_save(c, err))
         return false;
-    return gcctl_apply(c->target, "promote", NULL, err);
+    /* A group whose primary is down cannot be written now; the promotion
+     * stands all the same (docs/cluster.md, "Groups that were down"). */
+    if (!gcctl_apply_reachable(c->target, "promote", NULL, &c->pending, err))
+        return false;
+    char what[200];
+    snprintf(what, sizeof what, "%s is the primary of %s", promoted, group);
+    report_pending(c, what);
+    return true;
 }
 
 /* ---- scale-out (local clusters) ---- */
@@ -385,8 +446,9 @@ static bool apply_replication(gcctl_cluster *c, bool was_sync, gc_error *err)
 
 bool gcctl_apply_spec(gcctl_cluster *c, const char *spec_path, gc_error *err)
 {
-    if (!c->is_local) {
-        /* The cluster was opened from this very spec. */
+    if (!c->is_local || spec_path == NULL) {
+        /* The cluster was opened from this very spec, or its own is applied
+         * again. */
         bool changed = false;
         if (!gcctl_apply(c->target, "apply", &changed, err) || !apply_replication(c, false, err))
             return false;

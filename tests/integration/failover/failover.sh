@@ -2,8 +2,9 @@
 # Failover of the global connection, end to end (docs/failover.md): a
 # private 2 x 2 cluster (always taken down); failover.py drives the driver
 # through unixODBC and calls back here (as a helper command) to break and
-# mend members; the servers say where each statement ran.
-# usage: failover.sh GCCTL FAILOVER_PY SPEC DIR
+# mend members; the servers say where each statement ran. The compound
+# fault test (tests/integration/compound) runs its own client the same way.
+# usage: failover.sh GCCTL CLIENT_PY SPEC DIR
 GCCTL=$1
 PY=$2
 SPEC=$3
@@ -17,6 +18,7 @@ for m in $(members); do
     wait_until "$m" "SELECT count(*) FROM accounts" 200
 done
 write_fault_helper
-run_client /usr/bin/python3 "$PY" gfail "$DIR/helper.sh" \
+# The DSN gcctl wrote is named after the cluster.
+run_client /usr/bin/python3 "$PY" "$(sed -n 's/^cluster: //p' "$SPEC")" "$DIR/helper.sh" \
     || fail "failover.py failed"
 echo PASS
