@@ -217,6 +217,39 @@ static void route_row(array_run *a, SQLULEN r)
     a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
 }
 
+/* Routes every row. A row's routing may follow a new catalog version
+ * (gc_route_statement, between transactions), which can renumber the
+ * members the earlier rows were routed to: then all rows are routed
+ * again, by the new topology (a few times at most). */
+static void route_rows(array_run *a)
+{
+    gc_stmt *s = a->s;
+    const gc_global *g = s->conn->global;
+    const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    for (int tries = 0; tries < 3; tries++) {
+        bool routed_any = false;
+        int64_t version = 0;
+        for (SQLULEN r = 0; r < a->rows; r++) {
+            if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
+                continue;
+            route_row(a, r);
+            if (!routed_any)
+                version = gc_global_catalog_version(g);
+            routed_any = true;
+        }
+        if (!routed_any || gc_global_catalog_version(g) == version)
+            return;
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the catalog version changed while the "
+                       "array's rows were routed: routed again");
+        gc_diag_clear(&s->h.diag);    /* the rows' conversion and routing records come again */
+        for (SQLULEN r = 0; r < a->rows; r++) {
+            gc_exec_free_values(a->values[r], s->nparams);
+            a->values[r] = NULL;
+            a->fate[r] = ROW_SKIPPED;
+        }
+    }
+}
+
 /* A global connection's rows: every row routed first (nothing is in
  * flight while routing looks at the sessions), then each queued on its
  * member's pipeline, in row order. A member whose session breaks loses
@@ -224,10 +257,7 @@ static void route_row(array_run *a, SQLULEN r)
 static void route_and_queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
-    const SQLUSMALLINT *operation = s->apd->array_status_ptr;
-    for (SQLULEN r = 0; r < a->rows; r++)
-        if (operation == NULL || operation[r] != SQL_PARAM_IGNORE)
-            route_row(a, r);
+    route_rows(a);
     for (SQLULEN r = 0; r < a->rows; r++) {
         if (a->values[r] == NULL)
             continue;
