@@ -534,9 +534,14 @@ static void collect_lanes(array_run *a)
     gc_exec_timer timer;
     atomic_store(&s->in_server_call, true);
     gc_exec_timer_start(&timer, s);
-    for (int l = 0; l < a->n_lanes; l++)
-        if (!a->lanes[l].lost)
-            collect_lane(a, l);
+    for (int l = 0; l < a->n_lanes; l++) {
+        if (a->lanes[l].lost)
+            continue;
+        /* The timeout cancels the session whose answers are awaited. */
+        if (a->lanes[l].member >= 0)
+            gc_conn_use_member(s->conn, a->lanes[l].member);
+        collect_lane(a, l);
+    }
     gc_exec_timer_stop(&timer);
     atomic_store(&s->in_server_call, false);
     for (int l = 0; l < a->n_lanes; l++) {
