@@ -30,28 +30,11 @@ rows=${ROWS:-100000}
 batch=${BATCH:-1000}
 reps=${REPS:-5}
 bin="$build/bench/param_array/bench_param_array"
-gcctl="$build/tools/gcctl/gcctl"
-driver="$build/src/libgcodbc.so"
 psqlodbc=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so
 source "$root/bench/bench_stats.sh"
-for f in "$bin" "$gcctl"; do
-  [[ -x $f ]] || { echo "run_global.sh: $f not built (cmake --build $build --target bench_param_array gcctl gcodbc)" >&2; exit 1; }
-done
+source "$root/bench/bench_cluster.sh"
+bench_cluster_up run_global.sh "$here/cluster_global.yaml"
 
-state=$(mktemp -d)
-cluster=$state/cluster
-cleanup() {
-  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-"$gcctl" local up "$here/cluster_global.yaml" --dir "$cluster" --driver "$driver" >/dev/null
-
-export PGPASSWORD=app PGCONNECT_TIMEOUT=5
-port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
-conninfo_of() { echo "host=127.0.0.1 port=$(port_of "$1") dbname=app user=app password=app"; }
-psql_on() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$(conninfo_of "$1")" "${@:2}"; }
 primaries=(G1N1 G2N1 G3N1)
 local_shards="SELECT c.oid::regclass FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                WHERE i.inhparent = 'bench_rows'::regclass AND c.relkind = 'r'"

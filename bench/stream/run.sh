@@ -22,28 +22,14 @@ build=$(cd "${1:-$root/build}" && pwd)
 rows=${ROWS:-5000000}
 reps=${REPS:-3}
 bin="$build/bench/stream/bench_stream"
-gcctl="$build/tools/gcctl/gcctl"
-driver="$build/src/libgcodbc.so"
 source "$root/bench/bench_stats.sh"
-for f in "$bin" "$gcctl"; do
-  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_stream gcctl gcodbc)" >&2; exit 1; }
-done
-
-state=$(mktemp -d)
-cluster=$state/cluster
-cleanup() {
-  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-"$gcctl" local up "$here/cluster.yaml" --dir "$cluster" --driver "$driver" >/dev/null
-port=$(sed -n "s/.*name: G1N1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml")
+source "$root/bench/bench_cluster.sh"
+bench_cluster_up run.sh "$here/cluster.yaml"
 export ODBCSYSINI=$cluster
 
 declare -A target=(
   [gcodbc-global]="odbc DSN=bench;GlobalConnection=Yes"
-  [libpq]="libpq host=127.0.0.1 port=$port dbname=app user=app password=app"
+  [libpq]="libpq $(conninfo_of G1N1)"
 )
 clients=(gcodbc-global libpq)
 declare -A rate=() peak=() before=() cpu=()
@@ -60,7 +46,7 @@ for _ in $(seq 1 "$reps"); do
   done
 done
 
-server_version=$(psql -X -At -d "host=127.0.0.1 port=$port dbname=app user=app password=app" -c 'show server_version')
+server_version=$(psql_on G1N1 -c 'show server_version')
 echo
 echo "stream: $reps runs x a $rows-row SELECT read one row at a time, medians;"
 echo "PostgreSQL $server_version on loopback (gcctl local cluster), $(nproc) cores"
