@@ -5,7 +5,10 @@
  *
  *   param_array odbc  CONNSTR  each-row|each-batch ROWS BATCH
  *   param_array libpq CONNINFO each-row|each-batch ROWS BATCH
+ *   param_array libpq-owners CONNINFO_FILE,OWNERS_FILE each-row|each-batch ROWS BATCH
  *
+ * libpq-owners: a sharded table, each row sent to its owner group's
+ * primary (run_global.sh). 
  * each-row: autocommit, every row its own transaction; each-batch: one
  * transaction per batch. Prints one line: "<rows per second> <rows>
  * <seconds> <client CPU microseconds per row>".
@@ -19,7 +22,8 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: param_array odbc|libpq CONNECTION each-row|each-batch ROWS BATCH\n");
+    fprintf(stderr, "usage: param_array odbc|libpq|libpq-owners CONNECTION each-row|each-batch "
+                    "ROWS BATCH\n");
     return 2;
 }
 
@@ -44,7 +48,15 @@ int main(int argc, char **argv)
         c = batch_client_odbc(target, mode, (int)batch);
     else if (strcmp(client, "libpq") == 0)
         c = batch_client_libpq(target, mode, (int)batch);
-    else
+    else if (strcmp(client, "libpq-owners") == 0 && strchr(target, ',') != NULL) {
+        char *files = strdup(target);
+        if (files == NULL)
+            return 1;
+        char *owners_file = strchr(files, ',');
+        *owners_file++ = '\0';
+        c = batch_client_libpq_owners(files, owners_file, mode);
+        free(files);
+    } else
         return usage();
     if (c == NULL)
         return 1;

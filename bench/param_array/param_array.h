@@ -29,6 +29,11 @@ struct batch_client {
 batch_client *batch_client_odbc(const char *connstr, commit_mode mode, int batch);
 /* Connects with a libpq conninfo. NULL on failure (message on stderr). */
 batch_client *batch_client_libpq(const char *conninfo, commit_mode mode, int batch);
+/* Connects to each group primary of conninfo_file (one conninfo a line, in
+ * group order); each row goes to the group owners_file ("id group" lines)
+ * gives it. NULL on failure (message on stderr). */
+batch_client *batch_client_libpq_owners(const char *conninfo_file, const char *owners_file,
+                                        commit_mode mode);
 
 #define BATCH_INSERT_SQL_ODBC "INSERT INTO bench_rows (id, name, qty) VALUES (?, ?, ?)"
 #define BATCH_INSERT_SQL_PG   "INSERT INTO bench_rows (id, name, qty) VALUES ($1, $2, $3)"

@@ -380,6 +380,30 @@ static SQLRETURN fraction_warning(gc_error *err)
     return SQL_SUCCESS_WITH_INFO;
 }
 
+/* The text of a server integer (an optional '-' and at most 19 digits,
+ * as PostgreSQL prints int2, int4 and int8) read straight into sign and
+ * magnitude: a streamed integer column costs no decimal parse. False for
+ * anything else, which the decimal parser then reads. */
+static bool plain_integer(const source *src, bool *negative, uint64_t *mag)
+{
+    const char *p = src->text;
+    size_t n = src->len;
+    if (src->fam != FAM_INT || n == 0)
+        return false;
+    *negative = p[0] == '-';
+    size_t i = *negative ? 1 : 0;
+    if (i == n || n - i > 19)
+        return false;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (uint64_t)(p[i] - '0');
+    }
+    *mag = v;
+    return true;
+}
+
 /* The integer C types, with their ranges. */
 static SQLRETURN to_integer(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
                             gc_error *err)
@@ -396,14 +420,17 @@ static SQLRETURN to_integer(const source *src, const gc_fetch_target *t, SQLSMAL
     case SQL_C_SBIGINT: min = INT64_MIN; max = INT64_MAX; break;
     default: min = 0; max = UINT64_MAX; break;   /* SQL_C_UBIGINT */
     }
-    gc_decnum d;
-    SQLRETURN rc = source_number(src, c_type, &d, err);
-    if (rc != SQL_SUCCESS)
-        return rc;
-    bool negative, fraction_lost;
+    bool negative, fraction_lost = false;
     uint64_t mag;
-    if (!gc_decnum_integer(&d, &negative, &mag, &fraction_lost) ||
-        !gc_integer_in_range(negative, mag, min, max))
+    if (!plain_integer(src, &negative, &mag)) {
+        gc_decnum d;
+        SQLRETURN rc = source_number(src, c_type, &d, err);
+        if (rc != SQL_SUCCESS)
+            return rc;
+        if (!gc_decnum_integer(&d, &negative, &mag, &fraction_lost))
+            return fail(err, "22003", "Numeric value out of range", src);
+    }
+    if (!gc_integer_in_range(negative, mag, min, max))
         return fail(err, "22003", "Numeric value out of range", src);
     /* Two's complement negation through unsigned arithmetic: exact for INT64_MIN. */
     uint64_t bits = negative ? (uint64_t)0 - mag : mag;

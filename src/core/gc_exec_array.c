@@ -9,8 +9,15 @@
  * row is reported and the later rows go on. Inside a transaction there is
  * one sync point at the end: PostgreSQL aborts the transaction at the
  * first failing row and skips the rest (SQL_PARAM_UNUSED), and the
- * execution fails. Each row that ran keeps its result (row count or rows)
- * for SQLMoreResults; SQLRowCount on the first gives the total.
+ * execution fails. When autocommit is off and no transaction is open, the
+ * driver's BEGIN is the pipeline's first command. Each row that ran keeps
+ * its result (row count or rows) for SQLMoreResults, in row order;
+ * SQLRowCount on the first gives the total.
+ *
+ * On a global connection (autocommit, no transaction open) every row is
+ * routed by its own values first, then queued on its member's pipeline
+ * (a "lane"): each owner's primary gets its rows in one round trip, all
+ * members at once.
  */
 #include "core/gc_exec_array.h"
 
@@ -18,38 +25,74 @@
 #include <string.h>
 
 #include "core/gc_call.h"
+#include "core/gc_ddl_exec.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
 #include "core/gc_txn_guard.h"
+#include "global/gc_analyzer.h"
+#include "global/gc_global.h"
+#include "global/gc_global_settings.h"
 
 /* What a row became. */
 typedef enum row_fate {
     ROW_SKIPPED = 0,     /* ignored (SQL_PARAM_IGNORE) or never reached */
     ROW_QUEUED,          /* sent; its answer decides */
-    ROW_FAILED,          /* failed: conversion or the server's error */
+    ROW_FAILED,          /* failed: conversion, routing or the server's error */
     ROW_RAN,             /* the server ran it */
     ROW_RAN_WITH_INFO,   /* ran, a value converted with a warning */
 } row_fate;
 
+/* The pipeline of one member session: a general connection has one, a
+ * global connection one per member its rows were routed to. */
+typedef struct lane {
+    gc_member *m;
+    int member;              /* the global connection's member index; -1 general */
+    bool begin_queued;       /* the driver's BEGIN goes first (manual commit) */
+    bool prepare_queued;
+    bool lost;               /* the session broke */
+} lane;
+
 /* One execution of an array. */
 typedef struct array_run {
     gc_stmt *s;
-    gc_member *m;
     SQLULEN rows;
     unsigned char *fate;     /* row_fate per row; owned */
+    lane *lanes;             /* owned */
+    int n_lanes, lanes_cap;
+    int *lane_of;            /* each row's lane (global connection); owned, NULL: lane 0 */
+    gc_param_value **values; /* global: a routed row's values until queued; owned */
     bool sync_each_row;      /* no transaction open: a sync point per row */
-    bool prepare_queued;
-    PGresult **results;      /* the rows' results in row order; owned */
-    int n_results;
+    PGresult **answers;      /* per row, its result; then the results in row order;
+                                owned until published */
+    bool published;
     SQLLEN total;            /* sum of the rows' row counts */
     bool server_failed;      /* the server refused a row (or the text) */
-    bool lost;               /* the session broke */
+    bool lost;               /* a session broke */
+    bool parse_reported;     /* a refused text is reported once, not per member */
 } array_run;
+
+/* Whether s on a global connection can have its array routed row by row
+ * and sent in one pipeline per member: autocommit with no transaction
+ * open (a transaction's rows run one by one, see docs/parameter-arrays.md),
+ * a row write or a read, nothing that changes temporary tables or runs on
+ * every group. */
+static bool global_array_applies(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    const gc_analysis *an = s->analysis;
+    if (!c->autocommit || gc_global_prelude_pending(c->global) ||
+        gc_global_pinned_member(c->global) >= 0 || an == NULL || s->temp_effects != 0 ||
+        gc_ddl_exec_is_cluster_wide(s))
+        return false;
+    return an->read_only || an->kind == GC_SQL_INSERT || an->kind == GC_SQL_UPDATE ||
+           an->kind == GC_SQL_DELETE || an->kind == GC_SQL_MERGE;
+}
 
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 {
     if (rows < 2 || s->nparams == 0 || s->exec_row != 0 || s->dae != NULL ||
-        s->conn->global != NULL || s->simple_query || gc_call_has_outputs(s))
+        s->simple_query || gc_call_has_outputs(s) ||
+        (s->conn->global != NULL && !global_array_applies(s)))
         return false;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
     for (SQLULEN r = 0; r < rows; r++) {
@@ -65,10 +108,10 @@ bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
     return true;
 }
 
-/* Queues row `row` (converted to pv), after the statement's parse when it
- * is the first. False when the session broke or memory ran out (the
- * pipeline is then given up). */
-static bool queue_row(array_run *a, const gc_param_value *pv, gc_error *err)
+/* Queues one row (converted to pv) on lane l, after the driver's BEGIN
+ * and the statement's parse when it is the lane's first. False when the
+ * session broke or memory ran out (the pipeline is then given up). */
+static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, gc_error *err)
 {
     int n = a->s->nparams;
     gc_param_wire w;
@@ -77,24 +120,36 @@ static bool queue_row(array_run *a, const gc_param_value *pv, gc_error *err)
         return false;
     }
     bool ok = true;
-    if (!a->prepare_queued) {
-        ok = gc_member_pipeline_prepare(a->m, "", a->s->sql, n, w.types, err);
-        a->prepare_queued = ok;
+    if (!l->prepare_queued) {
+        ok = gc_member_pipeline_prepare(l->m, "", a->s->sql, n, w.types, err);
+        l->prepare_queued = ok;
     }
-    ok = ok && gc_member_pipeline_query_prepared(a->m, "", n, w.values, w.lengths, w.formats,
+    ok = ok && gc_member_pipeline_query_prepared(l->m, "", n, w.values, w.lengths, w.formats,
                                                  err);
     gc_param_wire_free(&w);
-    return ok && (!a->sync_each_row || gc_member_pipeline_sync(a->m, err));
+    return ok && (!a->sync_each_row || gc_member_pipeline_sync(l->m, err));
 }
 
-/* Converts and queues every row; a row whose values do not convert fails
- * alone (its diagnostics carry its number). False when the session broke. */
-static bool queue_rows(array_run *a, bool *any_queued, gc_error *err)
+/* Ends every lane's queue: inside a transaction one sync point closes it.
+ * A lane whose session broke is marked lost. */
+static void sync_lanes(array_run *a, gc_error *err)
+{
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        bool queued = l->begin_queued || l->prepare_queued;
+        if (!a->sync_each_row && queued && !l->lost && !gc_member_pipeline_sync(l->m, err))
+            l->lost = true;
+    }
+}
+
+/* Converts and queues every row on the general connection's one lane; a
+ * row whose values do not convert fails alone (its diagnostics carry its
+ * number). Stops when the session broke (the lane is lost). */
+static void queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
-    *any_queued = false;
-    for (SQLULEN r = 0; r < a->rows; r++) {
+    for (SQLULEN r = 0; r < a->rows && !a->lanes[0].lost; r++) {
         if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
             continue;
         gc_param_value *pv = NULL;
@@ -103,14 +158,122 @@ static bool queue_rows(array_run *a, bool *any_queued, gc_error *err)
             a->fate[r] = ROW_FAILED;
             continue;
         }
-        bool queued = queue_row(a, pv, err);
+        if (!queue_row(a, &a->lanes[0], pv, err))
+            a->lanes[0].lost = true;    /* this row's answer never comes either */
         gc_exec_free_values(pv, s->nparams);
-        if (!queued)
-            return false;
         a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
-        *any_queued = true;
     }
-    return a->sync_each_row || gc_member_pipeline_sync(a->m, err);
+    sync_lanes(a, err);
+}
+
+/* The lane of global member i, made (its pipeline entered) when the
+ * array's first row for it comes; NULL with err when it cannot be. */
+static lane *lane_of_member(array_run *a, int i, gc_error *err)
+{
+    for (int l = 0; l < a->n_lanes; l++)
+        if (a->lanes[l].member == i)
+            return &a->lanes[l];
+    if (i < 0 || a->n_lanes == a->lanes_cap) {
+        /* The topology changed under the array (a new catalog version). */
+        gc_error_set(err, "HY000", 0, "the cluster's members changed during the array");
+        return NULL;
+    }
+    gc_member *m = gc_global_member(a->s->conn->global, i);
+    if (!gc_member_pipeline_begin(m, err))
+        return NULL;
+    lane *l = &a->lanes[a->n_lanes++];
+    *l = (lane){.m = m, .member = i};
+    return l;
+}
+
+/* Routes one row of a global connection's array by its own values (as a
+ * single execution would be: gc_route_statement) and keeps its values for
+ * its member's pipeline. Routing's errors are the row's. */
+static void route_row(array_run *a, SQLULEN r)
+{
+    gc_stmt *s = a->s;
+    gc_param_value *pv = NULL;
+    SQLRETURN rc = gc_exec_convert_row(s, r, &pv);
+    if (rc == SQL_ERROR) {
+        a->fate[r] = ROW_FAILED;
+        return;
+    }
+    gc_diag outer = s->h.diag;
+    gc_diag_init(&s->h.diag);
+    bool routed = gc_route_statement(s, pv) == SQL_SUCCESS;
+    if (routed)
+        gc_stmt_free_session(s->conn);   /* another statement's rows are buffered */
+    gc_diag of_row = s->h.diag;
+    s->h.diag = outer;
+    gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)r + 1);
+    gc_diag_free(&of_row);
+    if (!routed) {
+        gc_exec_free_values(pv, s->nparams);
+        a->fate[r] = ROW_FAILED;
+        return;
+    }
+    a->lane_of[r] = gc_global_member_index(s->conn->global, s->conn->session);
+    a->values[r] = pv;
+    a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
+}
+
+/* Routes every row. A row's routing may follow a new catalog version
+ * (gc_route_statement, between transactions), which can renumber the
+ * members the earlier rows were routed to: then all rows are routed
+ * again, by the new topology (a few times at most). */
+static void route_rows(array_run *a)
+{
+    gc_stmt *s = a->s;
+    const gc_global *g = s->conn->global;
+    const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    for (int tries = 0; tries < 3; tries++) {
+        bool routed_any = false;
+        int64_t version = 0;
+        for (SQLULEN r = 0; r < a->rows; r++) {
+            if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
+                continue;
+            route_row(a, r);
+            if (!routed_any)
+                version = gc_global_catalog_version(g);
+            routed_any = true;
+        }
+        if (!routed_any || gc_global_catalog_version(g) == version)
+            return;
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the catalog version changed while the "
+                       "array's rows were routed: routed again");
+        gc_diag_clear(&s->h.diag);    /* the rows' conversion and routing records come again */
+        for (SQLULEN r = 0; r < a->rows; r++) {
+            gc_exec_free_values(a->values[r], s->nparams);
+            a->values[r] = NULL;
+            a->fate[r] = ROW_SKIPPED;
+        }
+    }
+}
+
+/* A global connection's rows: every row routed first (nothing is in
+ * flight while routing looks at the sessions), then each queued on its
+ * member's pipeline, in row order. A member whose session breaks loses
+ * its lane; the other members' rows go on. */
+static void route_and_queue_rows(array_run *a, gc_error *err)
+{
+    gc_stmt *s = a->s;
+    route_rows(a);
+    for (SQLULEN r = 0; r < a->rows; r++) {
+        if (a->values[r] == NULL)
+            continue;
+        lane *l = lane_of_member(a, a->lane_of[r], err);
+        if (l == NULL) {
+            a->fate[r] = ROW_FAILED;
+            gc_diag_add_error_at(&s->h.diag, err, (SQLLEN)r + 1, SQL_NO_COLUMN_NUMBER);
+        } else {
+            a->lane_of[r] = (int)(l - a->lanes);
+            if (!l->lost && !queue_row(a, l, a->values[r], err))
+                l->lost = true;    /* its rows' answers never come */
+        }
+        gc_exec_free_values(a->values[r], s->nparams);
+        a->values[r] = NULL;
+    }
+    sync_lanes(a, err);
 }
 
 /* Whether r is libpq's own error: the session broke. */
@@ -120,15 +283,15 @@ static bool is_lost(const PGresult *r)
            PQresultErrorField(r, PG_DIAG_SQLSTATE) == NULL;
 }
 
-/* Reads the answers of one queued command up to its end (NULL); the
- * command's result or error is handed over (caller PQclears), NULL when
- * it was skipped. Sets a->lost when the session broke. */
-static PGresult *read_command(array_run *a)
+/* Reads the answers of one queued command on lane l up to its end (NULL);
+ * the command's result or error is handed over (caller PQclears), NULL
+ * when it was skipped. Sets l->lost when the session broke. */
+static PGresult *read_command(lane *l)
 {
     PGresult *kept = NULL, *r;
-    while ((r = gc_member_pipeline_next(a->m)) != NULL) {
+    while ((r = gc_member_pipeline_next(l->m)) != NULL) {
         if (is_lost(r)) {
-            a->lost = true;
+            l->lost = true;
             PQclear(kept);
             return r;
         }
@@ -141,16 +304,16 @@ static PGresult *read_command(array_run *a)
 }
 
 /* Reads the answer of one sync point. */
-static void read_sync(array_run *a)
+static void read_sync(lane *l)
 {
-    PGresult *r = gc_member_pipeline_next(a->m);
+    PGresult *r = gc_member_pipeline_next(l->m);
     if (PQresultStatus(r) != PGRES_PIPELINE_SYNC)
-        a->lost = true;
+        l->lost = true;
     PQclear(r);
 }
 
-/* Takes a row's answer: its result goes to the list, its error to the
- * diagnostics with the row's number. */
+/* Takes a row's answer: its result is kept in its slot, its error goes to
+ * the diagnostics with the row's number. */
 static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
 {
     if (r == NULL) {
@@ -162,7 +325,7 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
         const char *n = PQcmdTuples(r);
         if (st == PGRES_COMMAND_OK && n[0] != '\0')
             a->total += atol(n);
-        a->results[a->n_results++] = r;
+        a->answers[row] = r;
         if (a->fate[row] == ROW_QUEUED)
             a->fate[row] = ROW_RAN;
         return;
@@ -180,23 +343,41 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
     PQclear(r);
 }
 
-/* Reads every answer in the order queued. A failed parse fails every row
- * with the parse's error, reported once. */
-static void collect(array_run *a)
+/* Whether row r waits for an answer on lane number l. */
+static bool row_on_lane(const array_run *a, SQLULEN r, int l)
 {
-    PGresult *parse_error = NULL;
-    if (a->prepare_queued) {
-        PGresult *r = read_command(a);
-        if (r != NULL && !a->lost && PQresultStatus(r) != PGRES_COMMAND_OK)
-            parse_error = r;
+    return (a->fate[r] == ROW_QUEUED || a->fate[r] == ROW_RAN_WITH_INFO) &&
+           (a->lane_of == NULL ? l == 0 : a->lane_of[r] == l);
+}
+
+/* Reads the answer of the driver's BEGIN and the parse on lane l; the
+ * error of either (caller PQclears), NULL when both went well. */
+static PGresult *read_preamble(lane *l)
+{
+    PGresult *refused = NULL;
+    for (int step = 0; step < 2 && !l->lost; step++) {
+        if (step == 0 ? !l->begin_queued : !l->prepare_queued)
+            continue;
+        PGresult *r = read_command(l);
+        if (refused == NULL && r != NULL && !l->lost && PQresultStatus(r) != PGRES_COMMAND_OK)
+            refused = r;
         else
             PQclear(r);
     }
-    for (SQLULEN row = 0; row < a->rows && !a->lost; row++) {
-        if (a->fate[row] != ROW_QUEUED && a->fate[row] != ROW_RAN_WITH_INFO)
+    return refused;
+}
+
+/* Reads every answer of lane l in the order queued. A failed parse fails
+ * every row of the lane with the parse's error, reported once. */
+static void collect_lane(array_run *a, int l_index)
+{
+    lane *l = &a->lanes[l_index];
+    PGresult *parse_error = read_preamble(l);
+    for (SQLULEN row = 0; row < a->rows && !l->lost; row++) {
+        if (!row_on_lane(a, row, l_index))
             continue;
-        PGresult *r = read_command(a);
-        if (a->lost) {
+        PGresult *r = read_command(l);
+        if (l->lost) {
             PQclear(r);
             break;
         }
@@ -207,35 +388,42 @@ static void collect(array_run *a)
             take_row_answer(a, row, r);
         }
         if (a->sync_each_row)
-            read_sync(a);
+            read_sync(l);
     }
-    if (!a->sync_each_row && !a->lost)
-        read_sync(a);
+    if (!a->sync_each_row && !l->lost && (l->begin_queued || l->prepare_queued))
+        read_sync(l);
     if (parse_error != NULL) {
         a->server_failed = true;
-        gc_stmt_add_member_error(a->s, a->m, parse_error);
+        if (!a->parse_reported)
+            gc_stmt_add_member_error(a->s, l->m, parse_error);
+        a->parse_reported = true;
         PQclear(parse_error);
     }
 }
 
-/* After the session broke: rows whose answer never came failed too. */
-static void fail_unanswered(array_run *a)
+/* After lane l's session broke: its rows whose answer never came failed
+ * too (whether an autocommit row that was sent committed is not known:
+ * docs/parameter-arrays.md). */
+static void fail_unanswered(array_run *a, int l_index)
 {
     gc_stmt *s = a->s;
     gc_error down;
     gc_error_set(&down, "08S01", 0,
                  "communication link failure: the connection to the server was lost");
-    const gc_error *why = gc_member_down_error(a->m);
+    const gc_error *why = gc_member_down_error(a->lanes[l_index].m);
     gc_diag_add_error(&s->h.diag, why != NULL && gc_error_is_set(why) ? why : &down);
     for (SQLULEN r = 0; r < a->rows; r++)
-        if (a->fate[r] == ROW_QUEUED || a->fate[r] == ROW_RAN_WITH_INFO)
+        if (row_on_lane(a, r, l_index))
             a->fate[r] = ROW_FAILED;
+    a->lost = true;
 }
 
 /* Writes the status array and the processed count, and says how the
- * execution ended: SQL_ERROR when no row ran, or when the server refused a
- * row inside a transaction (PostgreSQL aborted it); SQL_SUCCESS_WITH_INFO
- * when some rows failed or warned. */
+ * execution ended: SQL_ERROR when no row ran, when the server refused a
+ * row inside a transaction (PostgreSQL aborted it), or when the general
+ * connection's session broke; SQL_SUCCESS_WITH_INFO when some rows failed
+ * or warned (on a global connection, also when one member's session broke
+ * and others ran their rows). */
 static SQLRETURN report_rows(array_run *a)
 {
     gc_stmt *s = a->s;
@@ -257,97 +445,174 @@ static SQLRETURN report_rows(array_run *a)
     }
     if (s->ipd->rows_processed_ptr != NULL)
         *s->ipd->rows_processed_ptr = processed;
-    if (a->lost || (failed > 0 && ran == 0) || (a->server_failed && !a->sync_each_row))
+    if ((a->lost && a->lane_of == NULL) || (failed > 0 && ran == 0) ||
+        (a->server_failed && !a->sync_each_row))
         return SQL_ERROR;
     return failed > 0 || info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
-/* Makes the rows' results the statement's: SQLRowCount on the first gives
- * the total of all rows. No row ran: an empty result with count 0. */
+/* Makes the rows' results the statement's, in row order: SQLRowCount on
+ * the first gives the total of all rows. No row ran: an empty result with
+ * count 0. */
 static SQLRETURN publish_results(array_run *a)
 {
     gc_stmt *s = a->s;
-    if (a->n_results == 0) {
+    SQLULEN n = 0;
+    for (SQLULEN r = 0; r < a->rows; r++) {
+        PGresult *kept = a->answers[r];
+        a->answers[r] = NULL;
+        if (kept != NULL)
+            a->answers[n++] = kept;
+    }
+    if (n == 0) {
         PGresult *empty = PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
         if (empty == NULL) {
             gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
             return SQL_ERROR;
         }
-        a->results[a->n_results++] = empty;
+        a->answers[n++] = empty;
     }
-    bool counts = PQresultStatus(a->results[0]) == PGRES_COMMAND_OK;
-    int n = a->n_results;
-    a->n_results = 0;    /* handed over, even when that fails */
-    SQLRETURN rc = gc_result_begin_list(s, a->results, n);
+    bool counts = PQresultStatus(a->answers[0]) == PGRES_COMMAND_OK;
+    a->published = true;    /* handed over, even when that fails */
+    SQLRETURN rc = gc_result_begin_list(s, a->answers, (int)n);
     if (rc != SQL_ERROR && counts)
         s->row_count = a->total;
     return rc;
 }
 
-SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows)
+/* The general connection's one lane: the session, entered in pipeline
+ * mode, with the driver's BEGIN queued first when autocommit is off and no
+ * transaction is open (one round trip for the whole array then too). The
+ * rollback level's guard is armed for the array as one statement. False
+ * (diagnostics added) when nothing could be sent. */
+static bool open_session_lane(array_run *a)
 {
+    gc_stmt *s = a->s;
     gc_member *m = gc_exec_open_session(s);
     if (m == NULL)
-        return SQL_ERROR;
+        return false;
     gc_error err;
     gc_error_clear(&err);
     gc_stmt_free_session(s->conn);
-    bool was_in_block = gc_member_txn_status(m) != PQTRANS_IDLE;
-    if (!gc_conn_begin_if_needed(s->conn, &err)) {
-        gc_diag_add_error(&s->h.diag, &err);
-        return SQL_ERROR;
+    PGTransactionStatusType ts = gc_member_txn_status(m);
+    if (ts == PQTRANS_UNKNOWN) {
+        gc_diag_add(&s->h.diag, "08S01", 0,
+                    "communication link failure: the connection to the server was lost");
+        return false;
     }
+    bool begin = !s->conn->autocommit && ts == PQTRANS_IDLE;
     /* In a transaction the whole array is one statement for the rollback
      * level: its savepoint (level 2) goes before the pipeline. */
     gc_txn_guard_mode guard;
-    if (gc_txn_guard_arm(s, was_in_block, false, &guard) != SQL_SUCCESS)
-        return SQL_ERROR;
+    if (begin)
+        gc_txn_guard_arm_begun(s);
+    else if (gc_txn_guard_arm(s, true, false, &guard) != SQL_SUCCESS)
+        return false;
+    a->sync_each_row = !begin && ts == PQTRANS_IDLE;
+    a->lanes[0] = (lane){.m = m, .member = -1};
+    a->n_lanes = 1;
+    if (!gc_member_pipeline_begin(m, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        a->n_lanes = 0;
+        return false;
+    }
+    if (begin) {
+        char sql[96];
+        gc_conn_begin_sql(s->conn, sql, sizeof sql);
+        a->lanes[0].begin_queued = true;
+        if (!gc_member_pipeline_query(m, sql, &err))
+            a->lanes[0].lost = true;
+    }
+    return true;
+}
+
+/* Reads every lane's answers (bounded by the query timeout), leaves
+ * pipeline mode, and fails the rows of lanes whose session broke. */
+static void collect_lanes(array_run *a)
+{
+    gc_stmt *s = a->s;
+    gc_exec_timer timer;
+    atomic_store(&s->in_server_call, true);
+    gc_exec_timer_start(&timer, s);
+    for (int l = 0; l < a->n_lanes; l++) {
+        if (a->lanes[l].lost)
+            continue;
+        /* The timeout cancels the session whose answers are awaited. */
+        if (a->lanes[l].member >= 0)
+            gc_conn_use_member(s->conn, a->lanes[l].member);
+        collect_lane(a, l);
+    }
+    gc_exec_timer_stop(&timer);
+    atomic_store(&s->in_server_call, false);
+    for (int l = 0; l < a->n_lanes; l++) {
+        gc_error err;
+        gc_error_clear(&err);
+        if (!a->lanes[l].lost && !gc_member_pipeline_end(a->lanes[l].m, &err))
+            a->lanes[l].lost = true;
+        if (a->lanes[l].lost)
+            fail_unanswered(a, l);
+    }
+}
+
+/* A global connection's routing hears how each member's part went, as
+ * after a single statement (a broken session marks its member down). */
+static void route_lanes_done(array_run *a)
+{
+    gc_conn *c = a->s->conn;
+    for (int l = 0; l < a->n_lanes; l++) {
+        gc_conn_use_member(c, a->lanes[l].member);
+        gc_route_done(a->s, a->lanes[l].lost ? SQL_ERROR : SQL_SUCCESS);
+    }
+}
+
+SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows)
+{
+    bool global = s->conn->global != NULL;
+    int max_lanes = global ? gc_global_member_count(s->conn->global) : 1;
     array_run a = {
-        .s = s, .m = m, .rows = rows,
+        .s = s, .rows = rows,
         .fate = calloc(rows, 1),
-        .results = calloc(rows, sizeof(PGresult *)),
-        .sync_each_row = gc_member_txn_status(m) == PQTRANS_IDLE,
+        .answers = calloc(rows, sizeof(PGresult *)),
+        .lanes = calloc((size_t)(max_lanes > 0 ? max_lanes : 1), sizeof(lane)),
+        .lanes_cap = max_lanes > 0 ? max_lanes : 1,
+        .lane_of = global ? calloc(rows, sizeof(int)) : NULL,
+        .values = global ? calloc(rows, sizeof(gc_param_value *)) : NULL,
+        .sync_each_row = global,    /* autocommit, nothing open (global_array_applies) */
     };
     SQLRETURN rc = SQL_ERROR;
-    if (a.fate == NULL || a.results == NULL) {
+    if (a.fate == NULL || a.answers == NULL || a.lanes == NULL ||
+        (global && (a.lane_of == NULL || a.values == NULL))) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         goto done;
     }
-    if (!gc_member_pipeline_begin(m, &err)) {
-        gc_diag_add_error(&s->h.diag, &err);
+    gc_error err;
+    gc_error_clear(&err);
+    if (!global && !open_session_lane(&a))
         goto done;
-    }
     gc_trace_write(s->conn->trace, GC_TRACE_DEBUG, "parameter array of %lu rows pipelined%s",
                    (unsigned long)rows, a.sync_each_row ? ", a transaction per row" : "");
-    bool any_queued = false;
-    if (!queue_rows(&a, &any_queued, &err)) {
-        a.lost = true;
-    } else if (any_queued) {
-        gc_exec_timer timer;
-        atomic_store(&s->in_server_call, true);
-        gc_exec_timer_start(&timer, s);
-        collect(&a);
-        gc_exec_timer_stop(&timer);
-        atomic_store(&s->in_server_call, false);
-    } else if (!a.sync_each_row) {
-        read_sync(&a);
-    }
-    if (!a.lost && !gc_member_pipeline_end(m, &err))
-        a.lost = true;
-    if (a.lost)
-        fail_unanswered(&a);
-    gc_txn_guard_settle(s);
+    if (global)
+        route_and_queue_rows(&a, &err);
+    else
+        queue_rows(&a, &err);
+    collect_lanes(&a);    /* reports the lanes whose session broke */
+    if (global)
+        route_lanes_done(&a);
+    else
+        gc_txn_guard_settle(s);
     rc = report_rows(&a);
-    if (rc != SQL_ERROR) {
-        SQLRETURN published = publish_results(&a);
-        if (published == SQL_ERROR)
-            rc = SQL_ERROR;
-    }
+    if (rc != SQL_ERROR && publish_results(&a) == SQL_ERROR)
+        rc = SQL_ERROR;
 done:
     gc_txn_guard_disarm(s);
-    for (int i = 0; i < a.n_results; i++)
-        PQclear(a.results[i]);
-    free(a.results);
+    for (SQLULEN r = 0; a.answers != NULL && !a.published && r < rows; r++)
+        PQclear(a.answers[r]);
+    for (SQLULEN r = 0; a.values != NULL && r < rows; r++)
+        gc_exec_free_values(a.values[r], s->nparams);
+    free(a.answers);
+    free(a.values);
+    free(a.lane_of);
+    free(a.lanes);
     free(a.fate);
     gc_stmt_reset_exec(s);
     return gc_stmt_rc_with_info(s, rc);

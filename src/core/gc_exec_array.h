@@ -9,12 +9,14 @@
 #include "core/gc_stmt.h"
 
 /* Whether the parameter array of s (rows rows, execution not yet started)
- * goes pipelined: a general connection, one statement with parameters, no
- * data at execution in any row, no output parameters. Otherwise it runs
- * row by row. */
+ * goes pipelined: one statement with parameters, no data at execution in
+ * any row, no output parameters; on a global connection only in autocommit
+ * with no transaction open (the rows are routed one by one and each
+ * member's rows pipelined). Otherwise it runs row by row. */
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows);
 
-/* Runs every row of the array of s in one pipeline and makes the results
+/* Runs every row of the array of s in one pipeline (one per member on a
+ * global connection) and makes the results
  * of the rows that ran the statement's results, in row order. Fills the
  * status array, the processed count and the diagnostics (each failed row's
  * with its row number). The caller has checked the bindings and reset the

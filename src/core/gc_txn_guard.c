@@ -50,6 +50,13 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
     return SQL_SUCCESS;
 }
 
+void gc_txn_guard_arm_begun(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    c->txn_guard.stmt = gc_txn_rollback_level(c) > 0 ? s : NULL;
+    c->txn_guard.mode = GC_GUARD_NONE;
+}
+
 /* Runs one internal command of the guard; its failure goes to s's
  * diagnostics. */
 static bool run(gc_stmt *s, gc_member *m, const char *sql)

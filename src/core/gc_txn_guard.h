@@ -58,6 +58,11 @@ int gc_txn_rollback_level(const gc_conn *c);
 SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
                            gc_txn_guard_mode *mode);
 
+/* Arms the guard for s sent right behind the driver's BEGIN, in the same
+ * pipeline (a parameter array): the transaction is not open yet, and
+ * undoing s is rolling it back (levels 1 and 2). */
+void gc_txn_guard_arm_begun(gc_stmt *s);
+
 /* Called when s stops owning the session (all its results are in, or it
  * gave up): when s's guard is armed, applies the rollback level to what
  * the server says of the transaction. Errors of the rollback itself go to

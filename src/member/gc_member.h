@@ -190,6 +190,8 @@ bool gc_member_pipeline_prepare(gc_member *m, const char *stmt_name, const char 
 bool gc_member_pipeline_query_prepared(gc_member *m, const char *stmt_name, int nparams,
                                        const char *const *values, const int *lengths,
                                        const int *formats, gc_error *err);
+/* Queues sql (no parameters, one statement: a BEGIN) as a command. */
+bool gc_member_pipeline_query(gc_member *m, const char *sql, gc_error *err);
 bool gc_member_pipeline_sync(gc_member *m, gc_error *err);
 /* The next answer (caller PQclears): a command's results, each command's
  * ended by NULL; PGRES_PIPELINE_ABORTED for a command skipped after an

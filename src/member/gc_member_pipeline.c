@@ -62,6 +62,16 @@ bool gc_member_pipeline_query_prepared(gc_member *m, const char *stmt_name, int 
     return true;
 }
 
+bool gc_member_pipeline_query(gc_member *m, const char *sql, gc_error *err)
+{
+    gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s pipeline query: %s",
+                   m->name ? m->name : "-", sql);
+    /* Pipeline mode takes only the extended protocol: no parameters. */
+    if (m->conn == NULL || !PQsendQueryParams(m->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
+        return queue_failed(m, err);
+    return true;
+}
+
 bool gc_member_pipeline_sync(gc_member *m, gc_error *err)
 {
     if (m->conn == NULL || PQpipelineSync(m->conn) != 1)

@@ -5,9 +5,11 @@
  * in autocommit, the transaction aborted at the first failed row with
  * autocommit off, SQL_PARAM_IGNORE, data at execution, the query timeout,
  * a text the server refuses, and the trace proving the rows went in one
- * pipeline. On the global connection (GC_TEST_GLOBAL) the rows run one by
- * one: statuses, diagnostics and totals are the same, only the last row's
- * result is kept.
+ * pipeline, with the driver's BEGIN in the same pipeline when autocommit
+ * is off. On the global connection (GC_TEST_GLOBAL) autocommit arrays are
+ * routed row by row and pipelined per member, with the same results; in a
+ * transaction the rows run one by one (statuses, diagnostics and totals
+ * the same, only the last row's result kept).
  */
 #include <unistd.h>
 
@@ -84,7 +86,7 @@ static void insert_rows(st_conn *c)
         more++;
     }
     ST_CHECK(rc == SQL_NO_DATA, "SQLMoreResults ends with SQL_NO_DATA: %d", (int)rc);
-    ST_CHECK(more == (global ? 0 : ROWS - 1), "%d further results", more);
+    ST_CHECK(more == ROWS - 1, "%d further results", more);
     /* Executed again with the same statement: the rows exist now, all fail. */
     rc = SQLExecute(s);
     ST_CHECK(rc == SQL_ERROR && st_has_state(SQL_HANDLE_STMT, s, "23505"),
@@ -109,14 +111,12 @@ static void update_counts(st_conn *c)
     SQLLEN count = 0;
     ST_OK(SQLRowCount(s, &count), s);
     ST_CHECK(count == 6, "total of the three rows: %ld", (long)count);
-    if (!global) {
-        ST_OK(SQLMoreResults(s), s);
-        ST_OK(SQLRowCount(s, &count), s);
-        ST_CHECK(count == 2, "second row's count %ld", (long)count);
-        ST_OK(SQLMoreResults(s), s);
-        ST_OK(SQLRowCount(s, &count), s);
-        ST_CHECK(count == 3, "third row's count %ld", (long)count);
-    }
+    ST_OK(SQLMoreResults(s), s);
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 2, "second row's count %ld", (long)count);
+    ST_OK(SQLMoreResults(s), s);
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 3, "third row's count %ld", (long)count);
     ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "no fourth result");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
@@ -131,7 +131,7 @@ static void select_sets(st_conn *c)
     bind_ints(s, 1, keys, ind);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"select v from parr where id = ?", SQL_NTS), s);
     int want[4] = {4, 12, -1, 16};    /* -1: no row */
-    for (int set = global ? 3 : 0; set < 4; set++) {
+    for (int set = 0; set < 4; set++) {
         SQLINTEGER v = 0;
         SQLLEN vind = 0;
         SQLRETURN rc = SQLFetch(s);
@@ -358,16 +358,72 @@ static void refused_text(st_conn *c)
     ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr"), "50") == 0, "50 rows");
 }
 
+/* The lines of the trace at path that contain both a and b. */
+static int trace_lines(const char *path, const char *a, const char *b)
+{
+    FILE *f = fopen(path, "r");
+    ST_CHECK(f != NULL, "trace file %s", path);
+    int n = 0;
+    char line[2048];
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        n += strstr(line, a) != NULL && strstr(line, b) != NULL;
+    if (f != NULL)
+        fclose(f);
+    return n;
+}
+
+/* Connects c with the driver's trace going to a file named after what
+ * (path gets its name). */
+static void connect_traced(st_conn *c, const char *what, char *path, size_t size)
+{
+    snprintf(path, size, "/tmp/gc_param_arrays_%s_%d.log", what, (int)getpid());
+    char extra[128];
+    snprintf(extra, sizeof extra, "LogLevel=3;LogFile=%s", path);
+    st_connect_with(c, extra);
+}
+
+/* Autocommit off: the driver's BEGIN goes in the array's pipeline, not
+ * as a round trip of its own before it (general connection; a global
+ * connection's transaction runs its rows one by one). The rows commit
+ * with the transaction. */
+static void begin_goes_in_the_pipeline(st_conn *c)
+{
+    char path[64];
+    st_conn t;
+    connect_traced(&t, "begin", path, sizeof path);
+    ST_OK(SQLSetConnectAttr(t.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    SQLHSTMT s = st_stmt(&t);
+    SQLINTEGER ids[5] = {401, 402, 403, 404, 405}, vs[5] = {0};
+    SQLLEN ind[5] = {0};
+    SQLUSMALLINT status[5];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 5, ids, vs, ind, status, &processed);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS), s);
+    SQLLEN count = 0;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 5 && processed == 5, "5 rows, %ld counted", (long)count);
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr where id > 400"), "0") == 0,
+             "another session sees nothing before the commit");
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, t.dbc, SQL_COMMIT), NULL);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_disconnect(&t);
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr where id > 400"), "5") == 0,
+             "the 5 rows committed");
+    int in_pipeline = trace_lines(path, "pipeline query: BEGIN", "");
+    int alone = trace_lines(path, " query: BEGIN", "") - in_pipeline;
+    unlink(path);
+    ST_CHECK(in_pipeline == 1 && alone == 0, "BEGIN in the pipeline (%d), alone (%d)",
+             in_pipeline, alone);
+    st_exec(c, "delete from parr where id > 400");
+}
+
 /* With the trace on, the array's rows show as one pipeline, not one
  * execution each. */
 static void rows_go_pipelined(void)
 {
     char path[64];
-    snprintf(path, sizeof path, "/tmp/gc_param_arrays_%d.log", (int)getpid());
     st_conn c;
-    char extra[128];
-    snprintf(extra, sizeof extra, "LogLevel=3;LogFile=%s", path);
-    st_connect_with(&c, extra);
+    connect_traced(&c, "rows", path, sizeof path);
     SQLHSTMT s = st_stmt(&c);
     SQLINTEGER keys[20];
     SQLLEN ind[20] = {0};
@@ -378,17 +434,9 @@ static void rows_go_pipelined(void)
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"update parr set v = v where id = ?", SQL_NTS), s);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_disconnect(&c);
-    FILE *f = fopen(path, "r");
-    ST_CHECK(f != NULL, "trace file %s", path);
-    int pipelined = 0, single = 0;
-    char line[2048];
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        pipelined += strstr(line, "parameter array of 20 rows pipelined") != NULL;
-        single += strstr(line, "update parr set v = v where id = $1") != NULL &&
-                  strstr(line, "query (1 parameters)") != NULL;
-    }
-    if (f != NULL)
-        fclose(f);
+    int pipelined = trace_lines(path, "parameter array of 20 rows pipelined", "");
+    int single = trace_lines(path, "update parr set v = v where id = $1",
+                             "query (1 parameters)");
     unlink(path);
     ST_CHECK(pipelined == 1 && single == 0, "one pipeline (%d), no single executions (%d)",
              pipelined, single);
@@ -417,8 +465,9 @@ int main(void)
     data_at_execution_rows(&c);
     timeout_cancels_a_row(&c);
     refused_text(&c);
+    rows_go_pipelined();
     if (!global)
-        rows_go_pipelined();
+        begin_goes_in_the_pipeline(&c);
     st_exec(&c, "drop table parr");
     st_disconnect(&c);
     return st_finish("param_arrays");

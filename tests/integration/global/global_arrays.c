@@ -1,0 +1,214 @@
+/*
+ * global_arrays: parameter arrays on a global connection (autocommit),
+ * driven through the unixODBC driver manager against a 2-group cluster
+ * whose accounts table is hash-sharded on id. Proves on the driver's side:
+ * per-row statuses, SQL_DIAG_ROW_NUMBER of a failing row, SQL_PARAM_IGNORE,
+ * row counts through SQLMoreResults in the application's row order across
+ * members (an UPDATE whose rows touch 1 or 0 rows alternately), one result
+ * set per row of a SELECT in row order, and from the trace that each
+ * member got its rows in one pipeline (one parse per primary, no single
+ * executions). The calling script checks the servers.
+ * usage: global_arrays DSN FIRST_ID ROWS TRACE_FILE
+ *   inserts ids FIRST_ID .. FIRST_ID+ROWS-1 (owner 'a<id>'), except row 5
+ *   (ignored) and the last row, which repeats the first row's id (23505).
+ */
+#include <sql.h>
+#include <sqlext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(ok, ...)                                     \
+    do {                                                   \
+        if (!(ok)) {                                       \
+            fprintf(stderr, "FAIL: " __VA_ARGS__);         \
+            fputc('\n', stderr);                           \
+            failures++;                                    \
+        }                                                  \
+    } while (0)
+
+static void ok_or_die(SQLRETURN rc, SQLSMALLINT type, SQLHANDLE h, const char *what)
+{
+    if (SQL_SUCCEEDED(rc))
+        return;
+    SQLCHAR state[6] = "", msg[512] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len);
+    fprintf(stderr, "FAIL: %s: %s %s\n", what, state, msg);
+    exit(1);
+}
+
+/* The trace lines holding both a and b. */
+static int trace_lines(const char *path, const char *a, const char *b)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    int n = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, f) != NULL)
+        n += strstr(line, a) != NULL && strstr(line, b) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* The INSERT array: statuses, the failing row's number, the counts. */
+static void insert_array(SQLHDBC dbc, long first, int rows)
+{
+    SQLHSTMT st;
+    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLBIGINT *ids = calloc((size_t)rows, sizeof *ids);
+    char (*owners)[16] = calloc((size_t)rows, sizeof *owners);
+    SQLLEN *ind = calloc((size_t)rows, sizeof *ind), *oind = calloc((size_t)rows, sizeof *oind);
+    SQLUSMALLINT *status = calloc((size_t)rows, sizeof *status);
+    SQLUSMALLINT *operation = calloc((size_t)rows, sizeof *operation);
+    for (int r = 0; r < rows; r++) {
+        ids[r] = first + r;
+        snprintf(owners[r], sizeof owners[r], "a%ld", (long)ids[r]);
+        oind[r] = SQL_NTS;
+        operation[r] = r == 4 ? SQL_PARAM_IGNORE : SQL_PARAM_PROCEED;
+    }
+    ids[rows - 1] = first;    /* a duplicate key: this row fails alone */
+    SQLULEN processed = 0;
+    ok_or_die(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (id, owner) VALUES (?, ?)",
+                         SQL_NTS), SQL_HANDLE_STMT, st, "prepare insert");
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)(SQLULEN)rows, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_OPERATION_PTR, operation, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, ind);
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0, owners, 16, oind);
+    SQLRETURN rc = SQLExecute(st);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO, "insert array: SQL_SUCCESS_WITH_INFO expected, got %d",
+          (int)rc);
+    int bad = 0;
+    for (int r = 0; r < rows; r++) {
+        SQLUSMALLINT want = r == 4 ? SQL_PARAM_UNUSED
+                          : r == rows - 1 ? SQL_PARAM_ERROR : SQL_PARAM_SUCCESS;
+        bad += status[r] != want;
+    }
+    CHECK(bad == 0 && processed == (SQLULEN)rows, "insert statuses: %d wrong, processed %lu",
+          bad, (unsigned long)processed);
+    SQLCHAR state[6] = "";
+    SQLLEN row = 0;
+    SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, NULL, NULL, 0, NULL);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);
+    CHECK(strcmp((char *)state, "23505") == 0 && row == rows,
+          "the failing row's record: %s at row %ld, expected 23505 at %d", state, (long)row,
+          rows);
+    SQLLEN count = 0;
+    SQLRowCount(st, &count);
+    CHECK(count == rows - 2, "SQLRowCount gives the total %ld, expected %d", (long)count,
+          rows - 2);
+    int more = 0;
+    while ((rc = SQLMoreResults(st)) == SQL_SUCCESS) {
+        SQLRowCount(st, &count);
+        CHECK(count == 1, "a further result counts %ld", (long)count);
+        more++;
+    }
+    CHECK(rc == SQL_NO_DATA && more == rows - 3, "%d further results, expected %d", more,
+          rows - 3);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    free(ids); free(owners); free(ind); free(oind); free(status); free(operation);
+}
+
+/* An UPDATE array over both groups, every other key missing: the counts
+ * come back 1, 0, 1, 0... in the application's row order. */
+static void update_counts_in_row_order(SQLHDBC dbc, long first)
+{
+    enum { N = 12 };
+    SQLHSTMT st;
+    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLBIGINT ids[N];
+    SQLLEN ind[N] = {0};
+    for (int r = 0; r < N; r++)
+        ids[r] = r % 2 == 0 ? first + 10 + r : -1 - r;
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)N, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, ind);
+    ok_or_die(SQLPrepare(st, (SQLCHAR *)"UPDATE accounts SET balance = balance + 1 WHERE id = ?",
+                         SQL_NTS), SQL_HANDLE_STMT, st, "prepare update");
+    ok_or_die(SQLExecute(st), SQL_HANDLE_STMT, st, "update array");
+    SQLLEN count = 0, total = 0;
+    SQLRowCount(st, &total);
+    CHECK(total == N / 2, "update total %ld", (long)total);
+    int wrong = 0;
+    for (int r = 1; r < N; r++) {
+        ok_or_die(SQLMoreResults(st), SQL_HANDLE_STMT, st, "more results");
+        SQLRowCount(st, &count);
+        wrong += count != (r % 2 == 0 ? 1 : 0);
+    }
+    CHECK(wrong == 0, "%d update counts out of row order", wrong);
+    CHECK(SQLMoreResults(st) == SQL_NO_DATA, "no result after the last row");
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+/* A SELECT array over both groups: one result set per row, in row order. */
+static void select_sets_in_row_order(SQLHDBC dbc, long first)
+{
+    enum { N = 8 };
+    SQLHSTMT st;
+    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLBIGINT ids[N];
+    SQLLEN ind[N] = {0};
+    for (int r = 0; r < N; r++)
+        ids[r] = first + 20 + 3 * r;
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)N, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, ind);
+    ok_or_die(SQLPrepare(st, (SQLCHAR *)"SELECT owner FROM accounts WHERE id = ?", SQL_NTS),
+              SQL_HANDLE_STMT, st, "prepare select");
+    ok_or_die(SQLExecute(st), SQL_HANDLE_STMT, st, "select array");
+    int wrong = 0;
+    for (int r = 0; r < N; r++) {
+        char got[32] = "", want[32];
+        SQLLEN len = 0;
+        snprintf(want, sizeof want, "a%ld", (long)ids[r]);
+        if (r > 0)
+            ok_or_die(SQLMoreResults(st), SQL_HANDLE_STMT, st, "next set");
+        ok_or_die(SQLFetch(st), SQL_HANDLE_STMT, st, "fetch");
+        SQLGetData(st, 1, SQL_C_CHAR, got, sizeof got, &len);
+        wrong += strcmp(got, want) != 0;
+        CHECK(SQLFetch(st) == SQL_NO_DATA, "set %d has one row", r + 1);
+    }
+    CHECK(wrong == 0, "%d result sets out of row order", wrong);
+    CHECK(SQLMoreResults(st) == SQL_NO_DATA, "no set after the last row");
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: global_arrays DSN FIRST_ID ROWS TRACE_FILE\n");
+        return 2;
+    }
+    long first = atol(argv[2]);
+    int rows = atoi(argv[3]);
+    SQLHENV env;
+    SQLHDBC dbc;
+    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    char connstr[512];
+    snprintf(connstr, sizeof connstr, "DSN=%s;LogLevel=3;LogFile=%s", argv[1], argv[4]);
+    ok_or_die(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                               SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, dbc, "connect");
+    insert_array(dbc, first, rows);
+    update_counts_in_row_order(dbc, first);
+    select_sets_in_row_order(dbc, first);
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLFreeHandle(SQL_HANDLE_ENV, env);
+    char pipelined[64];
+    snprintf(pipelined, sizeof pipelined, "parameter array of %d rows pipelined", rows);
+    int arrays = trace_lines(argv[4], pipelined, "");
+    int parses = trace_lines(argv[4], "pipeline prepare (unnamed): INSERT INTO accounts", "");
+    int single = trace_lines(argv[4], "INSERT INTO accounts", "parameters)");
+    CHECK(arrays == 1 && parses == 2 && single == 0,
+          "the insert array went as one pipeline per primary: %d arrays, %d parses (2 "
+          "primaries), %d single executions", arrays, parses, single);
+    if (failures == 0)
+        printf("ok: array statuses, row numbers, counts and sets in row order\n");
+    return failures == 0 ? 0 : 1;
+}

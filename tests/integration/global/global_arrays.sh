@@ -1,0 +1,65 @@
+#!/bin/bash
+# Parameter arrays on a global connection, end to end: a private 2 x 2
+# cluster (always taken down), global_arrays driving the driver through
+# unixODBC, and the servers as witnesses: each row of an autocommit INSERT
+# array ran on the primary of the group owning its key (pg_stat_statements
+# calls of the application's INSERT on each primary equal the rows its
+# group's shards received), no row ran on a standby, and every row the
+# driver reported inserted is there, in a shard of its owner group.
+# usage: global_arrays.sh GCCTL PROGRAM SPEC DIR
+GCCTL=$1
+PROGRAM=$2
+SPEC=$3
+DIR=$4
+source "$(dirname "$0")/../gcctl/lib.sh"
+own_cluster "$SPEC"
+
+FIRST=5001
+ROWS=300
+for m in $(members); do
+    su_sql "$m" "SELECT pg_stat_statements_reset()" >/dev/null
+done
+trace="$DIR/global_arrays.log"
+rm -f "$trace"
+run_client "$PROGRAM" gquick "$FIRST" "$ROWS" "$trace" || fail "global_arrays failed"
+
+# Rows inserted: every id but the ignored row 5's, the last row failing.
+LAST=$((FIRST + ROWS - 2))
+want_rows=$((ROWS - 2))
+got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id BETWEEN $FIRST AND $LAST
+                 AND id <> $((FIRST + 4)) AND owner = 'a' || id")
+[ "$got" = "$want_rows" ] || fail "$got of the $want_rows inserted rows are there"
+got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id = $((FIRST + 4))")
+[ "$got" = 0 ] || fail "the ignored row was inserted"
+
+# The servers' account: on each primary, the application's INSERT ran once
+# per row its group owns (pg_stat_statements counts what completed there;
+# a row sent to another group's member would reach its shard through
+# postgres_fdw as another statement, not be counted on its owner).
+owned() {
+    sql G1N1 "SELECT count(*) FROM accounts a JOIN gcluster.shards s
+               ON s.name = a.tableoid::regclass::text
+               WHERE a.id BETWEEN $FIRST AND $LAST AND s.group_name = '$1'"
+}
+calls() {
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'app')
+               AND query LIKE 'INSERT INTO accounts (id, owner) VALUES (\$1%'"
+}
+total=0
+for g in G1 G2; do
+    p=$(primary_of "$g")
+    own=$(owned "$g")
+    [ "$own" -gt 0 ] || fail "group $g owns none of the rows: the test proves nothing"
+    got=$(calls "$p")
+    [ "$got" = "$own" ] || fail "$p ran the INSERT $got times; its group $g owns $own rows"
+    total=$((total + own))
+    for m in $(members "$g"); do
+        [ "$m" = "$p" ] && continue
+        got=$(calls "$m")
+        [ "$got" = 0 ] || fail "standby $m ran the INSERT $got times"
+    done
+    echo "ok: $p ran the INSERT for exactly the $own rows group $g owns"
+done
+[ "$total" = "$want_rows" ] || fail "owners account for $total rows, not $want_rows"
+echo PASS
