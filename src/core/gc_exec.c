@@ -595,8 +595,9 @@ static SQLRETURN continue_exec(gc_stmt *s)
     SQLULEN rows = s->nparams > 0 ? s->apd->array_size : 1;
     SQLUSMALLINT *status = s->ipd->array_status_ptr;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
-    if (gc_exec_array_applies(s, rows))
-        return gc_exec_array_run(s, rows);
+    SQLRETURN pipelined;
+    if (gc_exec_array_applies(s, rows) && gc_exec_array_run(s, rows, &pipelined))
+        return pipelined;
     SQLRETURN result = SQL_SUCCESS;
     for (; s->exec_row < rows; s->exec_row++) {
         SQLULEN row = s->exec_row;

@@ -69,6 +69,8 @@ typedef struct array_run {
     bool server_failed;      /* the server refused a row (or the text) */
     bool lost;               /* a session broke */
     bool parse_reported;     /* a refused text is reported once, not per member */
+    bool spans;              /* a row is a write across groups: the array runs
+                                row by row instead (nothing was sent) */
 } array_run;
 
 /* Whether s on a global connection can have its array routed row by row
@@ -201,6 +203,14 @@ static void route_row(array_run *a, SQLULEN r)
     gc_diag outer = s->h.diag;
     gc_diag_init(&s->h.diag);
     bool routed = gc_route_statement(s, pv) == SQL_SUCCESS;
+    if (routed && s->spans_groups) {
+        /* It runs on every group (gc_span_exec.h), not on one lane. */
+        a->spans = true;
+        gc_diag_free(&s->h.diag);
+        s->h.diag = outer;
+        gc_exec_free_values(pv, s->nparams);
+        return;
+    }
     if (routed)
         gc_stmt_free_session(s->conn);   /* another statement's rows are buffered */
     gc_diag of_row = s->h.diag;
@@ -233,6 +243,8 @@ static void route_rows(array_run *a)
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
+            if (a->spans)
+                return;
             if (!routed_any)
                 version = gc_global_catalog_version(g);
             routed_any = true;
@@ -258,6 +270,8 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
     route_rows(a);
+    if (a->spans)
+        return;
     for (SQLULEN r = 0; r < a->rows; r++) {
         if (a->values[r] == NULL)
             continue;
@@ -565,7 +579,7 @@ static void route_lanes_done(array_run *a)
     }
 }
 
-SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows)
+bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
 {
     bool global = s->conn->global != NULL;
     int max_lanes = global ? gc_global_member_count(s->conn->global) : 1;
@@ -595,6 +609,20 @@ SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows)
         route_and_queue_rows(&a, &err);
     else
         queue_rows(&a, &err);
+    if (a.spans) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "a row of the array is a write across "
+                       "groups: the array runs row by row");
+        for (SQLULEN r = 0; r < rows; r++)
+            gc_exec_free_values(a.values[r], s->nparams);
+        free(a.answers);
+        free(a.values);
+        free(a.lane_of);
+        free(a.lanes);
+        free(a.fate);
+        gc_diag_clear(&s->h.diag);    /* the routed rows' records come again */
+        gc_txn_guard_disarm(s);
+        return false;
+    }
     collect_lanes(&a);    /* reports the lanes whose session broke */
     if (global)
         route_lanes_done(&a);
@@ -615,5 +643,6 @@ done:
     free(a.lanes);
     free(a.fate);
     gc_stmt_reset_exec(s);
-    return gc_stmt_rc_with_info(s, rc);
+    *result = gc_stmt_rc_with_info(s, rc);
+    return true;
 }

@@ -19,9 +19,11 @@ bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows);
  * global connection) and makes the results
  * of the rows that ran the statement's results, in row order. Fills the
  * status array, the processed count and the diagnostics (each failed row's
- * with its row number). The caller has checked the bindings and reset the
- * execution (start_exec). */
-SQLRETURN gc_exec_array_run(gc_stmt *s, SQLULEN rows);
+ * with its row number), *result the execution's return code. The caller
+ * has checked the bindings and reset the execution (start_exec). False,
+ * with nothing sent, when a row of a global connection's array is a write
+ * across groups (gc_span_exec.h): the caller runs the rows one by one. */
+bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result);
 
 /* Shared with gc_exec.c: converts the parameters of one row (*pv_out gets
  * nparams values, freed with gc_exec_free_values); conversion errors are

@@ -32,6 +32,8 @@ pg_stat_statements on each group's primary for where each statement ran.
     parameters: each group's primary inserts its own rows (one statement),
     nothing through postgres_fdw; a duplicate key on one group leaves no row
     anywhere; in a transaction, ROLLBACK leaves none.
+(h) A parameter array (pyodbc's fast_executemany) of UPDATEs without a key:
+    every row applies on every group.
 (f) Still refused in a transaction (0A000, native 90122), before anything is
     sent: INSERT ... SELECT into the sharded table."""
 from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper,
@@ -227,6 +229,24 @@ if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 2000")):
     fail("(g) a rolled-back INSERT across groups left rows")
 nothing_left("(g)")
 log("ok (g): an INSERT of rows for several groups applies on every group or on none")
+
+# ---- (h) a parameter array of writes across groups ----
+# pyodbc's fast_executemany binds an array: its rows are writes across
+# groups, so the array runs row by row, each row on every group.
+before = all_balances()
+reset_statements()
+acur.fast_executemany = True
+acur.executemany("UPDATE accounts SET balance = balance + ? WHERE balance >= ?", [(1, 0), (2, 0)])
+acur.fast_executemany = False
+expect_all({a: v + 3 for a, v in before.items()}, "(h) array of writes across groups")
+for g in GROUPS:
+    ran = calls(P[g], "UPDATE public.accounts_% AS accounts SET balance = balance + $1 "
+                      "WHERE balance >= $2")
+    if ran != 2 * LEAVES[g] or forwarded(P[g]):
+        fail(f"(h) {P[g]} ran the array's UPDATE {ran} times on its partitions (expected "
+             f"{2 * LEAVES[g]}) and received {forwarded(P[g])} through postgres_fdw")
+nothing_left("(h)")
+log("ok (h): a parameter array of writes across groups applied every row on every group")
 
 # ---- (f) still refused ----
 reset_statements()
