@@ -18,6 +18,7 @@
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_session_pool.h"
 #include "global/gc_session_sql.h"
 #include "global/gc_temp_tables.h"
 
@@ -62,6 +63,20 @@ bool gc_route_session_sql_allowed(gc_stmt *s)
     gc_error err;
     gc_error_clear(&err);
     if (gc_session_sql_check_names(s->sql, strlen(s->sql), names, (size_t)n, &err))
+        return true;
+    gc_diag_add_error(&s->h.diag, &err);
+    return false;
+}
+
+bool gc_route_global_session_allows(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL || !gc_global_shares_sessions(c->global) || s->sql == NULL)
+        return true;
+    bool is_ddl = s->analysis != NULL && s->analysis->kind == GC_SQL_DDL;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_session_pool_refuses(is_ddl, (s->temp_effects & GC_TEMP_SQL_CREATES) != 0, &err))
         return true;
     gc_diag_add_error(&s->h.diag, &err);
     return false;

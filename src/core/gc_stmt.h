@@ -269,6 +269,10 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_member *m);
 /* Whether s->sql may run on the connection: a global connection refuses
  * session-dependent SQL (0A000 added to s's diagnostics). */
 bool gc_route_session_sql_allowed(gc_stmt *s);
+/* Under the global session (GlobalSession=Yes): false, with 0A000 naming
+ * the key in s's diagnostics, for DDL and for what creates a temporary
+ * table (both would stay in a shared session). True otherwise. */
+bool gc_route_global_session_allows(gc_stmt *s);
 /* Frees the analysis. */
 void gc_route_free(gc_stmt *s);
 /* Whether sql (len bytes) is SHOW GLOBAL CONNECTION (any case, optional

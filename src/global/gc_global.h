@@ -103,6 +103,21 @@ void gc_global_pin(gc_global *g, int i);
  * COMMIT DROP temporary tables of its session leave the registry. */
 void gc_global_release_pin(gc_global *g);
 
+/* --- the global session (gc_global_session.c, gc_session_pool.h) --- */
+
+/* Whether g shares member sessions (GlobalSession=Yes). */
+bool gc_global_shares_sessions(const gc_global *g);
+/* Gives every member session g holds back to the pool (no-op without the
+ * global session). The caller has ended every transaction and streams no
+ * result. dirty: the sessions carry session characteristics of g's own
+ * (an isolation level, read-only) besides its logged SETs, which count
+ * too; the next borrower resets them. */
+void gc_global_give_back_sessions(gc_global *g, bool dirty);
+/* The pool's figures for member i's server; false without the global
+ * session. */
+struct gc_session_pool_stats;
+bool gc_global_pool_stats(const gc_global *g, int i, struct gc_session_pool_stats *out);
+
 /* The connection's temporary tables (gc_temp_tables.h), owned by g. */
 struct gc_temp_tables *gc_global_temp_tables(gc_global *g);
 

@@ -62,6 +62,19 @@ gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace)
     return m;
 }
 
+gc_member *gc_member_create_like(const gc_member *m)
+{
+    gc_member_params p = {
+        .name = m->name, .group = m->group, .host = m->host, .port = m->port,
+        .dbname = m->dbname, .user = m->user, .password = m->password,
+        .sslmode = m->sslmode, .sslrootcert = m->sslrootcert, .sslcert = m->sslcert,
+        .sslkey = m->sslkey, .application_name = m->application_name,
+        .connect_timeout_s = m->connect_timeout_s, .member_timeout_s = m->member_timeout_s,
+        .extra_conninfo = m->extra_conninfo,
+    };
+    return gc_member_create(&p, NULL);
+}
+
 static void free_secret(char *s)
 {
     if (s == NULL)
@@ -185,7 +198,7 @@ PGTransactionStatusType gc_member_txn_status(const gc_member *m)
 
 int gc_member_server_version(const gc_member *m)
 {
-    return m->conn != NULL ? PQserverVersion(m->conn) : 0;
+    return m->conn != NULL ? PQserverVersion(m->conn) : m->server_version;
 }
 
 const char *gc_member_parameter(const gc_member *m, const char *name)

@@ -199,6 +199,7 @@ static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
     m->conn = conn;
     pthread_mutex_unlock(&m->cancel_lock);
     m->state = GC_MEMBER_UP;
+    m->server_version = PQserverVersion(conn);
     m->generation = atomic_fetch_add(&last_generation, 1) + 1;
     m->in_flight = false;
     m->last_io_ms = gc_member_monotonic_ms();
@@ -227,11 +228,17 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
         !same_text(to->port, from->port) || !same_text(to->dbname, from->dbname) ||
         !same_text(to->user, from->user))
         return false;
+    unsigned long generation = from->generation;
     PGconn *conn = gc_member_detach(from);
     gc_error err;
     gc_error_clear(&err);
     /* Only memory can fail here, and then `to` is simply DOWN. */
-    return connect_succeeded(to, conn, &err);
+    if (!connect_succeeded(to, conn, &err))
+        return false;
+    /* The same server session: what was prepared or set on it is still
+     * there, so it keeps its number. */
+    to->generation = generation;
+    return true;
 }
 
 /* Blocking connect: the parallel connect with one member, after closing
