@@ -238,7 +238,7 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
  * driver's own. */
 static SQLRETURN describe_show_global(gc_stmt *s)
 {
-    PGresult *r = gc_show_global_result(s->conn);
+    PGresult *r = gc_show_global_result(s->conn, s->sql);
     bool ok = r != NULL && gc_result_describe_ird(s, r);
     PQclear(r);
     if (!ok) {
@@ -776,7 +776,7 @@ static SQLRETURN show_global(gc_stmt *s)
         return SQL_ERROR;
     s->row_count = -1;
     s->row_number = 0;
-    PGresult *r = gc_show_global_result(s->conn);
+    PGresult *r = gc_show_global_result(s->conn, s->sql);
     if (r == NULL) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;

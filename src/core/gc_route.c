@@ -111,8 +111,15 @@ static char *hex_text(const gc_param_value *v)
     return t;
 }
 
-/* Opens the chosen member when it is closed (LocalityOnDemand) with the
- * connection's session characteristics. */
+/* Whether opening a member failed because no shared session came free in
+ * time (GlobalSessionMax, HYT00), not because the member is unreachable. */
+static bool waited_in_vain(const gc_error *err)
+{
+    return strcmp(err->sqlstate, "HYT00") == 0;
+}
+
+/* Opens the chosen member when it is closed (LocalityOnDemand, or a
+ * shared session borrowed) with the connection's session characteristics. */
 static bool open_chosen(gc_conn *c, int member, gc_error *err)
 {
     gc_member *m = gc_global_member(c->global, member);
@@ -179,7 +186,11 @@ static SQLRETURN join_chosen(gc_stmt *s, int i)
     gc_conn *c = s->conn;
     gc_error err;
     gc_error_clear(&err);
-    if (!open_chosen(c, i, &err) || chosen_is_dead(c, i, &err)) {
+    if (!open_chosen(c, i, &err) && waited_in_vain(&err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    if (!gc_member_is_open(gc_global_member(c->global, i)) || chosen_is_dead(c, i, &err)) {
         gc_diag_add(&s->h.diag, "08S01", 0, "communication link failure: the transaction "
                     "must join member %s for this write, which does not answer: %s",
                     gc_member_name(gc_global_member(c->global, i)), err.message);
@@ -291,6 +302,11 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             !chosen_is_dead(c, d.member, &err)) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
+            break;
+        }
+        if (waited_in_vain(&err)) {
+            /* The member is fine: routing again would only wait again. */
+            gc_diag_add_error(&s->h.diag, &err);
             break;
         }
         if (!d.pinned)

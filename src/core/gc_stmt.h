@@ -152,7 +152,7 @@ struct gc_stmt {
     /* Global connection (gc_route.c): what routing knows of the text. */
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
-    bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
+    bool show_global;         /* the text is SHOW GLOBAL CONNECTION or SESSION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
@@ -275,11 +275,11 @@ bool gc_route_session_sql_allowed(gc_stmt *s);
 bool gc_route_global_session_allows(gc_stmt *s);
 /* Frees the analysis. */
 void gc_route_free(gc_stmt *s);
-/* Whether sql (len bytes) is SHOW GLOBAL CONNECTION (any case, optional
- * trailing semicolon). */
+/* Whether sql (len bytes) is SHOW GLOBAL CONNECTION or its companion SHOW
+ * GLOBAL SESSION (any case, optional trailing semicolon). */
 bool gc_show_global_matches(const char *sql, size_t len);
-/* The rows of SHOW GLOBAL CONNECTION (caller owns), NULL on out-of-memory. */
-PGresult *gc_show_global_result(gc_conn *c);
+/* The rows of the one sql is (caller owns), NULL on out-of-memory. */
+PGresult *gc_show_global_result(gc_conn *c, const char *sql);
 
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */

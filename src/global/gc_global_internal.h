@@ -54,6 +54,7 @@ struct gc_global {
                                       (gc_session_pool.h), one join; else NULL */
     bool *held;                    /* with pool: member i's session counts as
                                       borrowed from it (topo.n_members) */
+    int pool_wait_ms;              /* GlobalSessionWait */
     bool ran_setup;                /* with pool: session characteristics were
                                       run on a borrowed session */
 };

@@ -31,7 +31,8 @@ bool gc_global_join_pool(gc_global *g, const gc_settings *s)
     char *key = gc_session_pool_key(s);
     if (key == NULL)
         return false;
-    g->pool = gc_session_pool_join(key);
+    g->pool = gc_session_pool_join(key, s->global_session_max);
+    g->pool_wait_ms = (s->global_session_wait > 0 ? s->global_session_wait : 30) * 1000;
     free(key);
     return g->pool != NULL;
 }
@@ -69,15 +70,24 @@ bool gc_global_borrow_member(gc_global *g, int i, const char *setup_sql, gc_erro
 {
     gc_member *m = g->members[i];
     bool dirty = false;
-    if (gc_session_pool_borrow(g->pool, m, &dirty)) {
+    gc_pool_borrow got = gc_session_pool_borrow(g->pool, m, g->pool_wait_ms, &dirty);
+    if (got == GC_POOL_TIMED_OUT) {
+        gc_error_set(err, "HYT00", GC_SESSION_POOL_NATIVE_TIMEOUT,
+                     "timeout expired: no shared session of member %s came free within "
+                     "%d s (GlobalSessionMax sessions are in use; GlobalSessionWait)",
+                     g->topo.members[i].name, g->pool_wait_ms / 1000);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "%s", err->message);
+        return false;
+    }
+    if (got == GC_POOL_LENT) {
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s: shared session %lu borrowed%s",
                        g->topo.members[i].name, gc_member_generation(m),
                        dirty ? " (another connection's settings reset)" : "");
     } else if (gc_member_connect(m, err)) {
-        gc_session_pool_note_opened(g->pool, m);
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s: new shared session %lu",
                        g->topo.members[i].name, gc_member_generation(m));
     } else {
+        gc_session_pool_note_lost(g->pool, m);   /* the reserved room is free again */
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s did not answer: %s",
                        g->topo.members[i].name, err->message);
         gc_global_sync_router(g);

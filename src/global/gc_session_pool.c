@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "global/gc_global_internal.h"
 #include "member/gc_member_notify.h"
@@ -32,6 +33,8 @@ typedef struct pool_server {
 
 struct gc_session_pool {
     char *key;
+    int max_per_server;       /* GlobalSessionMax; 0: no bound */
+    pthread_cond_t given_back; /* signalled when a session is given back or lost */
     int joins;                /* connections joined; the last leave frees */
     pool_server *servers;
     int n_servers;
@@ -51,11 +54,12 @@ char *gc_session_pool_key(const gc_settings *s)
     gc_strbuf key;
     gc_strbuf_init(&key);
 #define TEXT(f) (s->f != NULL ? s->f : "")
-    bool ok = gc_strbuf_appendf(&key, "%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%d/%d/%d", topology,
-                                TEXT(pwd), TEXT(sslmode), TEXT(sslrootcert), TEXT(sslcert),
-                                TEXT(sslkey), TEXT(application_name), TEXT(pqopt),
-                                TEXT(conn_settings), s->member_timeout, s->keepalive_time,
-                                s->keepalive_interval);
+    bool ok = gc_strbuf_appendf(&key, "%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%d/%d/%d/%d",
+                                topology, TEXT(pwd), TEXT(sslmode), TEXT(sslrootcert),
+                                TEXT(sslcert), TEXT(sslkey), TEXT(application_name),
+                                TEXT(pqopt), TEXT(conn_settings), s->member_timeout,
+                                s->keepalive_time, s->keepalive_interval,
+                                s->global_session_max);
 #undef TEXT
     free(topology);
     if (!ok) {
@@ -65,7 +69,19 @@ char *gc_session_pool_key(const gc_settings *s)
     return gc_strbuf_take(&key);
 }
 
-gc_session_pool *gc_session_pool_join(const char *key)
+/* A condition variable timed on the monotonic clock. */
+static bool init_cond(pthread_cond_t *cond)
+{
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0)
+        return false;
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    bool ok = pthread_cond_init(cond, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    return ok;
+}
+
+gc_session_pool *gc_session_pool_join(const char *key, int max_per_server)
 {
     pthread_mutex_lock(&pool_lock);
     gc_session_pool *p = pools;
@@ -77,7 +93,13 @@ gc_session_pool *gc_session_pool_join(const char *key)
             free(p);
             p = NULL;
         }
+        if (p != NULL && !init_cond(&p->given_back)) {
+            free(p->key);
+            free(p);
+            p = NULL;
+        }
         if (p != NULL) {
+            p->max_per_server = max_per_server > 0 ? max_per_server : 0;
             p->next = pools;
             pools = p;
         }
@@ -99,6 +121,7 @@ static void free_pool(gc_session_pool *p)
         free(srv->port);
     }
     free(p->servers);
+    pthread_cond_destroy(&p->given_back);
     free(p->key);
     free(p);
 }
@@ -176,35 +199,90 @@ static bool pop_live(pool_server *srv, idle_session *out, gc_member **dead, int 
     return false;
 }
 
-bool gc_session_pool_borrow(gc_session_pool *p, gc_member *m, bool *dirty)
+/* The monotonic deadline wait_ms from now. */
+static struct timespec deadline_in(int wait_ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_sec += wait_ms / 1000;
+    t.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+/* One look under pool_lock: an idle live session (LENT), else room for a
+ * new one (OPEN_NEW, reserved), else TIMED_OUT meaning "full now". */
+static gc_pool_borrow try_borrow(gc_session_pool *p, pool_server *srv, idle_session *is,
+                                 gc_member **dead, int *n_dead)
+{
+    if (pop_live(srv, is, dead, n_dead)) {
+        srv->stats.borrowed++;
+        srv->stats.borrows++;
+        return GC_POOL_LENT;
+    }
+    if (*n_dead == 16)
+        return GC_POOL_TIMED_OUT;   /* not full: the caller frees them and looks again */
+    if (p->max_per_server == 0 || srv->stats.borrowed + srv->n_idle < p->max_per_server) {
+        srv->stats.borrowed++;
+        srv->stats.opened++;
+        return GC_POOL_OPEN_NEW;
+    }
+    return GC_POOL_TIMED_OUT;
+}
+
+gc_pool_borrow gc_session_pool_borrow(gc_session_pool *p, gc_member *m, int wait_ms,
+                                      bool *dirty)
 {
     *dirty = false;
+    struct timespec deadline = deadline_in(wait_ms);
+    bool waited = false;
     for (;;) {
         gc_member *dead[16];
         int n_dead = 0;
-        idle_session is;
+        idle_session is = { 0 };
+        gc_pool_borrow got = GC_POOL_TIMED_OUT;
+        bool expired = false;
         pthread_mutex_lock(&pool_lock);
-        pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), false);
-        bool found = srv != NULL && pop_live(srv, &is, dead, &n_dead);
-        if (found) {
-            srv->stats.borrowed++;
-            srv->stats.borrows++;
+        pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), true);
+        if (srv == NULL) {
+            got = GC_POOL_OPEN_NEW;    /* out of memory: uncounted, but served */
+        } else {
+            got = try_borrow(p, srv, &is, dead, &n_dead);
+            if (got == GC_POOL_TIMED_OUT && n_dead == 0) {
+                /* Full: wait for a session to come back. */
+                if (!waited)
+                    srv->stats.waits++;
+                waited = true;
+                expired = pthread_cond_timedwait(&p->given_back, &pool_lock, &deadline) != 0;
+                if (expired) {
+                    got = try_borrow(p, srv, &is, dead, &n_dead);
+                    if (got == GC_POOL_TIMED_OUT && n_dead == 0)
+                        srv->stats.timeouts++;
+                    else
+                        expired = false;
+                }
+            }
         }
         pthread_mutex_unlock(&pool_lock);
         for (int k = 0; k < n_dead; k++)
             gc_member_destroy(dead[k]);
-        if (found) {
+        if (got == GC_POOL_OPEN_NEW)
+            return got;
+        if (got == GC_POOL_LENT) {
             bool moved = gc_member_take_session(m, is.holder);
             gc_member_destroy(is.holder);
             if (!moved) {
                 gc_session_pool_note_lost(p, m);
-                return false;
+                continue;
             }
             *dirty = is.dirty;
-            return true;
+            return got;
         }
-        if (n_dead < 16)
-            return false;
+        if (expired)
+            return GC_POOL_TIMED_OUT;
     }
 }
 
@@ -242,6 +320,7 @@ gc_member *gc_session_pool_borrow_any(gc_session_pool *p)
 
 void gc_session_pool_note_opened(gc_session_pool *p, const gc_member *m)
 {
+    /* Outside the bound: the connection reopened it by itself. */
     pthread_mutex_lock(&pool_lock);
     pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), true);
     if (srv != NULL) {
@@ -257,8 +336,9 @@ void gc_session_pool_note_lost(gc_session_pool *p, const gc_member *m)
     pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), false);
     if (srv != NULL && srv->stats.borrowed > 0) {
         srv->stats.borrowed--;
-        srv->stats.discarded++;
+        srv->stats.lost++;
     }
+    pthread_cond_broadcast(&p->given_back);
     pthread_mutex_unlock(&pool_lock);
 }
 
@@ -290,13 +370,18 @@ void gc_session_pool_give_back(gc_session_pool *p, gc_member *m, bool dirty)
                 srv->cap_idle = cap;
             }
         }
-        if (holder != NULL && srv->n_idle < srv->cap_idle) {
+        /* Sessions opened outside the bound (at connect, by failover) do
+         * not stay above it. */
+        bool room = p->max_per_server == 0 ||
+                    srv->stats.borrowed + srv->n_idle < p->max_per_server;
+        if (holder != NULL && room && srv->n_idle < srv->cap_idle) {
             srv->idle[srv->n_idle++] = (idle_session){ .holder = holder, .dirty = dirty };
             kept = true;
         } else {
             srv->stats.discarded++;
         }
     }
+    pthread_cond_broadcast(&p->given_back);
     pthread_mutex_unlock(&pool_lock);
     if (!kept)
         gc_member_destroy(holder);

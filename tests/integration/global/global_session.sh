@@ -71,4 +71,33 @@ check_transactions_Yes() {
 run_count No
 run_count Yes
 run_client "$PROGRAM" "$DSN" leak || fail "settings, prepared statements or refusals"
+run_client "$PROGRAM" "$DSN" wait || fail "a waiter for a shared session"
+
+# Idle shared sessions terminated by the servers are never handed out.
+fifo="$DIR/gsession.fifo" out="$DIR/gsession.out"
+rm -f "$fifo" "$out"
+mkfifo "$fifo"
+run_client "$PROGRAM" "$DSN" kill <"$fifo" >"$out" &
+pid=$!
+exec 3>"$fifo"
+for _ in $(seq 1 600); do
+    grep -q '^ready' "$out" && break
+    kill -0 "$pid" 2>/dev/null || fail "global_session kill stopped early"
+    sleep 0.1
+done
+for m in $(members); do
+    su_sql "$m" "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                 WHERE application_name = 'gsession' AND state = 'idle'" >/dev/null
+done
+for m in $(members); do
+    for _ in $(seq 1 100); do
+        [ "$(su_sql "$m" "SELECT count(*) FROM pg_stat_activity
+                          WHERE application_name = 'gsession'")" = 0 ] && break
+        sleep 0.1
+    done
+done
+echo >&3
+exec 3>&-
+wait "$pid" || fail "after the idle sessions were terminated: $(cat "$out")"
+cat "$out"
 echo PASS
