@@ -435,6 +435,12 @@ bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
 static void forget_gone_sessions(gc_stmt *s)
 {
     const gc_global *g = s->conn->global;
+    /* A shared session (GlobalSession=Yes) not held now is in the pool,
+     * its statements with it: forgetting one would prepare its name again
+     * there (42P05). The list grows with the sessions the statement ran
+     * on, which the pool bounds. */
+    if (gc_global_shares_sessions(g))
+        return;
     int kept = 0;
     for (int i = 0; i < s->server.prepared_on_n; i++) {
         for (int j = 0; j < gc_global_member_count(g); j++) {

@@ -174,8 +174,9 @@ static SQLHSTMT prepare_times(SQLHDBC dbc, int factor, SQLBIGINT *param, SQLBIGI
 {
     SQLHSTMT st;
     fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc stmt");
-    char sql[64];
-    snprintf(sql, sizeof sql, "SELECT ?::bigint * %d", factor);
+    char sql[96];
+    /* On key 1's owner: every run wants a session of the same member. */
+    snprintf(sql, sizeof sql, "SELECT ?::bigint * %d FROM accounts WHERE id = 1", factor);
     fail_on(SQLPrepare(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st, sql);
     static SQLLEN ind;
     fail_on(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, param, 0,
@@ -224,6 +225,35 @@ static int leak(SQLHENV env)
     SQLFreeHandle(SQL_HANDLE_STMT, sa);
     SQLFreeHandle(SQL_HANDLE_STMT, sb);
     printf("ok: prepared statements of two connections on shared sessions never collide\n");
+
+    /* One statement on more sessions than it first keeps track of: each
+     * run takes the next idle session while helpers hold the ones before,
+     * twice round, so it comes back to sessions it prepared on earlier. */
+    SQLHDBC helpers[7];
+    for (int j = 0; j < 7; j++) {
+        helpers[j] = connect_one(env, "Yes");
+        fail_on(SQLSetConnectAttr(helpers[j], SQL_ATTR_AUTOCOMMIT,
+                                  (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), SQL_HANDLE_DBC,
+                helpers[j], "autocommit off");
+    }
+    sa = prepare_times(a, 5, &pa, &ra);
+    for (int round = 0; round < 2; round++) {
+        for (int j = 0; j < 7; j++) {
+            char got[32];
+            run_keyed(helpers[j], "SELECT balance FROM accounts WHERE id = ?", 1, got,
+                      sizeof got);
+            run_times(sa, &pa, &ra, j + 1, 5);
+        }
+        for (int j = 0; j < 7; j++)
+            fail_on(SQLEndTran(SQL_HANDLE_DBC, helpers[j], SQL_ROLLBACK), SQL_HANDLE_DBC,
+                    helpers[j], "rollback");
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, sa);
+    for (int j = 0; j < 7; j++) {
+        SQLDisconnect(helpers[j]);
+        SQLFreeHandle(SQL_HANDLE_DBC, helpers[j]);
+    }
+    printf("ok: a prepared statement comes back to sessions it was prepared on\n");
 
     expect_refused(a, "CREATE TABLE gsession_refused (id int)");
     expect_refused(a, "CREATE TEMPORARY TABLE gsession_temp (id int)");
