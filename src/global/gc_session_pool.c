@@ -28,6 +28,9 @@ typedef struct pool_server {
     char *host, *port;
     idle_session *idle;       /* a stack: the most recently used is lent first */
     int n_idle, cap_idle;
+    gc_member *spare[8];      /* closed holders kept for the next give-back
+                                 (no allocation per transaction); owned */
+    int n_spare;
     gc_session_pool_stats stats;
 } pool_server;
 
@@ -116,6 +119,8 @@ static void free_pool(gc_session_pool *p)
         pool_server *srv = &p->servers[s];
         for (int k = 0; k < srv->n_idle; k++)
             gc_member_destroy(srv->idle[k].holder);
+        for (int k = 0; k < srv->n_spare; k++)
+            gc_member_destroy(srv->spare[k]);
         free(srv->idle);
         free(srv->host);
         free(srv->port);
@@ -199,6 +204,31 @@ static bool pop_live(pool_server *srv, idle_session *out, gc_member **dead, int 
     return false;
 }
 
+/* Keeps holder (closed now) for m's server's next give-back, or frees it. */
+static void keep_spare(gc_session_pool *p, const gc_member *m, gc_member *holder)
+{
+    pthread_mutex_lock(&pool_lock);
+    pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), false);
+    bool kept = srv != NULL && !gc_member_is_open(holder) && srv->n_spare < 8;
+    if (kept)
+        srv->spare[srv->n_spare++] = holder;
+    pthread_mutex_unlock(&pool_lock);
+    if (!kept)
+        gc_member_destroy(holder);
+}
+
+/* A closed holder for m's session: a spare one, else a new one. */
+static gc_member *take_spare(gc_session_pool *p, const gc_member *m)
+{
+    gc_member *holder = NULL;
+    pthread_mutex_lock(&pool_lock);
+    pool_server *srv = server_of(p, gc_member_host(m), gc_member_port(m), false);
+    if (srv != NULL && srv->n_spare > 0)
+        holder = srv->spare[--srv->n_spare];
+    pthread_mutex_unlock(&pool_lock);
+    return holder != NULL ? holder : gc_member_create_like(m);
+}
+
 /* The monotonic deadline wait_ms from now. */
 static struct timespec deadline_in(int wait_ms)
 {
@@ -273,7 +303,7 @@ gc_pool_borrow gc_session_pool_borrow(gc_session_pool *p, gc_member *m, int wait
             return got;
         if (got == GC_POOL_LENT) {
             bool moved = gc_member_take_session(m, is.holder);
-            gc_member_destroy(is.holder);
+            keep_spare(p, m, is.holder);
             if (!moved) {
                 gc_session_pool_note_lost(p, m);
                 continue;
@@ -351,7 +381,7 @@ static bool reusable(const gc_member *m)
 
 void gc_session_pool_give_back(gc_session_pool *p, gc_member *m, bool dirty)
 {
-    gc_member *holder = reusable(m) ? gc_member_create_like(m) : NULL;
+    gc_member *holder = reusable(m) ? take_spare(p, m) : NULL;
     if (holder != NULL && !gc_member_take_session(holder, m)) {
         gc_member_destroy(holder);
         holder = NULL;

@@ -228,16 +228,28 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
         !same_text(to->port, from->port) || !same_text(to->dbname, from->dbname) ||
         !same_text(to->user, from->user))
         return false;
-    unsigned long generation = from->generation;
-    PGconn *conn = gc_member_detach(from);
-    gc_error err;
-    gc_error_clear(&err);
-    /* Only memory can fail here, and then `to` is simply DOWN. */
-    if (!connect_succeeded(to, conn, &err))
-        return false;
+    /* The session moves with its cancel object (same backend, same key):
+     * the global session moves sessions twice per transaction. */
+    pthread_mutex_lock(&from->cancel_lock);
+    PGconn *conn = from->conn;
+    PGcancel *cancel = from->cancel;
+    from->conn = NULL;
+    from->cancel = NULL;
+    pthread_mutex_unlock(&from->cancel_lock);
+    gc_member_wrap_end(from);
+    PQsetNoticeReceiver(conn, gc_member_notice_receiver, to);
+    pthread_mutex_lock(&to->cancel_lock);
+    to->conn = conn;
+    to->cancel = cancel;
+    pthread_mutex_unlock(&to->cancel_lock);
+    to->state = GC_MEMBER_UP;
     /* The same server session: what was prepared or set on it is still
      * there, so it keeps its number. */
-    to->generation = generation;
+    to->generation = from->generation;
+    to->server_version = from->server_version;
+    to->in_flight = false;
+    to->last_io_ms = from->last_io_ms;
+    gc_error_clear(&to->down_error);
     return true;
 }
 

@@ -214,6 +214,21 @@ static int leak(SQLHENV env)
         expect_value(b, "SELECT current_setting('work_mem')", base, "the other connection");
     }
     printf("ok: a SET stays with its connection (%s elsewhere)\n", base);
+    /* Checked by a server when it is set, though no session is held. */
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, a, &st), SQL_HANDLE_DBC, a, "alloc stmt");
+    SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)"SET work_mem = 'plenty'", SQL_NTS);
+    SQLCHAR state[6] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    SQLCHAR msg[256] = "";
+    SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, &native, msg, sizeof msg, &len);
+    if (rc != SQL_ERROR || strcmp((char *)state, "22023") != 0) {
+        fprintf(stderr, "FAIL: SET work_mem = 'plenty': rc %d, %s %s\n", rc, state, msg);
+        exit(1);
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    expect_value(a, "SELECT current_setting('work_mem')", "7777kB", "after a refused SET");
+    printf("ok: a bad SET is refused at once (%s)\n", state);
 
     SQLBIGINT pa = 0, ra = 0, pb = 0, rb = 0;
     SQLHSTMT sa = prepare_times(a, 2, &pa, &ra);
