@@ -14,6 +14,11 @@
  * leave the connection open (with a 01000 note naming them) as long as one
  * member does.
  *
+ * With GlobalSession=Yes (gc_global_session.c, gc_session_pool.h) the
+ * member objects stay the connection's, but the server sessions in them are
+ * borrowed from a process-wide pool when a member is chosen and given back
+ * between transactions; members are then opened as on demand.
+ *
  * Routing (gc_global_route.c) follows ARCHITECTURE.md section 4 and reads
  * only cached data: the shard map, the member states and the search_path
  * read at connect time. Every decision is traced at LogLevel 2.

@@ -134,19 +134,26 @@ void gc_member_notice_receiver(void *arg, const PGresult *res)
                      severity != NULL ? severity : "NOTICE", message);
 }
 
-PGconn *gc_member_detach(gc_member *m)
+PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel)
 {
     assert(m != NULL);
     pthread_mutex_lock(&m->cancel_lock);
-    PGcancel *cancel = m->cancel;
+    *cancel = m->cancel;
     PGconn *conn = m->conn;
     m->cancel = NULL;
     m->conn = NULL;
     pthread_mutex_unlock(&m->cancel_lock);
-    if (cancel != NULL)
-        PQfreeCancel(cancel);
     m->in_flight = false;
     gc_member_wrap_end(m);
+    return conn;
+}
+
+PGconn *gc_member_detach(gc_member *m)
+{
+    PGcancel *cancel;
+    PGconn *conn = gc_member_detach_with_cancel(m, &cancel);
+    if (cancel != NULL)
+        PQfreeCancel(cancel);
     return conn;
 }
 

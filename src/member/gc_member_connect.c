@@ -230,13 +230,8 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
         return false;
     /* The session moves with its cancel object (same backend, same key):
      * the global session moves sessions twice per transaction. */
-    pthread_mutex_lock(&from->cancel_lock);
-    PGconn *conn = from->conn;
-    PGcancel *cancel = from->cancel;
-    from->conn = NULL;
-    from->cancel = NULL;
-    pthread_mutex_unlock(&from->cancel_lock);
-    gc_member_wrap_end(from);
+    PGcancel *cancel;
+    PGconn *conn = gc_member_detach_with_cancel(from, &cancel);
     PQsetNoticeReceiver(conn, gc_member_notice_receiver, to);
     pthread_mutex_lock(&to->cancel_lock);
     to->conn = conn;

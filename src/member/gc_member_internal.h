@@ -53,6 +53,8 @@ struct gc_member {
  * freed) and returns it, NULL when there was none; the caller finishes it
  * or hands it on. */
 PGconn *gc_member_detach(gc_member *m);
+/* The same, handing the session's cancel object over too (caller owns it). */
+PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel);
 
 /* Monotonic clock in milliseconds. */
 long long gc_member_monotonic_ms(void);
