@@ -123,11 +123,22 @@ const gc_key gc_keys[] = {
              "member, instead of connecting to every member at connect time." },
     { .name = "GlobalSession", .goldilocks = "USE_GLOBAL_SESSION",
       .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(global_session),
-      .doc = "Meant to let the global connections of one process to the same "
-             "cluster and role share member sessions, each borrowed for one "
-             "transaction. Not built yet: a global connection given Yes connects "
-             "with SQL_SUCCESS_WITH_INFO and 01S02 saying so, and keeps a session "
-             "of its own on every member." },
+      .doc = "Yes: the global connections of one process to the same cluster, "
+             "database, role and session-affecting keys share member sessions, each "
+             "borrowed for one transaction, autocommit statement or streaming result "
+             "and given back after it, so server sessions follow concurrent "
+             "transactions instead of connections x members. DDL and temporary "
+             "tables are refused (0A000) under it (docs/global-connection.md, "
+             "\"The global session\")." },
+    { .name = "GlobalSessionMax", .type = GC_KEY_INT, .min = 0, .max = 100000,
+      .default_value = "0", .offset = FIELD(global_session_max),
+      .doc = "With GlobalSession=Yes: the most shared sessions the process keeps "
+             "open to one member (borrowed and idle); a connection that needs one "
+             "more waits for one to be given back. 0: no limit." },
+    { .name = "GlobalSessionWait", .type = GC_KEY_INT, .min = 1, .max = 3600,
+      .default_value = "30", .offset = FIELD(global_session_wait),
+      .doc = "With GlobalSessionMax reached: seconds a connection waits for a "
+             "shared session of a member before the statement fails with HYT00." },
     { .name = "DirectExecuteRouting", .type = GC_KEY_BOOL, .default_value = "No",
       .offset = FIELD(direct_execute_routing),
       .doc = "Yes: route SQLExecDirect statements by the sharding-key literals they "

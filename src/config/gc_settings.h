@@ -37,6 +37,8 @@ typedef struct gc_settings {
     char *locality_group_path;
     bool locality_on_demand;
     bool global_session;
+    int global_session_max;       /* GlobalSessionMax: 0 = no limit */
+    int global_session_wait;      /* GlobalSessionWait, seconds */
     bool direct_execute_routing;
     bool resolve_lost_writes;
     /* TLS, passed to every member session */

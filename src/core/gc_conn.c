@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/gc_call.h"
+#include "core/gc_conn_refresh.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
@@ -363,6 +364,8 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
         return NULL;
     }
     gc_stmt_free_session(c);
+    if (!gc_conn_global_hold_session(c, err))
+        return NULL;
     return gc_member_exec(c->session, sql, err);
 }
 
@@ -379,6 +382,12 @@ gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag)
 {
     if (!gc_conn_is_connected(c)) {
         gc_diag_add(diag, "08003", 0, "connection not open");
+        return NULL;
+    }
+    gc_error held;
+    gc_error_clear(&held);
+    if (!gc_conn_global_hold_session(c, &held)) {
+        gc_diag_add_error(diag, &held);
         return NULL;
     }
     if (!gc_member_is_open(c->session)) {

@@ -55,13 +55,6 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         gc_diag_add_error(&c->h.diag, &warnings.members_down);
     if (gc_error_is_set(&warnings.unknown_names))
         gc_diag_add_error(&c->h.diag, &warnings.unknown_names);
-    /* Shared member sessions are not built yet: say so rather than accept
-     * the key silently (01S02, the value asked for was not used). */
-    if (c->settings.global_session)
-        gc_diag_add(&c->h.diag, "01S02", 0,
-                    "option value changed: GlobalSession=Yes (USE_GLOBAL_SESSION) is not "
-                    "supported yet; this connection keeps a session of its own on every "
-                    "member");
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
@@ -159,6 +152,31 @@ void gc_conn_global_between_transactions(gc_conn *c)
                        "catalog version not followed: %s (last good topology kept)",
                        err.message);
     find_session_again(c, name);
+}
+
+void gc_conn_global_idle(gc_conn *c)
+{
+    gc_global *g = c->global;
+    if (g == NULL || !gc_global_shares_sessions(g) || in_transaction(c))
+        return;
+    for (gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn)
+        if (o->owns_session)
+            return;     /* its result is read from the session as fetched */
+    char buf[128];
+    gc_global_give_back_sessions(g, gc_conn_characteristics_sql(c, buf, sizeof buf) != NULL);
+}
+
+bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
+{
+    gc_global *g = c->global;
+    if (g == NULL || !gc_global_shares_sessions(g) || c->session == NULL ||
+        gc_member_is_open(c->session) || gc_member_get_state(c->session) == GC_MEMBER_DOWN)
+        return true;
+    int i = gc_global_member_index(g, c->session);
+    char buf[128];
+    return i >= 0 &&
+           gc_global_open_member(g, i, gc_conn_characteristics_sql(c, buf, sizeof buf), err) &&
+           gc_global_settings_replay(g, i, err);
 }
 
 SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)

@@ -21,6 +21,19 @@
  * a failed reload keeps the last good topology (traced). */
 void gc_conn_global_between_transactions(gc_conn *c);
 
+/* --- the global session (GlobalSession=Yes, gc_session_pool.h) --- */
+
+/* Between ODBC calls: when c shares member sessions and holds no
+ * transaction (no pin, no SQL BEGIN held back, no member session in one)
+ * and no statement streams a result, every member session it holds goes
+ * back to the pool. No-op otherwise. */
+void gc_conn_global_idle(gc_conn *c);
+/* Before running something on c->session outside routing (catalog
+ * functions, large objects, connection attributes): a member session given
+ * back is borrowed again, with the connection's session characteristics
+ * and settings. False with err when the member does not answer. */
+bool gc_conn_global_hold_session(gc_conn *c, gc_error *err);
+
 /* ALTER SYSTEM RECONNECT GLOBAL CONNECTION on connection c: raises the
  * catalog version on every group's primary, reopens every member session.
  * Errors go to diag: 25000 inside a transaction, the server's 42501 without

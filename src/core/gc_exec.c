@@ -25,6 +25,7 @@
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
+#include "global/gc_session_pool.h"
 #include "sql/gc_sql_rewrite.h"
 
 static gc_stmt_state idle_state(const gc_stmt *s)
@@ -49,6 +50,12 @@ static bool may_execute(gc_stmt *s)
 /* The session, or NULL with 08003 (never connected) or 08S01 (lost) added. */
 static gc_member *open_session(gc_stmt *s)
 {
+    gc_error held;
+    gc_error_clear(&held);
+    if (!gc_conn_global_hold_session(s->conn, &held)) {
+        gc_diag_add_error(&s->h.diag, &held);
+        return NULL;
+    }
     gc_member *m = s->conn->session;
     if (m != NULL && gc_member_get_state(m) == GC_MEMBER_DOWN) {
         gc_diag_add(&s->h.diag, "08S01", 0,
@@ -192,7 +199,12 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
             memcpy(copy, types, (size_t)n * sizeof *copy);
     }
     char name[32];
-    snprintf(name, sizeof name, "gc_%lu", ++s->conn->next_statement_number);
+    /* Shared sessions (GlobalSession=Yes) hold other connections'
+     * statements too: the name is the process's, not the connection's. */
+    unsigned long number = s->conn->settings.global_session
+                               ? gc_session_pool_statement_number()
+                               : ++s->conn->next_statement_number;
+    snprintf(name, sizeof name, "gc_%lu", number);
     gc_error err;
     gc_error_clear(&err);
     if (!gc_member_send_prepare(m, name, s->sql, n, copy, &err)) {
@@ -227,7 +239,7 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
  * driver's own. */
 static SQLRETURN describe_show_global(gc_stmt *s)
 {
-    PGresult *r = gc_show_global_result(s->conn);
+    PGresult *r = gc_show_global_result(s->conn, s->sql);
     bool ok = r != NULL && gc_result_describe_ird(s, r);
     PQclear(r);
     if (!ok) {
@@ -413,6 +425,8 @@ static SQLRETURN send_again(gc_stmt *s, gc_param_value *pv)
 
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
+    if (!gc_route_global_session_allows(s))
+        return SQL_ERROR;
     if (gc_ddl_exec_is_cluster_wide(s))
         return gc_ddl_exec_statement(s);
     SQLRETURN handled;
@@ -766,7 +780,7 @@ static SQLRETURN show_global(gc_stmt *s)
         return SQL_ERROR;
     s->row_count = -1;
     s->row_number = 0;
-    PGresult *r = gc_show_global_result(s->conn);
+    PGresult *r = gc_show_global_result(s->conn, s->sql);
     if (r == NULL) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;

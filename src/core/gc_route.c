@@ -18,6 +18,7 @@
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_session_pool.h"
 #include "global/gc_session_sql.h"
 #include "global/gc_temp_tables.h"
 
@@ -67,6 +68,20 @@ bool gc_route_session_sql_allowed(gc_stmt *s)
     return false;
 }
 
+bool gc_route_global_session_allows(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    if (c->global == NULL || !gc_global_shares_sessions(c->global) || s->sql == NULL)
+        return true;
+    bool is_ddl = s->analysis != NULL && s->analysis->kind == GC_SQL_DDL;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_session_pool_refuses(is_ddl, (s->temp_effects & GC_TEMP_SQL_CREATES) != 0, &err))
+        return true;
+    gc_diag_add_error(&s->h.diag, &err);
+    return false;
+}
+
 void gc_route_free(gc_stmt *s)
 {
     if (s->analysis != NULL) {
@@ -96,8 +111,15 @@ static char *hex_text(const gc_param_value *v)
     return t;
 }
 
-/* Opens the chosen member when it is closed (LocalityOnDemand) with the
- * connection's session characteristics. */
+/* Whether opening a member failed because no shared session came free in
+ * time (GlobalSessionMax, HYT00), not because the member is unreachable. */
+static bool waited_in_vain(const gc_error *err)
+{
+    return strcmp(err->sqlstate, "HYT00") == 0;
+}
+
+/* Opens the chosen member when it is closed (LocalityOnDemand, or a
+ * shared session borrowed) with the connection's session characteristics. */
 static bool open_chosen(gc_conn *c, int member, gc_error *err)
 {
     gc_member *m = gc_global_member(c->global, member);
@@ -164,7 +186,11 @@ static SQLRETURN join_chosen(gc_stmt *s, int i)
     gc_conn *c = s->conn;
     gc_error err;
     gc_error_clear(&err);
-    if (!open_chosen(c, i, &err) || chosen_is_dead(c, i, &err)) {
+    if (!open_chosen(c, i, &err) && waited_in_vain(&err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    if (!gc_member_is_open(gc_global_member(c->global, i)) || chosen_is_dead(c, i, &err)) {
         gc_diag_add(&s->h.diag, "08S01", 0, "communication link failure: the transaction "
                     "must join member %s for this write, which does not answer: %s",
                     gc_member_name(gc_global_member(c->global, i)), err.message);
@@ -282,6 +308,11 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             !chosen_is_dead(c, d.member, &err)) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
+            break;
+        }
+        if (waited_in_vain(&err)) {
+            /* The member is fine: routing again would only wait again. */
+            gc_diag_add_error(&s->h.diag, &err);
             break;
         }
         if (!d.pinned)
@@ -410,6 +441,12 @@ bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
 static void forget_gone_sessions(gc_stmt *s)
 {
     const gc_global *g = s->conn->global;
+    /* A shared session (GlobalSession=Yes) not held now is in the pool,
+     * its statements with it: forgetting one would prepare its name again
+     * there (42P05). The list grows with the sessions the statement ran
+     * on, which the pool bounds. */
+    if (gc_global_shares_sessions(g))
+        return;
     int kept = 0;
     for (int i = 0; i < s->server.prepared_on_n; i++) {
         for (int j = 0; j < gc_global_member_count(g); j++) {

@@ -3,6 +3,8 @@
  * a client-built result: one row per member of a global connection; on a
  * general connection one row for its single server (named host:port, no
  * group), so the same monitoring query works on both (docs/global-connection.md).
+ * Its companion SHOW GLOBAL SESSION shows the shared member sessions of the
+ * global session (GlobalSession=Yes), one row per member.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +13,15 @@
 #include "core/gc_convert.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
+#include "global/gc_session_pool.h"
 #include "sql/gc_sql_lexer.h"
 
 bool gc_show_global_matches(const char *sql, size_t len)
 {
     static const char *const words[] = { "SHOW", "GLOBAL", "CONNECTION" };
-    return gc_sql_text_is_words(sql, len, words, sizeof words / sizeof words[0]);
+    static const char *const session_words[] = { "SHOW", "GLOBAL", "SESSION" };
+    return gc_sql_text_is_words(sql, len, words, sizeof words / sizeof words[0]) ||
+           gc_sql_text_is_words(sql, len, session_words, 3);
 }
 
 static const char *role_text(gc_member_role r)
@@ -58,28 +63,39 @@ static int widest(const char *const *values, int n)
     return (int)w;
 }
 
-/* An empty result with the seven columns; the text columns are varchar of
- * the given widths (MEMBER_NAME, GROUP_NAME). NULL on out-of-memory. */
-static PGresult *empty_result(int name_width, int group_width)
+/* An empty result with n columns: the first n_text varchar of the given
+ * widths, the others bigint. NULL on out-of-memory. */
+static PGresult *make_result(const char *const *names, int n, int n_text,
+                             const int *text_width)
 {
-    static const char *names[7] = { "MEMBER_NAME", "GROUP_NAME", "ROLE", "STATE",
-                                    "ROUTED_BY_KEY", "ROUTED_BY_POLICY", "ERRORS" };
-    /* ROLE and STATE: "primary", "standby", "unknown", "up", "down". */
-    const int text_width[4] = { name_width, group_width, 7, 7 };
-    PGresAttDesc attrs[7];
+    PGresAttDesc attrs[16];
+    if (n > 16)
+        return NULL;
     memset(attrs, 0, sizeof attrs);
-    for (int f = 0; f < 7; f++) {
+    for (int f = 0; f < n; f++) {
         attrs[f].name = (char *)names[f];
-        attrs[f].typid = f < 4 ? GC_OID_VARCHAR : GC_OID_INT8;
-        attrs[f].typlen = f < 4 ? -1 : 8;
-        attrs[f].atttypmod = f < 4 ? text_width[f] + 4 : -1;   /* varchar typmod: n + header */
+        attrs[f].typid = f < n_text ? GC_OID_VARCHAR : GC_OID_INT8;
+        attrs[f].typlen = f < n_text ? -1 : 8;
+        /* varchar typmod: n + header */
+        attrs[f].atttypmod = f < n_text ? text_width[f] + 4 : -1;
     }
     PGresult *res = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
-    if (res == NULL || !PQsetResultAttrs(res, 7, attrs)) {
+    if (res == NULL || !PQsetResultAttrs(res, n, attrs)) {
         PQclear(res);
         return NULL;
     }
     return res;
+}
+
+/* SHOW GLOBAL CONNECTION's seven columns; the text columns are varchar of
+ * the given widths (MEMBER_NAME, GROUP_NAME). NULL on out-of-memory. */
+static PGresult *empty_result(int name_width, int group_width)
+{
+    static const char *const names[7] = { "MEMBER_NAME", "GROUP_NAME", "ROLE", "STATE",
+                                          "ROUTED_BY_KEY", "ROUTED_BY_POLICY", "ERRORS" };
+    /* ROLE and STATE: "primary", "standby", "unknown", "up", "down". */
+    const int text_width[4] = { name_width, group_width, 7, 7 };
+    return make_result(names, 7, 4, text_width);
 }
 
 /* A general connection's one row: its server as host:port (no group); it
@@ -106,8 +122,54 @@ static PGresult *general_result(gc_conn *c)
     return res;
 }
 
-PGresult *gc_show_global_result(gc_conn *c)
+/* SHOW GLOBAL SESSION: one row per member with the figures of the shared
+ * sessions of its server (gc_session_pool_stats); no row on a connection
+ * without the global session. */
+static PGresult *session_result(gc_conn *c)
 {
+    static const char *const names[10] = { "MEMBER_NAME", "GROUP_NAME", "SESSIONS",
+                                           "BORROWED", "IDLE", "WAITS", "TIMEOUTS", "OPENED",
+                                           "DISCARDED", "LOST" };
+    const gc_topology *t = c->global != NULL ? gc_global_topology(c->global) : NULL;
+    bool shared = t != NULL && gc_global_shares_sessions(c->global);
+    int n = shared ? t->n_members : 0;
+    const char *member_names[n > 0 ? n : 1];
+    const char *group_names[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++) {
+        member_names[i] = t->members[i].name;
+        group_names[i] = t->groups[t->members[i].group].name;
+    }
+    const int text_width[2] = { widest(member_names, n), widest(group_names, n) };
+    PGresult *res = make_result(names, 10, 2, text_width);
+    for (int i = 0; res != NULL && i < n; i++) {
+        gc_session_pool_stats st;
+        gc_global_pool_stats(c->global, i, &st);
+        char v[8][24];
+        snprintf(v[0], sizeof v[0], "%d", st.borrowed + st.idle);
+        snprintf(v[1], sizeof v[1], "%d", st.borrowed);
+        snprintf(v[2], sizeof v[2], "%d", st.idle);
+        snprintf(v[3], sizeof v[3], "%lu", st.waits);
+        snprintf(v[4], sizeof v[4], "%lu", st.timeouts);
+        snprintf(v[5], sizeof v[5], "%lu", st.opened);
+        snprintf(v[6], sizeof v[6], "%lu", st.discarded);
+        snprintf(v[7], sizeof v[7], "%lu", st.lost);
+        bool ok = PQsetvalue(res, i, 0, (char *)member_names[i], (int)strlen(member_names[i])) &&
+                  PQsetvalue(res, i, 1, (char *)group_names[i], (int)strlen(group_names[i]));
+        for (int f = 0; ok && f < 8; f++)
+            ok = PQsetvalue(res, i, f + 2, v[f], (int)strlen(v[f]));
+        if (!ok) {
+            PQclear(res);
+            res = NULL;
+        }
+    }
+    return res;
+}
+
+PGresult *gc_show_global_result(gc_conn *c, const char *sql)
+{
+    static const char *const session_words[] = { "SHOW", "GLOBAL", "SESSION" };
+    if (sql != NULL && gc_sql_text_is_words(sql, strlen(sql), session_words, 3))
+        return session_result(c);
     if (c->global == NULL)
         return general_result(c);
     const gc_topology *t = gc_global_topology(c->global);

@@ -153,7 +153,7 @@ struct gc_stmt {
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
     bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
-    bool show_global;         /* the text is SHOW GLOBAL CONNECTION */
+    bool show_global;         /* the text is SHOW GLOBAL CONNECTION or SESSION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
@@ -270,13 +270,17 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_member *m);
 /* Whether s->sql may run on the connection: a global connection refuses
  * session-dependent SQL (0A000 added to s's diagnostics). */
 bool gc_route_session_sql_allowed(gc_stmt *s);
+/* Under the global session (GlobalSession=Yes): false, with 0A000 naming
+ * the key in s's diagnostics, for DDL and for what creates a temporary
+ * table (both would stay in a shared session). True otherwise. */
+bool gc_route_global_session_allows(gc_stmt *s);
 /* Frees the analysis. */
 void gc_route_free(gc_stmt *s);
-/* Whether sql (len bytes) is SHOW GLOBAL CONNECTION (any case, optional
- * trailing semicolon). */
+/* Whether sql (len bytes) is SHOW GLOBAL CONNECTION or its companion SHOW
+ * GLOBAL SESSION (any case, optional trailing semicolon). */
 bool gc_show_global_matches(const char *sql, size_t len);
-/* The rows of SHOW GLOBAL CONNECTION (caller owns), NULL on out-of-memory. */
-PGresult *gc_show_global_result(gc_conn *c);
+/* The rows of the one sql is (caller owns), NULL on out-of-memory. */
+PGresult *gc_show_global_result(gc_conn *c, const char *sql);
 
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */

@@ -15,6 +15,7 @@
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_session_pool.h"
 #include "global/gc_temp_tables.h"
 #include "global/gc_unanswered.h"
 #include "util/gc_strbuf.h"
@@ -26,14 +27,22 @@ typedef struct catalog_reading {
     gc_member *session;   /* the session that read it (pooled, until adopted) */
     char *search_path;    /* that session's search_path; NULL when unknown */
     bool listening;       /* that session LISTENs on GC_CHANNEL */
+    bool from_pool;       /* that session was borrowed from the global session */
 } catalog_reading;
 
-/* Reads the topology through session, with its search_path and (on a
- * primary) LISTEN in the same round trip: three answers for one wait. */
-static bool read_catalog(gc_member *session, gc_topology *topo, catalog_reading *reading,
-                         gc_error *err)
+bool gc_global_opens_on_demand(const gc_settings *s)
 {
-    bool primary = gc_member_get_role(session) == GC_ROLE_PRIMARY;
+    return s->locality_on_demand || s->global_session;
+}
+
+/* Reads the topology through session, with its search_path and (on a
+ * primary) LISTEN in the same round trip: three answers for one wait.
+ * Under the global session nothing LISTENs: the session is shared, and the
+ * catalog version is checked every TopologyRefresh seconds instead. */
+static bool read_catalog(gc_member *session, const gc_settings *s, gc_topology *topo,
+                         catalog_reading *reading, gc_error *err)
+{
+    bool primary = gc_member_get_role(session) == GC_ROLE_PRIMARY && !s->global_session;
     PGresult *search_path = NULL;
     if (!gc_topology_load_with(session,
                                primary ? "SHOW search_path; LISTEN " GC_CHANNEL
@@ -175,7 +184,7 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, sess
         gc_member *seed = tries.items[i];
         bool answered = gc_member_is_open(seed);
         last = errs[i];
-        if (answered && read_catalog(seed, topo, reading, &last)) {
+        if (answered && read_catalog(seed, s, topo, reading, &last)) {
             found = i;
             break;
         }
@@ -219,7 +228,7 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, sess
     /* The open sessions wait for their members; the others go. */
     for (int i = 0; i < tries.count; i++) {
         gc_member *seed = tries.items[i];
-        bool keep = gc_member_is_open(seed) && (i == found || !s->locality_on_demand);
+        bool keep = gc_member_is_open(seed) && (i == found || !gc_global_opens_on_demand(s));
         if (!keep || !pool_add(pool, seed))
             gc_member_destroy(seed);
     }
@@ -308,6 +317,8 @@ static bool create_members(gc_global *g, const gc_global_options *opt)
     g->stats = calloc((size_t)n, sizeof *g->stats);
     g->connect_order = calloc((size_t)n, sizeof *g->connect_order);
     if (g->members == NULL || g->stats == NULL || g->connect_order == NULL)
+        return false;
+    if (g->pool != NULL && (g->held = calloc((size_t)n, sizeof *g->held)) == NULL)
         return false;
     for (int i = 0; i < n; i++) {
         const gc_topo_member *tm = &g->topo.members[i];
@@ -450,7 +461,8 @@ static bool topology_through_guess(const gc_global_options *opt, const gc_topolo
     for (int i = first_new; i < pool->count; i++) {
         gc_error err;
         gc_error_clear(&err);
-        if (gc_member_is_open(pool->items[i]) && read_catalog(pool->items[i], topo, reading, &err))
+        if (gc_member_is_open(pool->items[i]) &&
+            read_catalog(pool->items[i], opt->settings, topo, reading, &err))
             return true;
         if (gc_error_is_set(&err))
             gc_trace_write(opt->trace, GC_TRACE_INFO, "guessed member %s: %s",
@@ -459,16 +471,42 @@ static bool topology_through_guess(const gc_global_options *opt, const gc_topolo
     return false;
 }
 
-/* The topology and, in pool, the sessions opened to learn it: through the
- * guessed members when there is a guess (and members are not opened on
- * demand), else through the seeds. */
-static bool find_topology(const gc_global_options *opt, gc_topology *topo, session_pool *pool,
-                          gc_unanswered *unanswered, catalog_reading *reading, gc_error *err)
+/* Under the global session: reads the topology through an idle shared
+ * session, left in pool for its member to adopt. False when none is idle
+ * or it could not read the catalog (the seeds are asked then). */
+static bool topology_through_shared(const gc_global_options *opt, gc_session_pool *shared,
+                                    gc_topology *topo, session_pool *pool,
+                                    catalog_reading *reading)
 {
+    gc_member *session = shared != NULL ? gc_session_pool_borrow_any(shared) : NULL;
+    if (session == NULL)
+        return false;
+    gc_error err;
+    gc_error_clear(&err);
+    if (read_catalog(session, opt->settings, topo, reading, &err) && pool_add(pool, session)) {
+        reading->from_pool = true;
+        return true;
+    }
+    gc_session_pool_note_lost(shared, session);
+    gc_member_destroy(session);
+    reading->session = NULL;
+    return false;
+}
+
+/* The topology and, in pool, the sessions opened to learn it: through an
+ * idle shared session under the global session, else through the guessed
+ * members when there is a guess (and members are not opened on demand),
+ * else through the seeds. */
+static bool find_topology(const gc_global_options *opt, gc_session_pool *shared,
+                          gc_topology *topo, session_pool *pool, gc_unanswered *unanswered,
+                          catalog_reading *reading, gc_error *err)
+{
+    if (topology_through_shared(opt, shared, topo, pool, reading))
+        return true;
     char *key = gc_global_topology_key(opt->settings);
     bool found = false;
     gc_topology guess;
-    if (key != NULL && !opt->settings->locality_on_demand &&
+    if (key != NULL && !gc_global_opens_on_demand(opt->settings) &&
         guess_topology(opt->settings, key, &guess)) {
         gc_trace_write(opt->trace, GC_TRACE_INFO,
                        "opening the %d members known beforehand at once", guess.n_members);
@@ -504,6 +542,8 @@ static bool open_global(gc_global *g, const gc_global_options *opt, session_pool
         return false;
     }
     int reader = adopt_sessions(g, pool, reading->session);
+    if (g->held != NULL && reader >= 0 && reading->from_pool)
+        g->held[reader] = true;    /* counted as borrowed already */
     gc_router_config rc = {
         .member_policy = opt->settings->locality_member_policy,
         .member_path = opt->settings->locality_member_path,
@@ -581,11 +621,16 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         gc_error_set(err, "HY001", 0, "out of memory");
         return NULL;
     }
-    g->on_demand = opt->settings->locality_on_demand;
+    g->on_demand = gc_global_opens_on_demand(opt->settings);
+    if (opt->settings->global_session && !gc_global_join_pool(g, opt->settings)) {
+        gc_global_destroy(g);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return NULL;
+    }
     session_pool pool = { 0 };
     catalog_reading reading = { 0 };
     gc_unanswered unanswered = { 0 };
-    bool ok = find_topology(opt, &g->topo, &pool, &unanswered, &reading, err) &&
+    bool ok = find_topology(opt, g->pool, &g->topo, &pool, &unanswered, &reading, err) &&
               open_global(g, opt, &pool, &unanswered, &reading, err, warnings);
     gc_unanswered_free(&unanswered);
     pool_free(&pool);
@@ -612,6 +657,10 @@ void gc_global_destroy(gc_global *g)
     if (g == NULL)
         return;
     gc_in_doubt_watch_remove(g->in_doubt_watch);
+    /* Shared sessions go back first, marked by the settings they carry. */
+    if (g->members != NULL)
+        gc_global_give_back_sessions(g, false);
+    gc_global_leave_pool(g);
     gc_global_settings_free(g);
     gc_global_refresh_free(g);
     gc_global_failover_free(g);
@@ -620,6 +669,7 @@ void gc_global_destroy(gc_global *g)
     free(g->members);
     free(g->stats);
     free(g->connect_order);
+    free(g->held);
     free(g->joined);
     free(g->span_rows);
     gc_router_destroy(g->router);
@@ -676,6 +726,8 @@ bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error 
     gc_member *m = g->members[i];
     if (gc_member_is_open(m))
         return true;
+    if (g->pool != NULL)
+        return gc_global_borrow_member(g, i, setup_sql, err);
     if (!gc_member_connect(m, err)) {
         /* DOWN now: the router passes it over, the failover schedule
          * retries it later. */

@@ -14,6 +14,11 @@
  * leave the connection open (with a 01000 note naming them) as long as one
  * member does.
  *
+ * With GlobalSession=Yes (gc_global_session.c, gc_session_pool.h) the
+ * member objects stay the connection's, but the server sessions in them are
+ * borrowed from a process-wide pool when a member is chosen and given back
+ * between transactions; members are then opened as on demand.
+ *
  * Routing (gc_global_route.c) follows ARCHITECTURE.md section 4 and reads
  * only cached data: the shard map, the member states and the search_path
  * read at connect time. Every decision is traced at LogLevel 2.
@@ -102,6 +107,21 @@ void gc_global_pin(gc_global *g, int i);
 /* Ends the pin (SQLEndTran, or the transaction ended in SQL); the ON
  * COMMIT DROP temporary tables of its session leave the registry. */
 void gc_global_release_pin(gc_global *g);
+
+/* --- the global session (gc_global_session.c, gc_session_pool.h) --- */
+
+/* Whether g shares member sessions (GlobalSession=Yes). */
+bool gc_global_shares_sessions(const gc_global *g);
+/* Gives every member session g holds back to the pool (no-op without the
+ * global session). The caller has ended every transaction and streams no
+ * result. dirty: the sessions carry session characteristics of g's own
+ * (an isolation level, read-only) besides its logged SETs, which count
+ * too; the next borrower resets them. */
+void gc_global_give_back_sessions(gc_global *g, bool dirty);
+/* The pool's figures for member i's server; false without the global
+ * session. */
+struct gc_session_pool_stats;
+bool gc_global_pool_stats(const gc_global *g, int i, struct gc_session_pool_stats *out);
 
 /* The connection's temporary tables (gc_temp_tables.h), owned by g. */
 struct gc_temp_tables *gc_global_temp_tables(gc_global *g);

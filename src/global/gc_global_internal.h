@@ -55,6 +55,13 @@ struct gc_global {
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */
+    struct gc_session_pool *pool;  /* GlobalSession=Yes: the shared sessions
+                                      (gc_session_pool.h), one join; else NULL */
+    bool *held;                    /* with pool: member i's session counts as
+                                      borrowed from it (topo.n_members) */
+    int pool_wait_ms;              /* GlobalSessionWait */
+    bool ran_setup;                /* with pool: session characteristics were
+                                      run on a borrowed session */
 };
 
 /* Tells the router what is known of every member now. */
@@ -93,6 +100,31 @@ int gc_global_catalog_read(gc_global *g, int preferred, gc_catalog_read_fn read,
  * gc_global_catalog_read (preferred first); NULL when no member gave it
  * (then every statement goes by LocalityGroupPolicy). */
 void gc_global_load_shardmap(gc_global *g, int preferred);
+/* Whether members are opened only when chosen: LocalityOnDemand=Yes, or
+ * the global session (members are borrowed when chosen). */
+bool gc_global_opens_on_demand(const gc_settings *s);
+
+/* --- the global session (gc_global_session.c) --- */
+/* Joins the process's pool for s (g->pool). False on out-of-memory. */
+bool gc_global_join_pool(gc_global *g, const gc_settings *s);
+/* Leaves it (no-op without one). */
+void gc_global_leave_pool(gc_global *g);
+/* Member i (closed) gets a session: an idle one of the pool (RESET ALL
+ * first when it carries another connection's settings), else a new one;
+ * then setup_sql (may be NULL). False with err when the member does not
+ * answer (it is DOWN then, as for gc_global_open_member). */
+bool gc_global_borrow_member(gc_global *g, int i, const char *setup_sql, gc_error *err);
+/* Borrows a session of the first member not DOWN (a primary first), for
+ * catalog queries; its index, or -1 when none answers. */
+int gc_global_borrow_for_query(gc_global *g);
+/* After a topology change renumbered the members (new_of_old[j]: old
+ * member j's new index, -1 when it left): which sessions are held follows,
+ * and a held session of a member that left counts as lost. Before the
+ * members that left are destroyed. On out-of-memory nothing counts as
+ * held (sessions given back later count as opened again). */
+void gc_global_remap_held(gc_global *g, const int *new_of_old, int n_old, int n_new);
+/* RECONNECT: the pool's idle sessions of g's cluster are closed. */
+void gc_global_drop_idle_sessions(gc_global *g);
 
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets

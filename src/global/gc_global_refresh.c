@@ -85,6 +85,8 @@ static const char *keep(gc_global_watch *r, int *k, const char *s, bool *ok)
 static int ensure_listener(gc_global *g)
 {
     gc_global_watch *r = g->refresh;
+    if (g->pool != NULL)
+        return -1;    /* shared sessions LISTEN for no one (gc_global_session.c) */
     if (r->listener >= 0) {
         gc_member *m = g->members[r->listener];
         if (gc_member_is_open(m) && gc_member_generation(m) == r->listener_generation)
@@ -203,7 +205,8 @@ static int query_member(gc_global *g)
         if (gc_member_is_open(g->members[i]) && !gc_member_busy(g->members[i]) &&
             gc_member_txn_status(g->members[i]) == PQTRANS_IDLE)
             return i;
-    return -1;
+    /* Under the global session nothing is held between transactions. */
+    return g->pool != NULL ? gc_global_borrow_for_query(g) : -1;
 }
 
 /* The catalog version as member i's server has it; -1 on failure. */
@@ -360,6 +363,8 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     }
     if (warning.sqlstate[0] != '\0')
         gc_trace_write(g->trace, GC_TRACE_INFO, "%s", warning.message);
+    if (g->pool != NULL)
+        gc_global_remap_held(g, new_of_old, n_old, n);
     /* Members that left: their sessions close (what was prepared there is
      * gone with them). */
     for (int j = 0; j < n_old; j++) {
@@ -421,6 +426,8 @@ static void reopen_all(gc_global *g, const char *setup_sql)
             reopen[k++] = g->members[i];
         }
     gc_error errs[k > 0 ? k : 1];
+    if (g->pool != NULL)
+        gc_global_drop_idle_sessions(g);   /* the pool's are reopened too */
     int s = g->refresh->params.connect_timeout_s > 0 ? g->refresh->params.connect_timeout_s
                                                       : 10;
     gc_member_connect_all(reopen, k, s * 1000, errs);
@@ -564,7 +571,9 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
         int64_t v = -1;
         gc_error verr;
         gc_error_clear(&verr);
-        if (gc_global_catalog_read(g, ensure_listener(g), read_version_into, &v, &verr) < 0)
+        /* Under the global session no session listens: one is borrowed. */
+        int preferred = g->pool != NULL ? query_member(g) : ensure_listener(g);
+        if (gc_global_catalog_read(g, preferred, read_version_into, &v, &verr) < 0)
             gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version check: %s", verr.message);
         follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
         wanted = v;
@@ -574,11 +583,16 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
     r->heard_version = -1;
     /* Every check also settles what dead coordinators left prepared. */
     gc_in_doubt_check(g);
-    if (!follow)
-        return true;
-    gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version %lld is old: reading the topology",
-                   (long long)before);
-    return follow_catalog(g, false, wanted, setup_sql, err);
+    bool ok = true;
+    if (follow) {
+        gc_trace_write(g->trace, GC_TRACE_INFO,
+                       "catalog version %lld is old: reading the topology", (long long)before);
+        ok = follow_catalog(g, false, wanted, setup_sql, err);
+    }
+    /* Sessions borrowed for the check go back: the statement borrows its
+     * own, with the connection's session characteristics. */
+    gc_global_give_back_sessions(g, false);
+    return ok;
 }
 
 /* The open primary session of group grp, or -1. */

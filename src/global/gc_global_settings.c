@@ -188,6 +188,11 @@ bool gc_global_set_everywhere(gc_global *g, const char *sql, gc_error *err)
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
+    /* Under the global session nothing may be held now: one member's
+     * session is borrowed, so the server checks the setting (and the
+     * search_path is read again) rather than every later statement. */
+    if (gc_global_shares_sessions(g) && gc_global_first_open_member(g) < 0)
+        gc_global_borrow_for_query(g);
     int n = g->topo.n_members;
     bool begun[n > 0 ? n : 1];
     memset(begun, 0, sizeof begun);

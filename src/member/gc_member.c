@@ -62,6 +62,19 @@ gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace)
     return m;
 }
 
+gc_member *gc_member_create_like(const gc_member *m)
+{
+    gc_member_params p = {
+        .name = m->name, .group = m->group, .host = m->host, .port = m->port,
+        .dbname = m->dbname, .user = m->user, .password = m->password,
+        .sslmode = m->sslmode, .sslrootcert = m->sslrootcert, .sslcert = m->sslcert,
+        .sslkey = m->sslkey, .application_name = m->application_name,
+        .connect_timeout_s = m->connect_timeout_s, .member_timeout_s = m->member_timeout_s,
+        .extra_conninfo = m->extra_conninfo,
+    };
+    return gc_member_create(&p, NULL);
+}
+
 static void free_secret(char *s)
 {
     if (s == NULL)
@@ -121,19 +134,26 @@ void gc_member_notice_receiver(void *arg, const PGresult *res)
                      severity != NULL ? severity : "NOTICE", message);
 }
 
-PGconn *gc_member_detach(gc_member *m)
+PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel)
 {
     assert(m != NULL);
     pthread_mutex_lock(&m->cancel_lock);
-    PGcancel *cancel = m->cancel;
+    *cancel = m->cancel;
     PGconn *conn = m->conn;
     m->cancel = NULL;
     m->conn = NULL;
     pthread_mutex_unlock(&m->cancel_lock);
-    if (cancel != NULL)
-        PQfreeCancel(cancel);
     m->in_flight = false;
     gc_member_wrap_end(m);
+    return conn;
+}
+
+PGconn *gc_member_detach(gc_member *m)
+{
+    PGcancel *cancel;
+    PGconn *conn = gc_member_detach_with_cancel(m, &cancel);
+    if (cancel != NULL)
+        PQfreeCancel(cancel);
     return conn;
 }
 
@@ -185,7 +205,7 @@ PGTransactionStatusType gc_member_txn_status(const gc_member *m)
 
 int gc_member_server_version(const gc_member *m)
 {
-    return m->conn != NULL ? PQserverVersion(m->conn) : 0;
+    return m->conn != NULL ? PQserverVersion(m->conn) : m->server_version;
 }
 
 const char *gc_member_parameter(const gc_member *m, const char *name)

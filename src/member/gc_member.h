@@ -63,6 +63,9 @@ typedef void (*gc_member_notice_fn)(void *ctx, const char *sqlstate, const char 
 /* Allocates a closed session. Returns NULL on out-of-memory. */
 gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace);
 void gc_member_destroy(gc_member *m);
+/* A closed session with m's parameters (no trace, no notice handler), to
+ * hold one of m's sessions for someone else. NULL on out-of-memory. */
+gc_member *gc_member_create_like(const gc_member *m);
 
 /* Blocking connect (the non-blocking, parallel variant comes with the global
  * connection). On failure fills err with 08001 (or 28P01/28000 from the
@@ -108,10 +111,12 @@ gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_
 void gc_member_connect_end(gc_member_connecting *c);
 void gc_member_close(gc_member *m);
 /* Moves from's open, idle session to `to`, a closed member object for the
- * same server, database and user: `to` becomes UP on it with a new
- * generation and `from` is left closed. The seed session that read the
- * topology thus serves as its member's session instead of being closed and
- * opened again. False, changing nothing, when the two do not match. */
+ * same server, database and user: `to` becomes UP on it, keeping the
+ * session's generation (the server session is the same), and `from` is
+ * left closed. The seed session that read the topology thus serves as its
+ * member's session instead of being closed and opened again, and the
+ * global session (gc_session_pool.h) lends sessions this way. False,
+ * changing nothing, when the two do not match. */
 bool gc_member_take_session(gc_member *to, gc_member *from);
 bool gc_member_is_open(const gc_member *m);
 

@@ -199,6 +199,7 @@ static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
     m->conn = conn;
     pthread_mutex_unlock(&m->cancel_lock);
     m->state = GC_MEMBER_UP;
+    m->server_version = PQserverVersion(conn);
     m->generation = atomic_fetch_add(&last_generation, 1) + 1;
     m->in_flight = false;
     m->last_io_ms = gc_member_monotonic_ms();
@@ -227,11 +228,24 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
         !same_text(to->port, from->port) || !same_text(to->dbname, from->dbname) ||
         !same_text(to->user, from->user))
         return false;
-    PGconn *conn = gc_member_detach(from);
-    gc_error err;
-    gc_error_clear(&err);
-    /* Only memory can fail here, and then `to` is simply DOWN. */
-    return connect_succeeded(to, conn, &err);
+    /* The session moves with its cancel object (same backend, same key):
+     * the global session moves sessions twice per transaction. */
+    PGcancel *cancel;
+    PGconn *conn = gc_member_detach_with_cancel(from, &cancel);
+    PQsetNoticeReceiver(conn, gc_member_notice_receiver, to);
+    pthread_mutex_lock(&to->cancel_lock);
+    to->conn = conn;
+    to->cancel = cancel;
+    pthread_mutex_unlock(&to->cancel_lock);
+    to->state = GC_MEMBER_UP;
+    /* The same server session: what was prepared or set on it is still
+     * there, so it keeps its number. */
+    to->generation = from->generation;
+    to->server_version = from->server_version;
+    to->in_flight = false;
+    to->last_io_ms = from->last_io_ms;
+    gc_error_clear(&to->down_error);
+    return true;
 }
 
 /* Blocking connect: the parallel connect with one member, after closing

@@ -23,6 +23,8 @@ struct gc_member {
     PGconn *conn;                /* NULL while closed */
     gc_member_state state;
     unsigned long generation;    /* new, process-wide unique, on every successful connect */
+    int server_version;          /* the last session's; kept while closed (a
+                                    session lent back to a pool) */
     bool in_flight;              /* a sent statement has results left to collect */
     unsigned long sent_generation; /* generation the statement in flight was sent on */
     long long last_io_ms;        /* monotonic: last send to or answer from the server */
@@ -51,6 +53,8 @@ struct gc_member {
  * freed) and returns it, NULL when there was none; the caller finishes it
  * or hands it on. */
 PGconn *gc_member_detach(gc_member *m);
+/* The same, handing the session's cancel object over too (caller owns it). */
+PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel);
 
 /* Monotonic clock in milliseconds. */
 long long gc_member_monotonic_ms(void);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_refresh.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "util/gc_utf16.h"
@@ -70,6 +71,7 @@ gc_conn *gc_odbc_enter_conn(SQLHDBC h)
 
 SQLRETURN gc_odbc_leave_conn(gc_conn *c, SQLRETURN rc)
 {
+    gc_conn_global_idle(c);    /* shared sessions go back between calls */
     rc = with_info(&c->h, rc);
     c->notice_diag = NULL;
     pthread_mutex_unlock(&c->lock);
@@ -100,6 +102,7 @@ static SQLRETURN leave_child(void *h, SQLRETURN rc)
         gc_stmt *s = h;
         p->h.diag.row_count = s->row_count;
     }
+    gc_conn_global_idle(c);    /* shared sessions go back between calls */
     c->notice_diag = NULL;
     pthread_mutex_unlock(&c->lock);
     return rc;

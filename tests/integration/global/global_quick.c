@@ -31,20 +31,9 @@
 #include <string.h>
 
 #include "gcodbc.h"
+#include "global_test.h"
 
 static SQLHDBC dbc;
-
-static void fail_on(SQLRETURN rc, SQLSMALLINT type, SQLHANDLE h, const char *what)
-{
-    if (SQL_SUCCEEDED(rc))
-        return;
-    SQLCHAR state[6] = "", msg[512] = "";
-    SQLINTEGER native = 0;
-    SQLSMALLINT len = 0;
-    SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len);
-    fprintf(stderr, "FAIL: %s: %s %s\n", what, state, msg);
-    exit(1);
-}
 
 static void last_member(char *buf, SQLINTEGER size)
 {
@@ -142,18 +131,18 @@ static int expect_unknown_paths(const char *dsn)
     }
     fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
     printf("ok: unknown path names are named in a 01000 warning at connect\n");
-    /* GlobalSession=Yes, not built yet, is not taken silently. */
+    /* GlobalSession=Yes is built: it connects without a warning
+     * (global_session.sh proves what it does). */
     snprintf(connstr, sizeof connstr, "DSN=%s;GlobalSession=Yes", dsn);
     rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
                           SQL_DRIVER_NOPROMPT);
     first_diag(state, msg, sizeof msg);
-    if (rc != SQL_SUCCESS_WITH_INFO || strcmp((char *)state, "01S02") != 0 ||
-        strstr((const char *)msg, "GlobalSession") == NULL) {
+    if (rc != SQL_SUCCESS) {
         fprintf(stderr, "FAIL: GlobalSession=Yes: rc %d, %s %s\n", rc, state, msg);
         return 1;
     }
     fail_on(SQLDisconnect(dbc), SQL_HANDLE_DBC, dbc, "disconnect");
-    printf("ok: GlobalSession=Yes is answered with 01S02\n");
+    printf("ok: GlobalSession=Yes connects without a warning\n");
     return 0;
 }
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# run.sh: the global session benchmark. Starts its own local cluster of 3
+# groups x 2 members with gcctl (taken down on exit, whatever happens),
+# fills 30,000 accounts, then runs 64 global connections over 8 threads
+# (each thread turning over its 8 connections) doing prepared point SELECTs
+# and single-row UPDATEs by random id in autocommit, without and with
+# GlobalSession=Yes, interleaved over several repetitions. Prints medians:
+# operations per second and the server backends the 64 connections hold
+# (pg_stat_activity on every member, counted after the timed part while
+# every connection is still open). A benchmark, not a test.
+#
+#   bench/global_session/run.sh [BUILD_DIR]      (default: build)
+#   environment: OPS (operations per run, 32000), REPS (repetitions, 3),
+#                THREADS (8), CONNS (64), OPERATIONS ("select update")
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+ops=${OPS:-32000}
+reps=${REPS:-3}
+threads=${THREADS:-8}
+conns=${CONNS:-64}
+read -r -a operations <<<"${OPERATIONS:-select update}"
+bin="$build/bench/global_session/bench_global_session"
+gcctl="$build/tools/gcctl/gcctl"
+driver="$build/src/libgcodbc.so"
+rows=30000
+source "$root/bench/bench_stats.sh"
+for f in "$bin" "$gcctl"; do
+  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_global_session gcctl gcodbc)" >&2; exit 1; }
+done
+
+state=$(mktemp -d)
+cluster=$state/cluster
+cleanup() {
+  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
+  rm -rf "$state"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+"$gcctl" local up "$root/bench/cluster_3x2.yaml" --dir "$cluster" --driver "$driver" >/dev/null
+export ODBCSYSINI=$cluster ODBCINI=$cluster/odbc.ini PGPASSWORD=app PGCONNECT_TIMEOUT=5
+
+port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
+: >"$state/members"
+for m in G1N1 G1N2 G2N1 G2N2 G3N1 G3N2; do
+  echo "host=127.0.0.1 port=$(port_of "$m") dbname=app user=app password=app" >>"$state/members"
+done
+psql -X -q -At -v ON_ERROR_STOP=1 -d "$(head -1 "$state/members")" \
+  -c "INSERT INTO accounts (id, balance) SELECT g, 1000 FROM generate_series(1, $rows) g"
+
+declare -A values backends
+for rep in $(seq 1 "$reps"); do
+  for op in "${operations[@]}"; do
+    for gs in No Yes; do
+      out=$("$bin" "DSN=bench;GlobalConnection=Yes;GlobalSession=$gs" "$op" "$threads" "$conns" \
+            "$ops" "$rows" "$state/members")
+      values[$op.$gs]+="$(head -1 <<<"$out" | cut -d' ' -f1)"$'\n'
+      backends[$op.$gs]+="$(sed -n 's/^backends //p' <<<"$out")"$'\n'
+      echo "rep $rep $op GlobalSession=$gs: $(head -1 <<<"$out"), $(tail -1 <<<"$out")" >&2
+    done
+  done
+done
+
+echo "$conns global connections over $threads threads, $ops operations per run, median of $reps"
+printf '%-9s %14s %10s %14s %10s %8s\n' operation "ops/s (No)" backends "ops/s (Yes)" backends "Yes/No"
+for op in "${operations[@]}"; do
+  n=$(median <<<"${values[$op.No]}")
+  y=$(median <<<"${values[$op.Yes]}")
+  printf '%-9s %14s %10s %14s %10s %8s\n' "$op" "$n" "$(median <<<"${backends[$op.No]}")" \
+    "$y" "$(median <<<"${backends[$op.Yes]}")" "$(ratio "$y" "$n")"
+done
