@@ -31,8 +31,11 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     transaction is stopped (SIGSTOP), COMMIT is sent, the backend is told to
     terminate and continued: it ends the session before it answers the id
     query, so COMMIT never ran: 40001 / 19068, the row is absent.
-(j) ResolveLostWrites=Yes sends the id query with each autocommit write,
-    No sends none (pg_stat_statements).
+(j) ResolveLostWrites=Yes sends each autocommit write with its id, No
+    without (pg_stat_statements): a prepared INSERT by key returns the id
+    itself (its twin with RETURNING pg_current_xact_id_if_assigned(), no id
+    query); sent with SQLExecDirect (no server statement) it is followed by
+    the id query.
 (k) an autocommit write that reached another group through postgres_fdw:
     an INSERT into the sharded `ledger` with a literal key of G1, sent with
     SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
@@ -237,14 +240,26 @@ cur = conn.cursor()
 join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (61, 'f') {RETURNING}").fetchall())
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
 returned = expect_ok(join(), "(f) autocommit INSERT ... RETURNING")
-sync_standby(False)
 expect_returned(returned, 61, "G1N1", "(f)")
-for row_id in (6, 61):
+conn.close()
+# Prepared (a parameter): the INSERT returns its id itself, no id query.
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: (lambda c: (c.rowcount, c.description))(
+    cur.execute("INSERT INTO cr VALUES (?, 'f')", 62)))
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+prepared_answer = expect_ok(join(), "(f) prepared autocommit INSERT")
+sync_standby(False)
+if prepared_answer != (1, None):
+    fail(f"(f) the prepared INSERT answered (row count, columns) {prepared_answer}, "
+         "expected (1, None): the RETURNING of its id is the driver's, not the application's")
+for row_id in (6, 61, 62):
     if count("G1N1", row_id) != 1 or count("G2N1", row_id) != 0:
         fail(f"(f) expected row {row_id} once on G1N1, got G1N1 {count('G1N1', row_id)} "
              f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (f): autocommit INSERT whose answer was lost after it committed: success "
-      f"(row count {rows}), row present exactly once; with RETURNING, G1N1's row returned")
+      f"(row count {rows}), row present exactly once; with RETURNING, G1N1's row returned; "
+      f"prepared (returning its own id): row count 1, no columns")
 conn.close()
 
 # --- (g) autocommit write, not committed: runs again on G2 ---
@@ -261,12 +276,20 @@ join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (71, 'slow-g') {RET
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
 returned = expect_ok(join(), "(g) autocommit INSERT ... RETURNING")
 expect_returned(returned, 71, "G2N1", "(g)")
-for row_id in (7, 71):
+conn.close()
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (?, 'slow-g')", 72).rowcount)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
+if expect_ok(join(), "(g) prepared autocommit INSERT") != 1:
+    fail("(g) the prepared INSERT run again did not answer row count 1")
+for row_id in (7, 71, 72):
     if count("G1N1", row_id) != 0 or count("G2N1", row_id) != 1:
         fail(f"(g) expected row {row_id} once on G2N1, got G1N1 {count('G1N1', row_id)} "
              f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (g): autocommit INSERT that did not commit ran again on G2 by itself "
-      f"(row count {rows}); row present exactly once; with RETURNING, G2N1's row returned")
+      f"(row count {rows}); row present exactly once; with RETURNING, G2N1's row returned; "
+      f"prepared (returning its own id) too")
 conn.close()
 time.sleep(1.2)
 
@@ -309,23 +332,30 @@ conn.rollback()
 print("ok (i): backend stopped, COMMIT sent, backend terminated: 40001 / 19068; row absent")
 conn.close()
 
-# --- (j) ResolveLostWrites: Yes sends each autocommit write's id query, No none ---
+# --- (j) ResolveLostWrites: Yes sends each autocommit write with its id, No without ---
 ID_QUERY_CALLS = ("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
                   "WHERE query LIKE 'SELECT pg_current_xact_id_if_assigned()%'")
+ID_RETURNED_CALLS = ("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                     "WHERE query LIKE 'INSERT INTO cr %RETURNING pg_current_xact_id_if_assigned()%'")
 wait_up("G1N1")
-for setting, want in (("Yes", 5), ("No", 0)):
+for setting, returned, queried in (("Yes", 5, 3), ("No", 0, 0)):
     su("G1N1", "SELECT pg_stat_statements_reset()")
     conn = connect(autocommit=True, extra=f";ResolveLostWrites={setting}")
     cur = conn.cursor()
     for k in range(5):
         cur.execute("INSERT INTO cr VALUES (?, 'j')", 100 + k)
+        if cur.rowcount != 1 or cur.description is not None:
+            fail(f"(j) ResolveLostWrites={setting}: the INSERT answered row count "
+                 f"{cur.rowcount} and columns {cur.description}, expected 1 and none")
+    for k in range(3):
+        cur.execute(f"INSERT INTO cr VALUES ({110 + k}, 'j')")
     conn.close()
-    got = int(su("G1N1", ID_QUERY_CALLS))
-    if got != want:
-        fail(f"(j) ResolveLostWrites={setting}: G1N1 ran the id query {got} times for 5 writes, "
-             f"expected {want}")
-print("ok (j): ResolveLostWrites=Yes sends the id query with each of 5 writes; No sends none "
-      "(pg_stat_statements on G1N1)")
+    got = (int(su("G1N1", ID_RETURNED_CALLS)), int(su("G1N1", ID_QUERY_CALLS)))
+    if got != (returned, queried):
+        fail(f"(j) ResolveLostWrites={setting}: G1N1 ran {got[0]} prepared INSERTs returning "
+             f"their id and {got[1]} id queries, expected {returned} and {queried}")
+print("ok (j): ResolveLostWrites=Yes: 5 prepared INSERTs returned their id (no id query), 3 "
+      "sent directly were followed by the id query; No: neither (pg_stat_statements on G1N1)")
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
 def ledger_key_of_g1(low, what):
