@@ -277,7 +277,10 @@ static bool twin_wanted(const gc_stmt *s)
 void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
 {
     gc_server_stmt *st = &s->server;
-    if (st->xid_twin >= 0 && !twin_wanted(s))
+    /* A refused PREPARE inside a transaction would abort it: only an idle
+     * session gets the twin, and a server statement made in a transaction
+     * never has one (its autocommit writes send the id query). */
+    if (st->xid_twin >= 0 && (!twin_wanted(s) || gc_member_txn_status(m) != PQTRANS_IDLE))
         st->xid_twin = -1;    /* never again: it must be beside it everywhere */
     if (st->xid_twin < 0)
         return;

@@ -36,9 +36,10 @@ bool gc_commit_write_applies(const gc_stmt *s);
  * INSERT, UPDATE or DELETE whose analysis says where RETURNING can go).
  * The twin is the text up to that place plus GC_XID_RETURNING, named after
  * the server statement with an "x", same parameter types; one round trip,
- * once per server statement and session. A refused twin (say, a view's
- * rule without RETURNING) is given up for the server statement: its writes
- * keep the id query. */
+ * once per server statement and session, only on an idle session (a
+ * refused PREPARE would abort a transaction). A refused twin (say, a
+ * view's rule without RETURNING), or a server statement made inside a
+ * transaction, goes without one for good: its writes keep the id query. */
 void gc_commit_prepare_twin(gc_stmt *s, gc_member *m);
 
 /* Runs the autocommit write s on member session m (the routed one, s's

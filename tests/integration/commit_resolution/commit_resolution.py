@@ -36,6 +36,9 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     itself (its twin with RETURNING pg_current_xact_id_if_assigned(), no id
     query); sent with SQLExecDirect (no server statement) it is followed by
     the id query.
+(j2) a prepared INSERT into a view whose rule has no RETURNING: the server
+    refuses its twin, so in autocommit it is followed by the id query; in a
+    transaction the twin is never tried and the transaction commits.
 (k) an autocommit write that reached another group through postgres_fdw:
     an INSERT into the sharded `ledger` with a literal key of G1, sent with
     SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
@@ -356,6 +359,33 @@ for setting, returned, queried in (("Yes", 5, 3), ("No", 0, 0)):
              f"their id and {got[1]} id queries, expected {returned} and {queried}")
 print("ok (j): ResolveLostWrites=Yes: 5 prepared INSERTs returned their id (no id query), 3 "
       "sent directly were followed by the id query; No: neither (pg_stat_statements on G1N1)")
+
+# --- (j2) a write whose twin the server refuses: a view whose rule has no RETURNING ---
+su("G1N1", "CREATE VIEW cr_v AS SELECT * FROM cr; "
+           "CREATE RULE cr_v_insert AS ON INSERT TO cr_v DO INSTEAD INSERT INTO cr VALUES (NEW.id, NEW.tag); "
+           "GRANT ALL ON cr_v TO app")
+su("G1N1", "SELECT pg_stat_statements_reset()")
+conn = connect(autocommit=True)
+cur = conn.cursor()
+for k in range(3):
+    cur.execute("INSERT INTO cr_v VALUES (?, 'j2')", 120 + k)
+conn.close()
+if int(su("G1N1", ID_QUERY_CALLS)) != 3:
+    fail("(j2) the autocommit INSERTs into a view without RETURNING were not followed by the "
+         "id query")
+# Inside a transaction the twin is never tried: a refused PREPARE would abort it.
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (130, 'j2')")
+cur.execute("INSERT INTO cr_v VALUES (?, 'j2')", 131)
+cur.execute("INSERT INTO cr VALUES (132, 'j2')")
+conn.commit()
+conn.close()
+for row_id in (120, 121, 122, 130, 131, 132):
+    if count("G1N1", row_id) != 1:
+        fail(f"(j2) row {row_id} is on G1N1 {count('G1N1', row_id)} times, expected once")
+print("ok (j2): INSERTs into a view whose rule has no RETURNING: in autocommit each followed by "
+      "the id query; inside a transaction the transaction went on and committed")
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
 def ledger_key_of_g1(low, what):
