@@ -207,14 +207,20 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
      * however it was sent. */
     bool use_keys = s->prepared || c->settings.direct_execute_routing ||
                     (transaction && s->analysis != NULL && !s->analysis->read_only);
-    /* On the heap: at 65,535 parameters they make 1 MB, more than the stack
-     * of an application thread may hold. */
+    /* On the heap beyond a few: at 65,535 parameters they make 1 MB, more
+     * than the stack of an application thread may hold; a few, the common
+     * case, cost no allocation per statement. */
+    enum { FEW = 16 };
+    const char *few_texts[FEW];
+    char *few_owned[FEW] = { NULL };
     size_t slots = n > 0 ? (size_t)n : 1;
-    const char **texts = malloc(slots * sizeof *texts);
-    char **owned = calloc(slots, sizeof *owned);
+    const char **texts = slots <= FEW ? few_texts : malloc(slots * sizeof *texts);
+    char **owned = slots <= FEW ? few_owned : calloc(slots, sizeof *owned);
     if (texts == NULL || owned == NULL) {
-        free(texts);
-        free(owned);
+        if (texts != few_texts)
+            free(texts);
+        if (owned != few_owned)
+            free(owned);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
@@ -299,8 +305,10 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     }
     for (int i = 0; i < n; i++)
         free(owned[i]);
-    free(owned);
-    free(texts);
+    if (owned != few_owned)
+        free(owned);
+    if (texts != few_texts)
+        free(texts);
     return rc;
 }
 

@@ -308,7 +308,8 @@ typedef enum gc_member_xid_source {
  * unknown; an id answered "none" means the statement wrote nothing on this
  * server (the outcome stays unknown: it may have written on another
  * through postgres_fdw, which the caller may know it did not). The session
- * must be idle. Sends the statement prepared on
+ * must be idle, and checked by the caller just before (gc_member_check_alive:
+ * this function does not look again). Sends the statement prepared on
  * this session as stmt_name (its parameter types are the server's), or sql
  * when stmt_name is NULL; parameters as for gc_member_send_query_params.
  * Returns true when committed; false with err filled otherwise (the

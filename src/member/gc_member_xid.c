@@ -240,8 +240,12 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
     memset(run, 0, sizeof *run);
     run->outcome = GC_XID_NOT_COMMITTED;
     run->generation = m->generation;
-    if (!gc_member_check_alive(m, err))
-        return false;    /* nothing sent; an open transaction died with the session */
+    /* A statement's caller has just checked the session (the router, before
+     * choosing it): a second look would cost a system call per write. */
+    if (is_commit ? !gc_member_check_alive(m, err)
+                  : (m->conn == NULL || m->state == GC_MEMBER_DOWN))
+        return gc_member_check_alive(m, err);    /* nothing sent; an open
+                                                    transaction died with the session */
     if (m->in_flight)
         gc_member_drain(m);
     if (m->conn == NULL || m->state == GC_MEMBER_DOWN)
