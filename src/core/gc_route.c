@@ -143,6 +143,16 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
+/* Whether a dead session under s needs no look before sending: an
+ * autocommit read-only statement whose member breaks under it runs again
+ * elsewhere, silently (gc_route_may_rerun), as when the look finds it
+ * dead; the look would cost a system call per statement. */
+static bool rerun_covers_dead_session(const gc_stmt *s, bool transaction)
+{
+    return !transaction && s->conn->autocommit && s->analysis != NULL &&
+           s->analysis->read_only;
+}
+
 /* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
  * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
 static bool rolls_back_to_savepoint(const gc_stmt *s)
@@ -279,7 +289,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             break;
         }
         if (open_chosen(c, d.member, &err) &&
-            !chosen_is_dead(c, d.member, &err)) {
+            (rerun_covers_dead_session(s, transaction) || !chosen_is_dead(c, d.member, &err))) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
             break;
