@@ -70,6 +70,17 @@ static bool is_fatal(const PGresult *res)
     return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
 }
 
+/* Copies the value at (row, col) of res into dst (size bytes, cut to fit,
+ * "" for NULL): without a format to parse, as on every write. */
+static void copy_value(char *dst, size_t size, const PGresult *res, int row, int col)
+{
+    size_t n = PQgetisnull(res, row, col) ? 0 : (size_t)PQgetlength(res, row, col);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, PQgetvalue(res, row, col), n);
+    dst[n] = '\0';
+}
+
 /* The statement's own answer, when it returns the id in its last two
  * columns (id, start time) on every row. Only a row's id proves anything:
  * with no row the statement changed no row itself, but a trigger may have
@@ -82,8 +93,8 @@ static void take_returned_id(gc_member_xid_run *run, xid_answers *a, const PGres
     if (PQntuples(res) < 1 || n < 2 || PQgetisnull(res, 0, n - 2))
         return;
     run->xid_answered = true;
-    snprintf(run->xid, sizeof run->xid, "%s", PQgetvalue(res, 0, n - 2));
-    snprintf(run->started, sizeof run->started, "%s", PQgetvalue(res, 0, n - 1));
+    copy_value(run->xid, sizeof run->xid, res, 0, n - 2);
+    copy_value(run->started, sizeof run->started, res, 0, n - 1);
 }
 
 /* Records one result of step `step`; takes ownership of res. */
@@ -114,9 +125,8 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
                PQntuples(res) == 1 && PQnfields(res) == 2) {
         /* (One row at a time when the session streams rows: the same row.) */
         run->xid_answered = a->id_point_answered = true;
-        snprintf(run->xid, sizeof run->xid, "%s",
-                 PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
-        snprintf(run->started, sizeof run->started, "%s", PQgetvalue(res, 0, 1));
+        copy_value(run->xid, sizeof run->xid, res, 0, 0);
+        copy_value(run->started, sizeof run->started, res, 0, 1);
     } else if (step == STEP_WORK && a->id_returned && run->result == NULL &&
                st == PGRES_TUPLES_OK) {
         take_returned_id(run, a, res);
