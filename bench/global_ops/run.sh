@@ -117,17 +117,50 @@ declare -A target=(
 )
 read -r -a clients <<<"${CLIENTS:-psqlODBC gcodbc-one gcodbc-global global-nores libpq-owner}"
 
-declare -A results=() cpu=() unavailable=()
+declare -A results=() cpu=() server_cpu=() unavailable=()
 
-# One timed run; records its ops/s, or marks the client unavailable.
+base=$(sed -n 's/^base: //p' "$cluster/local.state")
+postmasters=()
+for dir in "$base"/*/; do
+  [[ -f $dir/postmaster.pid ]] && postmasters+=("$(head -1 "$dir/postmaster.pid")")
+done
+tick_us=$((1000000 / $(getconf CLK_TCK)))
+# server_ticks: the servers' CPU so far, in clock ticks: the postmasters' own
+# and their ended children's (a run's backends end with it).
+server_ticks() {
+  local pm total=0 f
+  for pm in "${postmasters[@]}"; do
+    read -r -a f <"/proc/$pm/stat"
+    total=$((total + f[13] + f[14] + f[15] + f[16]))
+  done
+  echo "$total"
+}
+# children: how many processes the postmasters have now.
+children() {
+  local pm n=0
+  for pm in "${postmasters[@]}"; do n=$((n + $(pgrep -c -P "$pm" || true))); done
+  echo "$n"
+}
+
+# One timed run; records its ops/s, client and server CPU, or marks the
+# client unavailable.
 run_one() {
-  local client=$1 op=$2 threads=$3 kind conn out rate cpu_us
+  local client=$1 op=$2 threads=$3 kind conn out rate cpu_us before ticks kids waited
   kind=${target[$client]%% *}
   conn=${target[$client]#* }
+  kids=$(children)
+  ticks=$(server_ticks)
   if out=$(timeout 300 "$bin" "$kind" "$conn" "$op" "$threads" "$ops" "$state/owners" 2>"$state/err"); then
     read -r rate _ _ cpu_us <<<"$out"
     results[$client.$op.$threads]+="$rate "
     cpu[$client.$op.$threads]+="$cpu_us "
+    # The run's backends are reaped a moment after it ends.
+    for waited in 1 2 3 4 5 6 7 8 9 10; do
+      (($(children) <= kids)) && break
+      sleep 0.1
+    done
+    server_cpu[$client.$op.$threads]+="$(awk -v t=$(($(server_ticks) - ticks)) -v u="$tick_us" \
+      -v n="$ops" 'BEGIN {printf "%.2f", t * u / n}') "
   else
     unavailable[$client]=1
     echo "run.sh: $client $op $threads failed; leaving $client out:" >&2
@@ -142,7 +175,6 @@ if [[ -n ${MEMBER_CPUS:-} ]]; then
   [[ -w $cpu_root && -f $cpu_root/cpu.cfs_quota_us ]] ||
     { echo "run.sh: MEMBER_CPUS needs a writable cgroup v1 cpu controller at $cpu_root" >&2; exit 1; }
   quota=$(awk -v c="$MEMBER_CPUS" 'BEGIN {printf "%d", c * 100000}')
-  base=$(sed -n 's/^base: //p' "$cluster/local.state")
   for dir in "$base"/*/; do
     [[ -f $dir/postmaster.pid ]] || continue
     group="$cpu_root/gcodbc_bench_$$_$(basename "$dir")"
@@ -157,10 +189,11 @@ fi
 
 # INSTRUCTIONS=1: instead of timing, count the client's instructions per
 # operation under callgrind (deterministic, unlike CPU time on shared
-# cores): one thread, the difference between a run of INSTRUCTION_OPS
-# operations and one of a fifth of them, so connecting, preparing and the
-# warm-up cancel out. CALLGRIND_DIR keeps the longer runs' profiles
-# (callgrind_annotate them).
+# cores): one thread, only inside the benchmark's call of one operation
+# (the driver manager, the driver and libpq below it), the difference
+# between a run of INSTRUCTION_OPS operations and one of a fifth of them,
+# so the first execution (which prepares) and the warm-up cancel out.
+# CALLGRIND_DIR keeps the longer runs' profiles (callgrind_annotate them).
 if [[ -n ${INSTRUCTIONS:-} ]]; then
   command -v valgrind >/dev/null || { echo "run.sh: INSTRUCTIONS needs valgrind" >&2; exit 1; }
   long_ops=${INSTRUCTION_OPS:-2000}
@@ -168,21 +201,41 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
   # collected CLIENT OP N: the instructions callgrind counted for the whole process.
   collected() {
     local kind=${target[$1]%% *} conn=${target[$1]#* } out=$state/callgrind.$1.$2.$3
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$kind" "$conn" "$2" 1 "$3" \
+    # Connecting is many times slower under valgrind: no member may be left out.
+    [[ $kind == odbc ]] && conn+=";ConnectTimeout=120"
+    valgrind --tool=callgrind --toggle-collect=odbc_run --toggle-collect=pq_run \
+      --callgrind-out-file="$out" "$bin" "$kind" "$conn" "$2" 1 "$3" \
       "$state/owners" >/dev/null 2>"$state/err" || { sed 's/^/  /' "$state/err" | tail -n 5 >&2; return 1; }
     sed -n 's/^summary: //p' "$out"
     if [[ -n ${CALLGRIND_DIR:-} && $3 == "$long_ops" ]]; then
       mkdir -p "$CALLGRIND_DIR" && cp "$out" "$CALLGRIND_DIR/callgrind.$1.$2"
     fi
   }
+  # syscalls CLIENT OP N: the system calls of the whole process (strace -c).
+  syscalls() {
+    local kind=${target[$1]%% *} conn=${target[$1]#* } out=$state/strace.$1.$2.$3
+    [[ $kind == odbc ]] && conn+=";ConnectTimeout=120"
+    strace -f -c -o "$out" "$bin" "$kind" "$conn" "$2" 1 "$3" "$state/owners" >/dev/null \
+      2>"$state/err" || return 1
+    awk '$NF == "total" {print ($4 ~ /^[0-9]+$/ ? $4 : $3)}' "$out"
+  }
   echo
-  echo "client instructions per operation (callgrind, 1 thread, ($long_ops - $short_ops operations) difference)"
-  printf '%-16s' client; printf ' %14s' "${operations[@]}"; echo
+  echo "client instructions and system calls per operation (callgrind and strace, 1 thread,"
+  echo "($long_ops - $short_ops operations) difference)"
+  printf '%-16s' client
+  for op in "${operations[@]}"; do printf ' %14s %14s' "$op instr" "$op syscalls"; done
+  echo
   for client in "${clients[@]}"; do
     printf '%-16s' "$client"
     for op in "${operations[@]}"; do
       if long=$(collected "$client" "$op" "$long_ops") && short=$(collected "$client" "$op" "$short_ops"); then
         printf ' %14s' $(( (long - short) / (long_ops - short_ops) ))
+      else
+        printf ' %14s' n/a
+      fi
+      if command -v strace >/dev/null && long=$(syscalls "$client" "$op" "$long_ops") &&
+         short=$(syscalls "$client" "$op" "$short_ops"); then
+        printf ' %14s' "$(awk -v a="$long" -v b="$short" -v n=$((long_ops - short_ops)) 'BEGIN {printf "%.2f", (a - b) / n}')"
       else
         printf ' %14s' n/a
       fi
@@ -242,6 +295,7 @@ else
 fi
 table "throughput, operations per second (higher is better)" results
 table "client CPU, microseconds per operation (lower is better)" cpu
+table "server CPU (the backends, reaped after each run), microseconds per operation" server_cpu
 
 # shapes TITLE ARRAY: the UPDATE's wire shapes side by side, when measured.
 shapes() {
@@ -261,20 +315,24 @@ shapes() {
 }
 if [[ " ${clients[*]} " == *" baseline-global "* ]]; then
   echo
-  echo "this build against BASELINE_DRIVER, global connection with the defaults"
-  printf '%-14s %7s %16s %14s %9s %16s %14s\n' operation threads 'baseline ops/s' 'this ops/s' ratio \
-    'baseline cpu us' 'this cpu us'
+  echo "this build against BASELINE_DRIVER, global connection with the defaults (CPU: us per operation)"
+  printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' operation threads 'baseline ops/s' \
+    'this ops/s' ratio 'baseline cpu' 'this cpu' 'baseline server' 'this server'
   for op in "${operations[@]}"; do
     for threads in "${thread_counts[@]}"; do
       b=$(median <<<"${results[baseline-global.$op.$threads]:-}")
       g=$(median <<<"${results[gcodbc-global.$op.$threads]:-}")
-      printf '%-14s %7s %16s %14s %9s %16s %14s\n' "$op" "$threads" "$b" "$g" "$(ratio "$g" "$b")" \
+      printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' "$op" "$threads" "$b" "$g" \
+        "$(ratio "$g" "$b")" \
         "$(median <<<"${cpu[baseline-global.$op.$threads]:-}")" \
-        "$(median <<<"${cpu[gcodbc-global.$op.$threads]:-}")"
+        "$(median <<<"${cpu[gcodbc-global.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[baseline-global.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[gcodbc-global.$op.$threads]:-}")"
     done
   done
 fi
 if [[ " ${clients[*]} " == *" libpq-xidquery "* || " ${clients[*]} " == *" libpq-returning "* ]]; then
   shapes "1-row UPDATE wire shapes through libpq, operations per second" results
   shapes "1-row UPDATE wire shapes through libpq, client CPU us per operation" cpu
+  shapes "1-row UPDATE wire shapes through libpq, server CPU us per operation" server_cpu
 fi
