@@ -90,7 +90,7 @@ static void take_returned_id(gc_member_xid_run *run, xid_answers *a, const PGres
 {
     a->id_point_answered = true;
     int n = PQnfields(res);
-    if (PQntuples(res) < 1 || n < 2 || PQgetisnull(res, 0, n - 2))
+    if (run->xid_answered || PQntuples(res) < 1 || n < 2 || PQgetisnull(res, 0, n - 2))
         return;
     run->xid_answered = true;
     copy_value(run->xid, sizeof run->xid, res, 0, n - 2);
@@ -127,11 +127,16 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
         run->xid_answered = a->id_point_answered = true;
         copy_value(run->xid, sizeof run->xid, res, 0, 0);
         copy_value(run->started, sizeof run->started, res, 0, 1);
-    } else if (step == STEP_WORK && a->id_returned && run->result == NULL &&
-               st == PGRES_TUPLES_OK) {
+    } else if (step == STEP_WORK && a->id_returned &&
+               (st == PGRES_SINGLE_TUPLE || (st == PGRES_TUPLES_OK && run->result == NULL))) {
+        /* A session left in single-row mode by a SELECT before (libpq keeps
+         * it across a pipeline's start) answers each row alone, then the
+         * command's tag without rows: only the tag is kept. */
         take_returned_id(run, a, res);
-        run->result = res;
-        return;
+        if (st == PGRES_TUPLES_OK) {
+            run->result = res;
+            return;
+        }
     } else if (step == STEP_WORK && a->is_commit && st == PGRES_COMMAND_OK) {
         a->commit_answered = true;
         /* COMMIT of a failed transaction answers ROLLBACK. */
