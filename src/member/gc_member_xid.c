@@ -62,6 +62,9 @@ typedef struct xid_answers {
                                     autocommit statement) arrived */
     bool committed;              /* ... and said it committed */
     gc_error server_error;       /* first server error */
+    PGresult *rows;              /* the statement's rows so far, when they come
+                                    one at a time (gather_row) */
+    bool rows_lost;              /* gathering them ran out of memory */
 } xid_answers;
 
 static bool is_fatal(const PGresult *res)
@@ -95,6 +98,46 @@ static void take_returned_id(gc_member_xid_run *run, xid_answers *a, const PGres
     run->xid_answered = true;
     copy_value(run->xid, sizeof run->xid, res, 0, n - 2);
     copy_value(run->started, sizeof run->started, res, 0, n - 1);
+}
+
+/* Puts the rows of a statement answered one row at a time back into one
+ * result: each PGRES_SINGLE_TUPLE res is appended to a->rows; the closing
+ * PGRES_TUPLES_OK (no rows, the command's tag) becomes run->result with
+ * every row. Takes res. Out of memory, rows are lost: the result then says
+ * so by its status (PGRES_FATAL_ERROR, HY001 from the caller's view). */
+static void gather_row(gc_member_xid_run *run, xid_answers *a, PGresult *res)
+{
+    const PGresult *from = PQresultStatus(res) == PGRES_SINGLE_TUPLE ? res : a->rows;
+    PGresult *into = PQresultStatus(res) == PGRES_SINGLE_TUPLE ? a->rows : NULL;
+    if (PQresultStatus(res) == PGRES_SINGLE_TUPLE && a->rows == NULL) {
+        a->rows = res;    /* the first row, as it is */
+        return;
+    }
+    if (into == NULL) {
+        /* The tag has come: a copy of it with the columns, then the rows. */
+        into = PQcopyResult(res, PG_COPYRES_ATTRS | PG_COPYRES_EVENTS | PG_COPYRES_NOTICEHOOKS);
+        PQclear(res);
+        res = NULL;
+    }
+    bool ok = into != NULL;
+    for (int r = 0; ok && from != NULL && r < PQntuples(from); r++) {
+        int at = PQntuples(into);
+        for (int f = 0; ok && f < PQnfields(from); f++)
+            ok = PQsetvalue(into, at, f, PQgetisnull(from, r, f) ? NULL : PQgetvalue(from, r, f),
+                            PQgetisnull(from, r, f) ? -1 : PQgetlength(from, r, f)) != 0;
+    }
+    if (res != NULL) {
+        PQclear(res);            /* a later row, copied into a->rows */
+    } else {
+        PQclear(a->rows);        /* every row is in `into` now */
+        a->rows = NULL;
+        PQclear(run->result);
+        run->result = ok ? into : PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+        if (!ok)
+            PQclear(into);
+    }
+    if (!ok)
+        a->rows_lost = true;
 }
 
 /* Records one result of step `step`; takes ownership of res. */
@@ -141,6 +184,11 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
         a->commit_answered = true;
         /* COMMIT of a failed transaction answers ROLLBACK. */
         a->committed = strcmp(PQcmdStatus(res), "COMMIT") == 0;
+    } else if (step == STEP_WORK && !a->is_commit &&
+               (st == PGRES_SINGLE_TUPLE || (a->rows != NULL && st == PGRES_TUPLES_OK))) {
+        /* Single-row mode left over (see the id_returned case): gathered. */
+        gather_row(run, a, res);
+        return;
     } else if (step == STEP_WORK && !a->is_commit && run->result == NULL) {
         run->result = res;
         return;
@@ -331,6 +379,7 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
         }
     }
 
+    PQclear(a.rows);    /* rows of an answer cut short, if any */
     if (a.committed)
         run->outcome = GC_XID_COMMITTED;
     else if (a.commit_answered || a.error_before_commit || a.fatal_before_xid || complete)

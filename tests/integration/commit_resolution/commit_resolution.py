@@ -39,6 +39,10 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
 (j2) a prepared INSERT into a view whose rule has no RETURNING: the server
     refuses its twin, so in autocommit it is followed by the id query; in a
     transaction the twin is never tried and the transaction commits.
+(j3) autocommit writes after a SELECT on the same member session (libpq
+    keeps the SELECT's single-row mode into the write's pipeline): an
+    UPDATE ... RETURNING of two rows returns both, a prepared UPDATE
+    returning its id answers row count 1.
 (k) an autocommit write that reached another group through postgres_fdw:
     an INSERT into the sharded `ledger` with a literal key of G1, sent with
     SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
@@ -386,6 +390,21 @@ for row_id in (120, 121, 122, 130, 131, 132):
         fail(f"(j2) row {row_id} is on G1N1 {count('G1N1', row_id)} times, expected once")
 print("ok (j2): INSERTs into a view whose rule has no RETURNING: in autocommit each followed by "
       "the id query; inside a transaction the transaction went on and committed")
+
+# --- (j3) writes after a SELECT on the same session (libpq keeps its single-row mode) ---
+conn = connect(autocommit=True)
+cur = conn.cursor()
+for k in range(3):
+    cur.execute("SELECT id FROM cr WHERE id = ?", 120).fetchall()
+    got = cur.execute("UPDATE cr SET tag = tag WHERE id IN (?, ?) RETURNING id", 120, 121).fetchall()
+    if sorted(r[0] for r in got) != [120, 121]:
+        fail(f"(j3) UPDATE ... RETURNING of two rows after a SELECT returned {got}")
+    cur.execute("SELECT id FROM cr WHERE id = ?", 120).fetchall()
+    if cur.execute("UPDATE cr SET tag = tag WHERE id = ?", 122).rowcount != 1:
+        fail("(j3) a prepared UPDATE of one row after a SELECT did not answer row count 1")
+conn.close()
+print("ok (j3): after a SELECT on the same session, a write's own RETURNING gives all its rows "
+      "and a write returning its id answers its row count")
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
 def ledger_key_of_g1(low, what):
