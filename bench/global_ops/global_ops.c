@@ -7,6 +7,9 @@
  *   global_ops odbc  CONNSTR       select|update|alternate THREADS OPS OWNERS
  *   global_ops libpq CONNINFO_FILE select|update|alternate THREADS OPS OWNERS
  *
+ * libpq-xidquery and libpq-returning instead of libpq send each UPDATE in
+ * one of the shapes that carry its transaction id (global_write_shape).
+ *
  * OWNERS lists "id group" per account (group: 0-based index of the owner
  * group, from the servers); CONNINFO_FILE holds one libpq conninfo per group
  * primary in that order (or a single one: every key goes there). OPS
@@ -34,6 +37,7 @@ typedef struct {
     char *conninfos[MAX_CONNINFOS];
     int n_conninfos;
     global_op_kind kind;
+    global_write_shape shape;    /* libpq modes: how an UPDATE goes out */
     long ops_per_thread;
     const owners *keys;
 } bench;
@@ -70,7 +74,8 @@ static void *worker_main(void *arg)
     bench_thread *w = arg;
     bench *b = w->shared;
     global_client *c = strcmp(b->mode, "odbc") == 0 ? global_client_odbc(b->target)
-                                                    : global_client_libpq(b->conninfos, b->n_conninfos);
+                                                    : global_client_libpq_shaped(b->conninfos, b->n_conninfos,
+                                                                                 b->shape);
     bool ok = c && c->prepare(c, b->kind);
     unsigned long i = 0;
 
@@ -92,7 +97,7 @@ static void *worker_main(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq CONNINFO_FILE select|update|alternate "
+    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq[-xidquery|-returning] CONNINFO_FILE select|update|alternate "
                     "THREADS OPS OWNERS\n");
     return 2;
 }
@@ -118,7 +123,11 @@ int main(int argc, char **argv)
     long ops = atol(argv[5]);
     if (threads < 1 || threads > 64 || ops < threads)
         return usage();
-    if (strcmp(b.mode, "libpq") == 0) {
+    if (strcmp(b.mode, "libpq-xidquery") == 0)
+        b.shape = GLOBAL_WRITE_XID_QUERY;
+    else if (strcmp(b.mode, "libpq-returning") == 0)
+        b.shape = GLOBAL_WRITE_RETURNING;
+    if (strncmp(b.mode, "libpq", 5) == 0) {
         if (!conninfos_load(&b, b.target))
             return 1;
     } else if (strcmp(b.mode, "odbc") != 0) {

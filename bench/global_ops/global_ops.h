@@ -38,10 +38,22 @@ global_client *global_client_odbc(const char *connstr);
  */
 global_client *global_client_libpq(char **conninfos, int n);
 
+/*
+ * How the libpq client sends its autocommit UPDATE: alone (what libpq-owner
+ * measures), or in one of the shapes that let a lost answer be resolved
+ * (docs/failover.md), to weigh them against each other on the wire alone:
+ *   XID_QUERY  the statement, the prepared id query, a flush request, sync
+ *   RETURNING  the statement with RETURNING of the id, a flush request, sync
+ */
+typedef enum { GLOBAL_WRITE_ALONE, GLOBAL_WRITE_XID_QUERY, GLOBAL_WRITE_RETURNING } global_write_shape;
+global_client *global_client_libpq_shaped(char **conninfos, int n, global_write_shape shape);
+
 #define GLOBAL_SELECT_SQL_ODBC "SELECT id, balance FROM accounts WHERE id = ?"
 #define GLOBAL_SELECT_SQL_PG   "SELECT id, balance FROM accounts WHERE id = $1"
 #define GLOBAL_UPDATE_SQL_ODBC "UPDATE accounts SET balance = balance + 1 WHERE id = ?"
 #define GLOBAL_UPDATE_SQL_PG   "UPDATE accounts SET balance = balance + 1 WHERE id = $1"
+#define GLOBAL_XID_COLUMNS_PG \
+    "pg_current_xact_id_if_assigned()::text, pg_postmaster_start_time()::text"
 /* GLOBAL_ALTERNATE's second text: the same row, another statement. */
 #define GLOBAL_SELECT2_SQL_ODBC "SELECT id, balance FROM accounts WHERE id = ? LIMIT 1"
 #define GLOBAL_SELECT2_SQL_PG   "SELECT id, balance FROM accounts WHERE id = $1 LIMIT 1"

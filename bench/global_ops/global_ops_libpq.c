@@ -19,6 +19,7 @@ typedef struct {
     PGconn *conns[MAX_GROUPS];    /* one session per group's primary */
     int n;
     int turn;                     /* GLOBAL_ALTERNATE: which text runs next */
+    global_write_shape shape;     /* how the UPDATE goes out */
 } pq_client;
 
 /* Prepares sql as name on every session. */
@@ -42,6 +43,12 @@ static bool pq_prepare(global_client *base, global_op_kind kind)
 {
     pq_client *c = (pq_client *)base;
 
+    if (kind == GLOBAL_UPDATE && c->shape == GLOBAL_WRITE_RETURNING)
+        return prepare_everywhere(c, "global_update",
+                                  GLOBAL_UPDATE_SQL_PG " RETURNING " GLOBAL_XID_COLUMNS_PG);
+    if (kind == GLOBAL_UPDATE && c->shape == GLOBAL_WRITE_XID_QUERY &&
+        !prepare_everywhere(c, "global_xid", "SELECT " GLOBAL_XID_COLUMNS_PG))
+        return false;
     if (kind == GLOBAL_UPDATE)
         return prepare_everywhere(c, "global_update", GLOBAL_UPDATE_SQL_PG);
     return prepare_everywhere(c, "global_select", GLOBAL_SELECT_SQL_PG) &&
@@ -59,6 +66,43 @@ static const char *statement_name(pq_client *c, global_op_kind kind)
     return c->turn ? "global_select2" : "global_select";
 }
 
+/* The UPDATE in one of the shapes that carry its transaction id: one
+ * pipeline, the id answered before the flush, the commit at the sync. */
+static bool run_shaped_update(pq_client *c, PGconn *conn, const char *const *values)
+{
+    bool ok = PQenterPipelineMode(conn) &&
+              PQsendQueryPrepared(conn, "global_update", 1, values, NULL, NULL, 0) &&
+              (c->shape != GLOBAL_WRITE_XID_QUERY ||
+               PQsendQueryPrepared(conn, "global_xid", 0, NULL, NULL, NULL, 0)) &&
+              PQsendFlushRequest(conn) && PQpipelineSync(conn);
+    bool updated = false, xid = false;
+    for (int left = c->shape == GLOBAL_WRITE_XID_QUERY ? 2 : 1; ok;) {
+        PGresult *res = PQgetResult(conn);
+        if (res == NULL) {
+            left--;    /* a command's results end; then the sync's */
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(res);
+            break;
+        }
+        if (left == 1 && c->shape == GLOBAL_WRITE_XID_QUERY)
+            xid = st == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0);
+        else if (c->shape == GLOBAL_WRITE_RETURNING)
+            updated = xid = st == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+                            strcmp(PQcmdTuples(res), "1") == 0 && !PQgetisnull(res, 0, 0);
+        else
+            updated = st == PGRES_COMMAND_OK && strcmp(PQcmdTuples(res), "1") == 0;
+        ok = st != PGRES_FATAL_ERROR;
+        PQclear(res);
+    }
+    ok = ok && PQexitPipelineMode(conn) && updated && xid;
+    if (!ok)
+        fprintf(stderr, "global_ops: pipelined UPDATE failed: %s", PQerrorMessage(conn));
+    return ok;
+}
+
 static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int group)
 {
     pq_client *c = (pq_client *)base;
@@ -68,6 +112,8 @@ static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int gro
     bool ok;
 
     snprintf(text, sizeof text, "%lld", (long long)id);
+    if (kind == GLOBAL_UPDATE && c->shape != GLOBAL_WRITE_ALONE)
+        return run_shaped_update(c, conn, values);
     PGresult *res = PQexecPrepared(conn, statement_name(c, kind), 1, values, NULL, NULL, 0);
     if (kind != GLOBAL_UPDATE)
         ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
@@ -91,10 +137,16 @@ static void pq_destroy(global_client *base)
 
 global_client *global_client_libpq(char **conninfos, int n)
 {
+    return global_client_libpq_shaped(conninfos, n, GLOBAL_WRITE_ALONE);
+}
+
+global_client *global_client_libpq_shaped(char **conninfos, int n, global_write_shape shape)
+{
     pq_client *c = calloc(1, sizeof *c);
 
     if (!c)
         return NULL;
+    c->shape = shape;
     c->base.prepare = pq_prepare;
     c->base.run = pq_run;
     c->base.destroy = pq_destroy;

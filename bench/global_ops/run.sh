@@ -23,7 +23,15 @@
 #   bench/global_ops/run.sh [BUILD_DIR]     (default: build)
 #   environment: OPS (operations per run, 16000), REPS (repetitions, 5),
 #                THREADS (thread counts, "1 8"),
+#                CLIENTS (which, "psqlODBC gcodbc-one gcodbc-global global-nores
+#                  libpq-owner"; also libpq-xidquery and libpq-returning: libpq-owner
+#                  sending each UPDATE in a shape that carries its transaction id,
+#                  see global_ops.h, printed in a table of their own),
 #                OPERATIONS (which, "select update alternate"),
+#                BASELINE_DRIVER (another build's libgcodbc.so: adds the client
+#                  baseline-global, compared with gcodbc-global in a table),
+#                INSTRUCTIONS (set: count client instructions per operation
+#                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR),
 #                MEMBER_CPUS (unset: every server shares the machine's cores;
 #                  a number such as 0.2: each member's server processes get
 #                  that many CPUs at most, through a cgroup v1 cpu quota, a
@@ -89,6 +97,13 @@ done
 
 # Our own ini files: gcctl's DSN "bench" plus a psqlODBC DSN on G1N1.
 cluster_odbc_ini "$state/odbc" "$cluster" "$psqlodbc" "$(port_of G1N1)"
+# BASELINE_DRIVER: another build's libgcodbc.so as a driver of its own, for
+# the client baseline-global (that build's global connection, defaults).
+if [[ -n ${BASELINE_DRIVER:-} ]]; then
+  awk -v d="$BASELINE_DRIVER" '/^\[/ { on = ($0 == "[bench]"); if (on) print "\n[bench_baseline]"; next }
+    on { print (/^Driver *=/ ? "Driver = " d : $0) }' "$state/odbc/odbc.ini" >"$state/baseline.ini"
+  cat "$state/baseline.ini" >>"$state/odbc/odbc.ini"
+fi
 
 declare -A target=(
   [psqlODBC]="odbc DSN=psqlodbc_g1n1"
@@ -96,19 +111,56 @@ declare -A target=(
   [gcodbc-global]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0"
   [global-nores]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0;ResolveLostWrites=No"
   [libpq-owner]="libpq $state/owner_conninfos"
+  [baseline-global]="odbc DSN=bench_baseline;GlobalConnection=Yes;LocalityMemberPolicy=0"
+  [libpq-xidquery]="libpq-xidquery $state/owner_conninfos"
+  [libpq-returning]="libpq-returning $state/owner_conninfos"
 )
-clients=(psqlODBC gcodbc-one gcodbc-global global-nores libpq-owner)
-declare -A results=() cpu=() unavailable=()
+read -r -a clients <<<"${CLIENTS:-psqlODBC gcodbc-one gcodbc-global global-nores libpq-owner}"
 
-# One timed run; records its ops/s, or marks the client unavailable.
+declare -A results=() cpu=() server_cpu=() unavailable=()
+
+base=$(sed -n 's/^base: //p' "$cluster/local.state")
+postmasters=()
+for dir in "$base"/*/; do
+  [[ -f $dir/postmaster.pid ]] && postmasters+=("$(head -1 "$dir/postmaster.pid")")
+done
+tick_us=$((1000000 / $(getconf CLK_TCK)))
+# server_ticks: the servers' CPU so far, in clock ticks: the postmasters' own
+# and their ended children's (a run's backends end with it).
+server_ticks() {
+  local pm total=0 f
+  for pm in "${postmasters[@]}"; do
+    read -r -a f <"/proc/$pm/stat"
+    total=$((total + f[13] + f[14] + f[15] + f[16]))
+  done
+  echo "$total"
+}
+# children: how many processes the postmasters have now.
+children() {
+  local pm n=0
+  for pm in "${postmasters[@]}"; do n=$((n + $(pgrep -c -P "$pm" || true))); done
+  echo "$n"
+}
+
+# One timed run; records its ops/s, client and server CPU, or marks the
+# client unavailable.
 run_one() {
-  local client=$1 op=$2 threads=$3 kind conn out rate cpu_us
+  local client=$1 op=$2 threads=$3 kind conn out rate cpu_us before ticks kids waited
   kind=${target[$client]%% *}
   conn=${target[$client]#* }
+  kids=$(children)
+  ticks=$(server_ticks)
   if out=$(timeout 300 "$bin" "$kind" "$conn" "$op" "$threads" "$ops" "$state/owners" 2>"$state/err"); then
     read -r rate _ _ cpu_us <<<"$out"
     results[$client.$op.$threads]+="$rate "
     cpu[$client.$op.$threads]+="$cpu_us "
+    # The run's backends are reaped a moment after it ends.
+    for waited in 1 2 3 4 5 6 7 8 9 10; do
+      (($(children) <= kids)) && break
+      sleep 0.1
+    done
+    server_cpu[$client.$op.$threads]+="$(awk -v t=$(($(server_ticks) - ticks)) -v u="$tick_us" \
+      -v n="$ops" 'BEGIN {printf "%.2f", t * u / n}') "
   else
     unavailable[$client]=1
     echo "run.sh: $client $op $threads failed; leaving $client out:" >&2
@@ -123,7 +175,6 @@ if [[ -n ${MEMBER_CPUS:-} ]]; then
   [[ -w $cpu_root && -f $cpu_root/cpu.cfs_quota_us ]] ||
     { echo "run.sh: MEMBER_CPUS needs a writable cgroup v1 cpu controller at $cpu_root" >&2; exit 1; }
   quota=$(awk -v c="$MEMBER_CPUS" 'BEGIN {printf "%d", c * 100000}')
-  base=$(sed -n 's/^base: //p' "$cluster/local.state")
   for dir in "$base"/*/; do
     [[ -f $dir/postmaster.pid ]] || continue
     group="$cpu_root/gcodbc_bench_$$_$(basename "$dir")"
@@ -134,6 +185,64 @@ if [[ -n ${MEMBER_CPUS:-} ]]; then
     pm=$(head -1 "$dir/postmaster.pid")
     for pid in "$pm" $(pgrep -P "$pm"); do echo "$pid" >"$group/cgroup.procs"; done
   done
+fi
+
+# INSTRUCTIONS=1: instead of timing, count the client's instructions per
+# operation under callgrind (deterministic, unlike CPU time on shared
+# cores): one thread, only inside the benchmark's call of one operation
+# (the driver manager, the driver and libpq below it), the difference
+# between a run of INSTRUCTION_OPS operations and one of a fifth of them,
+# so the first execution (which prepares) and the warm-up cancel out.
+# CALLGRIND_DIR keeps the longer runs' profiles (callgrind_annotate them).
+if [[ -n ${INSTRUCTIONS:-} ]]; then
+  command -v valgrind >/dev/null || { echo "run.sh: INSTRUCTIONS needs valgrind" >&2; exit 1; }
+  long_ops=${INSTRUCTION_OPS:-2000}
+  short_ops=$((long_ops / 5))
+  # collected CLIENT OP N: the instructions callgrind counted for the whole process.
+  collected() {
+    local kind=${target[$1]%% *} conn=${target[$1]#* } out=$state/callgrind.$1.$2.$3
+    # Connecting is many times slower under valgrind: no member may be left out.
+    [[ $kind == odbc ]] && conn+=";ConnectTimeout=120"
+    valgrind --tool=callgrind --toggle-collect=odbc_run --toggle-collect=pq_run \
+      --callgrind-out-file="$out" "$bin" "$kind" "$conn" "$2" 1 "$3" \
+      "$state/owners" >/dev/null 2>"$state/err" || { sed 's/^/  /' "$state/err" | tail -n 5 >&2; return 1; }
+    sed -n 's/^summary: //p' "$out"
+    if [[ -n ${CALLGRIND_DIR:-} && $3 == "$long_ops" ]]; then
+      mkdir -p "$CALLGRIND_DIR" && cp "$out" "$CALLGRIND_DIR/callgrind.$1.$2"
+    fi
+  }
+  # syscalls CLIENT OP N: the system calls of the whole process (strace -c).
+  syscalls() {
+    local kind=${target[$1]%% *} conn=${target[$1]#* } out=$state/strace.$1.$2.$3
+    [[ $kind == odbc ]] && conn+=";ConnectTimeout=120"
+    strace -f -c -o "$out" "$bin" "$kind" "$conn" "$2" 1 "$3" "$state/owners" >/dev/null \
+      2>"$state/err" || return 1
+    awk '$NF == "total" {print ($4 ~ /^[0-9]+$/ ? $4 : $3)}' "$out"
+  }
+  echo
+  echo "client instructions and system calls per operation (callgrind and strace, 1 thread,"
+  echo "($long_ops - $short_ops operations) difference)"
+  printf '%-16s' client
+  for op in "${operations[@]}"; do printf ' %14s %14s' "$op instr" "$op syscalls"; done
+  echo
+  for client in "${clients[@]}"; do
+    printf '%-16s' "$client"
+    for op in "${operations[@]}"; do
+      if long=$(collected "$client" "$op" "$long_ops") && short=$(collected "$client" "$op" "$short_ops"); then
+        printf ' %14s' $(( (long - short) / (long_ops - short_ops) ))
+      else
+        printf ' %14s' n/a
+      fi
+      if command -v strace >/dev/null && long=$(syscalls "$client" "$op" "$long_ops") &&
+         short=$(syscalls "$client" "$op" "$short_ops"); then
+        printf ' %14s' "$(awk -v a="$long" -v b="$short" -v n=$((long_ops - short_ops)) 'BEGIN {printf "%.2f", (a - b) / n}')"
+      else
+        printf ' %14s' n/a
+      fi
+    done
+    echo
+  done
+  exit 0
 fi
 
 for _ in $(seq 1 "$reps"); do
@@ -186,3 +295,44 @@ else
 fi
 table "throughput, operations per second (higher is better)" results
 table "client CPU, microseconds per operation (lower is better)" cpu
+table "server CPU (the backends, reaped after each run), microseconds per operation" server_cpu
+
+# shapes TITLE ARRAY: the UPDATE's wire shapes side by side, when measured.
+shapes() {
+  local title=$1 threads a x r
+  local -n values=$2
+  echo
+  echo "$title"
+  printf '%-8s %12s %15s %16s %15s %16s\n' threads libpq-owner libpq-xidquery libpq-returning \
+    xidquery/alone returning/alone
+  for threads in "${thread_counts[@]}"; do
+    a=$(median <<<"${values[libpq-owner.update.$threads]:-}")
+    x=$(median <<<"${values[libpq-xidquery.update.$threads]:-}")
+    r=$(median <<<"${values[libpq-returning.update.$threads]:-}")
+    printf '%-8s %12s %15s %16s %15s %16s\n' "$threads" "$a" "$x" "$r" "$(ratio "$x" "$a")" \
+      "$(ratio "$r" "$a")"
+  done
+}
+if [[ " ${clients[*]} " == *" baseline-global "* ]]; then
+  echo
+  echo "this build against BASELINE_DRIVER, global connection with the defaults (CPU: us per operation)"
+  printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' operation threads 'baseline ops/s' \
+    'this ops/s' ratio 'baseline cpu' 'this cpu' 'baseline server' 'this server'
+  for op in "${operations[@]}"; do
+    for threads in "${thread_counts[@]}"; do
+      b=$(median <<<"${results[baseline-global.$op.$threads]:-}")
+      g=$(median <<<"${results[gcodbc-global.$op.$threads]:-}")
+      printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' "$op" "$threads" "$b" "$g" \
+        "$(ratio "$g" "$b")" \
+        "$(median <<<"${cpu[baseline-global.$op.$threads]:-}")" \
+        "$(median <<<"${cpu[gcodbc-global.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[baseline-global.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[gcodbc-global.$op.$threads]:-}")"
+    done
+  done
+fi
+if [[ " ${clients[*]} " == *" libpq-xidquery "* || " ${clients[*]} " == *" libpq-returning "* ]]; then
+  shapes "1-row UPDATE wire shapes through libpq, operations per second" results
+  shapes "1-row UPDATE wire shapes through libpq, client CPU us per operation" cpu
+  shapes "1-row UPDATE wire shapes through libpq, server CPU us per operation" server_cpu
+fi

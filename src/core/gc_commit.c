@@ -267,19 +267,93 @@ SQLRETURN gc_commit_end_tran(gc_conn *c, int i)
     return rc;
 }
 
-/* Sends the write and collects it all, under the query timeout. */
-static bool send_write(gc_stmt *s, gc_member *m, int n, const Oid *types,
-                       const char *const *values, const int *lengths, const int *formats,
-                       gc_member_xid_run *run, gc_error *err)
+/* Whether s's text may carry the RETURNING of its transaction id. */
+static bool twin_wanted(const gc_stmt *s)
 {
-    bool prepared = xid_statement_ready(s->conn,
-                                        gc_global_member_index(s->conn->global, m));
+    return s->conn->global != NULL && s->conn->settings.resolve_lost_writes &&
+           s->analysis != NULL && s->analysis->returning_at > 0 && !s->simple_query;
+}
+
+void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
+{
+    gc_server_stmt *st = &s->server;
+    /* A refused PREPARE inside a transaction would abort it: only an idle
+     * session gets the twin, and a server statement made in a transaction
+     * never has one (its autocommit writes send the id query). */
+    if (st->xid_twin >= 0 && (!twin_wanted(s) || gc_member_txn_status(m) != PQTRANS_IDLE))
+        st->xid_twin = -1;    /* never again: it must be beside it everywhere */
+    if (st->xid_twin < 0)
+        return;
+    size_t at = s->analysis->returning_at;
+    size_t len = at + sizeof GC_XID_RETURNING;
+    char *sql = malloc(len);
+    char name[sizeof st->name + 1];
+    gc_error err;
+    gc_error_set(&err, "HY001", 0, "out of memory");
+    bool sent = false, ok = false;
+    if (sql != NULL) {
+        memcpy(sql, s->sql, at);
+        memcpy(sql + at, GC_XID_RETURNING, sizeof GC_XID_RETURNING);
+        snprintf(name, sizeof name, "%sx", st->name);
+        gc_error_clear(&err);
+        sent = ok = gc_member_send_prepare(m, name, sql, st->nparams, st->param_types, &err);
+        free(sql);
+    }
+    PGresult *r;
+    while (sent && (r = gc_member_next_result(m)) != NULL) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && ok) {
+            gc_member_result_error(m, r, &err);
+            ok = false;
+        }
+        PQclear(r);
+    }
+    if (!ok)
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "statement %s returning its transaction "
+                       "id not made on %s (%s): its writes send the id query",
+                       st->name, gc_member_name(m), err.message);
+    st->xid_twin = ok ? 1 : -1;
+}
+
+/* Where this run of the write s on m gets its transaction id: from its
+ * twin's RETURNING when its rows stay in m's group by key (routing said
+ * so: no postgres_fdw in it, so the appended function leaves the plan as
+ * it was), else from the id query. */
+static gc_member_xid_source xid_source(gc_stmt *s, gc_member *m)
+{
+    gc_global *g = s->conn->global;
+    if (s->prepared && !s->simple_query && s->server.xid_twin > 0 &&
+        gc_route_prepared_on(s, m) && !gc_global_may_write_elsewhere(g))
+        return GC_XID_RETURNED;
+    return xid_statement_ready(s->conn, gc_global_member_index(g, m)) ? GC_XID_QUERY_PREPARED
+                                                                       : GC_XID_QUERY_TEXT;
+}
+
+/* Takes a write's answer as its result: with source GC_XID_RETURNED the
+ * rows are the appended RETURNING's, which the application never asked
+ * for, so only the command's row count remains. Takes result. */
+static SQLRETURN set_write_result(gc_stmt *s, gc_member_xid_source source, PGresult *result)
+{
+    if (source == GC_XID_RETURNED)
+        return gc_stmt_set_command_result(s, result);
+    return gc_stmt_set_local_result(s, result);
+}
+
+/* Sends the write and collects it all, under the query timeout. */
+static bool send_write(gc_stmt *s, gc_member *m, gc_member_xid_source source, int n,
+                       const Oid *types, const char *const *values, const int *lengths,
+                       const int *formats, gc_member_xid_run *run, gc_error *err)
+{
+    char twin[sizeof s->server.name + 1];
+    const char *name = s->prepared ? s->server.name : NULL;
+    if (source == GC_XID_RETURNED) {
+        snprintf(twin, sizeof twin, "%sx", s->server.name);
+        name = twin;
+    }
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     atomic_store(&s->in_server_call, true);
-    bool ok = gc_member_run_statement_with_xid(m, prepared, s->prepared ? s->server.name : NULL,
-                                               s->sql, n, types, values, lengths, formats, run,
-                                               err);
+    bool ok = gc_member_run_statement_with_xid(m, source, name, s->sql, n, types, values,
+                                               lengths, formats, run, err);
     atomic_store(&s->in_server_call, false);
     gc_exec_timer_stop(&timer);
     return ok;
@@ -291,13 +365,14 @@ static bool send_write(gc_stmt *s, gc_member *m, int n, const Oid *types,
  * arrived in full: the application gets it, with 01000 saying what
  * happened (without it, should that ever be, the row count is -1). Takes
  * run's result. */
-static SQLRETURN committed_after_loss(gc_stmt *s, gc_member *m, gc_member_xid_run *run)
+static SQLRETURN committed_after_loss(gc_stmt *s, gc_member *m, gc_member_xid_source source,
+                                      gc_member_xid_run *run)
 {
     PGresult *result = run->result;
     run->result = NULL;
     gc_member_xid_run_clear(run);
     bool answered = result != NULL;
-    SQLRETURN rc = answered ? gc_stmt_set_local_result(s, result)
+    SQLRETURN rc = answered ? set_write_result(s, source, result)
                             : gc_stmt_set_empty_result(s);   /* row count -1 */
     if (rc == SQL_ERROR)
         return SQL_ERROR;
@@ -317,8 +392,9 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     gc_member_xid_run run;
     gc_error err;
     gc_error_clear(&err);
-    if (send_write(s, m, nparams, types, values, lengths, formats, &run, &err)) {
-        SQLRETURN rc = run.result != NULL ? gc_stmt_set_local_result(s, run.result)
+    gc_member_xid_source source = xid_source(s, m);
+    if (send_write(s, m, source, nparams, types, values, lengths, formats, &run, &err)) {
+        SQLRETURN rc = run.result != NULL ? set_write_result(s, source, run.result)
                                           : gc_stmt_set_empty_result(s);
         gc_route_done(s, rc);
         return rc;
@@ -362,5 +438,5 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
                     "it completed is unknown (%s)", gc_member_name(m), why.message);
         return SQL_ERROR;
     }
-    return committed_after_loss(s, m, &run);
+    return committed_after_loss(s, m, source, &run);
 }

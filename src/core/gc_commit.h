@@ -30,6 +30,18 @@
  * they are held by the driver (not streamed) and survive a lost answer. */
 bool gc_commit_write_applies(const gc_stmt *s);
 
+/* After s's server statement was made on member session m: makes its
+ * twin there too when the write may return its transaction id itself
+ * (GC_XID_RETURNED: a global connection resolving lost writes, and an
+ * INSERT, UPDATE or DELETE whose analysis says where RETURNING can go).
+ * The twin is the text up to that place plus GC_XID_RETURNING, named after
+ * the server statement with an "x", same parameter types; one round trip,
+ * once per server statement and session, only on an idle session (a
+ * refused PREPARE would abort a transaction). A refused twin (say, a
+ * view's rule without RETURNING), or a server statement made inside a
+ * transaction, goes without one for good: its writes keep the id query. */
+void gc_commit_prepare_twin(gc_stmt *s, gc_member *m);
+
 /* Runs the autocommit write s on member session m (the routed one, s's
  * server statement prepared there unless simple): sends, resolves a lost
  * answer, sets s's result and diagnostics, and does the routing

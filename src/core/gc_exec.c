@@ -186,6 +186,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         if (collect_prepare(s, m, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
         gc_route_mark_prepared(s, m);
+        gc_commit_prepare_twin(s, m);
         return SQL_SUCCESS;
     }
     Oid *copy = NULL;
@@ -221,6 +222,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
     free(s->server.param_types);
     s->server.param_types = copy;
     s->server.nparams = n;
+    gc_commit_prepare_twin(s, m);
     return SQL_SUCCESS;
 }
 

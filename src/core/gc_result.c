@@ -402,14 +402,34 @@ static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
     return SQL_ERROR;
 }
 
-/* Takes `r` as the start of the statement's next result. */
-static SQLRETURN start_result(gc_stmt *s, PGresult *r)
+/* Before a result starts: no row, no column read. */
+static void reset_position(gc_stmt *s)
 {
     assert(s->block == NULL);
     s->current_row = -1;
     s->block_next = 0;
     s->getdata_column = 0;
     gc_cursor_reset(s);
+}
+
+/* Takes `r` as a command's answer: its row count, no result set (rows r
+ * may hold are dropped). */
+static SQLRETURN start_command(gc_stmt *s, PGresult *r)
+{
+    s->row_count = command_row_count(r);
+    s->changed_rows_kind = changes_rows(PQcmdStatus(r));
+    PQclear(r);
+    gc_desc_clear_records(s->ird);
+    s->set_complete = true;
+    s->state = GC_STMT_EXECUTED;
+    read_ahead(s);
+    return SQL_SUCCESS;
+}
+
+/* Takes `r` as the start of the statement's next result. */
+static SQLRETURN start_result(gc_stmt *s, PGresult *r)
+{
+    reset_position(s);
     if (r == NULL) {
         gc_result_release_session(s);
         return SQL_NO_DATA;
@@ -439,16 +459,8 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         return SQL_SUCCESS;
     }
     case PGRES_COMMAND_OK:
-    case PGRES_EMPTY_QUERY: {
-        s->row_count = command_row_count(r);
-        s->changed_rows_kind = changes_rows(PQcmdStatus(r));
-        PQclear(r);
-        gc_desc_clear_records(s->ird);
-        s->set_complete = true;
-        s->state = GC_STMT_EXECUTED;
-        read_ahead(s);
-        return SQL_SUCCESS;
-    }
+    case PGRES_EMPTY_QUERY:
+        return start_command(s, r);
     case PGRES_COPY_IN:
     case PGRES_COPY_OUT:
     case PGRES_COPY_BOTH:
@@ -580,6 +592,13 @@ SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res)
 {
     gc_stmt_discard_results(s);
     return start_result(s, res);
+}
+
+SQLRETURN gc_stmt_set_command_result(gc_stmt *s, PGresult *res)
+{
+    gc_stmt_discard_results(s);
+    reset_position(s);
+    return start_command(s, res);
 }
 
 SQLRETURN gc_stmt_set_empty_result(gc_stmt *s)

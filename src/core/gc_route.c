@@ -165,6 +165,16 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
+/* Whether a dead session under s needs no look before sending: an
+ * autocommit read-only statement whose member breaks under it runs again
+ * elsewhere, silently (gc_route_may_rerun), as when the look finds it
+ * dead; the look would cost a system call per statement. */
+static bool rerun_covers_dead_session(const gc_stmt *s, bool transaction)
+{
+    return !transaction && s->conn->autocommit && s->analysis != NULL &&
+           s->analysis->read_only;
+}
+
 /* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
  * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
 static bool rolls_back_to_savepoint(const gc_stmt *s)
@@ -234,14 +244,20 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
      * however it was sent. */
     bool use_keys = s->prepared || c->settings.direct_execute_routing ||
                     (transaction && s->analysis != NULL && !s->analysis->read_only);
-    /* On the heap: at 65,535 parameters they make 1 MB, more than the stack
-     * of an application thread may hold. */
+    /* On the heap beyond a few: at 65,535 parameters they make 1 MB, more
+     * than the stack of an application thread may hold; a few, the common
+     * case, cost no allocation per statement. */
+    enum { FEW = 16 };
+    const char *few_texts[FEW];
+    char *few_owned[FEW] = { NULL };
     size_t slots = n > 0 ? (size_t)n : 1;
-    const char **texts = malloc(slots * sizeof *texts);
-    char **owned = calloc(slots, sizeof *owned);
+    const char **texts = slots <= FEW ? few_texts : malloc(slots * sizeof *texts);
+    char **owned = slots <= FEW ? few_owned : calloc(slots, sizeof *owned);
     if (texts == NULL || owned == NULL) {
-        free(texts);
-        free(owned);
+        if (texts != few_texts)
+            free(texts);
+        if (owned != few_owned)
+            free(owned);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
@@ -305,7 +321,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             break;
         }
         if (open_chosen(c, d.member, &err) &&
-            !chosen_is_dead(c, d.member, &err)) {
+            (rerun_covers_dead_session(s, transaction) || !chosen_is_dead(c, d.member, &err))) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
             break;
@@ -336,8 +352,10 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     }
     for (int i = 0; i < n; i++)
         free(owned[i]);
-    free(owned);
-    free(texts);
+    if (owned != few_owned)
+        free(owned);
+    if (texts != few_texts)
+        free(texts);
     return rc;
 }
 

@@ -198,6 +198,10 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
                                const char *const *values);
 /* Makes a client-built result the result set; the statement owns res. */
 SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
+/* Makes res the execution's answer as a command's: its tag's row count
+ * (SQLRowCount), no result set, whatever rows res holds (a RETURNING the
+ * driver appended, gc_commit.c). The statement owns res. */
+SQLRETURN gc_stmt_set_command_result(gc_stmt *s, PGresult *res);
 /* The execution's result when the driver answered it itself: no rows, no
  * row count (SQLRowCount gives -1). HY001 when out of memory. */
 SQLRETURN gc_stmt_set_empty_result(gc_stmt *s);

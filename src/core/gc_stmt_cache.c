@@ -47,8 +47,11 @@ static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_member *m)
     PGTransactionStatusType ts = gc_member_txn_status(m);
     if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
         return;
-    char sql[64];
-    snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
+    char sql[96];
+    if (st->xid_twin > 0)
+        snprintf(sql, sizeof sql, "DEALLOCATE %s; DEALLOCATE %sx", st->name, st->name);
+    else
+        snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
     gc_error err;
     gc_error_clear(&err);
     PQclear(gc_member_exec(m, sql, &err));

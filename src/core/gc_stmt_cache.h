@@ -35,6 +35,10 @@ typedef struct gc_server_stmt {
                                      session: gc_member_generation); owned */
     int prepared_on_n;
     int prepared_on_cap;
+    int xid_twin;                 /* its twin "<name>x", the same write returning
+                                     its transaction id (gc_commit.h): 1 made
+                                     beside it on every session that holds it,
+                                     -1 refused or not wanted, 0 not tried yet */
 } gc_server_stmt;
 
 typedef struct gc_parked_stmt {

@@ -239,6 +239,21 @@ static bool has_second_statement(const gc_az *az)
     return false;
 }
 
+/* gc_analysis.returning_at for a statement alone in the text. */
+static size_t returning_place(const gc_az *az)
+{
+    gc_sql_kind k = az->out->kind;
+    if ((k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE) ||
+        gc_az_punct(az, 0, '(') || az->stmt_end == 0 ||
+        (az->stmt_end < az->n && !gc_az_punct(az, az->stmt_end, ';')))
+        return 0;
+    for (size_t t = 0; t < az->stmt_end; t++)
+        if (gc_az_kw(az, t, "returning"))
+            return 0;
+    const gc_sql_token *last = &az->tok[az->stmt_end - 1];
+    return last->offset + last->length;
+}
+
 bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 {
     assert(out != NULL && err != NULL);
@@ -285,9 +300,11 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
         out->route_as_read = false;
         out->not_routable = "more than one statement";
     } else if (out->kind == GC_SQL_INSERT) {
+        out->returning_at = returning_place(&az);
         gc_az_analyze_insert(&az);
     } else if (out->kind == GC_SQL_UPDATE || out->kind == GC_SQL_DELETE ||
                out->kind == GC_SQL_SELECT || out->kind == GC_SQL_MERGE) {
+        out->returning_at = returning_place(&az);
         gc_az_analyze_filtered(&az);
     } else {
         out->not_routable = "not a statement on a table";

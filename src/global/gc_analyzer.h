@@ -89,6 +89,11 @@ typedef struct gc_analysis {
     gc_pinned_column *columns;
     const char *not_routable;  /* static text: why no key can come from this
                                   statement (NULL when columns may give one) */
+    size_t returning_at;  /* an INSERT, UPDATE or DELETE alone in the text,
+                             without a RETURNING of its own: the byte just
+                             past its last token, where a RETURNING clause
+                             may be appended (only `;`, blanks and comments
+                             follow); 0 otherwise */
 } gc_analysis;
 
 /* Analyzes sql (len bytes). Fails (false, err 42601) only on text the lexer

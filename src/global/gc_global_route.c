@@ -216,7 +216,10 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     int tuples = key_tuples(a, t, cols, &nk, why);
     if (tuples < 0)
         return -1;
-    int *votes = calloc((size_t)g->topo.n_groups, sizeof *votes);
+    /* On the stack for clusters of up to 32 groups: no allocation per statement. */
+    int few_votes[32] = { 0 };
+    int *votes = g->topo.n_groups <= 32 ? few_votes
+                                         : calloc((size_t)g->topo.n_groups, sizeof *votes);
     if (votes == NULL) {
         *why = "out of memory";
         return -1;
@@ -235,7 +238,8 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     }
     int group = placed > 0 ? gc_router_group_by_votes(g->router, votes, first_group) : -1;
     *all_in = group >= 0 && placed == tuples && votes[group] == tuples;
-    free(votes);
+    if (votes != few_votes)
+        free(votes);
     if (group >= 0)
         *source = from_param ? "parameter" : "literal";
     else if (*why == NULL)

@@ -286,9 +286,28 @@ typedef struct gc_member_xid_run {
 /* Frees run's results (result and error). */
 void gc_member_xid_run_clear(gc_member_xid_run *run);
 
+/* Where an autocommit statement's transaction id comes from. */
+typedef enum gc_member_xid_source {
+    GC_XID_QUERY_TEXT,       /* the id query after it, parsed each time */
+    GC_XID_QUERY_PREPARED,   /* the id query after it, prepared on the session
+                                (gc_member_prepare_xid_statement) */
+    GC_XID_RETURNED,         /* the statement itself ends with `RETURNING
+                                pg_current_xact_id_if_assigned()::text,
+                                pg_postmaster_start_time()::text` (GC_XID_RETURNING),
+                                appended by the caller where it is safe: no id
+                                query is sent; run->result then holds the two
+                                columns, and xid_answered is set only by a row
+                                whose id is not NULL (no row proves nothing) */
+} gc_member_xid_source;
+
+/* The clause a caller appends to an INSERT, UPDATE or DELETE for GC_XID_RETURNED. */
+#define GC_XID_RETURNING \
+    " RETURNING pg_current_xact_id_if_assigned()::text, pg_postmaster_start_time()::text"
+
 /* Runs one autocommit statement in one pipelined exchange (libpq pipeline
  * mode): the statement, then `SELECT pg_current_xact_id_if_assigned(),
- * pg_postmaster_start_time()`, a flush request, sync. Everything up to the
+ * pg_postmaster_start_time()`, a flush request, sync (or, for
+ * GC_XID_RETURNED, the statement, a flush request, sync). Everything up to the
  * sync is one implicit transaction, committed there: one round trip, no
  * BEGIN or COMMIT, and the id (with the server's incarnation) arrives
  * before the commit. A session lost while the statement itself runs is
@@ -296,19 +315,19 @@ void gc_member_xid_run_clear(gc_member_xid_run *run);
  * unknown; an id answered "none" means the statement wrote nothing on this
  * server (the outcome stays unknown: it may have written on another
  * through postgres_fdw, which the caller may know it did not). The session
- * must be idle. Sends the statement prepared on
+ * must be idle, and checked by the caller just before (gc_member_check_alive:
+ * this function does not look again). Sends the statement prepared on
  * this session as stmt_name (its parameter types are the server's), or sql
  * when stmt_name is NULL; parameters as for gc_member_send_query_params.
  * Returns true when committed; false with err filled otherwise (the
  * server's error, or 08S01), run->outcome saying whether it may have
  * committed. The first server error is also handed over as run->error
- * (with its DETAIL and HINT); the caller calls gc_member_xid_run_clear.
- * xid_prepared: see gc_member_prepare_xid_statement. */
-bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const char *stmt_name,
-                                      const char *sql, int nparams, const Oid *param_types,
-                                      const char *const *values, const int *lengths,
-                                      const int *formats, gc_member_xid_run *run,
-                                      gc_error *err);
+ * (with its DETAIL and HINT); the caller calls gc_member_xid_run_clear. */
+bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
+                                      const char *stmt_name, const char *sql, int nparams,
+                                      const Oid *param_types, const char *const *values,
+                                      const int *lengths, const int *formats,
+                                      gc_member_xid_run *run, gc_error *err);
 /* Commits the session's open transaction in one pipelined exchange:
  * `SELECT pg_current_xact_id_if_assigned(), pg_postmaster_start_time()`, a
  * flush request, COMMIT, sync. Same contract as

@@ -14,6 +14,10 @@
  *    it commits. No id means the statement wrote nothing on this server
  *    (nothing at all, unless it wrote through postgres_fdw: the caller
  *    knows).
+ *    Where the caller knows it is safe (gc_member.h), the id comes instead
+ *    with the statement's own answer, from a RETURNING of the id appended
+ *    to it: the statement, a flush request, sync. One statement less for
+ *    the server to run and the client to read.
  *    (Asking the id first, with `SELECT pg_current_xact_id()`, would let a
  *    failure in the middle of a long statement be resolved too, at the cost
  *    of one more wake-up of the client per statement: measured about 25%
@@ -47,6 +51,10 @@ enum xid_step { STEP_XID, STEP_WORK, STEP_SYNC };
 /* What the collected answers said so far. */
 typedef struct xid_answers {
     bool is_commit;              /* the work step is COMMIT of an open transaction */
+    bool id_returned;            /* the statement returns the id (RETURNING): no id query */
+    bool id_point_answered;      /* the answer that carries the id arrived (the id
+                                    query's, or the statement's own): the flush
+                                    request was reached */
     bool keep_error;             /* hand the first server error over as run->error */
     bool error_before_commit;    /* an ERROR (not FATAL) ended the work: nothing commits */
     bool fatal_before_xid;       /* the server ended the session before the id's answer */
@@ -54,12 +62,82 @@ typedef struct xid_answers {
                                     autocommit statement) arrived */
     bool committed;              /* ... and said it committed */
     gc_error server_error;       /* first server error */
+    PGresult *rows;              /* the statement's rows so far, when they come
+                                    one at a time (gather_row) */
+    bool rows_lost;              /* gathering them ran out of memory */
 } xid_answers;
 
 static bool is_fatal(const PGresult *res)
 {
     const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
     return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
+}
+
+/* Copies the value at (row, col) of res into dst (size bytes, cut to fit,
+ * "" for NULL): without a format to parse, as on every write. */
+static void copy_value(char *dst, size_t size, const PGresult *res, int row, int col)
+{
+    size_t n = PQgetisnull(res, row, col) ? 0 : (size_t)PQgetlength(res, row, col);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, PQgetvalue(res, row, col), n);
+    dst[n] = '\0';
+}
+
+/* The statement's own answer, when it returns the id in its last two
+ * columns (id, start time) on every row. Only a row's id proves anything:
+ * with no row the statement changed no row itself, but a trigger may have
+ * written, so "no id" is not known (xid_answered stays false), and an id
+ * NULL means the rows were written elsewhere (postgres_fdw), likewise. */
+static void take_returned_id(gc_member_xid_run *run, xid_answers *a, const PGresult *res)
+{
+    a->id_point_answered = true;
+    int n = PQnfields(res);
+    if (run->xid_answered || PQntuples(res) < 1 || n < 2 || PQgetisnull(res, 0, n - 2))
+        return;
+    run->xid_answered = true;
+    copy_value(run->xid, sizeof run->xid, res, 0, n - 2);
+    copy_value(run->started, sizeof run->started, res, 0, n - 1);
+}
+
+/* Puts the rows of a statement answered one row at a time back into one
+ * result: each PGRES_SINGLE_TUPLE res is appended to a->rows; the closing
+ * PGRES_TUPLES_OK (no rows, the command's tag) becomes run->result with
+ * every row. Takes res. Out of memory, rows are lost: the result then says
+ * so by its status (PGRES_FATAL_ERROR, HY001 from the caller's view). */
+static void gather_row(gc_member_xid_run *run, xid_answers *a, PGresult *res)
+{
+    const PGresult *from = PQresultStatus(res) == PGRES_SINGLE_TUPLE ? res : a->rows;
+    PGresult *into = PQresultStatus(res) == PGRES_SINGLE_TUPLE ? a->rows : NULL;
+    if (PQresultStatus(res) == PGRES_SINGLE_TUPLE && a->rows == NULL) {
+        a->rows = res;    /* the first row, as it is */
+        return;
+    }
+    if (into == NULL) {
+        /* The tag has come: a copy of it with the columns, then the rows. */
+        into = PQcopyResult(res, PG_COPYRES_ATTRS | PG_COPYRES_EVENTS | PG_COPYRES_NOTICEHOOKS);
+        PQclear(res);
+        res = NULL;
+    }
+    bool ok = into != NULL;
+    for (int r = 0; ok && from != NULL && r < PQntuples(from); r++) {
+        int at = PQntuples(into);
+        for (int f = 0; ok && f < PQnfields(from); f++)
+            ok = PQsetvalue(into, at, f, PQgetisnull(from, r, f) ? NULL : PQgetvalue(from, r, f),
+                            PQgetisnull(from, r, f) ? -1 : PQgetlength(from, r, f)) != 0;
+    }
+    if (res != NULL) {
+        PQclear(res);            /* a later row, copied into a->rows */
+    } else {
+        PQclear(a->rows);        /* every row is in `into` now */
+        a->rows = NULL;
+        PQclear(run->result);
+        run->result = ok ? into : PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+        if (!ok)
+            PQclear(into);
+    }
+    if (!ok)
+        a->rows_lost = true;
 }
 
 /* Records one result of step `step`; takes ownership of res. */
@@ -77,7 +155,7 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
              * the top of the file). After it: the commit may have happened
              * (a COMMIT waiting for a synchronous standby commits locally
              * before such a FATAL). */
-            if (!run->xid_answered)
+            if (!a->id_point_answered)
                 a->fatal_before_xid = true;
         } else if (step == STEP_WORK && a->is_commit) {
             a->commit_answered = true;       /* COMMIT failed: rolled back */
@@ -89,14 +167,28 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
     } else if (step == STEP_XID && (st == PGRES_TUPLES_OK || st == PGRES_SINGLE_TUPLE) &&
                PQntuples(res) == 1 && PQnfields(res) == 2) {
         /* (One row at a time when the session streams rows: the same row.) */
-        run->xid_answered = true;
-        snprintf(run->xid, sizeof run->xid, "%s",
-                 PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
-        snprintf(run->started, sizeof run->started, "%s", PQgetvalue(res, 0, 1));
+        run->xid_answered = a->id_point_answered = true;
+        copy_value(run->xid, sizeof run->xid, res, 0, 0);
+        copy_value(run->started, sizeof run->started, res, 0, 1);
+    } else if (step == STEP_WORK && a->id_returned &&
+               (st == PGRES_SINGLE_TUPLE || (st == PGRES_TUPLES_OK && run->result == NULL))) {
+        /* A session left in single-row mode by a SELECT before (libpq keeps
+         * it across a pipeline's start) answers each row alone, then the
+         * command's tag without rows: only the tag is kept. */
+        take_returned_id(run, a, res);
+        if (st == PGRES_TUPLES_OK) {
+            run->result = res;
+            return;
+        }
     } else if (step == STEP_WORK && a->is_commit && st == PGRES_COMMAND_OK) {
         a->commit_answered = true;
         /* COMMIT of a failed transaction answers ROLLBACK. */
         a->committed = strcmp(PQcmdStatus(res), "COMMIT") == 0;
+    } else if (step == STEP_WORK && !a->is_commit &&
+               (st == PGRES_SINGLE_TUPLE || (a->rows != NULL && st == PGRES_TUPLES_OK))) {
+        /* Single-row mode left over (see the id_returned case): gathered. */
+        gather_row(run, a, res);
+        return;
     } else if (step == STEP_WORK && !a->is_commit && run->result == NULL) {
         run->result = res;
         return;
@@ -107,14 +199,14 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
         PQclear(res);
 }
 
-/* Collects every answer of the pipeline, whose steps come in the order
- * `steps` (the two queries, then the sync). False when the session was
- * lost before the sync point (the member is then down). */
-static bool collect_answers(gc_member *m, const int steps[3], gc_member_xid_run *run,
+/* Collects every answer of the pipeline, whose n steps come in the order
+ * `steps` (the queries, then the sync). False when the session was lost
+ * before the sync point (the member is then down). */
+static bool collect_answers(gc_member *m, const int *steps, int n, gc_member_xid_run *run,
                             xid_answers *a)
 {
     long long limit = m->member_timeout_s * 1000LL;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < n; k++) {
         int step = steps[k];
         int empty = 0;    /* NULLs in a row while the sync is awaited */
         for (;;) {
@@ -171,11 +263,12 @@ static bool send_xid_query(gc_member *m, const char *xid_query, bool prepared)
 }
 
 /* Queues one pipelined exchange: with xid_first the id query, a flush
- * request, the work (the statement, or COMMIT), a sync; else the work, the
- * id query, a flush request, a sync. *work_queued tells whether the part
- * that may commit was queued (libpq sends nothing before the sync, unless
- * its buffer fills). */
-static bool queue_pipeline(gc_member *m, bool xid_first, const char *xid_query,
+ * request, the work (the statement, or COMMIT), a sync; with id_returned
+ * (the statement returns the id itself) the work, a flush request, a sync;
+ * else the work, the id query, a flush request, a sync. *work_queued tells
+ * whether the part that may commit was queued (libpq sends nothing before
+ * the sync, unless its buffer fills). */
+static bool queue_pipeline(gc_member *m, bool xid_first, bool id_returned, const char *xid_query,
                            bool xid_prepared, const char *stmt_name, const char *sql,
                            int nparams, const Oid *param_types, const char *const *values,
                            const int *lengths, const int *formats, bool *work_queued)
@@ -191,7 +284,7 @@ static bool queue_pipeline(gc_member *m, bool xid_first, const char *xid_query,
     } else {
         *work_queued = true;
         if (!send_work(m, stmt_name, sql, nparams, param_types, values, lengths, formats) ||
-            !send_xid_query(m, xid_query, xid_prepared) ||
+            (!id_returned && !send_xid_query(m, xid_query, xid_prepared)) ||
             !PQsendFlushRequest(m->conn))
             return false;
     }
@@ -201,8 +294,8 @@ static bool queue_pipeline(gc_member *m, bool xid_first, const char *xid_query,
 /* The common part of both runs: send, collect, decide. `is_commit`: the
  * work is COMMIT of the open transaction (session in a transaction); else
  * an autocommit statement (session idle). */
-static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_prepared,
-                         bool keep_error, const char *stmt_name, const char *sql,
+static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_returned,
+                         bool xid_prepared, bool keep_error, const char *stmt_name, const char *sql,
                          int nparams, const Oid *param_types, const char *const *values,
                          const int *lengths, const int *formats, gc_member_xid_run *run,
                          gc_error *err)
@@ -210,8 +303,12 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
     memset(run, 0, sizeof *run);
     run->outcome = GC_XID_NOT_COMMITTED;
     run->generation = m->generation;
-    if (!gc_member_check_alive(m, err))
-        return false;    /* nothing sent; an open transaction died with the session */
+    /* A statement's caller has just checked the session (the router, before
+     * choosing it): a second look would cost a system call per write. */
+    if (is_commit ? !gc_member_check_alive(m, err)
+                  : (m->conn == NULL || m->state == GC_MEMBER_DOWN))
+        return gc_member_check_alive(m, err);    /* nothing sent; an open
+                                                    transaction died with the session */
     if (m->in_flight)
         gc_member_drain(m);
     if (m->conn == NULL || m->state == GC_MEMBER_DOWN)
@@ -235,7 +332,8 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
     bool work_queued = false;
     /* xid_first only for COMMIT: an autocommit statement asks after itself. */
     assert(!xid_first || is_commit);
-    if (!queue_pipeline(m, xid_first, XID_QUERY_IF_ASSIGNED, xid_prepared, stmt_name, sql, nparams,
+    if (!queue_pipeline(m, xid_first, id_returned, XID_QUERY_IF_ASSIGNED, xid_prepared, stmt_name,
+                        sql, nparams,
                         param_types, values, lengths, formats, &work_queued)) {
         gc_error why;
         gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
@@ -248,11 +346,15 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
     xid_answers a;
     memset(&a, 0, sizeof a);
     a.is_commit = is_commit;
+    a.id_returned = id_returned;
     a.keep_error = keep_error;
     gc_error_clear(&a.server_error);
     static const int xid_then_work[3] = { STEP_XID, STEP_WORK, STEP_SYNC };
     static const int work_then_xid[3] = { STEP_WORK, STEP_XID, STEP_SYNC };
-    bool complete = collect_answers(m, xid_first ? xid_then_work : work_then_xid, run, &a);
+    static const int work_with_xid[2] = { STEP_WORK, STEP_SYNC };
+    bool complete = id_returned ? collect_answers(m, work_with_xid, 2, run, &a)
+                                : collect_answers(m, xid_first ? xid_then_work : work_then_xid,
+                                                  3, run, &a);
     if (!complete) {
         gc_member_note_connection_health(m);
         if (m->conn != NULL) {
@@ -277,6 +379,7 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
         }
     }
 
+    PQclear(a.rows);    /* rows of an answer cut short, if any */
     if (a.committed)
         run->outcome = GC_XID_COMMITTED;
     else if (a.commit_answered || a.error_before_commit || a.fatal_before_xid || complete)
@@ -305,13 +408,14 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool xid_
 }
 
 /* See gc_member.h. */
-bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const char *stmt_name,
-                                      const char *sql, int nparams, const Oid *param_types,
-                                      const char *const *values, const int *lengths,
-                                      const int *formats, gc_member_xid_run *run,
-                                      gc_error *err)
+bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
+                                      const char *stmt_name, const char *sql, int nparams,
+                                      const Oid *param_types, const char *const *values,
+                                      const int *lengths, const int *formats,
+                                      gc_member_xid_run *run, gc_error *err)
 {
-    return run_pipeline(m, false, false, xid_prepared, true, stmt_name, sql, nparams,
+    return run_pipeline(m, false, false, source == GC_XID_RETURNED,
+                        source == GC_XID_QUERY_PREPARED, true, stmt_name, sql, nparams,
                         param_types, values, lengths, formats, run, err);
 }
 
@@ -319,7 +423,7 @@ bool gc_member_run_statement_with_xid(gc_member *m, bool xid_prepared, const cha
 bool gc_member_commit_with_xid(gc_member *m, bool xid_prepared, gc_member_xid_run *run,
                                gc_error *err)
 {
-    return run_pipeline(m, true, true, xid_prepared, true, NULL, "COMMIT", 0, NULL, NULL, NULL,
+    return run_pipeline(m, true, true, false, xid_prepared, true, NULL, "COMMIT", 0, NULL, NULL, NULL,
                         NULL, run, err);
 }
 

@@ -31,8 +31,18 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     transaction is stopped (SIGSTOP), COMMIT is sent, the backend is told to
     terminate and continued: it ends the session before it answers the id
     query, so COMMIT never ran: 40001 / 19068, the row is absent.
-(j) ResolveLostWrites=Yes sends the id query with each autocommit write,
-    No sends none (pg_stat_statements).
+(j) ResolveLostWrites=Yes sends each autocommit write with its id, No
+    without (pg_stat_statements): a prepared INSERT by key returns the id
+    itself (its twin with RETURNING pg_current_xact_id_if_assigned(), no id
+    query); sent with SQLExecDirect (no server statement) it is followed by
+    the id query.
+(j2) a prepared INSERT into a view whose rule has no RETURNING: the server
+    refuses its twin, so in autocommit it is followed by the id query; in a
+    transaction the twin is never tried and the transaction commits.
+(j3) autocommit writes after a SELECT on the same member session (libpq
+    keeps the SELECT's single-row mode into the write's pipeline): an
+    UPDATE ... RETURNING of two rows returns both, a prepared UPDATE
+    returning its id answers row count 1.
 (k) an autocommit write that reached another group through postgres_fdw:
     an INSERT into the sharded `ledger` with a literal key of G1, sent with
     SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
@@ -237,14 +247,26 @@ cur = conn.cursor()
 join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (61, 'f') {RETURNING}").fetchall())
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
 returned = expect_ok(join(), "(f) autocommit INSERT ... RETURNING")
-sync_standby(False)
 expect_returned(returned, 61, "G1N1", "(f)")
-for row_id in (6, 61):
+conn.close()
+# Prepared (a parameter): the INSERT returns its id itself, no id query.
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: (lambda c: (c.rowcount, c.description))(
+    cur.execute("INSERT INTO cr VALUES (?, 'f')", 62)))
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'SyncRep')})")
+prepared_answer = expect_ok(join(), "(f) prepared autocommit INSERT")
+sync_standby(False)
+if prepared_answer != (1, None):
+    fail(f"(f) the prepared INSERT answered (row count, columns) {prepared_answer}, "
+         "expected (1, None): the RETURNING of its id is the driver's, not the application's")
+for row_id in (6, 61, 62):
     if count("G1N1", row_id) != 1 or count("G2N1", row_id) != 0:
         fail(f"(f) expected row {row_id} once on G1N1, got G1N1 {count('G1N1', row_id)} "
              f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (f): autocommit INSERT whose answer was lost after it committed: success "
-      f"(row count {rows}), row present exactly once; with RETURNING, G1N1's row returned")
+      f"(row count {rows}), row present exactly once; with RETURNING, G1N1's row returned; "
+      f"prepared (returning its own id): row count 1, no columns")
 conn.close()
 
 # --- (g) autocommit write, not committed: runs again on G2 ---
@@ -261,12 +283,20 @@ join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES (71, 'slow-g') {RET
 su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
 returned = expect_ok(join(), "(g) autocommit INSERT ... RETURNING")
 expect_returned(returned, 71, "G2N1", "(g)")
-for row_id in (7, 71):
+conn.close()
+conn = connect(autocommit=True)
+cur = conn.cursor()
+join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (?, 'slow-g')", 72).rowcount)
+su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', 'PgSleep')})")
+if expect_ok(join(), "(g) prepared autocommit INSERT") != 1:
+    fail("(g) the prepared INSERT run again did not answer row count 1")
+for row_id in (7, 71, 72):
     if count("G1N1", row_id) != 0 or count("G2N1", row_id) != 1:
         fail(f"(g) expected row {row_id} once on G2N1, got G1N1 {count('G1N1', row_id)} "
              f"G2N1 {count('G2N1', row_id)}")
 print(f"ok (g): autocommit INSERT that did not commit ran again on G2 by itself "
-      f"(row count {rows}); row present exactly once; with RETURNING, G2N1's row returned")
+      f"(row count {rows}); row present exactly once; with RETURNING, G2N1's row returned; "
+      f"prepared (returning its own id) too")
 conn.close()
 time.sleep(1.2)
 
@@ -309,23 +339,72 @@ conn.rollback()
 print("ok (i): backend stopped, COMMIT sent, backend terminated: 40001 / 19068; row absent")
 conn.close()
 
-# --- (j) ResolveLostWrites: Yes sends each autocommit write's id query, No none ---
+# --- (j) ResolveLostWrites: Yes sends each autocommit write with its id, No without ---
 ID_QUERY_CALLS = ("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
                   "WHERE query LIKE 'SELECT pg_current_xact_id_if_assigned()%'")
+ID_RETURNED_CALLS = ("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                     "WHERE query LIKE 'INSERT INTO cr %RETURNING pg_current_xact_id_if_assigned()%'")
 wait_up("G1N1")
-for setting, want in (("Yes", 5), ("No", 0)):
+for setting, returned, queried in (("Yes", 5, 3), ("No", 0, 0)):
     su("G1N1", "SELECT pg_stat_statements_reset()")
     conn = connect(autocommit=True, extra=f";ResolveLostWrites={setting}")
     cur = conn.cursor()
     for k in range(5):
         cur.execute("INSERT INTO cr VALUES (?, 'j')", 100 + k)
+        if cur.rowcount != 1 or cur.description is not None:
+            fail(f"(j) ResolveLostWrites={setting}: the INSERT answered row count "
+                 f"{cur.rowcount} and columns {cur.description}, expected 1 and none")
+    for k in range(3):
+        cur.execute(f"INSERT INTO cr VALUES ({110 + k}, 'j')")
     conn.close()
-    got = int(su("G1N1", ID_QUERY_CALLS))
-    if got != want:
-        fail(f"(j) ResolveLostWrites={setting}: G1N1 ran the id query {got} times for 5 writes, "
-             f"expected {want}")
-print("ok (j): ResolveLostWrites=Yes sends the id query with each of 5 writes; No sends none "
-      "(pg_stat_statements on G1N1)")
+    got = (int(su("G1N1", ID_RETURNED_CALLS)), int(su("G1N1", ID_QUERY_CALLS)))
+    if got != (returned, queried):
+        fail(f"(j) ResolveLostWrites={setting}: G1N1 ran {got[0]} prepared INSERTs returning "
+             f"their id and {got[1]} id queries, expected {returned} and {queried}")
+print("ok (j): ResolveLostWrites=Yes: 5 prepared INSERTs returned their id (no id query), 3 "
+      "sent directly were followed by the id query; No: neither (pg_stat_statements on G1N1)")
+
+# --- (j2) a write whose twin the server refuses: a view whose rule has no RETURNING ---
+su("G1N1", "CREATE VIEW cr_v AS SELECT * FROM cr; "
+           "CREATE RULE cr_v_insert AS ON INSERT TO cr_v DO INSTEAD INSERT INTO cr VALUES (NEW.id, NEW.tag); "
+           "GRANT ALL ON cr_v TO app")
+su("G1N1", "SELECT pg_stat_statements_reset()")
+conn = connect(autocommit=True)
+cur = conn.cursor()
+for k in range(3):
+    cur.execute("INSERT INTO cr_v VALUES (?, 'j2')", 120 + k)
+conn.close()
+if int(su("G1N1", ID_QUERY_CALLS)) != 3:
+    fail("(j2) the autocommit INSERTs into a view without RETURNING were not followed by the "
+         "id query")
+# Inside a transaction the twin is never tried: a refused PREPARE would abort it.
+conn = connect(autocommit=False)
+cur = conn.cursor()
+cur.execute("INSERT INTO cr VALUES (130, 'j2')")
+cur.execute("INSERT INTO cr_v VALUES (?, 'j2')", 131)
+cur.execute("INSERT INTO cr VALUES (132, 'j2')")
+conn.commit()
+conn.close()
+for row_id in (120, 121, 122, 130, 131, 132):
+    if count("G1N1", row_id) != 1:
+        fail(f"(j2) row {row_id} is on G1N1 {count('G1N1', row_id)} times, expected once")
+print("ok (j2): INSERTs into a view whose rule has no RETURNING: in autocommit each followed by "
+      "the id query; inside a transaction the transaction went on and committed")
+
+# --- (j3) writes after a SELECT on the same session (libpq keeps its single-row mode) ---
+conn = connect(autocommit=True)
+cur = conn.cursor()
+for k in range(3):
+    cur.execute("SELECT id FROM cr WHERE id = ?", 120).fetchall()
+    got = cur.execute("UPDATE cr SET tag = tag WHERE id IN (?, ?) RETURNING id", 120, 121).fetchall()
+    if sorted(r[0] for r in got) != [120, 121]:
+        fail(f"(j3) UPDATE ... RETURNING of two rows after a SELECT returned {got}")
+    cur.execute("SELECT id FROM cr WHERE id = ?", 120).fetchall()
+    if cur.execute("UPDATE cr SET tag = tag WHERE id = ?", 122).rowcount != 1:
+        fail("(j3) a prepared UPDATE of one row after a SELECT did not answer row count 1")
+conn.close()
+print("ok (j3): after a SELECT on the same session, a write's own RETURNING gives all its rows "
+      "and a write returning its id answers its row count")
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
 def ledger_key_of_g1(low, what):

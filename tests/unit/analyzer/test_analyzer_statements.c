@@ -412,6 +412,49 @@ static void insert_rows_are_located_in_the_text(void **state)
     gc_analysis_free(&a);
 }
 
+/* Where the driver may append a RETURNING of the transaction id
+ * (gc_analysis.returning_at): just past an INSERT, UPDATE or DELETE alone in
+ * the text, before a trailing `;` or comment; nowhere when the write returns
+ * rows of its own, shares the text, or is something else. */
+static void returning_goes_after_a_lone_write_only(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        const char *before;    /* the text up to the place; NULL: no place */
+    } rows[] = {
+        {"UPDATE t SET v = v + 1 WHERE k = $1", "UPDATE t SET v = v + 1 WHERE k = $1"},
+        {"INSERT INTO t VALUES ($1, 'x') ; -- done\n", "INSERT INTO t VALUES ($1, 'x')"},
+        {"DELETE FROM t WHERE k = $1 /* why */", "DELETE FROM t WHERE k = $1"},
+        {"WITH d AS (SELECT 1) UPDATE t SET v = 0 WHERE k = $1;",
+         "WITH d AS (SELECT 1) UPDATE t SET v = 0 WHERE k = $1"},
+        {"INSERT INTO t VALUES (1) ON CONFLICT (k) DO NOTHING",
+         "INSERT INTO t VALUES (1) ON CONFLICT (k) DO NOTHING"},
+        {"UPDATE t SET v = 1 WHERE k = $1 RETURNING v", NULL},
+        {"update t set v = 1 returning *", NULL},
+        {"WITH w AS (DELETE FROM u RETURNING k) INSERT INTO t SELECT k FROM w", NULL},
+        {"UPDATE t SET v = 1; UPDATE t SET v = 2", NULL},
+        {"MERGE INTO t USING u ON t.k = u.k WHEN MATCHED THEN DELETE", NULL},
+        {"SELECT * FROM t WHERE k = $1", NULL},
+        {"(UPDATE t SET v = 1)", NULL},
+        {"UPDATE t SET v = 1)", NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        if (rows[i].before == NULL) {
+            if (a.returning_at != 0)
+                fail_msg("%s: a place at %zu, expected none", rows[i].sql, a.returning_at);
+        } else if (a.returning_at != strlen(rows[i].before) ||
+                   strncmp(rows[i].sql, rows[i].before, a.returning_at) != 0) {
+            fail_msg("%s: place at %zu, expected %zu", rows[i].sql, a.returning_at,
+                     strlen(rows[i].before));
+        }
+        gc_analysis_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +466,7 @@ int main(void)
         cmocka_unit_test(a_nul_byte_does_not_end_the_text),
         cmocka_unit_test(the_target_name_is_located_in_the_text),
         cmocka_unit_test(insert_rows_are_located_in_the_text),
+        cmocka_unit_test(returning_goes_after_a_lone_write_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
