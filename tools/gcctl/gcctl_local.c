@@ -442,6 +442,24 @@ static bool init_primary_step(gcctl_local *l, const gcctl_member *m, gc_error *e
            (!gcctl_ha_group(&l->spec, m->group) || gcctl_ha_allow_nodes(l, m, err));
 }
 
+/* The catalog on the primaries. Under HA a keeper may restart its server
+ * once just after it reported 'single' (its init service hands over to its
+ * run service), closing apply's session: apply, idempotent, is tried again
+ * a few times a second apart. */
+static bool apply_settled(gcctl_local *l, gc_error *err)
+{
+    int tries = gcctl_ha_any(&l->spec) ? 5 : 1;
+    for (int attempt = 1;; attempt++) {
+        if (gcctl_apply(&l->target, "local up", NULL, err))
+            return true;
+        if (attempt >= tries)
+            return false;
+        fprintf(stderr, "gcctl: %s; applying again\n", err->message);
+        gc_error_clear(err);
+        sleep(1);
+    }
+}
+
 bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err)
 {
     gcctl_local l;
@@ -496,7 +514,7 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     if (!for_members_parallel(&l, true, init_primary_step, NULL, err) ||
         !for_members_retried(&l, true, start_member_step, rewrite_conf_step, &retried, err))
         goto fail;
-    if (!gcctl_apply(&l.target, "local up", NULL, err))
+    if (!apply_settled(&l, err))
         goto fail;
     if (!for_members_retried(&l, false, init_standby_step, remove_datadir_step, &retried, err))
         goto fail;

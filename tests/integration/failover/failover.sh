@@ -1,6 +1,7 @@
 #!/bin/bash
 # Failover of the global connection, end to end (docs/failover.md): a
-# private 2 x 2 cluster (always taken down); failover.py drives the driver
+# private 2 x 2 cluster (always taken down); failover.py (or auto_promotion.py,
+# on a cluster with ha: true) drives the driver
 # through unixODBC and calls back here (as a helper command) to break and
 # mend members; the servers say where each statement ran.
 # usage: failover.sh GCCTL FAILOVER_PY SPEC DIR
