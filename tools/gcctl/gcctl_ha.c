@@ -40,6 +40,11 @@ static const char monitor_conf[] =
     "pgautofailover.primary_demote_timeout = 5000\n";
 #define KEEPER_PARTITION_TIMEOUT "3"
 
+/* The database pg_auto_failover watches: 'postgres', which exists, so that
+ * the spec's database is created by apply as without HA (owned by the
+ * application role), not by pg_autoctl (owned by the server user). */
+#define HA_DBNAME "postgres"
+
 /* pg_auto_failover's own users, from loopback only. */
 static const char node_hba[] =
     "# added by gcctl: pg_auto_failover's users (health checks, replication, rewind)\n"
@@ -193,7 +198,7 @@ bool gcctl_ha_create_monitor(gcctl_local *l, gc_error *err)
             continue;
         const char *formation[] = { pg_autoctl, "create", "formation", "--pgdata", datadir,
                                     "--formation", group, "--kind", "pgsql", "--dbname",
-                                    l->spec.database, "--enable-secondary", NULL };
+                                    HA_DBNAME, "--enable-secondary", NULL };
         if (!run_autoctl(l, MONITOR_DIR, "creating a pg_auto_failover formation", formation, err))
             return false;
     }
@@ -277,7 +282,7 @@ bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
     const char *quorum = l->spec.replication == GCCTL_REPLICATION_SYNC ? "true" : "false";
     const char *create[] = { pg_autoctl, "create", "postgres", "--pgdata", datadir, "--pgport", port,
                              "--pgctl", pg_ctl, "--hostname", m->host, "--listen", m->host,
-                             "--name", m->name, "--formation", m->group, "--dbname", l->spec.database,
+                             "--name", m->name, "--formation", m->group, "--dbname", HA_DBNAME,
                              "--monitor", monitor, "--auth", "trust", "--no-ssl",
                              "--replication-quorum", quorum, "--run", NULL };
     if (!spawn_keeper(l, m->name, create, err) ||
