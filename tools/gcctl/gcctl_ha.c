@@ -331,6 +331,7 @@ static pid_t signal_keeper(const gcctl_local *l, const char *datadir, bool immed
     pid_t pid = keeper_pid(l, datadir);
     if (pid <= 0 || kill(pid, immediate ? SIGQUIT : SIGINT) != 0)
         return 0;
+    kill(-pid, SIGCONT);   /* a frozen keeper could not act on it */
     return pid;
 }
 
@@ -338,8 +339,11 @@ bool gcctl_ha_stop_keeper(const gcctl_local *l, const char *datadir, bool immedi
 {
     pid_t pid = signal_keeper(l, datadir, immediate);
     bool stopped = pid == 0 || wait_gone(pid);
+    /* A keeper that did not stop (frozen, say) goes with its services: the
+     * keeper leads their process group (gcctl started it in a session of
+     * its own). */
     if (!stopped)
-        kill(pid, SIGKILL);
+        kill(-pid, SIGKILL);
     /* A server whose keeper was killed (a test's kill -9) outlives it. */
     char pidfile[1200];
     snprintf(pidfile, sizeof pidfile, "%s/postmaster.pid", datadir);
