@@ -9,6 +9,7 @@ packages=(
   libpq-dev unixodbc unixodbc-dev           # libpq, the unixODBC driver manager, isql
   libssl-dev libyaml-dev libcmocka-dev      # OpenSSL, libyaml, CMocka unit tests
   postgresql-15 postgresql-contrib          # test servers, pg_stat_statements
+  postgresql-15-auto-failover               # pg_autoctl: groups that fail over by themselves (ha: true)
   odbc-postgresql                           # psqlODBC: the baseline driver
   python3-pyodbc libdbd-odbc-perl           # client tests: pyodbc, Perl DBD::ODBC
   clang libclang-rt-14-dev                  # the fuzzer (libFuzzer)

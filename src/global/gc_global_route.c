@@ -28,6 +28,13 @@ static void sync_member(gc_global *g, int i)
 {
     gc_member *m = g->members[i];
     bool open = gc_member_is_open(m);
+    /* A session libpq found broken between statements (reading the catalog
+     * listener's notifications, say) is no longer open, so no statement
+     * would go there to find it down and it would never be reconnected (an
+     * old primary back as a standby would get no reads): marked down now,
+     * which starts its reconnect schedule. */
+    if (!open && gc_member_found_broken(m))
+        gc_global_member_failed(g, i, gc_member_generation(m), NULL);
     /* On demand, a member not tried yet may be chosen: it is opened then. */
     bool usable = open || (g->on_demand && gc_member_get_state(m) != GC_MEMBER_DOWN);
     gc_member_role role = open ? gc_member_get_role(m)

@@ -122,6 +122,10 @@ bool gc_member_is_open(const gc_member *m);
 
 const char *gc_member_name(const gc_member *m);
 gc_member_state gc_member_get_state(const gc_member *m);
+
+/* Marks the member down when libpq has found its session broken outside a
+ * statement (a read of notifications); true when that happened now. */
+bool gc_member_found_broken(gc_member *m);
 gc_member_role gc_member_get_role(const gc_member *m);
 /* PQtransactionStatus of the session: the server's view, never a guess. */
 PGTransactionStatusType gc_member_txn_status(const gc_member *m);

@@ -51,6 +51,14 @@ void gc_member_note_connection_health(gc_member *m)
     }
 }
 
+bool gc_member_found_broken(gc_member *m)
+{
+    if (m->state == GC_MEMBER_DOWN)
+        return false;
+    gc_member_note_connection_health(m);
+    return m->state == GC_MEMBER_DOWN;
+}
+
 /* Ends the wait: the server stayed silent for limit_ms. */
 static bool not_answering(gc_member *m, long long limit_ms)
 {

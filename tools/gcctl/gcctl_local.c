@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gcctl_apply.h"
+#include "gcctl_ha.h"
 #include "gcctl_replace.h"
 #include "gcctl_proc.h"
 
@@ -43,13 +44,13 @@ void gcctl_local_datadir(const gcctl_local *l, const char *member, char *buf, si
     snprintf(buf, size, "%s/%s", l->base, member);
 }
 
-static void logfile(const gcctl_local *l, const char *member, const char *what, char *buf, size_t size)
+void gcctl_local_logfile(const gcctl_local *l, const char *member, const char *what, char *buf, size_t size)
 {
     snprintf(buf, size, "%s/logs/%s.%s.log", l->base, member, what);
 }
 
-static bool write_owned_file(const gcctl_local *l, const char *path, const char *text,
-                             bool append, gc_error *err)
+bool gcctl_local_write_file(const gcctl_local *l, const char *path, const char *text,
+                            bool append, gc_error *err)
 {
     FILE *f = fopen(path, append ? "a" : "w");
     if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
@@ -75,15 +76,15 @@ static bool write_member_conf(const gcctl_local *l, const gcctl_member *m, gc_er
              "port = %d\nlisten_addresses = '%s'\nunix_socket_directories = '%s'\n"
              "cluster_name = '%s'\n",
              m->name, m->group, m->port, m->host, l->socket_dir, m->name);
-    return write_owned_file(l, path, text, false, err);
+    return gcctl_local_write_file(l, path, text, false, err);
 }
 
 static bool pg_ctl_start(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
     char datadir[1100], log[1200], serverlog[1200];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
-    logfile(l, m->name, "pg_ctl", log, sizeof log);
-    logfile(l, m->name, "server", serverlog, sizeof serverlog);
+    gcctl_local_logfile(l, m->name, "pg_ctl", log, sizeof log);
+    gcctl_local_logfile(l, m->name, "server", serverlog, sizeof serverlog);
     const char *argv[] = { "pg_ctl", "start", "-w", "-t", "60", "-D", datadir, "-l", serverlog, NULL };
     char what[128];
     snprintf(what, sizeof what, "starting %s", m->name);
@@ -94,7 +95,7 @@ bool gcctl_local_init_primary(gcctl_local *l, const gcctl_member *m, gc_error *e
 {
     char datadir[1100], log[1200], path[1200];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
-    logfile(l, m->name, "initdb", log, sizeof log);
+    gcctl_local_logfile(l, m->name, "initdb", log, sizeof log);
     const char *argv[] = { "initdb", "-D", datadir, "-U", l->os_user, "-E", "UTF8", "--locale=C",
                            "--auth-local=trust", "--auth-host=scram-sha-256", "-N", NULL };
     char what[128];
@@ -102,7 +103,7 @@ bool gcctl_local_init_primary(gcctl_local *l, const gcctl_member *m, gc_error *e
     if (!gcctl_proc_run(what, argv, l->uid, l->gid, log, err))
         return false;
     snprintf(path, sizeof path, "%s/postgresql.conf", datadir);
-    return write_owned_file(l, path, common_conf, true, err) && write_member_conf(l, m, err);
+    return gcctl_local_write_file(l, path, common_conf, true, err) && write_member_conf(l, m, err);
 }
 
 bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *err)
@@ -110,7 +111,7 @@ bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *e
     const gcctl_member *p = gcctl_spec_primary(&l->spec, m->group);
     char datadir[1100], log[1200], conninfo[1400];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
-    logfile(l, m->name, "basebackup", log, sizeof log);
+    gcctl_local_logfile(l, m->name, "basebackup", log, sizeof log);
     snprintf(conninfo, sizeof conninfo, "host=%s port=%d user=%s application_name=%s",
              l->socket_dir, p->port, l->os_user, m->name);
     const char *argv[] = { "pg_basebackup", "-D", datadir, "-d", conninfo, "-R", "-X", "stream",
@@ -182,6 +183,9 @@ bool gcctl_local_sync_groups(gcctl_target *t, gc_error *err)
          * after a promote, still listed). */
         if (members < 2)
             continue;
+        /* pg_auto_failover sets synchronous_standby_names itself. */
+        if (gcctl_ha_group(spec, spec->groups.items[g]))
+            continue;
         const gcctl_member *p = gcctl_spec_primary(spec, spec->groups.items[g]);
         if (gcctl_streaming_standbys(t, p) <= 0) {
             fprintf(stderr, "gcctl: warning: no standby streams from %s; group %s commits alone\n",
@@ -199,6 +203,35 @@ static bool is_loopback(const char *host)
     return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
 }
 
+/* Binds a socket to a free loopback port, held until the caller closes the
+ * returned descriptor (-1 with err set on failure). */
+static int bind_free_port(int *port, gc_error *err)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+        gc_error_set(err, "HY000", 0, "cannot find a free port: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *port = ntohs(sa.sin_port);
+    return fd;
+}
+
+int gcctl_local_free_port(gc_error *err)
+{
+    int port = 0;
+    int fd = bind_free_port(&port, err);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return port;
+}
+
 bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err)
 {
     int *fds = gcctl_xcalloc(spec->nmembers, sizeof *fds);
@@ -208,17 +241,8 @@ bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err)
         fds[i] = -1;
         if (spec->members[i].port != 0)
             continue;
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
-        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof sa;
-        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
-        if (fds[i] < 0 || bind(fds[i], (struct sockaddr *)&sa, sizeof sa) != 0 ||
-            getsockname(fds[i], (struct sockaddr *)&sa, &len) != 0) {
-            gc_error_set(err, "HY000", 0, "cannot find a free port: %s", strerror(errno));
-            ok = false;
-        } else {
-            spec->members[i].port = ntohs(sa.sin_port);
-        }
+        fds[i] = bind_free_port(&spec->members[i].port, err);
+        ok = fds[i] >= 0;
     }
     for (size_t i = 0; i < spec->nmembers; i++)
         if (fds[i] >= 0)
@@ -232,7 +256,8 @@ static bool write_state(const gcctl_local *l, gc_error *err)
     char path[1200];
     snprintf(path, sizeof path, "%s/local.state", l->dir);
     FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, "base: %s\nuser: %s\n", l->base, l->os_user) < 0 || fclose(f) != 0) {
+    if (!f || fprintf(f, "base: %s\nuser: %s\nmonitor: %d\n", l->base, l->os_user, l->monitor_port) < 0 ||
+        fclose(f) != 0) {
         gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
         return false;
     }
@@ -256,6 +281,8 @@ static bool read_state(const char *dir, gcctl_local *l, gc_error *err)
         if (strncmp(line, "base: ", 6) == 0 &&
             (size_t)snprintf(l->base, sizeof l->base, "%s", line + 6) >= sizeof l->base)
             l->base[0] = '\0';   /* too long to be ours: reported below */
+        if (strncmp(line, "monitor: ", 9) == 0)
+            l->monitor_port = atoi(line + 9);
     }
     fclose(f);
     if (!l->base[0]) {
@@ -268,7 +295,8 @@ static bool read_state(const char *dir, gcctl_local *l, gc_error *err)
     l->target.socket_dir = l->socket_dir;
     l->target.os_user = l->os_user;
     l->target.spec = &l->spec;
-    return true;
+    /* pg_autoctl, started for this cluster, finds its state there. */
+    return l->monitor_port == 0 || gcctl_ha_environment(l, err);
 }
 
 bool gcctl_local_open(const char *dir, gcctl_local *l, gc_error *err)
@@ -285,7 +313,7 @@ void gcctl_local_close(gcctl_local *l)
     gcctl_spec_free(&l->spec);
 }
 
-static bool make_dir(const char *path, const gcctl_local *l, bool owned, gc_error *err)
+bool gcctl_local_make_dir(const char *path, const gcctl_local *l, bool owned, gc_error *err)
 {
     if (mkdir(path, 0700) != 0 && errno != EEXIST) {
         gc_error_set(err, "HY000", 0, "cannot create %s: %s", path, strerror(errno));
@@ -387,14 +415,49 @@ static bool rewrite_conf_step(gcctl_local *l, const gcctl_member *m, gc_error *e
     return write_member_conf(l, m, err);
 }
 
+/* A primary starts under its keeper when its group has HA. */
 static bool start_member_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
+    if (gcctl_ha_group(&l->spec, m->group))
+        return gcctl_ha_create_node(l, m, err);
     return pg_ctl_start(l, m, err);
 }
 
+/* A standby of a group with HA is made by its keeper (base backup from the
+ * primary its monitor names); member.conf, copied from the primary, is
+ * written for it afterwards (it names the member; the keeper gives the
+ * server its port on the command line). */
 static bool init_standby_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
+    if (gcctl_ha_group(&l->spec, m->group))
+        return gcctl_ha_create_node(l, m, err) && write_member_conf(l, m, err);
     return gcctl_local_init_standby(l, m, err) && pg_ctl_start(l, m, err);
+}
+
+/* Initdb of a primary; under HA its pg_hba.conf also lets pg_auto_failover's
+ * users in. */
+static bool init_primary_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    return gcctl_local_init_primary(l, m, err) &&
+           (!gcctl_ha_group(&l->spec, m->group) || gcctl_ha_allow_nodes(l, m, err));
+}
+
+/* The catalog on the primaries. Under HA a keeper may restart its server
+ * once just after it reported 'single' (its init service hands over to its
+ * run service), closing apply's session: apply, idempotent, is tried again
+ * a few times a second apart. */
+static bool apply_settled(gcctl_local *l, gc_error *err)
+{
+    int tries = gcctl_ha_any(&l->spec) ? 5 : 1;
+    for (int attempt = 1;; attempt++) {
+        if (gcctl_apply(&l->target, "local up", NULL, err))
+            return true;
+        if (attempt >= tries)
+            return false;
+        fprintf(stderr, "gcctl: %s; applying again\n", err->message);
+        gc_error_clear(err);
+        sleep(1);
+    }
 }
 
 bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err)
@@ -437,27 +500,35 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     l.target.os_user = l.os_user;
     char logs[1200];
     snprintf(logs, sizeof logs, "%s/logs", l.base);
-    if (!write_state(&l, err) || !make_dir(l.base, &l, true, err) ||
-        !make_dir(l.socket_dir, &l, true, err) || !make_dir(logs, &l, true, err))
+    if (!write_state(&l, err) || !gcctl_local_make_dir(l.base, &l, true, err) ||
+        !gcctl_local_make_dir(l.socket_dir, &l, true, err) || !gcctl_local_make_dir(logs, &l, true, err))
         goto fail;
     /* Written now so that local down can clean up even if a later step fails. */
     snprintf(path, sizeof path, "%s/cluster.yaml", dir);
     if (!gcctl_spec_write(&l.spec, path, err))
         goto fail;
+    if (gcctl_ha_any(&l.spec) &&
+        (!gcctl_ha_environment(&l, err) || !gcctl_ha_create_monitor(&l, err) || !write_state(&l, err)))
+        goto fail;
     bool retried = false;
-    if (!for_members_parallel(&l, true, gcctl_local_init_primary, NULL, err) ||
+    if (!for_members_parallel(&l, true, init_primary_step, NULL, err) ||
         !for_members_retried(&l, true, start_member_step, rewrite_conf_step, &retried, err))
         goto fail;
-    if (!gcctl_apply(&l.target, "local up", NULL, err))
+    if (!apply_settled(&l, err))
         goto fail;
     if (!for_members_retried(&l, false, init_standby_step, remove_datadir_step, &retried, err))
         goto fail;
     /* A standby set up again on another port: the catalog says so too. */
     if (retried && !gcctl_apply(&l.target, "local up", NULL, err))
         goto fail;
-    for (size_t i = 0; i < l.spec.nmembers; i++)
-        if (!l.spec.members[i].is_primary && !gcctl_local_wait_streaming(&l, &l.spec.members[i], err))
+    for (size_t i = 0; i < l.spec.nmembers; i++) {
+        const gcctl_member *m = &l.spec.members[i];
+        /* Under HA: the monitor says 'secondary' once a standby streams,
+         * and its primary becomes 'primary' once the standby is in sync. */
+        if (gcctl_ha_group(&l.spec, m->group) ? m->is_primary && !gcctl_ha_wait_state(&l, m->name, "primary", 60, err)
+                                              : !m->is_primary && !gcctl_local_wait_streaming(&l, m, err))
             goto fail;
+    }
     /* Only now: with no standby streaming yet, every commit above would wait. */
     if (!gcctl_local_sync_groups(&l.target, err))
         goto fail;
@@ -483,7 +554,15 @@ bool gcctl_local_stop_member(gcctl_local *l, const char *name, const char *mode,
     }
     char datadir[1100], log[1200], what[128];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
-    logfile(l, m->name, "pg_ctl", log, sizeof log);
+    /* Under HA the keeper stops its server (the monitor sees the member go). */
+    if (gcctl_ha_group(&l->spec, m->group)) {
+        if (!gcctl_ha_stop_keeper(l, datadir, strcmp(mode, "fast") != 0)) {
+            gc_error_set(err, "HY000", 0, "%s did not stop within 30 s", m->name);
+            return false;
+        }
+        return true;
+    }
+    gcctl_local_logfile(l, m->name, "pg_ctl", log, sizeof log);
     snprintf(what, sizeof what, "stopping %s", m->name);
     const char *argv[] = { "pg_ctl", "stop", "-w", "-t", "60", "-D", datadir, "-m", mode, NULL };
     return gcctl_proc_run(what, argv, l->uid, l->gid, log, err);
@@ -496,6 +575,10 @@ bool gcctl_local_start_member(gcctl_local *l, const char *name, gc_error *err)
         gc_error_set(err, "HY000", 0, "no member %s in %s", name, l->dir);
         return false;
     }
+    /* Under HA the keeper starts the server, as whatever the monitor says
+     * it now is: an old primary rejoins as a standby (rewound if needed). */
+    if (gcctl_ha_group(&l->spec, m->group))
+        return gcctl_ha_run_keeper(l, m, err);
     return pg_ctl_start(l, m, err);
 }
 
@@ -509,6 +592,8 @@ bool gcctl_local_down(const char *dir, gc_error *err)
     snprintf(cluster, sizeof cluster, "%s/cluster.yaml", dir);
     gc_error ignored;
     if (gcctl_spec_parse(cluster, &l.spec, &ignored)) {
+        /* Keepers first, or they would start their servers again. */
+        gcctl_ha_stop_all(&l);
         pid_t *pids = gcctl_xcalloc(l.spec.nmembers, sizeof *pids);
         for (size_t i = 0; i < l.spec.nmembers; i++) {
             char datadir[1100];

@@ -23,6 +23,7 @@ typedef struct gcctl_local {
     gid_t gid;
     gcctl_spec spec;        /* DIR/cluster.yaml */
     gcctl_target target;    /* reaches members through socket_dir */
+    int monitor_port;       /* pg_auto_failover's monitor; 0: no group has HA */
 } gcctl_local;
 
 /* Opens the local cluster in dir: reads local.state and cluster.yaml. The
@@ -63,6 +64,21 @@ int gcctl_streaming_standbys(const gcctl_target *t, const gcctl_member *p);
  * every group that has a standby streaming from it (a warning names a group
  * left committing alone). Nothing to do for asynchronous specs. */
 bool gcctl_local_sync_groups(gcctl_target *t, gc_error *err);
+
+/* A free loopback port now (0 with err set when none). */
+int gcctl_local_free_port(gc_error *err);
+
+/* Makes directory path (mode 0700; fine if it exists), owned by the server
+ * user when owned. */
+bool gcctl_local_make_dir(const char *path, const gcctl_local *l, bool owned, gc_error *err);
+
+/* Writes (or appends) text to path, owned by the server user. */
+bool gcctl_local_write_file(const gcctl_local *l, const char *path, const char *text,
+                            bool append, gc_error *err);
+
+/* The log file of one program run for a member: logs/<member>.<what>.log. */
+void gcctl_local_logfile(const gcctl_local *l, const char *member, const char *what, char *buf,
+                         size_t size);
 
 /* Picks free loopback ports for members with port 0. */
 bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err);

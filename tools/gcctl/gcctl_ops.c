@@ -10,6 +10,7 @@
 
 #include "gcctl_apply.h"
 #include "gcctl_catalog.h"
+#include "gcctl_follow.h"
 
 bool gcctl_cluster_open(gcctl_cluster *c, const char *dir, const char *spec_path, gc_error *err)
 {
@@ -120,13 +121,28 @@ static long long group_version(const gcctl_spec *spec, const long long *versions
 
 bool gcctl_status(gcctl_cluster *c, gc_error *err)
 {
+    /* Under HA the monitor's word comes first: the roles below follow it. */
+    gcctl_ha_node *nodes = NULL;
+    int nnodes = 0;
+    bool ha = c->is_local && c->local.monitor_port != 0;
+    if (ha) {
+        gc_error merr;
+        bool changed;
+        nnodes = gcctl_ha_nodes(&c->local, &nodes, &merr);
+        if (nnodes < 0)
+            printf("pg_auto_failover monitor: %s\n", merr.message);
+        else if (!gcctl_follow_monitor(c, nodes, nnodes, &changed, &merr))
+            fprintf(stderr, "gcctl: warning: the catalog does not follow the monitor yet: %s\n",
+                    merr.message);
+    }
     const gcctl_spec *spec = c->spec;
     PGconn *catalog = NULL;
     const char *catalog_member = NULL;
     long long catalog_version = -1;
     long long *versions = gcctl_xcalloc(spec->nmembers ? spec->nmembers : 1, sizeof *versions);
     printf("cluster %s, database %s\n", spec->cluster, spec->database);
-    printf("%-10s %-6s %-22s %-8s %-10s %s\n", "MEMBER", "GROUP", "ADDRESS", "ROLE", "STATE", "VERSION");
+    printf("%-10s %-6s %-22s %-8s %-10s %s%s\n", "MEMBER", "GROUP", "ADDRESS", "ROLE", "STATE",
+           "VERSION", ha ? "  HA STATE (reported/assigned)" : "");
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *m = &spec->members[i];
         gc_error cerr;
@@ -141,8 +157,12 @@ bool gcctl_status(gcctl_cluster *c, gc_error *err)
             state = !recovery ? "up" : strcmp(recovery, "t") == 0 ? "standby" : "primary";
         }
         versions[i] = version ? atoll(version) : -1;
-        printf("%-10s %-6s %-22s %-8s %-10s %s\n", m->name, m->group, addr,
+        printf("%-10s %-6s %-22s %-8s %-10s %s", m->name, m->group, addr,
                m->is_primary ? "primary" : "standby", state, version ? version : "-");
+        const gcctl_ha_node *node = gcctl_ha_find(nodes, nnodes, m->name);
+        if (node)
+            printf("%*s%s/%s", version ? 9 - (int)strlen(version) : 8, "", node->reported, node->goal);
+        printf("\n");
         free(version);
         free(recovery);
         /* The tables come from the freshest catalog: a group that was down
@@ -176,6 +196,7 @@ bool gcctl_status(gcctl_cluster *c, gc_error *err)
     } else {
         printf("tables: unknown (no primary reachable)\n");
     }
+    free(nodes);
     (void)err;
     return true;
 }

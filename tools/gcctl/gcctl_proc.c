@@ -52,7 +52,10 @@ pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char
                        gc_error *err)
 {
     char program[512];
-    snprintf(program, sizeof program, "%s/%s", gcctl_proc_bindir(), argv[0]);
+    if (argv[0][0] == '/')
+        snprintf(program, sizeof program, "%s", argv[0]);
+    else
+        snprintf(program, sizeof program, "%s/%s", gcctl_proc_bindir(), argv[0]);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

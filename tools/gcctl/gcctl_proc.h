@@ -19,7 +19,7 @@ bool gcctl_proc_server_user(char *name, size_t size, uid_t *uid, gid_t *gid, gc_
  * /usr/lib/postgresql/<major>/bin that has initdb. Static string. */
 const char *gcctl_proc_bindir(void);
 
-/* Starts argv[0] (a program name in the bindir) with argv as arguments,
+/* Starts argv[0] (a program name in the bindir, or an absolute path) with argv as arguments,
  * as uid/gid when gcctl is root, stdout and stderr appended to log_path
  * (NULL: discarded). Returns the child's pid or -1 with err set. */
 pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char *log_path,

@@ -391,6 +391,8 @@ static bool parse_root(parse_ctx *ctx, yaml_node_t *root, gcctl_spec *spec)
             /* The value is checked by gcctl_spec_check, which knows the modes. */
             if (!get_string(ctx, v, "replication", &spec->replication_text)) return false;
             spec->replication_pos = node_pos(v);
+        } else if (strcmp(key, "ha") == 0) {
+            if (!get_bool(ctx, v, "ha", &spec->ha)) return false;
         } else if (strcmp(key, "members") == 0) {
             if (v->type != YAML_SEQUENCE_NODE)
                 return fail_at(ctx, v, "members must be a list");
@@ -410,7 +412,7 @@ static bool parse_root(parse_ctx *ctx, yaml_node_t *root, gcctl_spec *spec)
                 if (!parse_table(ctx, node_at(ctx, v->data.sequence.items.start[i]), &spec->tables[i]))
                     return false;
         } else {
-            return fail_at(ctx, k, "unknown key '%s' (expected cluster, database, user, password, admin, superuser, superuser_password, replication, members, tables)", key);
+            return fail_at(ctx, k, "unknown key '%s' (expected cluster, database, user, password, admin, superuser, superuser_password, replication, ha, members, tables)", key);
         }
     }
     if (!spec->cluster) return fail_at(ctx, root, "the spec needs 'cluster' (the cluster name)");

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Failover of the global connection, end to end (docs/failover.md): a
-# private 2 x 2 cluster (always taken down); failover.py drives the driver
+# private 2 x 2 cluster (always taken down); failover.py (or auto_promotion.py,
+# on a cluster with ha: true) drives the driver
 # through unixODBC and calls back here (as a helper command) to break and
 # mend members; the servers say where each statement ran. The compound
 # fault test (tests/integration/compound) runs its own client the same way.
@@ -19,6 +20,6 @@ for m in $(members); do
 done
 write_fault_helper
 # The DSN gcctl wrote is named after the cluster.
-run_client /usr/bin/python3 "$PY" "$(sed -n 's/^cluster: //p' "$SPEC")" "$DIR/helper.sh" \
+run_client /usr/bin/python3 "$PY" "$(sed -n 's/^cluster: *\([^ #]*\).*/\1/p' "$SPEC")" "$DIR/helper.sh" \
     || fail "failover.py failed"
 echo PASS

@@ -86,7 +86,10 @@ own_cluster() {
 #   kill MEMBER (kill -9 of the postmaster), stop / start MEMBER (gcctl,
 #   immediate stop), sigstop / sigcont MEMBER (the postmaster and every
 #   child: a frozen postmaster alone would still let its backends answer),
-#   promote MEMBER, port MEMBER, members, primary GROUP, gcctl ARGS...
+#   promote MEMBER, port MEMBER, members, primary GROUP, gcctl ARGS...;
+#   under pg_auto_failover (ha: true): crash MEMBER (kill -9 of the keeper's
+#   processes and the server's), freeze / thaw MEMBER (SIGSTOP / SIGCONT of
+#   the same), monitor SQL (on the monitor's database)
 # and makes sure a frozen server is continued before the cluster is taken
 # down, whatever happens.
 write_fault_helper() {
@@ -95,6 +98,10 @@ write_fault_helper() {
     os_user=$(sed -n 's/^user: //p' "$DIR/local.state")
     cat >"$DIR/signal_server.sh" <<SIG
 #!/bin/bash
+# The keeper first (its process group: pg_autoctl and its services), so
+# it does not restart a server it sees die.
+kp=\$(head -1 "$base/xdg/run/pg_autoctl$base/\$2/pg_autoctl.pid" 2>/dev/null)
+[ "\${3:-}" = keeper ] && [ -n "\$kp" ] && kill -\$1 -- "-\$kp" 2>/dev/null
 pm=\$(head -1 "$base/\$2/postmaster.pid" 2>/dev/null) || exit 0
 kill -\$1 "\$pm" 2>/dev/null
 for c in \$(ps -o pid= --ppid "\$pm" 2>/dev/null); do kill -\$1 "\$c" 2>/dev/null; done
@@ -114,6 +121,10 @@ promote) "$GCCTL" promote "\$2" --dir "$DIR" >/dev/null ;;
 sigstop) "$DIR/signal_server.sh" STOP "\$2" ;;
 sigcont) "$DIR/signal_server.sh" CONT "\$2" ;;
 port) port_of "\$2" ;;
+crash) "$DIR/signal_server.sh" KILL "\$2" keeper ;;
+freeze) "$DIR/signal_server.sh" STOP "\$2" keeper ;;
+thaw) "$DIR/signal_server.sh" CONT "\$2" keeper ;;
+monitor) psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -h "$base/sock" -p "\$(sed -n 's/^monitor: //p' "$DIR/local.state")" -U "$os_user" -d pg_auto_failover -c "\$2" ;;
 members) members ;;
 primary) primary_of "\$2" ;;
 gcctl) shift; timeout 60 "$GCCTL" "\$@" --dir "$DIR" ;;
@@ -121,7 +132,7 @@ gcctl) shift; timeout 60 "$GCCTL" "\$@" --dir "$DIR" ;;
 esac
 HELPER
     chmod +x "$DIR/signal_server.sh" "$DIR/helper.sh"
-    trap 'for m in $(members); do "$DIR/signal_server.sh" CONT "$m"; done
+    trap 'for m in $(members); do "$DIR/signal_server.sh" CONT "$m" keeper; done
           "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
 }
 
