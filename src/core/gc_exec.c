@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/gc_call.h"
 #include "core/gc_commit.h"
@@ -452,6 +453,22 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
                        "statement failed with its member %s and did not take effect: "
                        "run again elsewhere",
                        gc_member_name(s->conn->session));
+        rc = send_again(s, pv);
+    }
+    /* The group takes no writes at the moment (25006, 08001), nothing
+     * applied: a promotion is under way, or the role the connection knew is
+     * stale. Sent again, routed afresh, after pauses growing from 100 ms to
+     * 1 s, for a bounded time. */
+    for (int waited_ms = 0, pause_ms = 100;
+         rc == SQL_ERROR && waited_ms < GC_ROUTE_NOT_WRITABLE_WAIT_MS &&
+         gc_route_group_not_writable(s);
+         waited_ms += pause_ms, pause_ms = pause_ms < 1000 ? pause_ms * 2 : 1000) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "write refused, its group takes no "
+                       "writes yet (on %s): sent again in %d ms",
+                       gc_member_name(s->conn->session), pause_ms);
+        struct timespec pause = { .tv_sec = pause_ms / 1000,
+                                  .tv_nsec = (long)(pause_ms % 1000) * 1000000L };
+        nanosleep(&pause, NULL);
         rc = send_again(s, pv);
     }
     return rc;

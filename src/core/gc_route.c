@@ -510,6 +510,27 @@ bool gc_route_may_rerun(const gc_stmt *s)
     return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
 }
 
+bool gc_route_group_not_writable(const gc_stmt *s)
+{
+    const gc_conn *c = s->conn;
+    if (c->global == NULL || !c->autocommit || c->access_mode == SQL_MODE_READ_ONLY ||
+        gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0 ||
+        s->analysis == NULL || s->spans_groups)
+        return false;
+    /* Row writes only: a SELECT calling an unknown function goes where reads
+     * go, so a standby would refuse it again. */
+    gc_sql_kind kind = s->analysis->kind;
+    if (kind != GC_SQL_INSERT && kind != GC_SQL_UPDATE && kind != GC_SQL_DELETE &&
+        kind != GC_SQL_MERGE)
+        return false;
+    const gc_diag *d = &s->h.diag;
+    for (int i = 0; i < d->count; i++)
+        if (strcmp(d->records[i].sqlstate, "25006") == 0 ||
+            strcmp(d->records[i].sqlstate, "08001") == 0)
+            return true;
+    return false;
+}
+
 void gc_route_fetch_failed(gc_stmt *s)
 {
     gc_conn *c = s->conn;

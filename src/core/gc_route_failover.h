@@ -16,6 +16,26 @@
  * row has reached the application yet (the failure came while executing). */
 bool gc_route_may_rerun(const gc_stmt *s);
 
+/* How long an autocommit row write whose group takes no writes yet keeps
+ * being sent again (gc_route_group_not_writable): longer than
+ * pg_auto_failover needs to promote a standby and make it writable (its
+ * failure detection, then primary_demote_timeout, 5 s as gcctl sets it
+ * up: writes came back 7-10 s after a primary's kill -9). */
+#define GC_ROUTE_NOT_WRITABLE_WAIT_MS 10000
+
+/* Whether the row write (INSERT, UPDATE, DELETE, MERGE) that just failed
+ * did so because its group takes no writes at the moment, nothing applied,
+ * so that it may be sent again, routed afresh: a global connection in
+ * autocommit with no transaction open and read-write access mode, and the
+ * server's answer was 25006 (refused as read-only: a standby whose role the
+ * connection had not seen, or one promoted moments ago that
+ * pg_auto_failover keeps read-only until the old primary must have
+ * stopped) or 08001 (the write went by policy to another group, whose
+ * postgres_fdw could not reach the rows' group: its primary is gone). The
+ * refused statement's implicit transaction applied nothing
+ * (docs/failover.md). */
+bool gc_route_group_not_writable(const gc_stmt *s);
+
 /* After a fetch failed (SQLFetch, SQLMoreResults): when the statement's
  * member went down, the member is marked down and the diagnostics become
  * what the application can act on. Rows have already reached it, so
