@@ -2,8 +2,11 @@
 # setting root, build and bin). bench_cluster_up TOOL SPEC checks that bin
 # and gcctl are built, brings the cluster of SPEC up in a temporary state
 # directory (taken down on exit, whatever happens) and sets state and
-# cluster; port_of, conninfo_of and psql_on reach its members as the
-# application role.
+# cluster; bench_on_exit adds a benchmark's own clean-up to that exit;
+# port_of, conninfo_of and psql_on reach its members as the application
+# role.
+
+bench_exit_steps=()
 
 bench_cluster_up() {
   local tool=$1 spec=$2 f
@@ -19,8 +22,15 @@ bench_cluster_up() {
   export PGPASSWORD=app PGCONNECT_TIMEOUT=5
 }
 
+# bench_on_exit FUNCTION: FUNCTION runs on exit too, after the cluster is
+# down (so that what held its servers, a cgroup say, is empty by then) and
+# before the state directory goes; one that fails does not stop the others.
+bench_on_exit() { bench_exit_steps+=("$1"); }
+
 bench_cluster_cleanup() {
+  local step
   "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
+  for step in "${bench_exit_steps[@]}"; do "$step" || true; done
   rm -rf "$state"
 }
 

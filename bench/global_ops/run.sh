@@ -46,33 +46,20 @@ reps=${REPS:-5}
 read -r -a thread_counts <<<"${THREADS:-1 8}"
 read -r -a operations <<<"${OPERATIONS:-select update alternate}"
 bin="$build/bench/global_ops/bench_global_ops"
-gcctl="$build/tools/gcctl/gcctl"
-driver="$build/src/libgcodbc.so"
 psqlodbc=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so
 rows=100000
 source "$root/bench/bench_stats.sh"
-for f in "$bin" "$gcctl"; do
-  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_global_ops gcctl gcodbc)" >&2; exit 1; }
-done
-
-state=$(mktemp -d)
-cluster=$state/cluster
+source "$root/bench/bench_cluster.sh"
+bench_cluster_up run.sh "$root/bench/cluster_3x2.yaml"
 cpu_root=/sys/fs/cgroup/cpu
 budget_groups=()
-cleanup() {
-  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
+# remove_budget_groups: the MEMBER_CPUS cgroups, on exit (empty once the
+# cluster is down).
+remove_budget_groups() {
   local g
   for g in "${budget_groups[@]}"; do rmdir "$g" 2>/dev/null || true; done
-  rm -rf "$state"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM   # so that an interrupted run still takes its cluster down
-"$gcctl" local up "$root/bench/cluster_3x2.yaml" --dir "$cluster" --driver "$driver" >/dev/null
-
-export PGPASSWORD=app PGCONNECT_TIMEOUT=5
-port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
-conninfo_of() { echo "host=127.0.0.1 port=$(port_of "$1") dbname=app user=app password=app"; }
-psql_on() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$(conninfo_of "$1")" "${@:2}"; }
+bench_on_exit remove_budget_groups
 
 # Rows go straight into each owner's local shards; the owners file says
 # which group (0, 1, 2) stores each id, as the servers placed them.

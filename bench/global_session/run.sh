@@ -23,32 +23,15 @@ threads=${THREADS:-8}
 conns=${CONNS:-64}
 read -r -a operations <<<"${OPERATIONS:-select update}"
 bin="$build/bench/global_session/bench_global_session"
-gcctl="$build/tools/gcctl/gcctl"
-driver="$build/src/libgcodbc.so"
 rows=30000
 source "$root/bench/bench_stats.sh"
-for f in "$bin" "$gcctl"; do
-  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_global_session gcctl gcodbc)" >&2; exit 1; }
-done
+source "$root/bench/bench_cluster.sh"
+bench_cluster_up run.sh "$root/bench/cluster_3x2.yaml"
+export ODBCSYSINI=$cluster ODBCINI=$cluster/odbc.ini
 
-state=$(mktemp -d)
-cluster=$state/cluster
-cleanup() {
-  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-"$gcctl" local up "$root/bench/cluster_3x2.yaml" --dir "$cluster" --driver "$driver" >/dev/null
-export ODBCSYSINI=$cluster ODBCINI=$cluster/odbc.ini PGPASSWORD=app PGCONNECT_TIMEOUT=5
-
-port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
 : >"$state/members"
-for m in G1N1 G1N2 G2N1 G2N2 G3N1 G3N2; do
-  echo "host=127.0.0.1 port=$(port_of "$m") dbname=app user=app password=app" >>"$state/members"
-done
-psql -X -q -At -v ON_ERROR_STOP=1 -d "$(head -1 "$state/members")" \
-  -c "INSERT INTO accounts (id, balance) SELECT g, 1000 FROM generate_series(1, $rows) g"
+for m in G1N1 G1N2 G2N1 G2N2 G3N1 G3N2; do conninfo_of "$m" >>"$state/members"; done
+psql_on G1N1 -c "INSERT INTO accounts (id, balance) SELECT g, 1000 FROM generate_series(1, $rows) g"
 
 declare -A values backends
 for rep in $(seq 1 "$reps"); do

@@ -35,29 +35,11 @@ ops=${OPS:-3000}
 reps=${REPS:-5}
 read -r -a thread_counts <<<"${THREADS:-1 8}"
 bin="$build/bench/transfer/bench_transfer"
-gcctl="$build/tools/gcctl/gcctl"
-driver="$build/src/libgcodbc.so"
 psqlodbc=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so
 rows=30000
 source "$root/bench/bench_stats.sh"
-for f in "$bin" "$gcctl"; do
-  [[ -x $f ]] || { echo "run.sh: $f not built (cmake --build $build --target bench_transfer gcctl gcodbc)" >&2; exit 1; }
-done
-
-state=$(mktemp -d)
-cluster=$state/cluster
-cleanup() {
-  "$gcctl" local down --dir "$cluster" >/dev/null 2>&1 || true
-  rm -rf "$state"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM   # so that an interrupted run still takes its cluster down
-"$gcctl" local up "$root/bench/cluster_3x2.yaml" --dir "$cluster" --driver "$driver" >/dev/null
-
-export PGPASSWORD=app PGCONNECT_TIMEOUT=5
-port_of() { sed -n "s/.*name: $1,.*port: \([0-9]*\)}.*/\1/p" "$cluster/locator.yaml"; }
-conninfo_of() { echo "host=127.0.0.1 port=$(port_of "$1") dbname=app user=app password=app"; }
-psql_on() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$(conninfo_of "$1")" "${@:2}"; }
+source "$root/bench/bench_cluster.sh"
+bench_cluster_up run.sh "$root/bench/cluster_3x2.yaml"
 
 # The rows go in through G1N1 (postgres_fdw places them); the owners file
 # says which group (0, 1, 2) stores each id, as the servers placed them.
