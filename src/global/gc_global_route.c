@@ -431,14 +431,15 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
                        "several groups, sent apart", a->table);
         return true;
     }
-    int leaves = 0;
+    /* Leaves in one group only: that group is the statement's, as by key. */
+    int groups_with_leaves = 0;
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
         int n = gc_shard_table_leaves(t, gi, NULL, 0);
         if (n < 0)
             return false;
-        leaves += n;
+        groups_with_leaves += n > 0;
     }
-    if (leaves == 0)
+    if (groups_with_leaves < 2)
         return false;
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups",
                    a->table);

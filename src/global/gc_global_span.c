@@ -352,16 +352,19 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     PGresult *returned = NULL, *tag = NULL;
     for (int k = 0; k < n && ok; k++)
         ok = run_part(g, &parts[k], t, sql, a, params, &out->rows, &returned, &tag, err);
+    /* A release that fails leaves the groups released before it unable to
+     * go back: the whole transaction is rolled back then. */
+    bool released_some = false;
     for (int k = 0; k < n && ok && !commit_now; k++) {
         ok = run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, err);
-        parts[k].savepoint = !ok;
+        released_some |= ok;
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "
                    "%lld rows%s", a->table, n, out->rows, ok ? "" : ", failed");
     if (ok && commit_now) {
         gc_spread_outcome o = gc_global_commit_spread(g, setup_sql, err, &out->info);
         ok = o == GC_SPREAD_COMMITTED;
-    } else if (!ok && (commit_now || !back_to_savepoints(g, parts, n))) {
+    } else if (!ok && (commit_now || released_some || !back_to_savepoints(g, parts, n))) {
         gc_global_rollback_transaction(g);
         out->rolled_back = !commit_now;
     }
