@@ -612,16 +612,8 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
     if (a.spans) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "a row of the array is a write across "
                        "groups: the array runs row by row");
-        for (SQLULEN r = 0; r < rows; r++)
-            gc_exec_free_values(a.values[r], s->nparams);
-        free(a.answers);
-        free(a.values);
-        free(a.lane_of);
-        free(a.lanes);
-        free(a.fate);
         gc_diag_clear(&s->h.diag);    /* the routed rows' records come again */
-        gc_txn_guard_disarm(s);
-        return false;
+        goto done;
     }
     collect_lanes(&a);    /* reports the lanes whose session broke */
     if (global)
@@ -642,6 +634,8 @@ done:
     free(a.lane_of);
     free(a.lanes);
     free(a.fate);
+    if (a.spans)
+        return false;    /* nothing was sent: the caller runs the rows one by one */
     gc_stmt_reset_exec(s);
     *result = gc_stmt_rc_with_info(s, rc);
     return true;

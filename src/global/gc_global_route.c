@@ -410,19 +410,21 @@ static bool row_write(const gc_analysis *a)
 static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
+    /* A write placed in one group (the common keyed write) is decided by
+     * the answer routing already has: no second shard-map lookup. */
     if (!row_write(a) || a->kind == GC_SQL_MERGE || a->table == NULL || g->map == NULL ||
-        (a->kind != GC_SQL_INSERT && a->target_length == 0))
-        return false;
-    const gc_shard_table *t = cluster_table(g, a);
-    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
+        (a->kind != GC_SQL_INSERT && a->target_length == 0) || (owner >= 0 && all_in))
         return false;
     if (owner == -2) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
         const char *why, *source;
         owner = group_by_key(g, &keyed, &why, &source, &all_in);
+        if (owner >= 0 && all_in)
+            return false;
     }
-    if (owner >= 0 && all_in)
+    const gc_shard_table *t = cluster_table(g, a);
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return false;
     if (a->kind == GC_SQL_INSERT) {
         if (!place_rows(g, req, t))

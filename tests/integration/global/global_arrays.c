@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global_test.h"
+
 static int failures;
 
 #define CHECK(ok, ...)                                     \
@@ -28,18 +30,6 @@ static int failures;
             failures++;                                    \
         }                                                  \
     } while (0)
-
-static void ok_or_die(SQLRETURN rc, SQLSMALLINT type, SQLHANDLE h, const char *what)
-{
-    if (SQL_SUCCEEDED(rc))
-        return;
-    SQLCHAR state[6] = "", msg[512] = "";
-    SQLINTEGER native = 0;
-    SQLSMALLINT len = 0;
-    SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len);
-    fprintf(stderr, "FAIL: %s: %s %s\n", what, state, msg);
-    exit(1);
-}
 
 /* The trace lines holding both a and b. */
 static int trace_lines(const char *path, const char *a, const char *b)
@@ -59,7 +49,7 @@ static int trace_lines(const char *path, const char *a, const char *b)
 static void insert_array(SQLHDBC dbc, long first, int rows)
 {
     SQLHSTMT st;
-    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
     SQLBIGINT *ids = calloc((size_t)rows, sizeof *ids);
     char (*owners)[16] = calloc((size_t)rows, sizeof *owners);
     SQLLEN *ind = calloc((size_t)rows, sizeof *ind), *oind = calloc((size_t)rows, sizeof *oind);
@@ -73,7 +63,7 @@ static void insert_array(SQLHDBC dbc, long first, int rows)
     }
     ids[rows - 1] = first;    /* a duplicate key: this row fails alone */
     SQLULEN processed = 0;
-    ok_or_die(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (id, owner) VALUES (?, ?)",
+    fail_on(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (id, owner) VALUES (?, ?)",
                          SQL_NTS), SQL_HANDLE_STMT, st, "prepare insert");
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)(SQLULEN)rows, 0);
     SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
@@ -121,22 +111,22 @@ static void update_counts_in_row_order(SQLHDBC dbc, long first)
 {
     enum { N = 12 };
     SQLHSTMT st;
-    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
     SQLBIGINT ids[N];
     SQLLEN ind[N] = {0};
     for (int r = 0; r < N; r++)
         ids[r] = r % 2 == 0 ? first + 10 + r : -1 - r;
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)N, 0);
     SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, ind);
-    ok_or_die(SQLPrepare(st, (SQLCHAR *)"UPDATE accounts SET balance = balance + 1 WHERE id = ?",
+    fail_on(SQLPrepare(st, (SQLCHAR *)"UPDATE accounts SET balance = balance + 1 WHERE id = ?",
                          SQL_NTS), SQL_HANDLE_STMT, st, "prepare update");
-    ok_or_die(SQLExecute(st), SQL_HANDLE_STMT, st, "update array");
+    fail_on(SQLExecute(st), SQL_HANDLE_STMT, st, "update array");
     SQLLEN count = 0, total = 0;
     SQLRowCount(st, &total);
     CHECK(total == N / 2, "update total %ld", (long)total);
     int wrong = 0;
     for (int r = 1; r < N; r++) {
-        ok_or_die(SQLMoreResults(st), SQL_HANDLE_STMT, st, "more results");
+        fail_on(SQLMoreResults(st), SQL_HANDLE_STMT, st, "more results");
         SQLRowCount(st, &count);
         wrong += count != (r % 2 == 0 ? 1 : 0);
     }
@@ -150,24 +140,24 @@ static void select_sets_in_row_order(SQLHDBC dbc, long first)
 {
     enum { N = 8 };
     SQLHSTMT st;
-    ok_or_die(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
     SQLBIGINT ids[N];
     SQLLEN ind[N] = {0};
     for (int r = 0; r < N; r++)
         ids[r] = first + 20 + 3 * r;
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)N, 0);
     SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, ind);
-    ok_or_die(SQLPrepare(st, (SQLCHAR *)"SELECT owner FROM accounts WHERE id = ?", SQL_NTS),
+    fail_on(SQLPrepare(st, (SQLCHAR *)"SELECT owner FROM accounts WHERE id = ?", SQL_NTS),
               SQL_HANDLE_STMT, st, "prepare select");
-    ok_or_die(SQLExecute(st), SQL_HANDLE_STMT, st, "select array");
+    fail_on(SQLExecute(st), SQL_HANDLE_STMT, st, "select array");
     int wrong = 0;
     for (int r = 0; r < N; r++) {
         char got[32] = "", want[32];
         SQLLEN len = 0;
         snprintf(want, sizeof want, "a%ld", (long)ids[r]);
         if (r > 0)
-            ok_or_die(SQLMoreResults(st), SQL_HANDLE_STMT, st, "next set");
-        ok_or_die(SQLFetch(st), SQL_HANDLE_STMT, st, "fetch");
+            fail_on(SQLMoreResults(st), SQL_HANDLE_STMT, st, "next set");
+        fail_on(SQLFetch(st), SQL_HANDLE_STMT, st, "fetch");
         SQLGetData(st, 1, SQL_C_CHAR, got, sizeof got, &len);
         wrong += strcmp(got, want) != 0;
         CHECK(SQLFetch(st) == SQL_NO_DATA, "set %d has one row", r + 1);
@@ -192,7 +182,7 @@ int main(int argc, char **argv)
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char connstr[512];
     snprintf(connstr, sizeof connstr, "DSN=%s;LogLevel=3;LogFile=%s", argv[1], argv[4]);
-    ok_or_die(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+    fail_on(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
                                SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, dbc, "connect");
     insert_array(dbc, first, rows);
     update_counts_in_row_order(dbc, first);
