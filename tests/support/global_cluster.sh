@@ -87,6 +87,7 @@ write_spec() {
       echo "database: $APP_DB"
       echo "user: $APP_ROLE"
       echo "password: $password"
+      echo "ha: false"
       echo "members:"
       for m in "${MEMBERS[@]}"; do
         echo "  - {name: $m, group: ${m%N*}, host: 127.0.0.1, port: 0}"

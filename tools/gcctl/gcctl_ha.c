@@ -194,15 +194,33 @@ bool gcctl_ha_create_monitor(gcctl_local *l, gc_error *err)
     PQfinish(c);
     for (size_t g = 0; g < l->spec.groups.n; g++) {
         const char *group = l->spec.groups.items[g];
-        if (!gcctl_ha_group(&l->spec, group))
-            continue;
-        const char *formation[] = { pg_autoctl, "create", "formation", "--pgdata", datadir,
-                                    "--formation", group, "--kind", "pgsql", "--dbname",
-                                    HA_DBNAME, "--enable-secondary", NULL };
-        if (!run_autoctl(l, MONITOR_DIR, "creating a pg_auto_failover formation", formation, err))
+        if (gcctl_ha_group(&l->spec, group) && !gcctl_ha_create_formation(l, group, err))
             return false;
     }
     return true;
+}
+
+bool gcctl_ha_create_formation(const gcctl_local *l, const char *group, gc_error *err)
+{
+    PGconn *c = connect_monitor(l, 5, err);
+    if (!c)
+        return false;
+    const char *params[] = { group };
+    PGresult *r = gcctl_query(c, "monitor", "SELECT 1 FROM pgautofailover.formation WHERE formationid = $1",
+                              1, params, err);
+    PQfinish(c);
+    if (!r)
+        return false;
+    bool exists = PQntuples(r) > 0;
+    PQclear(r);
+    if (exists)
+        return true;
+    char datadir[1100];
+    monitor_datadir(l, datadir, sizeof datadir);
+    const char *formation[] = { pg_autoctl, "create", "formation", "--pgdata", datadir,
+                                "--formation", group, "--kind", "pgsql", "--dbname",
+                                HA_DBNAME, "--enable-secondary", NULL };
+    return run_autoctl(l, MONITOR_DIR, "creating a pg_auto_failover formation", formation, err);
 }
 
 bool gcctl_ha_allow_nodes(const gcctl_local *l, const gcctl_member *m, gc_error *err)
@@ -289,6 +307,46 @@ bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
         !gcctl_ha_wait_state(l, m->name, m->is_primary ? "single" : "secondary", 120, err))
         return false;
     return tune_keeper(l, m, err);
+}
+
+/* Whether the monitor has made member name a writable primary. */
+static bool is_monitor_primary(const gcctl_local *l, const char *name)
+{
+    gcctl_ha_node *nodes = NULL;
+    gc_error ignored;
+    int n = gcctl_ha_nodes(l, &nodes, &ignored);
+    const gcctl_ha_node *node = gcctl_ha_find(nodes, n, name);
+    bool primary = node && gcctl_ha_is_primary_state(node) && strcmp(node->reported, node->goal) == 0;
+    free(nodes);
+    return primary;
+}
+
+bool gcctl_ha_promote(const gcctl_local *l, const gcctl_member *m, int timeout_s, gc_error *err)
+{
+    if (is_monitor_primary(l, m->name))
+        return true;   /* the monitor promoted it already (its primary failed) */
+    char datadir[1100], wait[16];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    snprintf(wait, sizeof wait, "%d", timeout_s);
+    const char *promote[] = { pg_autoctl, "perform", "promotion", "--pgdata", datadir,
+                              "--formation", m->group, "--name", m->name, "--wait", wait, NULL };
+    gc_error perform;
+    gc_error_clear(&perform);
+    bool asked = run_autoctl(l, m->name, "asking the monitor to promote", promote, &perform);
+    /* pg_autoctl's wait can end before the keeper reports the new state, and
+     * the monitor may be promoting the member on its own already: the
+     * monitor's word decides. */
+    for (int attempt = 0; attempt < timeout_s * 5; attempt++) {
+        if (is_monitor_primary(l, m->name))
+            return true;
+        sleep_ms(200);
+    }
+    if (!asked)
+        *err = perform;
+    else
+        gc_error_set(err, "HY000", 0, "the monitor has not made %s a primary after %d s (see %s/logs/%s.keeper.log)",
+                     m->name, timeout_s, l->base, m->name);
+    return false;
 }
 
 bool gcctl_ha_run_keeper(gcctl_local *l, const gcctl_member *m, gc_error *err)

@@ -33,6 +33,13 @@ bool gcctl_ha_environment(const gcctl_local *l, gc_error *err);
  * failure detection, starts it and creates a formation per HA group. */
 bool gcctl_ha_create_monitor(gcctl_local *l, gc_error *err);
 
+/* Creates group's formation on the monitor unless it exists. */
+bool gcctl_ha_create_formation(const gcctl_local *l, const char *group, gc_error *err);
+/* Has the monitor promote member m of an HA group (a switchover when its
+ * primary runs, a failover when not) and waits, at most timeout_s, until
+ * the monitor reports it a writable primary. True at once when it is
+ * already (the monitor promoted it on its own). */
+bool gcctl_ha_promote(const gcctl_local *l, const gcctl_member *m, int timeout_s, gc_error *err);
 /* Lets pg_auto_failover's own users (health checks, replication, rewind)
  * reach a primary's server from loopback without a password: written
  * before the spec's rules in pg_hba.conf; standbys get it by base backup. */

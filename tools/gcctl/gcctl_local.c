@@ -460,6 +460,59 @@ static bool apply_settled(gcctl_local *l, gc_error *err)
     }
 }
 
+/* ---- members built after local up (add-member, add-group) ---- */
+
+/* The monitor of a cluster that has just got its first HA group (every
+ * group had one member until now). */
+static bool ensure_monitor(gcctl_local *l, gc_error *err)
+{
+    if (l->monitor_port != 0)
+        return true;
+    return gcctl_ha_environment(l, err) && gcctl_ha_create_monitor(l, err) && write_state(l, err);
+}
+
+/* Brings group's primary under a keeper if it runs without one: the group
+ * had no standby, so it ran without HA until the one being added. The
+ * keeper takes the data directory as it is and restarts the server. */
+static bool adopt_primary(gcctl_local *l, const char *group, gc_error *err)
+{
+    const gcctl_member *p = gcctl_spec_primary(&l->spec, group);
+    gcctl_ha_node *nodes = NULL;
+    int n = gcctl_ha_nodes(l, &nodes, err);
+    bool known = gcctl_ha_find(nodes, n, p->name) != NULL;
+    free(nodes);
+    if (n < 0)
+        return false;
+    if (known)
+        return true;
+    char datadir[1100], log[1200];
+    gcctl_local_datadir(l, p->name, datadir, sizeof datadir);
+    gcctl_local_logfile(l, p->name, "pg_ctl", log, sizeof log);
+    const char *stop[] = { "pg_ctl", "stop", "-w", "-t", "60", "-D", datadir, "-m", "fast", NULL };
+    return gcctl_ha_create_formation(l, group, err) &&
+           gcctl_proc_run("stopping the primary for its keeper", stop, l->uid, l->gid, log, err) &&
+           gcctl_ha_allow_nodes(l, p, err) && gcctl_ha_create_node(l, p, err);
+}
+
+bool gcctl_local_add_primary(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    if (gcctl_ha_group(&l->spec, m->group) &&
+        (!ensure_monitor(l, err) || !gcctl_ha_create_formation(l, m->group, err)))
+        return false;
+    return init_primary_step(l, m, err) && start_member_step(l, m, err);
+}
+
+bool gcctl_local_add_standby(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    if (!gcctl_ha_group(&l->spec, m->group))
+        return gcctl_local_init_standby(l, m, err) && pg_ctl_start(l, m, err) &&
+               gcctl_local_wait_streaming(l, m, err);
+    /* Under HA the monitor says 'primary' once the standby is in sync. */
+    const gcctl_member *p = gcctl_spec_primary(&l->spec, m->group);
+    return ensure_monitor(l, err) && adopt_primary(l, m->group, err) && init_standby_step(l, m, err) &&
+           gcctl_ha_wait_state(l, p->name, "primary", 60, err);
+}
+
 bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err)
 {
     gcctl_local l;

@@ -49,6 +49,15 @@ bool gcctl_local_init_standby(gcctl_local *l, const gcctl_member *m, gc_error *e
 /* Waits until a standby streams from its primary (bounded). */
 bool gcctl_local_wait_streaming(gcctl_local *l, const gcctl_member *m, gc_error *err);
 
+/* A member added to a running cluster, built and started: a group's
+ * primary (add-group) or a standby (add-member, add-group), under
+ * pg_auto_failover when its group has HA: the monitor is made if the
+ * cluster had none, and a primary that ran alone is taken under a keeper
+ * when its group gets its first standby. A standby is ready when it
+ * streams (under HA: when the monitor reports its primary 'primary'). */
+bool gcctl_local_add_primary(gcctl_local *l, const gcctl_member *m, gc_error *err);
+bool gcctl_local_add_standby(gcctl_local *l, const gcctl_member *m, gc_error *err);
+
 /* Synchronous replication (spec 'replication: synchronous'): on, the primary
  * p answers a COMMIT only once a standby has it (synchronous_standby_names
  * '*', synchronous_commit on); off, it commits alone (names ''). Set with

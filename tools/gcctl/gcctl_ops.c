@@ -308,6 +308,57 @@ static bool sync_after_promote(gcctl_cluster *c, const gcctl_member *p, size_t o
     return gcctl_set_synchronous_standbys(c->target, p, streaming > 0, err);
 }
 
+/* Promotes m with pg_promote after checking that its group's primary old
+ * is not running (two primaries would split the group). */
+static bool promote_by_hand(gcctl_cluster *c, const gcctl_member *m, const gcctl_member *old,
+                            gc_error *err)
+{
+    gc_error ignored;
+    PGconn *oldc = gcctl_connect(c->target, old, "postgres", 2, &ignored);
+    if (oldc) {
+        char *rec = gcctl_query_value(oldc, old->name, "SELECT pg_is_in_recovery()", &ignored);
+        bool running_primary = rec && strcmp(rec, "f") == 0;
+        free(rec);
+        PQfinish(oldc);
+        if (running_primary) {
+            gc_error_set(err, "HY000", 0, "%s, the primary of %s, is still running; stop it before promoting %s",
+                         old->name, m->group, m->name);
+            return false;
+        }
+    }
+    PGconn *conn = gcctl_connect(c->target, m, "postgres", 5, err);
+    if (!conn)
+        return false;
+    char *done = gcctl_query_value(conn, m->name, "SELECT pg_promote(true, 60)", err);
+    PQfinish(conn);
+    bool ok = done && strcmp(done, "t") == 0;
+    free(done);
+    if (!ok && !gc_error_is_set(err))
+        gc_error_set(err, "HY000", 0, "%s: promotion did not finish within 60 s", m->name);
+    return ok;
+}
+
+/* After a promotion by hand: the group's other standbys follow the new
+ * primary p (old, the former primary, is left alone) and, in a synchronous
+ * cluster, p waits for them. */
+static bool follow_new_primary(gcctl_cluster *c, const gcctl_member *p, const char *old_name,
+                               gc_error *err)
+{
+    gcctl_spec *spec = c->spec;
+    size_t repointed = 0;
+    for (size_t i = 0; i < spec->nmembers; i++) {
+        const gcctl_member *s = &spec->members[i];
+        gc_error serr;
+        if (s->is_primary || strcmp(s->group, p->group) != 0 || strcmp(s->name, old_name) == 0)
+            continue;
+        if (repoint_standby(c, s, p, &serr))
+            repointed++;
+        else
+            fprintf(stderr, "gcctl: warning: %s not repointed: %s\n", s->name, serr.message);
+    }
+    return sync_after_promote(c, p, repointed, err);
+}
+
 bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
 {
     gcctl_spec *spec = c->spec;
@@ -320,53 +371,20 @@ bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
         gc_error_set(err, "HY000", 0, "%s is already the primary of %s", m->name, m->group);
         return false;
     }
-    char promoted[64], group[64];
+    char promoted[64], group[64], old_name[64];
     snprintf(promoted, sizeof promoted, "%s", m->name);
     snprintf(group, sizeof group, "%s", m->group);
-    const gcctl_member *old = gcctl_spec_primary(spec, group);
-    char old_name[64];
-    snprintf(old_name, sizeof old_name, "%s", old->name);
-    gc_error ignored;
-    PGconn *oldc = gcctl_connect(c->target, old, "postgres", 2, &ignored);
-    if (oldc) {
-        char *rec = gcctl_query_value(oldc, old->name, "SELECT pg_is_in_recovery()", &ignored);
-        bool running_primary = rec && strcmp(rec, "f") == 0;
-        free(rec);
-        PQfinish(oldc);
-        if (running_primary) {
-            gc_error_set(err, "HY000", 0, "%s, the primary of %s, is still running; stop it before promoting %s",
-                         old->name, group, promoted);
-            return false;
-        }
-    }
-    PGconn *conn = gcctl_connect(c->target, m, "postgres", 5, err);
-    if (!conn)
+    snprintf(old_name, sizeof old_name, "%s", gcctl_spec_primary(spec, group)->name);
+    /* Under pg_auto_failover the monitor promotes (a promotion of our own
+     * would fight it) and its keepers repoint the standbys. */
+    bool ha = c->is_local && c->local.monitor_port != 0 && gcctl_ha_group(spec, group);
+    if (ha ? !gcctl_ha_promote(&c->local, m, 60, err)
+           : !promote_by_hand(c, m, gcctl_spec_primary(spec, group), err))
         return false;
-    char *done = gcctl_query_value(conn, m->name, "SELECT pg_promote(true, 60)", err);
-    PQfinish(conn);
-    bool ok = done && strcmp(done, "t") == 0;
-    free(done);
-    if (!ok) {
-        if (!gc_error_is_set(err))
-            gc_error_set(err, "HY000", 0, "%s: promotion did not finish within 60 s", promoted);
-        return false;
-    }
     gcctl_spec_make_primary(spec, promoted);
     if (!gcctl_spec_check(spec, err))
         return false;
-    const gcctl_member *p = gcctl_spec_primary(spec, group);
-    size_t repointed = 0;
-    for (size_t i = 0; i < spec->nmembers; i++) {
-        const gcctl_member *s = &spec->members[i];
-        gc_error serr;
-        if (s->is_primary || strcmp(s->group, group) != 0 || strcmp(s->name, old_name) == 0)
-            continue;
-        if (repoint_standby(c, s, p, &serr))
-            repointed++;
-        else
-            fprintf(stderr, "gcctl: warning: %s not repointed: %s\n", s->name, serr.message);
-    }
-    if (!sync_after_promote(c, p, repointed, err))
+    if (!ha && !follow_new_primary(c, gcctl_spec_primary(spec, group), old_name, err))
         return false;
     /* The files first: they must say who the primary is even if the catalog
      * update below fails and has to be retried with apply. */
@@ -401,11 +419,11 @@ bool gcctl_add_member(gcctl_cluster *c, const char *name, const char *group, con
         return false;
     gcctl_member *m = gcctl_spec_member(spec, name);
     gcctl_local *l = &c->local;
-    if (!gcctl_local_init_standby(l, m, err) || !gcctl_local_start_member(l, name, err) ||
-        !gcctl_local_wait_streaming(l, m, err))
+    if (!gcctl_local_add_standby(l, m, err))
         return false;
-    /* A group left committing alone by a promote waits for a standby again. */
-    if (spec->replication == GCCTL_REPLICATION_SYNC &&
+    /* A group left committing alone by a promote waits for a standby again
+     * (under HA pg_auto_failover sets the quorum). */
+    if (spec->replication == GCCTL_REPLICATION_SYNC && !gcctl_ha_group(spec, group) &&
         !gcctl_set_synchronous_standbys(c->target, gcctl_spec_primary(spec, group), true, err))
         return false;
     if (!gcctl_cluster_save(c, err))
@@ -435,18 +453,17 @@ bool gcctl_add_group(gcctl_cluster *c, const char *group, const char *const *mem
         return false;
     gcctl_local *l = &c->local;
     const gcctl_member *p = gcctl_spec_primary(spec, group);
-    if (!gcctl_local_init_primary(l, p, err) || !gcctl_local_start_member(l, p->name, err))
+    if (!gcctl_local_add_primary(l, p, err))
         return false;
     /* Saved before apply so that local down finds the new servers. */
     if (!gcctl_cluster_save(c, err) || !gcctl_apply(c->target, "add-group", NULL, err))
         return false;
     for (size_t i = 1; i < n; i++) {
         const gcctl_member *s = gcctl_spec_member(spec, members[i]);
-        if (!gcctl_local_init_standby(l, s, err) || !gcctl_local_start_member(l, s->name, err) ||
-            !gcctl_local_wait_streaming(l, s, err))
+        if (!gcctl_local_add_standby(l, s, err))
             return false;
     }
-    if (n > 1 && spec->replication == GCCTL_REPLICATION_SYNC)
+    if (n > 1 && spec->replication == GCCTL_REPLICATION_SYNC && !gcctl_ha_group(spec, group))
         return gcctl_set_synchronous_standbys(c->target, p, true, err);
     return true;
 }

@@ -276,8 +276,7 @@ bool gcctl_spec_write(const gcctl_spec *spec, const char *path, gc_error *err)
     }
     if (spec->replication == GCCTL_REPLICATION_SYNC)
         fputs("replication: synchronous\n", f);
-    if (spec->ha)
-        fputs("ha: true\n", f);
+    fputs(spec->ha ? "ha: true\n" : "ha: false\n", f);
     fputs("members:\n", f);
     for (size_t i = 0; i < spec->nmembers; i++) {
         const gcctl_member *m = &spec->members[i];

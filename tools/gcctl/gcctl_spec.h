@@ -94,8 +94,9 @@ typedef struct gcctl_spec {
     char *replication_text;       /* 'replication' as written; NULL: absent */
     gcctl_pos replication_pos;
     gcctl_replication replication; /* from replication_text, set by the check */
-    bool ha;                      /* 'ha: true': groups with a standby fail over by
-                                   * themselves (pg_auto_failover, local clusters) */
+    bool ha;                      /* groups with a standby fail over by themselves
+                                   * (pg_auto_failover, local clusters); true
+                                   * unless the spec says 'ha: false' */
     gcctl_member *members;
     size_t nmembers;
     gcctl_strlist groups;         /* group names in order of first appearance */

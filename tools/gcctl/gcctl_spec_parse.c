@@ -428,6 +428,7 @@ static bool parse_root(parse_ctx *ctx, yaml_node_t *root, gcctl_spec *spec)
 bool gcctl_spec_parse(const char *path, gcctl_spec *spec, gc_error *err)
 {
     memset(spec, 0, sizeof *spec);
+    spec->ha = true;   /* the default: groups with a standby fail over by themselves */
     spec->file = gcctl_xstrdup(path);
     char problem[256];
     size_t len = 0;
