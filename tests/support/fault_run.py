@@ -108,3 +108,33 @@ def finish(ok_message):
         print("FAIL:", "; ".join(failures), flush=True)
         sys.exit(1)
     print("ok: " + ok_message, flush=True)
+
+
+# ---- groups under pg_auto_failover (ha: true; docs/cluster.md) ----
+def ha_states(helper):
+    """{member: 'reported/goal'} as the monitor says."""
+    out = helper("monitor", "SELECT nodename, reportedstate || '/' || goalstate FROM pgautofailover.node")
+    return dict(line.split() for line in out.splitlines())
+
+
+def ha_primary(helper, members):
+    """The writable primary among members as the monitor says, or None
+    (alone it is 'wait_primary': it commits without a standby)."""
+    for m, state in ha_states(helper).items():
+        if m in members and state in ("primary/primary", "wait_primary/wait_primary"):
+            return m
+    return None
+
+
+def ha_wait_stable(helper, members, limit=90):
+    """Waits until members are one primary and secondaries, all settled
+    (the monitor promotes only a standby it saw in sync); returns the
+    primary, or None after limit seconds."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        states = ha_states(helper)
+        got = sorted(states.get(m, "-") for m in members)
+        if got == sorted(["primary/primary"] + ["secondary/secondary"] * (len(members) - 1)):
+            return ha_primary(helper, members)
+        time.sleep(0.2)
+    return None

@@ -414,6 +414,36 @@ bool gcctl_ha_stop_keeper(const gcctl_local *l, const char *datadir, bool immedi
     return stopped;
 }
 
+bool gcctl_ha_forget_node(const gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    char datadir[1100];
+    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    gcctl_ha_stop_keeper(l, datadir, true);
+    PGconn *c = connect_monitor(l, 5, err);
+    if (!c)
+        return false;
+    const char *params[] = { m->name, m->group };
+    PGresult *r = gcctl_query(c, "monitor",
+        "SELECT pgautofailover.remove_node(nodeid, true) FROM pgautofailover.node"
+        " WHERE nodename = $1 AND formationid = $2", 2, params, err);
+    PQfinish(c);
+    if (!r)
+        return false;
+    PQclear(r);
+    /* pg_autoctl's own files for this data directory (XDG, see
+     * gcctl_ha_environment): a new node is created in their place. */
+    static const char *const kinds[] = { "config", "data", "run" };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        char path[2400];
+        snprintf(path, sizeof path, "%s/xdg/%s/pg_autoctl%s", l->base, kinds[i], datadir);
+        if (access(path, F_OK) == 0 && !gcctl_proc_remove_tree(path)) {
+            gc_error_set(err, "HY000", 0, "cannot remove %s", path);
+            return false;
+        }
+    }
+    return true;
+}
+
 void gcctl_ha_stop_all(const gcctl_local *l)
 {
     char datadir[1100];

@@ -62,6 +62,11 @@ bool gcctl_ha_run_keeper(gcctl_local *l, const gcctl_member *m, gc_error *err);
  * waits for it to be gone; immediate: without a checkpoint. */
 bool gcctl_ha_stop_keeper(const gcctl_local *l, const char *datadir, bool immediate);
 
+/* Undoes gcctl_ha_create_node for a member set up again on another port
+ * (its first port was taken): stops its keeper, removes the node from
+ * the monitor and pg_autoctl's files for its data directory. The data
+ * directory itself stays. */
+bool gcctl_ha_forget_node(const gcctl_local *l, const gcctl_member *m, gc_error *err);
 /* Stops the monitor and every keeper of the cluster (local down). */
 void gcctl_ha_stop_all(const gcctl_local *l);
 

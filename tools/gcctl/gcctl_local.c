@@ -400,6 +400,8 @@ static bool for_members_retried(gcctl_local *l, bool primaries, member_step step
  * needs an empty one). */
 static bool remove_datadir_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
+    if (gcctl_ha_group(&l->spec, m->group) && !gcctl_ha_forget_node(l, m, err))
+        return false;
     char datadir[1100];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
     if (access(datadir, F_OK) == 0 && !gcctl_proc_remove_tree(datadir)) {
@@ -409,9 +411,12 @@ static bool remove_datadir_step(gcctl_local *l, const gcctl_member *m, gc_error 
     return true;
 }
 
-/* Before a primary's second start: its port in its configuration. */
+/* Before a primary's second start: its port in its configuration (under
+ * HA its first keeper and node go: the next start makes them anew). */
 static bool rewrite_conf_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
+    if (gcctl_ha_group(&l->spec, m->group) && !gcctl_ha_forget_node(l, m, err))
+        return false;
     return write_member_conf(l, m, err);
 }
 

@@ -452,8 +452,16 @@ bool gcctl_move_shard(gcctl_cluster *c, const char *table, const char *shard, co
         return false;
     }
     if (strcmp(sh->group, to) == 0) {
-        gc_error_set(err, "HY000", 0, "shard %s is already on group %s", shard, to);
-        return false;
+        /* Moved already, perhaps by a run whose catalog update failed after
+         * the switch (a primary died): the catalog follows, as apply does. */
+        bool changed = false;
+        if (!gcctl_apply_reachable(c->target, "move-shard", &changed, &c->pending, err))
+            return false;
+        printf("shard %s is already on group %s%s\n", shard, to, changed ? ": the catalog follows" : "");
+        char what[200];
+        snprintf(what, sizeof what, "shard %s is on group %s", shard, to);
+        gcctl_report_pending(c, what);
+        return true;
     }
     if (t->primary_key.n == 0) {
         gc_error_set(err, "HY000", 0, "move-shard identifies rows by primary key: table %s has none", table);
@@ -490,13 +498,28 @@ bool gcctl_move_shard(gcctl_cluster *c, const char *table, const char *shard, co
     logging = false;   /* the trigger went away with the old table */
     free(sh->group);
     sh->group = gcctl_xstrdup(to);
-    ok = repoint_others(&m) && gcctl_cluster_save(c, err) && gcctl_apply(c->target, "move-shard", NULL, err);
+    /* The move is done on the servers, so the files say so first. A group
+     * whose primary is down now (failing over, say) gets the catalog at the
+     * next apply, as after promote; one that fails in the middle of it
+     * makes move-shard fail, and running it again finishes the catalog
+     * (above). */
+    ok = gcctl_cluster_save(c, err) && repoint_others(&m) &&
+         gcctl_apply_reachable(c->target, "move-shard", NULL, &c->pending, err);
+    if (!ok) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%.290s", err->message);
+        gc_error_set(err, "HY000", 0, "shard %s moved to group %s, but the catalog update failed: %s "
+                     "(run move-shard again, or apply, once the group answers)", shard, to, msg);
+    }
     if (ok) {
         char *sql = fmt("DROP TABLE IF EXISTS gcluster_move.%s; DELETE FROM gcluster.move_log WHERE shard = '%s'",
                         shard, shard);
         exec_a(&m, sql);   /* the old copy: cleanup only, the move is done */
         free(sql);
         gc_error_clear(err);
+        char what[200];
+        snprintf(what, sizeof what, "shard %s is on group %s", shard, to);
+        gcctl_report_pending(c, what);
     }
 done:
     if (logging) {

@@ -58,9 +58,7 @@ bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err)
     return gcctl_spec_write(c->spec, c->spec->file, err);
 }
 
-/* Tells which groups a command left out (c->pending), and how they catch
- * up; main then exits 3. */
-static void report_pending(const gcctl_cluster *c, const char *done)
+void gcctl_report_pending(const gcctl_cluster *c, const char *done)
 {
     if (c->pending.n == 0)
         return;
@@ -207,7 +205,7 @@ bool gcctl_reconnect(gcctl_cluster *c, gc_error *err)
     if (v < 0)
         return false;
     printf("version %lld\n", v);
-    report_pending(c, "version raised");
+    gcctl_report_pending(c, "version raised");
     return true;
 }
 
@@ -396,7 +394,7 @@ bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
         return false;
     char what[200];
     snprintf(what, sizeof what, "%s is the primary of %s", promoted, group);
-    report_pending(c, what);
+    gcctl_report_pending(c, what);
     return true;
 }
 

@@ -32,6 +32,9 @@ bool gcctl_cluster_save(gcctl_cluster *c, gc_error *err);
  * tables as the freshest catalog has them (the highest version any
  * primary holds), and each group whose catalog is behind that version. */
 bool gcctl_status(gcctl_cluster *c, gc_error *err);
+/* Tells which groups a command left out (c->pending), and how they catch
+ * up (`gcctl apply`); main then exits 3. done: what the command did. */
+void gcctl_report_pending(const gcctl_cluster *c, const char *done);
 /* Raises the version on every group's primary that answers; the others
  * go to c->pending. */
 bool gcctl_reconnect(gcctl_cluster *c, gc_error *err);

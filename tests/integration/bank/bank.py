@@ -27,6 +27,17 @@ every in-doubt transaction resolved the way its coordinator group's
 decision said, no commit decision left but "roll back" ones, and the
 clients saw only SQLSTATEs that docs/failover.md documents.
 
+The nemesis (BANK_SCHEDULE=nemesis, a cluster whose groups run under
+pg_auto_failover): the same clients and checks while nobody promotes by
+hand: kill -9 of G1's primary (keeper and server), SIGSTOP of G2's primary
+for 12 s (longer than failure detection), kill -9 of G3's standby, kill -9
+of G1's and G3's primaries at once, kill -9 of G2's primary while
+move-shard moves a shard of G3 to G2; after each fault the crashed members
+are started again (they rejoin as standbys) or the frozen one continued.
+The monitor promotes; `gcctl status` runs with the resolver so the catalog
+follows. Per fault the test prints the seconds each group went without a
+committed transfer and the SQLSTATEs the clients saw.
+
 Client rules: an error before COMMIT -> roll back, retry the same transfer;
 COMMIT success -> committed; COMMIT 40001 -> not applied, retry; any other
 error at COMMIT (08007, 40003, 08S01, ...) -> outcome unknown, retry with
@@ -44,10 +55,14 @@ import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import run_helper  # noqa: E402
+import fault_run  # noqa: E402
 from fault_run import (fail, finish, guarded, log, now, rows, stop_clients,  # noqa: E402
                        terminate_at_random, undocumented_states, warm_up)
 
 DSN, HELPER, FAILOVER_MD = sys.argv[1], sys.argv[2], sys.argv[3]
+# by_hand: faults an operator mends (gcctl promote, ...); nemesis: groups
+# under pg_auto_failover fail over by themselves (the header's last part).
+SCHEDULE = os.environ.get("BANK_SCHEDULE", "by_hand")
 THREADS = 8
 ACCOUNTS = 60
 INITIAL = 1000
@@ -258,6 +273,8 @@ def resolve_outcomes(out):
 
 def resolver():
     while not resolver_stop.wait(RESOLVE_EVERY):
+        if SCHEDULE == "nemesis":   # the catalog follows the monitor's promotions, as from cron
+            run_helper(HELPER, "gcctl", "status", check=False, timeout=60)
         out = run_helper(HELPER, "gcctl", "resolve", check=False, timeout=60)
         for outcome in resolve_outcomes(out).values():
             if not outcome.startswith("left"):
@@ -273,15 +290,11 @@ resolver_thread.start()
 
 # ---- chaos ----
 figures = []
-kill_hits = []     # (transfer id, kind) inside COMMIT when G1's primary was killed
-try:
-    # Connecting 8 global connections takes a few seconds on a loaded
-    # machine: the warm-up starts at the first commit (within 20 s).
-    t_first = now()
-    while not committed and now() - t_first < 20:
-        time.sleep(0.05)
-    warm_up(3, lambda: len(committed), "transfers committed")
+kill_hits = []     # (transfer id, kind) inside COMMIT when G1's primary was killed (by hand)
 
+
+def chaos_by_hand():
+    """The faults an operator mends: gcctl promote, stop-member, ..."""
     # Sessions terminated at random on the primaries, for 4 s: in the
     # middle of a transfer (40001 / 19068, retried) or of its COMMIT, one
     # across groups included (before its decision: rolled back; after:
@@ -305,7 +318,7 @@ try:
         time.sleep(0.5)
     t_kill = now()
     helper("kill", "G1N1")
-    kill_hits = in_commit()
+    kill_hits.extend(in_commit())
     log(f"stopped G2N2, G2's standby (stop-member took {(t_held - t_stopping) * 1000:.0f} ms, "
         f"try {attempt + 1}), then {(t_kill - t_held) * 1000:.0f} ms later kill -9 G1N1 "
         f"(G1's primary); inside COMMIT then: "
@@ -406,6 +419,191 @@ try:
     figures.append(f"move-shard of {shard} and {twin}: {(now() - t):.1f} s, {busy} of them "
                    "refused once as busy")
     time.sleep(3)
+
+
+# ---- the nemesis: the same clients while groups fail over by themselves ----
+def errors_between(t0, t1):
+    """{SQLSTATE: count} the clients saw from t0 to t1."""
+    with lock:
+        seen = collections.Counter(s for t, s, _, _ in timeline if t0 <= t <= t1)
+    return dict(sorted(seen.items()))
+
+
+def writes_back(group, t0, limit=40):
+    """Seconds from t0 to the commit of the first transfer touching group
+    whose attempt began 0.1 s or more after t0; None after limit."""
+    while now() - t0 < limit:
+        first = commits_since(t0 + 0.1, group)
+        if first:
+            return first[0] - t0
+        time.sleep(0.05)
+    return None
+
+
+def members_of(group):
+    return [m for m in helper("members").split() if m.startswith(group)]
+
+
+def rejoin(victims):
+    """Starts the keepers of victims (a crashed member comes back as a
+    standby, rewound if needed) and waits until their groups are stable."""
+    t = now()
+    for m in victims:
+        helper("start", m)
+    for g in sorted({m[:2] for m in victims}):
+        if fault_run.ha_wait_stable(helper, members_of(g)) is None:
+            fail(f"{g} is not stable 90 s after {', '.join(victims)} restarted: "
+                 f"{fault_run.ha_states(helper)}")
+    return now() - t
+
+
+def nemesis_fault(name, groups, inject, mend, hold=0.0):
+    """Injects a fault (inject() returns the members it broke), measures per
+    group the seconds until a transfer touching it commits again and the
+    errors the clients saw, keeps the fault for at least hold seconds, then
+    mend(victims) (returns the seconds until the groups were stable again).
+    The figures go into the report."""
+    victims = inject()
+    t0 = now()   # the fault is in effect
+    back = {g: writes_back(g, t0) for g in groups}
+    # A crashed primary is restarted only once the monitor has promoted its
+    # standby: a keeper back before the monitor noticed would hide the fault.
+    for g in groups:
+        while now() - t0 < 40 and fault_run.ha_primary(helper, members_of(g)) in victims:
+            time.sleep(0.1)
+    time.sleep(max(0.0, t0 + hold - now()))
+    took = mend(victims)
+    errors = errors_between(t0, now())
+    for g, s in back.items():
+        if s is None:
+            fail(f"{name}: no transfer touching {g} committed within 40 s ({fault_run.ha_states(helper)})")
+    figures.append(f"{name}: " + ", ".join(f"{g} without commits {s:.1f} s" if s is not None
+                                           else f"{g} not back in 40 s" for g, s in back.items())
+                   + f"; back to primary + secondary {took:.1f} s after the mend began"
+                   + f"; errors the clients saw: {errors or 'none'}")
+    log(figures[-1])
+
+
+def primary_now(group):
+    primary = fault_run.ha_wait_stable(helper, members_of(group))
+    if primary is None:
+        raise RuntimeError(f"{group} has no stable pair: {fault_run.ha_states(helper)}")
+    return primary
+
+
+def crash_primaries(*groups):
+    victims = [primary_now(g) for g in groups]
+    for m in victims:
+        helper("crash", m)
+    log("kill -9 of " + ", ".join(victims) + " (keepers and servers)")
+    return victims
+
+
+def crash_standby(group):
+    primary = primary_now(group)
+    standby = [m for m in members_of(group) if m != primary][0]
+    helper("crash", standby)
+    log(f"kill -9 of {standby} ({group}'s standby: {group} commits alone once the monitor allows it)")
+    return [standby]
+
+
+def freeze_primary(group):
+    victim = primary_now(group)
+    helper("freeze", victim)
+    log(f"SIGSTOP of {victim} ({group}'s primary) and its keeper")
+    return [victim]
+
+
+def thaw(victims):
+    """Continues frozen members (an old primary demotes itself and rejoins)
+    and waits for their groups to be stable."""
+    t = now()
+    for m in victims:
+        helper("thaw", m)
+    for g in sorted({m[:2] for m in victims}):
+        if fault_run.ha_wait_stable(helper, members_of(g)) is None:
+            fail(f"{g} is not stable 90 s after the thaw: {fault_run.ha_states(helper)}")
+    return now() - t
+
+
+def move_during_promotion():
+    """move-shard of a G3 shard (and its transfers twin) to G2 while G2's
+    primary is killed: the move finishes, or fails and is run again once
+    `gcctl status` has made the catalog follow the promotion."""
+    shards = rows(helper("app", members_of("G1")[0], "SELECT name FROM gcluster.shards WHERE "
+                         "table_name = 'accounts' AND group_name = 'G3' ORDER BY position"))
+    shard = shards[0][0]
+    moved, tries = [], []
+
+    def move():
+        # Tried again for up to 90 s: the new primary takes writes only once
+        # the monitor lets it (25006 "read-only" until then).
+        for table, name in (("accounts", shard), ("transfers", shard.replace("accounts", "transfers"))):
+            until, attempt = now() + 90, 0
+            while now() < until:
+                attempt += 1
+                try:
+                    helper("gcctl", "move-shard", table, name, "--to", "G2", timeout=120)
+                    moved.append(name)
+                    break
+                except RuntimeError as e:
+                    tries.append(f"{name} try {attempt}: {str(e).splitlines()[-1][:160]}")
+                    if "still needs the change" in str(e):   # moved; a group's catalog lags
+                        moved.append(name)
+                        break
+                    time.sleep(2)
+                    helper("gcctl", "status", timeout=60)   # the catalog follows the monitor
+        # The groups left out catch up as gcctl says: apply once they answer.
+        until = now() + 60
+        while tries and now() < until:
+            try:
+                helper("gcctl", "status", timeout=60)
+                helper("gcctl", "apply", timeout=60)
+                break
+            except RuntimeError as e:
+                tries.append(f"apply: {str(e).splitlines()[-1][:160]}")
+                time.sleep(2)
+    mover = threading.Thread(target=move)
+    victims = []
+
+    def inject():
+        mover.start()
+        time.sleep(0.3)
+        victims.extend(crash_primaries("G2"))
+        return victims
+
+    def mend(victims):
+        t = now()
+        mover.join(300)
+        rejoin(victims)
+        return now() - t
+    nemesis_fault("kill -9 of G2's primary while move-shard moves a G3 shard to G2", ["G2", "G3"],
+                  inject, mend)
+    log(f"move-shard during the promotion: moved {moved}; failed tries: {tries or 'none'}")
+    if len(moved) != 2:
+        fail(f"move-shard of {shard} and its transfers twin did not finish: moved {moved}, {tries}")
+
+
+def chaos_nemesis():
+    """Faults nobody mends by hand but a restart: pg_auto_failover promotes."""
+    nemesis_fault("kill -9 of G1's primary", ["G1"], lambda: crash_primaries("G1"), rejoin)
+    nemesis_fault("SIGSTOP of G2's primary for 12 s", ["G2"], lambda: freeze_primary("G2"), thaw,
+                  hold=12)
+    nemesis_fault("kill -9 of G3's standby", ["G3"], lambda: crash_standby("G3"), rejoin)
+    nemesis_fault("kill -9 of G1's and G3's primaries at once", ["G1", "G3"],
+                  lambda: crash_primaries("G1", "G3"), rejoin)
+    move_during_promotion()
+    helper("gcctl", "status")   # the catalog follows every promotion
+
+
+try:
+    # Connecting 8 global connections takes a few seconds on a loaded
+    # machine: the warm-up starts at the first commit (within 20 s).
+    t_first = now()
+    while not committed and now() - t_first < 20:
+        time.sleep(0.05)
+    warm_up(3, lambda: len(committed), "transfers committed")
+    chaos_nemesis() if SCHEDULE == "nemesis" else chaos_by_hand()
 except Exception as e:   # a failed step still stops the clients
     fail(f"harness step failed: {e}")
 
@@ -432,7 +630,12 @@ def show_lock_waits():
 
 
 def live_members():
-    return [m for m in helper("members").split() if m != "G1N1"]   # G1N1: killed, never restarted
+    """By hand, G1N1 is killed and never restarted; the nemesis restarts
+    every member, but one may have failed to come back (reported above)."""
+    if SCHEDULE != "nemesis":
+        return [m for m in helper("members").split() if m != "G1N1"]
+    return [m for m in helper("members").split()
+            if run_helper(HELPER, "su", m, "SELECT 1", check=False, timeout=20) == "1"]
 
 
 show_lock_waits()

@@ -33,6 +33,7 @@ import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from fault_helper import fail, run_helper  # noqa: E402
+import fault_run  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
 DEADLINE = time.monotonic() + 400   # the whole test, bounded
@@ -58,31 +59,18 @@ for line in helper("app", "G1N1", "SELECT a.id, s.group_name FROM accounts a JOI
 
 
 def ha_states():
-    """{member: 'reported/goal'} as the monitor says."""
-    out = helper("monitor", "SELECT nodename, reportedstate || '/' || goalstate FROM pgautofailover.node")
-    return dict(line.split() for line in out.splitlines())
+    return fault_run.ha_states(helper)
 
 
 def primary_of(group):
-    """The group's writable primary as the monitor says, or None (alone it
-    is 'wait_primary': it commits without a standby)."""
-    for m, state in ha_states().items():
-        if m in MEMBERS[group] and state in ("primary/primary", "wait_primary/wait_primary"):
-            return m
-    return None
+    return fault_run.ha_primary(helper, MEMBERS[group])
 
 
 def wait_stable(group, limit=90):
-    """Waits for a primary/secondary pair: a fault injected earlier would not
-    be failed over (the monitor promotes only a standby it saw in sync)."""
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        states = ha_states()
-        got = sorted(states.get(m, "-") for m in MEMBERS[group])
-        if got == ["primary/primary", "secondary/secondary"]:
-            return primary_of(group)
-        time.sleep(0.2)
-    fail(f"{group} has no stable primary/secondary pair after {limit} s: {ha_states()}")
+    primary = fault_run.ha_wait_stable(helper, MEMBERS[group], limit)
+    if primary is None:
+        fail(f"{group} has no stable primary/secondary pair after {limit} s: {ha_states()}")
+    return primary
 
 
 class Workload:
