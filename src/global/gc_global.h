@@ -360,6 +360,11 @@ void gc_global_txn_lost_error(gc_error *err);
  * session (taken without a round trip), or TopologyRefresh seconds passed
  * since the last version check. Never true while a transaction is pinned. */
 bool gc_global_refresh_pending(gc_global *g);
+/* Makes the next gc_global_refresh_pending true: the shard map may be
+ * stale (a part of a transaction reached a moved shard through
+ * postgres_fdw), so the version is checked before the next transaction
+ * rather than TopologyRefresh seconds later. */
+void gc_global_check_catalog_soon(gc_global *g);
 /* Between transactions (never while pinned): takes queued notifications,
  * else checks the catalog version (one round trip), and when it is newer
  * follows it: topology read

@@ -195,6 +195,12 @@ bool gc_global_refresh_pending(gc_global *g)
     return r->heard || now - r->last_check_ms >= r->interval_ms;
 }
 
+void gc_global_check_catalog_soon(gc_global *g)
+{
+    if (g->refresh != NULL)
+        g->refresh->last_check_ms = 0;
+}
+
 /* An open, idle session to run catalog queries on: the listener first. */
 static int query_member(gc_global *g)
 {

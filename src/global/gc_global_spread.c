@@ -233,6 +233,11 @@ static void prepare_failed(gc_global *g, int i, gc_error *err)
 {
     gc_member *m = g->members[i];
     bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
+    /* 0A000: the part went through postgres_fdw, which a shard map older
+     * than a move-shard makes it do; the next transaction routes by the
+     * catalog read again. */
+    if (!lost && strcmp(err->sqlstate, "0A000") == 0)
+        gc_global_check_catalog_soon(g);
     gc_error named;
     gc_error_set(&named, lost || err->sqlstate[0] == '\0' ? "40001" : err->sqlstate,
                  lost ? 19068 : err->native, "the transaction across groups was rolled back: "
