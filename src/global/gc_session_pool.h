@@ -49,7 +49,8 @@ typedef struct gc_session_pool_stats {
     unsigned long timeouts;   /* of those, the ones that gave up (HYT00) */
     unsigned long discarded;  /* sessions the pool closed instead of lending or
                                  keeping them: found dead while idle, given
-                                 back unusable, or above GlobalSessionMax */
+                                 back unusable, above GlobalSessionMax, or
+                                 idle when a RECONNECT closed them */
     unsigned long lost;       /* borrowed sessions that failed while held */
 } gc_session_pool_stats;
 
