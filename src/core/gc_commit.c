@@ -62,7 +62,7 @@ SQLRETURN gc_commit_spread(gc_conn *c, gc_diag *diag)
  * text query is sent instead (slower, same outcome). */
 static bool xid_statement_ready(gc_conn *c, int i)
 {
-    if (gc_global_xid_ready(c->global, i))
+    if (gc_member_has_xid_statement(gc_global_member(c->global, i)))
         return true;
     gc_error err;
     gc_error_clear(&err);
@@ -71,7 +71,6 @@ static bool xid_statement_ready(gc_conn *c, int i)
                        gc_member_name(gc_global_member(c->global, i)), err.message);
         return false;
     }
-    gc_global_set_xid_ready(c->global, i, true);
     return true;
 }
 

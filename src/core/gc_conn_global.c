@@ -166,17 +166,49 @@ void gc_conn_global_idle(gc_conn *c)
     gc_global_give_back_sessions(g, gc_conn_characteristics_sql(c, buf, sizeof buf) != NULL);
 }
 
+/* Borrows member i's session for c, with the connection's session
+ * characteristics and settings. */
+static bool hold_member(gc_conn *c, int i, gc_error *err)
+{
+    char buf[128];
+    return gc_global_open_member(c->global, i, gc_conn_characteristics_sql(c, buf, sizeof buf),
+                                 err) &&
+           gc_global_settings_replay(c->global, i, err);
+}
+
 bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
 {
     gc_global *g = c->global;
     if (g == NULL || !gc_global_shares_sessions(g) || c->session == NULL ||
-        gc_member_is_open(c->session) || gc_member_get_state(c->session) == GC_MEMBER_DOWN)
+        gc_member_is_open(c->session))
         return true;
-    int i = gc_global_member_index(g, c->session);
-    char buf[128];
-    return i >= 0 &&
-           gc_global_open_member(g, i, gc_conn_characteristics_sql(c, buf, sizeof buf), err) &&
-           gc_global_settings_replay(g, i, err);
+    int current = gc_global_member_index(g, c->session);
+    bool down = gc_member_get_state(c->session) == GC_MEMBER_DOWN;
+    if (current >= 0 && !down && hold_member(c, current, err))
+        return true;
+    /* A transaction stays where it is (a DOWN member there is its loss,
+     * reported by the caller); a wait for a busy member ends in HYT00. */
+    if (current < 0 || in_transaction(c) || strcmp(err->sqlstate, "HYT00") == 0)
+        return current >= 0 && down;
+    /* Between transactions the current member is only a preference: what
+     * is not routed (catalog functions, SHOW, attributes) runs on any
+     * member, so one that failed is not tried again before its reconnect
+     * is due; without the global session a dead current member would fail
+     * those calls until a statement was routed elsewhere. */
+    bool tried = false;
+    for (int i = 0; i < gc_global_member_count(g); i++) {
+        if (i == current || gc_member_get_state(gc_global_member(g, i)) == GC_MEMBER_DOWN)
+            continue;
+        gc_error_clear(err);
+        tried = true;
+        if (hold_member(c, i, err)) {
+            c->session = gc_global_member(g, i);
+            return true;
+        }
+    }
+    /* Nothing else answered: a DOWN current member is reported by the
+     * caller as before (08S01). */
+    return !tried && down;
 }
 
 SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)

@@ -76,8 +76,10 @@ bool gc_route_global_session_allows(gc_stmt *s)
     bool is_ddl = s->analysis != NULL && s->analysis->kind == GC_SQL_DDL;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_session_pool_refuses(is_ddl, (s->temp_effects & GC_TEMP_SQL_CREATES) != 0, &err))
+    if (!gc_session_pool_refuses(is_ddl, (s->temp_effects & GC_TEMP_SQL_CREATES) != 0, &err)) {
+        gc_global_note_query_settings(c->global, s->sql);
         return true;
+    }
     gc_diag_add_error(&s->h.diag, &err);
     return false;
 }

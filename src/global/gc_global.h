@@ -112,6 +112,12 @@ void gc_global_release_pin(gc_global *g);
 
 /* Whether g shares member sessions (GlobalSession=Yes). */
 bool gc_global_shares_sessions(const gc_global *g);
+/* Under the global session, before sql runs: a statement that calls
+ * set_config (a setting changed inside a query, which the settings log
+ * never sees) marks the sessions held until they are given back, so the
+ * next borrower resets them (RESET ALL). Matched on the text, anywhere:
+ * a false match costs that borrower one RESET ALL. No-op otherwise. */
+void gc_global_note_query_settings(gc_global *g, const char *sql);
 /* Gives every member session g holds back to the pool (no-op without the
  * global session). The caller has ended every transaction and streams no
  * result. dirty: the sessions carry session characteristics of g's own
@@ -320,11 +326,6 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
  * such send; read by the re-run decision (gc_route_may_rerun). */
 void gc_global_set_rerun_safe(gc_global *g, bool safe);
 bool gc_global_rerun_safe(const gc_global *g);
-/* Whether member i's current session holds the transaction-id statement
- * (gc_member_prepare_xid_statement); set after preparing it. Kept per
- * session generation: a reconnected session has to prepare it again. */
-bool gc_global_xid_ready(gc_global *g, int i);
-void gc_global_set_xid_ready(gc_global *g, int i, bool ready);
 /* Between transactions (no-op while pinned): for each down member, starts
  * a reconnect when its backoff says a retry is due (waiting at most 100 ms
  * for the handshake), or advances the one in flight without waiting (at

@@ -11,8 +11,7 @@
  * schedule (gc_global_retry_early). It also keeps
  * the "transaction lost" mark: the open transaction's member failed, so
  * the application is told 40001 / 19068 until it rolls back. For commit
- * resolution (gc_commit_resolve.h) it also keeps, per member session, whether
- * the transaction-id statement is prepared there, and whether the last
+ * resolution (gc_commit_resolve.h) it also keeps whether the last
  * autocommit write is known not to have committed (so it may run again).
  *
  * The schedules are kept by member session (not by index) because
@@ -41,8 +40,6 @@ typedef struct failover_entry {
     gc_backoff backoff;
     bool armed;                 /* the member was found down: schedule running */
     gc_member_connecting *attempt; /* the reconnect in flight (owned), or NULL */
-    unsigned long xid_generation; /* session that holds the transaction-id
-                                     statement (gc_member_prepare_xid_statement); 0: none */
 } failover_entry;
 
 struct gc_global_failover {
@@ -109,7 +106,6 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
     e->member = m;
     e->armed = false;
     e->attempt = NULL;
-    e->xid_generation = 0;
     gc_backoff_init(&e->backoff, f->initial_ms, GC_FAILOVER_MAX_DELAY_MS,
                     (uint64_t)(uintptr_t)m ^ (uint64_t)now_ms());
     return e;
@@ -362,22 +358,4 @@ void gc_global_set_rerun_safe(gc_global *g, bool safe)
 bool gc_global_rerun_safe(const gc_global *g)
 {
     return g->failover != NULL && g->failover->rerun_safe;
-}
-
-bool gc_global_xid_ready(gc_global *g, int i)
-{
-    assert(i >= 0 && i < g->topo.n_members);
-    if (g->failover == NULL)
-        return false;
-    failover_entry *e = entry_of(g, g->members[i]);
-    return e != NULL && e->xid_generation != 0 &&
-           e->xid_generation == gc_member_generation(g->members[i]);
-}
-
-void gc_global_set_xid_ready(gc_global *g, int i, bool ready)
-{
-    assert(i >= 0 && i < g->topo.n_members);
-    failover_entry *e = g->failover != NULL ? entry_of(g, g->members[i]) : NULL;
-    if (e != NULL)
-        e->xid_generation = ready ? gc_member_generation(g->members[i]) : 0;
 }

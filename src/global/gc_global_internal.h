@@ -62,6 +62,10 @@ struct gc_global {
     int pool_wait_ms;              /* GlobalSessionWait */
     bool ran_setup;                /* with pool: session characteristics were
                                       run on a borrowed session */
+    bool changed_settings;         /* with pool: a statement may have changed a
+                                      setting the driver does not log
+                                      (set_config): RESET ALL for the next
+                                      borrower of the sessions held now */
 };
 
 /* Tells the router what is known of every member now. */
@@ -123,8 +127,9 @@ int gc_global_borrow_for_query(gc_global *g);
  * members that left are destroyed. On out-of-memory nothing counts as
  * held (sessions given back later count as opened again). */
 void gc_global_remap_held(gc_global *g, const int *new_of_old, int n_old, int n_new);
-/* RECONNECT: the pool's idle sessions of g's cluster are closed. */
-void gc_global_drop_idle_sessions(gc_global *g);
+/* RECONNECT: the pool's idle sessions of g's cluster are closed, once for
+ * catalog version `version` (-1: now, whatever was done before). */
+void gc_global_drop_idle_sessions(gc_global *g, long long version);
 
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets

@@ -410,7 +410,9 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
 }
 
 /* Closes and reopens every member session at once (a member opened on
- * demand only later stays closed until chosen); each new session gets
+ * demand only later stays closed until chosen; under the global session,
+ * where nothing is held between transactions, every member is opened, and
+ * the pool's idle sessions are closed); each new session gets
  * setup_sql and the connection's logged SETs. Members that do not answer
  * are left DOWN, for the failover schedule to retry (leave_down). */
 static void reopen_all(gc_global *g, const char *setup_sql)
@@ -418,7 +420,7 @@ static void reopen_all(gc_global *g, const char *setup_sql)
     int n = g->topo.n_members;
     bool was_open[n > 0 ? n : 1];
     for (int i = 0; i < n; i++) {
-        was_open[i] = gc_member_is_open(g->members[i]) || !g->on_demand;
+        was_open[i] = gc_member_is_open(g->members[i]) || !g->on_demand || g->pool != NULL;
         gc_member_close(g->members[i]);
         g->connect_order[i] = -1;
     }
@@ -433,7 +435,7 @@ static void reopen_all(gc_global *g, const char *setup_sql)
         }
     gc_error errs[k > 0 ? k : 1];
     if (g->pool != NULL)
-        gc_global_drop_idle_sessions(g);   /* the pool's are reopened too */
+        gc_global_drop_idle_sessions(g, -1);   /* the pool's are reopened too */
     int s = g->refresh->params.connect_timeout_s > 0 ? g->refresh->params.connect_timeout_s
                                                       : 10;
     gc_member_connect_all(reopen, k, s * 1000, errs);
@@ -552,7 +554,15 @@ static bool follow_catalog(gc_global *g, bool force, int64_t wanted, const char 
     free(key);
     if (!adopt_topology(g, &nt, setup_sql, err))
         return false;
-    if (reconnect) {
+    if (reconnect && g->pool != NULL) {
+        /* The connection holds no session between transactions: the
+         * pool's are closed, by the first connection of the process to
+         * follow this version, and opened anew when borrowed. */
+        gc_trace_write(g->trace, GC_TRACE_INFO,
+                       "catalog version %lld was raised to reconnect: closing the shared "
+                       "idle sessions", (long long)g->topo.version);
+        gc_global_drop_idle_sessions(g, g->topo.version);
+    } else if (reconnect) {
         gc_trace_write(g->trace, GC_TRACE_INFO,
                        "catalog version %lld was raised to reconnect: reopening every "
                        "member session", (long long)g->topo.version);
@@ -717,6 +727,10 @@ bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
     *version = result;
     gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: catalog version raised to %lld",
                    (long long)result);
+    /* Sessions given back meanwhile are older than the RECONNECT too; the
+     * connections following the new version need not close them again. */
+    if (g->pool != NULL)
+        gc_global_drop_idle_sessions(g, result);
     report_left_out(g, prim, info);   /* before the topology may renumber groups */
     /* The version is new: read the topology at it (and its shard map). */
     gc_error ferr;

@@ -9,6 +9,8 @@
 #include "global/gc_global_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "global/gc_global_settings.h"
 #include "global/gc_session_pool.h"
@@ -66,6 +68,22 @@ static bool run_or_drop(gc_global *g, int i, const char *sql, gc_error *err)
     return false;
 }
 
+/* Whether text contains word, ignoring ASCII letter case. */
+static bool mentions(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; *p != '\0'; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return true;
+    return false;
+}
+
+void gc_global_note_query_settings(gc_global *g, const char *sql)
+{
+    if (g->pool != NULL && sql != NULL && !g->changed_settings)
+        g->changed_settings = mentions(sql, "set_config");
+}
+
 bool gc_global_borrow_member(gc_global *g, int i, const char *setup_sql, gc_error *err)
 {
     gc_member *m = g->members[i];
@@ -113,7 +131,9 @@ void gc_global_give_back_sessions(gc_global *g, bool dirty)
         return;
     /* What the connection SET is in the session: it must not reach the
      * next borrower, and this connection replays it on its next borrow. */
-    bool carries = dirty || g->ran_setup || gc_global_settings_count(g) > 0;
+    bool carries = dirty || g->ran_setup || g->changed_settings ||
+                   gc_global_settings_count(g) > 0;
+    g->changed_settings = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
         if (gc_member_is_open(m)) {
@@ -172,7 +192,7 @@ void gc_global_remap_held(gc_global *g, const int *new_of_old, int n_old, int n_
     g->held = held;
 }
 
-void gc_global_drop_idle_sessions(gc_global *g)
+void gc_global_drop_idle_sessions(gc_global *g, long long version)
 {
-    gc_session_pool_drop_idle(g->pool);
+    gc_session_pool_drop_idle(g->pool, version);
 }

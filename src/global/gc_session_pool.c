@@ -39,6 +39,8 @@ struct gc_session_pool {
     int max_per_server;       /* GlobalSessionMax; 0: no bound */
     pthread_cond_t given_back; /* signalled when a session is given back or lost */
     int joins;                /* connections joined; the last leave frees */
+    long long dropped_for;    /* the catalog version whose RECONNECT closed the
+                                 idle sessions last; -1: none */
     pool_server *servers;
     int n_servers;
     gc_session_pool *next;    /* registry list */
@@ -103,6 +105,7 @@ gc_session_pool *gc_session_pool_join(const char *key, int max_per_server)
         }
         if (p != NULL) {
             p->max_per_server = max_per_server > 0 ? max_per_server : 0;
+            p->dropped_for = -1;
             p->next = pools;
             pools = p;
         }
@@ -418,18 +421,27 @@ void gc_session_pool_give_back(gc_session_pool *p, gc_member *m, bool dirty)
     gc_member_close(m);    /* a session not kept is not used again */
 }
 
-void gc_session_pool_drop_idle(gc_session_pool *p)
+void gc_session_pool_drop_idle(gc_session_pool *p, long long version)
 {
-    for (;;) {
+    pthread_mutex_lock(&pool_lock);
+    bool done = version >= 0 && p->dropped_for >= version;
+    if (version > p->dropped_for)
+        p->dropped_for = version;
+    pthread_mutex_unlock(&pool_lock);
+    while (!done) {
         gc_member *holder = NULL;
         pthread_mutex_lock(&pool_lock);
-        for (int s = 0; s < p->n_servers && holder == NULL; s++)
-            if (p->servers[s].n_idle > 0)
-                holder = p->servers[s].idle[--p->servers[s].n_idle].holder;
+        for (int s = 0; s < p->n_servers && holder == NULL; s++) {
+            pool_server *srv = &p->servers[s];
+            if (srv->n_idle > 0) {
+                holder = srv->idle[--srv->n_idle].holder;
+                srv->stats.discarded++;
+            }
+        }
         pthread_mutex_unlock(&pool_lock);
         if (holder == NULL)
             return;
-        gc_member_destroy(holder);
+        gc_member_destroy(holder);    /* waits for the server: outside the lock */
     }
 }
 

@@ -49,7 +49,8 @@ typedef struct gc_session_pool_stats {
     unsigned long timeouts;   /* of those, the ones that gave up (HYT00) */
     unsigned long discarded;  /* sessions the pool closed instead of lending or
                                  keeping them: found dead while idle, given
-                                 back unusable, or above GlobalSessionMax */
+                                 back unusable, above GlobalSessionMax, or
+                                 idle when a RECONNECT closed them */
     unsigned long lost;       /* borrowed sessions that failed while held */
 } gc_session_pool_stats;
 
@@ -99,8 +100,11 @@ void gc_session_pool_give_back(gc_session_pool *p, gc_member *m, bool dirty);
  * was closed): it no longer counts as borrowed. */
 void gc_session_pool_note_lost(gc_session_pool *p, const gc_member *m);
 
-/* Closes every idle session (RECONNECT: sessions are opened anew). */
-void gc_session_pool_drop_idle(gc_session_pool *p);
+/* Closes every idle session, counted as discarded (RECONNECT: sessions
+ * are opened anew), unless the pool did so already for catalog version
+ * `version` or a later one (-1: always); the pool then remembers it, so
+ * the connections that follow one RECONNECT close them once. */
+void gc_session_pool_drop_idle(gc_session_pool *p, long long version);
 
 /* The pool's figures for one member server (zero when it never had any). */
 gc_session_pool_stats gc_session_pool_stats_of(gc_session_pool *p, const char *host,

@@ -341,10 +341,15 @@ bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
 bool gc_member_commit_with_xid(gc_member *m, bool xid_prepared, gc_member_xid_run *run,
                                gc_error *err);
 /* Prepares the id query of the two functions above on m's session (one
- * round trip, once per session: the owner remembers the session generation
- * it did it on and then passes xid_prepared = true, which saves parsing and
- * planning it on every write). False with err when the session failed. */
+ * round trip, once per session: then gc_member_has_xid_statement, and the
+ * owner passes xid_prepared = true, which saves parsing and planning it on
+ * every write). False with err when the session failed. */
 bool gc_member_prepare_xid_statement(gc_member *m, gc_error *err);
+/* Whether m's session holds the id query already: the session remembers
+ * it, so a session shared between connections (the global session) is
+ * never asked to prepare it twice, which would fail, and in a transaction
+ * abort it. */
+bool gc_member_has_xid_statement(const gc_member *m);
 
 /* A second, short-lived session to the same server as m (same
  * credentials, application name "gcodbc commit resolution"), for asking

@@ -241,6 +241,7 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
     /* The same server session: what was prepared or set on it is still
      * there, so it keeps its number. */
     to->generation = from->generation;
+    to->xid_generation = from->xid_generation;
     to->server_version = from->server_version;
     to->in_flight = false;
     to->last_io_ms = from->last_io_ms;

@@ -27,6 +27,9 @@ struct gc_member {
                                     session lent back to a pool) */
     bool in_flight;              /* a sent statement has results left to collect */
     unsigned long sent_generation; /* generation the statement in flight was sent on */
+    unsigned long xid_generation; /* the session holding the prepared id query
+                                     (gc_member_prepare_xid_statement); 0: none.
+                                     Moves with a shared session */
     long long last_io_ms;        /* monotonic: last send to or answer from the server */
     gc_error down_error;         /* why the member went down; cleared on connect */
     unsigned long probes_answered; /* liveness probes that found the server alive */

@@ -444,7 +444,15 @@ bool gc_member_prepare_xid_statement(gc_member *m, gc_error *err)
         }
         PQclear(res);
     }
+    if (ok)
+        m->xid_generation = m->generation;
     return ok;
+}
+
+/* See gc_member.h. */
+bool gc_member_has_xid_statement(const gc_member *m)
+{
+    return gc_member_is_open(m) && m->xid_generation == m->generation;
 }
 
 /* See gc_member.h. */

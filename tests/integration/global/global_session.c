@@ -10,7 +10,8 @@
  *   rolls back and closes everything.
  *        global_session DSN leak
  *   Two connections sharing sessions: a SET of one is not seen by the
- *   other and stays with its own; their prepared statements, numbered
+ *   other and stays with its own, nor a set_config called in a query of
+ *   one (the session is reset when given back); their prepared statements, numbered
  *   alike per connection, never collide; DDL and temporary tables are
  *   refused with 0A000 naming GlobalSession.
  *        global_session DSN wait
@@ -229,6 +230,23 @@ static int leak(SQLHENV env)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     expect_value(a, "SELECT current_setting('work_mem')", "7777kB", "after a refused SET");
     printf("ok: a bad SET is refused at once (%s)\n", state);
+
+    /* set_config inside a query is no SET the driver logs: the session it
+     * ran on is reset before the next borrower gets it. Both statements
+     * are keyed to key 1's primary: the same shared session. */
+    char setting[64] = "";
+    run_keyed(b, "SELECT set_config('maintenance_work_mem', '6666kB', false) FROM accounts "
+                 "WHERE id = ?", 1, setting, sizeof setting);
+    for (int round = 0; round < 3; round++) {
+        run_keyed(a, "SELECT current_setting('maintenance_work_mem') FROM accounts WHERE id = ?",
+                  1, setting, sizeof setting);
+        if (strcmp(setting, "6666kB") == 0) {
+            fprintf(stderr, "FAIL: another connection's set_config reached this one (%s)\n",
+                    setting);
+            exit(1);
+        }
+    }
+    printf("ok: a set_config of one connection is not seen by another (%s there)\n", setting);
 
     SQLBIGINT pa = 0, ra = 0, pb = 0, rb = 0;
     SQLHSTMT sa = prepare_times(a, 2, &pa, &ra);
