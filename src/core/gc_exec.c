@@ -667,6 +667,10 @@ static SQLRETURN continue_exec(gc_stmt *s)
                 if (s->dae[i].wanted && !s->dae[i].done) {
                     s->state = GC_STMT_NEED_DATA;
                     s->dae_current = -1;
+                    /* ODBC: while data is asked for, the processed count
+                     * names the row (1-based) whose data it is. */
+                    if (s->ipd->rows_processed_ptr != NULL)
+                        *s->ipd->rows_processed_ptr = row + 1;
                     return SQL_NEED_DATA;
                 }
             }
