@@ -42,6 +42,18 @@ static void array_rows_name_their_row(st_conn *c)
         rows_asked++;
     }
     ST_OK(rc, s);
+    /* Every row's count is kept: the total first, then row by row. */
+    SQLLEN count = -5;
+    ST_OK(SQLRowCount(s, &count), s);
+    ST_CHECK(count == 3, "row count after the array %ld", (long)count);
+    for (int more = 2; more <= 3; more++) {
+        ST_OK(SQLMoreResults(s), s);
+        count = -5;
+        ST_OK(SQLRowCount(s, &count), s);
+        ST_CHECK(count == 1, "row %d's count %ld", more, (long)count);
+    }
+    rc = SQLMoreResults(s);
+    ST_CHECK(rc == SQL_NO_DATA, "SQLMoreResults after the last row gave %d", (int)rc);
     ST_CHECK(rows_asked == 3 && processed == 3, "%lu rows asked, %lu processed",
              (unsigned long)rows_asked, (unsigned long)processed);
     ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[2] == SQL_PARAM_SUCCESS, "statuses %d %d",
@@ -50,6 +62,30 @@ static void array_rows_name_their_row(st_conn *c)
                                      "from stmt_dae where id >= 10"),
                     "10=first,11=second,12=third") == 0,
              "rows %s", st_query_text(c, "select string_agg(t, ',') from stmt_dae where id >= 10"));
+
+    /* A query with data at execution: one result set per row, in row order. */
+    SQLFreeStmt(s, SQL_CLOSE);
+    SQLFreeStmt(s, SQL_RESET_PARAMS);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 10, 0, token, 0, t_ind), s);
+    rc = SQLExecDirect(s, (SQLCHAR *)"select id from stmt_dae where t = ? or t = 'first' order by id desc", SQL_NTS);
+    while (rc == SQL_NEED_DATA && (rc = SQLParamData(s, &asked)) == SQL_NEED_DATA)
+        ST_OK(SQLPutData(s, (SQLPOINTER)texts[processed - 1], SQL_NTS), s);
+    ST_OK(rc, s);
+    const char *want[] = {"10", "11,10", "12,10"};
+    for (int set = 0; set < 3; set++) {
+        char got[64] = "", cell[16];
+        SQLLEN ind;
+        while (SQLFetch(s) == SQL_SUCCESS) {
+            ST_OK(SQLGetData(s, 1, SQL_C_CHAR, cell, sizeof cell, &ind), s);
+            if (got[0] != '\0')
+                strcat(got, ",");
+            strcat(got, cell);
+        }
+        ST_CHECK(strcmp(got, want[set]) == 0, "set %d: %s", set + 1, got);
+        rc = SQLMoreResults(s);
+        ST_CHECK(set < 2 ? rc == SQL_SUCCESS : rc == SQL_NO_DATA, "SQLMoreResults after set %d: %d",
+                 set + 1, (int)rc);
+    }
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
