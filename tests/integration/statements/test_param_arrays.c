@@ -55,6 +55,35 @@ static int diag_rows(SQLHSTMT s, SQLLEN *rows, int max, const char *state)
 }
 
 /* ROWS inserts in autocommit, each row's count reachable. */
+/* psqlODBC's batch size connection attribute (SQL_ATTR_PGOPT_BATCHSIZE,
+ * 65550) is accepted and read back, and leaves arrays as they are: the rows
+ * go in one pipeline and each keeps its own status. */
+static void psqlodbc_batch_size(st_conn *c)
+{
+    const SQLINTEGER batch_size_attr = 65550;
+    SQLUINTEGER size = 0;
+    ST_OK(SQLGetConnectAttr(c->dbc, batch_size_attr, &size, sizeof size, NULL), NULL);
+    ST_CHECK(size == 100, "psqlODBC's default batch size: %u", (unsigned)size);
+    ST_OK(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)2, 0), NULL);
+    ST_OK(SQLGetConnectAttr(c->dbc, batch_size_attr, &size, sizeof size, NULL), NULL);
+    ST_CHECK(size == 2, "batch size read back: %u", (unsigned)size);
+    ST_EXPECT_HANDLE_STATE(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)0, 0),
+                           SQL_HANDLE_DBC, c->dbc, "HY024");
+
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {901, 902, 901}, vs[3] = {1, 2, 3};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 3, ids, vs, ind, status, &processed);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && status[0] == SQL_PARAM_SUCCESS &&
+             status[1] == SQL_PARAM_SUCCESS && status[2] == SQL_PARAM_ERROR,
+             "rows keep their own statuses: %d, %d %d %d", (int)rc, status[0], status[1], status[2]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 900");
+}
+
 static void insert_rows(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -464,6 +493,7 @@ int main(void)
              "SQLGetInfo says what arrays give: %u %u", (unsigned)counts, (unsigned)selects);
     insert_rows(&c);
     update_counts(&c);
+    psqlodbc_batch_size(&c);
     select_sets(&c, 0);
     select_sets(&c, 1);
     failures_autocommit(&c);
