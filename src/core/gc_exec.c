@@ -726,6 +726,9 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (rows > 1) {
             gc_diag of_row = s->h.diag;
             s->h.diag = outer;
+            /* A notice the row got (a trigger's RAISE NOTICE) is a warning. */
+            if (rc == SQL_SUCCESS && gc_diag_has_records(&of_row))
+                rc = SQL_SUCCESS_WITH_INFO;
             gc_diag_move_at(&s->exec_diag, &of_row, (SQLLEN)row + 1);
             gc_diag_free(&of_row);
         }

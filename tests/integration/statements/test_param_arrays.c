@@ -84,6 +84,48 @@ static void psqlodbc_batch_size(st_conn *c)
     st_exec(c, "delete from parr where id > 900");
 }
 
+/* A server notice while a row runs (RAISE NOTICE) is that row's warning:
+ * SQL_PARAM_SUCCESS_WITH_INFO and a 01000 record with its row number; the
+ * rows without one stay SQL_PARAM_SUCCESS. In a transaction too (where a
+ * global connection runs the rows one by one). */
+static void notices_are_their_rows(st_conn *c, int in_transaction)
+{
+    if (in_transaction)
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER vs[4] = {1, 2, 4, 3};
+    SQLLEN ind[4] = {0};
+    SQLUSMALLINT status[4];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)4, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, vs, ind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select parr_note(?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "execute with notices: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS_WITH_INFO && status[1] == SQL_PARAM_SUCCESS &&
+             status[2] == SQL_PARAM_SUCCESS && status[3] == SQL_PARAM_SUCCESS_WITH_INFO,
+             "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
+    SQLLEN rows_noted[2] = {0, 0};
+    int notes = 0;
+    SQLCHAR state[6];
+    for (SQLSMALLINT i = 1; SQLGetDiagRec(SQL_HANDLE_STMT, s, i, state, NULL, NULL, 0, NULL) !=
+                            SQL_NO_DATA; i++) {
+        if (strcmp((char *)state, "01000") != 0)
+            continue;
+        SQLLEN row = 0;
+        SQLGetDiagField(SQL_HANDLE_STMT, s, i, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);
+        if (notes < 2)
+            rows_noted[notes] = row;
+        notes++;
+    }
+    ST_CHECK(notes == 2 && rows_noted[0] == 1 && rows_noted[1] == 4,
+             "%d notices, on rows %ld and %ld", notes, (long)rows_noted[0], (long)rows_noted[1]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    if (in_transaction) {
+        ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
+    }
+}
+
 static void insert_rows(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -494,6 +536,10 @@ int main(void)
     insert_rows(&c);
     update_counts(&c);
     psqlodbc_batch_size(&c);
+    st_exec(&c, "create or replace function parr_note(v int) returns int language plpgsql as "
+                "$$ begin if v % 2 = 1 then raise notice 'odd %', v; end if; return v; end $$");
+    notices_are_their_rows(&c, 0);
+    notices_are_their_rows(&c, 1);
     select_sets(&c, 0);
     select_sets(&c, 1);
     failures_autocommit(&c);
