@@ -55,6 +55,22 @@ static int diag_rows(SQLHSTMT s, SQLLEN *rows, int max, const char *state)
 }
 
 /* ROWS inserts in autocommit, each row's count reachable. */
+/* For a check that runs in a transaction: autocommit off. */
+static void manual_commit_if(st_conn *c, int in_transaction)
+{
+    if (in_transaction)
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+}
+
+/* Its end: the transaction committed, autocommit on again. */
+static void commit_and_autocommit_if(st_conn *c, int in_transaction)
+{
+    if (in_transaction) {
+        ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
+    }
+}
+
 /* psqlODBC's batch size connection attribute (SQL_ATTR_PGOPT_BATCHSIZE,
  * 65550) is accepted and read back, and leaves arrays as they are: the rows
  * go in one pipeline and each keeps its own status. */
@@ -90,8 +106,7 @@ static void psqlodbc_batch_size(st_conn *c)
  * global connection runs the rows one by one). */
 static void notices_are_their_rows(st_conn *c, int in_transaction)
 {
-    if (in_transaction)
-        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    manual_commit_if(c, in_transaction);
     SQLHSTMT s = st_stmt(c);
     SQLINTEGER vs[4] = {1, 2, 4, 3};
     SQLLEN ind[4] = {0};
@@ -120,10 +135,7 @@ static void notices_are_their_rows(st_conn *c, int in_transaction)
     ST_CHECK(notes == 2 && rows_noted[0] == 1 && rows_noted[1] == 4,
              "%d notices, on rows %ld and %ld", notes, (long)rows_noted[0], (long)rows_noted[1]);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
-    if (in_transaction) {
-        ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
-        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
-    }
+    commit_and_autocommit_if(c, in_transaction);
 }
 
 static void insert_rows(st_conn *c)
@@ -197,8 +209,7 @@ static void select_sets(st_conn *c, int in_transaction)
 {
     /* In a transaction a global connection runs the rows one by one; each
      * row's set is kept there too. */
-    if (in_transaction)
-        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+    manual_commit_if(c, in_transaction);
     SQLHSTMT s = st_stmt(c);
     SQLINTEGER keys[4] = {3, 7, 1000, 9};
     SQLLEN ind[4] = {0};
@@ -223,10 +234,7 @@ static void select_sets(st_conn *c, int in_transaction)
                  (int)more);
     }
     SQLFreeHandle(SQL_HANDLE_STMT, s);
-    if (in_transaction) {
-        ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
-        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
-    }
+    commit_and_autocommit_if(c, in_transaction);
 }
 
 /* Autocommit: rows 2 and 4 fail (a key that exists, a CHECK), the rest run. */
