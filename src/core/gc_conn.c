@@ -41,6 +41,7 @@ gc_conn *gc_conn_create(gc_env *env)
     c->metadata_id = SQL_FALSE;
     c->async_enable = SQL_ASYNC_ENABLE_OFF;
     c->packet_size = 0;
+    c->psqlodbc_batch_size = 100;   /* psqlODBC's default */
     c->odbc_cursors = SQL_CUR_USE_DRIVER;
 
     pthread_mutex_lock(&env->lock);

@@ -15,6 +15,12 @@
 #define SQL_ATTR_ANSI_APP 115
 #endif
 
+/* psqlODBC's SQL_ATTR_PGOPT_BATCHSIZE: how many rows of a parameter array
+ * it sends per round trip. gcodbc sends the whole array in one pipeline, so
+ * the value is kept for SQLGetConnectAttr only (a psqlODBC program that
+ * sets it must not fail). */
+#define GC_ATTR_PSQLODBC_BATCHSIZE 65550
+
 static SQLRETURN attr_error(gc_conn *c, const char *sqlstate, const char *what,
                             SQLINTEGER attr)
 {
@@ -115,6 +121,12 @@ SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
     }
     case SQL_ATTR_PACKET_SIZE:
         c->packet_size = (SQLUINTEGER)v;
+        return SQL_SUCCESS;
+    case GC_ATTR_PSQLODBC_BATCHSIZE:
+        if ((SQLLEN)v <= 0 || v > UINT32_MAX)
+            return attr_error(c, "HY024", "invalid attribute value: the batch size is a "
+                              "positive number of rows", attr);
+        c->psqlodbc_batch_size = (SQLUINTEGER)v;
         return SQL_SUCCESS;
     case SQL_ATTR_QUIET_MODE:
         c->quiet_mode = value;
@@ -220,6 +232,8 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
                             ? SQL_CD_FALSE : SQL_CD_TRUE);
     case SQL_ATTR_PACKET_SIZE:
         return put_uint(value, string_length, c->packet_size);
+    case GC_ATTR_PSQLODBC_BATCHSIZE:
+        return put_uint(value, string_length, c->psqlodbc_batch_size);
     case SQL_ATTR_ODBC_CURSORS:
         return put_uint(value, string_length, c->odbc_cursors);
     case SQL_ATTR_TRACE:

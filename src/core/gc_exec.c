@@ -320,6 +320,11 @@ void gc_stmt_reset_exec(gc_stmt *s)
     }
     s->dae_current = -1;
     s->exec_row = 0;
+    for (int i = 0; i < s->exec_kept_len; i++)
+        PQclear(s->exec_kept[i]);
+    free(s->exec_kept);
+    s->exec_kept = NULL;
+    s->exec_kept_len = s->exec_kept_cap = 0;
 }
 
 /* Frees the converted parameters of one row. */
@@ -621,6 +626,33 @@ static SQLRETURN last_row_failed(gc_stmt *s)
     return SQL_SUCCESS_WITH_INFO;
 }
 
+/* The rows of an array run one by one are done: the results they kept and
+ * the last row's become the statement's, in row order, as the pipelined
+ * path gives them. SQLRowCount on the first gives the total of all rows. */
+static SQLRETURN publish_kept_rows(gc_stmt *s, SQLRETURN result)
+{
+    bool last_ran = s->state == GC_STMT_EXECUTED || s->state == GC_STMT_CURSOR;
+    SQLLEN last_count = s->state == GC_STMT_EXECUTED && s->row_count > 0 ? s->row_count : 0;
+    if (last_ran && !gc_result_keep_row(s)) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    PGresult **kept = s->exec_kept;
+    int n = s->exec_kept_len;
+    s->exec_kept = NULL;
+    s->exec_kept_len = s->exec_kept_cap = 0;
+    bool counts = PQresultStatus(kept[0]) == PGRES_COMMAND_OK;
+    SQLRETURN rc = gc_result_begin_list(s, kept, n);    /* takes the results */
+    free(kept);
+    if (rc == SQL_ERROR)
+        return rc;
+    if (counts) {
+        s->row_count = s->exec_row_count + last_count;
+        s->exec_row_count = 0;
+    }
+    return result;
+}
+
 /* Runs the parameter rows from s->exec_row on; stops at a row that needs
  * data at execution. */
 static SQLRETURN continue_exec(gc_stmt *s)
@@ -667,6 +699,10 @@ static SQLRETURN continue_exec(gc_stmt *s)
                 if (s->dae[i].wanted && !s->dae[i].done) {
                     s->state = GC_STMT_NEED_DATA;
                     s->dae_current = -1;
+                    /* ODBC: while data is asked for, the processed count
+                     * names the row (1-based) whose data it is. */
+                    if (s->ipd->rows_processed_ptr != NULL)
+                        *s->ipd->rows_processed_ptr = row + 1;
                     return SQL_NEED_DATA;
                 }
             }
@@ -690,6 +726,9 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (rows > 1) {
             gc_diag of_row = s->h.diag;
             s->h.diag = outer;
+            /* A notice the row got (a trigger's RAISE NOTICE) is a warning. */
+            if (rc == SQL_SUCCESS && gc_diag_has_records(&of_row))
+                rc = SQL_SUCCESS_WITH_INFO;
             gc_diag_move_at(&s->exec_diag, &of_row, (SQLLEN)row + 1);
             gc_diag_free(&of_row);
         }
@@ -724,13 +763,19 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (rc == SQL_SUCCESS_WITH_INFO)
             result = rc;
         if (row + 1 < rows) {
-            /* Not the last row: its results are counted, then dropped. */
+            /* Not the last row: its results are counted and kept. */
             if (s->row_count > 0)
                 s->exec_row_count += s->row_count;
-            gc_stmt_discard_results(s);
+            if (!gc_result_keep_row(s)) {
+                gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+                result = SQL_ERROR;
+                break;
+            }
             s->state = idle_state(s);
         }
     }
+    if (result != SQL_ERROR && s->exec_kept_len > 0)
+        result = publish_kept_rows(s, result);
     gc_diag_move_at(&s->h.diag, &s->exec_diag, SQL_NO_ROW_NUMBER);
     if (result != SQL_ERROR && s->exec_rows_failed > 0)
         result = s->exec_rows_ran > 0 ? last_row_failed(s) : SQL_ERROR;

@@ -39,7 +39,7 @@ typedef enum row_fate {
     ROW_QUEUED,          /* sent; its answer decides */
     ROW_FAILED,          /* failed: conversion, routing or the server's error */
     ROW_RAN,             /* the server ran it */
-    ROW_RAN_WITH_INFO,   /* ran, a value converted with a warning */
+    ROW_RAN_WITH_INFO,   /* ran with a warning: a value's conversion, a notice */
 } row_fate;
 
 /* The pipeline of one member session: a general connection has one, a
@@ -390,8 +390,16 @@ static void collect_lane(array_run *a, int l_index)
     for (SQLULEN row = 0; row < a->rows && !l->lost; row++) {
         if (!row_on_lane(a, row, l_index))
             continue;
+        /* The server's notices while the row's answer is read are the row's
+         * (a trigger's RAISE NOTICE): its warnings, with its number. */
+        gc_diag notes;
+        gc_diag_init(&notes);
+        gc_diag *notice_diag = a->s->conn->notice_diag;
+        a->s->conn->notice_diag = &notes;
         PGresult *r = read_command(l);
+        a->s->conn->notice_diag = notice_diag;
         if (l->lost) {
+            gc_diag_free(&notes);
             PQclear(r);
             break;
         }
@@ -401,6 +409,10 @@ static void collect_lane(array_run *a, int l_index)
         } else {
             take_row_answer(a, row, r);
         }
+        if (gc_diag_has_records(&notes) && a->fate[row] == ROW_RAN)
+            a->fate[row] = ROW_RAN_WITH_INFO;
+        gc_diag_move_at(&a->s->h.diag, &notes, (SQLLEN)row + 1);
+        gc_diag_free(&notes);
         if (a->sync_each_row)
             read_sync(l);
     }

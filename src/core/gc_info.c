@@ -480,12 +480,9 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
     }
     case SQL_PARAM_ARRAY_ROW_COUNTS:
     case SQL_PARAM_ARRAY_SELECTS: {
-        /* Each row's count and result set (docs/parameter-arrays.md); the
-         * global connection runs arrays row by row and keeps the last. */
-        bool batch = !c->settings.global_connection;
-        SQLUINTEGER v = info_type == SQL_PARAM_ARRAY_ROW_COUNTS
-                        ? (batch ? SQL_PARC_BATCH : SQL_PARC_NO_BATCH)
-                        : (batch ? SQL_PAS_BATCH : SQL_PAS_NO_SELECT);
+        /* Each row's count and result set, whether the rows are pipelined
+         * or run one by one (docs/parameter-arrays.md). */
+        SQLUINTEGER v = info_type == SQL_PARAM_ARRAY_ROW_COUNTS ? SQL_PARC_BATCH : SQL_PAS_BATCH;
         return put_number(INFO_UINTEGER, v, value, string_length);
     }
     case SQL_STRING_FUNCTIONS:

@@ -120,7 +120,9 @@ SQLRETURN gc_stmt_describe_param(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT *sql_ty
     if (sql_type) *sql_type = info.sql_type;
     if (size) *size = info.column_size;
     if (digits) *digits = info.decimal_digits;
-    if (nullable) *nullable = SQL_NULLABLE_UNKNOWN;
+    /* A PostgreSQL parameter always accepts NULL; a NOT NULL column the
+     * value goes into refuses it when the statement runs, not here. */
+    if (nullable) *nullable = SQL_NULLABLE;
     return SQL_SUCCESS;
 }
 

@@ -230,6 +230,8 @@ void gc_stmt_discard_results(gc_stmt *s)
     s->block = NULL;
     PQclear(s->set_error);
     s->set_error = NULL;
+    PQclear(s->command);
+    s->command = NULL;
     for (int i = 0; i < s->queue_len; i++)
         PQclear(s->queue[s->queue_head + i]);
     s->queue_len = 0;
@@ -418,7 +420,8 @@ static SQLRETURN start_command(gc_stmt *s, PGresult *r)
 {
     s->row_count = command_row_count(r);
     s->changed_rows_kind = changes_rows(PQcmdStatus(r));
-    PQclear(r);
+    PQclear(s->command);
+    s->command = r;
     gc_desc_clear_records(s->ird);
     s->set_complete = true;
     s->state = GC_STMT_EXECUTED;
@@ -501,6 +504,50 @@ SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n)
         }
     }
     return start_result(s, results[0]);
+}
+
+/* Appends r (owned, may be NULL) to s->exec_kept; false when out of memory
+ * (r is freed then). */
+static bool keep_result(gc_stmt *s, PGresult *r)
+{
+    if (r == NULL)
+        return true;
+    if (s->exec_kept_len == s->exec_kept_cap) {
+        int cap = s->exec_kept_cap ? s->exec_kept_cap * 2 : 8;
+        PGresult **k = realloc(s->exec_kept, (size_t)cap * sizeof *k);
+        if (k == NULL) {
+            PQclear(r);
+            return false;
+        }
+        s->exec_kept = k;
+        s->exec_kept_cap = cap;
+    }
+    s->exec_kept[s->exec_kept_len++] = r;
+    return true;
+}
+
+bool gc_result_keep_row(gc_stmt *s)
+{
+    PGresult *current = NULL;
+    if (s->state == GC_STMT_CURSOR) {
+        buffer_rest(s);    /* the whole set (no row read yet), then the rest */
+        /* A set that ended in an error passes the error on. */
+        current = s->set_error != NULL ? s->set_error : s->block;
+        if (current == s->set_error)
+            s->set_error = NULL;
+        else
+            s->block = NULL;
+    } else if (s->state == GC_STMT_EXECUTED) {
+        buffer_rest(s);
+        current = s->command;
+        s->command = NULL;
+    }
+    bool ok = keep_result(s, current);
+    PGresult *r;
+    while ((r = queue_pop(s)) != NULL)
+        ok = keep_result(s, r) && ok;
+    gc_stmt_discard_results(s);
+    return ok;
 }
 
 SQLRETURN gc_result_next_row(gc_stmt *s)

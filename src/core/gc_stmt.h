@@ -131,6 +131,9 @@ struct gc_stmt {
     gc_dae_value *dae;        /* nparams entries while executing, else NULL */
     gc_diag exec_diag;        /* the array's row diagnostics, kept across the
                                  SQLParamData calls until the array ends */
+    PGresult **exec_kept;     /* results of the rows already run one by one, in
+                                 row order, for SQLMoreResults; owned */
+    int exec_kept_len, exec_kept_cap;
 
     /* Results. `block` holds the rows being delivered: a single-row result
      * while streaming, or a result with all (remaining) rows. */
@@ -140,6 +143,8 @@ struct gc_stmt {
     int current_row;          /* row of block the cursor is on; -1 none */
     bool set_complete;        /* no rows of this set beyond block */
     PGresult *set_error;      /* error that ended the set while buffering */
+    PGresult *command;        /* the current result's answer when it is a
+                                 command's (no result set); owned */
     PGresult **queue;         /* further results (complete, or a streaming head) */
     int queue_head, queue_len, queue_cap;  /* queue[queue_head..+queue_len) */
     SQLLEN row_count;         /* SQLRowCount */
@@ -292,6 +297,11 @@ SQLRETURN gc_result_begin(gc_stmt *s);
 /* Makes complete results results[0..n) (n > 0, all owned from then on) the
  * statement's results: the first current, the rest for SQLMoreResults. */
 SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n);
+/* A row of a parameter array run one by one keeps its results: the current
+ * result and those after it, complete, are appended to s->exec_kept and the
+ * statement is left without a result. False when out of memory (what could
+ * not be kept is dropped). */
+bool gc_result_keep_row(gc_stmt *s);
 /* Moves the cursor to the next row of the current set. Returns SQL_SUCCESS,
  * SQL_NO_DATA at the end, or SQL_ERROR (diagnostics added). */
 SQLRETURN gc_result_next_row(gc_stmt *s);

@@ -47,6 +47,7 @@ typedef struct rewriter {
     bool top_call;            /* one of them is {call} or {?= call} */
     bool return_value;        /* ... written {?= call}: its marker is the result */
     bool separate_next;       /* last output was generated: keep a following word apart */
+    bool after_operand;       /* the last code token ends an operand (a word, a value, ')') */
     gc_error *err;
 } rewriter;
 
@@ -198,6 +199,48 @@ static bool emit_token(rewriter *rw, gc_strbuf *sb, const gc_sql_token *tok)
 
 static bool rewrite_escape(rewriter *rw, gc_strbuf *sb);
 
+/* Whether a token ends an operand, so that an operator after it is binary:
+ * a word other than a keyword that starts a list, a value, or ')' / ']'. */
+static bool ends_operand(const rewriter *rw, const gc_sql_token *tok)
+{
+    switch (tok->kind) {
+    case GC_SQL_TOK_IDENT:
+        return !gc_sql_token_is_keyword(&rw->lx, tok, "select") &&
+               !gc_sql_token_is_keyword(&rw->lx, tok, "returning");
+    case GC_SQL_TOK_OPERATOR:
+    case GC_SQL_TOK_OTHER:
+        return false;
+    case GC_SQL_TOK_PUNCT:
+        return gc_sql_token_is_punct(&rw->lx, tok, ')') ||
+               gc_sql_token_is_punct(&rw->lx, tok, ']');
+    default:
+        return true;
+    }
+}
+
+/* SQL Server's @@IDENTITY, which psqlODBC translates, where it stands as a
+ * value (after SELECT, a comma or '(', not after an operand, where `@@` is
+ * PostgreSQL's text-search match): written `@@identity` in any case, it
+ * becomes lastval(), the value the session's last nextval() gave, which is
+ * the key a serial or identity column just received. Consumes both tokens
+ * and returns true when it rewrote them. */
+static bool rewrite_identity(rewriter *rw, gc_strbuf *sb, const gc_sql_token *tok)
+{
+    if (rw->after_operand || !gc_sql_token_is_operator(&rw->lx, tok, "@@"))
+        return false;
+    gc_sql_lexer ahead = rw->lx;   /* rw->lx stands after the lookahead `tok` */
+    gc_sql_token name;
+    if (!gc_sql_lexer_next(&ahead, &name) || name.offset != tok->offset + tok->length ||
+        !gc_sql_token_is_keyword(&ahead, &name, "identity"))
+        return false;
+    consume(rw);
+    rw->lx = ahead;
+    append_separated(sb, "lastval()", strlen("lastval()"));
+    rw->pos = name.offset + name.length;
+    rw->after_operand = true;
+    return true;
+}
+
 /* Rewrites tokens into sb until one of `stops` at bracket depth 0 (left
  * unconsumed, *stop set, *stopped true) or the end of the text (*stopped
  * false; at STOP_AT_END the trailing whitespace is copied too). With
@@ -249,7 +292,11 @@ static bool rewrite_until(rewriter *rw, gc_strbuf *sb, unsigned stops, bool trim
                 return false;
             continue;
         }
+        if (escapes && rewrite_identity(rw, sb, &tok))
+            continue;
         consume(rw);
+        if (!gc_sql_token_is_comment(&tok))
+            rw->after_operand = ends_operand(rw, &tok);
         if (!emit_token(rw, sb, &tok))
             return false;
     }

@@ -24,6 +24,9 @@ int main(void)
     SQLULEN size = 0;
     ST_OK(SQLDescribeParam(s, 1, &type, &size, &digits, &nullable), s);
     ST_CHECK(type == SQL_INTEGER, "parameter 1 type %d", type);
+    /* Any PostgreSQL parameter takes NULL; an integer has no decimals. */
+    ST_CHECK(nullable == SQL_NULLABLE, "parameter 1 nullable %d", nullable);
+    ST_CHECK(digits == 0, "parameter 1 decimal digits %d", digits);
     ST_OK(SQLDescribeParam(s, 2, &type, &size, &digits, &nullable), s);
     ST_CHECK(type == SQL_VARCHAR || type == SQL_WVARCHAR || type == SQL_LONGVARCHAR ||
              type == SQL_WLONGVARCHAR, "parameter 2 type %d", type);

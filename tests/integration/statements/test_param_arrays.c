@@ -55,6 +55,89 @@ static int diag_rows(SQLHSTMT s, SQLLEN *rows, int max, const char *state)
 }
 
 /* ROWS inserts in autocommit, each row's count reachable. */
+/* For a check that runs in a transaction: autocommit off. */
+static void manual_commit_if(st_conn *c, int in_transaction)
+{
+    if (in_transaction)
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
+}
+
+/* Its end: the transaction committed, autocommit on again. */
+static void commit_and_autocommit_if(st_conn *c, int in_transaction)
+{
+    if (in_transaction) {
+        ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
+        ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
+    }
+}
+
+/* psqlODBC's batch size connection attribute (SQL_ATTR_PGOPT_BATCHSIZE,
+ * 65550) is accepted and read back, and leaves arrays as they are: the rows
+ * go in one pipeline and each keeps its own status. */
+static void psqlodbc_batch_size(st_conn *c)
+{
+    const SQLINTEGER batch_size_attr = 65550;
+    SQLUINTEGER size = 0;
+    ST_OK(SQLGetConnectAttr(c->dbc, batch_size_attr, &size, sizeof size, NULL), NULL);
+    ST_CHECK(size == 100, "psqlODBC's default batch size: %u", (unsigned)size);
+    ST_OK(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)2, 0), NULL);
+    ST_OK(SQLGetConnectAttr(c->dbc, batch_size_attr, &size, sizeof size, NULL), NULL);
+    ST_CHECK(size == 2, "batch size read back: %u", (unsigned)size);
+    ST_EXPECT_HANDLE_STATE(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)0, 0),
+                           SQL_HANDLE_DBC, c->dbc, "HY024");
+
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {901, 902, 901}, vs[3] = {1, 2, 3};
+    SQLLEN ind[3] = {0};
+    SQLUSMALLINT status[3];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 3, ids, vs, ind, status, &processed);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && status[0] == SQL_PARAM_SUCCESS &&
+             status[1] == SQL_PARAM_SUCCESS && status[2] == SQL_PARAM_ERROR,
+             "rows keep their own statuses: %d, %d %d %d", (int)rc, status[0], status[1], status[2]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "delete from parr where id > 900");
+}
+
+/* A server notice while a row runs (RAISE NOTICE) is that row's warning:
+ * SQL_PARAM_SUCCESS_WITH_INFO and a 01000 record with its row number; the
+ * rows without one stay SQL_PARAM_SUCCESS. In a transaction too (where a
+ * global connection runs the rows one by one). */
+static void notices_are_their_rows(st_conn *c, int in_transaction)
+{
+    manual_commit_if(c, in_transaction);
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER vs[4] = {1, 2, 4, 3};
+    SQLLEN ind[4] = {0};
+    SQLUSMALLINT status[4];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)4, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, vs, ind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select parr_note(?)", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "execute with notices: %d", (int)rc);
+    ST_CHECK(status[0] == SQL_PARAM_SUCCESS_WITH_INFO && status[1] == SQL_PARAM_SUCCESS &&
+             status[2] == SQL_PARAM_SUCCESS && status[3] == SQL_PARAM_SUCCESS_WITH_INFO,
+             "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
+    SQLLEN rows_noted[2] = {0, 0};
+    int notes = 0;
+    SQLCHAR state[6];
+    for (SQLSMALLINT i = 1; SQLGetDiagRec(SQL_HANDLE_STMT, s, i, state, NULL, NULL, 0, NULL) !=
+                            SQL_NO_DATA; i++) {
+        if (strcmp((char *)state, "01000") != 0)
+            continue;
+        SQLLEN row = 0;
+        SQLGetDiagField(SQL_HANDLE_STMT, s, i, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);
+        if (notes < 2)
+            rows_noted[notes] = row;
+        notes++;
+    }
+    ST_CHECK(notes == 2 && rows_noted[0] == 1 && rows_noted[1] == 4,
+             "%d notices, on rows %ld and %ld", notes, (long)rows_noted[0], (long)rows_noted[1]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    commit_and_autocommit_if(c, in_transaction);
+}
+
 static void insert_rows(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -122,8 +205,11 @@ static void update_counts(st_conn *c)
 }
 
 /* A SELECT with an array: one result set per row. */
-static void select_sets(st_conn *c)
+static void select_sets(st_conn *c, int in_transaction)
 {
+    /* In a transaction a global connection runs the rows one by one; each
+     * row's set is kept there too. */
+    manual_commit_if(c, in_transaction);
     SQLHSTMT s = st_stmt(c);
     SQLINTEGER keys[4] = {3, 7, 1000, 9};
     SQLLEN ind[4] = {0};
@@ -148,6 +234,7 @@ static void select_sets(st_conn *c)
                  (int)more);
     }
     SQLFreeHandle(SQL_HANDLE_STMT, s);
+    commit_and_autocommit_if(c, in_transaction);
 }
 
 /* Autocommit: rows 2 and 4 fail (a key that exists, a CHECK), the rest run. */
@@ -452,12 +539,17 @@ int main(void)
     SQLUINTEGER counts = 0, selects = 0;
     ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_ROW_COUNTS, &counts, sizeof counts, NULL), NULL);
     ST_OK(SQLGetInfo(c.dbc, SQL_PARAM_ARRAY_SELECTS, &selects, sizeof selects, NULL), NULL);
-    ST_CHECK(counts == (global ? SQL_PARC_NO_BATCH : SQL_PARC_BATCH) &&
-             selects == (global ? SQL_PAS_NO_SELECT : SQL_PAS_BATCH),
+    ST_CHECK(counts == SQL_PARC_BATCH && selects == SQL_PAS_BATCH,
              "SQLGetInfo says what arrays give: %u %u", (unsigned)counts, (unsigned)selects);
     insert_rows(&c);
     update_counts(&c);
-    select_sets(&c);
+    psqlodbc_batch_size(&c);
+    st_exec(&c, "create or replace function parr_note(v int) returns int language plpgsql as "
+                "$$ begin if v % 2 = 1 then raise notice 'odd %', v; end if; return v; end $$");
+    notices_are_their_rows(&c, 0);
+    notices_are_their_rows(&c, 1);
+    select_sets(&c, 0);
+    select_sets(&c, 1);
     failures_autocommit(&c);
     failure_in_transaction(&c);
     failure_after_earlier_work_keeps_the_transaction(&c);

@@ -42,6 +42,23 @@ static void check_error(const char *sql, const char *sqlstate, const char *part)
     assert_null(out.text);
 }
 
+/* @@IDENTITY where it stands as a value becomes lastval(); @@ as the
+ * text-search operator, inside strings or without escapes is left alone. */
+static void test_identity_becomes_lastval(void **state)
+{
+    (void)state;
+    ESC("SELECT @@IDENTITY AS last_insert", "SELECT lastval() AS last_insert");
+    ESC("select 1,@@identity", "select 1,lastval()");
+    ESC("select (@@Identity)+1", "select (lastval())+1");
+    ESC("select id = @@identity", "select id = lastval()");
+    ESC("select doc @@identity", "select doc @@identity");
+    ESC("select doc@@identity from t", "select doc@@identity from t");
+    ESC("select @@ identity", "select @@ identity");
+    ESC("select '@@identity', \"@@identity\"", "select '@@identity', \"@@identity\"");
+    ESC("select @@identityx", "select @@identityx");
+    check_rewrite(GC_SQL_MARKERS_TO_DOLLAR, "select @@identity, ?", "select @@identity, $1", 1);
+}
+
 static void test_date_time_timestamp_literals(void **state)
 {
     (void)state;
@@ -362,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_deeply_nested_escapes_fail_instead_of_overflowing),
         cmocka_unit_test(test_function_forms_use_each_argument_at_most_once),
         cmocka_unit_test(test_native_sql_keeps_marker_count_through_every_function),
+        cmocka_unit_test(test_identity_becomes_lastval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
