@@ -654,9 +654,13 @@ static void test_procedures_and_privileges(void)
     const char *procs[] = {
         dbname, "catalog_t", "bump", NUL, NUL, NUL, NUL, "1",
         dbname, "catalog_t", "dept_budget", NUL, NUL, NUL, "budget of a department", "2",
+        dbname, "catalog_t", "ids", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "measure_of", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "measures", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "pairs", NUL, NUL, NUL, NUL, "2",
     };
     expect(st, SQLProcedures(st, NULL, 0, S("catalog_t"), SQL_NTS, NULL, 0),
-           "SQLProcedures", proc_cols, 8, 2, procs);
+           "SQLProcedures", proc_cols, 8, 6, procs);
     const char *cols[] = {
         dbname, "catalog_t", "dept_budget", "", "5", "2", "numeric", ANY, ANY, ANY, "10", "1",
         NUL, NUL, "2", NUL, NUL, "0", "YES",
@@ -711,6 +715,74 @@ static void test_procedures_and_privileges(void)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
+/* Expected SQLProcedureColumns rows, checking COLUMN_NAME, COLUMN_TYPE,
+ * DATA_TYPE, TYPE_NAME and ORDINAL_POSITION of the procedure `proc`. */
+static void expect_proc_columns(SQLHSTMT st, const char *proc, int nexp,
+                                const char *const *name_type_dt_tn_ord)
+{
+    const char **exp = calloc((size_t)nexp * 19, sizeof *exp);
+    if (exp == NULL) {
+        fail("out of memory");
+        return;
+    }
+    for (int i = 0; i < nexp * 19; i++)
+        exp[i] = ANY;
+    for (int i = 0; i < nexp; i++) {
+        const char *const *e = name_type_dt_tn_ord + i * 5;
+        exp[i * 19 + 2] = proc;
+        exp[i * 19 + 3] = e[0];
+        exp[i * 19 + 4] = e[1];
+        exp[i * 19 + 5] = e[2];
+        exp[i * 19 + 6] = e[3];
+        exp[i * 19 + 17] = e[4];
+    }
+    char what[96];
+    snprintf(what, sizeof what, "SQLProcedureColumns(%s)", proc);
+    expect(st, SQLProcedureColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S(proc), SQL_NTS,
+                                   NULL, 0),
+           what, proccol_cols, 19, nexp, exp);
+    free(exp);
+}
+
+/* What a function returns besides a scalar: the attributes of a composite
+ * type (OUT columns of its one row), the columns of the rows a SETOF
+ * function returns (SQL_RESULT_COL, numbered among the result columns), and
+ * a built-in found by its name without a schema. */
+static void test_procedure_result_columns(void)
+{
+    SQLHSTMT st = new_stmt();
+    const char *one_row[] = {
+        "s", "1", "4", "int4", "1",
+        "site", "4", "4", "int4", "2",
+        "day", "4", "91", "date", "3",
+        "v", "4", "7", "float4", "4",
+    };
+    expect_proc_columns(st, "measure_of", 4, one_row);
+    const char *set_of_rows[] = {
+        "s", "1", "4", "int4", "1",
+        "site", "3", "4", "int4", "1",
+        "day", "3", "91", "date", "2",
+        "v", "3", "7", "float4", "3",
+    };
+    expect_proc_columns(st, "measures", 4, set_of_rows);
+    const char *out_set[] = {
+        "a", "3", "4", "int4", "1",
+        "s", "1", "4", "int4", "2",
+        "b", "3", "-1", "text", "2",
+    };
+    expect_proc_columns(st, "pairs", 3, out_set);
+    const char *scalar_set[] = { "", "3", "4", "int4", "1" };
+    expect_proc_columns(st, "ids", 1, scalar_set);
+
+    const char *builtin[] = { ANY, "pg_catalog", "pg_backend_pid", ANY, ANY, ANY, ANY, "2" };
+    expect(st, SQLProcedures(st, NULL, 0, NULL, 0, S("pg_backend_pid"), SQL_NTS),
+           "SQLProcedures(no schema, pg_backend_pid)", proc_cols, 8, 1, builtin);
+    const char *none[] = { NULL };
+    expect(st, SQLProcedures(st, NULL, 0, NULL, 0, S("pg\\_backend\\_pid%"), SQL_NTS),
+           "SQLProcedures(no schema, pg\\_backend\\_pid%)", proc_cols, 8, 0, none);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
 static void setup_schema(void)
 {
     exec_sql("DROP SCHEMA IF EXISTS catalog_t CASCADE");
@@ -736,6 +808,14 @@ static void setup_schema(void)
     exec_sql("COMMENT ON FUNCTION catalog_t.dept_budget(int, numeric) IS 'budget of a department'");
     exec_sql("CREATE PROCEDURE catalog_t.bump(INOUT n int) LANGUAGE plpgsql AS"
              " 'BEGIN n := n + 1; END'");
+    exec_sql("CREATE FUNCTION catalog_t.measure_of(s int) RETURNS catalog_t.measure"
+             " LANGUAGE sql AS 'SELECT * FROM catalog_t.measure WHERE site = s LIMIT 1'");
+    exec_sql("CREATE FUNCTION catalog_t.measures(s int) RETURNS SETOF catalog_t.measure"
+             " LANGUAGE sql AS 'SELECT * FROM catalog_t.measure WHERE site = s'");
+    exec_sql("CREATE FUNCTION catalog_t.pairs(OUT a int, s int, OUT b text)"
+             " RETURNS SETOF record LANGUAGE sql AS 'SELECT s, ''x''::text'");
+    exec_sql("CREATE FUNCTION catalog_t.ids() RETURNS SETOF int LANGUAGE sql"
+             " AS 'SELECT 1'");
 }
 
 int main(void)
@@ -768,6 +848,7 @@ int main(void)
     test_statistics_and_special();
     test_type_info();
     test_procedures_and_privileges();
+    test_procedure_result_columns();
 
     exec_sql("DROP SCHEMA catalog_t CASCADE");
     SQLDisconnect(setup_dbc);
