@@ -113,10 +113,12 @@ extern const size_t gc_catalog_type_count;
  * Empty fields are NULL. typmod_kind: c (character length), n (numeric),
  * t (fractional seconds), b (other character or binary: no modifier), l
  * (the lo extension's type, matched by its name `lo`: SQL_LONGVARBINARY as
- * in results, gc_lo.c) or empty. GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
+ * in results, gc_lo.c) or empty. Each line describes the type as a result
+ * column without a modifier under the connection's type mapping keys.
+ * GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
  * GC_CATALOG_TYPE_LATERAL(...) computes the ODBC columns from it.
  */
-char *gc_catalog_typemap_text(bool wide);
+char *gc_catalog_typemap_text(const gc_settings *settings, bool wide);
 
 #define GC_CATALOG_TYPEMAP_CTE(param)                                          \
     "tm AS (SELECT split_part(l, '|', 1)::oid AS oid,"                       \

@@ -406,21 +406,26 @@ static void test_columns(void)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
-/* SQLColumns must describe each column as SQLDescribeCol does in a result. */
-static void test_columns_agree_with_describe(void)
+/* SQLColumns on `conn` must describe each column of schema.table as
+ * SQLDescribeCol does in a result; `how` names the connection in messages. */
+static void columns_agree_with_describe(SQLHDBC conn, const char *schema, const char *table,
+                                        const char *how)
 {
-    SQLHSTMT q = new_stmt(), st = new_stmt();
-    if (!ok(SQLExecDirect(q, S("SELECT * FROM catalog_t.emp"), SQL_NTS), SQL_HANDLE_STMT, q,
-            "SELECT * FROM catalog_t.emp"))
+    SQLHSTMT q = SQL_NULL_HSTMT, st = SQL_NULL_HSTMT;
+    SQLAllocHandle(SQL_HANDLE_STMT, conn, &q);
+    SQLAllocHandle(SQL_HANDLE_STMT, conn, &st);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT * FROM %s.%s", schema, table);
+    if (!ok(SQLExecDirect(q, S(sql), SQL_NTS), SQL_HANDLE_STMT, q, sql))
         return;
     rows r;
-    if (!ok(SQLColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S("emp"), SQL_NTS, NULL, 0),
-            SQL_HANDLE_STMT, st, "SQLColumns(emp)") || !fetch_all(st, &r, "SQLColumns(emp)"))
+    if (!ok(SQLColumns(st, NULL, 0, S(schema), SQL_NTS, S(table), SQL_NTS, NULL, 0),
+            SQL_HANDLE_STMT, st, "SQLColumns") || !fetch_all(st, &r, "SQLColumns"))
         return;
     SQLSMALLINT ncols = 0;
     SQLNumResultCols(q, &ncols);
     if (ncols != r.nrows)
-        fail("SQLColumns(emp): %d rows for %d result columns", r.nrows, ncols);
+        fail("%s: SQLColumns(%s): %d rows for %d result columns", how, table, r.nrows, ncols);
     for (int i = 0; i < ncols && i < r.nrows; i++) {
         SQLCHAR name[128];
         SQLSMALLINT name_len, type, digits, nullable;
@@ -429,27 +434,49 @@ static void test_columns_agree_with_describe(void)
                        &digits, &nullable);
         char buf[32];
         if (strcmp((char *)name, cell(&r, i, 3)) != 0)
-            fail("column %d: SQLDescribeCol says %s, SQLColumns %s", i + 1, name, cell(&r, i, 3));
+            fail("%s: column %d: SQLDescribeCol says %s, SQLColumns %s", how, i + 1, name, cell(&r, i, 3));
         snprintf(buf, sizeof buf, "%d", type);
         if (strcmp(buf, cell(&r, i, 4)) != 0)
-            fail("column %s: DATA_TYPE %s, SQLDescribeCol %s", name, cell(&r, i, 4), buf);
+            fail("%s: column %s: DATA_TYPE %s, SQLDescribeCol %s", how, name, cell(&r, i, 4), buf);
         snprintf(buf, sizeof buf, "%lu", (unsigned long)size);
         if (cell(&r, i, 6) == NULL || strcmp(buf, cell(&r, i, 6)) != 0)
-            fail("column %s: COLUMN_SIZE %s, SQLDescribeCol %s", name,
+            fail("%s: column %s: COLUMN_SIZE %s, SQLDescribeCol %s", how, name,
                  cell(&r, i, 6) ? cell(&r, i, 6) : "<null>", buf);
         snprintf(buf, sizeof buf, "%d", digits);
         if (cell(&r, i, 8) != NULL && strcmp(buf, cell(&r, i, 8)) != 0)
-            fail("column %s: DECIMAL_DIGITS %s, SQLDescribeCol %s", name, cell(&r, i, 8), buf);
+            fail("%s: column %s: DECIMAL_DIGITS %s, SQLDescribeCol %s", how, name, cell(&r, i, 8), buf);
         SQLCHAR tname[128];
         SQLSMALLINT tlen;
         SQLColAttribute(q, (SQLUSMALLINT)(i + 1), SQL_DESC_TYPE_NAME, tname, sizeof tname, &tlen,
                         NULL);
         if (strcmp((char *)tname, cell(&r, i, 5)) != 0)
-            fail("column %s: TYPE_NAME %s, SQL_DESC_TYPE_NAME %s", name, cell(&r, i, 5), tname);
+            fail("%s: column %s: TYPE_NAME %s, SQL_DESC_TYPE_NAME %s", how, name, cell(&r, i, 5), tname);
     }
     rows_free(&r);
     SQLFreeHandle(SQL_HANDLE_STMT, q);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+/* The same on types SQLGetTypeInfo does not list (interval, name, oid,
+ * "char", timetz), and on a connection whose psqlODBC type mapping keys
+ * change how columns are described: SQLColumns follows the keys as results
+ * do. */
+static void test_columns_agree_with_describe(const char *dsn)
+{
+    columns_agree_with_describe(dbc, "catalog_t", "emp", "default keys");
+    columns_agree_with_describe(dbc, "catalog_k", "odd", "default keys");
+    SQLHDBC keyed = SQL_NULL_HDBC;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &keyed);
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;BoolsAsChar=1;TextAsLongVarchar=0;MaxVarcharSize=50;BI=12", dsn);
+    if (ok(SQLDriverConnect(keyed, NULL, S(connstr), SQL_NTS, NULL, 0, NULL,
+                            SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, keyed, "SQLDriverConnect (keys)")) {
+        columns_agree_with_describe(keyed, "catalog_k", "odd", "BoolsAsChar=1 ...");
+        columns_agree_with_describe(keyed, "catalog_t", "emp", "BoolsAsChar=1 ...");
+        SQLDisconnect(keyed);
+    }
+    SQLFreeHandle(SQL_HANDLE_DBC, keyed);
 }
 
 static const colspec pk_cols[] = {
@@ -799,6 +826,10 @@ static void setup_schema(void)
     exec_sql("CREATE TABLE catalog_t.measure (site int, day date, v float4,"
              " CONSTRAINT measure_pk PRIMARY KEY (site, day))");
     exec_sql("CREATE TABLE catalog_t.\"mixed Case\" (a int)");
+    exec_sql("DROP SCHEMA IF EXISTS catalog_k CASCADE");
+    exec_sql("CREATE SCHEMA catalog_k");
+    exec_sql("CREATE TABLE catalog_k.odd (iv interval, nm name, o oid, c \"char\", tz timetz,"
+             " b bool, t text, v varchar, n bigint)");
     exec_sql("CREATE VIEW catalog_t.emp_v AS SELECT id, nm FROM catalog_t.emp");
     exec_sql("GRANT SELECT ON catalog_t.dept TO PUBLIC");
     exec_sql("GRANT UPDATE (nm) ON catalog_t.emp TO PUBLIC");
@@ -843,7 +874,7 @@ int main(void)
     setup_schema();
     test_tables();
     test_columns();
-    test_columns_agree_with_describe();
+    test_columns_agree_with_describe(dsn);
     test_keys();
     test_statistics_and_special();
     test_type_info();
@@ -851,6 +882,7 @@ int main(void)
     test_procedure_result_columns();
 
     exec_sql("DROP SCHEMA catalog_t CASCADE");
+    exec_sql("DROP SCHEMA catalog_k CASCADE");
     SQLDisconnect(setup_dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, setup_dbc);
     SQLDisconnect(dbc);
