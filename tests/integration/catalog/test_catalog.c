@@ -242,6 +242,7 @@ static const colspec tables_cols[] = {
 };
 
 static char dbname[128];
+static char username[128];   /* the connection's user, the schema's owner */
 
 static void test_tables(void)
 {
@@ -713,11 +714,22 @@ static void test_procedures_and_privileges(void)
         check_columns(st, "SQLTablePrivileges", tpriv_cols, 7);
         if (fetch_all(st, &r, "SQLTablePrivileges")) {
             bool public_select = false;
-            for (int i = 0; i < r.nrows; i++)
+            int owner_rows = 0;
+            for (int i = 0; i < r.nrows; i++) {
                 if (strcmp(cell(&r, i, 4), "PUBLIC") == 0 && strcmp(cell(&r, i, 5), "SELECT") == 0)
                     public_select = true;
+                /* The owner may always grant; PUBLIC got SELECT without the option. */
+                const char *want = strcmp(cell(&r, i, 4), "PUBLIC") == 0 ? "NO"
+                                   : strcmp(cell(&r, i, 4), username) == 0 ? "YES" : NULL;
+                owner_rows += strcmp(cell(&r, i, 4), username) == 0;
+                if (want != NULL && strcmp(cell(&r, i, 6), want) != 0)
+                    fail("SQLTablePrivileges(dept): %s %s IS_GRANTABLE %s, expected %s",
+                         cell(&r, i, 4), cell(&r, i, 5), cell(&r, i, 6), want);
+            }
             if (!public_select || r.nrows < 2)
                 fail("SQLTablePrivileges(dept): no SELECT for PUBLIC among %d rows", r.nrows);
+            if (owner_rows == 0)
+                fail("SQLTablePrivileges(dept): no row for the owner %s", username);
             rows_free(&r);
         }
     }
@@ -733,6 +745,9 @@ static void test_procedures_and_privileges(void)
                     fail("SQLColumnPrivileges(emp.nm) returned column %s", cell(&r, i, 3));
                 if (strcmp(cell(&r, i, 5), "PUBLIC") == 0 && strcmp(cell(&r, i, 6), "UPDATE") == 0)
                     public_update = true;
+                if (strcmp(cell(&r, i, 5), username) == 0 && strcmp(cell(&r, i, 7), "YES") != 0)
+                    fail("SQLColumnPrivileges(emp.nm): the owner's %s is not grantable",
+                         cell(&r, i, 6));
             }
             if (!public_update)
                 fail("SQLColumnPrivileges(emp.nm): the column grant UPDATE to PUBLIC is missing");
@@ -870,6 +885,7 @@ int main(void)
         return 1;
     SQLSMALLINT len;
     SQLGetInfo(dbc, SQL_DATABASE_NAME, dbname, sizeof dbname, &len);
+    SQLGetInfo(dbc, SQL_USER_NAME, username, sizeof username, &len);
 
     setup_schema();
     test_tables();
