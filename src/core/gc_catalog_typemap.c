@@ -87,8 +87,8 @@ static int numeric_octet_extra(void)
 
 /* One line of the type map: oid described by info (oid 0 = every type
  * the driver does not know, or with kind 'l' the lo type). */
-static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_in, char kind,
-                             bool wide)
+static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid,
+                             const gc_pgtype_info *info_in, char kind, bool wide)
 {
     gc_pgtype_info info = *info_in;
     SQLSMALLINT verbose, sub;
@@ -126,6 +126,18 @@ static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_
         gc_pgtype_describe(oid, 10 + 4, &declared);
         gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared, wide));
     }
+    gc_strbuf_append_char(sb, '|');
+    if (kind == 'c' && settings->max_varchar_size > 0) {
+        /* Longer than MaxVarcharSize: long text (gc_pgtype_apply_keys). */
+        int over = settings->max_varchar_size + 1;
+        gc_pgtype_info longer;
+        gc_pgtype_describe(oid, over + 4, &longer);
+        gc_pgtype_apply_keys(settings, oid, over + 4, &longer);
+        gc_strbuf_appendf(sb, "%d|%d", settings->max_varchar_size,
+                          gc_catalog_reported_type(&longer, wide));
+    } else {
+        gc_strbuf_append_char(sb, '|');
+    }
 }
 
 /* Types results describe by their oid that SQLGetTypeInfo does not list
@@ -150,7 +162,7 @@ static void append_type_line(gc_strbuf *sb, const gc_settings *settings, Oid oid
      * CHAR_OCTET_LENGTH is then the buffer length, as for the others. */
     bool now_character = info.sql_type == SQL_CHAR || info.sql_type == SQL_VARCHAR
                          || info.sql_type == SQL_LONGVARCHAR;
-    append_info_line(sb, oid, &info, kind == '\0' && now_character ? 'b' : kind, wide);
+    append_info_line(sb, settings, oid, &info, kind == '\0' && now_character ? 'b' : kind, wide);
 }
 
 /* The type map text (see gc_catalog_internal.h). Caller frees; NULL on
@@ -177,6 +189,6 @@ char *gc_catalog_typemap_text(const gc_settings *settings, bool wide)
      * name, as results find it (gc_lo.c), and described alike. */
     gc_pgtype_info lo;
     gc_pgtype_describe_large_object(&lo);
-    append_info_line(&sb, 0, &lo, 'l', wide);
+    append_info_line(&sb, settings, 0, &lo, 'l', wide);
     return gc_strbuf_take(&sb);
 }

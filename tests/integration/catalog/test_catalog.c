@@ -844,7 +844,7 @@ static void setup_schema(void)
     exec_sql("DROP SCHEMA IF EXISTS catalog_k CASCADE");
     exec_sql("CREATE SCHEMA catalog_k");
     exec_sql("CREATE TABLE catalog_k.odd (iv interval, nm name, o oid, c \"char\", tz timetz,"
-             " b bool, t text, v varchar, n bigint)");
+             " b bool, t text, v varchar, n bigint, w varchar(80))");
     exec_sql("CREATE VIEW catalog_t.emp_v AS SELECT id, nm FROM catalog_t.emp");
     exec_sql("GRANT SELECT ON catalog_t.dept TO PUBLIC");
     exec_sql("GRANT UPDATE (nm) ON catalog_t.emp TO PUBLIC");
