@@ -291,10 +291,13 @@ const gc_key gc_keys[] = {
       .type = GC_KEY_INT, .min = 0, .max = 2, .default_value = "0",
       .offset = FIELD(unknown_sizes),
       .doc = "What column size to report for a character column whose length the "
-             "server does not give. 0: the maximum (MaxVarcharSize or "
-             "MaxLongVarcharSize). 1: unknown, reported as 0. 2 (psqlODBC: the "
-             "longest value in the result): the maximum too, because gcodbc "
-             "describes a result before its rows arrive (they stream)." },
+             "server does not give (text, varchar without a length, unknown). 0: the "
+             "maximum (MaxVarcharSize or MaxLongVarcharSize). 1: unknown, reported "
+             "as 0, while the display size and octet length keep the maximum. 2: the "
+             "longest value in the result (SQL_VARCHAR up to MaxVarcharSize, 255 "
+             "when 0), when the whole result arrived with the first FetchWindowRows "
+             "rows; a result still streaming, or whose values are all empty or NULL, "
+             "keeps the maximum." },
     { .name = "ByteaAsLongVarBinary", .psqlodbc = "ByteaAsLongVarBinary",
       .psqlodbc_abbrev = "C7", .psqlodbc_default = "0", .type = GC_KEY_BOOL,
       .default_value = "Yes", .offset = FIELD(bytea_as_longvarbinary),

@@ -109,14 +109,18 @@ extern const size_t gc_catalog_type_count;
  * by '|':
  *   oid|type_name|data_type|column_size|buffer_length|decimal_digits|radix|
  *   sql_data_type|datetime_sub|typmod_kind|octet_factor|octet_extra|
- *   data_type_with_typmod
+ *   data_type_with_typmod|long_over|long_data_type
+ * (the last two: a declared length beyond long_over, MaxVarcharSize when
+ * set, makes the type long_data_type, SQL_LONGVARCHAR, as in results)
  * Empty fields are NULL. typmod_kind: c (character length), n (numeric),
  * t (fractional seconds), b (other character or binary: no modifier), l
  * (the lo extension's type, matched by its name `lo`: SQL_LONGVARBINARY as
- * in results, gc_lo.c) or empty. GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
+ * in results, gc_lo.c) or empty. Each line describes the type as a result
+ * column without a modifier under the connection's type mapping keys.
+ * GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
  * GC_CATALOG_TYPE_LATERAL(...) computes the ODBC columns from it.
  */
-char *gc_catalog_typemap_text(bool wide);
+char *gc_catalog_typemap_text(const gc_settings *settings, bool wide);
 
 #define GC_CATALOG_TYPEMAP_CTE(param)                                          \
     "tm AS (SELECT split_part(l, '|', 1)::oid AS oid,"                       \
@@ -131,7 +135,9 @@ char *gc_catalog_typemap_text(bool wide);
     " split_part(l, '|', 10) AS kind,"                                       \
     " NULLIF(split_part(l, '|', 11), '')::int4 AS octet_factor,"             \
     " NULLIF(split_part(l, '|', 12), '')::int4 AS octet_extra,"              \
-    " NULLIF(split_part(l, '|', 13), '')::int2 AS mod_data_type"             \
+    " NULLIF(split_part(l, '|', 13), '')::int2 AS mod_data_type,"            \
+    " NULLIF(split_part(l, '|', 14), '')::int4 AS long_over,"                \
+    " NULLIF(split_part(l, '|', 15), '')::int2 AS long_data_type"            \
     " FROM unnest(string_to_array(" param "::text, E'\\n')) AS l)"
 
 /*
@@ -146,9 +152,11 @@ char *gc_catalog_typemap_text(bool wide);
     " CROSS JOIN LATERAL (SELECT"                                               \
     " CASE WHEN m.oid = 0 THEN (" tname ")::text"                             \
     "  ELSE m.type_name END AS type_name,"                                      \
-    " CASE WHEN m.kind = 'c' AND md >= 0 THEN m.mod_data_type"                \
+    " CASE WHEN m.kind = 'c' AND md - 4 > m.long_over THEN m.long_data_type"  \
+    "  WHEN m.kind = 'c' AND md >= 0 THEN m.mod_data_type"                      \
     "  ELSE m.data_type END AS data_type,"                                      \
-    " CASE WHEN m.kind = 'c' AND md >= 0 THEN m.mod_data_type"                \
+    " CASE WHEN m.kind = 'c' AND md - 4 > m.long_over THEN m.long_data_type"  \
+    "  WHEN m.kind = 'c' AND md >= 0 THEN m.mod_data_type"                      \
     "  ELSE m.sql_data_type END AS sql_data_type,"                              \
     " m.datetime_sub, m.radix,"                                                 \
     " CASE WHEN md < 0 THEN m.column_size"                                      \

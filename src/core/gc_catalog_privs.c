@@ -1,7 +1,9 @@
 /*
  * gc_catalog_privs: SQLTablePrivileges and SQLColumnPrivileges, from the
  * access control lists (aclexplode; an object without an ACL has its
- * owner's default privileges). The grantee 0 is PUBLIC.
+ * owner's default privileges). The grantee 0 is PUBLIC. IS_GRANTABLE is YES
+ * for a grant WITH GRANT OPTION and for the owner and the members of its
+ * role, who may always grant (as information_schema.table_privileges says).
  */
 #include <assert.h>
 
@@ -16,7 +18,9 @@ static const char table_privileges_sql[] =
     " (CASE WHEN x.grantee = 0 THEN 'PUBLIC'"
     "  ELSE pg_catalog.pg_get_userbyid(x.grantee)::text END)::varchar(128) AS \"GRANTEE\","
     " x.privilege_type::varchar(128) AS \"PRIVILEGE\","
-    " (CASE WHEN x.is_grantable THEN 'YES' ELSE 'NO' END)::varchar(3) AS \"IS_GRANTABLE\""
+    " (CASE WHEN x.is_grantable OR (x.grantee <> 0"
+    "  AND pg_catalog.pg_has_role(x.grantee, c.relowner, 'USAGE'))"
+    "  THEN 'YES' ELSE 'NO' END)::varchar(3) AS \"IS_GRANTABLE\""
     " FROM pg_catalog.pg_class c"
     " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
     " CROSS JOIN LATERAL pg_catalog.aclexplode(COALESCE(c.relacl,"
@@ -59,14 +63,14 @@ static const char column_privileges_sql[] =
     "  JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid"
     "   AND a.attnum > 0 AND NOT a.attisdropped"
     "  WHERE ($4::text IS NULL OR a.attname LIKE $4)),"
-    " privs AS (SELECT cols.nspname, cols.relname, cols.attname, x.grantor, x.grantee,"
-    "   x.privilege_type, x.is_grantable"
+    " privs AS (SELECT cols.nspname, cols.relname, cols.attname, cols.relowner,"
+    "   x.grantor, x.grantee, x.privilege_type, x.is_grantable"
     "  FROM cols CROSS JOIN LATERAL pg_catalog.aclexplode(COALESCE(cols.relacl,"
     "   pg_catalog.acldefault('r', cols.relowner))) x"
     "  WHERE x.privilege_type IN ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES')"
     "  UNION"
-    "  SELECT cols.nspname, cols.relname, cols.attname, x.grantor, x.grantee,"
-    "   x.privilege_type, x.is_grantable"
+    "  SELECT cols.nspname, cols.relname, cols.attname, cols.relowner,"
+    "   x.grantor, x.grantee, x.privilege_type, x.is_grantable"
     "  FROM cols CROSS JOIN LATERAL pg_catalog.aclexplode(cols.attacl) x"
     "  WHERE cols.attacl IS NOT NULL)"
     " SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","
@@ -77,7 +81,9 @@ static const char column_privileges_sql[] =
     " (CASE WHEN p.grantee = 0 THEN 'PUBLIC'"
     "  ELSE pg_catalog.pg_get_userbyid(p.grantee)::text END)::varchar(128) AS \"GRANTEE\","
     " p.privilege_type::varchar(128) AS \"PRIVILEGE\","
-    " (CASE WHEN p.is_grantable THEN 'YES' ELSE 'NO' END)::varchar(3) AS \"IS_GRANTABLE\""
+    " (CASE WHEN p.is_grantable OR (p.grantee <> 0"
+    "  AND pg_catalog.pg_has_role(p.grantee, p.relowner, 'USAGE'))"
+    "  THEN 'YES' ELSE 'NO' END)::varchar(3) AS \"IS_GRANTABLE\""
     " FROM privs p"
     " ORDER BY 1, 2, 3, 4, 7, 6";
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/gc_catalog_internal.h"
+#include "core/gc_pgtype_keys.h"
 #include "util/gc_strbuf.h"
 
 void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,
@@ -86,8 +87,8 @@ static int numeric_octet_extra(void)
 
 /* One line of the type map: oid described by info (oid 0 = every type
  * the driver does not know, or with kind 'l' the lo type). */
-static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_in, char kind,
-                             bool wide)
+static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid,
+                             const gc_pgtype_info *info_in, char kind, bool wide)
 {
     gc_pgtype_info info = *info_in;
     SQLSMALLINT verbose, sub;
@@ -125,32 +126,69 @@ static void append_info_line(gc_strbuf *sb, Oid oid, const gc_pgtype_info *info_
         gc_pgtype_describe(oid, 10 + 4, &declared);
         gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared, wide));
     }
+    gc_strbuf_append_char(sb, '|');
+    if (kind == 'c' && settings->max_varchar_size > 0) {
+        /* Longer than MaxVarcharSize: long text (gc_pgtype_apply_keys). */
+        int over = settings->max_varchar_size + 1;
+        gc_pgtype_info longer;
+        gc_pgtype_describe(oid, over + 4, &longer);
+        gc_pgtype_apply_keys(settings, oid, over + 4, &longer);
+        gc_strbuf_appendf(sb, "%d|%d", settings->max_varchar_size,
+                          gc_catalog_reported_type(&longer, wide));
+    } else {
+        gc_strbuf_append_char(sb, '|');
+    }
 }
 
-/* The type map line of a type the driver knows by oid. */
-static void append_type_line(gc_strbuf *sb, Oid oid, char kind, bool wide)
+/* Types results describe by their oid that SQLGetTypeInfo does not list
+ * (they cannot be created as such, or read as text): without their own
+ * line they would fall to the line of unknown types, and SQLColumns would
+ * disagree with SQLDescribeCol about them. Character ones have kind 'b'. */
+static const struct { Oid oid; char kind; } described_only_types[] = {
+    { GC_OID_OID, '\0' }, { GC_OID_CHAR, 'b' }, { GC_OID_NAME, 'b' },
+    { GC_OID_INTERVAL, 'b' }, { GC_OID_TIMETZ, 'b' },
+};
+
+/* The type map line of a type the driver knows by oid, described as a
+ * result column without a modifier is under the connection's type mapping
+ * keys (BoolsAsChar, TextAsLongVarchar, MaxVarcharSize, BI, ...). */
+static void append_type_line(gc_strbuf *sb, const gc_settings *settings, Oid oid, char kind,
+                             bool wide)
 {
     gc_pgtype_info info;
     gc_pgtype_describe(oid, -1, &info);
-    append_info_line(sb, oid, &info, kind, wide);
+    gc_pgtype_apply_keys(settings, oid, -1, &info);
+    /* A key may make a fixed type character (BoolsAsChar, BI=12): its
+     * CHAR_OCTET_LENGTH is then the buffer length, as for the others. */
+    bool now_character = info.sql_type == SQL_CHAR || info.sql_type == SQL_VARCHAR
+                         || info.sql_type == SQL_LONGVARCHAR;
+    append_info_line(sb, settings, oid, &info, kind == '\0' && now_character ? 'b' : kind, wide);
 }
 
 /* The type map text (see gc_catalog_internal.h). Caller frees; NULL on
  * out-of-memory. */
-char *gc_catalog_typemap_text(bool wide)
+char *gc_catalog_typemap_text(const gc_settings *settings, bool wide)
 {
+    assert(settings != NULL);
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     for (size_t i = 0; i < gc_catalog_type_count; i++) {
-        append_type_line(&sb, gc_catalog_types[i].oid, gc_catalog_types[i].typmod_kind, wide);
+        append_type_line(&sb, settings, gc_catalog_types[i].oid,
+                         gc_catalog_types[i].typmod_kind, wide);
         gc_strbuf_append_char(&sb, '\n');
     }
-    append_type_line(&sb, 0, 'b', wide);   /* unknown types read as long text */
+    for (size_t i = 0; i < sizeof described_only_types / sizeof described_only_types[0]; i++) {
+        append_type_line(&sb, settings, described_only_types[i].oid,
+                         described_only_types[i].kind, wide);
+        gc_strbuf_append_char(&sb, '\n');
+    }
+    /* unknown types read as long text (or as UnknownsAsLongVarchar says) */
+    append_type_line(&sb, settings, 0, 'b', wide);
     gc_strbuf_append_char(&sb, '\n');
     /* The lo extension's type, whose oid differs in each database: found by
      * name, as results find it (gc_lo.c), and described alike. */
     gc_pgtype_info lo;
     gc_pgtype_describe_large_object(&lo);
-    append_info_line(&sb, 0, &lo, 'l', wide);
+    append_info_line(&sb, settings, 0, &lo, 'l', wide);
     return gc_strbuf_take(&sb);
 }

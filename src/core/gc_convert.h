@@ -47,6 +47,8 @@ typedef struct gc_pgtype_info {
     SQLSMALLINT default_c_type;   /* SQL_C_DEFAULT resolves to this */
     bool large_object;            /* a `lo` column: values are large object oids
                                    * whose content is the data (gc_lo.c) */
+    bool length_unknown;          /* a character column whose length the server
+                                   * does not give (UnknownSizes applies) */
 } gc_pgtype_info;
 
 /* Describes a column of type `oid` with modifier `typmod` (-1 when none).

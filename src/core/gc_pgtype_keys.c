@@ -29,15 +29,26 @@ static void as_text(gc_pgtype_info *info, bool is_long, SQLULEN size)
     info->default_c_type = SQL_C_CHAR;
 }
 
-/* The size of a character column whose length the server does not give:
- * the maximum for its kind, or 0 ("unknown") with UnknownSizes=1. */
+/* The most characters a column of unknown length is described with:
+ * MaxLongVarcharSize for a long type, MaxVarcharSize (or 255) otherwise. */
 static SQLULEN unknown_size(const gc_settings *s, bool is_long)
 {
-    if (s->unknown_sizes == 1)
-        return 0;
     if (is_long)
         return (SQLULEN)s->max_longvarchar_size;
     return (SQLULEN)(s->max_varchar_size > 0 ? s->max_varchar_size : DEFAULT_VARCHAR_SIZE);
+}
+
+/* Re-describes *info as a character column whose length the server does not
+ * give: the maximum size, or, with UnknownSizes=1, column size 0 ("unknown")
+ * while the display size and octet length keep the maximum, so that an
+ * application still learns how large a buffer the values may need (as
+ * psqlODBC does). */
+static void as_text_of_unknown_length(const gc_settings *s, gc_pgtype_info *info, bool is_long)
+{
+    as_text(info, is_long, unknown_size(s, is_long));
+    info->length_unknown = true;
+    if (s->unknown_sizes == 1)
+        info->column_size = 0;
 }
 
 /* int8 described as the SQL type psqlODBC's BI names. */
@@ -85,7 +96,7 @@ void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_i
         int8_as(s->int8_as, info);
         break;
     case GC_OID_TEXT:
-        as_text(info, s->text_as_longvarchar, unknown_size(s, s->text_as_longvarchar));
+        as_text_of_unknown_length(s, info, s->text_as_longvarchar);
         break;
     case GC_OID_VARCHAR:
     case GC_OID_BPCHAR:
@@ -95,8 +106,7 @@ void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_i
             if (s->max_varchar_size > 0 && n > (SQLULEN)s->max_varchar_size)
                 as_text(info, true, n);
         } else {
-            bool is_long = s->max_varchar_size == 0;
-            as_text(info, is_long, unknown_size(s, is_long));
+            as_text_of_unknown_length(s, info, s->max_varchar_size == 0);
         }
         break;
     case GC_OID_BYTEA:
@@ -108,11 +118,21 @@ void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_i
         }
         info->octet_length = (SQLLEN)info->column_size;
         info->display_size = 2 * (SQLLEN)info->column_size;
+        if (s->unknown_sizes == 1)
+            info->column_size = 0;   /* as for text, the buffer bound stays */
         break;
     default:
         if (strcmp(info->type_name, "unknown") == 0)
-            as_text(info, s->unknowns_as_longvarchar,
-                    unknown_size(s, s->unknowns_as_longvarchar));
+            as_text_of_unknown_length(s, info, s->unknowns_as_longvarchar);
         break;
     }
+}
+
+void gc_pgtype_size_to_longest(const gc_settings *s, SQLULEN longest, gc_pgtype_info *info)
+{
+    if (s->unknown_sizes != 2 || !info->length_unknown || longest == 0)
+        return;
+    SQLULEN longest_varchar = (SQLULEN)(s->max_varchar_size > 0 ? s->max_varchar_size
+                                                                : DEFAULT_VARCHAR_SIZE);
+    as_text(info, longest > longest_varchar, longest);
 }

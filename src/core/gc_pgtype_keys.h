@@ -15,4 +15,11 @@
  * connection's settings s say. */
 void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_info *info);
 
+/* UnknownSizes=2 (psqlODBC's "longest") once a result's rows are all in:
+ * re-describes a character column whose length the server does not give as
+ * long as its longest value, `longest` characters: SQL_VARCHAR up to
+ * MaxVarcharSize (255 when 0), SQL_LONGVARCHAR beyond. A column whose values
+ * are all empty or NULL (longest 0) keeps the maximum. */
+void gc_pgtype_size_to_longest(const gc_settings *s, SQLULEN longest, gc_pgtype_info *info);
+
 #endif

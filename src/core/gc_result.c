@@ -391,6 +391,41 @@ static PGresult *read_first_window(gc_stmt *s)
     return error;
 }
 
+/* Characters in the UTF-8 text v of len bytes (its non-continuation bytes). */
+static SQLULEN utf8_chars(const char *v, int len)
+{
+    SQLULEN n = 0;
+    for (int i = 0; i < len; i++)
+        n += ((unsigned char)v[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* UnknownSizes=2: when the whole set arrived with its first window, the
+ * character columns whose length the server does not give are described
+ * as long as their longest value (gc_pgtype_size_to_longest). A set still
+ * streaming keeps the maximum: its rows are not all known. */
+static void describe_longest_values(gc_stmt *s)
+{
+    const gc_settings *settings = &s->conn->settings;
+    if (settings->unknown_sizes != 2 || !s->set_complete || s->block == NULL)
+        return;
+    const PGresult *res = s->block;
+    int nrows = PQntuples(res);
+    for (int c = 0; c < PQnfields(res) && c < s->ird->count; c++) {
+        gc_desc_rec *r = &s->ird->recs[c];
+        if (!r->info.length_unknown)
+            continue;
+        SQLULEN longest = 0;
+        for (int i = 0; i < nrows; i++) {
+            SQLULEN n = utf8_chars(PQgetvalue(res, i, c), PQgetlength(res, i, c));
+            if (n > longest)
+                longest = n;
+        }
+        gc_pgtype_size_to_longest(settings, longest, &r->info);
+        gc_result_apply_type_info(r, s->conn->wide_app);
+    }
+}
+
 /* The statement's result is the error r (owned): reported, the rest of
  * what the server sends collected. */
 static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
@@ -457,6 +492,7 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
             gc_desc_clear_records(s->ird);
             return fail_result(s, error);
         }
+        describe_longest_values(s);
         if (s->set_complete)
             read_ahead(s);
         return SQL_SUCCESS;

@@ -103,7 +103,8 @@ static const char psqlodbc_intro[] =
     "Type mapping keys (BoolsAsChar, TextAsLongVarchar, UnknownsAsLongVarchar, "
     "MaxVarcharSize, MaxLongVarcharSize, UnknownSizes, ByteaAsLongVarBinary, "
     "BI) change what SQLDescribeCol, SQLColAttribute and SQLGetTypeInfo "
-    "report for result columns; SQLColumns keeps gcodbc's defaults.\n"
+    "report for result columns, and SQLColumns, SQLSpecialColumns and "
+    "SQLProcedureColumns follow them (docs/catalog.md).\n"
     "\n"
     "| psqlODBC key | abbreviation | psqlODBC default | gcodbc default | status |\n"
     "|---|---|---|---|---|\n";

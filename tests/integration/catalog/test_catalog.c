@@ -242,6 +242,7 @@ static const colspec tables_cols[] = {
 };
 
 static char dbname[128];
+static char username[128];   /* the connection's user, the schema's owner */
 
 static void test_tables(void)
 {
@@ -406,21 +407,26 @@ static void test_columns(void)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
-/* SQLColumns must describe each column as SQLDescribeCol does in a result. */
-static void test_columns_agree_with_describe(void)
+/* SQLColumns on `conn` must describe each column of schema.table as
+ * SQLDescribeCol does in a result; `how` names the connection in messages. */
+static void columns_agree_with_describe(SQLHDBC conn, const char *schema, const char *table,
+                                        const char *how)
 {
-    SQLHSTMT q = new_stmt(), st = new_stmt();
-    if (!ok(SQLExecDirect(q, S("SELECT * FROM catalog_t.emp"), SQL_NTS), SQL_HANDLE_STMT, q,
-            "SELECT * FROM catalog_t.emp"))
+    SQLHSTMT q = SQL_NULL_HSTMT, st = SQL_NULL_HSTMT;
+    SQLAllocHandle(SQL_HANDLE_STMT, conn, &q);
+    SQLAllocHandle(SQL_HANDLE_STMT, conn, &st);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT * FROM %s.%s", schema, table);
+    if (!ok(SQLExecDirect(q, S(sql), SQL_NTS), SQL_HANDLE_STMT, q, sql))
         return;
     rows r;
-    if (!ok(SQLColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S("emp"), SQL_NTS, NULL, 0),
-            SQL_HANDLE_STMT, st, "SQLColumns(emp)") || !fetch_all(st, &r, "SQLColumns(emp)"))
+    if (!ok(SQLColumns(st, NULL, 0, S(schema), SQL_NTS, S(table), SQL_NTS, NULL, 0),
+            SQL_HANDLE_STMT, st, "SQLColumns") || !fetch_all(st, &r, "SQLColumns"))
         return;
     SQLSMALLINT ncols = 0;
     SQLNumResultCols(q, &ncols);
     if (ncols != r.nrows)
-        fail("SQLColumns(emp): %d rows for %d result columns", r.nrows, ncols);
+        fail("%s: SQLColumns(%s): %d rows for %d result columns", how, table, r.nrows, ncols);
     for (int i = 0; i < ncols && i < r.nrows; i++) {
         SQLCHAR name[128];
         SQLSMALLINT name_len, type, digits, nullable;
@@ -429,27 +435,49 @@ static void test_columns_agree_with_describe(void)
                        &digits, &nullable);
         char buf[32];
         if (strcmp((char *)name, cell(&r, i, 3)) != 0)
-            fail("column %d: SQLDescribeCol says %s, SQLColumns %s", i + 1, name, cell(&r, i, 3));
+            fail("%s: column %d: SQLDescribeCol says %s, SQLColumns %s", how, i + 1, name, cell(&r, i, 3));
         snprintf(buf, sizeof buf, "%d", type);
         if (strcmp(buf, cell(&r, i, 4)) != 0)
-            fail("column %s: DATA_TYPE %s, SQLDescribeCol %s", name, cell(&r, i, 4), buf);
+            fail("%s: column %s: DATA_TYPE %s, SQLDescribeCol %s", how, name, cell(&r, i, 4), buf);
         snprintf(buf, sizeof buf, "%lu", (unsigned long)size);
         if (cell(&r, i, 6) == NULL || strcmp(buf, cell(&r, i, 6)) != 0)
-            fail("column %s: COLUMN_SIZE %s, SQLDescribeCol %s", name,
+            fail("%s: column %s: COLUMN_SIZE %s, SQLDescribeCol %s", how, name,
                  cell(&r, i, 6) ? cell(&r, i, 6) : "<null>", buf);
         snprintf(buf, sizeof buf, "%d", digits);
         if (cell(&r, i, 8) != NULL && strcmp(buf, cell(&r, i, 8)) != 0)
-            fail("column %s: DECIMAL_DIGITS %s, SQLDescribeCol %s", name, cell(&r, i, 8), buf);
+            fail("%s: column %s: DECIMAL_DIGITS %s, SQLDescribeCol %s", how, name, cell(&r, i, 8), buf);
         SQLCHAR tname[128];
         SQLSMALLINT tlen;
         SQLColAttribute(q, (SQLUSMALLINT)(i + 1), SQL_DESC_TYPE_NAME, tname, sizeof tname, &tlen,
                         NULL);
         if (strcmp((char *)tname, cell(&r, i, 5)) != 0)
-            fail("column %s: TYPE_NAME %s, SQL_DESC_TYPE_NAME %s", name, cell(&r, i, 5), tname);
+            fail("%s: column %s: TYPE_NAME %s, SQL_DESC_TYPE_NAME %s", how, name, cell(&r, i, 5), tname);
     }
     rows_free(&r);
     SQLFreeHandle(SQL_HANDLE_STMT, q);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+/* The same on types SQLGetTypeInfo does not list (interval, name, oid,
+ * "char", timetz), and on a connection whose psqlODBC type mapping keys
+ * change how columns are described: SQLColumns follows the keys as results
+ * do. */
+static void test_columns_agree_with_describe(const char *dsn)
+{
+    columns_agree_with_describe(dbc, "catalog_t", "emp", "default keys");
+    columns_agree_with_describe(dbc, "catalog_k", "odd", "default keys");
+    SQLHDBC keyed = SQL_NULL_HDBC;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &keyed);
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;BoolsAsChar=1;TextAsLongVarchar=0;MaxVarcharSize=50;BI=12", dsn);
+    if (ok(SQLDriverConnect(keyed, NULL, S(connstr), SQL_NTS, NULL, 0, NULL,
+                            SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, keyed, "SQLDriverConnect (keys)")) {
+        columns_agree_with_describe(keyed, "catalog_k", "odd", "BoolsAsChar=1 ...");
+        columns_agree_with_describe(keyed, "catalog_t", "emp", "BoolsAsChar=1 ...");
+        SQLDisconnect(keyed);
+    }
+    SQLFreeHandle(SQL_HANDLE_DBC, keyed);
 }
 
 static const colspec pk_cols[] = {
@@ -654,9 +682,13 @@ static void test_procedures_and_privileges(void)
     const char *procs[] = {
         dbname, "catalog_t", "bump", NUL, NUL, NUL, NUL, "1",
         dbname, "catalog_t", "dept_budget", NUL, NUL, NUL, "budget of a department", "2",
+        dbname, "catalog_t", "ids", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "measure_of", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "measures", NUL, NUL, NUL, NUL, "2",
+        dbname, "catalog_t", "pairs", NUL, NUL, NUL, NUL, "2",
     };
     expect(st, SQLProcedures(st, NULL, 0, S("catalog_t"), SQL_NTS, NULL, 0),
-           "SQLProcedures", proc_cols, 8, 2, procs);
+           "SQLProcedures", proc_cols, 8, 6, procs);
     const char *cols[] = {
         dbname, "catalog_t", "dept_budget", "", "5", "2", "numeric", ANY, ANY, ANY, "10", "1",
         NUL, NUL, "2", NUL, NUL, "0", "YES",
@@ -682,11 +714,22 @@ static void test_procedures_and_privileges(void)
         check_columns(st, "SQLTablePrivileges", tpriv_cols, 7);
         if (fetch_all(st, &r, "SQLTablePrivileges")) {
             bool public_select = false;
-            for (int i = 0; i < r.nrows; i++)
+            int owner_rows = 0;
+            for (int i = 0; i < r.nrows; i++) {
                 if (strcmp(cell(&r, i, 4), "PUBLIC") == 0 && strcmp(cell(&r, i, 5), "SELECT") == 0)
                     public_select = true;
+                /* The owner may always grant; PUBLIC got SELECT without the option. */
+                const char *want = strcmp(cell(&r, i, 4), "PUBLIC") == 0 ? "NO"
+                                   : strcmp(cell(&r, i, 4), username) == 0 ? "YES" : NULL;
+                owner_rows += strcmp(cell(&r, i, 4), username) == 0;
+                if (want != NULL && strcmp(cell(&r, i, 6), want) != 0)
+                    fail("SQLTablePrivileges(dept): %s %s IS_GRANTABLE %s, expected %s",
+                         cell(&r, i, 4), cell(&r, i, 5), cell(&r, i, 6), want);
+            }
             if (!public_select || r.nrows < 2)
                 fail("SQLTablePrivileges(dept): no SELECT for PUBLIC among %d rows", r.nrows);
+            if (owner_rows == 0)
+                fail("SQLTablePrivileges(dept): no row for the owner %s", username);
             rows_free(&r);
         }
     }
@@ -702,12 +745,83 @@ static void test_procedures_and_privileges(void)
                     fail("SQLColumnPrivileges(emp.nm) returned column %s", cell(&r, i, 3));
                 if (strcmp(cell(&r, i, 5), "PUBLIC") == 0 && strcmp(cell(&r, i, 6), "UPDATE") == 0)
                     public_update = true;
+                if (strcmp(cell(&r, i, 5), username) == 0 && strcmp(cell(&r, i, 7), "YES") != 0)
+                    fail("SQLColumnPrivileges(emp.nm): the owner's %s is not grantable",
+                         cell(&r, i, 6));
             }
             if (!public_update)
                 fail("SQLColumnPrivileges(emp.nm): the column grant UPDATE to PUBLIC is missing");
             rows_free(&r);
         }
     }
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+/* Expected SQLProcedureColumns rows, checking COLUMN_NAME, COLUMN_TYPE,
+ * DATA_TYPE, TYPE_NAME and ORDINAL_POSITION of the procedure `proc`. */
+static void expect_proc_columns(SQLHSTMT st, const char *proc, int nexp,
+                                const char *const *name_type_dt_tn_ord)
+{
+    const char **exp = calloc((size_t)nexp * 19, sizeof *exp);
+    if (exp == NULL) {
+        fail("out of memory");
+        return;
+    }
+    for (int i = 0; i < nexp * 19; i++)
+        exp[i] = ANY;
+    for (int i = 0; i < nexp; i++) {
+        const char *const *e = name_type_dt_tn_ord + i * 5;
+        exp[i * 19 + 2] = proc;
+        exp[i * 19 + 3] = e[0];
+        exp[i * 19 + 4] = e[1];
+        exp[i * 19 + 5] = e[2];
+        exp[i * 19 + 6] = e[3];
+        exp[i * 19 + 17] = e[4];
+    }
+    char what[96];
+    snprintf(what, sizeof what, "SQLProcedureColumns(%s)", proc);
+    expect(st, SQLProcedureColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S(proc), SQL_NTS,
+                                   NULL, 0),
+           what, proccol_cols, 19, nexp, exp);
+    free(exp);
+}
+
+/* What a function returns besides a scalar: the attributes of a composite
+ * type (OUT columns of its one row), the columns of the rows a SETOF
+ * function returns (SQL_RESULT_COL, numbered among the result columns), and
+ * a built-in found by its name without a schema. */
+static void test_procedure_result_columns(void)
+{
+    SQLHSTMT st = new_stmt();
+    const char *one_row[] = {
+        "s", "1", "4", "int4", "1",
+        "site", "4", "4", "int4", "2",
+        "day", "4", "91", "date", "3",
+        "v", "4", "7", "float4", "4",
+    };
+    expect_proc_columns(st, "measure_of", 4, one_row);
+    const char *set_of_rows[] = {
+        "s", "1", "4", "int4", "1",
+        "site", "3", "4", "int4", "1",
+        "day", "3", "91", "date", "2",
+        "v", "3", "7", "float4", "3",
+    };
+    expect_proc_columns(st, "measures", 4, set_of_rows);
+    const char *out_set[] = {
+        "a", "3", "4", "int4", "1",
+        "s", "1", "4", "int4", "2",
+        "b", "3", "-1", "text", "2",
+    };
+    expect_proc_columns(st, "pairs", 3, out_set);
+    const char *scalar_set[] = { "", "3", "4", "int4", "1" };
+    expect_proc_columns(st, "ids", 1, scalar_set);
+
+    const char *builtin[] = { ANY, "pg_catalog", "pg_backend_pid", ANY, ANY, ANY, ANY, "2" };
+    expect(st, SQLProcedures(st, NULL, 0, NULL, 0, S("pg_backend_pid"), SQL_NTS),
+           "SQLProcedures(no schema, pg_backend_pid)", proc_cols, 8, 1, builtin);
+    const char *none[] = { NULL };
+    expect(st, SQLProcedures(st, NULL, 0, NULL, 0, S("pg\\_backend\\_pid%"), SQL_NTS),
+           "SQLProcedures(no schema, pg\\_backend\\_pid%)", proc_cols, 8, 0, none);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
@@ -727,6 +841,10 @@ static void setup_schema(void)
     exec_sql("CREATE TABLE catalog_t.measure (site int, day date, v float4,"
              " CONSTRAINT measure_pk PRIMARY KEY (site, day))");
     exec_sql("CREATE TABLE catalog_t.\"mixed Case\" (a int)");
+    exec_sql("DROP SCHEMA IF EXISTS catalog_k CASCADE");
+    exec_sql("CREATE SCHEMA catalog_k");
+    exec_sql("CREATE TABLE catalog_k.odd (iv interval, nm name, o oid, c \"char\", tz timetz,"
+             " b bool, t text, v varchar, n bigint, w varchar(80))");
     exec_sql("CREATE VIEW catalog_t.emp_v AS SELECT id, nm FROM catalog_t.emp");
     exec_sql("GRANT SELECT ON catalog_t.dept TO PUBLIC");
     exec_sql("GRANT UPDATE (nm) ON catalog_t.emp TO PUBLIC");
@@ -736,6 +854,14 @@ static void setup_schema(void)
     exec_sql("COMMENT ON FUNCTION catalog_t.dept_budget(int, numeric) IS 'budget of a department'");
     exec_sql("CREATE PROCEDURE catalog_t.bump(INOUT n int) LANGUAGE plpgsql AS"
              " 'BEGIN n := n + 1; END'");
+    exec_sql("CREATE FUNCTION catalog_t.measure_of(s int) RETURNS catalog_t.measure"
+             " LANGUAGE sql AS 'SELECT * FROM catalog_t.measure WHERE site = s LIMIT 1'");
+    exec_sql("CREATE FUNCTION catalog_t.measures(s int) RETURNS SETOF catalog_t.measure"
+             " LANGUAGE sql AS 'SELECT * FROM catalog_t.measure WHERE site = s'");
+    exec_sql("CREATE FUNCTION catalog_t.pairs(OUT a int, s int, OUT b text)"
+             " RETURNS SETOF record LANGUAGE sql AS 'SELECT s, ''x''::text'");
+    exec_sql("CREATE FUNCTION catalog_t.ids() RETURNS SETOF int LANGUAGE sql"
+             " AS 'SELECT 1'");
 }
 
 int main(void)
@@ -759,17 +885,20 @@ int main(void)
         return 1;
     SQLSMALLINT len;
     SQLGetInfo(dbc, SQL_DATABASE_NAME, dbname, sizeof dbname, &len);
+    SQLGetInfo(dbc, SQL_USER_NAME, username, sizeof username, &len);
 
     setup_schema();
     test_tables();
     test_columns();
-    test_columns_agree_with_describe();
+    test_columns_agree_with_describe(dsn);
     test_keys();
     test_statistics_and_special();
     test_type_info();
     test_procedures_and_privileges();
+    test_procedure_result_columns();
 
     exec_sql("DROP SCHEMA catalog_t CASCADE");
+    exec_sql("DROP SCHEMA catalog_k CASCADE");
     SQLDisconnect(setup_dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, setup_dbc);
     SQLDisconnect(dbc);
