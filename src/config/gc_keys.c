@@ -353,7 +353,9 @@ const gc_key gc_keys[] = {
              "UseDeclareFetch, ReadOnly, TextAsLongVarchar, UnknownsAsLongVarchar, "
              "BoolsAsChar, RowVersioning, ShowSystemTables, ShowOidColumn, "
              "FakeOidIndex, TrueIsMinus1, ByteaAsLongVarBinary, UseServerSidePrepare, "
-             "LowerCaseIdentifier, GssAuthUseGSS. A value that is not hex: HY024." },
+             "LowerCaseIdentifier, GssAuthUseGSS. A single hex digit is a mask of the "
+             "first three (CX=1: LFConversion), as psqlODBC reads it. A value that is "
+             "not hex: HY024." },
     { .name = "UseDeclareFetch", .psqlodbc = "UseDeclareFetch", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "B6",
       .type = GC_KEY_ACCEPTED,
@@ -431,9 +433,12 @@ const gc_key gc_keys[] = {
       .doc = "SQLStatistics always reports unique indexes as the server knows them." },
     { .name = "LFConversion", .psqlodbc = "LFConversion", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "C5",
-      .type = GC_KEY_ACCEPTED,
-      .doc = "Turning LF into CR LF is psqlODBC's Windows default; gcodbc keeps line "
-             "ends as stored, which is psqlODBC's default outside Windows." },
+      .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(lf_conversion),
+      .doc = "Yes: a line feed in character data (text types, read as SQL_C_CHAR or "
+             "SQL_C_WCHAR) reaches the application as CR LF, and the reported "
+             "length counts the added CRs; a LF already after a CR stays alone. No "
+             "(the default, psqlODBC's outside Windows): line ends as stored. "
+             "Parameters are sent as the application gives them." },
     { .name = "TrueIsMinus1", .psqlodbc = "TrueIsMinus1", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "C6",
       .type = GC_KEY_ACCEPTED,

@@ -66,9 +66,16 @@ static void store(gc_settings *s, const char *name, const char *value)
 bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
 {
     size_t len = strlen(value);
-    uint64_t count, mask;
-    if (len < 3 || !parse_hex(value, 2, &count) || !parse_hex(value + 2, len - 2, &mask))
+    uint64_t count, mask = 0;
+    if (len == 1) {
+        /* One digit: a mask of psqlODBC's first three bits, as it reads it. */
+        count = 3;
+        if (!parse_hex(value, 1, &mask))
+            return false;
+    } else if (len < 2 || !parse_hex(value, 2, &count) ||
+               (len > 2 && !parse_hex(value + 2, len - 2, &mask))) {
         return false;
+    }
     if (count > CX_BIT_COUNT)
         count = CX_BIT_COUNT;
     for (size_t bit = 0; bit < count; bit++)

@@ -67,6 +67,7 @@ typedef struct gc_settings {
     bool text_as_longvarchar;
     bool unknowns_as_longvarchar;
     bool bytea_as_longvarbinary;
+    bool lf_conversion;           /* LFConversion: LF read as CR LF in character data */
     int max_varchar_size;         /* 0: no limit on VARCHAR */
     int max_longvarchar_size;
     int unknown_sizes;            /* 0 maximum, 1 unknown (0), 2 longest = maximum */

@@ -73,6 +73,7 @@ typedef struct gc_fetch_target {
     SQLSMALLINT scale;
     int interval_leading_precision; /* SQL_C_INTERVAL_*: digits allowed in the
                                    * leading field (0: what the struct holds) */
+    bool lf_to_crlf;              /* LFConversion: text's LF read as CR LF */
 } gc_fetch_target;
 
 /*
