@@ -490,9 +490,14 @@ const gc_key gc_keys[] = {
       .type = GC_KEY_ACCEPTED,
       .doc = "How psqlODBC describes `numeric` without a precision; gcodbc describes "
              "it as SQL_NUMERIC(28,6), psqlODBC's default (docs/types.md)." },
-    { .name = "AB", .psqlodbc = "AB", .type = GC_KEY_ACCEPTED,
-      .doc = "psqlODBC's extra options mask (Windows and MS Access workarounds, "
-             "keepalive off); none applies to gcodbc." },
+    { .name = "AB", .aliases = { "ExtraOptions", NULL }, .psqlodbc = "AB",
+      .type = GC_KEY_STRING, .offset = FIELD(extra_options),
+      .check = gc_psqlodbc_check_extra_options, .value_hint = "`0x` hex, octal or decimal mask",
+      .doc = "psqlODBC's extra options mask. Bit 0x8: an empty string bound to a "
+             "parameter the server infers as date, timestamp or timestamptz is sent "
+             "as NULL (the statement is described once to learn the types). The "
+             "other bits (Windows and MS Access workarounds, keepalive off) have no "
+             "effect here. Not a number: HY024." },
     { .name = "XaOpt", .psqlodbc = "XaOpt", .psqlodbc_default = "1",
       .psqlodbc_abbrev = "D4", .type = GC_KEY_ACCEPTED,
       .doc = "Windows MSDTC transactions; not on Unix." },

@@ -5,6 +5,8 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +89,34 @@ bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
         store(s, "UnknownSizes", sizes);
     }
     return true;
+}
+
+/* Reads the extra options mask into *mask; false when it is not a number
+ * in one of psqlODBC's three forms. */
+static bool parse_extra_options(const char *value, unsigned long *mask)
+{
+    if (value[0] == '\0' || value[0] == '-' || value[0] == '+' || isspace((unsigned char)value[0]))
+        return false;
+    char *end;
+    errno = 0;
+    *mask = strtoul(value, &end, 0);
+    return errno == 0 && *end == '\0';
+}
+
+bool gc_psqlodbc_check_extra_options(const char *value, char *why, size_t why_len)
+{
+    unsigned long mask;
+    if (parse_extra_options(value, &mask))
+        return true;
+    snprintf(why, why_len, "not a number (0x hex, 0 octal, or decimal)");
+    return false;
+}
+
+bool gc_psqlodbc_cvt_null_date(const char *extra_options)
+{
+    unsigned long mask;
+    return extra_options != NULL && parse_extra_options(extra_options, &mask) &&
+           (mask & 0x8) != 0;
 }
 
 char *gc_psqlodbc_decode_percent(const char *text)

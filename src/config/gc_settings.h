@@ -72,6 +72,8 @@ typedef struct gc_settings {
     int max_longvarchar_size;
     int unknown_sizes;            /* 0 maximum, 1 unknown (0), 2 longest = maximum */
     char *int8_as;                /* BI: SQL type code int8 is described as */
+    char *extra_options;          /* AB: psqlODBC's extra options mask (its bit
+                                     0x8 sends empty date parameters as NULL) */
     /* Trace */
     int log_level;                /* gc_trace_level */
     char *log_file;

@@ -710,6 +710,14 @@ SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
     if (piece_offset != NULL && *piece_offset == GC_PIECE_DONE)
         return SQL_NO_DATA;
 
+    SQLSMALLINT wanted = gc_c_type_normalize(target->c_type);
+    if (is_null && target->null_date_as_empty &&
+        (wanted == SQL_C_CHAR || wanted == SQL_C_WCHAR) &&
+        (family_of(pg_type) == FAM_DATE || family_of(pg_type) == FAM_TIMESTAMP)) {
+        /* psqlODBC's empty-date option read back: NULL is the empty string. */
+        source empty = { pg_type, FAM_TEXT, "", 0 };
+        return to_character(&empty, target, wanted == SQL_C_WCHAR, piece_offset, err);
+    }
     if (is_null) {
         if (target->indicator == NULL) {
             gc_error_set(err, "22002", 0, "Indicator variable required but not supplied");

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "config/gc_psqlodbc.h"
 #include "core/gc_cursor.h"
 #include "core/gc_lo.h"
 
@@ -122,6 +123,7 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
     const gc_desc *ard = s->ard;
     int ncols = ard->count < s->ird->count ? ard->count : s->ird->count;
     SQLRETURN result = SQL_SUCCESS;
+    bool null_dates = gc_psqlodbc_cvt_null_date(s->conn->settings.extra_options);
     for (int c = 0; c < ncols; c++) {
         const gc_desc_rec *b = &ard->recs[c];
         if (b->data_ptr == NULL && b->indicator_ptr == NULL && b->octet_length_ptr == NULL)
@@ -140,6 +142,7 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
             .scale = b->scale,
             .interval_leading_precision = b->datetime_interval_precision,
             .lf_to_crlf = s->conn->settings.lf_conversion,
+            .null_date_as_empty = null_dates,
         };
         bool null = PQgetisnull(s->block, row, c);
         gc_error err;
@@ -314,6 +317,7 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         .scale = scale,
         .interval_leading_precision = leading_precision,
         .lf_to_crlf = s->conn->settings.lf_conversion,
+        .null_date_as_empty = gc_psqlodbc_cvt_null_date(s->conn->settings.extra_options),
     };
     int c = col - 1;
     gc_error err;

@@ -27,7 +27,7 @@ static fetch conv_full(Oid oid, const char *text, SQLSMALLINT c_type, SQLLEN buf
     memset(&f, 0, sizeof f);
     memset(f.buf, 0x5A, sizeof f.buf);
     f.len = -999;
-    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale, 0, false };
+    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale, 0, false, false };
     gc_error err;
     f.rc = gc_convert_value_to_c(oid, text, strlen(text), false, &t, NULL, &err);
     memcpy(f.state, err.sqlstate, 6);
