@@ -275,12 +275,10 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
         len = 1;
     } else if (src->fam == FAM_BYTEA) {
         if (len >= 2 && text[0] == '\\' && text[1] == 'x') {
-            /* The server's hex digits, upper case as psqlODBC gives them. */
-            if ((owned = upper_copy(text + 2, len - 2)) == NULL)
-                return fail(err, "HY001", "Memory allocation error", src);
-            text = (const char *)owned;
+            text += 2;   /* the server's hex digits, as psqlODBC passes them */
             len -= 2;
         } else {
+            /* The escape format: encoded here, upper case as psqlODBC does. */
             size_t n;
             bool bad;
             unsigned char *bytes = bytea_decode(text, len, &n, &bad);
