@@ -356,7 +356,9 @@ const gc_key gc_keys[] = {
              "UseDeclareFetch, ReadOnly, TextAsLongVarchar, UnknownsAsLongVarchar, "
              "BoolsAsChar, RowVersioning, ShowSystemTables, ShowOidColumn, "
              "FakeOidIndex, TrueIsMinus1, ByteaAsLongVarBinary, UseServerSidePrepare, "
-             "LowerCaseIdentifier, GssAuthUseGSS. A value that is not hex: HY024." },
+             "LowerCaseIdentifier, GssAuthUseGSS. A single hex digit is a mask of the "
+             "first three (CX=1: LFConversion), as psqlODBC reads it. A value that is "
+             "not hex: HY024." },
     { .name = "UseDeclareFetch", .psqlodbc = "UseDeclareFetch", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "B6",
       .type = GC_KEY_ACCEPTED,
@@ -434,9 +436,12 @@ const gc_key gc_keys[] = {
       .doc = "SQLStatistics always reports unique indexes as the server knows them." },
     { .name = "LFConversion", .psqlodbc = "LFConversion", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "C5",
-      .type = GC_KEY_ACCEPTED,
-      .doc = "Turning LF into CR LF is psqlODBC's Windows default; gcodbc keeps line "
-             "ends as stored, which is psqlODBC's default outside Windows." },
+      .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(lf_conversion),
+      .doc = "Yes: a line feed in character data (text types, read as SQL_C_CHAR or "
+             "SQL_C_WCHAR) reaches the application as CR LF, and the reported "
+             "length counts the added CRs; a LF already after a CR stays alone. No "
+             "(the default, psqlODBC's outside Windows): line ends as stored. "
+             "Parameters are sent as the application gives them." },
     { .name = "TrueIsMinus1", .psqlodbc = "TrueIsMinus1", .psqlodbc_default = "0",
       .psqlodbc_abbrev = "C6",
       .type = GC_KEY_ACCEPTED,
@@ -488,9 +493,14 @@ const gc_key gc_keys[] = {
       .type = GC_KEY_ACCEPTED,
       .doc = "How psqlODBC describes `numeric` without a precision; gcodbc describes "
              "it as SQL_NUMERIC(28,6), psqlODBC's default (docs/types.md)." },
-    { .name = "AB", .psqlodbc = "AB", .type = GC_KEY_ACCEPTED,
-      .doc = "psqlODBC's extra options mask (Windows and MS Access workarounds, "
-             "keepalive off); none applies to gcodbc." },
+    { .name = "AB", .aliases = { "ExtraOptions", NULL }, .psqlodbc = "AB",
+      .type = GC_KEY_STRING, .offset = FIELD(extra_options),
+      .check = gc_psqlodbc_check_extra_options, .value_hint = "`0x` hex, octal or decimal mask",
+      .doc = "psqlODBC's extra options mask. Bit 0x8: an empty string bound to a "
+             "parameter the server infers as date, timestamp or timestamptz is sent "
+             "as NULL (the statement is described once to learn the types). The "
+             "other bits (Windows and MS Access workarounds, keepalive off) have no "
+             "effect here. Not a number: HY024." },
     { .name = "XaOpt", .psqlodbc = "XaOpt", .psqlodbc_default = "1",
       .psqlodbc_abbrev = "D4", .type = GC_KEY_ACCEPTED,
       .doc = "Windows MSDTC transactions; not on Unix." },

@@ -5,6 +5,8 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +68,16 @@ static void store(gc_settings *s, const char *name, const char *value)
 bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
 {
     size_t len = strlen(value);
-    uint64_t count, mask;
-    if (len < 3 || !parse_hex(value, 2, &count) || !parse_hex(value + 2, len - 2, &mask))
+    uint64_t count, mask = 0;
+    if (len == 1) {
+        /* One digit: a mask of psqlODBC's first three bits, as it reads it. */
+        count = 3;
+        if (!parse_hex(value, 1, &mask))
+            return false;
+    } else if (len < 2 || !parse_hex(value, 2, &count) ||
+               (len > 2 && !parse_hex(value + 2, len - 2, &mask))) {
         return false;
+    }
     if (count > CX_BIT_COUNT)
         count = CX_BIT_COUNT;
     for (size_t bit = 0; bit < count; bit++)
@@ -80,6 +89,34 @@ bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
         store(s, "UnknownSizes", sizes);
     }
     return true;
+}
+
+/* Reads the extra options mask into *mask; false when it is not a number
+ * in one of psqlODBC's three forms. */
+static bool parse_extra_options(const char *value, unsigned long *mask)
+{
+    if (value[0] == '\0' || value[0] == '-' || value[0] == '+' || isspace((unsigned char)value[0]))
+        return false;
+    char *end;
+    errno = 0;
+    *mask = strtoul(value, &end, 0);
+    return errno == 0 && *end == '\0';
+}
+
+bool gc_psqlodbc_check_extra_options(const char *value, char *why, size_t why_len)
+{
+    unsigned long mask;
+    if (parse_extra_options(value, &mask))
+        return true;
+    snprintf(why, why_len, "not a number (0x hex, 0 octal, or decimal)");
+    return false;
+}
+
+bool gc_psqlodbc_cvt_null_date(const char *extra_options)
+{
+    unsigned long mask;
+    return extra_options != NULL && parse_extra_options(extra_options, &mask) &&
+           (mask & 0x8) != 0;
 }
 
 char *gc_psqlodbc_decode_percent(const char *text)

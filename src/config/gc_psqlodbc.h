@@ -8,6 +8,7 @@
 #define GC_PSQLODBC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "config/gc_settings.h"
 
@@ -16,6 +17,15 @@
  * Keys gcodbc accepts without effect are skipped. False, s unchanged, when
  * value is not of that form. */
 bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s);
+
+/* psqlODBC's extra options mask (AB, ExtraOptions): "0x" and hex digits,
+ * a leading 0 and octal digits, or decimal, as psqlODBC reads it. The check
+ * of the key table: false, with the reason in why, when it is none of them. */
+bool gc_psqlodbc_check_extra_options(const char *value, char *why, size_t why_len);
+
+/* Whether the extra options mask (NULL: not given) has psqlODBC's bit 0x8:
+ * an empty string for a date or timestamp parameter is sent as NULL. */
+bool gc_psqlodbc_cvt_null_date(const char *extra_options);
 
 /* Decodes %XX sequences of text, as psqlODBC reads ConnSettings and pqopt;
  * other bytes (a '%' not followed by two hex digits included) are kept.

@@ -67,10 +67,13 @@ typedef struct gc_settings {
     bool text_as_longvarchar;
     bool unknowns_as_longvarchar;
     bool bytea_as_longvarbinary;
+    bool lf_conversion;           /* LFConversion: LF read as CR LF in character data */
     int max_varchar_size;         /* 0: no limit on VARCHAR */
     int max_longvarchar_size;
     int unknown_sizes;            /* 0 maximum, 1 unknown (0), 2 longest = maximum */
     char *int8_as;                /* BI: SQL type code int8 is described as */
+    char *extra_options;          /* AB: psqlODBC's extra options mask (its bit
+                                     0x8 sends empty date parameters as NULL) */
     /* Trace */
     int log_level;                /* gc_trace_level */
     char *log_file;

@@ -125,6 +125,13 @@ static SQLRETURN put_pieces(const gc_fetch_target *t, const unsigned char *data,
             memcpy(out, data + offset, n);
         if (nul_size > 0 && cap >= nul_size)
             memset(out + n, 0, nul_size);
+        else if (nul_size > 0 && cap > 0)
+            memset(out, 0, cap);   /* a WCHAR buffer of one byte */
+    }
+    if (t->buffer != NULL && nul_size > 0 && cap > 0 && cap < nul_size) {
+        /* Not even the terminator fits: truncated, even for an empty value. */
+        gc_error_set(err, "01004", 0, "String data, right truncated");
+        return SQL_SUCCESS_WITH_INFO;
     }
     return end_piece(offset, n, remaining, piece_offset, err);
 }
@@ -220,6 +227,41 @@ static bool timestamptz_without_zone(const char *text, size_t len, char **out, s
     return true;
 }
 
+/* text in upper case, malloc'd (the caller frees); NULL when memory ran
+ * out. */
+static unsigned char *upper_copy(const char *text, size_t len)
+{
+    unsigned char *out = malloc(len + 1);
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+        out[i] = (unsigned char)toupper((unsigned char)text[i]);
+    out[len] = '\0';
+    return out;
+}
+
+/* text with each LF not already after a CR turned into CR LF, into *out
+ * (malloc'd, caller frees). False when memory ran out. */
+static bool lf_to_crlf(const char *text, size_t len, char **out, size_t *out_len)
+{
+    size_t added = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r'))
+            added++;
+    *out = malloc(len + added + 1);
+    if (*out == NULL)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r'))
+            (*out)[n++] = '\r';
+        (*out)[n++] = text[i];
+    }
+    (*out)[n] = '\0';
+    *out_len = n;
+    return true;
+}
+
 /* SQL_C_CHAR and SQL_C_WCHAR: the value's character form, piecewise. */
 static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool wide,
                               size_t *piece_offset, gc_error *err)
@@ -233,9 +275,10 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
         len = 1;
     } else if (src->fam == FAM_BYTEA) {
         if (len >= 2 && text[0] == '\\' && text[1] == 'x') {
-            text += 2;   /* already the hex digits ODBC wants */
+            text += 2;   /* the server's hex digits, as psqlODBC passes them */
             len -= 2;
         } else {
+            /* The escape format: encoded here, upper case as psqlODBC does. */
             size_t n;
             bool bad;
             unsigned char *bytes = bytea_decode(text, len, &n, &bad);
@@ -247,7 +290,7 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
                 free(bytes);
                 return fail(err, "HY001", "Memory allocation error", src);
             }
-            static const char hex[] = "0123456789abcdef";
+            static const char hex[] = "0123456789ABCDEF";
             for (size_t i = 0; i < n; i++) {
                 owned[2 * i] = (unsigned char)hex[bytes[i] >> 4];
                 owned[2 * i + 1] = (unsigned char)hex[bytes[i] & 15];
@@ -265,12 +308,15 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
     } else if (src->fam == FAM_UUID) {
         /* A GUID's character form is upper case, as psqlODBC (and SQL
          * Server) give it; pyodbc and its users compare the text. */
-        owned = malloc(len + 1);
-        if (owned == NULL)
+        if ((owned = upper_copy(text, len)) == NULL)
             return fail(err, "HY001", "Memory allocation error", src);
-        for (size_t i = 0; i < len; i++)
-            owned[i] = (unsigned char)toupper((unsigned char)text[i]);
         text = (const char *)owned;
+    } else if (t->lf_to_crlf && src->fam == FAM_TEXT && memchr(text, '\n', len) != NULL) {
+        char *converted;
+        if (!lf_to_crlf(text, len, &converted, &len))
+            return fail(err, "HY001", "Memory allocation error", src);
+        owned = (unsigned char *)converted;
+        text = converted;
     }
 
     size_t unit = wide ? 2 : 1;
@@ -336,10 +382,60 @@ static SQLRETURN bytea_hex_pieces(const source *src, const gc_fetch_target *t,
     return end_piece(offset, n, remaining, piece_offset, err);
 }
 
-/* SQL_C_BINARY: bytea as its bytes, anything else as its text bytes. */
+/* An integer or floating-point column as SQL_C_BINARY: the value in the
+ * machine's form for its type (int4: 4 bytes, float8: 8 ...), ODBC's
+ * "driver-specific binary form", as psqlODBC gives an int4. 22003 when the
+ * buffer is shorter; 22018 when the text is not a number of the type. */
+static SQLRETURN number_to_binary(const source *src, const gc_fetch_target *t, gc_error *err)
+{
+    union { int16_t i2; int32_t i4; int64_t i8; uint32_t u4; float f4; double f8; } v;
+    size_t size;
+    if (src->fam == FAM_FLOAT) {
+        double d;
+        if (gc_parse_double(src->text, src->len, &d) == GC_NUM_SYNTAX)
+            return fail(err, "22018", "Invalid character value for cast specification", src);
+        if (src->oid == GC_OID_FLOAT4) {
+            v.f4 = (float)d;
+            size = sizeof v.f4;
+        } else {
+            v.f8 = d;
+            size = sizeof v.f8;
+        }
+    } else {
+        char text[32], *end;
+        if (src->len == 0 || src->len >= sizeof text)
+            return fail(err, "22018", "Invalid character value for cast specification", src);
+        memcpy(text, src->text, src->len);
+        text[src->len] = '\0';
+        long long i = strtoll(text, &end, 10);
+        if (*end != '\0')
+            return fail(err, "22018", "Invalid character value for cast specification", src);
+        switch (src->oid) {
+        case GC_OID_INT2: v.i2 = (int16_t)i; size = sizeof v.i2; break;
+        case GC_OID_INT4: v.i4 = (int32_t)i; size = sizeof v.i4; break;
+        case GC_OID_OID: v.u4 = (uint32_t)i; size = sizeof v.u4; break;
+        default: v.i8 = (int64_t)i; size = sizeof v.i8; break;
+        }
+    }
+    if (t->buffer != NULL && t->buffer_length < (SQLLEN)size)
+        return fail(err, "22003", "Numeric value out of range: binary buffer too small", src);
+    if (t->buffer != NULL)
+        memcpy(t->buffer, &v, size);
+    set_length(t, (SQLLEN)size);
+    return SQL_SUCCESS;
+}
+
+/* SQL_C_BINARY: bytea as its bytes, numbers in binary form, anything else
+ * as its text bytes. */
 static SQLRETURN to_binary(const source *src, const gc_fetch_target *t,
                            size_t *piece_offset, gc_error *err)
 {
+    if (src->fam == FAM_INT || src->fam == FAM_FLOAT) {
+        SQLRETURN rc = number_to_binary(src, t, err);
+        if (SQL_SUCCEEDED(rc))
+            mark_done(piece_offset);
+        return rc;
+    }
     if (src->fam != FAM_BYTEA)
         return put_pieces(t, (const unsigned char *)src->text, src->len, 0, piece_offset, err);
     if (src->len >= 2 && src->text[0] == '\\' && src->text[1] == 'x')
@@ -612,6 +708,14 @@ SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
     if (piece_offset != NULL && *piece_offset == GC_PIECE_DONE)
         return SQL_NO_DATA;
 
+    SQLSMALLINT wanted = gc_c_type_normalize(target->c_type);
+    if (is_null && target->null_date_as_empty &&
+        (wanted == SQL_C_CHAR || wanted == SQL_C_WCHAR) &&
+        (family_of(pg_type) == FAM_DATE || family_of(pg_type) == FAM_TIMESTAMP)) {
+        /* psqlODBC's empty-date option read back: NULL is the empty string. */
+        source empty = { pg_type, FAM_TEXT, "", 0 };
+        return to_character(&empty, target, wanted == SQL_C_WCHAR, piece_offset, err);
+    }
     if (is_null) {
         if (target->indicator == NULL) {
             gc_error_set(err, "22002", 0, "Indicator variable required but not supplied");

@@ -75,6 +75,9 @@ typedef struct gc_fetch_target {
     SQLSMALLINT scale;
     int interval_leading_precision; /* SQL_C_INTERVAL_*: digits allowed in the
                                    * leading field (0: what the struct holds) */
+    bool lf_to_crlf;              /* LFConversion: text's LF read as CR LF */
+    bool null_date_as_empty;      /* AB 0x8: a NULL date, timestamp or
+                                   * timestamptz read as CHAR/WCHAR is '' */
 } gc_fetch_target;
 
 /*

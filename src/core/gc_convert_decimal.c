@@ -68,6 +68,8 @@ bool gc_decnum_parse(const char *s, size_t len, gc_decnum *d)
         if (c < '0' || c > '9')
             break;
         any_digit = true;
+        if (seen_point)
+            d->written_scale++;
         if (c == '0' && d->ndigits == 0) {
             if (seen_point)
                 frac_digits++;   /* leading zero after the point scales */
@@ -104,6 +106,7 @@ bool gc_decnum_parse(const char *s, size_t len, gc_decnum *d)
                 e = e * 10 + (s[i] - '0');
         }
         d->exp10 += eneg ? -e : e;
+        d->written_scale -= eneg ? -e : e;
     }
     if (i != len)
         return false;
@@ -164,13 +167,28 @@ bool gc_integer_in_range(bool negative, uint64_t magnitude, int64_t min, uint64_
     return magnitude <= limit;
 }
 
-/* Rounds toward zero to `scale` decimals and packs into the struct. */
+/* The precision and scale d has as written ("7.70": 3 and 2, "0": 0 and
+ * 0), for a SQL_NUMERIC_STRUCT that takes the value as it comes. */
+static void own_precision_and_scale(const gc_decnum *d, int *precision, int *scale)
+{
+    long s = d->written_scale > 0 ? d->written_scale : 0;
+    long whole = d->ndigits + d->exp10;   /* digits before the point */
+    long p = (whole > 0 ? whole : 0) + s;
+    *scale = (int)(s > 127 ? 127 : s);
+    *precision = d->ndigits == 0 ? 0 : (int)(p > 255 ? 255 : p);
+}
+
+/* Rounds toward zero to `scale` decimals and packs into the struct;
+ * precision 0 with scale 0 takes the value's own precision and scale. */
 bool gc_decnum_to_numeric(const gc_decnum *d, int precision, int scale,
                           SQL_NUMERIC_STRUCT *out, bool *fraction_lost)
 {
     memset(out, 0, sizeof *out);
     *fraction_lost = false;
-    if (precision < 1 || precision > 38)
+    bool own = precision == 0 && scale == 0 && d->kind == GC_DECNUM_FINITE;
+    if (own)
+        own_precision_and_scale(d, &precision, &scale);
+    else if (precision < 1 || precision > 38)
         precision = 38;
     out->precision = (SQLCHAR)precision;
     out->scale = (SQLSCHAR)scale;
@@ -181,14 +199,18 @@ bool gc_decnum_to_numeric(const gc_decnum *d, int precision, int scale,
         out->sign = 1;
         return true;
     }
-    /* The scaled integer is digits * 10^(exp10 + scale); count its digits. */
+    /* The scaled integer is digits * 10^(exp10 + scale); count its digits.
+     * The value's own precision may pass 38 as long as 128 bits hold it. */
     long shift = d->exp10 + scale;
     long int_digits = d->ndigits + shift;
-    if (int_digits > precision)
+    if (int_digits > (own ? 39 : precision))
         return false;
     unsigned __int128 v = 0;
+    const unsigned __int128 max = ~(unsigned __int128)0;
     for (long k = 0; k < int_digits; k++) {
         unsigned digit = k < d->ndigits ? (unsigned)(d->digits[k] - '0') : 0;
+        if (v > (max - digit) / 10)
+            return false;
         v = v * 10 + digit;
     }
     for (long k = int_digits < 0 ? 0 : int_digits; k < d->ndigits; k++) {

@@ -31,6 +31,8 @@ typedef struct gc_decnum {
     int ndigits;
     long exp10;
     bool dropped_nonzero;
+    long written_scale;                  /* digits after the point as written,
+                                          * less the exponent ("7.70": 2) */
 } gc_decnum;
 
 /* Parses a numeric literal: optional spaces, sign, digits with an optional
@@ -48,7 +50,9 @@ bool gc_decnum_integer(const gc_decnum *d, bool *negative, uint64_t *magnitude,
 bool gc_integer_in_range(bool negative, uint64_t magnitude, int64_t min, uint64_t max);
 
 /* d rounded toward zero to `scale` decimals into a SQL_NUMERIC_STRUCT of
- * `precision` digits (1..38). Returns false when it does not fit (22003);
+ * `precision` digits (1..38); precision 0 with scale 0 keeps the value's own
+ * precision and scale, as psqlODBC does. Returns false when it does not fit
+ * (22003: more digits than the precision, or more than 128 bits);
  * *fraction_lost when digits beyond scale were dropped. */
 bool gc_decnum_to_numeric(const gc_decnum *d, int precision, int scale,
                           SQL_NUMERIC_STRUCT *out, bool *fraction_lost);
@@ -143,7 +147,8 @@ bool gc_interval_type_is_single_field(SQLSMALLINT type);
 
 /* iv into an SQL_INTERVAL_STRUCT of interval type `type` (C or SQL code).
  * leading_precision: digits the leading field may have (0 = what the struct
- * holds); seconds_precision: digits of the fraction field (-1 = 6).
+ * holds); seconds_precision: digits of the fraction field (-1 = 6, above 9
+ * = 9).
  * SQL_SUCCESS_WITH_INFO with 01S07 when trailing fields or fraction digits
  * were cut; SQL_ERROR with 22015 when the leading field is too long, the
  * value is infinite, or it has months for a day-time type (days or a time

@@ -366,7 +366,9 @@ SQLRETURN gc_interval_to_struct(const gc_interval *iv, SQLSMALLINT type,
         }
         int64_t frac = micros % USEC_PER_SEC;
         if (sh.trailing == F_SECOND) {
-            int sp = seconds_precision < 0 || seconds_precision > 9 ? 6 : seconds_precision;
+            /* Above 9 digits (nanoseconds) is more than the fraction field
+             * can mean: taken as 9, as psqlODBC clamps it. */
+            int sp = seconds_precision < 0 ? 6 : seconds_precision > 9 ? 9 : seconds_precision;
             int64_t scaled = frac;
             for (int k = 6; k < sp; k++)
                 scaled *= 10;

@@ -20,6 +20,7 @@
 #include "core/gc_exec_array.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
+#include "core/gc_param_dates.h"
 #include "core/gc_param.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_route_session.h"
@@ -377,6 +378,7 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
         if (rc == SQL_SUCCESS_WITH_INFO)
             result = rc;
     }
+    gc_param_null_empty_dates(s, row, pv);
     if (gc_lo_resolve_params(s, row, pv) == SQL_ERROR) {
         free_values(pv, n);
         return SQL_ERROR;

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "config/gc_psqlodbc.h"
 #include "core/gc_cursor.h"
 #include "core/gc_lo.h"
 
@@ -75,7 +76,9 @@ SQLRETURN gc_stmt_bind_col(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
     r->octet_length_ptr = ind;
     r->indicator_ptr = ind;
     if (c_type == SQL_C_NUMERIC) {
-        r->precision = 38;    /* ODBC's defaults for an SQLBindCol'd numeric */
+        /* 0 and 0: the value's own precision and scale, as psqlODBC gives
+         * them, until the application sets SQL_DESC_PRECISION / _SCALE. */
+        r->precision = 0;
         r->scale = 0;
     }
     return SQL_SUCCESS;
@@ -120,6 +123,7 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
     const gc_desc *ard = s->ard;
     int ncols = ard->count < s->ird->count ? ard->count : s->ird->count;
     SQLRETURN result = SQL_SUCCESS;
+    bool null_dates = gc_psqlodbc_cvt_null_date(s->conn->settings.extra_options);
     for (int c = 0; c < ncols; c++) {
         const gc_desc_rec *b = &ard->recs[c];
         if (b->data_ptr == NULL && b->indicator_ptr == NULL && b->octet_length_ptr == NULL)
@@ -137,6 +141,8 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
             .precision = b->precision,
             .scale = b->scale,
             .interval_leading_precision = b->datetime_interval_precision,
+            .lf_to_crlf = s->conn->settings.lf_conversion,
+            .null_date_as_empty = null_dates,
         };
         bool null = PQgetisnull(s->block, row, c);
         gc_error err;
@@ -295,9 +301,7 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         precision = b != NULL ? b->precision : 0;
         scale = b != NULL ? b->scale : 0;
         leading_precision = b != NULL ? b->datetime_interval_precision : 0;
-    } else if (c_type == SQL_C_NUMERIC) {
-        precision = 38;
-    }
+    }   /* SQL_C_NUMERIC: 0 and 0, the value's own precision and scale */
     if (col != s->getdata_column) {
         s->getdata_column = col;
         s->getdata_offset = 0;
@@ -312,6 +316,8 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         .precision = precision,
         .scale = scale,
         .interval_leading_precision = leading_precision,
+        .lf_to_crlf = s->conn->settings.lf_conversion,
+        .null_date_as_empty = gc_psqlodbc_cvt_null_date(s->conn->settings.extra_options),
     };
     int c = col - 1;
     gc_error err;

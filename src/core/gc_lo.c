@@ -189,10 +189,8 @@ static bool run_quietly(gc_member *m, const char *sql)
     return r != NULL;
 }
 
-/* Learns what the server infers for the long binary parameters of s by
- * describing s->sql as the unnamed statement with them unspecified; keeps
- * the answer in s->described_param_types (zeros when it cannot tell). */
-static void describe_targets(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
+/* See gc_lo.h. */
+void gc_lo_describe_params(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
 {
     int n = s->nparams;
     Oid *types = calloc((size_t)n, sizeof *types);
@@ -326,7 +324,7 @@ SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv)
     if (!any || s->simple_query || !database_has_lo_type(s))
         return SQL_SUCCESS;
     if (s->described_param_types == NULL || s->described_nparams != n)
-        describe_targets(s, row, pv);
+        gc_lo_describe_params(s, row, pv);
     for (int i = 0; i < n && s->described_param_types != NULL; i++) {
         Oid target = s->described_param_types[i];
         if (!is_binary_param(s, row, i, pv) || !is_lo_type(s, target))

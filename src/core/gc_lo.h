@@ -44,4 +44,11 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
  * diagnostics on s when a large object cannot be made. */
 SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv);
 
+/* Learns the types the server infers for the parameters of s by describing
+ * s->sql as the unnamed statement, the long binary parameters of the row
+ * unspecified and the others as pv declares them (in a savepoint inside a
+ * transaction); keeps the answer in s->described_param_types (zeros when
+ * it cannot tell, NULL in a failed transaction). */
+void gc_lo_describe_params(gc_stmt *s, SQLULEN row, const gc_param_value *pv);
+
 #endif

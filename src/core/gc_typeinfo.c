@@ -151,6 +151,12 @@ static PGresult *make_typeinfo_result(void)
  * rows, a code ODBC does not define gives HY004. The result is handed to the
  * statement, which owns it.
  */
+/* COLUMN_SIZE of bytea as SQL_LONGVARBINARY: the type has no length limit
+ * but ODBC's, as psqlODBC reports it (MaxLongVarcharSize sizes result
+ * columns, not the type). Applications binding COLUMN_SIZE as SQL_C_ULONG
+ * (MSDASQL) need a positive value. */
+#define BYTEA_TYPE_SIZE 2147483647
+
 SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
 {
     assert(s != NULL);
@@ -170,6 +176,8 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
         int typmod = gc_catalog_types[i].typmod_kind == 'c' ? 10 + 4 : -1;
         gc_pgtype_describe(gc_catalog_types[i].oid, typmod, &infos[i]);
         gc_pgtype_apply_keys(&s->conn->settings, gc_catalog_types[i].oid, typmod, &infos[i]);
+        if (gc_catalog_types[i].oid == GC_OID_BYTEA && infos[i].sql_type == SQL_LONGVARBINARY)
+            infos[i].column_size = BYTEA_TYPE_SIZE;
         if (wanted == SQL_ALL_TYPES)
             types[i] = gc_catalog_reported_type(&infos[i], s->conn->wide_app);
         else if (infos[i].sql_type == wanted || infos[i].sql_wide_type == wanted)

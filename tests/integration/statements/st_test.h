@@ -106,6 +106,23 @@ static inline void st_connect_opts(st_conn *c, SQLINTEGER odbc_version, const ch
     }
 }
 
+/* Expects connecting with the keys `extra` to fail with SQLSTATE `state`. */
+static inline void st_expect_connect_state(const char *extra, const char *state)
+{
+    SQLHENV env;
+    SQLHDBC dbc;
+    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    char connstr[512];
+    snprintf(connstr, sizeof connstr, "DSN=%s;%s", getenv("GC_TEST_DSN"), extra);
+    ST_EXPECT_HANDLE_STATE(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0,
+                                            NULL, SQL_DRIVER_NOPROMPT),
+                           SQL_HANDLE_DBC, dbc, state);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLFreeHandle(SQL_HANDLE_ENV, env);
+}
+
 /* Connects as an ODBC 3 application with the keys `extra`. */
 static inline void st_connect_with(st_conn *c, const char *extra)
 {

@@ -105,7 +105,7 @@ static void test_keys_without_effect_are_accepted_stored_nowhere_and_not_echoed(
     gc_settings s;
     gc_settings_init(&s);
     parse_ok(&s, "Driver=x;UseDeclareFetch=1;Fetch=5000;Parse=1;ShowOidColumn=1;"
-                 "Description={my data source};LFConversion=1;BatchSize=10;XaOpt=1");
+                 "Description={my data source};UniqueIndex=1;BatchSize=10;XaOpt=1");
     assert_int_equal(s.unknown_key_count, 0);
     assert_null(s.unknown_keys);
     /* nothing of them comes back in the completed connection string */
@@ -150,10 +150,45 @@ static void test_cx_sets_the_keys_its_bits_stand_for(void **state)
     gc_settings_free(&s);
 }
 
+static void test_one_digit_cx_lfconversion_and_extra_options(void **state)
+{
+    (void)state;
+    gc_settings s;
+    gc_settings_init(&s);
+    assert_false(s.lf_conversion);
+    /* One digit: psqlODBC's first three bits, LFConversion first. */
+    set_ok(&s, "CX", "1");
+    assert_true(s.lf_conversion);
+    set_ok(&s, "CX", "6");
+    assert_false(s.lf_conversion);
+    set_ok(&s, "LFConversion", "1");
+    assert_true(s.lf_conversion);
+    /* Two digits: a count and no mask, every counted bit clear. */
+    set_ok(&s, "CX", "03");
+    assert_false(s.lf_conversion);
+    /* AB in psqlODBC's three number forms; bit 0x8 is the empty-date one. */
+    assert_false(gc_psqlodbc_cvt_null_date(s.extra_options));
+    const char *with_bit[] = { "0x08", "0X1f", "8", "010", "24" };
+    for (size_t i = 0; i < sizeof with_bit / sizeof with_bit[0]; i++) {
+        set_ok(&s, "AB", with_bit[i]);
+        assert_true(gc_psqlodbc_cvt_null_date(s.extra_options));
+    }
+    set_ok(&s, "ExtraOptions", "0x7");
+    assert_false(gc_psqlodbc_cvt_null_date(s.extra_options));
+    const char *bad[] = { "0x", "abc", "-8", "08", " 8" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gc_error err;
+        gc_error_clear(&err);
+        assert_false(gc_settings_set(&s, "AB", bad[i], NULL, &err));
+        assert_string_equal(err.sqlstate, "HY024");
+    }
+    gc_settings_free(&s);
+}
+
 static void test_bad_cx_fails_with_HY024_and_changes_nothing(void **state)
 {
     (void)state;
-    const char *bad[] = { "1", "1c", "1cxyz", "g1ff", "1c11111111111111111" };
+    const char *bad[] = { "", "g", "1cxyz", "g1ff", "1c11111111111111111" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gc_settings s;
         gc_settings_init(&s);
@@ -232,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_psqlodbc_spellings_and_abbreviations_set_the_fields),
         cmocka_unit_test(test_keys_without_effect_are_accepted_stored_nowhere_and_not_echoed),
         cmocka_unit_test(test_cx_sets_the_keys_its_bits_stand_for),
+        cmocka_unit_test(test_one_digit_cx_lfconversion_and_extra_options),
         cmocka_unit_test(test_bad_cx_fails_with_HY024_and_changes_nothing),
         cmocka_unit_test(test_fetch_window_rows_and_protocol_are_known),
         cmocka_unit_test(test_unknown_keys_are_counted_and_only_the_first_names_kept),

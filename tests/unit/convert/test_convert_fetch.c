@@ -27,7 +27,7 @@ static fetch conv_full(Oid oid, const char *text, SQLSMALLINT c_type, SQLLEN buf
     memset(&f, 0, sizeof f);
     memset(f.buf, 0x5A, sizeof f.buf);
     f.len = -999;
-    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale, 0 };
+    gc_fetch_target t = { c_type, f.buf, buflen, &f.len, &f.len, precision, scale, 0, false, false };
     gc_error err;
     f.rc = gc_convert_value_to_c(oid, text, strlen(text), false, &t, NULL, &err);
     memcpy(f.state, err.sqlstate, 6);
@@ -260,15 +260,145 @@ static void numeric_struct_takes_target_precision_and_scale(void **state)
     assert_int_equal(f.len, sizeof(SQL_NUMERIC_STRUCT));
 }
 
-static void numeric_struct_default_scale_zero_loses_fraction_with_01S07(void **state)
+static void numeric_struct_scale_zero_set_with_a_precision_loses_fraction_with_01S07(void **state)
 {
     (void)state;
-    fetch f = conv_full(GC_OID_NUMERIC, "99.9", SQL_C_NUMERIC, 64, 0, 0);
+    fetch f = conv_full(GC_OID_NUMERIC, "99.9", SQL_C_NUMERIC, 64, 10, 0);
     assert_state(f, SQL_SUCCESS_WITH_INFO, "01S07");
     SQL_NUMERIC_STRUCT *n = (SQL_NUMERIC_STRUCT *)f.buf;
-    assert_int_equal(n->precision, 38);
+    assert_int_equal(n->precision, 10);
     assert_int_equal(n->sign, 1);
     assert_int_equal(n->val[0], 99);
+}
+
+/* The 128-bit magnitude of a SQL_NUMERIC_STRUCT. */
+static unsigned __int128 numeric_magnitude(const SQL_NUMERIC_STRUCT *n)
+{
+    unsigned __int128 v = 0;
+    for (int b = 15; b >= 0; b--)
+        v = v << 8 | n->val[b];
+    return v;
+}
+
+static void numeric_struct_without_precision_keeps_the_values_own(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int precision, scale, sign; unsigned magnitude; }
+    cases[] = {
+        { "25.212", 5, 3, 1, 25212 }, { "-7.70", 3, 2, 0, 770 }, { "0", 0, 0, 1, 0 },
+        { "-0", 0, 0, 1, 0 }, { "0.050", 3, 3, 1, 50 }, { "1200", 4, 0, 1, 1200 },
+        { "1.5e2", 3, 0, 1, 150 }, { "1234.567890", 10, 6, 1, 1234567890u },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fetch f = conv_full(GC_OID_NUMERIC, cases[i].text, SQL_C_NUMERIC, 64, 0, 0);
+        assert_ok(f);
+        SQL_NUMERIC_STRUCT *n = (SQL_NUMERIC_STRUCT *)f.buf;
+        assert_int_equal(n->precision, cases[i].precision);
+        assert_int_equal(n->scale, cases[i].scale);
+        assert_int_equal(n->sign, cases[i].sign);
+        assert_true(numeric_magnitude(n) == cases[i].magnitude);
+    }
+    /* 39 digits while 128 bits hold them; one more is 22003, not a wrap. */
+    fetch f = conv_full(GC_OID_NUMERIC, "340282366920938463463374607431768211455",
+                        SQL_C_NUMERIC, 64, 0, 0);
+    assert_ok(f);
+    assert_int_equal(((SQL_NUMERIC_STRUCT *)f.buf)->precision, 39);
+    assert_true(numeric_magnitude((SQL_NUMERIC_STRUCT *)f.buf) == ~(unsigned __int128)0);
+    assert_state(conv_full(GC_OID_NUMERIC, "340282366920938463463374607431768211456",
+                           SQL_C_NUMERIC, 64, 0, 0), SQL_ERROR, "22003");
+    assert_state(conv_full(GC_OID_FLOAT8, "NaN", SQL_C_NUMERIC, 64, 0, 0), SQL_ERROR, "22003");
+}
+
+static void numbers_to_binary_are_machine_values(void **state)
+{
+    (void)state;
+    fetch f = conv(GC_OID_INT4, "1234567", SQL_C_BINARY);
+    assert_ok(f);
+    int32_t i4;
+    memcpy(&i4, f.buf, sizeof i4);
+    assert_int_equal(i4, 1234567);
+    assert_int_equal(f.len, 4);
+    f = conv(GC_OID_INT2, "-2", SQL_C_BINARY);
+    int16_t i2;
+    memcpy(&i2, f.buf, sizeof i2);
+    assert_int_equal(i2, -2);
+    assert_int_equal(f.len, 2);
+    f = conv(GC_OID_INT8, "-9223372036854775808", SQL_C_BINARY);
+    int64_t i8;
+    memcpy(&i8, f.buf, sizeof i8);
+    assert_true(i8 == INT64_MIN);
+    assert_int_equal(f.len, 8);
+    f = conv(GC_OID_FLOAT8, "1.5", SQL_C_BINARY);
+    double d;
+    memcpy(&d, f.buf, sizeof d);
+    assert_true(d == 1.5);
+    assert_int_equal(f.len, 8);
+    f = conv(GC_OID_FLOAT4, "-Infinity", SQL_C_BINARY);
+    float fl;
+    memcpy(&fl, f.buf, sizeof fl);
+    assert_true(isinf(fl) && fl < 0);
+    assert_int_equal(f.len, 4);
+    /* Too small a buffer for the value's form: 22003, nothing written. */
+    f = conv_full(GC_OID_INT8, "1", SQL_C_BINARY, 4, 0, 0);
+    assert_state(f, SQL_ERROR, "22003");
+    assert_int_equal(f.buf[0], 0x5A);
+    /* numeric stays its text, as before */
+    f = conv(GC_OID_NUMERIC, "1.5", SQL_C_BINARY);
+    assert_ok(f);
+    assert_memory_equal(f.buf, "1.5", 3);
+}
+
+static void wchar_buffer_of_one_byte_is_truncated_even_when_empty(void **state)
+{
+    (void)state;
+    fetch f = conv_full(GC_OID_TEXT, "", SQL_C_WCHAR, 1, 0, 0);
+    assert_state(f, SQL_SUCCESS_WITH_INFO, "01004");
+    assert_int_equal(f.buf[0], 0);
+    assert_int_equal(f.buf[1], 0x5A);   /* nothing past the buffer */
+    assert_int_equal(f.len, 0);
+    f = conv_full(GC_OID_TEXT, "", SQL_C_WCHAR, 2, 0, 0);
+    assert_ok(f);
+}
+
+/* text read with LFConversion on into a buffer of buflen bytes. */
+static fetch conv_crlf(const char *text, SQLSMALLINT c_type, SQLLEN buflen, size_t *offset)
+{
+    fetch f;
+    memset(&f, 0, sizeof f);
+    memset(f.buf, 0x5A, sizeof f.buf);
+    gc_fetch_target t = { .c_type = c_type, .buffer = f.buf, .buffer_length = buflen,
+                          .length = &f.len, .indicator = &f.len, .lf_to_crlf = true };
+    gc_error err;
+    f.rc = gc_convert_value_to_c(GC_OID_TEXT, text, strlen(text), false, &t, offset, &err);
+    memcpy(f.state, err.sqlstate, 6);
+    return f;
+}
+
+static void lf_conversion_reads_lf_as_crlf(void **state)
+{
+    (void)state;
+    fetch f = conv_crlf("a\nb\r\nc\n", SQL_C_CHAR, 64, NULL);
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "a\r\nb\r\nc\r\n");
+    assert_int_equal(f.len, 9);
+    f = conv_crlf("a\nb", SQL_C_WCHAR, 64, NULL);
+    assert_ok(f);
+    assert_int_equal(f.len, 8);
+    const uint16_t expect[] = { 'a', '\r', '\n', 'b', 0 };
+    assert_memory_equal(f.buf, expect, sizeof expect);
+    /* In pieces the length counts the CRs; the second piece goes on. */
+    size_t offset = 0;
+    f = conv_crlf("x\ny\nz", SQL_C_CHAR, 4, &offset);
+    assert_state(f, SQL_SUCCESS_WITH_INFO, "01004");
+    assert_string_equal((char *)f.buf, "x\r\n");
+    assert_int_equal(f.len, 7);
+    f = conv_crlf("x\ny\nz", SQL_C_CHAR, 64, &offset);
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "y\r\nz");
+    assert_int_equal(f.len, 4);
+    /* Off: as stored. */
+    f = conv(GC_OID_TEXT, "a\nb", SQL_C_CHAR);
+    assert_string_equal((char *)f.buf, "a\nb");
 }
 
 static void numeric_struct_holds_38_digits_and_refuses_more(void **state)
@@ -392,11 +522,11 @@ static void bytea_to_char_is_hex_digits(void **state)
     (void)state;
     fetch f = conv(GC_OID_BYTEA, "\\x0a0bff", SQL_C_CHAR);
     assert_ok(f);
-    assert_string_equal((char *)f.buf, "0a0bff");
+    assert_string_equal((char *)f.buf, "0a0bff");   /* the server's digits */
     assert_int_equal(f.len, 6);
     f = conv(GC_OID_BYTEA, "a\\\\b\\001", SQL_C_CHAR);   /* escape format */
     assert_ok(f);
-    assert_string_equal((char *)f.buf, "615c6201");
+    assert_string_equal((char *)f.buf, "615C6201");   /* encoded here: upper case */
     f = conv_full(GC_OID_BYTEA, "\\x0a0bff", SQL_C_CHAR, 4, 0, 0);
     assert_state(f, SQL_SUCCESS_WITH_INFO, "01004");
     assert_string_equal((char *)f.buf, "0a0");
@@ -596,7 +726,12 @@ static void uuid_to_guid_and_text_to_guid(void **state)
 static void non_bytea_to_binary_is_its_text_bytes(void **state)
 {
     (void)state;
-    fetch f = conv(GC_OID_INT4, "123", SQL_C_BINARY);
+    fetch f = conv(GC_OID_DATE, "2020-01-02", SQL_C_BINARY);
+    assert_ok(f);
+    assert_int_equal(f.len, 10);
+    assert_memory_equal(f.buf, "2020-01-02", 10);
+    assert_int_equal(f.buf[10], 0x5A);   /* no terminator */
+    f = conv(GC_OID_TEXT, "123", SQL_C_BINARY);
     assert_ok(f);
     assert_int_equal(f.len, 3);
     assert_memory_equal(f.buf, "123", 3);
@@ -651,7 +786,11 @@ int main(void)
         cmocka_unit_test(floats_read_as_float_and_double),
         cmocka_unit_test(floats_out_of_range_give_22003),
         cmocka_unit_test(numeric_struct_takes_target_precision_and_scale),
-        cmocka_unit_test(numeric_struct_default_scale_zero_loses_fraction_with_01S07),
+        cmocka_unit_test(numeric_struct_scale_zero_set_with_a_precision_loses_fraction_with_01S07),
+        cmocka_unit_test(numeric_struct_without_precision_keeps_the_values_own),
+        cmocka_unit_test(numbers_to_binary_are_machine_values),
+        cmocka_unit_test(wchar_buffer_of_one_byte_is_truncated_even_when_empty),
+        cmocka_unit_test(lf_conversion_reads_lf_as_crlf),
         cmocka_unit_test(numeric_struct_holds_38_digits_and_refuses_more),
         cmocka_unit_test(numbers_and_bools_to_char),
         cmocka_unit_test(number_to_char_truncates_fraction_01004_but_not_whole_digits_22003),

@@ -149,6 +149,11 @@ static void seconds_precision_scales_the_fraction(void **state)
     f = read_as("00:00:01.5", SQL_C_INTERVAL_DAY_TO_SECOND, 0, 9);
     assert_rc(f, SQL_SUCCESS, "");
     assert_int_equal(DS(f).fraction, 500000000);
+    /* Above 9 digits the fraction is still nanoseconds, not a wrap. */
+    f = read_as("01:02:03.123456", SQL_C_INTERVAL_HOUR_TO_SECOND, 0, 20);
+    assert_rc(f, SQL_SUCCESS, "");
+    assert_int_equal(DS(f).second, 3);
+    assert_int_equal(DS(f).fraction, 123456000);
 }
 
 static void leading_precision_overflow_gives_22015(void **state)

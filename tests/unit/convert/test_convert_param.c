@@ -196,7 +196,7 @@ static void numeric_struct_round_trips_through_text(void **state)
     for (size_t i = 0; i < 4; i++) {
         SQL_NUMERIC_STRUCT n;
         SQLLEN len;
-        gc_fetch_target t = { SQL_C_NUMERIC, &n, 0, &len, &len, 38, (SQLSMALLINT)scales[i], 0 };
+        gc_fetch_target t = { SQL_C_NUMERIC, &n, 0, &len, &len, 38, (SQLSMALLINT)scales[i], 0, false, false };
         gc_error err;
         assert_int_equal(gc_convert_value_to_c(GC_OID_NUMERIC, values[i], strlen(values[i]),
                                                false, &t, NULL, &err), SQL_SUCCESS);

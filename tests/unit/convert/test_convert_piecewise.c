@@ -24,7 +24,7 @@ typedef struct reader {
 static SQLRETURN next_piece(reader *r, SQLLEN buflen)
 {
     memset(r->buf, 0x5A, sizeof r->buf);
-    gc_fetch_target t = { r->c_type, r->buf, buflen, &r->len, &r->len, 0, 0, 0 };
+    gc_fetch_target t = { r->c_type, r->buf, buflen, &r->len, &r->len, 0, 0, 0, false, false };
     gc_error err;
     SQLRETURN rc = gc_convert_value_to_c(r->oid, r->text, strlen(r->text), false, &t,
                                          &r->offset, &err);
@@ -148,7 +148,7 @@ static void null_sets_indicator_then_no_data(void **state)
     SQLLEN ind = 0;
     SQLINTEGER v = 5;
     size_t offset = 0;
-    gc_fetch_target t = { SQL_C_SLONG, &v, 0, &ind, &ind, 0, 0, 0 };
+    gc_fetch_target t = { SQL_C_SLONG, &v, 0, &ind, &ind, 0, 0, 0, false, false };
     gc_error err;
     assert_int_equal(gc_convert_value_to_c(GC_OID_INT4, NULL, 0, true, &t, &offset, &err),
                      SQL_SUCCESS);
@@ -163,7 +163,7 @@ static void null_without_indicator_gives_22002(void **state)
     (void)state;
     SQLLEN len = 0;
     char buf[8];
-    gc_fetch_target t = { SQL_C_CHAR, buf, 8, &len, NULL, 0, 0, 0 };
+    gc_fetch_target t = { SQL_C_CHAR, buf, 8, &len, NULL, 0, 0, 0, false, false };
     gc_error err;
     assert_int_equal(gc_convert_value_to_c(GC_OID_TEXT, NULL, 0, true, &t, NULL, &err),
                      SQL_ERROR);
@@ -175,7 +175,7 @@ static void separate_indicator_gets_zero_for_data(void **state)
     (void)state;
     SQLLEN len = -1, ind = -1;
     char buf[8];
-    gc_fetch_target t = { SQL_C_CHAR, buf, 8, &len, &ind, 0, 0, 0 };
+    gc_fetch_target t = { SQL_C_CHAR, buf, 8, &len, &ind, 0, 0, 0, false, false };
     gc_error err;
     assert_int_equal(gc_convert_value_to_c(GC_OID_TEXT, "xy", 2, false, &t, NULL, &err),
                      SQL_SUCCESS);
@@ -187,7 +187,7 @@ static void null_buffer_reports_length_only(void **state)
 {
     (void)state;
     SQLLEN len = -1;
-    gc_fetch_target t = { SQL_C_SLONG, NULL, 0, &len, &len, 0, 0, 0 };
+    gc_fetch_target t = { SQL_C_SLONG, NULL, 0, &len, &len, 0, 0, 0, false, false };
     gc_error err;
     assert_int_equal(gc_convert_value_to_c(GC_OID_INT4, "12", 2, false, &t, NULL, &err),
                      SQL_SUCCESS);
