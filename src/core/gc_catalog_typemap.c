@@ -145,6 +145,10 @@ char *gc_catalog_typemap_text(bool wide)
         append_type_line(&sb, gc_catalog_types[i].oid, gc_catalog_types[i].typmod_kind, wide);
         gc_strbuf_append_char(&sb, '\n');
     }
+    /* money is described (SQL_FLOAT) but not offered by SQLGetTypeInfo,
+     * whose SQL_FLOAT row would then name it for new float columns. */
+    append_type_line(&sb, GC_OID_MONEY, '\0', wide);
+    gc_strbuf_append_char(&sb, '\n');
     append_type_line(&sb, 0, 'b', wide);   /* unknown types read as long text */
     gc_strbuf_append_char(&sb, '\n');
     /* The lo extension's type, whose oid differs in each database: found by
