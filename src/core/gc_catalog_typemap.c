@@ -147,6 +147,9 @@ static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid
 static const struct { Oid oid; char kind; } described_only_types[] = {
     { GC_OID_OID, '\0' }, { GC_OID_CHAR, 'b' }, { GC_OID_NAME, 'b' },
     { GC_OID_INTERVAL, 'b' }, { GC_OID_TIMETZ, 'b' },
+    /* money is described (SQL_FLOAT) but not offered by SQLGetTypeInfo,
+     * whose SQL_FLOAT row would then name it for new float columns. */
+    { GC_OID_MONEY, '\0' },
 };
 
 /* The type map line of a type the driver knows by oid, described as a

@@ -16,7 +16,7 @@
 #include <string.h>
 
 typedef enum family {
-    FAM_BOOL, FAM_INT, FAM_NUMERIC, FAM_FLOAT, FAM_TEXT,
+    FAM_BOOL, FAM_INT, FAM_NUMERIC, FAM_FLOAT, FAM_MONEY, FAM_TEXT,
     FAM_DATE, FAM_TIME, FAM_TIMESTAMP, FAM_BYTEA, FAM_UUID
 } family;
 
@@ -27,6 +27,7 @@ static family family_of(Oid t)
     case GC_OID_INT2: case GC_OID_INT4: case GC_OID_INT8: case GC_OID_OID: return FAM_INT;
     case GC_OID_NUMERIC: return FAM_NUMERIC;
     case GC_OID_FLOAT4: case GC_OID_FLOAT8: return FAM_FLOAT;
+    case GC_OID_MONEY: return FAM_MONEY;
     case GC_OID_DATE: return FAM_DATE;
     case GC_OID_TIME: return FAM_TIME;
     case GC_OID_TIMESTAMP: case GC_OID_TIMESTAMPTZ: return FAM_TIMESTAMP;
@@ -188,7 +189,8 @@ static size_t whole_part_length(const source *src, const char *text, size_t len)
     case FAM_TEXT:
     case FAM_BYTEA:
         return 0;
-    case FAM_INT: case FAM_NUMERIC: case FAM_FLOAT: case FAM_TIME: case FAM_TIMESTAMP: {
+    case FAM_INT: case FAM_NUMERIC: case FAM_FLOAT: case FAM_MONEY:
+    case FAM_TIME: case FAM_TIMESTAMP: {
         const char *dot = memchr(text, '.', len);
         if (dot == NULL || memchr(text, 'e', len) != NULL || memchr(text, 'E', len) != NULL)
             return len;
@@ -697,6 +699,49 @@ static SQLRETURN to_interval(const source *src, const gc_fetch_target *t, SQLSMA
     return rc;
 }
 
+/* The longest plain decimal a money value becomes: int8's 19 digits, a
+ * sign and a point, with room to spare. */
+enum { MONEY_DECIMAL_MAX = 32 };
+
+/* Money's text ("$1,234.56", "-$1,234.56", "1.234,56 EUR", "($5.00)": the
+ * symbol and separators follow the server's lc_monetary) as a plain decimal
+ * ("-1234.56") into out (MONEY_DECIMAL_MAX bytes), for the numeric C types.
+ * The decimal separator is the last '.' or ',' unless exactly three digits
+ * follow it and no other separator precedes it: then it groups thousands.
+ * False for text that holds no digit or too many. */
+static bool money_as_decimal(const char *text, size_t len, char *out, size_t *out_len)
+{
+    size_t point = len;   /* index of the decimal separator, len if none */
+    for (size_t i = len; i-- > 0;) {
+        if (text[i] != '.' && text[i] != ',')
+            continue;
+        size_t digits = 0;
+        while (i + 1 + digits < len && isdigit((unsigned char)text[i + 1 + digits]))
+            digits++;
+        bool other_before = memchr(text, text[i] == '.' ? ',' : '.', i) != NULL;
+        if (digits != 3 || other_before)
+            point = i;
+        break;
+    }
+    bool negative = memchr(text, '-', len) != NULL || memchr(text, '(', len) != NULL;
+    size_t n = 0, digits = 0;
+    if (negative)
+        out[n++] = '-';
+    for (size_t i = 0; i < len; i++) {
+        if (i == point) {
+            out[n++] = '.';
+        } else if (isdigit((unsigned char)text[i])) {
+            if (n + 2 >= MONEY_DECIMAL_MAX)
+                return false;
+            out[n++] = text[i];
+            digits++;
+        }
+    }
+    out[n] = '\0';
+    *out_len = n;
+    return digits > 0;
+}
+
 /* Converts one value; see gc_convert.h for the contract. Fixed-size results
  * and NULL are returned whole, so the next call on them is SQL_NO_DATA. */
 SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
@@ -735,6 +780,15 @@ SQLRETURN gc_convert_value_to_c(Oid pg_type, const char *text, size_t text_len,
     }
     c_type = gc_c_type_normalize(c_type);
     source src = { pg_type, family_of(pg_type), text, text_len };
+    char money[MONEY_DECIMAL_MAX];
+    if (src.fam == FAM_MONEY && c_type != SQL_C_CHAR && c_type != SQL_C_WCHAR &&
+        c_type != SQL_C_BINARY) {
+        /* Numbers read money as the decimal it holds; text keeps its symbol. */
+        if (!money_as_decimal(text, text_len, money, &src.len))
+            return fail(err, "22018", "Invalid character value for cast specification", &src);
+        src.fam = FAM_NUMERIC;
+        src.text = money;
+    }
 
     SQLRETURN rc;
     switch (c_type) {

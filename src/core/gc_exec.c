@@ -160,6 +160,50 @@ static SQLRETURN collect_prepare(gc_stmt *s, gc_member *m, PGresult **refusal)
     return SQL_ERROR;
 }
 
+/* Parsing as a server statement failed because the text holds several
+ * statements (42601 "cannot insert multiple commands..."): such a text without
+ * parameters runs as a simple query instead. */
+static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+    return s->nparams == 0 && state != NULL && strcmp(state, "42601") == 0 &&
+           msg != NULL && strstr(msg, "multiple commands") != NULL;
+}
+
+/* Sends PREPARE name of s->sql (n parameters of types) on m and collects
+ * the answer as collect_prepare does. Inside an open transaction the
+ * PREPARE goes under the rollback level (gc_txn_guard_prepare_*): a text
+ * the server refuses does not leave the transaction aborted. */
+static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, int n,
+                            const Oid *types, PGresult **refusal)
+{
+    PGresult *refused = NULL;
+    bool guarded = gc_txn_guard_prepare_begin(s, m);
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_member_send_prepare(m, name, s->sql, n, types, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;   /* the session is lost: so is its transaction */
+    }
+    SQLRETURN rc = collect_prepare(s, m, &refused);
+    if (guarded) {
+        /* A text of several statements is no failure: it runs as a simple
+         * query next, in the transaction kept as it was. */
+        bool failed = refused != NULL && !is_multi_statement_error(s, refused);
+        gc_txn_guard_prepare_end(s, m, rc == SQL_SUCCESS, failed);
+    }
+    if (refused != NULL) {
+        if (refusal != NULL) {
+            *refusal = refused;
+        } else {
+            gc_stmt_add_member_error(s, m, refused);
+            PQclear(refused);
+        }
+    }
+    return rc;
+}
+
 /* Makes sure the server holds s->sql as a prepared statement whose parameter
  * types fit `types` (NULL: all unspecified). The session must be free. When
  * the server refuses the text, *refusal gets its error result (the caller's
@@ -178,14 +222,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         s->server.name[0] = '\0';    /* the session was reconnected: it is gone */
     if (s->server.name[0] != '\0') {
         /* Made on another member already: the same name and types here. */
-        gc_error err;
-        gc_error_clear(&err);
-        if (!gc_member_send_prepare(m, s->server.name, s->sql, n, s->server.param_types,
-                                    &err)) {
-            gc_diag_add_error(&s->h.diag, &err);
-            return SQL_ERROR;
-        }
-        if (collect_prepare(s, m, refusal) != SQL_SUCCESS)
+        if (prepare_on(s, m, s->server.name, n, s->server.param_types, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
         gc_route_mark_prepared(s, m);
         gc_commit_prepare_twin(s, m);
@@ -208,14 +245,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                                ? gc_session_pool_statement_number()
                                : ++s->conn->next_statement_number;
     snprintf(name, sizeof name, "gc_%lu", number);
-    gc_error err;
-    gc_error_clear(&err);
-    if (!gc_member_send_prepare(m, name, s->sql, n, copy, &err)) {
-        free(copy);
-        gc_diag_add_error(&s->h.diag, &err);
-        return SQL_ERROR;
-    }
-    if (collect_prepare(s, m, refusal) != SQL_SUCCESS) {
+    if (prepare_on(s, m, name, n, copy, refusal) != SQL_SUCCESS) {
         free(copy);
         return SQL_ERROR;
     }
@@ -228,16 +258,6 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
     return SQL_SUCCESS;
 }
 
-/* Parsing as a server statement failed because the text holds several
- * statements (42601 "cannot insert multiple commands..."): such a text without
- * parameters runs as a simple query instead. */
-static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
-{
-    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
-    return s->nparams == 0 && state != NULL && strcmp(state, "42601") == 0 &&
-           msg != NULL && strstr(msg, "multiple commands") != NULL;
-}
 
 /* SHOW GLOBAL CONNECTION described before it runs: its columns are the
  * driver's own. */

@@ -91,6 +91,11 @@ void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
     case GC_OID_FLOAT8:
         describe_fixed(out, "float8", SQL_DOUBLE, 15, 24, 8, 10, SQL_C_DOUBLE);
         break;
+    case GC_OID_MONEY:
+        /* psqlODBC's mapping, which programs written for it read as a double;
+         * the text keeps the currency symbol (gc_convert.c reads it). */
+        describe_fixed(out, "money", SQL_FLOAT, 15, 24, 8, 10, SQL_C_DOUBLE);
+        break;
     case GC_OID_CHAR:
         describe_text(out, "char", SQL_CHAR, SQL_WCHAR, 1);
         break;

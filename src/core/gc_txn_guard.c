@@ -108,6 +108,38 @@ void gc_txn_guard_settle(gc_stmt *s)
         gc_global_release_pin(c->global);
 }
 
+bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m)
+{
+    if (gc_txn_rollback_level(s->conn) == 0 || gc_member_txn_status(m) != PQTRANS_INTRANS)
+        return false;
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *r = gc_member_exec(m, GC_TXN_SAVEPOINT_SQL, &err);
+    PQclear(r);
+    return r != NULL;
+}
+
+void gc_txn_guard_prepare_end(gc_stmt *s, gc_member *m, bool prepared, bool failed)
+{
+    if (!gc_member_is_open(m))
+        return;
+    if (prepared) {
+        run(s, m, GC_TXN_RELEASE_SQL);
+        return;
+    }
+    if (failed && gc_txn_rollback_level(s->conn) == 1) {
+        /* Level 1: the failed statement takes its transaction with it. */
+        s->conn->txn_guard.stmt = s;
+        s->conn->txn_guard.mode = GC_GUARD_NONE;
+        gc_txn_guard_settle(s);
+        return;
+    }
+    if (run(s, m, "ROLLBACK TO SAVEPOINT gc_statement; " GC_TXN_RELEASE_SQL))
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO,
+                       "statement refused by the server's PREPARE in a transaction: "
+                       "rolled back to its savepoint");
+}
+
 void gc_txn_guard_disarm(gc_stmt *s)
 {
     if (s->conn->txn_guard.stmt == s)

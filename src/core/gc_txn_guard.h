@@ -69,6 +69,18 @@ void gc_txn_guard_arm_begun(gc_stmt *s);
  * s's diagnostics. */
 void gc_txn_guard_settle(gc_stmt *s);
 
+/* The server's PREPARE of s, sent on m while a transaction is open (a
+ * statement prepared for the first time inside a transaction): a refused
+ * PREPARE aborts the transaction as a failed statement does. At levels 1
+ * and 2 gc_txn_guard_prepare_begin sets a savepoint first (a round trip)
+ * and returns true; gc_txn_guard_prepare_end then releases it (prepared),
+ * or goes back to it (refused), and when the refusal is the statement's
+ * failure (failed) applies level 1 by rolling the transaction back, as
+ * gc_txn_guard_settle does. False, and nothing to end, outside a
+ * transaction, at level 0, or when the savepoint could not be set. */
+bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m);
+void gc_txn_guard_prepare_end(gc_stmt *s, gc_member *m, bool prepared, bool failed);
+
 /* Forgets s's guard without looking at the transaction: for results the
  * application will never read (their error must stay the server's). A
  * savepoint set with its own round trip stays until the transaction ends. */

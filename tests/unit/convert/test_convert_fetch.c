@@ -233,6 +233,43 @@ static void floats_read_as_float_and_double(void **state)
     assert_true(*(SQLDOUBLE *)f.buf == 123.456);
 }
 
+/* ---- money ---- */
+
+/* Money's text carries lc_monetary's symbol and separators: the numeric C
+ * types read the amount, the character types the server's text. */
+static void money_reads_as_its_amount_and_as_its_text(void **state)
+{
+    (void)state;
+    fetch f = conv(GC_OID_MONEY, "-$1,234.56", SQL_C_DOUBLE);
+    assert_ok(f);
+    assert_true(*(SQLDOUBLE *)f.buf == -1234.56);
+    f = conv(GC_OID_MONEY, "1.234.567,89 EUR", SQL_C_DOUBLE);   /* de_DE groups with '.' */
+    assert_ok(f);
+    assert_true(*(SQLDOUBLE *)f.buf == 1234567.89);
+    f = conv(GC_OID_MONEY, "($5.00)", SQL_C_DOUBLE);   /* accounting negative */
+    assert_ok(f);
+    assert_true(*(SQLDOUBLE *)f.buf == -5.0);
+    f = conv(GC_OID_MONEY, "$1,234", SQL_C_SLONG);   /* a locale without cents */
+    assert_ok(f);
+    assert_int_equal(*(SQLINTEGER *)f.buf, 1234);
+    f = conv(GC_OID_MONEY, "$7.50", SQL_C_SLONG);
+    assert_state(f, SQL_SUCCESS_WITH_INFO, "01S07");
+    assert_int_equal(*(SQLINTEGER *)f.buf, 7);
+    f = conv(GC_OID_MONEY, "-$92,233,720,368,547,758.08", SQL_C_CHAR);
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "-$92,233,720,368,547,758.08");
+    f = conv_full(GC_OID_MONEY, "-$2.10", SQL_C_NUMERIC, 64, 10, 2);
+    assert_ok(f);
+    SQL_NUMERIC_STRUCT *n = (SQL_NUMERIC_STRUCT *)(void *)f.buf;
+    assert_int_equal(n->sign, 0);
+    assert_int_equal(n->scale, 2);
+    assert_int_equal(n->val[0], 210);
+    assert_state(conv(GC_OID_MONEY, "$", SQL_C_DOUBLE), SQL_ERROR, "22018");
+    assert_state(conv(GC_OID_MONEY, "$1,234,567,890,123,456,789,012,345,678.00", SQL_C_DOUBLE),
+                 SQL_ERROR, "22018");
+    assert_state(conv(GC_OID_MONEY, "$1.00", SQL_C_TYPE_DATE), SQL_ERROR, "07006");
+}
+
 static void floats_out_of_range_give_22003(void **state)
 {
     (void)state;
@@ -784,6 +821,7 @@ int main(void)
         cmocka_unit_test(bool_to_numbers_is_one_or_zero),
         cmocka_unit_test(bit_accepts_zero_and_one_only),
         cmocka_unit_test(floats_read_as_float_and_double),
+        cmocka_unit_test(money_reads_as_its_amount_and_as_its_text),
         cmocka_unit_test(floats_out_of_range_give_22003),
         cmocka_unit_test(numeric_struct_takes_target_precision_and_scale),
         cmocka_unit_test(numeric_struct_scale_zero_set_with_a_precision_loses_fraction_with_01S07),

@@ -72,6 +72,19 @@ static void floats_are_real_and_double(void **state)
     assert_int_equal(i.default_c_type, SQL_C_DOUBLE);
 }
 
+/* money is psqlODBC's SQL_FLOAT, read as a double by default. */
+static void money_is_a_float(void **state)
+{
+    (void)state;
+    gc_pgtype_info i = describe(GC_OID_MONEY, -1);
+    assert_string_equal(i.type_name, "money");
+    assert_int_equal(i.sql_type, SQL_FLOAT);
+    assert_int_equal(i.sql_wide_type, SQL_FLOAT);
+    assert_int_equal(i.num_prec_radix, 10);
+    assert_false(i.is_unsigned);
+    assert_int_equal(i.default_c_type, SQL_C_DOUBLE);
+}
+
 static void character_types_carry_length_and_wide_twin(void **state)
 {
     (void)state;
@@ -186,6 +199,7 @@ int main(void)
         cmocka_unit_test(integer_types_map_to_odbc_integers),
         cmocka_unit_test(numeric_precision_and_scale_come_from_typmod),
         cmocka_unit_test(floats_are_real_and_double),
+        cmocka_unit_test(money_is_a_float),
         cmocka_unit_test(character_types_carry_length_and_wide_twin),
         cmocka_unit_test(datetime_types_report_fraction_digits),
         cmocka_unit_test(bytea_and_uuid),
