@@ -3,7 +3,9 @@
  * attributes are SQLULEN, but a program that reads one into an SQLUINTEGER
  * and passes SQL_IS_UINTEGER (or SQL_IS_INTEGER) gets 4 bytes and nothing
  * beside its variable is overwritten. Then SQL_ATTR_CURSOR_SCROLLABLE, set
- * and read back this way, decides whether the cursor scrolls.
+ * and read back this way, decides whether the cursor scrolls. psqlODBC's
+ * private Fetch connection attribute (65541), which programs written for it
+ * set before opening cursors, is accepted; its neighbours are not.
  */
 #include "st_test.h"
 
@@ -88,6 +90,12 @@ int main(void)
     SQLPOINTER got = NULL;
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_ROWS_FETCHED_PTR, &got, SQL_IS_POINTER, NULL), s);
     ST_CHECK(got == &rows, "rows-fetched pointer reads back");
+
+    SQLINTEGER fetch_rows = 10000;
+    ST_CHECK(SQLSetConnectAttr(c.dbc, 65541, &fetch_rows, SQL_IS_INTEGER) == SQL_SUCCESS,
+             "psqlODBC's Fetch attribute accepted");
+    ST_EXPECT_HANDLE_STATE(SQLSetConnectAttr(c.dbc, 65542, &fetch_rows, SQL_IS_INTEGER),
+                           SQL_HANDLE_DBC, c.dbc, "HY092");
 
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_disconnect(&c);
