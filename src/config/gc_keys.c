@@ -482,9 +482,14 @@ const gc_key gc_keys[] = {
       .doc = "Made psqlODBC ignore SQL_ATTR_QUERY_TIMEOUT; gcodbc honours the "
              "attribute, and an application that wants no timeout leaves it at 0." },
     { .name = "FetchRefcursors", .psqlodbc = "FetchRefcursors", .psqlodbc_default = "0",
-      .type = GC_KEY_ACCEPTED,
-      .doc = "A refcursor a function returns is read as the cursor's name; the "
-             "application fetches from it with `FETCH ALL FROM name`." },
+      .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(fetch_refcursors),
+      .doc = "Yes: when a statement's result has refcursor columns (a function or "
+             "procedure that opens cursors), the driver reads every cursor it names "
+             "(`FETCH ALL`, in column order) and those rows become the statement's "
+             "result sets, the first at once, the next through SQLMoreResults; output "
+             "parameters still get the call's values. The cursors live only in a "
+             "transaction: with autocommit on, such a result is an error (HY000). No: "
+             "a refcursor is read as the cursor's name (docs/cursors.md)." },
     { .name = "OptionalErrors", .psqlodbc = "OptionalErrors", .psqlodbc_default = "0",
       .type = GC_KEY_ACCEPTED,
       .doc = "Unsupported optional features get their ODBC error (HYC00, HY092) "

@@ -62,6 +62,8 @@ typedef struct gc_settings {
     char *pqopt;                  /* pqopt: extra libpq conninfo */
     int keepalive_time;           /* KeepaliveTime, seconds; <= 0: the driver's */
     int keepalive_interval;       /* KeepaliveInterval, seconds; <= 0: the driver's */
+    bool fetch_refcursors;        /* FetchRefcursors: a result's refcursors are read
+                                     and become its result sets (gc_refcursor.h) */
     /* How result columns are described (psqlODBC's type mapping keys) */
     bool bools_as_char;
     bool text_as_longvarchar;

@@ -43,14 +43,23 @@ static bool is_output(const gc_stmt *s, int i)
     return p != NULL && p->parameter_type == SQL_PARAM_INPUT_OUTPUT;
 }
 
+/* Whether s's text is PostgreSQL's own CALL statement (not an escape). */
+static bool is_plain_call(const gc_stmt *s)
+{
+    if (s->call_escape || s->sql == NULL)
+        return false;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, s->sql, strlen(s->sql));
+    gc_sql_token tok;
+    return gc_sql_lexer_next_code(&lx, &tok) && gc_sql_token_is_keyword(&lx, &tok, "call");
+}
+
 bool gc_call_has_outputs(const gc_stmt *s)
 {
-    if (!s->call_escape)
-        return false;
-    for (int i = 0; i < s->nparams; i++)
-        if (is_output(s, i))
-            return true;
-    return false;
+    bool any = false;
+    for (int i = 0; i < s->nparams && !any; i++)
+        any = is_output(s, i);
+    return any && (s->call_escape || is_plain_call(s));
 }
 
 /* Copies the identifier at *p (quoted: without quotes, "" undoubled;
@@ -343,6 +352,9 @@ SQLRETURN gc_call_take_outputs(gc_stmt *s, SQLULEN row)
     }
     const PGresult *r = have_row ? s->block : NULL;
     int col = 0;
+    /* `?` markers of a CALL's arguments are the parameters in order, and so
+     * are the columns of the row a CALL returns (its INOUT and OUT
+     * arguments), as for an escape. */
     for (int i = 0; i < s->nparams; i++) {
         if (!is_output(s, i))
             continue;
@@ -351,6 +363,15 @@ SQLRETURN gc_call_take_outputs(gc_stmt *s, SQLULEN row)
             result = SQL_ERROR;
         else if (rc == SQL_SUCCESS_WITH_INFO && result == SQL_SUCCESS)
             result = rc;
+    }
+    if (!s->call_escape) {
+        /* A CALL the application wrote keeps its row as the result set, as
+         * with psqlODBC: put back the row just read. */
+        if (have_row) {
+            s->block_next--;
+            s->current_row = -1;
+        }
+        return result;
     }
     /* The call's row is not a result set the application sees. */
     gc_stmt_discard_results(s);

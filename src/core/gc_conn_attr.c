@@ -78,6 +78,12 @@ static SQLRETURN set_txn_characteristic(gc_conn *c, SQLINTEGER attr, SQLULEN v)
     return SQL_SUCCESS;
 }
 
+/* psqlODBC's own connection attribute for its Fetch key (rows a
+ * UseDeclareFetch cursor reads at a time), which programs written for it
+ * set. gcodbc streams results and has no such batch: accepted, no effect,
+ * as the Fetch key. */
+#define GC_PSQLODBC_ATTR_FETCH 65541
+
 SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
                            SQLINTEGER length)
 {
@@ -141,6 +147,8 @@ SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
     case SQL_ATTR_ANSI_APP:
         /* The driver manager's business (tracing, translation): ignored. The
          * driver behaves the same for ANSI and Unicode applications. */
+        return SQL_SUCCESS;
+    case GC_PSQLODBC_ATTR_FETCH:
         return SQL_SUCCESS;
     case SQL_ATTR_AUTO_IPD:
     case SQL_ATTR_CONNECTION_DEAD:

@@ -8,8 +8,12 @@
  * A row whose values changed since the cursor last read it gets the new
  * values and reports SQL_ROW_UPDATED from then on; a row whose key is gone
  * reports SQL_ROW_DELETED. Rows others insert are not in the keyset.
- * A set that has no such key (a join, no key in the select list, a
- * computed-only list) or a global connection gets a static cursor, 01S02.
+ * A table without a primary key whose every column is in the select list
+ * is keyed by all those values (as gc_cursor_target finds such rows to
+ * write them), compared with IS NOT DISTINCT FROM so NULLs match.
+ * A set that has no such key (a join, neither the key nor every column in
+ * the select list, a computed-only list) or a global connection gets a
+ * static cursor, 01S02.
  * The re-read also reads each row's xmin (SQL_CONCUR_ROWVER: the row's
  * version) or locks the rows (SQL_CONCUR_LOCK: FOR UPDATE, in a
  * transaction); SQLSetPos(SQL_LOCK_EXCLUSIVE) locks rows the same way.
@@ -56,8 +60,9 @@ static SQLRETURN keep_keyset(gc_stmt *s)
         int before = s->h.diag.count;
         const gc_write_target *t = gc_cursor_target(s);
         drop_diagnostics(s, before);
-        if (t == NULL || t->by_values)
-            why = "the select list must come from one table and hold its primary key";
+        if (t == NULL)
+            why = "the select list must come from one table and hold its primary key "
+                  "(or, without one, all its columns)";
         else if (column_twice(s, t))
             why = "a column of the table is twice in the select list (a self-join?)";
     }
@@ -107,6 +112,13 @@ SQLRETURN gc_keyset_open(gc_stmt *s)
     return rc;
 }
 
+/* Whether column c of the set is part of the key rows are re-read by: the
+ * primary key's columns, or every table column when there is no key. */
+static bool is_key(const gc_write_target *t, int c)
+{
+    return t->by_values ? t->column[c] != NULL : t->key[c];
+}
+
 /* Whether result row r of `res` (columns: the table columns of the set, in
  * set order) has the key of block row `row`. */
 static bool same_key(const gc_stmt *s, const gc_write_target *t, int row, const PGresult *res,
@@ -115,7 +127,9 @@ static bool same_key(const gc_stmt *s, const gc_write_target *t, int row, const 
     for (int c = 0, rc = 0; c < t->ncols; c++) {
         if (t->column[c] == NULL)
             continue;
-        if (t->key[c] && strcmp(PQgetvalue(s->block, row, c), PQgetvalue(res, r, rc)) != 0)
+        if (is_key(t, c) &&
+            (PQgetisnull(s->block, row, c) != PQgetisnull(res, r, rc) ||
+             strcmp(PQgetvalue(s->block, row, c), PQgetvalue(res, r, rc)) != 0))
             return false;
         rc++;
     }
@@ -160,27 +174,40 @@ static int build_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
     }
     if (s->concurrency == SQL_CONCUR_ROWVER)
         gc_strbuf_appendf(sql, ", xmin");
-    gc_strbuf_appendf(sql, " FROM %s WHERE (", t->table);
+    /* (key) IN ((..), ...); by values, (columns) IS NOT DISTINCT FROM (..)
+     * OR ..., so that a NULL finds its row. */
+    gc_strbuf key;
+    gc_strbuf_init(&key);
     for (int c = 0, k = 0; c < t->ncols; c++) {
-        if (t->key[c])
-            gc_strbuf_appendf(sql, "%s%s", k++ ? ", " : "", t->column[c]);
+        if (is_key(t, c))
+            gc_strbuf_appendf(&key, "%s%s", k++ ? ", " : "", t->column[c]);
     }
-    gc_strbuf_appendf(sql, ") IN (");
+    if (t->by_values)
+        gc_strbuf_appendf(sql, " FROM %s WHERE ", t->table);
+    else
+        gc_strbuf_appendf(sql, " FROM %s WHERE (%s) IN (", t->table, key.data);
     int tuples = 0;
     for (SQLULEN i = 0; i < rows; i++) {
         int row = (int)(first + (SQLLEN)i);
         if (gc_cursor_row_mark(s, row) == SQL_ROW_DELETED)
             continue;
-        gc_strbuf_appendf(sql, "%s(", tuples++ ? ", " : "");
+        if (t->by_values)
+            gc_strbuf_appendf(sql, "%s(%s) IS NOT DISTINCT FROM (", tuples++ ? " OR " : "",
+                              key.data);
+        else
+            gc_strbuf_appendf(sql, "%s(", tuples++ ? ", " : "");
         for (int c = 0, k = 0; c < t->ncols; c++) {
-            if (!t->key[c])
+            if (!is_key(t, c))
                 continue;
-            values[n++] = PQgetvalue(s->block, row, c);
+            values[n++] = PQgetisnull(s->block, row, c) ? NULL : PQgetvalue(s->block, row, c);
             gc_strbuf_appendf(sql, "%s$%d", k++ ? ", " : "", n);
         }
         gc_strbuf_appendf(sql, ")");
     }
-    gc_strbuf_appendf(sql, ")%s", lock ? " FOR UPDATE" : "");
+    gc_strbuf_appendf(sql, "%s%s", t->by_values ? "" : ")", lock ? " FOR UPDATE" : "");
+    if (key.failed)
+        sql->failed = true;
+    gc_strbuf_free(&key);
     return tuples > 0 ? n : 0;
 }
 
@@ -217,7 +244,7 @@ static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
 {
     int nkeys = 0;
     for (int c = 0; c < t->ncols; c++)
-        nkeys += t->key[c];
+        nkeys += is_key(t, c);
     const char **values = calloc(rows * (SQLULEN)nkeys + 1, sizeof *values);
     gc_strbuf sql;
     gc_strbuf_init(&sql);

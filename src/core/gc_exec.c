@@ -22,6 +22,7 @@
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
 #include "core/gc_param.h"
+#include "core/gc_refcursor.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
@@ -744,6 +745,10 @@ static SQLRETURN continue_exec(gc_stmt *s)
         if (rc != SQL_ERROR) {
             SQLRETURN outputs = gc_call_take_outputs(s, row);
             rc = outputs == SQL_SUCCESS ? rc : outputs;
+        }
+        if (rc != SQL_ERROR) {
+            SQLRETURN cursors = gc_refcursor_after_exec(s);
+            rc = cursors == SQL_SUCCESS ? rc : cursors;
         }
         if (rows > 1) {
             gc_diag of_row = s->h.diag;

@@ -185,12 +185,11 @@ SQLRETURN gc_stmt_set_cursor_name(gc_stmt *s, const char *name)
         gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: a cursor is open");
         return SQL_ERROR;
     }
-    /* Longer than SQL_MAX_CURSOR_NAME_LEN: PostgreSQL would cut the name
-     * in WHERE CURRENT OF, so it is refused, as ODBC says. */
-    if (name == NULL || name[0] == '\0' || strlen(name) > GC_PG_MAX_IDENTIFIER) {
+    /* Longer than SQL_MAX_CURSOR_NAME_LEN: refused, as ODBC says. */
+    if (name == NULL || name[0] == '\0' || strlen(name) > GC_MAX_CURSOR_NAME) {
         gc_diag_add(&s->h.diag, "34000", 0,
                     "invalid cursor name: empty or longer than %d bytes (SQL_MAX_CURSOR_NAME_LEN)",
-                    GC_PG_MAX_IDENTIFIER);
+                    GC_MAX_CURSOR_NAME);
         return SQL_ERROR;
     }
     if (strncmp(name, "SQL_CUR", 7) == 0 || strncmp(name, "SQLCUR", 6) == 0) {

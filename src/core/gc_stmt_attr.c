@@ -205,9 +205,9 @@ static SQLRETURN put_ptr(SQLPOINTER value, SQLINTEGER *string_length, const void
     return SQL_SUCCESS;
 }
 
-SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
-                           SQLINTEGER buffer_length, SQLINTEGER *string_length,
-                           bool wide)
+/* Reads an attribute into its ODBC width: SQLULEN or a pointer. */
+static SQLRETURN get_attr_full_width(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
+                                     SQLINTEGER *string_length)
 {
     switch (attr) {
     case SQL_ATTR_QUERY_TIMEOUT: return put_ulen(value, string_length, s->query_timeout);
@@ -253,4 +253,27 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
         gc_diag_add(&s->h.diag, "HY092", 0, "invalid statement attribute %d", (int)attr);
         return SQL_ERROR;
     }
+}
+
+/*
+ * SQLGetStmtAttr. Integer attributes are SQLULEN, but many applications read
+ * one into an SQLUINTEGER and say so with SQL_IS_UINTEGER (or SQL_IS_INTEGER)
+ * as the buffer length: writing 8 bytes there would overwrite what follows
+ * their variable, so the value is handed over in the 4 bytes they name.
+ */
+SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
+                           SQLINTEGER buffer_length, SQLINTEGER *string_length,
+                           bool wide)
+{
+    if (buffer_length != SQL_IS_UINTEGER && buffer_length != SQL_IS_INTEGER)
+        return get_attr_full_width(s, attr, value, string_length);
+    SQLULEN full = 0;
+    SQLRETURN rc = get_attr_full_width(s, attr, &full, NULL);
+    if (SQL_SUCCEEDED(rc)) {
+        if (value != NULL)
+            *(SQLUINTEGER *)value = (SQLUINTEGER)full;
+        if (string_length != NULL)
+            *string_length = sizeof(SQLUINTEGER);
+    }
+    return rc;
 }

@@ -152,21 +152,21 @@ int main(void)
     ST_OK(SQLSetCursorName(s, (SQLCHAR *)"my_cursor", SQL_NTS), s);
     ST_OK(SQLGetCursorName(s, (SQLCHAR *)cname, sizeof cname, &clen), s);
     ST_CHECK(strcmp(cname, "my_cursor") == 0, "cursor name '%s'", cname);
-    /* A name up to SQL_MAX_CURSOR_NAME_LEN is taken, a longer one is 34000
-     * (PostgreSQL would cut it in WHERE CURRENT OF) and the old name stays. */
+    /* A name up to SQL_MAX_CURSOR_NAME_LEN (32, psqlODBC's limit) is taken,
+     * a longer one is 34000 and the old name stays. */
     SQLUSMALLINT max_name = 0;
     ST_CHECK(SQLGetInfo(c.dbc, SQL_MAX_CURSOR_NAME_LEN, &max_name, sizeof max_name, NULL) ==
-             SQL_SUCCESS && max_name == 63, "SQL_MAX_CURSOR_NAME_LEN %u", max_name);
-    char longest[65];
-    memset(longest, 'c', 64);
-    longest[64] = '\0';
+             SQL_SUCCESS && max_name == 32, "SQL_MAX_CURSOR_NAME_LEN %u", max_name);
+    char longest[34];
+    memset(longest, 'c', 33);
+    longest[33] = '\0';
     ST_EXPECT_STATE(SQLSetCursorName(s, (SQLCHAR *)longest, SQL_NTS), s, "34000");
     ST_OK(SQLGetCursorName(s, (SQLCHAR *)cname, sizeof cname, &clen), s);
     ST_CHECK(strcmp(cname, "my_cursor") == 0, "cursor name after the refusal '%s'", cname);
-    longest[63] = '\0';
+    longest[32] = '\0';
     ST_OK(SQLSetCursorName(s, (SQLCHAR *)longest, SQL_NTS), s);
     ST_OK(SQLGetCursorName(s, (SQLCHAR *)cname, sizeof cname, &clen), s);
-    ST_CHECK(clen == 63 && strcmp(cname, longest) == 0, "63-byte cursor name (%d)", clen);
+    ST_CHECK(clen == 32 && strcmp(cname, longest) == 0, "32-byte cursor name (%d)", clen);
     rc = SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_DYNAMIC, 0);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
              "dynamic cursor becomes static with 01S02 (rc %d)", rc);
