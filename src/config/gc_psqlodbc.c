@@ -82,7 +82,8 @@ bool gc_psqlodbc_apply_cx(const char *value, gc_settings *s)
     return true;
 }
 
-char *gc_psqlodbc_decode_percent(const char *text)
+/* Decodes %XX sequences, and '+' as a space when plus_is_space. */
+static char *decode(const char *text, bool plus_is_space)
 {
     size_t len = strlen(text);
     char *out = malloc(len + 1);
@@ -95,10 +96,22 @@ char *gc_psqlodbc_decode_percent(const char *text)
             (lo = hex_value(text[i + 2])) >= 0) {
             out[n++] = (char)(hi << 4 | lo);
             i += 2;
+        } else if (plus_is_space && text[i] == '+') {
+            out[n++] = ' ';
         } else {
             out[n++] = text[i];
         }
     }
     out[n] = '\0';
     return out;
+}
+
+char *gc_psqlodbc_decode_percent(const char *text)
+{
+    return decode(text, false);
+}
+
+char *gc_psqlodbc_decode_conn_settings(const char *text)
+{
+    return decode(text, true);
 }
