@@ -225,8 +225,9 @@ const gc_key gc_keys[] = {
       .type = GC_KEY_STRING, .offset = FIELD(conn_settings), .value_hint = "SQL text",
       .doc = "SQL run once right after connecting, before SQLDriverConnect returns "
              "(several statements separated by `;` are allowed), typically `SET` "
-             "statements. `%XX` sequences are decoded first, as psqlODBC does (it "
-             "writes this key percent-encoded): write `%25` for a `%`. A statement "
+             "statements. `%XX` sequences are decoded first and a `+` is read as a "
+             "space, as psqlODBC does (it writes this key percent-encoded): write "
+             "`%25` for a `%`, `%2B` for a `+`. A statement "
              "that fails fails the connection with the server's SQLSTATE. On a "
              "global connection the text runs as the application's own SET would: on "
              "every member, all or none, and again on members opened later; so there "
@@ -237,7 +238,7 @@ const gc_key gc_keys[] = {
              "libpq conninfo string (`keyword=value` pairs separated by spaces). They "
              "come after the driver's own, so they win over them, except "
              "`client_encoding` and `options`, which the driver relies on. `%XX` "
-             "sequences are decoded first, as for ConnSettings. A string libpq cannot "
+             "sequences are decoded first, as for ConnSettings (a `+` stays a `+` here). A string libpq cannot "
              "parse fails the connection with 08001." },
     { .name = "KeepaliveTime", .psqlodbc = "KeepaliveTime", .psqlodbc_abbrev = "D1",
       .psqlodbc_default = "-1", .type = GC_KEY_INT, .min = -1, .max = 86400,

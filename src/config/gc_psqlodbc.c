@@ -119,7 +119,8 @@ bool gc_psqlodbc_cvt_null_date(const char *extra_options)
            (mask & 0x8) != 0;
 }
 
-char *gc_psqlodbc_decode_percent(const char *text)
+/* Decodes %XX sequences, and '+' as a space when plus_is_space. */
+static char *decode(const char *text, bool plus_is_space)
 {
     size_t len = strlen(text);
     char *out = malloc(len + 1);
@@ -132,10 +133,22 @@ char *gc_psqlodbc_decode_percent(const char *text)
             (lo = hex_value(text[i + 2])) >= 0) {
             out[n++] = (char)(hi << 4 | lo);
             i += 2;
+        } else if (plus_is_space && text[i] == '+') {
+            out[n++] = ' ';
         } else {
             out[n++] = text[i];
         }
     }
     out[n] = '\0';
     return out;
+}
+
+char *gc_psqlodbc_decode_percent(const char *text)
+{
+    return decode(text, false);
+}
+
+char *gc_psqlodbc_decode_conn_settings(const char *text)
+{
+    return decode(text, true);
 }

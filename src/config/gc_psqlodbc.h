@@ -31,5 +31,8 @@ bool gc_psqlodbc_cvt_null_date(const char *extra_options);
  * other bytes (a '%' not followed by two hex digits included) are kept.
  * Returns a malloc'd string the caller frees, NULL when memory ran out. */
 char *gc_psqlodbc_decode_percent(const char *text);
+/* The same for ConnSettings, where psqlODBC also reads '+' as a space (as in
+ * a form-encoded value: "set+client_encoding+to+UTF8"); write %2B for a '+'. */
+char *gc_psqlodbc_decode_conn_settings(const char *text);
 
 #endif

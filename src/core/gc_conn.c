@@ -86,8 +86,9 @@ static void conn_notice(void *ctx, const char *sqlstate, const char *severity,
                           const char *message)
 {
     gc_conn *c = ctx;
+    (void)sqlstate;    /* psqlODBC's text leaves it out; the trace has it */
     if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, sqlstate, severity, message);
+        gc_diag_add_notice(c->notice_diag, severity, message);
 }
 
 /* The SET that makes SQL_ATTR_TXN_ISOLATION and SQL_ATTR_ACCESS_MODE hold for

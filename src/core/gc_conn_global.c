@@ -19,8 +19,9 @@ static void global_notice(void *ctx, const char *sqlstate, const char *severity,
                           const char *message)
 {
     gc_conn *c = ctx;
+    (void)sqlstate;    /* psqlODBC's text leaves it out; the trace has it */
     if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, sqlstate, severity, message);
+        gc_diag_add_notice(c->notice_diag, severity, message);
 }
 
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)

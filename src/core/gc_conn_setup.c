@@ -86,7 +86,7 @@ bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err)
     const char *text = c->settings.conn_settings;
     if (text == NULL || text[0] == '\0')
         return true;
-    char *sql = gc_psqlodbc_decode_percent(text);
+    char *sql = gc_psqlodbc_decode_conn_settings(text);
     if (sql == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory running ConnSettings");
         return false;

@@ -3,13 +3,14 @@
  *
  * Message format (see docs/sqlstates.md):
  *   driver errors   "[gcodbc]<message>"
- *   server errors   "[gcodbc][PostgreSQL]<primary message>" followed by
- *                   "\nDETAIL: ..." and "\nHINT: ..." when the server sent them.
+ *   server errors   as psqlODBC 13 words them: "<severity>: <primary>",
+ *                   "\nDETAIL: <detail>" when sent, then ";\n<what the call
+ *                   was doing>" on a statement ("Error while executing the
+ *                   query", ...); a HINT is the next record, "HINT: <hint>".
  *   server notices  "<severity>: <message>", as psqlODBC words them.
- * Native error: 0, -1 for server notices (psqlODBC's), and the global
- * connection's GOLDILOCKS-compatible codes (19068, ...): an application
- * testing the native code never mistakes a plain server error for one of
- * those.
+ * Native error: psqlODBC's (1 statement, 110 connection, 35 connection lost,
+ * 101 connect failure, -1 notices), 0 for the driver's own, and the global
+ * connection's GOLDILOCKS-compatible codes (19068, 90000 up).
  */
 #include "core/gc_diag.h"
 
@@ -124,7 +125,8 @@ void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGE
     assert(err != NULL);
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    gc_strbuf_append_str(&sb, "[gcodbc]");
+    if (!err->verbatim)
+        gc_strbuf_append_str(&sb, "[gcodbc]");
     gc_strbuf_append_str(&sb, gc_error_is_set(err) ? err->message : "unknown error");
     diag_push_at(d, gc_error_is_set(err) ? err->sqlstate : "HY000", err->native,
                  gc_strbuf_take(&sb), row, column);
@@ -137,20 +139,26 @@ void gc_diag_add_error(gc_diag *d, const gc_error *err)
         gc_diag_add(d, "HY000", 0, "unknown error");
         return;
     }
+    if (err->verbatim) {
+        diag_push(d, err->sqlstate, err->native, strdup(err->message));
+        return;
+    }
     gc_diag_add(d, err->sqlstate, err->native, "%s", err->message);
 }
 
-void gc_diag_add_result_at(gc_diag *d, const PGresult *res, SQLLEN row)
+static bool is_fatal(const PGresult *res)
+{
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
+}
+
+void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *context, SQLLEN row)
 {
     if (res == NULL) {
         diag_push_at(d, "HY001", 0, strdup("[gcodbc]out of memory"), row, SQL_NO_COLUMN_NUMBER);
         return;
     }
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
-    const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
-
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     if (sqlstate == NULL) {
@@ -168,22 +176,51 @@ void gc_diag_add_result_at(gc_diag *d, const PGresult *res, SQLLEN row)
         diag_push_at(d, "08S01", 0, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
         return;
     }
-    gc_strbuf_append_str(&sb, "[gcodbc][PostgreSQL]");
-    gc_strbuf_append_str(&sb, primary != NULL ? primary : "(no message)");
-    if (detail != NULL) {
-        gc_strbuf_append_str(&sb, "\nDETAIL: ");
-        gc_strbuf_append_str(&sb, detail);
+    const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+    const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+    SQLINTEGER native = context != NULL ? GC_NATIVE_STATEMENT_ERROR : GC_NATIVE_SERVER_ERROR;
+    if (is_fatal(res)) {
+        context = "The connection has been lost";
+        native = GC_NATIVE_CONNECTION_LOST;
     }
+    gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "ERROR",
+                      primary != NULL ? primary : "(no message)");
+    if (detail != NULL)
+        gc_strbuf_appendf(&sb, "\nDETAIL: %s", detail);
+    if (context != NULL)
+        gc_strbuf_appendf(&sb, ";\n%s", context);
+    diag_push_at(d, sqlstate, native, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
     if (hint != NULL) {
-        gc_strbuf_append_str(&sb, "\nHINT: ");
-        gc_strbuf_append_str(&sb, hint);
+        /* psqlODBC drops the hint; it stays reachable as the next record. */
+        gc_strbuf_init(&sb);
+        gc_strbuf_appendf(&sb, "HINT: %s", hint);
+        diag_push_at(d, sqlstate, native, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
     }
-    diag_push_at(d, sqlstate, 0, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
+}
+
+void gc_diag_end_statement_call(gc_diag *d, const char *context)
+{
+    for (int i = 0; i < d->count; i++) {
+        gc_diag_record *r = &d->records[i];
+        if (r->native != GC_NATIVE_SERVER_ERROR)
+            continue;
+        gc_strbuf sb;
+        gc_strbuf_init(&sb);
+        gc_strbuf_appendf(&sb, "%s;\n%s", r->message, context);
+        char *worded = gc_strbuf_take(&sb);
+        if (worded == NULL)
+            continue;    /* out of memory: the record keeps its words */
+        free(r->message);
+        r->message = worded;
+        r->native = GC_NATIVE_STATEMENT_ERROR;
+    }
 }
 
 void gc_diag_add_result(gc_diag *d, const PGresult *res)
 {
-    gc_diag_add_result_at(d, res, SQL_NO_ROW_NUMBER);
+    gc_diag_add_server_error(d, res, NULL, SQL_NO_ROW_NUMBER);
 }
 
 void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
@@ -199,20 +236,16 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
 }
 
 /* Server notices arrive as 01000 ("general warning") whatever their own
- * SQLSTATE, as ODBC expects for informational messages; the server's
- * SQLSTATE stays visible in the text when it says more. The wording and
+ * SQLSTATE, as ODBC expects for informational messages. The wording and
  * the native error -1 are psqlODBC's, which programs moving from it (and
- * pyodbc's messages) compare word for word. */
-void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity,
-                        const char *message)
+ * pyodbc's messages) compare word for word; the server's own code is in
+ * the trace (gc_member_notice_receiver). */
+void gc_diag_add_notice(gc_diag *d, const char *severity, const char *message)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "NOTICE",
                       message != NULL ? message : "");
-    if (sqlstate != NULL && strcmp(sqlstate, "00000") != 0 &&
-        strcmp(sqlstate, "01000") != 0)
-        gc_strbuf_appendf(&sb, " (SQLSTATE %s)", sqlstate);
     diag_push(d, "01000", -1, gc_strbuf_take(&sb));
 }
 

@@ -1,6 +1,7 @@
 /*
  * gc_diag: the diagnostics area of one handle (SQLGetDiagRec/Field).
- * Messages are stored with the "[gcodbc]" prefix as ODBC shows them.
+ * Driver messages are stored with the "[gcodbc]" prefix; the server's are
+ * worded as psqlODBC words them (gc_diag.c).
  */
 #ifndef GC_DIAG_H
 #define GC_DIAG_H
@@ -15,7 +16,7 @@
 typedef struct gc_diag_record {
     char sqlstate[6];
     SQLINTEGER native;
-    char *message;          /* owned; prefixed "[gcodbc]" */
+    char *message;          /* owned, as the application reads it */
     SQLLEN row_number;      /* SQL_NO_ROW_NUMBER when not row-specific */
     SQLINTEGER column_number;
 } gc_diag_record;
@@ -37,22 +38,38 @@ void gc_diag_free(gc_diag *d);
 /* Adds a record; out-of-memory loses the record, never crashes. */
 void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* An error the driver met: "[gcodbc]<message>", or the message as it is
+ * when err->verbatim (the server's or libpq's words). */
 void gc_diag_add_error(gc_diag *d, const gc_error *err);
 /* The same, about row `row` (1-based) and column `column` of an array
  * operation. Records are kept in ODBC's order: by row, then errors before
  * warnings. */
 void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGER column);
-/* The server's SQLSTATE and message (with DETAIL and HINT when present). */
+/* A server error, worded as psqlODBC words it (docs/sqlstates.md):
+ * "<severity>: <primary>[\nDETAIL: <detail>]", then ";\n<context>" when
+ * context is given (what the statement's call was doing; NULL: a
+ * connection's call); a FATAL error says the connection has been lost. A
+ * HINT follows as a further record. About row `row` (1-based) of a
+ * parameter array, or SQL_NO_ROW_NUMBER. */
+/* What the statement's call was doing, in psqlODBC's words. */
+#define GC_CONTEXT_EXECUTE "Error while executing the query"
+#define GC_CONTEXT_PREPARE "Error while preparing parameters"    /* SQLExecute's parse */
+#define GC_CONTEXT_DESCRIBE "No query has been executed with that handle"
+#define GC_CONTEXT_FETCH "Error while fetching the next result"
+void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *context, SQLLEN row);
+/* The same for a connection's call (no context, no row). */
 void gc_diag_add_result(gc_diag *d, const PGresult *res);
-/* The same, about row `row` (1-based) of a parameter array. */
-void gc_diag_add_result_at(gc_diag *d, const PGresult *res, SQLLEN row);
+/* At the end of a statement's call: the server errors that reached its
+ * area worded for a connection's call (native GC_NATIVE_SERVER_ERROR: the
+ * paths that carry a gc_error, as the global connection's) become the
+ * statement's, with the context line and native GC_NATIVE_STATEMENT_ERROR. */
+void gc_diag_end_statement_call(gc_diag *d, const char *context);
 /* Moves every record of `from` into `to`; those about no row become
  * about row `row` (1-based). `from` is left empty. */
 void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row);
 /* A server notice (NOTICE, WARNING, INFO) as an 01000 record worded as
  * psqlODBC words it: "<severity>: <message>", native error -1. */
-void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity,
-                        const char *message);
+void gc_diag_add_notice(gc_diag *d, const char *severity, const char *message);
 /* Drops the records from index `from` on that repeat an earlier one of them
  * word for word (SQLSTATE, native code, message), keeping the first: the
  * same notice from every group of a cluster-wide statement is said once. */

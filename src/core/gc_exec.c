@@ -139,6 +139,15 @@ static bool is_error_result(const PGresult *r)
            PQresultStatus(r) == PGRES_BAD_RESPONSE;
 }
 
+/* The server refused to prepare the text: psqlODBC words that, at
+ * SQLExecute, as a failure to prepare the parameters. */
+static void add_prepare_error(gc_stmt *s, const gc_member *m, const PGresult *r)
+{
+    if (s->prepared && s->error_context == NULL)
+        s->error_context = GC_CONTEXT_PREPARE;
+    gc_stmt_add_member_error(s, m, r);
+}
+
 /* Collects the answer to a PREPARE sent on m: SQL_SUCCESS, or SQL_ERROR
  * with the diagnostics added; when refusal is given, the server's error
  * result is handed over instead (the caller PQclears it and decides). */
@@ -154,7 +163,7 @@ static SQLRETURN collect_prepare(gc_stmt *s, gc_member *m, PGresult **refusal)
         return SQL_ERROR;
     }
     if (r != NULL)
-        gc_stmt_add_member_error(s, m, r);
+        add_prepare_error(s, m, r);
     else
         gc_diag_add(&s->h.diag, "08S01", 0, "no answer to PREPARE");
     PQclear(r);
@@ -293,6 +302,7 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
+    s->error_context = GC_CONTEXT_DESCRIBE;
     if (s->simple_query) {
         gc_diag_add(&s->h.diag, "HY000", 0, "a text holding several statements cannot be described before it runs");
         return SQL_ERROR;
@@ -576,7 +586,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param
             if (is_multi_statement_error(s, refusal))
                 s->simple_query = true;     /* not an error: run it as a simple query */
             else
-                gc_stmt_add_member_error(s, m, refusal);
+                add_prepare_error(s, m, refusal);
             PQclear(refusal);
         }
         if (rc != SQL_SUCCESS && !s->simple_query) {

@@ -350,7 +350,8 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
         gc_error_set(&timeout, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
         gc_diag_add_error_at(&a->s->h.diag, &timeout, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
     } else {
-        gc_diag_add_result_at(&a->s->h.diag, r, (SQLLEN)row + 1);
+        gc_diag_add_server_error(&a->s->h.diag, r, gc_stmt_error_context(a->s),
+                                 (SQLLEN)row + 1);
     }
     a->fate[row] = ROW_FAILED;
     a->server_failed = true;

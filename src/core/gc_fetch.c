@@ -226,6 +226,14 @@ static SQLRETURN fetch_rowset(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset
         gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
         return SQL_ERROR;
     }
+    if (s->state == GC_STMT_EXECUTED) {
+        /* psqlODBC answers a fetch after a statement without a result set
+         * (a SET, an INSERT) with no data rather than ODBC's 24000, and its
+         * programs loop on that (docs/psqlodbc-differences.md). */
+        if (out->rows_fetched != NULL)
+            *out->rows_fetched = 0;
+        return SQL_NO_DATA;
+    }
     if (!cursor_open(s))
         return SQL_ERROR;
     s->getdata_column = 0;
@@ -242,6 +250,7 @@ static SQLRETURN fetch_rowset(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset
 
 SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
 {
+    s->error_context = GC_CONTEXT_FETCH;
     gc_rowset_out out = { s->ard->array_size, s->ird->rows_processed_ptr,
                           s->ird->array_status_ptr };
     SQLLEN bookmark = 0;
@@ -253,6 +262,7 @@ SQLRETURN gc_stmt_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset)
 SQLRETURN gc_stmt_extended_fetch(gc_stmt *s, SQLUSMALLINT orientation, SQLLEN irow,
                                  SQLULEN *rows_fetched, SQLUSMALLINT *row_status)
 {
+    s->error_context = GC_CONTEXT_FETCH;
     gc_rowset_out out = { s->ext_rowset_size, rows_fetched, row_status };
     if (orientation == SQL_FETCH_BOOKMARK)
         return fetch_rowset(s, SQL_FETCH_BOOKMARK, 0, irow, &out);

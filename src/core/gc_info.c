@@ -378,13 +378,15 @@ static SQLUINTEGER escape_function_mask(const fn_bit *bits)
     return mask;
 }
 
-/* SQL_DBMS_VER in ODBC's ##.##.#### form from PQserverVersion (e.g. 150004
- * gives "15.00.0004"; versions before 10 used three parts). */
+/* SQL_DBMS_VER in ODBC's ##.##.#### form (major, minor, release) from
+ * PQserverVersion: from 10 on a version is major.minor, so 150004 gives
+ * "15.04.0000" (as psqlODBC's later releases say it); versions before 10
+ * used three parts. */
 static void dbms_version(const gc_conn *c, char *buf, size_t size)
 {
     int v = gc_conn_is_connected(c) ? gc_member_server_version(c->session) : 0;
     if (v >= 100000)
-        snprintf(buf, size, "%02d.00.%04d", v / 10000, v % 10000);
+        snprintf(buf, size, "%02d.%02d.0000", v / 10000, v % 10000);
     else
         snprintf(buf, size, "%02d.%02d.%04d", v / 10000, (v / 100) % 100, v % 100);
 }

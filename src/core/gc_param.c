@@ -28,7 +28,12 @@ SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type
                     (int)io_type);
         return SQL_ERROR;
     }
-    if (buffer_length < 0) {
+    if (buffer_length == SQL_SETPARAM_VALUE_MAX) {
+        /* ODBC 1's SQLSetParam, as the driver manager passes it on: no buffer
+         * length at all. An input value is read by its indicator or its C
+         * type; nothing is ever written back past an unknown length. */
+        buffer_length = 0;
+    } else if (buffer_length < 0) {
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
         return SQL_ERROR;
     }

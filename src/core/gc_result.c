@@ -288,7 +288,12 @@ void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r)
             return;
         }
     }
-    gc_diag_add_result(&s->h.diag, r);
+    gc_diag_add_server_error(&s->h.diag, r, gc_stmt_error_context(s), SQL_NO_ROW_NUMBER);
+}
+
+const char *gc_stmt_error_context(const gc_stmt *s)
+{
+    return s->error_context != NULL ? s->error_context : GC_CONTEXT_EXECUTE;
 }
 
 /* Adds the diagnostics of an error result; a cancel caused by the query
@@ -309,7 +314,7 @@ static void add_result_error(gc_stmt *s, const PGresult *r)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory buffering a result");
         return;
     }
-    gc_diag_add_result(&s->h.diag, r);
+    gc_diag_add_server_error(&s->h.diag, r, gc_stmt_error_context(s), SQL_NO_ROW_NUMBER);
 }
 
 /* After a result completes: look at what follows, so a session whose

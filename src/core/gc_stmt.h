@@ -106,6 +106,9 @@ struct gc_stmt {
     int nparams;              /* `?` markers (parameters of the execution) */
     int positional_params;    /* highest $n when the text has no `?` */
     bool prepared;            /* SQLPrepare (not SQLExecDirect) made `sql` */
+    const char *error_context;   /* what the current call is doing, as a server
+                                    error's last line says it (GC_CONTEXT_*);
+                                    NULL: executing. Reset after every call */
     bool simple_query;        /* several statements: run with PQsendQuery */
     bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
                                     server statements valid (gc_stmt_cache.h) */
@@ -215,6 +218,9 @@ SQLRETURN gc_stmt_set_empty_result(gc_stmt *s);
  * of what broke (MemberTimeout, a lost connection) rather than an empty
  * message. */
 void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r);
+/* The line a server error gets after its text during the current call
+ * (psqlODBC's: GC_CONTEXT_EXECUTE unless the call set another). */
+const char *gc_stmt_error_context(const gc_stmt *s);
 
 /* --- parameters (gc_param.c) --- */
 SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type,

@@ -510,8 +510,15 @@ void gc_member_error_from_result(const PGresult *res, gc_error *err)
 {
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    if (primary != NULL)
-        gc_error_set(err, sqlstate != NULL ? sqlstate : "08S01", 0, "%s", primary);
+    if (sqlstate != NULL && primary != NULL) {
+        const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
+        const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+        gc_error_set(err, sqlstate, GC_NATIVE_SERVER_ERROR, "%s: %s%s%s",
+                     severity != NULL ? severity : "ERROR", primary,
+                     detail != NULL ? "\nDETAIL: " : "", detail != NULL ? detail : "");
+        err->verbatim = true;
+    } else if (primary != NULL)
+        gc_error_set(err, "08S01", 0, "%s", primary);
     else
         gc_member_error_from_libpq(err, sqlstate != NULL ? sqlstate : "08S01",
                          PQresultErrorMessage(res));

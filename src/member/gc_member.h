@@ -69,7 +69,8 @@ gc_member *gc_member_create_like(const gc_member *m);
 
 /* Blocking connect (the non-blocking, parallel variant comes with the global
  * connection). On failure fills err with 08001 (or 28P01/28000 from the
- * server) and the server's message. */
+ * server) and the server's message; GC_NATIVE_CONNECT_FAILED when libpq
+ * refused. */
 bool gc_member_connect(gc_member *m, gc_error *err);
 
 /* Connects every member of `members` at once with non-blocking libpq
@@ -223,7 +224,10 @@ bool gc_member_exec_rows(gc_member *m, const char *sql, PGresult **out, int n, g
 /* Asks the server to cancel what is running (callable from another thread). */
 bool gc_member_cancel(gc_member *m, gc_error *err);
 
-/* Fills err from a failed result: the server's SQLSTATE and primary message. */
+/* Fills err from a failed result: the server's SQLSTATE, and its message as
+ * psqlODBC words an error of a connection's call ("<severity>: <primary>",
+ * "\nDETAIL: <detail>" when sent; docs/sqlstates.md), native error
+ * GC_NATIVE_SERVER_ERROR; a result without SQLSTATE gives libpq's message. */
 void gc_member_error_from_result(const PGresult *res, gc_error *err);
 /* The same, knowing the member: a result the driver made itself (no
  * SQLSTATE) after the member went down gets the member's down error, e.g.

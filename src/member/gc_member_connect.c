@@ -167,7 +167,9 @@ static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
  * (which may be NULL). err must already say why. */
 static void connect_failed(gc_member *m, PGconn *conn, const gc_error *err)
 {
-    gc_error_set(&m->down_error, err->sqlstate, err->native, "%s", err->message);
+    /* Said later by the driver, as its own: without libpq's final newline. */
+    gc_member_error_from_libpq(&m->down_error, err->sqlstate, err->message);
+    m->down_error.native = err->native;
     gc_trace_write(m->trace, GC_TRACE_ERROR, "member %s connect failed: %s",
                    m->name ? m->name : "-", err->message);
     if (conn != NULL)
@@ -175,11 +177,13 @@ static void connect_failed(gc_member *m, PGconn *conn, const gc_error *err)
     m->state = GC_MEMBER_DOWN;
 }
 
-/* Fills err from a connection libpq reports as failed. */
+/* Fills err from a connection libpq reports as failed: libpq's message as
+ * it is, final newline included, as psqlODBC passes it on. */
 static void error_from_failed_conn(PGconn *conn, gc_error *err)
 {
     const char *msg = PQerrorMessage(conn);
-    gc_member_error_from_libpq(err, connect_failure_sqlstate(msg), msg);
+    gc_error_set(err, connect_failure_sqlstate(msg), GC_NATIVE_CONNECT_FAILED, "%s", msg);
+    err->verbatim = true;
 }
 
 /* Takes ownership of conn, which libpq reports as CONNECTION_OK: the member

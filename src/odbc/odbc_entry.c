@@ -101,6 +101,8 @@ static SQLRETURN leave_child(void *h, SQLRETURN rc)
          * after execution; any other call leaves a value nobody reads). */
         gc_stmt *s = h;
         p->h.diag.row_count = s->row_count;
+        gc_diag_end_statement_call(&p->h.diag, gc_stmt_error_context(s));
+        s->error_context = NULL;
     }
     gc_conn_global_idle(c);    /* shared sessions go back between calls */
     c->notice_diag = NULL;

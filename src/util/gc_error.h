@@ -10,10 +10,20 @@
 
 #define GC_ERROR_MESSAGE_MAX 1024
 
+/* psqlODBC's native error numbers for what the server said, which programs
+ * moving from it compare (docs/sqlstates.md). */
+#define GC_NATIVE_STATEMENT_ERROR 1      /* a server error a statement's call met */
+#define GC_NATIVE_CONNECTION_LOST 35     /* a FATAL server error: the session is gone */
+#define GC_NATIVE_CONNECT_FAILED 101     /* libpq could not connect */
+#define GC_NATIVE_SERVER_ERROR 110       /* a server error a connection's call met */
+
 typedef struct gc_error {
     char sqlstate[6];                    /* five characters and NUL; "" = no error */
     int native;                          /* native error code, 0 when none */
     char message[GC_ERROR_MESSAGE_MAX];  /* without the "[gcodbc]" prefix */
+    bool verbatim;                       /* passed on as it is, as psqlODBC
+                                            does (the server's or libpq's
+                                            words): no prefix */
 } gc_error;
 
 void gc_error_clear(gc_error *err);

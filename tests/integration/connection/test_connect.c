@@ -170,8 +170,13 @@ static void test_driver_connect_driver_path(SQLHENV env)
     rc = SQLGetDiagRec(SQL_HANDLE_DBC, dbc, 1, st, &native, msg, sizeof msg, &mlen);
     CT_CHECK(rc == SQL_SUCCESS, "diag rc=%d", rc);
     CT_CHECK(strcmp((char *)st, "28P01") == 0, "state %s", st);
-    CT_CHECK(strncmp((char *)msg, "[gcodbc]", 8) == 0, "message not prefixed: %s", msg);
+    /* libpq's words as they are, final newline included, and psqlODBC's
+     * native error, as a program moving from psqlODBC reads them. */
+    CT_CHECK(strncmp((char *)msg, "connection to server at \"127.0.0.1\"", 35) == 0,
+             "not libpq's message: %s", msg);
     CT_CHECK(strstr((char *)msg, "password authentication failed") != NULL, "msg %s", msg);
+    CT_CHECK(mlen > 0 && msg[mlen - 1] == '\n', "libpq's final newline dropped: %s", msg);
+    CT_CHECK(native == 101, "native %d", (int)native);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 
     /* No server on the port: 08001. */

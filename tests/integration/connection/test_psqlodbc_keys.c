@@ -202,6 +202,22 @@ static void test_conn_settings_run_after_connecting(void)
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
+/* ConnSettings written form-encoded, as psqlODBC reads it: a '+' is a
+ * space and %2B the '+'; pqopt keeps its '+' (psqlODBC does the same). */
+static void test_conn_settings_read_plus_as_space(void)
+{
+    SQLHDBC dbc = connect_with("ConnSettings=set+application_name+to+'a+b%2Bc'");
+    char *v = ct_query_string(dbc, "SHOW application_name");
+    CT_CHECK(v != NULL && strcmp(v, "a b+c") == 0, "application_name %s", v ? v : "-");
+    free(v);
+    drop(dbc);
+    dbc = connect_with("pqopt={application_name=p+q}");
+    v = ct_query_string(dbc, "SHOW application_name");
+    CT_CHECK(v != NULL && strcmp(v, "p+q") == 0, "pqopt application_name %s", v ? v : "-");
+    free(v);
+    drop(dbc);
+}
+
 /* A global connection replays ConnSettings on every member, so it takes
  * only settings there; a general connection runs any SQL. */
 static void test_conn_settings_beyond_set_on_a_global_connection_are_refused(void)
@@ -406,6 +422,7 @@ int main(void)
     test_unknown_keys_are_reported_with_01S00();
     test_read_only_makes_the_connection_read_only();
     test_conn_settings_run_after_connecting();
+    test_conn_settings_read_plus_as_space();
     test_conn_settings_beyond_set_on_a_global_connection_are_refused();
     test_pqopt_passes_libpq_options();
     test_type_mapping_keys_change_what_columns_are_described_as();

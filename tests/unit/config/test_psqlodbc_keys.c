@@ -258,6 +258,14 @@ static void test_percent_decoding_as_psqlodbc_writes_it(void **state)
     out = gc_psqlodbc_decode_percent("");
     assert_string_equal(out, "");
     free(out);
+    /* A '+' stays a '+' in pqopt; ConnSettings reads it as a space, as
+     * psqlODBC does, and %2B is the '+' there. */
+    out = gc_psqlodbc_decode_percent("a+b");
+    assert_string_equal(out, "a+b");
+    free(out);
+    out = gc_psqlodbc_decode_conn_settings("set+search_path+to+x%2By%20");
+    assert_string_equal(out, "set search_path to x+y ");
+    free(out);
 }
 
 int main(void)
