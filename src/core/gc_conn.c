@@ -81,14 +81,11 @@ bool gc_conn_is_connected(const gc_conn *c)
     return c->session != NULL;
 }
 
-/* Server notices go to the handle whose call is running (see notice_diag). */
-static void conn_notice(void *ctx, const char *sqlstate, const char *severity,
-                          const char *message)
+void gc_conn_notice(void *ctx, const char *sqlstate, const char *severity, const char *message)
 {
     gc_conn *c = ctx;
-    (void)sqlstate;    /* psqlODBC's text leaves it out; the trace has it */
     if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, severity, message);
+        gc_diag_add_notice(c->notice_diag, sqlstate, severity, message);
 }
 
 /* The SET that makes SQL_ATTR_TXN_ISOLATION and SQL_ATTR_ACCESS_MODE hold for
@@ -177,7 +174,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
         gc_diag_add(&c->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
-    gc_member_set_notice_handler(m, conn_notice, c);
+    gc_member_set_notice_handler(m, gc_conn_notice, c);
     if (!gc_member_connect(m, &err)) {
         gc_member_destroy(m);
         gc_diag_add_error(&c->h.diag, &err);

@@ -96,6 +96,10 @@ struct gc_conn {
  * out-of-memory. Freed with gc_conn_destroy(). */
 gc_conn *gc_conn_create(gc_env *env);
 /* HY010 when still connected (ODBC: disconnect first). */
+/* The notice handler of every member session of a connection: a server
+ * notice goes to the handle whose call is running (notice_diag). */
+void gc_conn_notice(void *ctx, const char *sqlstate, const char *severity, const char *message);
+
 SQLRETURN gc_conn_destroy(gc_conn *c);
 
 bool gc_conn_is_connected(const gc_conn *c);

@@ -14,23 +14,13 @@
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 
-/* Server notices go to the handle whose call is running (see notice_diag). */
-static void global_notice(void *ctx, const char *sqlstate, const char *severity,
-                          const char *message)
-{
-    gc_conn *c = ctx;
-    (void)sqlstate;    /* psqlODBC's text leaves it out; the trace has it */
-    if (c->notice_diag != NULL)
-        gc_diag_add_notice(c->notice_diag, severity, message);
-}
-
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
 {
     gc_global_options opt = {
         .settings = &c->settings,
         .member = *params,
         .trace = c->trace,
-        .notice_fn = global_notice,
+        .notice_fn = gc_conn_notice,
         .notice_ctx = c,
     };
     gc_error err;

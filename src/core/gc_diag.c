@@ -235,18 +235,18 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
     from->count = 0;
 }
 
-/* Server notices arrive as 01000 ("general warning") whatever their own
- * SQLSTATE, as ODBC expects for informational messages. The wording and
- * the native error -1 are psqlODBC's, which programs moving from it (and
- * pyodbc's messages) compare word for word; the server's own code is in
- * the trace (gc_member_notice_receiver). */
-void gc_diag_add_notice(gc_diag *d, const char *severity, const char *message)
+/* A server notice keeps the server's own SQLSTATE (00000 for RAISE NOTICE,
+ * 01P01 for a deprecation warning, 01000 when it has none), its wording
+ * and native error -1 as psqlODBC gives them: programs moving from it (and
+ * pyodbc's messages) compare them word for word. */
+void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, const char *message)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "NOTICE",
                       message != NULL ? message : "");
-    diag_push(d, "01000", -1, gc_strbuf_take(&sb));
+    diag_push(d, sqlstate != NULL && strlen(sqlstate) == 5 ? sqlstate : "01000", -1,
+              gc_strbuf_take(&sb));
 }
 
 void gc_diag_drop_repeats(gc_diag *d, int from)

@@ -67,9 +67,10 @@ void gc_diag_end_statement_call(gc_diag *d, const char *context);
 /* Moves every record of `from` into `to`; those about no row become
  * about row `row` (1-based). `from` is left empty. */
 void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row);
-/* A server notice (NOTICE, WARNING, INFO) as an 01000 record worded as
- * psqlODBC words it: "<severity>: <message>", native error -1. */
-void gc_diag_add_notice(gc_diag *d, const char *severity, const char *message);
+/* A server notice (NOTICE, WARNING, INFO) as a record with the server's
+ * own SQLSTATE (01000 when it has none), worded as psqlODBC words it:
+ * "<severity>: <message>", native error -1. */
+void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, const char *message);
 /* Drops the records from index `from` on that repeat an earlier one of them
  * word for word (SQLSTATE, native code, message), keeping the first: the
  * same notice from every group of a cluster-wide statement is said once. */

@@ -149,7 +149,7 @@ static void test_notice(st_conn *c)
         s, (SQLCHAR *)"do $$begin raise notice 'noted here' using errcode = '01P01'; end$$",
         SQL_NTS);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "notice rc %d", rc);
-    expect_first(s, "notice with its own code (01P01)", "01000", -1, "NOTICE: noted here");
+    expect_first(s, "notice with its own code (01P01)", "01P01", -1, "NOTICE: noted here");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 

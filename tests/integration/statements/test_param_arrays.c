@@ -101,7 +101,7 @@ static void psqlodbc_batch_size(st_conn *c)
 }
 
 /* A server notice while a row runs (RAISE NOTICE) is that row's warning:
- * SQL_PARAM_SUCCESS_WITH_INFO and a 01000 record with its row number; the
+ * SQL_PARAM_SUCCESS_WITH_INFO and a 00000 record with its row number; the
  * rows without one stay SQL_PARAM_SUCCESS. In a transaction too (where a
  * global connection runs the rows one by one). */
 static void notices_are_their_rows(st_conn *c, int in_transaction)
@@ -124,7 +124,7 @@ static void notices_are_their_rows(st_conn *c, int in_transaction)
     SQLCHAR state[6];
     for (SQLSMALLINT i = 1; SQLGetDiagRec(SQL_HANDLE_STMT, s, i, state, NULL, NULL, 0, NULL) !=
                             SQL_NO_DATA; i++) {
-        if (strcmp((char *)state, "01000") != 0)
+        if (strcmp((char *)state, "00000") != 0)   /* RAISE NOTICE's own SQLSTATE */
             continue;
         SQLLEN row = 0;
         SQLGetDiagField(SQL_HANDLE_STMT, s, i, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);

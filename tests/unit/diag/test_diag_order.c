@@ -19,6 +19,23 @@ static void expect_states(const gc_diag *d, const char *const *states, int n)
         assert_string_equal(d->records[i].sqlstate, states[i]);
 }
 
+/* A notice keeps the server's SQLSTATE, as psqlODBC gives it (RAISE
+ * NOTICE's 00000, a deprecation warning's 01P01); 01000 when it has none. */
+static void test_notice_keeps_the_server_sqlstate(void **state)
+{
+    (void)state;
+    gc_diag d;
+    gc_diag_init(&d);
+    gc_diag_add_notice(&d, "00000", "NOTICE", "hello");
+    gc_diag_add_notice(&d, "01P01", "WARNING", "old syntax");
+    gc_diag_add_notice(&d, "", "INFO", "no code");
+    /* Warnings (01xxx) come before 00000, in the order they came. */
+    const char *want[] = { "01P01", "01000", "00000" };
+    expect_states(&d, want, 3);
+    assert_string_equal(d.records[2].message, "NOTICE: hello");
+    gc_diag_free(&d);
+}
+
 /* A server notice that arrived before the statement failed must not hide
  * the error: an application reads record 1. */
 static void test_error_after_notice_comes_first(void **state)
@@ -26,7 +43,7 @@ static void test_error_after_notice_comes_first(void **state)
     (void)state;
     gc_diag d;
     gc_diag_init(&d);
-    gc_diag_add_notice(&d, "FATAL", "terminating connection");
+    gc_diag_add_notice(&d, NULL, "FATAL", "terminating connection");   /* no SQLSTATE: 01000 */
     gc_diag_add(&d, "40001", 19068, "the transaction's member failed");
     gc_diag_add(&d, "01004", 0, "truncated");
     gc_diag_add(&d, "08S01", 0, "lost");
@@ -63,6 +80,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_after_notice_comes_first),
+        cmocka_unit_test(test_notice_keeps_the_server_sqlstate),
         cmocka_unit_test(test_rows_order_before_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
