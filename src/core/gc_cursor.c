@@ -80,14 +80,16 @@ static SQLLEN current_position(const gc_stmt *s, SQLLEN n)
     return s->scroll.rowset_start + 1;
 }
 
-/* SQL_FETCH_ABSOLUTE's rule; *warn when the rowset was moved to row 1 (01S06). */
-static SQLLEN absolute_position(SQLLEN offset, SQLLEN n, SQLLEN size, bool *warn)
+/* SQL_FETCH_ABSOLUTE's rule; *warn when the rowset was moved to row 1 (01S06).
+ * A negative offset past the first row gives the first rowset with 01S06
+ * however far it reaches, as psqlODBC does (ODBC's table puts the cursor
+ * before the start when it reaches past a whole rowset): programs written
+ * for psqlODBC count on the row. */
+static SQLLEN absolute_position(SQLLEN offset, SQLLEN n, bool *warn)
 {
     if (offset < 0) {
         if (-offset <= n)
             return n + offset + 1;
-        if (-offset > size)
-            return 0;
         *warn = true;
         return 1;
     }
@@ -126,7 +128,7 @@ static SQLLEN new_position(SQLSMALLINT orientation, SQLLEN offset, SQLLEN cur, S
         return cur - size;
     case SQL_FETCH_RELATIVE:
         if ((cur == 0 && offset > 0) || (cur > n && offset < 0))
-            return absolute_position(offset, n, size, warn);
+            return absolute_position(offset, n, warn);
         if (cur == 0)
             return 0;
         if (cur > n)
@@ -139,7 +141,7 @@ static SQLLEN new_position(SQLSMALLINT orientation, SQLLEN offset, SQLLEN cur, S
         }
         return cur + offset > n ? n + 1 : cur + offset;
     case SQL_FETCH_ABSOLUTE:
-        return absolute_position(offset, n, size, warn);
+        return absolute_position(offset, n, warn);
     case SQL_FETCH_FIRST:
         return 1;
     case SQL_FETCH_LAST:
