@@ -237,8 +237,10 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
     s->row_number = (SQLULEN)pos;
     SQLRETURN rc = deliver_rowset(s, pos - 1, rows, out);
     if (warn && rc != SQL_ERROR) {
-        gc_diag_add(&s->h.diag, "01S06", 0,
-                    "attempt to fetch before the result set returned the first rowset");
+        /* psqlODBC's words for the absolute move, which its programs print. */
+        gc_diag_add(&s->h.diag, "01S06", 0, "%s", orientation == SQL_FETCH_ABSOLUTE
+                    ? "fetch absolute and before the beginning"
+                    : "attempt to fetch before the result set returned the first rowset");
         rc = SQL_SUCCESS_WITH_INFO;
     }
     assert(s->block != NULL);

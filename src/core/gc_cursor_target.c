@@ -32,13 +32,9 @@ void gc_cursor_target_free(gc_write_target *t)
 /* Copies the helper statement's diagnostics to s. */
 static void copy_diagnostics(gc_stmt *s, const gc_stmt *helper)
 {
-    static const char prefix[] = "[gcodbc]";
     for (int i = 0; i < helper->h.diag.count; i++) {
         const gc_diag_record *r = &helper->h.diag.records[i];
-        const char *msg = r->message != NULL ? r->message : "";
-        if (strncmp(msg, prefix, sizeof prefix - 1) == 0)
-            msg += sizeof prefix - 1;
-        gc_diag_add(&s->h.diag, r->sqlstate, r->native, "%s", msg);
+        gc_diag_add(&s->h.diag, r->sqlstate, r->native, "%s", r->message != NULL ? r->message : "");
     }
 }
 

@@ -2,7 +2,7 @@
  * gc_diag: the diagnostics area of one handle.
  *
  * Message format (see docs/sqlstates.md):
- *   driver errors   "[gcodbc]<message>"
+ *   driver errors   "<message>", without a vendor prefix, as psqlODBC's
  *   server errors   as psqlODBC 13 words them: "<severity>: <primary>",
  *                   "\nDETAIL: <detail>" when sent, then ";\n<what the call
  *                   was doing>" on a statement ("Error while executing the
@@ -108,42 +108,24 @@ static void diag_push(gc_diag *d, const char *sqlstate, SQLINTEGER native, char 
 void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
                  const char *fmt, ...)
 {
-    gc_strbuf sb;
-    gc_strbuf_init(&sb);
-    gc_strbuf_append_str(&sb, "[gcodbc]");
     va_list ap;
     va_start(ap, fmt);
     char tmp[GC_ERROR_MESSAGE_MAX];
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    gc_strbuf_append_str(&sb, tmp);
-    diag_push(d, sqlstate, native, gc_strbuf_take(&sb));
+    diag_push(d, sqlstate, native, strdup(tmp));
 }
 
 void gc_diag_add_error_at(gc_diag *d, const gc_error *err, SQLLEN row, SQLINTEGER column)
 {
     assert(err != NULL);
-    gc_strbuf sb;
-    gc_strbuf_init(&sb);
-    if (!err->verbatim)
-        gc_strbuf_append_str(&sb, "[gcodbc]");
-    gc_strbuf_append_str(&sb, gc_error_is_set(err) ? err->message : "unknown error");
     diag_push_at(d, gc_error_is_set(err) ? err->sqlstate : "HY000", err->native,
-                 gc_strbuf_take(&sb), row, column);
+                 strdup(gc_error_is_set(err) ? err->message : "unknown error"), row, column);
 }
 
 void gc_diag_add_error(gc_diag *d, const gc_error *err)
 {
-    assert(err != NULL);
-    if (!gc_error_is_set(err)) {
-        gc_diag_add(d, "HY000", 0, "unknown error");
-        return;
-    }
-    if (err->verbatim) {
-        diag_push(d, err->sqlstate, err->native, strdup(err->message));
-        return;
-    }
-    gc_diag_add(d, err->sqlstate, err->native, "%s", err->message);
+    gc_diag_add_error_at(d, err, SQL_NO_ROW_NUMBER, SQL_NO_COLUMN_NUMBER);
 }
 
 static bool is_fatal(const PGresult *res)
@@ -155,7 +137,7 @@ static bool is_fatal(const PGresult *res)
 void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *context, SQLLEN row)
 {
     if (res == NULL) {
-        diag_push_at(d, "HY001", 0, strdup("[gcodbc]out of memory"), row, SQL_NO_COLUMN_NUMBER);
+        diag_push_at(d, "HY001", 0, strdup("out of memory"), row, SQL_NO_COLUMN_NUMBER);
         return;
     }
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -167,7 +149,6 @@ void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *conte
         size_t len = strlen(msg);
         while (len > 0 && msg[len - 1] == '\n')
             len--;
-        gc_strbuf_append_str(&sb, "[gcodbc]");
         if (len > 0)
             gc_strbuf_append(&sb, msg, len);
         else

@@ -1,7 +1,7 @@
 /*
  * gc_diag: the diagnostics area of one handle (SQLGetDiagRec/Field).
- * Driver messages are stored with the "[gcodbc]" prefix; the server's are
- * worded as psqlODBC words them (gc_diag.c).
+ * Messages carry no vendor prefix, as psqlODBC's; the server's are worded
+ * as psqlODBC words them (gc_diag.c).
  */
 #ifndef GC_DIAG_H
 #define GC_DIAG_H
@@ -38,8 +38,9 @@ void gc_diag_free(gc_diag *d);
 /* Adds a record; out-of-memory loses the record, never crashes. */
 void gc_diag_add(gc_diag *d, const char *sqlstate, SQLINTEGER native,
                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* An error the driver met: "[gcodbc]<message>", or the message as it is
- * when err->verbatim (the server's or libpq's words). */
+/* An error as a record: its SQLSTATE, native error and message as they
+ * are (the driver's words, or the server's and libpq's as psqlODBC passes
+ * them on). */
 void gc_diag_add_error(gc_diag *d, const gc_error *err);
 /* The same, about row `row` (1-based) and column `column` of an array
  * operation. Records are kept in ODBC's order: by row, then errors before

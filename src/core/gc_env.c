@@ -131,11 +131,7 @@ SQLRETURN gc_env_end_tran(gc_env *e, SQLSMALLINT completion)
                 result = SQL_ERROR;
                 for (int i = 0; i < c->h.diag.count; i++) {
                     const gc_diag_record *r = &c->h.diag.records[i];
-                    /* already prefixed: copy the text after "[gcodbc]" */
-                    const char *text = r->message;
-                    if (strncmp(text, "[gcodbc]", 8) == 0)
-                        text += 8;
-                    gc_diag_add(&e->h.diag, r->sqlstate, r->native, "%s", text);
+                    gc_diag_add(&e->h.diag, r->sqlstate, r->native, "%s", r->message);
                 }
             } else if (rc == SQL_SUCCESS_WITH_INFO && result == SQL_SUCCESS) {
                 result = SQL_SUCCESS_WITH_INFO;

@@ -81,7 +81,6 @@ static void part_failed(gc_global *g, const span_part *p, unsigned long generati
                  lost ? 19068 : err->native, "%s (the write across groups, on member %s of "
                  "group %s)", err->message, g->topo.members[p->member].name,
                  g->topo.groups[p->group].name);
-    named.verbatim = err->verbatim && !lost;    /* the server's words, then where */
     *err = named;
 }
 

@@ -516,7 +516,6 @@ void gc_member_error_from_result(const PGresult *res, gc_error *err)
         gc_error_set(err, sqlstate, GC_NATIVE_SERVER_ERROR, "%s: %s%s%s",
                      severity != NULL ? severity : "ERROR", primary,
                      detail != NULL ? "\nDETAIL: " : "", detail != NULL ? detail : "");
-        err->verbatim = true;
     } else if (primary != NULL)
         gc_error_set(err, "08S01", 0, "%s", primary);
     else

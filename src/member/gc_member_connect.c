@@ -183,7 +183,6 @@ static void error_from_failed_conn(PGconn *conn, gc_error *err)
 {
     const char *msg = PQerrorMessage(conn);
     gc_error_set(err, connect_failure_sqlstate(msg), GC_NATIVE_CONNECT_FAILED, "%s", msg);
-    err->verbatim = true;
 }
 
 /* Takes ownership of conn, which libpq reports as CONNECTION_OK: the member

@@ -8,7 +8,6 @@ void gc_error_clear(gc_error *err)
     err->sqlstate[0] = '\0';
     err->native = 0;
     err->message[0] = '\0';
-    err->verbatim = false;
 }
 
 bool gc_error_is_set(const gc_error *err)
@@ -21,7 +20,6 @@ void gc_error_setv(gc_error *err, const char *sqlstate, int native,
 {
     snprintf(err->sqlstate, sizeof err->sqlstate, "%s", sqlstate);
     err->native = native;
-    err->verbatim = false;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
 }
 

@@ -20,10 +20,7 @@
 typedef struct gc_error {
     char sqlstate[6];                    /* five characters and NUL; "" = no error */
     int native;                          /* native error code, 0 when none */
-    char message[GC_ERROR_MESSAGE_MAX];  /* without the "[gcodbc]" prefix */
-    bool verbatim;                       /* passed on as it is, as psqlODBC
-                                            does (the server's or libpq's
-                                            words): no prefix */
+    char message[GC_ERROR_MESSAGE_MAX];  /* as the application reads it */
 } gc_error;
 
 void gc_error_clear(gc_error *err);

@@ -269,7 +269,8 @@ static void test_diag_of_connection_and_environment(SQLHENV env, SQLHDBC dbc)
     rc = SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_SQLSTATE, text, sizeof text, &len);
     CT_CHECK(rc == SQL_SUCCESS && strcmp(text, "HYC00") == 0, "dbc state %s", text);
     rc = SQLGetDiagField(SQL_HANDLE_DBC, dbc, 1, SQL_DIAG_MESSAGE_TEXT, text, sizeof text, &len);
-    CT_CHECK(rc == SQL_SUCCESS && strncmp(text, "[gcodbc]", 8) == 0, "dbc message %s", text);
+    /* The driver's words, without a vendor prefix (as psqlODBC's). */
+    CT_CHECK(rc == SQL_SUCCESS && text[0] != '\0' && text[0] != '[', "dbc message %s", text);
 
     /* A successful call clears the previous diagnostics. */
     SQLUINTEGER v;
