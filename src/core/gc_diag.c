@@ -217,17 +217,21 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
 }
 
 /* A server notice keeps the server's own SQLSTATE (00000 for RAISE NOTICE,
- * 01P01 for a deprecation warning, 01000 when it has none), its wording
- * and native error -1 as psqlODBC gives them: programs moving from it (and
- * pyodbc's messages) compare them word for word. */
+ * 01P01 for a deprecation warning), its wording and native error -1 as
+ * psqlODBC gives them: programs moving from it (and pyodbc's messages)
+ * compare them word for word. A notice without a success or warning code
+ * (none, or an error's: the FATAL of a terminated session that libpq hands
+ * over as a notice) is 01000, so that it never outranks the call's own
+ * error. */
 void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, const char *message)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "NOTICE",
                       message != NULL ? message : "");
-    diag_push(d, sqlstate != NULL && strlen(sqlstate) == 5 ? sqlstate : "01000", -1,
-              gc_strbuf_take(&sb));
+    bool informational = sqlstate != NULL && strlen(sqlstate) == 5 &&
+                         (strncmp(sqlstate, "00", 2) == 0 || strncmp(sqlstate, "01", 2) == 0);
+    diag_push(d, informational ? sqlstate : "01000", -1, gc_strbuf_take(&sb));
 }
 
 void gc_diag_drop_repeats(gc_diag *d, int from)

@@ -29,10 +29,11 @@ static void test_notice_keeps_the_server_sqlstate(void **state)
     gc_diag_add_notice(&d, "00000", "NOTICE", "hello");
     gc_diag_add_notice(&d, "01P01", "WARNING", "old syntax");
     gc_diag_add_notice(&d, "", "INFO", "no code");
+    gc_diag_add_notice(&d, "57P01", "FATAL", "terminating connection");   /* an error's code */
     /* Warnings (01xxx) come before 00000, in the order they came. */
-    const char *want[] = { "01P01", "01000", "00000" };
-    expect_states(&d, want, 3);
-    assert_string_equal(d.records[2].message, "NOTICE: hello");
+    const char *want[] = { "01P01", "01000", "01000", "00000" };
+    expect_states(&d, want, 4);
+    assert_string_equal(d.records[3].message, "NOTICE: hello");
     gc_diag_free(&d);
 }
 
