@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pyodbc
 
@@ -28,6 +29,28 @@ def fail(msg):
     """Ends the test: prints why and exits with status 1."""
     print("FAIL:", msg)
     sys.exit(1)
+
+
+def backend_waiting(su, app, member, wait_event, timeout=10.0):
+    """The pid of application app's backend on member waiting on wait_event
+    (su(member, sql) runs superuser SQL); ends the test after timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = su(member, "SELECT pid FROM pg_stat_activity WHERE application_name = "
+                 f"'{app}' AND wait_event = '{wait_event}' LIMIT 1")
+        if pid:
+            return pid
+        time.sleep(0.05)
+    fail(f"no backend of {app} waits on {wait_event} on {member}")
+
+
+def hold_commits(su, primary, on):
+    """on: COMMITs on primary wait for a synchronous standby that never
+    comes ('nobody'), so a test can act while they wait; off: they go on."""
+    su(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'" if on
+       else "ALTER SYSTEM RESET synchronous_standby_names")
+    su(primary, "SELECT pg_reload_conf()")
+    time.sleep(0.2)
 
 
 def in_thread(fn, limit=60):

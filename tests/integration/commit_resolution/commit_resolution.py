@@ -68,6 +68,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+import fault_helper  # noqa: E402
 from fault_helper import CHILD_ENV, fail, in_thread, run_helper  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
@@ -94,23 +95,12 @@ def count(member, row_id):
     return int(su(member, f"SELECT count(*) FROM cr WHERE id = {row_id}"))
 
 
-def backend_waiting(member, wait_event, timeout=10.0):
-    """The pid of the test's backend on member waiting on wait_event."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        pid = su(member, "SELECT pid FROM pg_stat_activity WHERE application_name = "
-                 f"'{APP}' AND wait_event = '{wait_event}' LIMIT 1")
-        if pid:
-            return pid
-        time.sleep(0.05)
-    fail(f"no backend of {APP} waits on {wait_event} on {member}")
+def backend_waiting(member, wait_event):
+    return fault_helper.backend_waiting(su, APP, member, wait_event)
 
 
 def sync_standby(on):
-    su("G1N1", "ALTER SYSTEM SET synchronous_standby_names = 'nobody'" if on
-       else "ALTER SYSTEM RESET synchronous_standby_names")
-    su("G1N1", "SELECT pg_reload_conf()")
-    time.sleep(0.2)
+    fault_helper.hold_commits(su, "G1N1", on)
 
 
 def expect_ok(result, what):

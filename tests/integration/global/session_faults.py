@@ -45,6 +45,7 @@ import time
 import pyodbc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+import fault_helper  # noqa: E402
 from fault_helper import fail, in_thread, run_helper  # noqa: E402
 
 DSN, HELPER = sys.argv[1], sys.argv[2]
@@ -327,22 +328,12 @@ time.sleep(1.5)   # G1N2 streams from the restarted G1N1 again
 
 
 # --- (3) lost answers ---
-def backend_waiting(member, condition, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        pid = su(member, "SELECT pid FROM pg_stat_activity WHERE application_name = "
-                 f"'{APP}' AND {condition} LIMIT 1")
-        if pid:
-            return pid
-        time.sleep(0.05)
-    fail(f"no backend of {APP} on {member} where {condition}")
+def backend_waiting(member, wait_event):
+    return fault_helper.backend_waiting(su, APP, member, wait_event)
 
 
 def sync_standby(on):
-    su("G2N1", "ALTER SYSTEM SET synchronous_standby_names = 'nobody'" if on
-       else "ALTER SYSTEM RESET synchronous_standby_names")
-    su("G2N1", "SELECT pg_reload_conf()")
-    time.sleep(0.2)
+    fault_helper.hold_commits(su, "G2N1", on)
 
 
 g2 = KEYS["G2"][0]
@@ -355,7 +346,7 @@ balance_before = balance("G2N1", g2)
 sync_standby(True)
 cur0 = curs[0]
 join = in_thread(lambda: (cur0.execute(UPDATE, g2).rowcount, list(cur0.messages)))
-victim = backend_waiting("G2N1", "wait_event = 'SyncRep'")
+victim = backend_waiting("G2N1", "SyncRep")
 su("G2N1", f"SELECT pg_terminate_backend({victim})")
 kind, value = join()
 sync_standby(False)
@@ -387,7 +378,7 @@ before = pool(observer)["G2N1"]
 balance_before = balance("G2N1", g2)
 t0 = time.monotonic()
 join = in_thread(lambda: cur0.execute(SLOW, g2).rowcount)
-backend_waiting("G2N1", "wait_event = 'PgSleep'")
+backend_waiting("G2N1", "PgSleep")
 helper("sigstop", "G2N1")
 try:
     kind, value = join()
