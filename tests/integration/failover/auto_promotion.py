@@ -82,7 +82,7 @@ class Workload:
         self.write_conn, self.read_conn = conns
         self.acked = {}            # key -> acknowledged increments
         self.unknown = {}          # key -> increments of unknown outcome
-        self.write_ok_times = []   # monotonic time of each acknowledged write
+        self.write_ok_times = []   # (sent, acknowledged) monotonic times of each acknowledged write
         self.write_errors = {}     # SQLSTATE -> count
         self.read_errors = []
         self.reads = 0
@@ -99,10 +99,11 @@ class Workload:
         while self.running:
             k = keys[i % len(keys)]
             i += 1
+            sent = time.monotonic()
             try:
                 cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", k)
                 self.acked[k] = self.acked.get(k, 0) + 1
-                self.write_ok_times.append(time.monotonic())
+                self.write_ok_times.append((sent, time.monotonic()))
             except pyodbc.Error as e:
                 state = e.args[0] if e.args else "?"
                 self.write_errors[state] = self.write_errors.get(state, 0) + 1
@@ -182,17 +183,19 @@ for fault, group in FAULTS:
     time.sleep(1)
     helper("crash" if fault == "kill" else "freeze", victim)
     t0 = time.monotonic()   # the fault is in effect
-    # Writes must come back by themselves within 30 s.
-    while time.monotonic() - t0 < 30 and not any(t > t0 for t in work.write_ok_times):
+    # Writes must come back by themselves within 30 s. Only a write sent
+    # after the fault counts: one the server answered just before it may be
+    # acknowledged in the client a moment after.
+    while time.monotonic() - t0 < 30 and not any(s > t0 for s, _ in work.write_ok_times):
         time.sleep(0.05)
-    back = [t for t in work.write_ok_times if t > t0]
+    back = [t for s, t in work.write_ok_times if s > t0]
     if not back:
         work.stop()
         fail(f"{fault} of {victim}: no write acknowledged within 30 s ({work.write_errors}; "
              f"monitor: {ha_states()})")
     # Unavailable: from the last write acknowledged before the fault took
     # effect to the first one after (the helper itself takes a moment).
-    before = [t for t in work.write_ok_times if t <= t0]
+    before = [t for s, t in work.write_ok_times if s <= t0]
     unavailable = back[0] - (before[-1] if before else t0)
     outage[fault].append(unavailable)
     time.sleep(1)
