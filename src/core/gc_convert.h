@@ -39,7 +39,10 @@ typedef struct gc_pgtype_info {
     SQLULEN column_size;
     SQLSMALLINT decimal_digits;
     SQLLEN display_size;
-    SQLLEN octet_length;
+    SQLLEN octet_length;          /* bytes of a value in its default C type
+                                   * (SQL_COLUMN_LENGTH) */
+    SQLLEN desc_octet_length;     /* SQL_DESC_OCTET_LENGTH of a result column
+                                   * (gc_pgtype_keys.h) */
     SQLSMALLINT num_prec_radix;   /* 10, 2 or 0 */
     bool is_unsigned;
     bool case_sensitive;

@@ -43,7 +43,10 @@ int gc_desc_ird_attr(const gc_desc_rec *r, SQLUSMALLINT field, const char **str,
     case SQL_DESC_CONCISE_TYPE: *num = r->concise_type; return 2;
     case SQL_DESC_TYPE: *num = r->type; return 2;
     case SQL_DESC_LENGTH: *num = (SQLLEN)r->length; return 8;
-    case SQL_COLUMN_LENGTH: case SQL_DESC_OCTET_LENGTH: *num = r->octet_length; return 8;
+    /* ODBC 2's length is the bytes of the default C type; ODBC 3's octet
+     * length is 0 where ODBC leaves it open (gc_pgtype_keys.h) */
+    case SQL_COLUMN_LENGTH: *num = t->octet_length; return 8;
+    case SQL_DESC_OCTET_LENGTH: *num = r->octet_length; return 8;
     case SQL_DESC_PRECISION: *num = r->precision; return 2;
     case SQL_COLUMN_PRECISION: *num = (SQLLEN)t->column_size; return 4;
     case SQL_DESC_SCALE: case SQL_COLUMN_SCALE: *num = r->scale; return 2;

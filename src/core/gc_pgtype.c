@@ -51,6 +51,34 @@ static void describe_datetime(gc_pgtype_info *out, const char *name, SQLSMALLINT
     out->decimal_digits = (SQLSMALLINT)precision;
 }
 
+/* The type name of an interval column: its declared fields (`interval day
+ * to second`), as psqlODBC names them, or `interval` for all fields. The
+ * typmod keeps PostgreSQL's field mask in its upper 16 bits. */
+static const char *interval_type_name(int typmod)
+{
+    enum { MONTH = 1 << 1, YEAR = 1 << 2, DAY = 1 << 3, HOUR = 1 << 10,
+           MINUTE = 1 << 11, SECOND = 1 << 12 };
+    static const struct { int fields; const char *name; } names[] = {
+        {YEAR, "interval year"}, {MONTH, "interval month"},
+        {DAY, "interval day"}, {HOUR, "interval hour"},
+        {MINUTE, "interval minute"}, {SECOND, "interval second"},
+        {YEAR | MONTH, "interval year to month"},
+        {DAY | HOUR, "interval day to hour"},
+        {DAY | HOUR | MINUTE, "interval day to minute"},
+        {DAY | HOUR | MINUTE | SECOND, "interval day to second"},
+        {HOUR | MINUTE, "interval hour to minute"},
+        {HOUR | MINUTE | SECOND, "interval hour to second"},
+        {MINUTE | SECOND, "interval minute to second"},
+    };
+    if (typmod < 0)
+        return "interval";
+    int fields = (typmod >> 16) & 0x7fff;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].fields == fields)
+            return names[i].name;
+    return "interval";
+}
+
 /* Fills *out for a column of type oid/typmod; unknown types read as text. */
 void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
 {
@@ -151,7 +179,8 @@ void gc_pgtype_describe(Oid oid, int typmod, gc_pgtype_info *out)
     case GC_OID_INTERVAL:
         /* Character, as psqlODBC: SQL_INTERVAL_* columns break clients
          * (pyodbc raises HY106 on them); docs/types.md explains. */
-        describe_text(out, "interval", SQL_VARCHAR, SQL_WVARCHAR, GC_INTERVAL_COLUMN_SIZE);
+        describe_text(out, interval_type_name(typmod), SQL_VARCHAR, SQL_WVARCHAR,
+                      GC_INTERVAL_COLUMN_SIZE);
         break;
     case GC_OID_TIMETZ:
         describe_text(out, "timetz", SQL_LONGVARCHAR, SQL_WLONGVARCHAR, GC_PG_LONG_COLUMN_SIZE);
@@ -171,6 +200,7 @@ void gc_pgtype_describe_large_object(gc_pgtype_info *out)
     memset(out, 0, sizeof *out);
     describe_fixed(out, "lo", SQL_LONGVARBINARY, GC_PG_LONG_COLUMN_SIZE,
                    2 * GC_PG_LONG_COLUMN_SIZE, GC_PG_LONG_COLUMN_SIZE, 0, SQL_C_BINARY);
+    out->desc_octet_length = out->octet_length;
     out->large_object = true;
 }
 

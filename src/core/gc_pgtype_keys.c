@@ -84,6 +84,35 @@ static void int8_as(const char *code, gc_pgtype_info *info)
     }
 }
 
+/* The SQL_DESC_OCTET_LENGTH of a character column: 4 bytes a character
+ * (UTF-8), or MaxVarcharSize when the column holds at most that many
+ * characters but its bytes could exceed it (psqlODBC's cap). */
+static SQLLEN char_octet_length(const gc_settings *s, const gc_pgtype_info *info)
+{
+    SQLLEN bytes = info->octet_length;   /* 4 a character, set by as_text */
+    SQLLEN cap = s->max_varchar_size;
+    if (cap > 0 && bytes / 4 <= cap && bytes > cap)
+        return cap;
+    return bytes;
+}
+
+void gc_pgtype_set_desc_octet_length(const gc_settings *s, Oid oid, gc_pgtype_info *info)
+{
+    switch (info->sql_type) {
+    case SQL_CHAR: case SQL_VARCHAR: case SQL_LONGVARCHAR:
+        /* an interval and a boolean read as text stay what they are */
+        info->desc_octet_length = oid == GC_OID_INTERVAL || oid == GC_OID_BOOL
+                                      ? 0 : char_octet_length(s, info);
+        break;
+    case SQL_BINARY: case SQL_VARBINARY: case SQL_LONGVARBINARY:
+        info->desc_octet_length = info->octet_length;
+        break;
+    default:
+        info->desc_octet_length = 0;
+        break;
+    }
+}
+
 void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_info *info)
 {
     bool has_length = typmod >= 4;
@@ -126,6 +155,7 @@ void gc_pgtype_apply_keys(const gc_settings *s, Oid oid, int typmod, gc_pgtype_i
             as_text_of_unknown_length(s, info, s->unknowns_as_longvarchar);
         break;
     }
+    gc_pgtype_set_desc_octet_length(s, oid, info);
 }
 
 void gc_pgtype_size_to_longest(const gc_settings *s, SQLULEN longest, gc_pgtype_info *info)
@@ -135,4 +165,5 @@ void gc_pgtype_size_to_longest(const gc_settings *s, SQLULEN longest, gc_pgtype_
     SQLULEN longest_varchar = (SQLULEN)(s->max_varchar_size > 0 ? s->max_varchar_size
                                                                 : DEFAULT_VARCHAR_SIZE);
     as_text(info, longest > longest_varchar, longest);
+    info->desc_octet_length = char_octet_length(s, info);
 }

@@ -244,14 +244,30 @@ void gc_stmt_discard_results(gc_stmt *s)
     gc_cursor_reset(s);
 }
 
+/* SQL_DESC_PRECISION of a result column: the digits of a decimal or
+ * floating-point number, the fractional-second digits of a time or
+ * timestamp; 0 for the rest, integers included, as psqlODBC reports it
+ * (their size stays in SQL_DESC_LENGTH and SQLDescribeCol's column size). */
+static SQLSMALLINT ird_precision(const gc_desc_rec *r)
+{
+    if (r->type == SQL_DATETIME)
+        return r->info.decimal_digits;
+    switch (r->type) {
+    case SQL_NUMERIC: case SQL_DECIMAL:
+    case SQL_FLOAT: case SQL_REAL: case SQL_DOUBLE:
+        return (SQLSMALLINT)r->info.column_size;
+    default:
+        return 0;
+    }
+}
+
 void gc_result_apply_type_info(gc_desc_rec *r, bool wide)
 {
     gc_desc_rec_set_concise(r, wide ? r->info.sql_wide_type : r->info.sql_type);
     r->length = r->info.column_size;
-    r->octet_length = r->info.octet_length;
+    r->octet_length = r->info.desc_octet_length;
     r->scale = r->info.decimal_digits;
-    r->precision = r->type == SQL_DATETIME ? r->info.decimal_digits
-                                            : (SQLSMALLINT)r->info.column_size;
+    r->precision = ird_precision(r);
 }
 
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
