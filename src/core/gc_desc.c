@@ -223,6 +223,14 @@ static void put_int(SQLPOINTER value, int size, SQLLEN v)
     }
 }
 
+/* An IRD's nullable fields come from a catalog lookup made when first asked
+ * (gc_stmt_resolve_nullability); other descriptors hold what was set. */
+static void resolve_ird_nullability(gc_desc *d)
+{
+    if (d->kind == GC_DESC_IRD && d->owner != NULL)
+        gc_stmt_resolve_nullability(d->owner);
+}
+
 /* SQLGetDescField. String fields are UTF-8 or UTF-16 (wide), lengths in bytes. */
 SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
                             SQLPOINTER value, SQLINTEGER buffer_length,
@@ -256,6 +264,8 @@ SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
     gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
+    if (field == SQL_DESC_NULLABLE && recno > 0)
+        resolve_ird_nullability(d);
     switch (field) {
     case SQL_DESC_TYPE: put_int(value, 2, r->type); return SQL_SUCCESS;
     case SQL_DESC_CONCISE_TYPE: put_int(value, 2, r->concise_type); return SQL_SUCCESS;
@@ -465,6 +475,8 @@ SQLRETURN gc_desc_get_rec(gc_desc *d, SQLSMALLINT recno, const gc_strout *name,
     gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
+    if (nullable != NULL && recno > 0)
+        resolve_ird_nullability(d);
     if (type) *type = r->type;
     if (sub_type) *sub_type = r->datetime_interval_code;
     if (length) *length = r->octet_length;

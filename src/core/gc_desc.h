@@ -56,6 +56,7 @@ typedef struct gc_desc_rec {
     Oid pg_type;
     int pg_typmod;
     Oid pg_table;
+    int pg_table_column;              /* the column's number in pg_table, 0 if none */
     gc_pgtype_info info;
 } gc_desc_rec;
 

@@ -274,6 +274,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;
     gc_desc_clear_records(ird);
+    s->nullability_known = false;
     int n = PQnfields(res);
     if (n > 0 && gc_desc_rec_get(ird, n) == NULL)
         return false;
@@ -284,6 +285,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
         r->pg_type = PQftype(res, i);
         r->pg_typmod = PQfmod(res, i);
         r->pg_table = PQftable(res, i);
+        r->pg_table_column = PQftablecol(res, i);
         gc_pgtype_describe(r->pg_type, r->pg_typmod, &r->info);
         gc_pgtype_apply_keys(&s->conn->settings, r->pg_type, r->pg_typmod, &r->info);
         gc_result_apply_type_info(r, s->conn->wide_app);

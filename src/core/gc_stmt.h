@@ -124,6 +124,8 @@ struct gc_stmt {
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;
     bool described;           /* IRD comes from PQdescribePrepared */
+    bool nullability_known;   /* the IRD's nullable fields were looked up
+                               * (gc_stmt_resolve_nullability) */
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */
@@ -311,6 +313,11 @@ bool gc_result_keep_row(gc_stmt *s);
 /* Moves the cursor to the next row of the current set. Returns SQL_SUCCESS,
  * SQL_NO_DATA at the end, or SQL_ERROR (diagnostics added). */
 SQLRETURN gc_result_next_row(gc_stmt *s);
+/* Looks up, once per described result, which of its columns come straight
+ * from a NOT NULL table column and sets their IRD nullable field to
+ * SQL_NO_NULLS (gc_nullability.c). Called where an application asks for
+ * nullability; never fails: when it cannot tell, columns stay SQL_NULLABLE. */
+void gc_stmt_resolve_nullability(gc_stmt *s);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
 /* Sets an IRD record's ODBC type fields from its r->info: the wide SQL

@@ -70,6 +70,8 @@ SQLRETURN gc_stmt_describe_col(gc_stmt *s, SQLUSMALLINT col, const gc_strout *na
     const gc_desc_rec *r = column_rec(s, col, &bookmark);
     if (r == NULL)
         return SQL_ERROR;
+    if (nullable != NULL && col > 0)
+        gc_stmt_resolve_nullability(s);
     if (type) *type = r->concise_type;
     if (size) *size = r->length;
     if (digits) *digits = r->scale;
@@ -93,6 +95,8 @@ SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field
     const gc_desc_rec *r = column_rec(s, col, &bookmark);
     if (r == NULL)
         return SQL_ERROR;
+    if (col > 0 && (field == SQL_DESC_NULLABLE || field == SQL_COLUMN_NULLABLE))
+        gc_stmt_resolve_nullability(s);
     const char *text = NULL;
     SQLLEN value = 0;
     int kind = gc_desc_ird_attr(r, field, &text, &value);
