@@ -314,6 +314,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     }
     gc_stmt_cache_close(c);    /* the sessions close: nothing to deallocate */
     gc_call_forget_kinds(c);
+    gc_conn_forget_not_null(c);
     gc_stmt *s = c->statements;
     while (s != NULL) {
         gc_stmt *next = s->next_in_conn;

@@ -87,6 +87,9 @@ struct gc_conn {
         unsigned epoch;
     } call_kinds[8];
     int call_kinds_next;          /* the slot the next name takes */
+    /* The NOT NULL columns of the tables results came from
+     * (gc_nullability.c), learnt in not_null_epoch. */
+    struct gc_not_null_cache *not_null;   /* owned; NULL when empty */
     gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */

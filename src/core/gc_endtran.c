@@ -115,6 +115,8 @@ static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
     }
     bool rolled_back = commit && strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
     PQclear(res);
+    if (!commit || rolled_back)
+        c->ddl_epoch++;   /* DDL the transaction ran is undone: ask the catalog again */
     if (rolled_back || (commit && was_aborted)) {
         gc_diag_add(&c->h.diag, "40000", 0,
                     "the transaction was rolled back because a statement in it failed; nothing was committed");

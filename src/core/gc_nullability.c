@@ -2,15 +2,18 @@
  * gc_nullability: SQL_NO_NULLS for a result column that is a NOT NULL column
  * of a table, as psqlODBC reports it. The server's description names each
  * column's table and column number (PQftable, PQftablecol) but not whether it
- * takes NULL, so the driver asks pg_attribute once per described result, and
- * only when the application asks for nullability (SQLDescribeCol,
- * SQLColAttribute, SQLGetDescField / SQLGetDescRec on the IRD).
+ * takes NULL, so the driver asks pg_attribute, when the application first
+ * asks for nullability (SQLDescribeCol, SQLColAttribute, SQLGetDescField /
+ * SQLGetDescRec on the IRD), for the tables it has not asked about yet. The
+ * connection keeps the answers (gc_conn.not_null) until it runs DDL or rolls
+ * back (gc_conn.ddl_epoch rises), so a program that runs the same queries
+ * pays one lookup per table, not one per statement.
  *
  * A column stays SQL_NULLABLE when the driver cannot be sure: the text has an
  * outer join, a set operation or grouping sets (which make NULLs of NOT NULL
- * columns), the connection is global (table oids differ between members),
- * another result is still streaming on the session (asking would read it all
- * into memory), or the transaction has failed. docs/psqlodbc-differences.md.
+ * columns), the connection is global (table oids differ between members), or
+ * a table is not known yet and asking now would read a streaming set into
+ * memory or cannot run (failed transaction). docs/statements.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,30 @@
 #include "core/gc_cursor_target.h"
 #include "core/gc_stmt.h"
 #include "sql/gc_sql_lexer.h"
+
+/* Tables kept at most; past it the cache starts again (memory stays bounded). */
+enum { MAX_TABLES = 256 };
+
+typedef struct not_null_column {
+    Oid table;
+    int column;
+} not_null_column;
+
+struct gc_not_null_cache {
+    unsigned epoch;               /* the connection's ddl_epoch when learnt */
+    Oid tables[MAX_TABLES];       /* tables asked about */
+    int ntables;
+    not_null_column *columns;     /* owned; their NOT NULL columns */
+    int ncolumns;
+};
+
+void gc_conn_forget_not_null(gc_conn *c)
+{
+    if (c->not_null != NULL)
+        free(c->not_null->columns);
+    free(c->not_null);
+    c->not_null = NULL;
+}
 
 /* Words whose presence may turn a NOT NULL table column's value into NULL. */
 static const char *const nulling_words[] = {
@@ -38,14 +65,12 @@ static bool text_may_null_columns(const char *sql)
     return false;
 }
 
-/* Whether asking the server now is safe and cheap: a general connection, a
- * session not streaming another set, a transaction that has not failed. */
+/* Whether asking the server now is safe and cheap: a session not streaming
+ * another set, a transaction that has not failed. */
 static bool may_ask_server(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global != NULL || c->session == NULL)
-        return false;
-    if (gc_member_txn_status(c->session) == PQTRANS_INERROR)
+    if (c->session == NULL || gc_member_txn_status(c->session) == PQTRANS_INERROR)
         return false;
     for (const gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn)
         if (o->owns_session && !o->set_complete)
@@ -53,9 +78,37 @@ static bool may_ask_server(const gc_stmt *s)
     return true;
 }
 
-/* The array literal of the tables the IRD's columns come from ('{1,2}'),
- * malloc'd; NULL when no column comes from a table or out of memory. */
-static char *table_array(const gc_desc *ird)
+/* The connection's cache, emptied when DDL ran since it was filled; NULL when
+ * out of memory. */
+static struct gc_not_null_cache *current_cache(gc_conn *c)
+{
+    if (c->not_null != NULL && c->not_null->epoch != c->ddl_epoch)
+        gc_conn_forget_not_null(c);
+    if (c->not_null == NULL) {
+        c->not_null = calloc(1, sizeof *c->not_null);
+        if (c->not_null != NULL)
+            c->not_null->epoch = c->ddl_epoch;
+    }
+    return c->not_null;
+}
+
+static bool cache_knows(const struct gc_not_null_cache *cache, Oid table)
+{
+    for (int i = 0; i < cache->ntables; i++)
+        if (cache->tables[i] == table)
+            return true;
+    return false;
+}
+
+/* Whether the IRD record comes from a table column. */
+static bool from_table(const gc_desc_rec *r)
+{
+    return r->pg_table != InvalidOid && r->pg_table_column > 0;
+}
+
+/* The array literal of the IRD's tables the cache does not know ('{1,2}'),
+ * malloc'd; NULL when it knows them all or out of memory. */
+static char *unknown_tables(const gc_desc *ird, const struct gc_not_null_cache *cache)
 {
     char *out = malloc((size_t)ird->count * 12 + 3);
     if (out == NULL)
@@ -64,7 +117,7 @@ static char *table_array(const gc_desc *ird)
     out[len++] = '{';
     for (int i = 0; i < ird->count; i++) {
         const gc_desc_rec *r = &ird->recs[i];
-        if (r->pg_table != InvalidOid && r->pg_table_column > 0)
+        if (from_table(r) && !cache_knows(cache, r->pg_table))
             len += (size_t)sprintf(out + len, "%s%u", len > 1 ? "," : "", r->pg_table);
     }
     if (len == 1) {
@@ -76,18 +129,59 @@ static char *table_array(const gc_desc *ird)
     return out;
 }
 
-/* Marks SQL_NO_NULLS the IRD columns that are one of the NOT NULL columns
- * listed in `notnull` (rows of table oid, column number). */
-static void mark_not_null(gc_desc *ird, const PGresult *notnull)
+/* Asks the server for the NOT NULL columns of `tables` (an array literal);
+ * NULL when the lookup failed. A failed lookup only makes the answer less
+ * precise: its diagnostics go to a scratch list and s's own records stay as
+ * they were (a descriptor call must not change them). */
+static PGresult *ask_not_null(gc_stmt *s, const char *tables)
 {
-    for (int row = 0; row < PQntuples(notnull); row++) {
-        Oid table = (Oid)strtoul(PQgetvalue(notnull, row, 0), NULL, 10);
-        int column = atoi(PQgetvalue(notnull, row, 1));
-        for (int i = 0; i < ird->count; i++) {
-            gc_desc_rec *r = &ird->recs[i];
-            if (r->pg_table == table && r->pg_table_column == column)
+    const char *values[] = { tables };
+    gc_diag kept = s->h.diag;
+    gc_diag_init(&s->h.diag);
+    PGresult *res = gc_cursor_run(s,
+        "SELECT attrelid, attnum FROM pg_catalog.pg_attribute"
+        " WHERE attnotnull AND attnum > 0 AND attrelid = ANY ($1::pg_catalog.oid[])",
+        1, values, NULL);
+    gc_diag_free(&s->h.diag);
+    s->h.diag = kept;
+    return res;
+}
+
+/* Adds the tables of `tables` and the NOT NULL columns in `res` to the cache;
+ * false when out of memory (the cache is then dropped). */
+static bool learn(gc_conn *c, const gc_desc *ird, const PGresult *res)
+{
+    struct gc_not_null_cache *cache = c->not_null;
+    int n = PQntuples(res);
+    not_null_column *grown = realloc(cache->columns,
+                                     (size_t)(cache->ncolumns + n + 1) * sizeof *grown);
+    if (grown == NULL) {
+        gc_conn_forget_not_null(c);
+        return false;
+    }
+    cache->columns = grown;
+    for (int row = 0; row < n; row++) {
+        not_null_column *col = &cache->columns[cache->ncolumns++];
+        col->table = (Oid)strtoul(PQgetvalue(res, row, 0), NULL, 10);
+        col->column = atoi(PQgetvalue(res, row, 1));
+    }
+    for (int i = 0; i < ird->count; i++) {
+        Oid table = ird->recs[i].pg_table;
+        if (from_table(&ird->recs[i]) && !cache_knows(cache, table))
+            cache->tables[cache->ntables++] = table;
+    }
+    return true;
+}
+
+/* Marks SQL_NO_NULLS the IRD columns the cache lists as NOT NULL. */
+static void mark_not_null(gc_desc *ird, const struct gc_not_null_cache *cache)
+{
+    for (int i = 0; i < ird->count; i++) {
+        gc_desc_rec *r = &ird->recs[i];
+        for (int k = 0; k < cache->ncolumns && from_table(r); k++)
+            if (cache->columns[k].table == r->pg_table &&
+                cache->columns[k].column == r->pg_table_column)
                 r->nullable = SQL_NO_NULLS;
-        }
     }
 }
 
@@ -96,26 +190,24 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
     if (s->nullability_known)
         return;
     s->nullability_known = true;
-    if (s->sql == NULL || !may_ask_server(s) || text_may_null_columns(s->sql))
+    gc_conn *c = s->conn;
+    if (s->sql == NULL || c->global != NULL || text_may_null_columns(s->sql))
         return;
-    char *tables = table_array(s->ird);
-    if (tables == NULL)
+    struct gc_not_null_cache *cache = current_cache(c);
+    if (cache != NULL && cache->ntables + s->ird->count > MAX_TABLES) {
+        gc_conn_forget_not_null(c);   /* no room for this result's tables */
+        cache = current_cache(c);
+    }
+    if (cache == NULL)
         return;
-    const char *values[] = { tables };
-    /* A failed lookup only makes the answer less precise: its diagnostics go
-     * to a scratch list, and the statement's own records stay as they were
-     * (a descriptor call must not change them). */
-    gc_diag kept = s->h.diag;
-    gc_diag_init(&s->h.diag);
-    PGresult *notnull = gc_cursor_run(s,
-        "SELECT attrelid, attnum FROM pg_catalog.pg_attribute"
-        " WHERE attnotnull AND attnum > 0 AND attrelid = ANY ($1::pg_catalog.oid[])",
-        1, values, NULL);
-    gc_diag_free(&s->h.diag);
-    s->h.diag = kept;
-    free(tables);
-    if (notnull == NULL)
-        return;
-    mark_not_null(s->ird, notnull);
-    PQclear(notnull);
+    char *tables = unknown_tables(s->ird, cache);
+    if (tables != NULL) {
+        PGresult *res = may_ask_server(s) ? ask_not_null(s, tables) : NULL;
+        free(tables);
+        bool learnt = res != NULL && learn(c, s->ird, res);
+        PQclear(res);
+        if (!learnt)
+            return;
+    }
+    mark_not_null(s->ird, c->not_null);
 }

@@ -318,6 +318,8 @@ SQLRETURN gc_result_next_row(gc_stmt *s);
  * SQL_NO_NULLS (gc_nullability.c). Called where an application asks for
  * nullability; never fails: when it cannot tell, columns stay SQL_NULLABLE. */
 void gc_stmt_resolve_nullability(gc_stmt *s);
+/* Drops what the connection learnt about NOT NULL columns (at disconnect). */
+void gc_conn_forget_not_null(gc_conn *c);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
 /* Sets an IRD record's ODBC type fields from its r->info: the wide SQL

@@ -4,7 +4,7 @@
  * SQLGetDescField), as psqlODBC reports it; expressions, nullable columns and
  * the columns of a text with an outer join or a set operation stay
  * SQL_NULLABLE. The lookup behind it leaves the statement's diagnostics as
- * they were. A global connection does not look up (table oids differ between
+ * they were; the connection keeps its answers until DDL or a rollback. A global connection does not look up (table oids differ between
  * its members): every column stays SQL_NULLABLE there.
  */
 #include <stdbool.h>
@@ -94,6 +94,25 @@ int main(void)
     ST_CHECK(rc == SQL_SUCCESS && strstr((char *)text, "nn notice") != NULL,
              "the statement's notice is still there: rc %d '%s'", rc, text);
     SQLFreeStmt(s, SQL_CLOSE);
+
+    /* The connection keeps what it learnt until DDL changes it, or a
+     * rollback undoes the DDL. */
+    st_exec(&c, "UPDATE nn_cols SET b = 'y'");
+    st_exec(&c, "ALTER TABLE nn_cols ALTER COLUMN b SET NOT NULL");
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"SELECT b FROM nn_cols", SQL_NTS), s);
+    ST_CHECK(described_nullable(s, 1) == not_null, "b after SET NOT NULL");
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), s);
+    st_exec(&c, "ALTER TABLE nn_cols ALTER COLUMN b DROP NOT NULL");
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"SELECT b FROM nn_cols", SQL_NTS), s);
+    ST_CHECK(described_nullable(s, 1) == SQL_NULLABLE, "b after DROP NOT NULL");
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c.dbc, SQL_ROLLBACK), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"SELECT b FROM nn_cols", SQL_NTS), s);
+    ST_CHECK(described_nullable(s, 1) == not_null, "b after the DROP NOT NULL rolled back");
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLEndTran(SQL_HANDLE_DBC, c.dbc, SQL_COMMIT), s);
+    ST_OK(SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), s);
 
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_exec(&c, "DROP FUNCTION nn_notice()");
