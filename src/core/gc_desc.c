@@ -261,11 +261,11 @@ SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
     gc_desc_rec bookmark;
     if (recno == 0 && !gc_desc_bookmark_view(d, &bookmark))
         return SQL_ERROR;
+    if (field == SQL_DESC_NULLABLE && recno > 0)
+        resolve_ird_nullability(d);
     gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
-    if (field == SQL_DESC_NULLABLE && recno > 0)
-        resolve_ird_nullability(d);
     switch (field) {
     case SQL_DESC_TYPE: put_int(value, 2, r->type); return SQL_SUCCESS;
     case SQL_DESC_CONCISE_TYPE: put_int(value, 2, r->concise_type); return SQL_SUCCESS;
@@ -472,11 +472,11 @@ SQLRETURN gc_desc_get_rec(gc_desc *d, SQLSMALLINT recno, const gc_strout *name,
     gc_desc_rec bookmark;
     if (recno == 0 && !gc_desc_bookmark_view(d, &bookmark))
         return SQL_ERROR;
+    if (nullable != NULL && recno > 0)
+        resolve_ird_nullability(d);
     gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
-    if (nullable != NULL && recno > 0)
-        resolve_ird_nullability(d);
     if (type) *type = r->type;
     if (sub_type) *sub_type = r->datetime_interval_code;
     if (length) *length = r->octet_length;

@@ -66,12 +66,12 @@ SQLRETURN gc_stmt_describe_col(gc_stmt *s, SQLUSMALLINT col, const gc_strout *na
     SQLRETURN rc = ensure_ird(s);
     if (!SQL_SUCCEEDED(rc))
         return rc;
+    if (nullable != NULL && col > 0)
+        gc_stmt_resolve_nullability(s);
     gc_desc_rec bookmark;
     const gc_desc_rec *r = column_rec(s, col, &bookmark);
     if (r == NULL)
         return SQL_ERROR;
-    if (nullable != NULL && col > 0)
-        gc_stmt_resolve_nullability(s);
     if (type) *type = r->concise_type;
     if (size) *size = r->length;
     if (digits) *digits = r->scale;
@@ -91,12 +91,12 @@ SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field
             *num = s->ird->count;
         return SQL_SUCCESS;
     }
+    if (col > 0 && (field == SQL_DESC_NULLABLE || field == SQL_COLUMN_NULLABLE))
+        gc_stmt_resolve_nullability(s);
     gc_desc_rec bookmark;
     const gc_desc_rec *r = column_rec(s, col, &bookmark);
     if (r == NULL)
         return SQL_ERROR;
-    if (col > 0 && (field == SQL_DESC_NULLABLE || field == SQL_COLUMN_NULLABLE))
-        gc_stmt_resolve_nullability(s);
     const char *text = NULL;
     SQLLEN value = 0;
     int kind = gc_desc_ird_attr(r, field, &text, &value);
