@@ -489,6 +489,13 @@ static SQLRETURN interval_param(SQLSMALLINT c_type, const void *value, const tar
     }
 }
 
+/* Whether a double's text (gc_format_double's) is a finite number, not
+ * NaN or an infinity. */
+static bool is_finite_text(const char *text)
+{
+    return strcmp(text, "NaN") != 0 && strstr(text, "Infinity") == NULL;
+}
+
 /* Converts one bound parameter; see gc_convert.h. out->data is the caller's
  * to release with gc_param_value_free. */
 SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
@@ -564,6 +571,8 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
     }
     if (rc == SQL_ERROR)
         gc_param_value_free(out);
+    else if (t.kind == T_FLOAT && !t.real && out->data != NULL && !is_finite_text(out->data))
+        out->type_oid = GC_OID_FLOAT8;   /* numeric has no infinity before PostgreSQL 14 */
     return rc;
 }
 

@@ -38,6 +38,7 @@ void gc_diag_clear(gc_diag *d)
     d->cursor_row_count = 0;
     d->dynamic_function = NULL;
     d->dynamic_function_code = 0;
+    d->arrivals = 0;
 }
 
 void gc_diag_free(gc_diag *d)
@@ -92,6 +93,7 @@ static void diag_push_at(gc_diag *d, const char *sqlstate, SQLINTEGER native, ch
     r.message = message;
     r.row_number = row;
     r.column_number = column;
+    r.arrival = d->arrivals++;
     int at = d->count;
     while (at > 0 && comes_before(&r, &d->records[at - 1]))
         at--;
@@ -206,6 +208,7 @@ void gc_diag_add_result(gc_diag *d, const PGresult *res)
 
 void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
 {
+    gc_diag_join_notices(from);    /* while the order they came in is known */
     for (int i = 0; i < from->count; i++) {
         gc_diag_record *r = &from->records[i];
         diag_push_at(to, r->sqlstate, r->native, r->message,
@@ -231,7 +234,61 @@ void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, 
                       message != NULL ? message : "");
     bool informational = sqlstate != NULL && strlen(sqlstate) == 5 &&
                          (strncmp(sqlstate, "00", 2) == 0 || strncmp(sqlstate, "01", 2) == 0);
-    diag_push(d, informational ? sqlstate : "01000", -1, gc_strbuf_take(&sb));
+    diag_push(d, informational ? sqlstate : "01000", GC_NATIVE_NOTICE, gc_strbuf_take(&sb));
+}
+
+/* Whether r is a notice about `row` that join_notices_of_row has not taken. */
+static bool is_notice_of_row(const gc_diag_record *r, SQLLEN row)
+{
+    return r->native == GC_NATIVE_NOTICE && r->row_number == row && r->message != NULL;
+}
+
+/* Joins the texts of the notices about `row`, in the order they came in,
+ * into one record under the last one's SQLSTATE, filed where that SQLSTATE
+ * puts it. */
+static void join_notices_of_row(gc_diag *d, SQLLEN row)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    char sqlstate[6] = "";
+    for (bool first = true;; first = false) {
+        gc_diag_record *next = NULL;
+        for (int i = 0; i < d->count; i++) {
+            gc_diag_record *r = &d->records[i];
+            if (is_notice_of_row(r, row) && (next == NULL || r->arrival < next->arrival))
+                next = r;
+        }
+        if (next == NULL)
+            break;
+        gc_strbuf_appendf(&sb, "%s%s", first ? "" : ";", next->message);
+        memcpy(sqlstate, next->sqlstate, sizeof sqlstate);
+        free(next->message);
+        next->message = NULL;    /* taken */
+    }
+    int kept = 0;
+    for (int i = 0; i < d->count; i++) {
+        if (d->records[i].native != GC_NATIVE_NOTICE || d->records[i].row_number != row)
+            d->records[kept++] = d->records[i];
+    }
+    d->count = kept;
+    diag_push_at(d, sqlstate, GC_NATIVE_NOTICE, gc_strbuf_take(&sb), row, SQL_NO_COLUMN_NUMBER);
+}
+
+void gc_diag_join_notices(gc_diag *d)
+{
+    for (int i = 0; i < d->count; i++) {
+        const gc_diag_record *r = &d->records[i];
+        if (r->native != GC_NATIVE_NOTICE)
+            continue;
+        int same_row = 0;
+        for (int j = i; j < d->count; j++)
+            same_row += d->records[j].native == GC_NATIVE_NOTICE &&
+                        d->records[j].row_number == r->row_number;
+        if (same_row > 1) {
+            join_notices_of_row(d, r->row_number);
+            i = -1;    /* the records moved: look again from the start */
+        }
+    }
 }
 
 void gc_diag_drop_repeats(gc_diag *d, int from)

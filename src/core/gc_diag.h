@@ -19,6 +19,7 @@ typedef struct gc_diag_record {
     char *message;          /* owned, as the application reads it */
     SQLLEN row_number;      /* SQL_NO_ROW_NUMBER when not row-specific */
     SQLINTEGER column_number;
+    unsigned arrival;       /* the order records came in, whatever their rank */
 } gc_diag_record;
 
 typedef struct gc_diag {
@@ -30,6 +31,7 @@ typedef struct gc_diag {
     SQLLEN cursor_row_count;     /* SQL_DIAG_CURSOR_ROW_COUNT */
     const char *dynamic_function;       /* SQL_DIAG_DYNAMIC_FUNCTION, static string */
     SQLINTEGER dynamic_function_code;
+    unsigned arrivals;           /* records come in since the last clear */
 } gc_diag;
 
 void gc_diag_init(gc_diag *d);
@@ -72,6 +74,11 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row);
  * own SQLSTATE (01000 when it has none), worded as psqlODBC words it:
  * "<severity>: <message>", native error -1. */
 void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, const char *message);
+/* Makes the notices of one call one record, as psqlODBC reports them: their
+ * texts joined with ';' in the order they came, under the last one's
+ * SQLSTATE (one record per row for a parameter array's rows). Called when
+ * the call returns, after whatever dropped repeated notices. */
+void gc_diag_join_notices(gc_diag *d);
 /* Drops the records from index `from` on that repeat an earlier one of them
  * word for word (SQLSTATE, native code, message), keeping the first: the
  * same notice from every group of a cluster-wide statement is said once. */

@@ -206,7 +206,11 @@ void gc_pgtype_describe_large_object(gc_pgtype_info *out)
 
 /* The type a parameter is declared as: character types are left to the
  * server (0) so they fit any column; the rest name the PostgreSQL type whose
- * input syntax gc_convert_param_from_c produces. */
+ * input syntax gc_convert_param_from_c produces. A double goes as numeric
+ * (its shortest exact decimal): PostgreSQL casts numeric to every number
+ * type, money included, which it never does from float8; a double that no
+ * numeric holds everywhere (NaN, an infinity) is re-declared float8 by
+ * gc_convert_param_from_c. */
 Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type)
 {
     switch (sql_type) {
@@ -219,7 +223,7 @@ Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type)
     case SQL_DECIMAL: return GC_OID_NUMERIC;
     case SQL_REAL: return GC_OID_FLOAT4;
     case SQL_FLOAT:
-    case SQL_DOUBLE: return GC_OID_FLOAT8;
+    case SQL_DOUBLE: return GC_OID_NUMERIC;
     case SQL_DATE:
     case SQL_TYPE_DATE: return GC_OID_DATE;
     case SQL_TIME:

@@ -118,15 +118,22 @@ void gc_member_error_from_libpq(gc_error *err, const char *sqlstate, const char 
 }
 
 /* libpq calls this for every NOTICE/WARNING/INFO the server sends; forward
- * the SQLSTATE and primary message to whoever listens. */
+ * the SQLSTATE and the primary message, with "\nDETAIL: <detail>" when the
+ * server sent one (psqlODBC's words), to whoever listens. */
 void gc_member_notice_receiver(void *arg, const PGresult *res)
 {
     gc_member *m = arg;
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
     const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
     if (message == NULL)
         message = PQresultErrorMessage(res);
+    char worded[GC_ERROR_MESSAGE_MAX];
+    if (detail != NULL) {
+        snprintf(worded, sizeof worded, "%s\nDETAIL: %s", message, detail);
+        message = worded;
+    }
     gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s notice %s: %s",
                    m->name ? m->name : "-", sqlstate ? sqlstate : "-", message);
     if (m->notice_fn != NULL)

@@ -35,6 +35,7 @@ _Static_assert(offsetof(gc_desc, h) == offsetof(handle_prefix, h) &&
 
 static SQLRETURN with_info(gc_handle *h, SQLRETURN rc)
 {
+    gc_diag_join_notices(&h->diag);
     if (rc == SQL_SUCCESS && h->diag.count > 0)
         rc = SQL_SUCCESS_WITH_INFO;
     h->diag.return_code = rc;

@@ -16,6 +16,7 @@
 #define GC_NATIVE_CONNECTION_LOST 35     /* a FATAL server error: the session is gone */
 #define GC_NATIVE_CONNECT_FAILED 101     /* libpq could not connect */
 #define GC_NATIVE_SERVER_ERROR 110       /* a server error a connection's call met */
+#define GC_NATIVE_NOTICE (-1)            /* the server's notices of one call */
 
 typedef struct gc_error {
     char sqlstate[6];                    /* five characters and NUL; "" = no error */

@@ -3,9 +3,10 @@
 
 A money column is described as SQL_FLOAT, as psqlODBC describes it, so pyodbc
 reads it as a float: the amount, without lc_monetary's currency symbol and
-separators, which the column's character form keeps. Integer, Decimal and
-character parameters reach a money column through PostgreSQL's casts; a float
-parameter is declared float8, which PostgreSQL does not cast to money
+separators, which the column's character form keeps. Integer, float, Decimal
+and character parameters reach a money column through PostgreSQL's casts (a
+float is declared numeric, which PostgreSQL casts to money, unlike float8). A
+bytes parameter is declared bytea, which PostgreSQL does not cast to money
 (42804): the server's PREPARE refuses it, and the rollback level applies
 to that refusal as to any failed statement (docs/transactions.md): the
 transaction goes on (level 2) or starts anew (level 1).
@@ -66,21 +67,29 @@ class MoneyTest(unittest.TestCase):
         self.conn.clear_output_converters()
         self.assertEqual(self.amounts()[0][0], -1234.56)
 
-    def test_float_parameter_is_refused_and_the_transaction_goes_on(self):
+    def test_float_parameters_are_amounts(self):
+        for row in [(1, 1234.56), (2, -1234.56), (3, 123456789.21), (4, 0.0)]:
+            self.cur.execute(f"insert into {TABLE} values (?, ?)", *row)
+        self.conn.commit()
+        self.assertEqual([r[0] for r in self.amounts()], [1234.56, -1234.56, 123456789.21, 0.0])
+        # The same double still computes with an integer literal.
+        self.assertEqual(self.cur.execute("select ? * 2", 1.25).fetchone()[0], 2.5)
+
+    def test_bytes_parameter_is_refused_and_the_transaction_goes_on(self):
         self.cur.execute(f"insert into {TABLE} values (1, 1)")
         with self.assertRaises(pyodbc.ProgrammingError) as refused:
-            self.cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
+            self.cur.execute(f"insert into {TABLE} values (?, ?)", 2, b"2.5")
         self.assertEqual(refused.exception.args[0], "42804")
-        self.cur.execute(f"insert into {TABLE} values (?, ?::numeric)", 3, 2.5)
+        self.cur.execute(f"insert into {TABLE} values (?, ?)", 3, 2.5)
         self.conn.commit()
         self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
 
-    def test_float_parameter_refused_at_level_1_rolls_the_transaction_back(self):
+    def test_bytes_parameter_refused_at_level_1_rolls_the_transaction_back(self):
         conn = pyodbc.connect("DSN=" + DSN + ";RollbackOnError=1")
         cur = conn.cursor()
         cur.execute(f"insert into {TABLE} values (1, 1)")
         with self.assertRaises(pyodbc.ProgrammingError) as refused:
-            cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
+            cur.execute(f"insert into {TABLE} values (?, ?)", 2, b"2.5")
         self.assertEqual(refused.exception.args[0], "42804")
         cur.execute(f"insert into {TABLE} values (3, 3)")   # a new transaction
         conn.commit()

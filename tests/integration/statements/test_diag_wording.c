@@ -4,7 +4,7 @@
  * same record 1 (docs/sqlstates.md, "Message format"):
  *   "<severity>: <primary>[\nDETAIL: <detail>];\n<what the call was doing>"
  * The SQLSTATE stays the server's. A HINT, which psqlODBC drops, is the
- * next record. A fetch on a statement without a result set finds no data.
+ * next record. The notices of one call are one record, joined with ';'. A fetch on a statement without a result set finds no data.
  */
 #include "st_test.h"
 
@@ -153,6 +153,49 @@ static void test_notice(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* The notices of one call are one record, as psqlODBC gives them (programs
+ * print record 1): their texts in the order the server sent them, joined
+ * with ';', a DETAIL after its message, under the last one's SQLSTATE. */
+static void test_notices_of_one_call(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLRETURN rc = SQLExecDirect(
+        s, (SQLCHAR *)"do $$begin raise notice 'first'; raise warning 'second'; "
+                      "raise notice 'third' using detail = 'more', errcode = '01P01'; end$$",
+        SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "notices rc %d", rc);
+    expect_first(s, "three notices", "01P01", -1,
+                 "NOTICE: first;WARNING: second;NOTICE: third\nDETAIL: more");
+    expect_count(s, "three notices", 1);
+
+    /* A warning last: its SQLSTATE (01000) is the record's. */
+    rc = SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'a'; raise warning 'b'; end$$",
+                       SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "notice and warning rc %d", rc);
+    expect_first(s, "notice then warning", "01000", -1, "NOTICE: a;WARNING: b");
+    expect_count(s, "notice then warning", 1);
+
+    /* A failing call: its error is record 1, the notices one record after it. */
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'x'; raise notice 'y'; "
+                                               "raise exception 'stop' using errcode = '22012'; end$$",
+                                  SQL_NTS),
+                    s, "22012");
+    expect_count(s, "error after notices", 2);
+    char state[6] = "", text[256] = "";
+    SQLINTEGER native = 0;
+    ST_CHECK(record(s, 2, state, &native, text, sizeof text) == SQL_SUCCESS &&
+                 strcmp(state, "00000") == 0 && native == -1 &&
+                 strcmp(text, "NOTICE: x;NOTICE: y") == 0,
+             "notices after the error: %s %d <%s>", state, (int)native, text);
+
+    /* The next call starts its own record. */
+    rc = SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'alone'; end$$", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one notice rc %d", rc);
+    expect_first(s, "next call", "00000", -1, "NOTICE: alone");
+    expect_count(s, "next call", 1);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
 /* Fetching after a statement without a result set finds no data (psqlODBC's
  * answer); SQLGetData there stays an invalid cursor state. */
 static void test_fetch_without_result_set(st_conn *c)
@@ -216,6 +259,7 @@ int main(void)
     test_fetch();
     test_hint_record(&c);
     test_notice(&c);
+    test_notices_of_one_call(&c);
     test_fetch_without_result_set(&c);
     /* A global connection commits through its own path (docs/sqlstates.md). */
     if (getenv("GC_TEST_GLOBAL") == NULL)

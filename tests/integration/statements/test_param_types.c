@@ -67,6 +67,8 @@ static const param_case cases[] = {
     FIXED(SQL_C_DOUBLE, SQL_DOUBLE, v_double, "float8", "2.25"),
     FIXED(SQL_C_DOUBLE, SQL_DOUBLE, v_double, "numeric", "2.25"),
     FIXED(SQL_C_DOUBLE, SQL_DOUBLE, v_double, "float4", "2.25"),
+    /* A double reaches money, which PostgreSQL casts from numeric, never from float8. */
+    FIXED(SQL_C_DOUBLE, SQL_DOUBLE, v_double, "money", "$2.25"),
     FIXED(SQL_C_TYPE_DATE, SQL_TYPE_DATE, v_date, "date", "2020-01-02"),
     FIXED(SQL_C_TYPE_TIME, SQL_TYPE_TIME, v_time, "time", "13:14:15"),
     FIXED(SQL_C_TYPE_TIMESTAMP, SQL_TYPE_TIMESTAMP, v_ts, "timestamp", "2020-01-02 03:04:05.123456"),

@@ -163,7 +163,7 @@ static void sql_types_map_to_parameter_oids(void **state)
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_BIT), GC_OID_BOOL);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_DECIMAL), GC_OID_NUMERIC);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_REAL), GC_OID_FLOAT4);
-    assert_int_equal(gc_sqltype_to_pg_oid(SQL_FLOAT), GC_OID_FLOAT8);
+    assert_int_equal(gc_sqltype_to_pg_oid(SQL_FLOAT), GC_OID_NUMERIC);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_TYPE_DATE), GC_OID_DATE);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_TYPE_TIME), GC_OID_TIME);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_TYPE_TIMESTAMP), GC_OID_TIMESTAMP);

@@ -77,12 +77,48 @@ static void test_rows_order_before_rank(void **state)
     gc_diag_free(&d);
 }
 
+/* gc_diag_join_notices makes a call's notices one record: texts in the order
+ * they came (not their rank's), joined with ';', the last one's SQLSTATE;
+ * one record per row of a parameter array; other records untouched. */
+static void test_notices_join_in_arrival_order(void **state)
+{
+    (void)state;
+    gc_diag d;
+    gc_diag_init(&d);
+    gc_diag_add_notice(&d, "00000", "NOTICE", "one");
+    gc_diag_add_notice(&d, "01000", "WARNING", "two");
+    gc_diag_add(&d, "22012", 1, "ERROR: division by zero");
+    gc_diag_add_notice(&d, "00000", "NOTICE", "three");
+    gc_diag notes;
+    gc_diag_init(&notes);
+    gc_diag_add_notice(&notes, "01P01", "WARNING", "row a");
+    gc_diag_add_notice(&notes, "00000", "NOTICE", "row b");
+    gc_diag_move_at(&d, &notes, 2);
+    gc_diag_join_notices(&d);
+    const char *want[] = { "22012", "00000", "00000" };
+    expect_states(&d, want, 3);
+    assert_string_equal(d.records[1].message, "NOTICE: one;WARNING: two;NOTICE: three");
+    assert_int_equal(d.records[1].native, -1);
+    assert_string_equal(d.records[2].message, "WARNING: row a;NOTICE: row b");
+    assert_int_equal(d.records[2].row_number, 2);
+    /* A lone notice stays as it came. */
+    gc_diag_clear(&d);
+    gc_diag_add_notice(&d, "01P01", "WARNING", "alone");
+    gc_diag_join_notices(&d);
+    const char *alone[] = { "01P01" };
+    expect_states(&d, alone, 1);
+    assert_string_equal(d.records[0].message, "WARNING: alone");
+    gc_diag_free(&notes);
+    gc_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_after_notice_comes_first),
         cmocka_unit_test(test_notice_keeps_the_server_sqlstate),
         cmocka_unit_test(test_rows_order_before_rank),
+        cmocka_unit_test(test_notices_join_in_arrival_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
