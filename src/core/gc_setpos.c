@@ -73,7 +73,7 @@ static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last, bool just
     SQLUSMALLINT *status = s->ird->array_status_ptr;
     gc_row_tally tally = { 0 };
     if (!just_read &&
-        gc_keyset_reread(s, gc_cursor_row_of_slot(s, first), last - first + 1) == SQL_ERROR)
+        gc_keyset_reread(s, s->scroll.slot_rows + first, last - first + 1) == SQL_ERROR)
         return SQL_ERROR;
     for (SQLULEN slot = first; slot <= last; slot++) {
         int row = gc_cursor_row_of_slot(s, slot);
@@ -135,7 +135,8 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
     s->getdata_column = 0;
     s->getdata_offset = 0;
     bool locked = lock_type == SQL_LOCK_EXCLUSIVE;
-    if (locked && gc_cursor_lock_rows(s, s->current_row, last - first + 1) == SQL_ERROR)
+    if (locked &&
+        gc_cursor_lock_rows(s, s->scroll.slot_rows + first, last - first + 1) == SQL_ERROR)
         return SQL_ERROR;
     if (operation == SQL_REFRESH)
         return refresh_rows(s, first, last, locked);
