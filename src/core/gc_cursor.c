@@ -318,6 +318,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
         pos = shown_before(s, s->scroll.rowset_start) + 1;
         if (gc_keyset_reread(s, s->scroll.slot_rows, rows) == SQL_ERROR)
             return SQL_ERROR;
+        s->scroll.last_size = out->size;
         return deliver_current(s, pos, rows, out);
     }
     /* A keyset-driven cursor re-reads the rowset's rows; when rows it
