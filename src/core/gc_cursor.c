@@ -5,9 +5,14 @@
  * still on the wire into `block`), then each SQLFetchScroll picks a rowset
  * in it by the cursor positioning rules of ODBC's SQLFetchScroll. Positions
  * below are 1-based row numbers as in those rules: 0 is "before start",
- * n + 1 "after end".
+ * n + 1 "after end". A keyset-driven cursor leaves out of its rowsets the
+ * rows it deleted itself (and rows it added that a rollback took away), as
+ * psqlODBC's do: its positions count the rows it shows, and a rowset's rows
+ * need not follow each other in the buffered set (scroll.slot_rows). Rows
+ * others delete stay in the rowsets as holes (SQL_ROW_DELETED).
  */
 #include <assert.h>
+#include <stdlib.h>
 
 #include "core/gc_cursor.h"
 
@@ -22,6 +27,9 @@ void gc_cursor_reset(gc_stmt *s)
     s->scroll.rowset_rows = 0;
     s->scroll.last_size = 0;
     s->scroll.keyset_checked = false;
+    free(s->scroll.slot_rows);
+    s->scroll.slot_rows = NULL;
+    s->scroll.slots_cap = 0;
     gc_cursor_write_reset(s);
 }
 
@@ -50,7 +58,32 @@ SQLRETURN gc_row_tally_rc(const gc_row_tally *t)
 
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot)
 {
+    if (slot < s->scroll.rowset_rows)
+        return s->scroll.slot_rows[slot];
     return (int)(s->scroll.rowset_start + (SQLLEN)slot);
+}
+
+/* Whether a keyset-driven cursor has rows it leaves out of its rowsets. */
+static bool skips_rows(const gc_stmt *s)
+{
+    return s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN && s->scroll.hidden_rows > 0;
+}
+
+/* Whether block row `row` is left out of the rowsets. */
+static bool row_hidden(const gc_stmt *s, SQLLEN row)
+{
+    return skips_rows(s) && gc_cursor_row_hidden(s, (int)row);
+}
+
+/* How many of block rows [0, row) the rowsets show (row is at most n). */
+static SQLLEN shown_before(const gc_stmt *s, SQLLEN row)
+{
+    if (!skips_rows(s))
+        return row;
+    SQLLEN shown = 0;
+    for (SQLLEN r = 0; r < row; r++)
+        shown += !row_hidden(s, r);
+    return shown;
 }
 
 /* An error that ended the set while it was read is reported here, once
@@ -70,14 +103,15 @@ SQLRETURN gc_cursor_buffer(gc_stmt *s)
     return SQL_SUCCESS;
 }
 
-/* The current rowset's first row as a position (0 before start, n + 1 after end). */
-static SQLLEN current_position(const gc_stmt *s, SQLLEN n)
+/* The current rowset's first row as a position among the `shown` rows of
+ * the first n (0 before start, shown + 1 after end). */
+static SQLLEN current_position(const gc_stmt *s, SQLLEN n, SQLLEN shown)
 {
     if (s->scroll.rowset_start < 0)
         return 0;
     if (s->scroll.rowset_start >= n)
-        return n + 1;
-    return s->scroll.rowset_start + 1;
+        return shown + 1;
+    return shown_before(s, s->scroll.rowset_start) + 1;
 }
 
 /* SQL_FETCH_ABSOLUTE's rule; *warn when the rowset was moved to row 1 (01S06).
@@ -172,13 +206,12 @@ static bool check_orientation(gc_stmt *s, SQLSMALLINT orientation)
     }
 }
 
-/* Delivers rows [first, first + rows) of block as the rowset. */
-static SQLRETURN deliver_rowset(gc_stmt *s, SQLLEN first, SQLULEN rows,
-                                const gc_rowset_out *out)
+/* Delivers the block rows of slot_rows[0, rows) as the rowset. */
+static SQLRETURN deliver_rowset(gc_stmt *s, SQLULEN rows, const gc_rowset_out *out)
 {
     gc_row_tally tally = { 0 };
     for (SQLULEN i = 0; i < rows; i++) {
-        int row = (int)(first + (SQLLEN)i);
+        int row = s->scroll.slot_rows[i];
         SQLRETURN row_rc = gc_fetch_store_slot(s, row, row, i);
         if (out->status != NULL)
             out->status[i] = gc_cursor_row_status(s, row, row_rc);
@@ -194,6 +227,65 @@ static SQLRETURN deliver_rowset(gc_stmt *s, SQLLEN first, SQLULEN rows,
     return gc_row_tally_rc(&tally);
 }
 
+/* Where the fetch's rowset starts, as a position among the rows shown
+ * (*shown of the first n); *warn for 01S06. SQL_FETCH_NEXT starts right
+ * after the current rowset's last row, whatever was deleted in it. */
+static SQLLEN fetch_position(const gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
+                             SQLLEN bookmark_row, SQLLEN size, SQLLEN n, SQLLEN *shown,
+                             bool *warn)
+{
+    *shown = shown_before(s, n);
+    SQLLEN cur = current_position(s, n, *shown);
+    SQLLEN last_size = s->scroll.last_size > 0 ? (SQLLEN)s->scroll.last_size : size;
+    if (skips_rows(s) && s->scroll.rowset_rows > 0 && cur >= 1 && cur <= *shown) {
+        SQLLEN last_row = s->scroll.slot_rows[s->scroll.rowset_rows - 1];
+        last_size = shown_before(s, last_row + 1) - (cur - 1);
+    }
+    SQLLEN bookmark_pos = bookmark_row >= 0 ? shown_before(s, bookmark_row) + 1 : 0;
+    *warn = false;
+    return new_position(orientation, offset, cur, *shown, size, last_size, bookmark_pos, warn);
+}
+
+/* Puts into slot_rows the block rows of the rowset that starts at shown
+ * position pos: up to `size` rows; returns how many. */
+static SQLULEN select_rows(gc_stmt *s, SQLLEN pos, SQLLEN n, SQLULEN size)
+{
+    SQLULEN rows = 0;
+    SQLLEN seen = skips_rows(s) ? 0 : pos - 1;
+    for (SQLLEN r = seen; r < n && rows < size; r++) {
+        if (!row_hidden(s, r) && ++seen >= pos)
+            s->scroll.slot_rows[rows++] = (int)r;
+    }
+    return rows;
+}
+
+/* Room in slot_rows for a rowset of `size` rows; HY001 when there is none. */
+static bool reserve_slots(gc_stmt *s, SQLULEN size)
+{
+    if (size <= s->scroll.slots_cap)
+        return true;
+    int *slots = realloc(s->scroll.slot_rows, size * sizeof *slots);
+    if (slots == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return false;
+    }
+    s->scroll.slot_rows = slots;
+    s->scroll.slots_cap = size;
+    return true;
+}
+
+/* Makes slot_rows[0, rows) the current rowset (at shown position pos) and
+ * delivers it. */
+static SQLRETURN deliver_current(gc_stmt *s, SQLLEN pos, SQLULEN rows,
+                                 const gc_rowset_out *out)
+{
+    s->scroll.rowset_start = s->scroll.slot_rows[0];
+    s->scroll.rowset_rows = rows;
+    s->current_row = s->scroll.slot_rows[0];
+    s->row_number = (SQLULEN)pos;
+    return deliver_rowset(s, rows, out);
+}
+
 SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
                           SQLLEN bookmark, const gc_rowset_out *out)
 {
@@ -202,22 +294,49 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
     if (gc_cursor_buffer(s) == SQL_ERROR)
         return SQL_ERROR;
     gc_keyset_open(s);      /* 01S02 when the cursor has to become static */
+    if (!reserve_slots(s, out->size) || gc_keyset_recheck_deleted(s) == SQL_ERROR)
+        return SQL_ERROR;
     SQLLEN n = gc_cursor_set_rows(s);
-    SQLLEN bookmark_pos = 0;
+    SQLLEN bookmark_row = -1;
     if (orientation == SQL_FETCH_BOOKMARK) {
-        bookmark_pos = gc_bookmark_row(s, bookmark) + 1;
-        if (bookmark_pos == 0) {
+        bookmark_row = gc_bookmark_row(s, bookmark);
+        if (bookmark_row < 0) {
             gc_diag_add(&s->h.diag, "HY111", 0, "invalid bookmark value %ld", (long)bookmark);
             return SQL_ERROR;
         }
     }
     SQLLEN size = (SQLLEN)out->size;
-    SQLLEN last_size = s->scroll.last_size > 0 ? (SQLLEN)s->scroll.last_size : size;
     bool warn = false;
-    SQLLEN pos = new_position(orientation, offset, current_position(s, n), n, size,
-                              last_size, bookmark_pos, &warn);
+    SQLLEN shown = 0, pos = 0;
+    SQLULEN rows = 0;
+    /* SQL_FETCH_RELATIVE 0 fetches the current rowset again, also when
+     * the cursor deleted its first row (psqlODBC shows it with its status). */
+    if (orientation == SQL_FETCH_RELATIVE && offset == 0 && s->scroll.rowset_rows > 0 &&
+        row_hidden(s, s->scroll.rowset_start)) {
+        rows = s->scroll.rowset_rows < out->size ? s->scroll.rowset_rows : out->size;
+        shown = shown_before(s, n);
+        pos = shown_before(s, s->scroll.rowset_start) + 1;
+        if (gc_keyset_reread(s, s->scroll.slot_rows, rows) == SQL_ERROR)
+            return SQL_ERROR;
+        s->scroll.last_size = out->size;
+        return deliver_current(s, pos, rows, out);
+    }
+    /* A keyset-driven cursor re-reads the rowset's rows; when rows it
+     * added are found gone, they are left out and the rowset is chosen
+     * again. */
+    for (;;) {
+        pos = fetch_position(s, orientation, offset, bookmark_row, size, n, &shown, &warn);
+        if (pos < 1 || pos > shown)
+            break;
+        rows = select_rows(s, pos, n, out->size);
+        SQLLEN hidden = s->scroll.hidden_rows;
+        if (gc_keyset_reread(s, s->scroll.slot_rows, rows) == SQL_ERROR)
+            return SQL_ERROR;
+        if (s->scroll.hidden_rows == hidden)
+            break;
+    }
     s->scroll.last_size = out->size;
-    if (pos < 1 || pos > n) {
+    if (pos < 1 || pos > shown) {
         s->scroll.rowset_start = pos < 1 ? -1 : n;
         s->scroll.rowset_rows = 0;
         s->current_row = -1;
@@ -228,14 +347,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
             *out->rows_fetched = 0;
         return SQL_NO_DATA;
     }
-    SQLULEN rows = (SQLULEN)(n - pos + 1) < out->size ? (SQLULEN)(n - pos + 1) : out->size;
-    if (gc_keyset_reread(s, pos - 1, rows) == SQL_ERROR)
-        return SQL_ERROR;
-    s->scroll.rowset_start = pos - 1;
-    s->scroll.rowset_rows = rows;
-    s->current_row = (int)(pos - 1);
-    s->row_number = (SQLULEN)pos;
-    SQLRETURN rc = deliver_rowset(s, pos - 1, rows, out);
+    SQLRETURN rc = deliver_current(s, pos, rows, out);
     if (warn && rc != SQL_ERROR) {
         /* psqlODBC's words for the absolute move, which its programs print. */
         gc_diag_add(&s->h.diag, "01S06", 0, "%s", orientation == SQL_FETCH_ABSOLUTE

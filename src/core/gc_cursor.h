@@ -64,6 +64,12 @@ bool gc_cursor_writable(gc_stmt *s);
  * _ADDED) and recording it; false on OOM. */
 SQLUSMALLINT gc_cursor_row_mark(const gc_stmt *s, int row);
 bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark);
+/* Marks block row `row` deleted and left out of a keyset-driven cursor's
+ * later rowsets: the cursor deleted it, or a row it added is gone (a
+ * rollback undid the insert). Rows others delete stay, as holes. False on
+ * OOM. */
+bool gc_cursor_hide_row(gc_stmt *s, int row);
+bool gc_cursor_row_hidden(const gc_stmt *s, int row);
 /* SQL_CONCUR_ROWVER: block row `row`'s version (its xmin, 0 when not read)
  * and recording the text of one; false on OOM. */
 uint32_t gc_cursor_row_version(const gc_stmt *s, int row);
@@ -74,15 +80,20 @@ bool gc_cursor_set_version(gc_stmt *s, int row, const char *xmin);
  * keyset cursor when the set has one table's primary key, else makes the
  * cursor static (SQL_SUCCESS_WITH_INFO, 01S02). */
 SQLRETURN gc_keyset_open(gc_stmt *s);
-/* Re-reads block rows [first, first + rows) from the server by key (one
+/* Re-reads the `count` block rows of `rows` from the server by key (one
  * query), marking changed rows updated and vanished ones deleted; no-op
  * unless the cursor is keyset-driven. */
-SQLRETURN gc_keyset_reread(gc_stmt *s, SQLLEN first, SQLULEN rows);
-/* SQLSetPos SQL_LOCK_EXCLUSIVE: locks block rows [first, first + rows) by
+SQLRETURN gc_keyset_reread(gc_stmt *s, const int *rows, SQLULEN count);
+/* In a transaction, looks again for the rows a keyset-driven cursor has
+ * marked deleted while it has rows it hides (a rollback to a savepoint may
+ * have undone the deletion): those found are shown again. One query per
+ * 60,000 key values. */
+SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s);
+/* SQLSetPos SQL_LOCK_EXCLUSIVE: locks the `count` block rows of `rows` by
  * key (SELECT ... FOR UPDATE, one query) until the transaction ends; a
  * keyset cursor takes the values read. HYC00 with autocommit on or without
  * a key. */
-SQLRETURN gc_cursor_lock_rows(gc_stmt *s, SQLLEN first, SQLULEN rows);
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count);
 
 /* --- gc_fetch.c --- */
 /* Converts row `row` of block into the bound columns as row `slot` of the

@@ -160,11 +160,12 @@ static bool take_values(gc_stmt *s, const gc_write_target *t, int row, const PGr
     return changed;
 }
 
-/* The re-read query of block rows [first, first + rows) that the cursor has
- * not deleted; its key values go to `values` (borrowed from block). The
- * row's xmin comes last with SQL_CONCUR_ROWVER; `lock` adds FOR UPDATE. */
-static int build_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
-                        bool lock, gc_strbuf *sql, const char **values)
+/* The re-read query of the block rows `list` names (count of them) that the
+ * cursor has not deleted, or with `recheck` of those it has; its key values
+ * go to `values` (borrowed from block). The row's xmin comes last with
+ * SQL_CONCUR_ROWVER; `lock` adds FOR UPDATE. */
+static int build_reread(gc_stmt *s, const gc_write_target *t, const int *list, SQLULEN count,
+                        bool recheck, bool lock, gc_strbuf *sql, const char **values)
 {
     int n = 0;
     gc_strbuf_appendf(sql, "SELECT ");
@@ -187,9 +188,9 @@ static int build_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
     else
         gc_strbuf_appendf(sql, " FROM %s WHERE (%s) IN (", t->table, key.data);
     int tuples = 0;
-    for (SQLULEN i = 0; i < rows; i++) {
-        int row = (int)(first + (SQLLEN)i);
-        if (gc_cursor_row_mark(s, row) == SQL_ROW_DELETED)
+    for (SQLULEN i = 0; i < count; i++) {
+        int row = list[i];
+        if ((gc_cursor_row_mark(s, row) == SQL_ROW_DELETED) != recheck)
             continue;
         if (t->by_values)
             gc_strbuf_appendf(sql, "%s(%s) IS NOT DISTINCT FROM (", tuples++ ? " OR " : "",
@@ -212,22 +213,31 @@ static int build_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
 }
 
 /* Marks each re-read row updated when its values changed, deleted when its
- * key is gone. */
-static bool apply_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
-                         const PGresult *res)
+ * key is gone; with `recheck` (rows marked deleted were read) a row found
+ * again is no longer deleted (a rollback undid its deletion). */
+static bool apply_reread(gc_stmt *s, const gc_write_target *t, const int *list, SQLULEN count,
+                         bool recheck, const PGresult *res)
 {
     bool oom = false;
-    for (SQLULEN i = 0; i < rows && !oom; i++) {
-        int row = (int)(first + (SQLLEN)i);
+    for (SQLULEN i = 0; i < count && !oom; i++) {
+        int row = list[i];
         SQLUSMALLINT mark = gc_cursor_row_mark(s, row);
-        if (mark == SQL_ROW_DELETED)
+        if ((mark == SQL_ROW_DELETED) != recheck)
             continue;
         int r = 0;
         while (r < PQntuples(res) && !same_key(s, t, row, res, r))
             r++;
         if (r == PQntuples(res)) {
-            oom = !gc_cursor_mark_row(s, row, SQL_ROW_DELETED);
+            /* A row the cursor added and no longer finds was taken away by
+             * a rollback: it leaves the rowsets as the cursor's deletions do. */
+            if (!recheck)
+                oom = !(mark == SQL_ROW_ADDED ? gc_cursor_hide_row(s, row)
+                                              : gc_cursor_mark_row(s, row, SQL_ROW_DELETED));
             continue;
+        }
+        if (recheck) {
+            mark = 0;
+            oom = !gc_cursor_mark_row(s, row, mark);
         }
         if (take_values(s, t, row, res, r, &oom) && mark != SQL_ROW_ADDED)
             oom = oom || !gc_cursor_mark_row(s, row, SQL_ROW_UPDATED);
@@ -237,19 +247,20 @@ static bool apply_reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQL
     return !oom;
 }
 
-/* Re-reads (and with `lock` locks) block rows [first, first + rows) by
- * key in one query; `apply` makes the rows take what was read. */
-static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLULEN rows,
-                        bool lock, bool apply)
+/* Re-reads (and with `lock` locks) the block rows `list` names by key in
+ * one query; `apply` makes the rows take what was read. With `recheck` the
+ * rows read are those marked deleted. */
+static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, const int *list, SQLULEN count,
+                        bool recheck, bool lock, bool apply)
 {
     int nkeys = 0;
     for (int c = 0; c < t->ncols; c++)
         nkeys += is_key(t, c);
-    const char **values = calloc(rows * (SQLULEN)nkeys + 1, sizeof *values);
+    const char **values = calloc(count * (SQLULEN)nkeys + 1, sizeof *values);
     gc_strbuf sql;
     gc_strbuf_init(&sql);
     SQLRETURN rc = SQL_ERROR;
-    int n = values != NULL ? build_reread(s, t, first, rows, lock, &sql, values) : 0;
+    int n = values != NULL ? build_reread(s, t, list, count, recheck, lock, &sql, values) : 0;
     if (values == NULL || sql.failed) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
     } else if (n == 0) {
@@ -258,7 +269,7 @@ static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
         PGresult *res = gc_cursor_run(s, sql.data, n, values, NULL);
         if (res != NULL) {
             rc = SQL_SUCCESS;
-            if (apply && !apply_reread(s, t, first, rows, res)) {
+            if (apply && !apply_reread(s, t, list, count, recheck, res)) {
                 gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
                 rc = SQL_ERROR;
             }
@@ -270,18 +281,57 @@ static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, SQLLEN first, SQLU
     return rc;
 }
 
-SQLRETURN gc_keyset_reread(gc_stmt *s, SQLLEN first, SQLULEN rows)
+SQLRETURN gc_keyset_reread(gc_stmt *s, const int *rows, SQLULEN count)
 {
-    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || s->scroll.target == NULL || rows == 0)
+    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || s->scroll.target == NULL || count == 0)
         return SQL_SUCCESS;
     /* The target was found by gc_keyset_open at the set's first fetch.
      * SQL_CONCUR_LOCK locks rows as they are read (keep_concurrency made
      * sure a transaction is open). */
     bool lock = s->concurrency == SQL_CONCUR_LOCK && !s->conn->autocommit;
-    return reread(s, s->scroll.target, first, rows, lock, true);
+    return reread(s, s->scroll.target, rows, count, false, lock, true);
 }
 
-SQLRETURN gc_cursor_lock_rows(gc_stmt *s, SQLLEN first, SQLULEN rows)
+/* Rows whose keys one recheck query carries at most (libpq takes 65,535
+ * parameters). */
+#define RECHECK_PARAMS 60000
+
+SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s)
+{
+    /* With autocommit on, a deletion is committed and stays. */
+    if (s->cursor_type != SQL_CURSOR_KEYSET_DRIVEN || s->scroll.target == NULL ||
+        s->scroll.hidden_rows == 0 || s->conn->autocommit)
+        return SQL_SUCCESS;
+    const gc_write_target *t = s->scroll.target;
+    int nkeys = 0;
+    for (int c = 0; c < t->ncols; c++)
+        nkeys += is_key(t, c);
+    SQLULEN chunk = RECHECK_PARAMS / (SQLULEN)(nkeys > 0 ? nkeys : 1);
+    SQLULEN count = 0;
+    for (int row = 0; row < PQntuples(s->block); row++)
+        count += gc_cursor_row_mark(s, row) == SQL_ROW_DELETED;
+    if (count == 0)
+        return SQL_SUCCESS;
+    int *list = malloc(count * sizeof *list);
+    if (list == NULL) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    count = 0;
+    for (int row = 0; row < PQntuples(s->block); row++) {
+        if (gc_cursor_row_mark(s, row) == SQL_ROW_DELETED)
+            list[count++] = row;
+    }
+    SQLRETURN rc = SQL_SUCCESS;
+    for (SQLULEN done = 0; done < count && rc != SQL_ERROR; done += chunk) {
+        SQLULEN part = count - done < chunk ? count - done : chunk;
+        rc = reread(s, t, list + done, part, true, false, true);
+    }
+    free(list);
+    return rc;
+}
+
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count)
 {
     const char *why = NULL;
     if (s->conn->global != NULL)
@@ -302,5 +352,5 @@ SQLRETURN gc_cursor_lock_rows(gc_stmt *s, SQLLEN first, SQLULEN rows)
                     "key in the select list");
         return SQL_ERROR;
     }
-    return reread(s, t, first, rows, true, s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN);
+    return reread(s, t, rows, count, false, true, s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN);
 }

@@ -25,6 +25,7 @@ void gc_cursor_write_reset(gc_stmt *s)
     free(s->scroll.row_marks);
     s->scroll.row_marks = NULL;
     s->scroll.marks_cap = 0;
+    s->scroll.hidden_rows = 0;
     free(s->scroll.row_versions);
     s->scroll.row_versions = NULL;
     s->scroll.versions_cap = 0;
@@ -32,9 +33,18 @@ void gc_cursor_write_reset(gc_stmt *s)
     s->scroll.target = NULL;
 }
 
+/* The bit of a row's mark that leaves it out of a keyset cursor's rowsets
+ * (the row statuses fit below it). */
+#define HIDDEN_BIT 0x80
+
 SQLUSMALLINT gc_cursor_row_mark(const gc_stmt *s, int row)
 {
-    return row < s->scroll.marks_cap ? s->scroll.row_marks[row] : 0;
+    return row < s->scroll.marks_cap ? s->scroll.row_marks[row] & ~HIDDEN_BIT : 0;
+}
+
+bool gc_cursor_row_hidden(const gc_stmt *s, int row)
+{
+    return row < s->scroll.marks_cap && (s->scroll.row_marks[row] & HIDDEN_BIT) != 0;
 }
 
 SQLUSMALLINT gc_cursor_row_status(const gc_stmt *s, int row, SQLRETURN row_rc)
@@ -44,7 +54,8 @@ SQLUSMALLINT gc_cursor_row_status(const gc_stmt *s, int row, SQLRETURN row_rc)
     return gc_fetch_row_status(row_rc);
 }
 
-bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
+/* Sets row's mark, with HIDDEN_BIT or not; false on OOM. */
+static bool set_mark(gc_stmt *s, int row, unsigned char mark)
 {
     if (row >= s->scroll.marks_cap) {
         int cap = PQntuples(s->block) > row ? PQntuples(s->block) : row + 1;
@@ -56,8 +67,21 @@ bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
         s->scroll.row_marks = m;
         s->scroll.marks_cap = cap;
     }
-    s->scroll.row_marks[row] = (unsigned char)mark;
+    /* Counted so that a cursor without hidden rows skips nothing cheaply. */
+    s->scroll.hidden_rows += ((mark & HIDDEN_BIT) != 0) -
+                             ((s->scroll.row_marks[row] & HIDDEN_BIT) != 0);
+    s->scroll.row_marks[row] = mark;
     return true;
+}
+
+bool gc_cursor_mark_row(gc_stmt *s, int row, SQLUSMALLINT mark)
+{
+    return set_mark(s, row, (unsigned char)mark);
+}
+
+bool gc_cursor_hide_row(gc_stmt *s, int row)
+{
+    return set_mark(s, row, SQL_ROW_DELETED | HIDDEN_BIT);
 }
 
 uint32_t gc_cursor_row_version(const gc_stmt *s, int row)
@@ -279,7 +303,8 @@ static SQLRETURN run_change(gc_stmt *s, const gc_strbuf *sql, const params *p, i
         *status = SQL_ROW_ERROR;
         return SQL_SUCCESS_WITH_INFO;
     }
-    if (!gc_cursor_mark_row(s, row, mark)) {
+    /* A row the cursor deleted leaves a keyset cursor's later rowsets. */
+    if (!(mark == SQL_ROW_DELETED ? gc_cursor_hide_row(s, row) : gc_cursor_mark_row(s, row, mark))) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         *status = SQL_ROW_ERROR;
         return SQL_ERROR;

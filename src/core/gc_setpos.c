@@ -5,7 +5,8 @@
  * sees its own changes, not others'; a keyset-driven one re-reads them);
  * SQL_UPDATE and SQL_DELETE change rows through the cursor
  * (gc_cursor_write.c) when its concurrency allows it
- * (HY092 on a read-only one). SQL_LOCK_EXCLUSIVE locks the rows first
+ * (HY092 on a read-only one), and so does SQL_ADD (ODBC 2's way of adding
+ * rows, kept for its programs). SQL_LOCK_EXCLUSIVE locks the rows first
  * (until the transaction ends); SQL_LOCK_UNLOCK is HYC00, as PostgreSQL
  * cannot release a row lock earlier: docs/cursors.md.
  */
@@ -31,12 +32,7 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
         gc_diag_add(&s->h.diag, "HY092", 0, "invalid SQLSetPos lock type %u", lock_type);
         return false;
     }
-    if (operation == SQL_ADD) {
-        gc_diag_add(&s->h.diag, "HY092", 0,
-                    "SQLSetPos(SQL_ADD) is ODBC 2's: add rows with SQLBulkOperations(SQL_ADD)");
-        return false;
-    }
-    if ((operation == SQL_UPDATE || operation == SQL_DELETE) && !gc_cursor_writable(s))
+    if (operation != SQL_POSITION && operation != SQL_REFRESH && !gc_cursor_writable(s))
         return false;
     if (lock_type == SQL_LOCK_UNLOCK) {
         gc_diag_add(&s->h.diag, "HYC00", 0,
@@ -47,6 +43,14 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
     if (!gc_cursor_scrollable(s)) {
         gc_diag_add(&s->h.diag, "HYC00", 0,
                     "optional feature not implemented: SQLSetPos needs a scrollable cursor");
+        return false;
+    }
+    if (operation == SQL_ADD) {
+        /* The rows come from the bound buffers, not from a fetched rowset. */
+        if (row <= s->ard->array_size)
+            return true;
+        gc_diag_add(&s->h.diag, "HY107", 0, "row value out of range: %lu (row array of %lu)",
+                    (unsigned long)row, (unsigned long)s->ard->array_size);
         return false;
     }
     if (s->scroll.rowset_rows == 0) {
@@ -69,7 +73,7 @@ static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last, bool just
     SQLUSMALLINT *status = s->ird->array_status_ptr;
     gc_row_tally tally = { 0 };
     if (!just_read &&
-        gc_keyset_reread(s, gc_cursor_row_of_slot(s, first), last - first + 1) == SQL_ERROR)
+        gc_keyset_reread(s, s->scroll.slot_rows + first, last - first + 1) == SQL_ERROR)
         return SQL_ERROR;
     for (SQLULEN slot = first; slot <= last; slot++) {
         int row = gc_cursor_row_of_slot(s, slot);
@@ -81,8 +85,9 @@ static SQLRETURN refresh_rows(gc_stmt *s, SQLULEN first, SQLULEN last, bool just
     return gc_row_tally_rc(&tally);
 }
 
-/* SQL_UPDATE / SQL_DELETE of rowset rows [first, last]; with row 0 the
- * rows SQL_ATTR_ROW_OPERATION_PTR marks SQL_ROW_IGNORE are left alone. */
+/* SQL_UPDATE / SQL_DELETE of rowset rows [first, last], or SQL_ADD of the
+ * bound rows [first, last]; with row 0 the rows SQL_ATTR_ROW_OPERATION_PTR
+ * marks SQL_ROW_IGNORE are left alone. */
 static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
                              SQLULEN last, bool whole_rowset)
 {
@@ -94,8 +99,13 @@ static SQLRETURN change_rows(gc_stmt *s, SQLUSMALLINT operation, SQLULEN first,
             continue;
         int row = gc_cursor_row_of_slot(s, slot);
         SQLUSMALLINT row_status = SQL_ROW_ERROR;
-        SQLRETURN rc = operation == SQL_UPDATE ? gc_cursor_update_row(s, row, slot, &row_status)
-                                               : gc_cursor_delete_row(s, row, slot, &row_status);
+        SQLRETURN rc;
+        if (operation == SQL_ADD)
+            rc = gc_cursor_add_row(s, slot, &row_status);
+        else if (operation == SQL_UPDATE)
+            rc = gc_cursor_update_row(s, row, slot, &row_status);
+        else
+            rc = gc_cursor_delete_row(s, row, slot, &row_status);
         if (status != NULL)
             status[slot] = row_status;
         gc_row_tally_add(&tally, rc);
@@ -109,6 +119,14 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
 {
     if (!set_pos_allowed(s, row, operation, lock_type))
         return SQL_ERROR;
+    /* SQL_ADD (ODBC 2's SQLBulkOperations(SQL_ADD), which ODBC 3 drivers
+     * keep): row 0 adds every row of the bound array, appended to the set. */
+    if (operation == SQL_ADD) {
+        if (gc_cursor_buffer(s) == SQL_ERROR)
+            return SQL_ERROR;
+        SQLULEN last = row == 0 ? s->ard->array_size - 1 : row - 1;
+        return change_rows(s, operation, row == 0 ? 0 : row - 1, last, row == 0);
+    }
     /* Row 0 is the whole rowset; the cursor then stands on its first row. */
     SQLULEN first = row == 0 ? 0 : row - 1;
     SQLULEN last = row == 0 ? s->scroll.rowset_rows - 1 : row - 1;
@@ -117,7 +135,8 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
     s->getdata_column = 0;
     s->getdata_offset = 0;
     bool locked = lock_type == SQL_LOCK_EXCLUSIVE;
-    if (locked && gc_cursor_lock_rows(s, s->current_row, last - first + 1) == SQL_ERROR)
+    if (locked &&
+        gc_cursor_lock_rows(s, s->scroll.slot_rows + first, last - first + 1) == SQL_ERROR)
         return SQL_ERROR;
     if (operation == SQL_REFRESH)
         return refresh_rows(s, first, last, locked);

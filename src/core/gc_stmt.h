@@ -44,10 +44,15 @@ typedef struct gc_scroll {
                                  the set's row count after the end */
     SQLULEN rowset_rows;      /* rows the last fetch delivered (0: none) */
     SQLULEN last_size;        /* rowset size of the last fetch (SQL_FETCH_NEXT) */
+    int *slot_rows;           /* owned; the block row of each rowset row (a
+                                 keyset-driven cursor's rowset skips rows) */
+    SQLULEN slots_cap;
     /* Changes made through the cursor (gc_cursor_write.c). */
     unsigned char *row_marks; /* owned; per row: 0, or SQL_ROW_UPDATED /
                                  _DELETED / _ADDED */
     int marks_cap;
+    SQLLEN hidden_rows;       /* rows a keyset cursor's rowsets leave out:
+                                 deleted by the cursor (gc_cursor_hide_row) */
     struct gc_write_target *target;  /* owned; the table rows are written to */
     bool keyset_checked;      /* a keyset-driven cursor's key was looked for
                                  (gc_cursor_keyset.c) */

@@ -54,7 +54,7 @@ int main(void)
     ST_CHECK(info_u32(dbc, SQL_DYNAMIC_CURSOR_ATTRIBUTES1) == 0, "no dynamic cursors");
     SQLUINTEGER pos = SQL_POS_POSITION | SQL_POS_REFRESH;
     ST_CHECK(info_u32(dbc, SQL_POS_OPERATIONS) ==
-                 (global ? pos : pos | SQL_POS_UPDATE | SQL_POS_DELETE),
+                 (global ? pos : pos | SQL_POS_UPDATE | SQL_POS_DELETE | SQL_POS_ADD),
              "SQL_POS_OPERATIONS");
     /* No SQL_LCK_UNLOCK: PostgreSQL keeps a row lock until the transaction ends. */
     ST_CHECK(info_u32(dbc, SQL_LOCK_TYPES) ==
