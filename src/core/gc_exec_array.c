@@ -14,10 +14,15 @@
  * its result (row count or rows) for SQLMoreResults, in row order;
  * SQLRowCount on the first gives the total.
  *
- * On a global connection (autocommit, no transaction open) every row is
- * routed by its own values first, then queued on its member's pipeline
- * (a "lane"): each owner's primary gets its rows in one round trip, all
- * members at once.
+ * On a global connection every row is routed by its own values first,
+ * then queued on its member's pipeline (a "lane"): each owner's primary
+ * gets its rows in one round trip, all members at once. In a transaction
+ * the rows route as the transaction's statements do (the pinned member,
+ * or a joined member of the key's group), and the array is one statement
+ * for the rollback level on every lane: each lane's rows go behind a
+ * savepoint (level 2) and are flushed without a sync point; once every
+ * lane has answered, each lane is told in one more round trip to release
+ * its savepoint, or, when a row failed anywhere, to go back to it.
  */
 #include "core/gc_exec_array.h"
 
@@ -48,6 +53,7 @@ typedef struct lane {
     gc_member *m;
     int member;              /* the global connection's member index; -1 general */
     bool begin_queued;       /* the driver's BEGIN goes first (manual commit) */
+    bool savepoint_queued;   /* global transaction: the array's savepoint goes first */
     bool prepare_queued;
     bool lost;               /* the session broke */
 } lane;
@@ -62,6 +68,9 @@ typedef struct array_run {
     int *lane_of;            /* each row's lane (global connection); owned, NULL: lane 0 */
     gc_param_value **values; /* global: a routed row's values until queued; owned */
     bool sync_each_row;      /* no transaction open: a sync point per row */
+    bool in_transaction;     /* global connection in a transaction (two steps) */
+    bool stopped;            /* global transaction: a row could not be routed, the
+                                rows after it were not run */
     PGresult **answers;      /* per row, its result; then the results in row order;
                                 owned until published */
     bool published;
@@ -74,16 +83,15 @@ typedef struct array_run {
 } array_run;
 
 /* Whether s on a global connection can have its array routed row by row
- * and sent in one pipeline per member: autocommit with no transaction
- * open (a transaction's rows run one by one, see docs/parameter-arrays.md),
- * a row write or a read, nothing that changes temporary tables or runs on
- * every group. */
+ * and sent in one pipeline per member: a row write or a read, nothing that
+ * changes temporary tables or runs on every group, and not the first
+ * statement after a BEGIN sent in SQL and held back (which chooses the
+ * transaction's member as a statement of its own). */
 static bool global_array_applies(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     const gc_analysis *an = s->analysis;
-    if (!c->autocommit || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0 || an == NULL || s->temp_effects != 0 ||
+    if (gc_global_prelude_pending(c->global) || an == NULL || s->temp_effects != 0 ||
         gc_ddl_exec_is_cluster_wide(s))
         return false;
     return an->read_only || an->kind == GC_SQL_INSERT || an->kind == GC_SQL_UPDATE ||
@@ -132,14 +140,20 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, gc_error 
     return ok && (!a->sync_each_row || gc_member_pipeline_sync(l->m, err));
 }
 
-/* Ends every lane's queue: inside a transaction one sync point closes it.
- * A lane whose session broke is marked lost. */
+/* Ends every lane's queue: inside a transaction one sync point closes it;
+ * a global connection's transaction only flushes it (the lane is closed
+ * once every lane answered: close_transaction_lanes). A lane whose session
+ * broke is marked lost. */
 static void sync_lanes(array_run *a, gc_error *err)
 {
     for (int i = 0; i < a->n_lanes; i++) {
         lane *l = &a->lanes[i];
         bool queued = l->begin_queued || l->prepare_queued;
-        if (!a->sync_each_row && queued && !l->lost && !gc_member_pipeline_sync(l->m, err))
+        if (a->sync_each_row || !queued || l->lost)
+            continue;
+        bool sent = a->in_transaction ? gc_member_pipeline_flush(l->m, err)
+                                      : gc_member_pipeline_sync(l->m, err);
+        if (!sent)
             l->lost = true;
     }
 }
@@ -185,12 +199,32 @@ static lane *lane_of_member(array_run *a, int i, gc_error *err)
         return NULL;
     lane *l = &a->lanes[a->n_lanes++];
     *l = (lane){.m = m, .member = i};
+    if (a->in_transaction && gc_txn_rollback_level(a->s->conn) == 2) {
+        l->savepoint_queued = true;
+        if (!gc_member_pipeline_query(m, GC_TXN_SAVEPOINT_SQL, err))
+            l->lost = true;
+    }
     return l;
+}
+
+/* A global transaction's row routed to the connection's session: the
+ * driver's BEGIN is sent there first when the row is the transaction's
+ * first statement (a round trip once per transaction: the later rows'
+ * routing follows the pin only once the transaction is open). */
+static bool begin_routed_transaction(gc_stmt *s)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (gc_conn_begin_if_needed(s->conn, &err))
+        return true;
+    gc_diag_add_error(&s->h.diag, &err);
+    return false;
 }
 
 /* Routes one row of a global connection's array by its own values (as a
  * single execution would be: gc_route_statement) and keeps its values for
- * its member's pipeline. Routing's errors are the row's. */
+ * its member's pipeline. Routing's errors are the row's; in a transaction
+ * they end the array (a->stopped), as a failed statement would. */
 static void route_row(array_run *a, SQLULEN r)
 {
     gc_stmt *s = a->s;
@@ -213,6 +247,8 @@ static void route_row(array_run *a, SQLULEN r)
     }
     if (routed)
         gc_stmt_free_session(s->conn);   /* another statement's rows are buffered */
+    if (routed && a->in_transaction)
+        routed = begin_routed_transaction(s);
     gc_diag of_row = s->h.diag;
     s->h.diag = outer;
     gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)r + 1);
@@ -220,6 +256,7 @@ static void route_row(array_run *a, SQLULEN r)
     if (!routed) {
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = ROW_FAILED;
+        a->stopped = a->in_transaction;
         return;
     }
     a->lane_of[r] = gc_global_member_index(s->conn->global, s->conn->session);
@@ -243,7 +280,7 @@ static void route_rows(array_run *a)
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
-            if (a->spans)
+            if (a->spans || a->stopped)
                 return;
             if (!routed_any)
                 version = gc_global_catalog_version(g);
@@ -365,13 +402,15 @@ static bool row_on_lane(const array_run *a, SQLULEN r, int l)
            (a->lane_of == NULL ? l == 0 : a->lane_of[r] == l);
 }
 
-/* Reads the answer of the driver's BEGIN and the parse on lane l; the
- * error of either (caller PQclears), NULL when both went well. */
+/* Reads the answer of the driver's BEGIN, the array's savepoint and the
+ * parse on lane l; the error of any (caller PQclears), NULL when all went
+ * well. */
 static PGresult *read_preamble(lane *l)
 {
     PGresult *refused = NULL;
-    for (int step = 0; step < 2 && !l->lost; step++) {
-        if (step == 0 ? !l->begin_queued : !l->prepare_queued)
+    const bool *queued[] = { &l->begin_queued, &l->savepoint_queued, &l->prepare_queued };
+    for (int step = 0; step < 3 && !l->lost; step++) {
+        if (!*queued[step])
             continue;
         PGresult *r = read_command(l);
         if (refused == NULL && r != NULL && !l->lost && PQresultStatus(r) != PGRES_COMMAND_OK)
@@ -417,7 +456,8 @@ static void collect_lane(array_run *a, int l_index)
         if (a->sync_each_row)
             read_sync(l);
     }
-    if (!a->sync_each_row && !l->lost && (l->begin_queued || l->prepare_queued))
+    if (!a->sync_each_row && !a->in_transaction && !l->lost &&
+        (l->begin_queued || l->prepare_queued))
         read_sync(l);
     if (parse_error != NULL) {
         a->server_failed = true;
@@ -473,7 +513,7 @@ static SQLRETURN report_rows(array_run *a)
     if (s->ipd->rows_processed_ptr != NULL)
         *s->ipd->rows_processed_ptr = processed;
     if ((a->lost && a->lane_of == NULL) || (failed > 0 && ran == 0) ||
-        (a->server_failed && !a->sync_each_row))
+        (a->server_failed && !a->sync_each_row) || a->stopped)
         return SQL_ERROR;
     return failed > 0 || info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
@@ -553,6 +593,84 @@ static bool open_session_lane(array_run *a)
     return true;
 }
 
+/* Queues sql on lane l, which is lost when that fails. */
+static void queue_on_lane(lane *l, const char *sql)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (!l->lost && !gc_member_pipeline_query(l->m, sql, &err))
+        l->lost = true;
+}
+
+/* Queues a sync point on lane l, which is lost when that fails. */
+static void sync_lane(lane *l)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (!l->lost && !gc_member_pipeline_sync(l->m, &err))
+        l->lost = true;
+}
+
+/* Reads the answer of one command queued by close_transaction_lanes. */
+static void read_closing_command(lane *l)
+{
+    PQclear(read_command(l));
+}
+
+/* The second step of a global transaction's array, once every lane has
+ * answered its rows: every lane gets one more round trip, all at once.
+ * No row failed: the array's savepoint is released. A row failed at
+ * rollback level 2: every lane goes back to its savepoint (the sync point
+ * first ends the failed lane's skipping), so the whole array is undone,
+ * as one statement is. Levels 0 and 1 have no savepoint: a sync point
+ * only (level 1 rolls the transaction back afterwards). */
+static void close_transaction_lanes(array_run *a)
+{
+    bool undo = a->server_failed && gc_txn_rollback_level(a->s->conn) == 2;
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->savepoint_queued && !a->server_failed)
+            queue_on_lane(l, GC_TXN_RELEASE_SQL);
+        sync_lane(l);
+        if (l->savepoint_queued && undo) {
+            queue_on_lane(l, "ROLLBACK TO SAVEPOINT gc_statement");
+            queue_on_lane(l, GC_TXN_RELEASE_SQL);
+            sync_lane(l);
+        }
+    }
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->savepoint_queued && !a->server_failed && !l->lost)
+            read_closing_command(l);
+        if (!l->lost)
+            read_sync(l);
+        if (l->savepoint_queued && undo && !l->lost) {
+            read_closing_command(l);
+            read_closing_command(l);
+            read_sync(l);
+        }
+    }
+    if (undo)
+        gc_trace_write(a->s->conn->trace, GC_TRACE_INFO, "a row of the array failed in a "
+                       "transaction: every member went back to the array's savepoint");
+}
+
+/* Rollback level 1 after a global transaction's array in which a row
+ * failed: the transaction is rolled back (every part, when it spans
+ * groups), as after a failed statement (gc_txn_guard_settle). */
+static void roll_back_failed_transaction(array_run *a)
+{
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->lost || gc_member_txn_status(l->m) != PQTRANS_INERROR)
+            continue;
+        gc_conn_use_member(a->s->conn, l->member);
+        gc_txn_guard_arm_begun(a->s);
+        gc_txn_guard_settle(a->s);
+        return;
+    }
+}
+
 /* Reads every lane's answers (bounded by the query timeout), leaves
  * pipeline mode, and fails the rows of lanes whose session broke. */
 static void collect_lanes(array_run *a)
@@ -569,6 +687,8 @@ static void collect_lanes(array_run *a)
             gc_conn_use_member(s->conn, a->lanes[l].member);
         collect_lane(a, l);
     }
+    if (a->in_transaction)
+        close_transaction_lanes(a);
     gc_exec_timer_stop(&timer);
     atomic_store(&s->in_server_call, false);
     for (int l = 0; l < a->n_lanes; l++) {
@@ -595,6 +715,8 @@ static void route_lanes_done(array_run *a)
 bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
 {
     bool global = s->conn->global != NULL;
+    bool in_transaction = global && (!s->conn->autocommit ||
+                                     gc_global_pinned_member(s->conn->global) >= 0);
     int max_lanes = global ? gc_global_member_count(s->conn->global) : 1;
     array_run a = {
         .s = s, .rows = rows,
@@ -604,7 +726,8 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
         .lane_of = global ? calloc(rows, sizeof(int)) : NULL,
         .values = global ? calloc(rows, sizeof(gc_param_value *)) : NULL,
-        .sync_each_row = global,    /* autocommit, nothing open (global_array_applies) */
+        .sync_each_row = global && !in_transaction,
+        .in_transaction = in_transaction,
     };
     SQLRETURN rc = SQL_ERROR;
     if (a.fate == NULL || a.answers == NULL || a.lanes == NULL ||
@@ -629,6 +752,8 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         goto done;
     }
     collect_lanes(&a);    /* reports the lanes whose session broke */
+    if (a.in_transaction && a.server_failed && gc_txn_rollback_level(s->conn) == 1)
+        roll_back_failed_transaction(&a);
     if (global)
         route_lanes_done(&a);
     else
