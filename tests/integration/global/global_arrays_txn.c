@@ -11,7 +11,8 @@
  *     the rows after it on its member are SQL_PARAM_UNUSED, the whole
  *     array is undone on every member, and the transaction goes on: the
  *     work before and after the array commits;
- *   - at rollback level 1 the same failure rolls the transaction back.
+ *   - at rollback level 1 the same failure rolls the transaction back;
+ *   - at level 0 the transaction stays aborted: its COMMIT fails.
  * The calling script checks the servers (which member ran the rows, how
  * many savepoints each set).
  * usage: global_arrays_txn DSN FIRST_ID ROWS TRACE_FILE
@@ -20,7 +21,9 @@
  *   FIRST_ID (fails), between the single rows FIRST_ID+10*ROWS (before)
  *   and FIRST_ID+10*ROWS+1 (after), then commits;
  *   array 3 (level 1) inserts FIRST_ID+2*ROWS .. with the same failure,
- *   after the single row FIRST_ID+10*ROWS+2, and commits what is left.
+ *   after the single row FIRST_ID+10*ROWS+2, and commits what is left;
+ *   array 4 (level 0) the same from FIRST_ID+3*ROWS after the single row
+ *   FIRST_ID+10*ROWS+3, then tries to commit.
  */
 #include <sql.h>
 #include <sqlext.h>
@@ -150,6 +153,17 @@ int main(int argc, char **argv)
     commit(dbc);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+
+    /* Level 0: the failed member's transaction stays aborted; the commit
+     * fails and nothing of the transaction stays. */
+    dbc = connect_manual(env, argv[1], argv[4], 0);
+    insert_one(dbc, first + 10L * rows + 3);
+    insert_array(dbc, first + 3L * rows, rows, first);
+    CHECK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT) == SQL_ERROR,
+          "level 0: the commit of an aborted transaction fails");
+    SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK);
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
     SQLFreeHandle(SQL_HANDLE_ENV, env);
 
     char pipelined[64];
@@ -157,8 +171,8 @@ int main(int argc, char **argv)
     int arrays = trace_lines(argv[4], pipelined, "");
     int parses = trace_lines(argv[4], "pipeline prepare (unnamed): INSERT INTO accounts", "");
     int single = trace_lines(argv[4], "runs row by row", "");
-    CHECK(arrays == 3 && parses == 6 && single == 0,
-          "each array went as one pipeline per primary: %d arrays (3), %d parses (6: 2 "
+    CHECK(arrays == 4 && parses == 8 && single == 0,
+          "each array went as one pipeline per primary: %d arrays (4), %d parses (8: 2 "
           "members each), %d row-by-row runs", arrays, parses, single);
     if (*check_failures() == 0)
         printf("ok: arrays in transactions pipelined, failures undone as one statement\n");
