@@ -2,8 +2,12 @@
 # run_global.sh: the param_array benchmark on a sharded table. Starts its
 # own local cluster of 3 groups x 2 members with gcctl (taken down on exit,
 # whatever happens), bench_rows hashed on id into 12 shards, and inserts
-# ROWS rows (100,000) into it, BATCH (1,000) rows per execution, in
-# autocommit (every row its own transaction), through
+# ROWS rows (100,000) into it, BATCH (1,000) rows per execution, in the
+# commit modes MODES (default both): each-row (autocommit, every row its
+# own transaction; libpq syncs after every row) and each-batch (autocommit
+# off, a COMMIT per execution: a global transaction over every group,
+# committed with two phases; libpq syncs once per batch on each session),
+# through
 #   gcodbc-global  this build's driver, global connection: one prepared
 #                  INSERT, a column-wise parameter array of BATCH rows per
 #                  SQLExecute (each row routed to its owner's primary,
@@ -20,7 +24,8 @@
 # Prints medians and ratios. A benchmark, not a test.
 #
 #   bench/param_array/run_global.sh [BUILD_DIR]     (default: build)
-#   environment: ROWS (100000), BATCH (1000), REPS (5)
+#   environment: ROWS (100000), BATCH (1000), REPS (5),
+#                MODES ("each-row each-batch"), CLIENTS (all three)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -80,20 +85,21 @@ declare -A target=(
   [psqlODBC]="odbc DSN=psqlodbc_g1n1"
   [libpq-owners]="libpq-owners $state/owner_conninfos,$state/owners"
 )
-clients=(gcodbc-global psqlODBC libpq-owners)
+read -r -a clients <<<"${CLIENTS:-gcodbc-global psqlODBC libpq-owners}"
+read -r -a modes <<<"${MODES:-each-row each-batch}"
 declare -A results=() cpu=() unavailable=()
 
 run_one() {
-  local client=$1 kind conn out rate cpu_us stored
+  local client=$1 mode=$2 kind conn out rate cpu_us stored
   kind=${target[$client]%% *}
   conn=${target[$client]#* }
   empty_table
-  if out=$(timeout 600 "$bin" "$kind" "$conn" each-row "$rows" "$batch" 2>"$state/err"); then
+  if out=$(timeout 600 "$bin" "$kind" "$conn" "$mode" "$rows" "$batch" 2>"$state/err"); then
     read -r rate _ _ cpu_us <<<"$out"
-    results[$client]+="$rate "
-    cpu[$client]+="$cpu_us "
+    results[$client.$mode]+="$rate "
+    cpu[$client.$mode]+="$cpu_us "
     stored=$(stored_rows)
-    [[ $stored == "$rows" ]] || { echo "run_global.sh: $client stored $stored rows, not $rows" >&2; exit 1; }
+    [[ $stored == "$rows" ]] || { echo "run_global.sh: $client $mode stored $stored rows, not $rows" >&2; exit 1; }
   else
     unavailable[$client]=1
     echo "run_global.sh: $client failed; leaving it out:" >&2
@@ -102,26 +108,30 @@ run_one() {
 }
 
 for _ in $(seq 1 "$reps"); do
-  for client in "${clients[@]}"; do
-    [[ -n ${unavailable[$client]:-} ]] || run_one "$client"
+  for mode in "${modes[@]}"; do
+    for client in "${clients[@]}"; do
+      [[ -n ${unavailable[$client]:-} ]] || run_one "$client" "$mode"
+    done
   done
 done
 
 server_version=$(psql_on G1N1 -c 'show server_version')
 line() {
-  local title=$1 g p l
+  local title=$1 mode=$3 g p l
   local -n values=$2
-  g=$(median <<<"${values[gcodbc-global]:-}")
-  p=$(median <<<"${values[psqlODBC]:-}")
-  l=$(median <<<"${values[libpq-owners]:-}")
+  g=$(median <<<"${values[gcodbc-global.$mode]:-}")
+  p=$(median <<<"${values[psqlODBC.$mode]:-}")
+  l=$(median <<<"${values[libpq-owners.$mode]:-}")
   printf '%-24s %14s %10s %13s %16s %19s\n' "$title" "$g" "$p" "$l" "$(ratio "$g" "$p")" \
     "$(ratio "$g" "$l")"
 }
 echo
-echo "param_array (global): $reps runs x $rows rows in batches of $batch, autocommit, medians;"
+echo "param_array (global): $reps runs x $rows rows in batches of $batch, medians;"
 echo "3 groups x 2 members, bench_rows in 12 hash shards; PostgreSQL $server_version"
 echo "on loopback (gcctl local cluster, fsync=off), $(nproc) cores"
 printf '%-24s %14s %10s %13s %16s %19s\n' "" gcodbc-global psqlODBC libpq-owners \
   global/psqlODBC global/libpq-owners
-line "rows per second" results
-line "client CPU us per row" cpu
+for mode in "${modes[@]}"; do
+  line "$mode rows/s" results "$mode"
+  line "$mode CPU us/row" cpu "$mode"
+done

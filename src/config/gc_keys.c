@@ -474,10 +474,12 @@ const gc_key gc_keys[] = {
       .doc = "libpq negotiates GSSAPI by itself when the server asks for it; use "
              "pqopt (`gssencmode=...`) to steer it." },
     { .name = "BatchSize", .psqlodbc = "BatchSize", .psqlodbc_default = "100",
-      .type = GC_KEY_ACCEPTED,
-      .doc = "Parameter rows psqlODBC sends per round trip; gcodbc sends the rows of "
-             "a parameter array pipelined, without a batch size to choose "
-             "(docs/parameter-arrays.md)." },
+      .type = GC_KEY_INT, .min = 1, .max = 1000000000, .default_value = "100",
+      .offset = FIELD(batch_size),
+      .doc = "Rows of an autocommit parameter array that form one transaction, as "
+             "in psqlODBC: a failing row undoes its batch and the rows after it are "
+             "not run. All batches go in one pipeline (docs/parameter-arrays.md). "
+             "Read at connect; SQL_ATTR_PGOPT_BATCHSIZE changes it later." },
     { .name = "IgnoreTimeout", .psqlodbc = "IgnoreTimeout", .psqlodbc_default = "0",
       .type = GC_KEY_ACCEPTED,
       .doc = "Made psqlODBC ignore SQL_ATTR_QUERY_TIMEOUT; gcodbc honours the "

@@ -71,6 +71,8 @@ typedef struct gc_settings {
     bool bytea_as_longvarbinary;
     bool lf_conversion;           /* LFConversion: LF read as CR LF in character data */
     int max_varchar_size;         /* 0: no limit on VARCHAR */
+    int batch_size;               /* psqlODBC's BatchSize: autocommit array rows per
+                                     transaction (docs/parameter-arrays.md) */
     int max_longvarchar_size;
     int unknown_sizes;            /* 0 maximum, 1 unknown (0), 2 longest = maximum */
     char *int8_as;                /* BI: SQL type code int8 is described as */

@@ -201,6 +201,7 @@ static SQLRETURN conn_open_session(gc_conn *c)
     c->trace = gc_conn_setup_open_trace(&c->settings);
     if (c->settings.read_only)
         c->access_mode = SQL_MODE_READ_ONLY;
+    c->psqlodbc_batch_size = (SQLUINTEGER)c->settings.batch_size;
 
     bool oom;
     char *extra = gc_conn_setup_extra_conninfo(&c->settings, &oom);

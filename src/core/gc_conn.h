@@ -50,8 +50,9 @@ struct gc_conn {
     SQLUINTEGER async_enable;
 
     SQLUINTEGER packet_size;       /* SQL_ATTR_PACKET_SIZE: kept, not used */
-    SQLUINTEGER psqlodbc_batch_size; /* psqlODBC's batch size attribute: kept,
-                                        not used (arrays go in one pipeline) */
+    SQLUINTEGER psqlodbc_batch_size; /* psqlODBC's batch size (BatchSize, its
+                                        attribute): autocommit array rows per
+                                        transaction (gc_exec_array.c) */
     SQLPOINTER quiet_mode;         /* SQL_ATTR_QUIET_MODE: kept, not used */
     SQLUINTEGER odbc_cursors;      /* SQL_ATTR_ODBC_CURSORS (the DM's business) */
     /* The application connected through SQLConnectW or SQLDriverConnectW:

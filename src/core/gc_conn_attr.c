@@ -15,10 +15,9 @@
 #define SQL_ATTR_ANSI_APP 115
 #endif
 
-/* psqlODBC's SQL_ATTR_PGOPT_BATCHSIZE: how many rows of a parameter array
- * it sends per round trip. gcodbc sends the whole array in one pipeline, so
- * the value is kept for SQLGetConnectAttr only (a psqlODBC program that
- * sets it must not fail). */
+/* psqlODBC's SQL_ATTR_PGOPT_BATCHSIZE: how many rows of an autocommit
+ * parameter array form one transaction (BatchSize; gc_exec_array.c). All
+ * batches still go in one pipeline. */
 #define GC_ATTR_PSQLODBC_BATCHSIZE 65550
 
 static SQLRETURN attr_error(gc_conn *c, const char *sqlstate, const char *what,

@@ -4,9 +4,12 @@
  * The text is parsed once per execution as the session's unnamed statement,
  * then every row is queued as an execution of it, and the answers are read
  * after the last row: one round trip for the whole array. With no
- * transaction open (autocommit), each row is followed by a sync point, so
- * each row is its own transaction as when rows run one by one: a failing
- * row is reported and the later rows go on. Inside a transaction there is
+ * transaction open (autocommit) on a general connection, the rows go in
+ * batches of the connection's batch size (psqlODBC's BatchSize), each
+ * batch between a BEGIN and a COMMIT, one sync point at the end: a
+ * failing row undoes its batch, and PostgreSQL skips everything after it
+ * (psqlODBC's behaviour, without its round trip per batch). Inside a
+ * transaction there is
  * one sync point at the end: PostgreSQL aborts the transaction at the
  * first failing row and skips the rest (SQL_PARAM_UNUSED), and the
  * execution fails. When autocommit is off and no transaction is open, the
@@ -14,13 +17,19 @@
  * its result (row count or rows) for SQLMoreResults, in row order;
  * SQLRowCount on the first gives the total.
  *
- * On a global connection (autocommit, no transaction open) every row is
- * routed by its own values first, then queued on its member's pipeline
- * (a "lane"): each owner's primary gets its rows in one round trip, all
- * members at once.
+ * On a global connection every row is routed by its own values first,
+ * then queued on its member's pipeline (a "lane"): each owner's primary
+ * gets its rows in one round trip, all members at once. In a transaction
+ * the rows route as the transaction's statements do (the pinned member,
+ * or a joined member of the key's group), and the array is one statement
+ * for the rollback level on every lane: each lane's rows go behind a
+ * savepoint (level 2) and are flushed without a sync point; once every
+ * lane has answered, each lane is told in one more round trip to release
+ * its savepoint, or, when a row failed anywhere, to go back to it.
  */
 #include "core/gc_exec_array.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +41,14 @@
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+
+/* What the pipeline holds around a row of an autocommit batch
+ * (array_run.marks). */
+enum {
+    MARK_BEGIN = 1,          /* the batch's BEGIN is queued before the row */
+    MARK_COMMIT = 2,         /* the batch's COMMIT is queued after it */
+    MARK_ROLLBACK = 4,       /* a ROLLBACK after it: a later row did not convert */
+};
 
 /* What a row became. */
 typedef enum row_fate {
@@ -48,6 +65,9 @@ typedef struct lane {
     gc_member *m;
     int member;              /* the global connection's member index; -1 general */
     bool begin_queued;       /* the driver's BEGIN goes first (manual commit) */
+    bool savepoint_queued;   /* global transaction: the array's savepoint goes first */
+    char stmt[32];           /* the statement's name: "" (unnamed) unless batched, whose
+                                BEGIN and COMMIT would replace the unnamed one */
     bool prepare_queued;
     bool lost;               /* the session broke */
 } lane;
@@ -61,7 +81,12 @@ typedef struct array_run {
     int n_lanes, lanes_cap;
     int *lane_of;            /* each row's lane (global connection); owned, NULL: lane 0 */
     gc_param_value **values; /* global: a routed row's values until queued; owned */
-    bool sync_each_row;      /* no transaction open: a sync point per row */
+    bool sync_each_row;      /* global autocommit: a sync point per row */
+    SQLULEN batch_size;      /* general autocommit: rows per BEGIN ... COMMIT; 0: none */
+    unsigned char *marks;    /* MARK_* per row when batched; owned */
+    bool in_transaction;     /* global connection in a transaction (two steps) */
+    bool stopped;            /* global transaction: a row could not be routed, the
+                                rows after it were not run */
     PGresult **answers;      /* per row, its result; then the results in row order;
                                 owned until published */
     bool published;
@@ -74,16 +99,15 @@ typedef struct array_run {
 } array_run;
 
 /* Whether s on a global connection can have its array routed row by row
- * and sent in one pipeline per member: autocommit with no transaction
- * open (a transaction's rows run one by one, see docs/parameter-arrays.md),
- * a row write or a read, nothing that changes temporary tables or runs on
- * every group. */
+ * and sent in one pipeline per member: a row write or a read, nothing that
+ * changes temporary tables or runs on every group, and not the first
+ * statement after a BEGIN sent in SQL and held back (which chooses the
+ * transaction's member as a statement of its own). */
 static bool global_array_applies(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     const gc_analysis *an = s->analysis;
-    if (!c->autocommit || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0 || an == NULL || s->temp_effects != 0 ||
+    if (gc_global_prelude_pending(c->global) || an == NULL || s->temp_effects != 0 ||
         gc_ddl_exec_is_cluster_wide(s))
         return false;
     return an->read_only || an->kind == GC_SQL_INSERT || an->kind == GC_SQL_UPDATE ||
@@ -111,9 +135,11 @@ bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 }
 
 /* Queues one row (converted to pv) on lane l, after the driver's BEGIN
- * and the statement's parse when it is the lane's first. False when the
- * session broke or memory ran out (the pipeline is then given up). */
-static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, gc_error *err)
+ * and the statement's parse when it is the lane's first, and after its
+ * batch's BEGIN when open_batch. False when the session broke or memory
+ * ran out (the pipeline is then given up). */
+static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, bool open_batch,
+                      gc_error *err)
 {
     int n = a->s->nparams;
     gc_param_wire w;
@@ -123,34 +149,66 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, gc_error 
     }
     bool ok = true;
     if (!l->prepare_queued) {
-        ok = gc_member_pipeline_prepare(l->m, "", a->s->sql, n, w.types, err);
+        ok = gc_member_pipeline_prepare(l->m, l->stmt, a->s->sql, n, w.types, err);
         l->prepare_queued = ok;
     }
-    ok = ok && gc_member_pipeline_query_prepared(l->m, "", n, w.values, w.lengths, w.formats,
-                                                 err);
+    ok = ok && (!open_batch || gc_member_pipeline_query(l->m, "BEGIN", err));
+    ok = ok && gc_member_pipeline_query_prepared(l->m, l->stmt, n, w.values, w.lengths,
+                                                 w.formats, err);
     gc_param_wire_free(&w);
     return ok && (!a->sync_each_row || gc_member_pipeline_sync(l->m, err));
 }
 
-/* Ends every lane's queue: inside a transaction one sync point closes it.
- * A lane whose session broke is marked lost. */
+/* Ends every lane's queue: inside a transaction one sync point closes it;
+ * a global connection's transaction only flushes it (the lane is closed
+ * once every lane answered: close_transaction_lanes). A lane whose session
+ * broke is marked lost. */
 static void sync_lanes(array_run *a, gc_error *err)
 {
     for (int i = 0; i < a->n_lanes; i++) {
         lane *l = &a->lanes[i];
         bool queued = l->begin_queued || l->prepare_queued;
-        if (!a->sync_each_row && queued && !l->lost && !gc_member_pipeline_sync(l->m, err))
+        if (a->sync_each_row || !queued || l->lost)
+            continue;
+        bool sent = a->in_transaction ? gc_member_pipeline_flush(l->m, err)
+                                      : gc_member_pipeline_sync(l->m, err);
+        /* Batches: after the sync point, a batch that failed is still an
+         * aborted transaction block; it is rolled back (a warning when
+         * there is none), and the statement's name freed. */
+        if (sent && l->stmt[0] != '\0') {
+            char deallocate[48];
+            snprintf(deallocate, sizeof deallocate, "DEALLOCATE %s", l->stmt);
+            sent = gc_member_pipeline_query(l->m, "ROLLBACK", err) &&
+                   gc_member_pipeline_query(l->m, deallocate, err) &&
+                   gc_member_pipeline_sync(l->m, err);
+        }
+        if (!sent)
             l->lost = true;
     }
 }
 
-/* Converts and queues every row on the general connection's one lane; a
- * row whose values do not convert fails alone (its diagnostics carry its
- * number). Stops when the session broke (the lane is lost). */
+/* Ends the open batch after row last with cmd (COMMIT or ROLLBACK,
+ * marked so); the lane is lost when that cannot be queued. */
+static void end_batch(array_run *a, SQLULEN last, int mark, gc_error *err)
+{
+    const char *cmd = mark == MARK_COMMIT ? "COMMIT" : "ROLLBACK";
+    a->marks[last] |= (unsigned char)mark;
+    if (!gc_member_pipeline_query(a->lanes[0].m, cmd, err))
+        a->lanes[0].lost = true;
+}
+
+/* Converts and queues every row on the general connection's one lane. A
+ * row whose values do not convert fails; in a transaction alone (its
+ * diagnostics carry its number), in autocommit batches it ends the array
+ * as a failing row does: its batch is rolled back and the rows after it
+ * are not run (a->stopped). Stops when the session broke (the lane is
+ * lost). */
 static void queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
+    bool batch_open = false;
+    SQLULEN last_queued = 0;
     for (SQLULEN r = 0; r < a->rows && !a->lanes[0].lost; r++) {
         if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
             continue;
@@ -158,13 +216,32 @@ static void queue_rows(array_run *a, gc_error *err)
         SQLRETURN rc = gc_exec_convert_row(s, r, &pv);
         if (rc == SQL_ERROR) {
             a->fate[r] = ROW_FAILED;
-            continue;
+            if (a->batch_size == 0)
+                continue;
+            if (batch_open)
+                end_batch(a, last_queued, MARK_ROLLBACK, err);
+            batch_open = false;
+            a->stopped = true;
+            break;
         }
-        if (!queue_row(a, &a->lanes[0], pv, err))
+        bool open_batch = a->batch_size > 0 && !batch_open;
+        if (!queue_row(a, &a->lanes[0], pv, open_batch, err))
             a->lanes[0].lost = true;    /* this row's answer never comes either */
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
+        if (a->batch_size == 0)
+            continue;
+        if (open_batch)
+            a->marks[r] |= MARK_BEGIN;
+        batch_open = true;
+        last_queued = r;
+        if ((r + 1) % a->batch_size == 0 && !a->lanes[0].lost) {
+            end_batch(a, r, MARK_COMMIT, err);
+            batch_open = false;
+        }
     }
+    if (batch_open && !a->lanes[0].lost)
+        end_batch(a, last_queued, MARK_COMMIT, err);
     sync_lanes(a, err);
 }
 
@@ -185,12 +262,32 @@ static lane *lane_of_member(array_run *a, int i, gc_error *err)
         return NULL;
     lane *l = &a->lanes[a->n_lanes++];
     *l = (lane){.m = m, .member = i};
+    if (a->in_transaction && gc_txn_rollback_level(a->s->conn) == 2) {
+        l->savepoint_queued = true;
+        if (!gc_member_pipeline_query(m, GC_TXN_SAVEPOINT_SQL, err))
+            l->lost = true;
+    }
     return l;
+}
+
+/* A global transaction's row routed to the connection's session: the
+ * driver's BEGIN is sent there first when the row is the transaction's
+ * first statement (a round trip once per transaction: the later rows'
+ * routing follows the pin only once the transaction is open). */
+static bool begin_routed_transaction(gc_stmt *s)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (gc_conn_begin_if_needed(s->conn, &err))
+        return true;
+    gc_diag_add_error(&s->h.diag, &err);
+    return false;
 }
 
 /* Routes one row of a global connection's array by its own values (as a
  * single execution would be: gc_route_statement) and keeps its values for
- * its member's pipeline. Routing's errors are the row's. */
+ * its member's pipeline. Routing's errors are the row's; in a transaction
+ * they end the array (a->stopped), as a failed statement would. */
 static void route_row(array_run *a, SQLULEN r)
 {
     gc_stmt *s = a->s;
@@ -213,6 +310,8 @@ static void route_row(array_run *a, SQLULEN r)
     }
     if (routed)
         gc_stmt_free_session(s->conn);   /* another statement's rows are buffered */
+    if (routed && a->in_transaction)
+        routed = begin_routed_transaction(s);
     gc_diag of_row = s->h.diag;
     s->h.diag = outer;
     gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)r + 1);
@@ -220,6 +319,7 @@ static void route_row(array_run *a, SQLULEN r)
     if (!routed) {
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = ROW_FAILED;
+        a->stopped = a->in_transaction;
         return;
     }
     a->lane_of[r] = gc_global_member_index(s->conn->global, s->conn->session);
@@ -243,7 +343,7 @@ static void route_rows(array_run *a)
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
-            if (a->spans)
+            if (a->spans || a->stopped)
                 return;
             if (!routed_any)
                 version = gc_global_catalog_version(g);
@@ -281,7 +381,7 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
             gc_diag_add_error_at(&s->h.diag, err, (SQLLEN)r + 1, SQL_NO_COLUMN_NUMBER);
         } else {
             a->lane_of[r] = (int)(l - a->lanes);
-            if (!l->lost && !queue_row(a, l, a->values[r], err))
+            if (!l->lost && !queue_row(a, l, a->values[r], false, err))
                 l->lost = true;    /* its rows' answers never come */
         }
         gc_exec_free_values(a->values[r], s->nparams);
@@ -365,13 +465,15 @@ static bool row_on_lane(const array_run *a, SQLULEN r, int l)
            (a->lane_of == NULL ? l == 0 : a->lane_of[r] == l);
 }
 
-/* Reads the answer of the driver's BEGIN and the parse on lane l; the
- * error of either (caller PQclears), NULL when both went well. */
+/* Reads the answer of the driver's BEGIN, the array's savepoint and the
+ * parse on lane l; the error of any (caller PQclears), NULL when all went
+ * well. */
 static PGresult *read_preamble(lane *l)
 {
     PGresult *refused = NULL;
-    for (int step = 0; step < 2 && !l->lost; step++) {
-        if (step == 0 ? !l->begin_queued : !l->prepare_queued)
+    const bool *queued[] = { &l->begin_queued, &l->savepoint_queued, &l->prepare_queued };
+    for (int step = 0; step < 3 && !l->lost; step++) {
+        if (!*queued[step])
             continue;
         PGresult *r = read_command(l);
         if (refused == NULL && r != NULL && !l->lost && PQresultStatus(r) != PGRES_COMMAND_OK)
@@ -382,15 +484,72 @@ static PGresult *read_preamble(lane *l)
     return refused;
 }
 
+/* Reads the answer of one command queued after the rows (closing a lane or its batches); its
+ * result does not matter. */
+static void read_closing_command(lane *l)
+{
+    PQclear(read_command(l));
+}
+
+/* The autocommit batch of rows first .. last was rolled back (a row of it
+ * failed, its COMMIT failed, or a later row did not convert): the rows of
+ * it that ran are undone with it: SQL_PARAM_ERROR, their results gone. */
+static void undo_batch(array_run *a, SQLULEN first, SQLULEN last)
+{
+    for (SQLULEN r = first; r <= last; r++) {
+        if (a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO)
+            continue;
+        PGresult *kept = a->answers[r];
+        if (kept != NULL && PQresultStatus(kept) == PGRES_COMMAND_OK &&
+            PQcmdTuples(kept)[0] != '\0')
+            a->total -= atol(PQcmdTuples(kept));
+        PQclear(kept);
+        a->answers[r] = NULL;
+        a->fate[r] = ROW_FAILED;
+    }
+}
+
+/* Reads the answer of the COMMIT or ROLLBACK that ends the batch at row
+ * last (queue_rows) and undoes the batch when it did not commit. A COMMIT
+ * the server refuses (a deferred constraint) is the last row's error. */
+static void end_batch_answer(array_run *a, lane *l, SQLULEN first, SQLULEN last,
+                             bool batch_failed)
+{
+    PGresult *r = read_command(l);
+    if (l->lost) {
+        PQclear(r);
+        return;
+    }
+    if (r != NULL && PQresultStatus(r) != PGRES_COMMAND_OK) {
+        gc_diag_add_server_error(&a->s->h.diag, r, gc_stmt_error_context(a->s),
+                                 (SQLLEN)last + 1);
+        a->server_failed = true;
+        batch_failed = true;
+    }
+    PQclear(r);
+    if (batch_failed || (a->marks[last] & MARK_ROLLBACK) != 0)
+        undo_batch(a, first, last);
+}
+
 /* Reads every answer of lane l in the order queued. A failed parse fails
  * every row of the lane with the parse's error, reported once. */
 static void collect_lane(array_run *a, int l_index)
 {
     lane *l = &a->lanes[l_index];
     PGresult *parse_error = read_preamble(l);
+    SQLULEN batch_first = 0;
+    bool batch_failed = false;
     for (SQLULEN row = 0; row < a->rows && !l->lost; row++) {
         if (!row_on_lane(a, row, l_index))
             continue;
+        unsigned char mark = a->marks != NULL ? a->marks[row] : 0;
+        if (mark & MARK_BEGIN) {
+            PQclear(read_command(l));    /* the batch's BEGIN */
+            batch_first = row;
+            batch_failed = false;
+            if (l->lost)
+                break;
+        }
         /* The server's notices while the row's answer is read are the row's
          * (a trigger's RAISE NOTICE): its warnings, with its number. */
         gc_diag notes;
@@ -414,11 +573,27 @@ static void collect_lane(array_run *a, int l_index)
             a->fate[row] = ROW_RAN_WITH_INFO;
         gc_diag_move_at(&a->s->h.diag, &notes, (SQLLEN)row + 1);
         gc_diag_free(&notes);
+        batch_failed = batch_failed || a->fate[row] == ROW_FAILED;
+        if (mark & (MARK_COMMIT | MARK_ROLLBACK))
+            end_batch_answer(a, l, batch_first, row, batch_failed);
         if (a->sync_each_row)
             read_sync(l);
     }
-    if (!a->sync_each_row && !l->lost && (l->begin_queued || l->prepare_queued))
+    if (!a->sync_each_row && !a->in_transaction && !l->lost &&
+        (l->begin_queued || l->prepare_queued))
         read_sync(l);
+    if (l->stmt[0] != '\0' && l->prepare_queued && !l->lost) {
+        /* The ROLLBACK's warning when no batch failed is not the rows'. */
+        gc_diag ignored;
+        gc_diag_init(&ignored);
+        gc_diag *notice_diag = a->s->conn->notice_diag;
+        a->s->conn->notice_diag = &ignored;
+        read_closing_command(l);
+        read_closing_command(l);
+        read_sync(l);
+        a->s->conn->notice_diag = notice_diag;
+        gc_diag_free(&ignored);
+    }
     if (parse_error != NULL) {
         a->server_failed = true;
         if (!a->parse_reported)
@@ -473,7 +648,7 @@ static SQLRETURN report_rows(array_run *a)
     if (s->ipd->rows_processed_ptr != NULL)
         *s->ipd->rows_processed_ptr = processed;
     if ((a->lost && a->lane_of == NULL) || (failed > 0 && ran == 0) ||
-        (a->server_failed && !a->sync_each_row))
+        (a->server_failed && !a->sync_each_row) || a->stopped)
         return SQL_ERROR;
     return failed > 0 || info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
@@ -535,8 +710,13 @@ static bool open_session_lane(array_run *a)
         gc_txn_guard_arm_begun(s);
     else if (gc_txn_guard_arm(s, true, false, &guard) != SQL_SUCCESS)
         return false;
-    a->sync_each_row = !begin && ts == PQTRANS_IDLE;
     a->lanes[0] = (lane){.m = m, .member = -1};
+    /* Autocommit: the rows in batches, each its own transaction. */
+    if (!begin && ts == PQTRANS_IDLE) {
+        a->batch_size = s->conn->psqlodbc_batch_size > 0 ? s->conn->psqlodbc_batch_size : 1;
+        snprintf(a->lanes[0].stmt, sizeof a->lanes[0].stmt, "gc_%lu",
+                 ++s->conn->next_statement_number);
+    }
     a->n_lanes = 1;
     if (!gc_member_pipeline_begin(m, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
@@ -551,6 +731,78 @@ static bool open_session_lane(array_run *a)
             a->lanes[0].lost = true;
     }
     return true;
+}
+
+/* Queues sql on lane l, which is lost when that fails. */
+static void queue_on_lane(lane *l, const char *sql)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (!l->lost && !gc_member_pipeline_query(l->m, sql, &err))
+        l->lost = true;
+}
+
+/* Queues a sync point on lane l, which is lost when that fails. */
+static void sync_lane(lane *l)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (!l->lost && !gc_member_pipeline_sync(l->m, &err))
+        l->lost = true;
+}
+
+/* The second step of a global transaction's array, once every lane has
+ * answered its rows: every lane gets one more round trip, all at once.
+ * No row failed: the array's savepoint is released. A row failed at
+ * rollback level 2: every lane goes back to its savepoint (the sync point
+ * first ends the failed lane's skipping), so the whole array is undone,
+ * as one statement is. Levels 0 and 1 have no savepoint: a sync point
+ * only (level 1 rolls the transaction back afterwards). */
+static void close_transaction_lanes(array_run *a)
+{
+    bool undo = a->server_failed && gc_txn_rollback_level(a->s->conn) == 2;
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->savepoint_queued && !a->server_failed)
+            queue_on_lane(l, GC_TXN_RELEASE_SQL);
+        sync_lane(l);
+        if (l->savepoint_queued && undo) {
+            queue_on_lane(l, "ROLLBACK TO SAVEPOINT gc_statement");
+            queue_on_lane(l, GC_TXN_RELEASE_SQL);
+            sync_lane(l);
+        }
+    }
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->savepoint_queued && !a->server_failed && !l->lost)
+            read_closing_command(l);
+        if (!l->lost)
+            read_sync(l);
+        if (l->savepoint_queued && undo && !l->lost) {
+            read_closing_command(l);
+            read_closing_command(l);
+            read_sync(l);
+        }
+    }
+    if (undo)
+        gc_trace_write(a->s->conn->trace, GC_TRACE_INFO, "a row of the array failed in a "
+                       "transaction: every member went back to the array's savepoint");
+}
+
+/* Rollback level 1 after a global transaction's array in which a row
+ * failed: the transaction is rolled back (every part, when it spans
+ * groups), as after a failed statement (gc_txn_guard_settle). */
+static void roll_back_failed_transaction(array_run *a)
+{
+    for (int i = 0; i < a->n_lanes; i++) {
+        lane *l = &a->lanes[i];
+        if (l->lost || gc_member_txn_status(l->m) != PQTRANS_INERROR)
+            continue;
+        gc_conn_use_member(a->s->conn, l->member);
+        gc_txn_guard_arm_begun(a->s);
+        gc_txn_guard_settle(a->s);
+        return;
+    }
 }
 
 /* Reads every lane's answers (bounded by the query timeout), leaves
@@ -569,6 +821,8 @@ static void collect_lanes(array_run *a)
             gc_conn_use_member(s->conn, a->lanes[l].member);
         collect_lane(a, l);
     }
+    if (a->in_transaction)
+        close_transaction_lanes(a);
     gc_exec_timer_stop(&timer);
     atomic_store(&s->in_server_call, false);
     for (int l = 0; l < a->n_lanes; l++) {
@@ -595,6 +849,8 @@ static void route_lanes_done(array_run *a)
 bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
 {
     bool global = s->conn->global != NULL;
+    bool in_transaction = global && (!s->conn->autocommit ||
+                                     gc_global_pinned_member(s->conn->global) >= 0);
     int max_lanes = global ? gc_global_member_count(s->conn->global) : 1;
     array_run a = {
         .s = s, .rows = rows,
@@ -604,11 +860,13 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
         .lane_of = global ? calloc(rows, sizeof(int)) : NULL,
         .values = global ? calloc(rows, sizeof(gc_param_value *)) : NULL,
-        .sync_each_row = global,    /* autocommit, nothing open (global_array_applies) */
+        .marks = global ? NULL : calloc(rows, 1),
+        .sync_each_row = global && !in_transaction,
+        .in_transaction = in_transaction,
     };
     SQLRETURN rc = SQL_ERROR;
     if (a.fate == NULL || a.answers == NULL || a.lanes == NULL ||
-        (global && (a.lane_of == NULL || a.values == NULL))) {
+        (global && (a.lane_of == NULL || a.values == NULL)) || (!global && a.marks == NULL)) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         goto done;
     }
@@ -617,7 +875,8 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
     if (!global && !open_session_lane(&a))
         goto done;
     gc_trace_write(s->conn->trace, GC_TRACE_DEBUG, "parameter array of %lu rows pipelined%s",
-                   (unsigned long)rows, a.sync_each_row ? ", a transaction per row" : "");
+                   (unsigned long)rows, a.sync_each_row ? ", a transaction per row"
+                                        : a.batch_size > 0 ? ", a transaction per batch" : "");
     if (global)
         route_and_queue_rows(&a, &err);
     else
@@ -629,6 +888,8 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         goto done;
     }
     collect_lanes(&a);    /* reports the lanes whose session broke */
+    if (a.in_transaction && a.server_failed && gc_txn_rollback_level(s->conn) == 1)
+        roll_back_failed_transaction(&a);
     if (global)
         route_lanes_done(&a);
     else
@@ -647,6 +908,7 @@ done:
     free(a.lane_of);
     free(a.lanes);
     free(a.fate);
+    free(a.marks);
     if (a.spans)
         return false;    /* nothing was sent: the caller runs the rows one by one */
     gc_stmt_reset_exec(s);

@@ -203,6 +203,9 @@ bool gc_member_pipeline_query_prepared(gc_member *m, const char *stmt_name, int 
 /* Queues sql (no parameters, one statement: a BEGIN) as a command. */
 bool gc_member_pipeline_query(gc_member *m, const char *sql, gc_error *err);
 bool gc_member_pipeline_sync(gc_member *m, gc_error *err);
+/* Asks the server to send the answers of everything queued so far without
+ * a sync point (the transaction stays as it is), and sends the queue. */
+bool gc_member_pipeline_flush(gc_member *m, gc_error *err);
 /* The next answer (caller PQclears): a command's results, each command's
  * ended by NULL; PGRES_PIPELINE_ABORTED for a command skipped after an
  * error; one PGRES_PIPELINE_SYNC result per sync point. A lost session

@@ -80,6 +80,14 @@ bool gc_member_pipeline_sync(gc_member *m, gc_error *err)
     return true;
 }
 
+bool gc_member_pipeline_flush(gc_member *m, gc_error *err)
+{
+    if (m->conn == NULL || PQsendFlushRequest(m->conn) != 1 || PQflush(m->conn) != 0)
+        return queue_failed(m, err);
+    m->last_io_ms = gc_member_monotonic_ms();
+    return true;
+}
+
 /* Bounded by MemberTimeout like gc_member_next_result; a member found dead
  * yields one PGRES_FATAL_ERROR result without SQLSTATE. */
 PGresult *gc_member_pipeline_next(gc_member *m)

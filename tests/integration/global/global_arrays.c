@@ -20,31 +20,6 @@
 
 #include "global_test.h"
 
-static int failures;
-
-#define CHECK(ok, ...)                                     \
-    do {                                                   \
-        if (!(ok)) {                                       \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);         \
-            fputc('\n', stderr);                           \
-            failures++;                                    \
-        }                                                  \
-    } while (0)
-
-/* The trace lines holding both a and b. */
-static int trace_lines(const char *path, const char *a, const char *b)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    int n = 0;
-    char line[4096];
-    while (fgets(line, sizeof line, f) != NULL)
-        n += strstr(line, a) != NULL && strstr(line, b) != NULL;
-    fclose(f);
-    return n;
-}
-
 /* The INSERT array: statuses, the failing row's number, the counts. */
 static void insert_array(SQLHDBC dbc, long first, int rows)
 {
@@ -198,7 +173,7 @@ int main(int argc, char **argv)
     CHECK(arrays == 1 && parses == 2 && single == 0,
           "the insert array went as one pipeline per primary: %d arrays, %d parses (2 "
           "primaries), %d single executions", arrays, parses, single);
-    if (failures == 0)
+    if (*check_failures() == 0)
         printf("ok: array statuses, row numbers, counts and sets in row order\n");
-    return failures == 0 ? 0 : 1;
+    return *check_failures() == 0 ? 0 : 1;
 }

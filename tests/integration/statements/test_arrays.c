@@ -56,7 +56,11 @@ int main(void)
                     "100,99,5050") == 0, "stored rows");
 
     /* Row-wise parameter array with a duplicate key in row 3: status says
-     * which, and (autocommit: each row its own transaction) row 4 still runs. */
+     * which. Autocommit on a global connection: each row its own
+     * transaction, row 4 still runs; on a general one the rows go in
+     * psqlODBC's batches: rows 1 and 2 are undone with row 3's batch and
+     * row 4 is not run (docs/parameter-arrays.md). */
+    int global = getenv("GC_TEST_GLOBAL") != NULL;
     row rows[4];
     for (int i = 0; i < 4; i++) {
         rows[i].id = 1000 + i;
@@ -72,16 +76,18 @@ int main(void)
     ST_OK(SQLBindParameter(s2, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &rows[0].id, 0, &rows[0].id_ind), s2);
     ST_OK(SQLBindParameter(s2, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0, rows[0].name, 16, &rows[0].name_ind), s2);
     SQLRETURN xrc = SQLExecDirect(s2, (SQLCHAR *)"insert into stmt_arr values (?, ?)", SQL_NTS);
-    ST_CHECK(xrc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s2, "23505"),
+    ST_CHECK(xrc == (global ? SQL_SUCCESS_WITH_INFO : SQL_ERROR) &&
+             st_has_state(SQL_HANDLE_STMT, s2, "23505"),
              "a failed row among good ones: rc %d", (int)xrc);
     SQLLEN diag_row = 0;
     ST_OK(SQLGetDiagField(SQL_HANDLE_STMT, s2, 1, SQL_DIAG_ROW_NUMBER, &diag_row, 0, NULL), s2);
     ST_CHECK(diag_row == 3, "SQL_DIAG_ROW_NUMBER %ld", (long)diag_row);
-    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_SUCCESS &&
-             status[2] == SQL_PARAM_ERROR && status[3] == SQL_PARAM_SUCCESS,
+    SQLUSMALLINT ran = global ? SQL_PARAM_SUCCESS : SQL_PARAM_ERROR;
+    ST_CHECK(status[0] == ran && status[1] == ran && status[2] == SQL_PARAM_ERROR &&
+             status[3] == (global ? SQL_PARAM_SUCCESS : SQL_PARAM_UNUSED),
              "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
-    ST_CHECK(strcmp(st_query_text(&c, "select count(*) from stmt_arr where id >= 1000"), "3") == 0,
-             "rows 1, 2 and 4 stored");
+    ST_CHECK(strcmp(st_query_text(&c, "select count(*) from stmt_arr where id >= 1000"),
+                    global ? "3" : "0") == 0, "rows stored");
     SQLFreeHandle(SQL_HANDLE_STMT, s2);
 
     /* Row array fetch, column-wise, 7 rows at a time (the last block short). */

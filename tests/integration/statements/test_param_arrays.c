@@ -1,15 +1,15 @@
 /*
  * Parameter arrays sent pipelined (docs/parameter-arrays.md): every row's
  * result and row count through SQLMoreResults, SQLRowCount's total, failed
- * rows in their status slot with SQL_DIAG_ROW_NUMBER, later rows going on
- * in autocommit, the transaction aborted at the first failed row with
+ * rows in their status slot with SQL_DIAG_ROW_NUMBER, autocommit rows in
+ * psqlODBC's batches (a failing row undoes its batch, the rows after it
+ * are not run), the transaction aborted at the first failed row with
  * autocommit off, SQL_PARAM_IGNORE, data at execution, the query timeout,
  * a text the server refuses, and the trace proving the rows went in one
  * pipeline, with the driver's BEGIN in the same pipeline when autocommit
- * is off. On the global connection (GC_TEST_GLOBAL) autocommit arrays are
- * routed row by row and pipelined per member, with the same results; in a
- * transaction the rows run one by one (statuses, diagnostics and totals
- * the same, only the last row's result kept).
+ * is off. On the global connection (GC_TEST_GLOBAL) arrays are routed row
+ * by row and pipelined per member; in autocommit each row is its own
+ * transaction there and the rows after a failing one go on.
  */
 #include <unistd.h>
 
@@ -72,8 +72,7 @@ static void commit_and_autocommit_if(st_conn *c, int in_transaction)
 }
 
 /* psqlODBC's batch size connection attribute (SQL_ATTR_PGOPT_BATCHSIZE,
- * 65550) is accepted and read back, and leaves arrays as they are: the rows
- * go in one pipeline and each keeps its own status. */
+ * 65550) is accepted and read back; a bad value is refused. */
 static void psqlodbc_batch_size(st_conn *c)
 {
     const SQLINTEGER batch_size_attr = 65550;
@@ -86,18 +85,86 @@ static void psqlodbc_batch_size(st_conn *c)
     ST_EXPECT_HANDLE_STATE(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)0, 0),
                            SQL_HANDLE_DBC, c->dbc, "HY024");
 
+    ST_OK(SQLSetConnectAttr(c->dbc, batch_size_attr, (SQLPOINTER)100, 0), NULL);
+}
+
+/* One autocommit array of 6 rows whose 4th fails (a key that exists),
+ * with psqlODBC's batch size `batch`: the statuses, the return code, the
+ * processed count, the failing row's record, and the ids stored. */
+static void batch_outcome(st_conn *c, SQLUINTEGER batch, const SQLUSMALLINT *want,
+                          SQLULEN want_processed, const char *want_stored)
+{
+    ST_OK(SQLSetConnectAttr(c->dbc, 65550, (SQLPOINTER)(SQLULEN)batch, 0), NULL);
     SQLHSTMT s = st_stmt(c);
-    SQLINTEGER ids[3] = {901, 902, 901}, vs[3] = {1, 2, 3};
+    SQLINTEGER ids[6] = {911, 912, 913, 1, 914, 915}, vs[6] = {0};
+    SQLLEN ind[6] = {0};
+    SQLUSMALLINT status[6];
+    SQLULEN processed = 0;
+    bind_id_value_rows(s, 6, ids, vs, ind, status, &processed);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_ERROR, "batch %u: a failing row fails the execution: %d",
+             (unsigned)batch, (int)rc);
+    int wrong = 0;
+    for (int i = 0; i < 6; i++)
+        wrong += status[i] != want[i];
+    ST_CHECK(wrong == 0 && processed == want_processed,
+             "batch %u: statuses %d %d %d %d %d %d, processed %lu", (unsigned)batch, status[0],
+             status[1], status[2], status[3], status[4], status[5], (unsigned long)processed);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(diag_rows(s, rows, 1, "23505") == 1 && rows[0] == 4, "batch %u: 23505 about row %ld",
+             (unsigned)batch, (long)rows[0]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    const char *got = st_query_text(c, "select coalesce(string_agg(id::text, ',' order by id), "
+                                       "'none') from parr where id > 910");
+    ST_CHECK(strcmp(got, want_stored) == 0, "batch %u: stored %s, expected %s", (unsigned)batch,
+             got, want_stored);
+    st_exec(c, "delete from parr where id > 910");
+    ST_OK(SQLSetConnectAttr(c->dbc, 65550, (SQLPOINTER)100, 0), NULL);
+}
+
+/* Autocommit on a general connection: the rows go in psqlODBC's batches
+ * (its batch size), each batch one transaction, all in one pipeline. A
+ * failing row undoes its batch (the rows of it that ran are
+ * SQL_PARAM_ERROR), the rows after it are never run (SQL_PARAM_UNUSED),
+ * the batches before it stay committed, and the execution fails: what
+ * psqlODBC does, row for row, except that the rows after the failing one
+ * in its batch say unused, which they are. */
+static void autocommit_batches(st_conn *c)
+{
+    const SQLUSMALLINT S = SQL_PARAM_SUCCESS, E = SQL_PARAM_ERROR, U = SQL_PARAM_UNUSED;
+    const SQLUSMALLINT one[6] = {S, S, S, E, U, U}, two[6] = {S, S, E, E, U, U},
+                       all[6] = {E, E, E, E, U, U};
+    batch_outcome(c, 1, one, 4, "911,912,913");
+    batch_outcome(c, 2, two, 4, "911,912");
+    batch_outcome(c, 100, all, 4, "none");
+    /* A batch whose COMMIT fails (a deferred unique check): every row of
+     * it undone, the error about its last row. */
+    st_exec(c, "create table pdef(id int, constraint pdef_u unique (id) deferrable "
+               "initially deferred)");
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER ids[3] = {1, 1, 2};
     SQLLEN ind[3] = {0};
     SQLUSMALLINT status[3];
-    SQLULEN processed = 0;
-    bind_id_value_rows(s, 3, ids, vs, ind, status, &processed);
-    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && status[0] == SQL_PARAM_SUCCESS &&
-             status[1] == SQL_PARAM_SUCCESS && status[2] == SQL_PARAM_ERROR,
-             "rows keep their own statuses: %d, %d %d %d", (int)rc, status[0], status[1], status[2]);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
+    bind_ints(s, 1, ids, ind);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into pdef values (?)", SQL_NTS);
+    SQLLEN rows[1] = {0};
+    ST_CHECK(rc == SQL_ERROR && status[0] == E && status[1] == E && status[2] == E,
+             "a refused COMMIT: %d, statuses %d %d %d", (int)rc, status[0], status[1], status[2]);
+    ST_CHECK(diag_rows(s, rows, 1, "23505") == 1 && rows[0] == 3, "23505 about row %ld",
+             (long)rows[0]);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
-    st_exec(c, "delete from parr where id > 900");
+    ST_CHECK(strcmp(st_query_text(c, "select count(*) from pdef"), "0") == 0,
+             "nothing of the batch stored");
+    st_exec(c, "drop table pdef");
+    /* psqlODBC's BatchSize key sets it at connect. */
+    st_conn k;
+    st_connect_with(&k, "BatchSize=2");
+    SQLUINTEGER size = 0;
+    ST_OK(SQLGetConnectAttr(k.dbc, 65550, &size, sizeof size, NULL), NULL);
+    ST_CHECK(size == 2, "BatchSize=2 in the connection string: %u", (unsigned)size);
+    st_disconnect(&k);
 }
 
 /* A server notice while a row runs (RAISE NOTICE) is that row's warning:
@@ -174,10 +241,12 @@ static void insert_rows(st_conn *c)
     rc = SQLExecute(s);
     ST_CHECK(rc == SQL_ERROR && st_has_state(SQL_HANDLE_STMT, s, "23505"),
              "every row failing: SQL_ERROR, got %d", (int)rc);
+    /* A general connection stops at the first (psqlODBC's batches); a
+     * global connection's rows are each their own transaction. */
     ok = 1;
     for (int i = 0; i < ROWS; i++)
-        ok = ok && status[i] == SQL_PARAM_ERROR;
-    ST_CHECK(ok && processed == ROWS, "every status SQL_PARAM_ERROR, processed %lu",
+        ok = ok && status[i] == (global || i == 0 ? SQL_PARAM_ERROR : SQL_PARAM_UNUSED);
+    ST_CHECK(ok && processed == (global ? ROWS : 1), "statuses, processed %lu",
              (unsigned long)processed);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
@@ -237,7 +306,9 @@ static void select_sets(st_conn *c, int in_transaction)
     commit_and_autocommit_if(c, in_transaction);
 }
 
-/* Autocommit: rows 2 and 4 fail (a key that exists, a CHECK), the rest run. */
+/* Autocommit: rows 2 and 4 fail (a key that exists, a CHECK). A global
+ * connection runs the others; a general one stops at row 2 and undoes
+ * its batch (autocommit_batches). */
 static void failures_autocommit(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -247,6 +318,18 @@ static void failures_autocommit(st_conn *c)
     SQLULEN processed = 0;
     bind_id_value_rows(s, 5, ids, vs, ind, status, &processed);
     SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    if (!global) {
+        ST_CHECK(rc == SQL_ERROR && status[0] == SQL_PARAM_ERROR &&
+                 status[1] == SQL_PARAM_ERROR && status[2] == SQL_PARAM_UNUSED &&
+                 status[3] == SQL_PARAM_UNUSED &&
+                 status[4] == SQL_PARAM_UNUSED && processed == 2,
+                 "stopped at row 2: %d, statuses %d %d %d %d %d, processed %lu", (int)rc,
+                 status[0], status[1], status[2], status[3], status[4], (unsigned long)processed);
+        ST_CHECK(strcmp(st_query_text(c, "select count(*) from parr where id > 100"), "0") == 0,
+                 "row 1 undone with its batch");
+        SQLFreeHandle(SQL_HANDLE_STMT, s);
+        return;
+    }
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "some rows failed: %d", (int)rc);
     ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
              status[2] == SQL_PARAM_SUCCESS && status[3] == SQL_PARAM_ERROR &&
@@ -300,8 +383,8 @@ static void failure_in_transaction(st_conn *c)
 
 /* Autocommit off, the default rollback level (2): an array that fails
  * after an earlier statement of the transaction is undone as one statement
- * (pipelined) or from its failing row on (row by row, global connection);
- * the transaction goes on and commits what came before. */
+ * (on a global connection on every member it reached); the transaction
+ * goes on and commits what came before. */
 static void failure_after_earlier_work_keeps_the_transaction(st_conn *c)
 {
     ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0), NULL);
@@ -320,7 +403,7 @@ static void failure_after_earlier_work_keeps_the_transaction(st_conn *c)
     st_exec(c, "insert into parr values (214, 0)");
     ST_OK(SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT), NULL);
     ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), NULL);
-    const char *kept = global ? "210,211,212,214" : "210,214";
+    const char *kept = "210,214";
     const char *got = st_query_text(c, "select string_agg(id::text, ',' order by id) from parr "
                                        "where id > 200");
     ST_CHECK(strcmp(got, kept) == 0, "committed %s, expected %s", got, kept);
@@ -328,7 +411,9 @@ static void failure_after_earlier_work_keeps_the_transaction(st_conn *c)
 }
 
 /* SQL_PARAM_IGNORE rows are skipped and reported unused; a row whose value
- * does not convert fails alone with its row number. */
+ * does not convert fails with its row number: alone on a global
+ * connection; on a general one it ends the array as a failing row does
+ * (its batch rolled back, the rows after it unused). */
 static void ignored_and_unconvertible(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -344,15 +429,18 @@ static void ignored_and_unconvertible(st_conn *c)
     ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTEGER, 0, 0, ids, 8, ind), s);
     bind_ints(s, 2, vs, vind);
     SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one row failed: %d", (int)rc);
-    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_UNUSED &&
-             status[2] == SQL_PARAM_ERROR && status[3] == SQL_PARAM_SUCCESS,
+    ST_CHECK(rc == (global ? SQL_SUCCESS_WITH_INFO : SQL_ERROR), "one row failed: %d", (int)rc);
+    SQLUSMALLINT first = global ? SQL_PARAM_SUCCESS : SQL_PARAM_ERROR;
+    SQLUSMALLINT last = global ? SQL_PARAM_SUCCESS : SQL_PARAM_UNUSED;
+    ST_CHECK(status[0] == first && status[1] == SQL_PARAM_UNUSED &&
+             status[2] == SQL_PARAM_ERROR && status[3] == last,
              "statuses %d %d %d %d", status[0], status[1], status[2], status[3]);
     SQLLEN rows[1] = {0};
     ST_CHECK(diag_rows(s, rows, 1, "22018") == 1 && rows[0] == 3, "22018 about row %ld",
              (long)rows[0]);
-    ST_CHECK(strcmp(st_query_text(c, "select string_agg(id::text, ',' order by id) from parr "
-                                     "where id > 300"), "301,304") == 0, "rows 1 and 4 stored");
+    const char *stored = st_query_text(c, "select coalesce(string_agg(id::text, ',' order by "
+                                          "id), 'none') from parr where id > 300");
+    ST_CHECK(strcmp(stored, global ? "301,304" : "none") == 0, "stored: %s", stored);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_exec(c, "delete from parr where id > 300");
 }
@@ -404,7 +492,8 @@ static void data_at_execution_rows(st_conn *c)
 }
 
 /* The query timeout cancels the row running when it expires (HYT00 on
- * that row); in autocommit the next row still runs. */
+ * that row); in autocommit the next row still runs on a global
+ * connection, and is not run on a general one (its batch failed). */
 static void timeout_cancels_a_row(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -416,13 +505,15 @@ static void timeout_cancels_a_row(st_conn *c)
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, status, 0), s);
     bind_ints(s, 1, secs, ind);
     SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select pg_sleep(?)", SQL_NTS);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one row timed out: %d", (int)rc);
+    ST_CHECK(rc == (global ? SQL_SUCCESS_WITH_INFO : SQL_ERROR), "one row timed out: %d",
+             (int)rc);
     SQLLEN rows[1] = {0};
     ST_CHECK(diag_rows(s, rows, 1, "HYT00") == 1 && rows[0] == 2, "HYT00 about row %ld",
              (long)rows[0]);
-    ST_CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_ERROR &&
-             status[2] == SQL_PARAM_SUCCESS, "statuses %d %d %d", status[0], status[1],
-             status[2]);
+    ST_CHECK(status[0] == (global ? SQL_PARAM_SUCCESS : SQL_PARAM_ERROR) &&
+             status[1] == SQL_PARAM_ERROR &&
+             status[2] == (global ? SQL_PARAM_SUCCESS : SQL_PARAM_UNUSED),
+             "statuses %d %d %d", status[0], status[1], status[2]);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
@@ -550,6 +641,8 @@ int main(void)
     notices_are_their_rows(&c, 1);
     select_sets(&c, 0);
     select_sets(&c, 1);
+    if (!global)
+        autocommit_batches(&c);
     failures_autocommit(&c);
     failure_in_transaction(&c);
     failure_after_earlier_work_keeps_the_transaction(&c);

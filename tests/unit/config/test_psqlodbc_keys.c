@@ -69,7 +69,7 @@ static void test_psqlodbc_spellings_and_abbreviations_set_the_fields(void **stat
     parse_ok(&s, "Driver={x};Servername=db1;Port=6000;Database=app;Username=alice;"
                  "Password={p;w};SSLmode=require;A0=1;B9=1;B7=0;B8=0;B0=300;B1=1000;"
                  "A9=1;C7=0;BI=12;A6={SET search_path = a};pqopt={gssencmode=disable};"
-                 "D1=40;D2=7;B2=1;B3=1;Logdir=/tmp");
+                 "D1=40;D2=7;B2=1;B3=1;Logdir=/tmp;BatchSize=10");
     assert_string_equal(s.host, "db1");
     assert_string_equal(s.port, "6000");
     assert_string_equal(s.database, "app");
@@ -92,6 +92,7 @@ static void test_psqlodbc_spellings_and_abbreviations_set_the_fields(void **stat
     assert_true(s.debug);
     assert_true(s.comm_log);
     assert_string_equal(s.log_dir, "/tmp");
+    assert_int_equal(s.batch_size, 10);
     assert_int_equal(s.unknown_key_count, 0);
     /* the abbreviation CA of SSLmode too */
     set_ok(&s, "CA", "verify-full");
@@ -105,7 +106,7 @@ static void test_keys_without_effect_are_accepted_stored_nowhere_and_not_echoed(
     gc_settings s;
     gc_settings_init(&s);
     parse_ok(&s, "Driver=x;UseDeclareFetch=1;Fetch=5000;Parse=1;ShowOidColumn=1;"
-                 "Description={my data source};UniqueIndex=1;BatchSize=10;XaOpt=1");
+                 "Description={my data source};UniqueIndex=1;XaOpt=1");
     assert_int_equal(s.unknown_key_count, 0);
     assert_null(s.unknown_keys);
     /* nothing of them comes back in the completed connection string */
