@@ -1,0 +1,139 @@
+#!/bin/bash
+# The supervisor of a local cluster under pg_auto_failover (docs/cluster.md,
+# "The supervisor"), on a 2 x 2 cluster:
+# - `local up` starts it, its pid in local.state;
+# - kill -9 of the keeper processes of a primary (pg_autoctl, not its
+#   server): the supervisor restarts the keeper (the time is printed) and
+#   logs why; the keeper is back: a later kill -9 of that primary's server
+#   gets the standby promoted and the old primary's own state moves to
+#   demoted then secondary, which only its keeper reports;
+# - after that promotion, with no gcctl command run, gcluster.members on
+#   every group's primary names the new primary (the time is printed);
+# - a member stopped with `local stop-member` stays stopped (no keeper, no
+#   server, nothing in the log) until `local start-member`;
+# - `local down` stops the supervisor, and no process of the cluster runs
+#   afterwards.
+# usage: ha_supervisor.sh GCCTL SPEC DIR
+GCCTL=$1
+SPEC=$2
+DIR=$3
+source "$(dirname "$0")/lib.sh"
+own_ha_cluster "$SPEC"
+write_fault_helper
+# A failure shows what the supervisor did.
+fail() {
+    echo "FAIL: $*" >&2
+    echo "--- supervisor.log:" >&2
+    cat "$DIR/supervisor.log" >&2
+    exit 1
+}
+
+base=$(sed -n 's/^base: //p' "$DIR/local.state")
+now() { date +%s.%N; }
+since() { echo "$(now) - $1" | bc | awk '{ printf "%.1f", $1 }'; }
+keeper_pid() { head -1 "$base/xdg/run/pg_autoctl$base/$1/pg_autoctl.pid" 2>/dev/null; }
+postmaster_pid() { head -1 "$base/$1/postmaster.pid" 2>/dev/null; }
+alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && [ "$(ps -o stat= -p "$1" | cut -c1)" != Z ]; }
+ha_state() {
+    "$DIR/helper.sh" monitor "SELECT reportedstate || '/' || goalstate FROM pgautofailover.node WHERE nodename = '$1'"
+}
+# wait_ha MEMBER STATE SECONDS: polls the monitor.
+wait_ha() {
+    local got=""
+    for _ in $(seq 1 $(($3 * 5))); do
+        got=$(ha_state "$1")
+        [ "$got" = "$2" ] && return 0
+        sleep 0.2
+    done
+    fail "$1 is not $2 after $3 s: $got"
+}
+
+sup=$(sed -n 's/^supervisor: //p' "$DIR/local.state")
+alive "$sup" && tr '\0' ' ' <"/proc/$sup/cmdline" | grep -q "local supervise" ||
+    fail "local up started no supervisor (local.state: $(cat "$DIR/local.state"))"
+echo "ok: local up started the supervisor (pid $sup)"
+
+wait_ha G1N1 primary/primary 60
+wait_ha G1N2 secondary/secondary 60
+wait_ha G2N1 primary/primary 60
+
+# The keeper of G1N1: pg_autoctl and its services, not the server they run
+# (it is in their process group, with its backends).
+kp=$(keeper_pid G1N1)
+pm=$(postmaster_pid G1N1)
+alive "$kp" && alive "$pm" || fail "G1N1 has no keeper ($kp) or server ($pm)"
+autoctl=$(ps -o pid=,comm= -s "$kp" | awk '$2 ~ /^pg_autoctl/ { print $1 }')
+t0=$(now)
+# shellcheck disable=SC2086 # one pid per word
+kill -9 $autoctl
+restarted=""
+for _ in $(seq 1 300); do
+    k=$(keeper_pid G1N1)
+    if [ "$k" != "$kp" ] && alive "$k"; then restarted=$(since "$t0"); break; fi
+    sleep 0.1
+done
+[ -n "$restarted" ] || fail "the keeper of G1N1 was not restarted within 30 s"
+[ "$(postmaster_pid G1N1)" = "$pm" ] && alive "$pm" || fail "G1N1's server did not survive its keeper"
+grep -q "the keeper of G1N1 is gone (pid $kp no longer runs): restarting it in 1 s" "$DIR/supervisor.log" &&
+    grep -q "restarted the keeper of G1N1 (pid $(keeper_pid G1N1))" "$DIR/supervisor.log" ||
+    fail "the supervisor log does not tell the restart"
+echo "ok: kill -9 of G1N1's keeper (pids" $autoctl "): restarted by the supervisor after $restarted s, server untouched"
+
+# The keeper is back: kill -9 of the server fails the group over, and the
+# old primary's reported state (only its keeper reports it) goes on.
+wait_ha G1N1 primary/primary 30
+t0=$(now)
+kill -9 "$pm"
+wait_ha G1N2 wait_primary/wait_primary 30
+promoted=$(since "$t0")
+echo "ok: kill -9 of G1N1's server: G1N2 promoted after $promoted s"
+# The catalog follows, on every group, without any gcctl command.
+followed=""
+for _ in $(seq 1 300); do
+    g1=$(su_sql G1N2 "SELECT role FROM gcluster.members WHERE name = 'G1N2'")
+    g2=$(su_sql G2N1 "SELECT role FROM gcluster.members WHERE name = 'G1N2'")
+    if [ "$g1" = primary ] && [ "$g2" = primary ]; then followed=$(since "$t0"); break; fi
+    sleep 0.1
+done
+[ -n "$followed" ] || fail "gcluster.members does not name G1N2 the primary 30 s after the promotion (G1: $g1, G2: $g2)"
+[ "$(su_sql G2N1 "SELECT role FROM gcluster.members WHERE name = 'G1N1'")" = standby ] ||
+    fail "gcluster.members on G2 still names G1N1 the primary"
+[ "$(primary_of G1)" = G1N2 ] || fail "locator.yaml does not list G1N2 first"
+grep -q "catalog: gcluster.members follows the monitor on every group" "$DIR/supervisor.log" ||
+    fail "the supervisor log does not tell the catalog change"
+echo "ok: gcluster.members on G1N2 and G2N1 names G1N2 the primary $followed s after the kill" \
+     "($(echo "$followed - $promoted" | bc) s after the promotion), no gcctl run"
+wait_ha G1N1 secondary/secondary 60
+echo "ok: G1N1's keeper rewound it: it rejoined as a secondary"
+
+# Stopped on purpose: stays stopped.
+wait_ha G2N2 secondary/secondary 60
+"$GCCTL" local stop-member G2N2 --dir "$DIR" --mode immediate || fail "stop-member G2N2"
+sleep 5
+alive "$(keeper_pid G2N2)" && fail "the keeper of G2N2 runs again after stop-member"
+alive "$(postmaster_pid G2N2)" && fail "G2N2's server runs again after stop-member"
+grep -q "G2N2" "$DIR/supervisor.log" && fail "the supervisor acted on G2N2, stopped on purpose"
+"$GCCTL" local start-member G2N2 --dir "$DIR" || fail "start-member G2N2"
+wait_ha G2N2 secondary/secondary 60
+echo "ok: G2N2 stopped with local stop-member stayed stopped 5 s; start-member brought it back"
+
+# local down: the supervisor first, nothing left running.
+pids="$sup"
+for m in $(members) ha-monitor; do
+    pids="$pids $(keeper_pid "$m") $(postmaster_pid "$m")"
+done
+"$GCCTL" local down --dir "$DIR" || fail "local down"
+for p in $pids; do
+    alive "$p" && fail "process $p ($(ps -o args= -p "$p")) still runs after local down"
+done
+# Any process naming the data root (grep's own is gone once it returned).
+named=$(grep -l "$base" /proc/[0-9]*/cmdline 2>/dev/null)
+left=""
+for f in $named; do
+    p=${f#/proc/}
+    p=${p%/cmdline}
+    alive "$p" && left="$left $p:$(ps -o args= -p "$p")"
+done
+[ -z "$left" ] || fail "processes of the cluster left after local down:$left"
+echo "ok: local down stopped the supervisor, the keepers, the monitor and the servers ($(echo $pids | wc -w) processes)"
+echo PASS
