@@ -106,9 +106,12 @@ bool gcctl_supervise_hold(const gcctl_local *l, const char *name, bool held, gc_
     char dir[1200], path[1300];
     snprintf(dir, sizeof dir, "%s/held", l->base);
     held_path(l, name, path, sizeof path);
-    if (!held)
-        return remove(path) == 0 || errno == ENOENT ||
-               (gc_error_set(err, "HY000", 0, "cannot remove %s: %s", path, strerror(errno)), false);
+    if (!held) {
+        if (remove(path) == 0 || errno == ENOENT)
+            return true;
+        gc_error_set(err, "HY000", 0, "cannot remove %s: %s", path, strerror(errno));
+        return false;
+    }
     if (!gcctl_local_make_dir(dir, l, false, err))
         return false;
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
