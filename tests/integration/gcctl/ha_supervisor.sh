@@ -11,6 +11,9 @@
 #   every group's primary names the new primary (the time is printed);
 # - a member stopped with `local stop-member` stays stopped (no keeper, no
 #   server, nothing in the log) until `local start-member`;
+# - a group whose catalog cannot be written at a promotion (both its
+#   members stopped) catches up once its primary answers again (the time
+#   is printed), with the same catalog version as the others;
 # - `local down` stops the supervisor, and no process of the cluster runs
 #   afterwards.
 # usage: ha_supervisor.sh GCCTL SPEC DIR
@@ -77,7 +80,7 @@ done
 grep -q "the keeper of G1N1 is gone (pid $kp no longer runs): restarting it in 1 s" "$DIR/supervisor.log" &&
     grep -q "restarted the keeper of G1N1 (pid $(keeper_pid G1N1))" "$DIR/supervisor.log" ||
     fail "the supervisor log does not tell the restart"
-echo "ok: kill -9 of G1N1's keeper (pids" $autoctl "): restarted by the supervisor after $restarted s, server untouched"
+echo "ok: kill -9 of G1N1's keeper (pids ${autoctl//$'\n'/ }): restarted by the supervisor after $restarted s, server untouched"
 
 # The keeper is back: kill -9 of the server fails the group over, and the
 # old primary's reported state (only its keeper reports it) goes on.
@@ -106,16 +109,51 @@ echo "ok: gcluster.members on G1N2 and G2N1 names G1N2 the primary $followed s a
 wait_ha G1N1 secondary/secondary 60
 echo "ok: G1N1's keeper rewound it: it rejoined as a secondary"
 
-# Stopped on purpose: stays stopped.
+# Stopped on purpose: stays stopped. Then G2 without any member, so its
+# catalog cannot be written when G1 fails over again: the supervisor
+# writes G1's change where it can, and G2's once G2's primary is back.
 wait_ha G2N2 secondary/secondary 60
 "$GCCTL" local stop-member G2N2 --dir "$DIR" --mode immediate || fail "stop-member G2N2"
 sleep 5
 alive "$(keeper_pid G2N2)" && fail "the keeper of G2N2 runs again after stop-member"
 alive "$(postmaster_pid G2N2)" && fail "G2N2's server runs again after stop-member"
 grep -q "G2N2" "$DIR/supervisor.log" && fail "the supervisor acted on G2N2, stopped on purpose"
+echo "ok: G2N2 stopped with local stop-member stayed stopped 5 s"
+"$GCCTL" local stop-member G2N1 --dir "$DIR" --mode immediate || fail "stop-member G2N1"
+wait_ha G1N2 primary/primary 60
+"$DIR/helper.sh" crash G1N2
+wait_ha G1N1 wait_primary/wait_primary 60
+followed=""
+for _ in $(seq 1 300); do
+    if [ "$(su_sql G1N1 "SELECT role FROM gcluster.members WHERE name = 'G1N1'")" = primary ] &&
+       grep -q "G2 still to do (primary down)" "$DIR/supervisor.log"; then followed=yes; break; fi
+    sleep 0.1
+done
+[ -n "$followed" ] || fail "G1's catalog does not name G1N1 the primary, or the log does not name G2 as left out"
+"$GCCTL" local start-member G2N1 --dir "$DIR" || fail "start-member G2N1"
+answering=""
+for _ in $(seq 1 300); do
+    sql_may_fail G2N1 "SELECT 1" >/dev/null && { answering=$(now); break; }
+    sleep 0.1
+done
+[ -n "$answering" ] || fail "G2N1 does not answer 30 s after start-member"
+caught=""
+for _ in $(seq 1 300); do
+    [ "$(su_sql G2N1 "SELECT role FROM gcluster.members WHERE name = 'G1N1'")" = primary ] &&
+        { caught=$(since "$answering"); break; }
+    sleep 0.1
+done
+[ -n "$caught" ] || fail "G2's catalog does not name G1N1 the primary 30 s after G2N1 came back"
+v1=$(su_sql G1N1 "SELECT version FROM gcluster.version")
+v2=$(su_sql G2N1 "SELECT version FROM gcluster.version")
+[ "$v1" = "$v2" ] || fail "catalog versions differ after the catch-up: G1 $v1, G2 $v2"
+echo "ok: G1 failed over while G2 was down: G1's catalog followed at once, G2's $caught s after G2N1" \
+     "answered again (version $v1 on both)"
 "$GCCTL" local start-member G2N2 --dir "$DIR" || fail "start-member G2N2"
+"$DIR/helper.sh" start G1N2
 wait_ha G2N2 secondary/secondary 60
-echo "ok: G2N2 stopped with local stop-member stayed stopped 5 s; start-member brought it back"
+wait_ha G1N2 secondary/secondary 60
+echo "ok: start-member brought the stopped and the crashed members back as secondaries"
 
 # local down: the supervisor first, nothing left running.
 pids="$sup"
