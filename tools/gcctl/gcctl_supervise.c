@@ -188,6 +188,12 @@ static void watch(const gcctl_local *l, watched *w, double now)
     if (pid > 0 || w->child > 0) {
         if (pid > 0)
             w->pid = pid;
+        if (w->gave_up) {
+            /* Started again by hand (`local start-member`): a fresh start. */
+            say("%s runs again (pid %ld): supervised again", who, (long)w->pid);
+            w->gave_up = false;
+            w->ndeaths = 0;
+        }
         w->seen = true;
         w->restart_at = 0;
         return;

@@ -4,9 +4,10 @@
  * `local up`, its pid in local.state, stopped first by `local down`).
  * - It restarts a keeper (`pg_autoctl run` of a member) or the monitor
  *   whose top process is gone, after 1 s doubling to 30 s for one that
- *   keeps dying, and gives up on one that died 5 times within 60 s. It
- *   restarts only what it has seen running, and never a member held by
- *   `local stop-member` (until `local start-member`).
+ *   keeps dying, and gives up on one that died 5 times within 60 s (until
+ *   it runs again: `local start-member`). It restarts only what it has
+ *   seen running, and never a member held by `local stop-member` (until
+ *   `local start-member`).
  * - Every 2 s it makes the files and gcluster.members follow the monitor
  *   (gcctl_follow_round), in a child process killed after 60 s, and keeps
  *   at it until every group's catalog is in line.

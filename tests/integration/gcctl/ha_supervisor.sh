@@ -14,6 +14,9 @@
 # - a group whose catalog cannot be written at a promotion (both its
 #   members stopped) catches up once its primary answers again (the time
 #   is printed), with the same catalog version as the others;
+# - the monitor's pg_autoctl, killed, is restarted too; a keeper killed
+#   again at each restart is restarted after 1, 2, 4, 8 s and given up at
+#   its 5th death, until `local start-member`;
 # - `local down` stops the supervisor, and no process of the cluster runs
 #   afterwards.
 # usage: ha_supervisor.sh GCCTL SPEC DIR
@@ -37,6 +40,14 @@ since() { echo "$(now) - $1" | bc | awk '{ printf "%.1f", $1 }'; }
 keeper_pid() { head -1 "$base/xdg/run/pg_autoctl$base/$1/pg_autoctl.pid" 2>/dev/null; }
 postmaster_pid() { head -1 "$base/$1/postmaster.pid" 2>/dev/null; }
 alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && [ "$(ps -o stat= -p "$1" | cut -c1)" != Z ]; }
+# wait_log REGEX: waits up to 10 s for a line of the supervisor's log.
+wait_log() {
+    for _ in $(seq 1 100); do
+        grep -qE "$1" "$DIR/supervisor.log" && return 0
+        sleep 0.1
+    done
+    fail "the supervisor's log does not say: $1"
+}
 ha_state() {
     "$DIR/helper.sh" monitor "SELECT reportedstate || '/' || goalstate FROM pgautofailover.node WHERE nodename = '$1'"
 }
@@ -60,27 +71,38 @@ wait_ha G1N1 primary/primary 60
 wait_ha G1N2 secondary/secondary 60
 wait_ha G2N1 primary/primary 60
 
-# The keeper of G1N1: pg_autoctl and its services, not the server they run
-# (it is in their process group, with its backends).
-kp=$(keeper_pid G1N1)
+# kill_keeper NODE: kill -9 of the keeper of NODE (a member, or
+# ha-monitor): pg_autoctl and its services, not the server they run (it is
+# in their session, with its backends); sets kp (the keeper's pid) and
+# killed (the pids killed).
+kill_keeper() {
+    kp=$(keeper_pid "$1")
+    alive "$kp" || fail "$1 has no keeper"
+    killed=$(ps -o pid=,comm= -s "$kp" | awk '$2 ~ /^pg_autoctl/ { printf "%s ", $1 }')
+    # shellcheck disable=SC2086 # one pid per word
+    kill -9 $killed
+}
+# wait_restarted NODE OLD SECONDS: waits for a keeper of NODE other than
+# OLD; prints the seconds since t0, nothing when none came.
+wait_restarted() {
+    for _ in $(seq 1 $(($3 * 10))); do
+        k=$(keeper_pid "$1")
+        if [ "$k" != "$2" ] && alive "$k"; then since "$t0"; return; fi
+        sleep 0.1
+    done
+}
+
 pm=$(postmaster_pid G1N1)
-alive "$kp" && alive "$pm" || fail "G1N1 has no keeper ($kp) or server ($pm)"
-autoctl=$(ps -o pid=,comm= -s "$kp" | awk '$2 ~ /^pg_autoctl/ { print $1 }')
+alive "$pm" || fail "G1N1 has no server"
 t0=$(now)
-# shellcheck disable=SC2086 # one pid per word
-kill -9 $autoctl
-restarted=""
-for _ in $(seq 1 300); do
-    k=$(keeper_pid G1N1)
-    if [ "$k" != "$kp" ] && alive "$k"; then restarted=$(since "$t0"); break; fi
-    sleep 0.1
-done
+kill_keeper G1N1
+restarted=$(wait_restarted G1N1 "$kp" 30)
 [ -n "$restarted" ] || fail "the keeper of G1N1 was not restarted within 30 s"
 [ "$(postmaster_pid G1N1)" = "$pm" ] && alive "$pm" || fail "G1N1's server did not survive its keeper"
 grep -q "the keeper of G1N1 is gone (pid $kp no longer runs): restarting it in 1 s" "$DIR/supervisor.log" &&
     grep -q "restarted the keeper of G1N1 (pid $(keeper_pid G1N1))" "$DIR/supervisor.log" ||
     fail "the supervisor log does not tell the restart"
-echo "ok: kill -9 of G1N1's keeper (pids ${autoctl//$'\n'/ }): restarted by the supervisor after $restarted s, server untouched"
+echo "ok: kill -9 of G1N1's keeper (pids $killed): restarted by the supervisor after $restarted s, server untouched"
 
 # The keeper is back: kill -9 of the server fails the group over, and the
 # old primary's reported state (only its keeper reports it) goes on.
@@ -154,6 +176,39 @@ echo "ok: G1 failed over while G2 was down: G1's catalog followed at once, G2's 
 wait_ha G2N2 secondary/secondary 60
 wait_ha G1N2 secondary/secondary 60
 echo "ok: start-member brought the stopped and the crashed members back as secondaries"
+
+# The monitor's pg_autoctl is restarted the same way.
+t0=$(now)
+kill_keeper ha-monitor
+restarted=$(wait_restarted ha-monitor "$kp" 30)
+[ -n "$restarted" ] || fail "the monitor was not restarted within 30 s"
+grep -q "restarted the monitor (pid" "$DIR/supervisor.log" || fail "the log does not tell the monitor's restart"
+wait_ha G1N1 primary/primary 30
+echo "ok: kill -9 of the monitor's pg_autoctl: restarted after $restarted s, the monitor answers"
+
+# A keeper that keeps dying: restarted after 1, 2, 4, 8 s, given up at the
+# 5th death within 60 s; start-member tries again. (The log says how a
+# keeper the supervisor started ended; of another, that it is gone.)
+gone() { echo "the keeper of G2N2 is gone \\(pid $1 (no longer runs|killed by signal 9)\\)"; }
+t0=$(now)
+for delay in 1 2 4 8; do
+    kill_keeper G2N2
+    wait_log "$(gone "$kp"): restarting it in $delay s"
+    [ -n "$(wait_restarted G2N2 "$kp" $((delay + 10)))" ] || fail "G2N2's keeper not restarted after $delay s"
+done
+kill_keeper G2N2
+wait_log "$(gone "$kp"): it died 5 times within 60 s, giving up"
+sleep 3
+alive "$(keeper_pid G2N2)" && fail "G2N2's keeper runs again after the supervisor gave up"
+gave_up=$(since "$t0")
+"$GCCTL" local start-member G2N2 --dir "$DIR" || fail "start-member G2N2"
+wait_log "the keeper of G2N2 runs again \(pid"
+wait_ha G2N2 secondary/secondary 60
+t0=$(now)
+kill_keeper G2N2
+[ -n "$(wait_restarted G2N2 "$kp" 30)" ] || fail "G2N2's keeper not restarted after start-member released it"
+echo "ok: G2N2's keeper killed 5 times: restarted after 1, 2, 4, 8 s, given up at the 5th ($gave_up s)," \
+     "supervised again after start-member"
 
 # local down: the supervisor first, nothing left running.
 pids="$sup"
