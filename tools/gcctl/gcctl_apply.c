@@ -9,9 +9,13 @@
 #include "gcctl_apply.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "gcctl_catalog.h"
 
@@ -537,8 +541,40 @@ bool gcctl_apply(const gcctl_target *t, const char *reason, bool *changed, gc_er
     return gcctl_apply_reachable(t, reason, changed, NULL, err);
 }
 
+/* Holds t's apply lock (a local cluster's) until unlock_apply: two
+ * applies at once (a command and the supervisor following the monitor)
+ * would both create what is missing. -1 when there is none to hold. */
+static int lock_apply(const gcctl_target *t)
+{
+    if (t->apply_lock == NULL)
+        return -1;
+    int fd = open(t->apply_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+            ;
+    return fd;
+}
+
+static void unlock_apply(int fd)
+{
+    if (fd >= 0)
+        close(fd);   /* releases the lock */
+}
+
+static bool apply_locked(const gcctl_target *t, const char *reason, bool *changed,
+                         gcctl_strlist *unreached, gc_error *err);
+
 bool gcctl_apply_reachable(const gcctl_target *t, const char *reason, bool *changed,
                            gcctl_strlist *unreached, gc_error *err)
+{
+    int lock = lock_apply(t);
+    bool ok = apply_locked(t, reason, changed, unreached, err);
+    unlock_apply(lock);
+    return ok;
+}
+
+static bool apply_locked(const gcctl_target *t, const char *reason, bool *changed,
+                         gcctl_strlist *unreached, gc_error *err)
 {
     const gcctl_spec *spec = t->spec;
     apply_ctx a = { .t = t, .spec = spec, .err = err };

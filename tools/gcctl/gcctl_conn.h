@@ -19,6 +19,9 @@ typedef struct gcctl_target {
     gcctl_spec *spec;
     const char *socket_dir;   /* local cluster: Unix socket directory; NULL otherwise */
     const char *os_user;      /* local cluster: the superuser (the servers' OS user) */
+    const char *apply_lock;   /* local cluster: the file an apply holds locked, so that
+                                 gcctl's commands and the supervisor apply one at a time;
+                                 NULL otherwise */
 } gcctl_target;
 
 /* Connects to member m as superuser, database dbname (NULL: the spec's

@@ -114,12 +114,12 @@ static PGconn *connect_monitor(const gcctl_local *l, int timeout_s, gc_error *er
 
 /* Starts `pg_autoctl ARGS` detached, its output in the member's keeper log:
  * the keeper outlives gcctl. */
-static bool spawn_keeper(const gcctl_local *l, const char *name, const char *const *argv,
-                         gc_error *err)
+static pid_t spawn_keeper(const gcctl_local *l, const char *name, const char *const *argv,
+                          gc_error *err)
 {
     char log[1200];
     gcctl_local_logfile(l, name, "keeper", log, sizeof log);
-    return gcctl_proc_spawn(argv, l->uid, l->gid, log, err) > 0;
+    return gcctl_proc_spawn(argv, l->uid, l->gid, log, err);
 }
 
 static bool run_autoctl(const gcctl_local *l, const char *name, const char *what,
@@ -167,7 +167,7 @@ bool gcctl_ha_create_monitor(gcctl_local *l, gc_error *err)
     const char *run[] = { pg_autoctl, "run", "--pgdata", datadir, NULL };
     if (!run_autoctl(l, MONITOR_DIR, "creating the pg_auto_failover monitor", create, err) ||
         !run_autoctl(l, MONITOR_DIR, "setting the monitor's listen address", listen, err) ||
-        !spawn_keeper(l, MONITOR_DIR, run, err))
+        spawn_keeper(l, MONITOR_DIR, run, err) <= 0)
         return false;
     PGconn *c = NULL;
     for (int attempt = 0; attempt < 300 && !c; attempt++) {
@@ -303,7 +303,7 @@ bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
                              "--name", m->name, "--formation", m->group, "--dbname", HA_DBNAME,
                              "--monitor", monitor, "--auth", "trust", "--no-ssl",
                              "--replication-quorum", quorum, "--run", NULL };
-    if (!spawn_keeper(l, m->name, create, err) ||
+    if (spawn_keeper(l, m->name, create, err) <= 0 ||
         !gcctl_ha_wait_state(l, m->name, m->is_primary ? "single" : "secondary", 120, err))
         return false;
     return tune_keeper(l, m, err);
@@ -349,12 +349,27 @@ bool gcctl_ha_promote(const gcctl_local *l, const gcctl_member *m, int timeout_s
     return false;
 }
 
-bool gcctl_ha_run_keeper(gcctl_local *l, const gcctl_member *m, gc_error *err)
+/* The data directory of member name, or of the monitor when name is NULL. */
+static void node_datadir(const gcctl_local *l, const char *name, char *buf, size_t size)
+{
+    gcctl_local_datadir(l, name ? name : MONITOR_DIR, buf, size);
+}
+
+pid_t gcctl_ha_start_keeper(const gcctl_local *l, const char *name, gc_error *err)
 {
     char datadir[1100];
-    gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    node_datadir(l, name, datadir, sizeof datadir);
     const char *run[] = { pg_autoctl, "run", "--pgdata", datadir, NULL };
-    return spawn_keeper(l, m->name, run, err);
+    return spawn_keeper(l, name ? name : MONITOR_DIR, run, err);
+}
+
+bool gcctl_ha_run_keeper(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    /* Already running (restarted by the supervisor, say): a second keeper
+     * of the same node would fight the first. */
+    if (gcctl_ha_keeper_pid(l, m->name) > 0)
+        return true;
+    return gcctl_ha_start_keeper(l, m->name, err) > 0;
 }
 
 /* The keeper's pid from its pid file in XDG_RUNTIME_DIR; 0 when none. */
@@ -368,6 +383,14 @@ static pid_t keeper_pid(const gcctl_local *l, const char *datadir)
     pid_t pid = fgets(line, sizeof line, f) ? (pid_t)atol(line) : 0;
     fclose(f);
     return pid;
+}
+
+pid_t gcctl_ha_keeper_pid(const gcctl_local *l, const char *name)
+{
+    char datadir[1100];
+    node_datadir(l, name, datadir, sizeof datadir);
+    pid_t pid = keeper_pid(l, datadir);
+    return pid > 0 && kill(pid, 0) == 0 ? pid : 0;
 }
 
 /* Waits up to 30 s for pid to be gone; true when it is. */

@@ -55,8 +55,17 @@ bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err);
 bool gcctl_ha_wait_state(const gcctl_local *l, const char *name, const char *state, int timeout_s,
                          gc_error *err);
 
-/* Starts the keeper of a member whose node exists (`pg_autoctl run`). */
+/* Starts the keeper of a member whose node exists (`pg_autoctl run`),
+ * unless one runs already. */
 bool gcctl_ha_run_keeper(gcctl_local *l, const gcctl_member *m, gc_error *err);
+
+/* Starts `pg_autoctl run` (detached, output in its keeper log) for member
+ * name, or for the monitor when name is NULL; its pid, -1 with err set. */
+pid_t gcctl_ha_start_keeper(const gcctl_local *l, const char *name, gc_error *err);
+
+/* The pid of the running keeper of member name (of the monitor when name
+ * is NULL), from pg_autoctl's pid file; 0 when none runs. */
+pid_t gcctl_ha_keeper_pid(const gcctl_local *l, const char *name);
 
 /* Stops the keeper of the data directory datadir (and so its server) and
  * waits for it to be gone; immediate: without a checkpoint. */

@@ -19,6 +19,7 @@
 #include "gcctl_ha.h"
 #include "gcctl_replace.h"
 #include "gcctl_proc.h"
+#include "gcctl_supervise.h"
 
 /* Settings every member shares. fsync is off because a local cluster is
  * disposable: process crashes (kill -9) are still safe, only an operating
@@ -251,12 +252,13 @@ bool gcctl_local_pick_ports(gcctl_spec *spec, gc_error *err)
     return ok;
 }
 
-static bool write_state(const gcctl_local *l, gc_error *err)
+bool gcctl_local_write_state(const gcctl_local *l, gc_error *err)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/local.state", l->dir);
     FILE *f = fopen(path, "w");
-    if (!f || fprintf(f, "base: %s\nuser: %s\nmonitor: %d\n", l->base, l->os_user, l->monitor_port) < 0 ||
+    if (!f || fprintf(f, "base: %s\nuser: %s\nmonitor: %d\nsupervisor: %ld\n", l->base, l->os_user,
+                      l->monitor_port, (long)l->supervisor_pid) < 0 ||
         fclose(f) != 0) {
         gc_error_set(err, "HY000", 0, "cannot write %s: %s", path, strerror(errno));
         return false;
@@ -283,6 +285,8 @@ static bool read_state(const char *dir, gcctl_local *l, gc_error *err)
             l->base[0] = '\0';   /* too long to be ours: reported below */
         if (strncmp(line, "monitor: ", 9) == 0)
             l->monitor_port = atoi(line + 9);
+        if (strncmp(line, "supervisor: ", 12) == 0)
+            l->supervisor_pid = (pid_t)atol(line + 12);
     }
     fclose(f);
     if (!l->base[0]) {
@@ -295,6 +299,8 @@ static bool read_state(const char *dir, gcctl_local *l, gc_error *err)
     l->target.socket_dir = l->socket_dir;
     l->target.os_user = l->os_user;
     l->target.spec = &l->spec;
+    snprintf(l->apply_lock, sizeof l->apply_lock, "%s/local.lock", dir);
+    l->target.apply_lock = l->apply_lock;
     /* pg_autoctl, started for this cluster, finds its state there. */
     return l->monitor_port == 0 || gcctl_ha_environment(l, err);
 }
@@ -474,7 +480,8 @@ static bool ensure_monitor(gcctl_local *l, gc_error *err)
 {
     if (l->monitor_port != 0)
         return true;
-    return gcctl_ha_environment(l, err) && gcctl_ha_create_monitor(l, err) && write_state(l, err);
+    return gcctl_ha_environment(l, err) && gcctl_ha_create_monitor(l, err) &&
+           gcctl_local_write_state(l, err) && gcctl_supervise_start(l, err);
 }
 
 /* Brings group's primary under a keeper if it runs without one: the group
@@ -557,9 +564,11 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     l.target.spec = &l.spec;
     l.target.socket_dir = l.socket_dir;
     l.target.os_user = l.os_user;
+    snprintf(l.apply_lock, sizeof l.apply_lock, "%s/local.lock", dir);
+    l.target.apply_lock = l.apply_lock;
     char logs[1200];
     snprintf(logs, sizeof logs, "%s/logs", l.base);
-    if (!write_state(&l, err) || !gcctl_local_make_dir(l.base, &l, true, err) ||
+    if (!gcctl_local_write_state(&l, err) || !gcctl_local_make_dir(l.base, &l, true, err) ||
         !gcctl_local_make_dir(l.socket_dir, &l, true, err) || !gcctl_local_make_dir(logs, &l, true, err))
         goto fail;
     /* Written now so that local down can clean up even if a later step fails. */
@@ -567,7 +576,7 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
     if (!gcctl_spec_write(&l.spec, path, err))
         goto fail;
     if (gcctl_ha_any(&l.spec) &&
-        (!gcctl_ha_environment(&l, err) || !gcctl_ha_create_monitor(&l, err) || !write_state(&l, err)))
+        (!gcctl_ha_environment(&l, err) || !gcctl_ha_create_monitor(&l, err) || !gcctl_local_write_state(&l, err)))
         goto fail;
     bool retried = false;
     if (!for_members_parallel(&l, true, init_primary_step, NULL, err) ||
@@ -593,6 +602,9 @@ bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, 
         goto fail;
     if (!gcctl_local_write_files(&l, driver, err))
         goto fail;
+    /* Last: it restarts what it sees running, and all runs now. */
+    if (!gcctl_supervise_start(&l, err))
+        goto fail;
     gcctl_spec_free(&l.spec);
     return true;
 fail:
@@ -613,6 +625,9 @@ bool gcctl_local_stop_member(gcctl_local *l, const char *name, const char *mode,
     }
     char datadir[1100], log[1200], what[128];
     gcctl_local_datadir(l, m->name, datadir, sizeof datadir);
+    /* Held first, so the supervisor does not restart what is stopped. */
+    if (!gcctl_supervise_hold(l, m->name, true, err))
+        return false;
     /* Under HA the keeper stops its server (the monitor sees the member go). */
     if (gcctl_ha_group(&l->spec, m->group)) {
         if (!gcctl_ha_stop_keeper(l, datadir, strcmp(mode, "fast") != 0)) {
@@ -634,6 +649,8 @@ bool gcctl_local_start_member(gcctl_local *l, const char *name, gc_error *err)
         gc_error_set(err, "HY000", 0, "no member %s in %s", name, l->dir);
         return false;
     }
+    if (!gcctl_supervise_hold(l, m->name, false, err))
+        return false;
     /* Under HA the keeper starts the server, as whatever the monitor says
      * it now is: an old primary rejoins as a standby (rewound if needed). */
     if (gcctl_ha_group(&l->spec, m->group))
@@ -651,7 +668,9 @@ bool gcctl_local_down(const char *dir, gc_error *err)
     snprintf(cluster, sizeof cluster, "%s/cluster.yaml", dir);
     gc_error ignored;
     if (gcctl_spec_parse(cluster, &l.spec, &ignored)) {
-        /* Keepers first, or they would start their servers again. */
+        /* The supervisor first, or it would restart the keepers; then the
+         * keepers, or they would start their servers again. */
+        gcctl_supervise_stop(&l);
         gcctl_ha_stop_all(&l);
         pid_t *pids = gcctl_xcalloc(l.spec.nmembers, sizeof *pids);
         for (size_t i = 0; i < l.spec.nmembers; i++) {
@@ -675,7 +694,7 @@ bool gcctl_local_down(const char *dir, gc_error *err)
         return false;
     }
     static const char *const files[] = { "cluster.yaml", "locator.yaml", "odbc.ini", "odbcinst.ini",
-                                         "local.state" };
+                                         "local.state", "local.lock", "supervisor.log" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);

@@ -24,12 +24,18 @@ typedef struct gcctl_local {
     gcctl_spec spec;        /* DIR/cluster.yaml */
     gcctl_target target;    /* reaches members through socket_dir */
     int monitor_port;       /* pg_auto_failover's monitor; 0: no group has HA */
+    pid_t supervisor_pid;   /* `gcctl local supervise` (gcctl_supervise.h); 0: none */
+    char apply_lock[1100];  /* DIR/local.lock (gcctl_target.apply_lock) */
 } gcctl_local;
 
 /* Opens the local cluster in dir: reads local.state and cluster.yaml. The
  * caller releases it with gcctl_local_close. */
 bool gcctl_local_open(const char *dir, gcctl_local *l, gc_error *err);
 void gcctl_local_close(gcctl_local *l);
+
+/* Rewrites DIR/local.state from l: the data root, the server user, the
+ * monitor's port and the supervisor's pid. */
+bool gcctl_local_write_state(const gcctl_local *l, gc_error *err);
 
 /* gcctl local up SPEC --dir DIR [--driver PATH] */
 bool gcctl_local_up(const char *spec_path, const char *dir, const char *driver, gc_error *err);

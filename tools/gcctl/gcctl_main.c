@@ -14,6 +14,7 @@
 #include "gcctl_move.h"
 #include "gcctl_ops.h"
 #include "gcctl_resolve.h"
+#include "gcctl_supervise.h"
 
 #define MAX_ARGS 32
 
@@ -34,6 +35,7 @@ static const char usage[] =
     "  gcctl local down --dir DIR\n"
     "  gcctl local stop-member NAME --dir DIR [--mode fast|immediate]\n"
     "  gcctl local start-member NAME --dir DIR\n"
+    "  gcctl local supervise --dir DIR\n"
     "  gcctl apply SPEC [--dir DIR]\n"
     "  gcctl apply --dir DIR\n"
     "  gcctl status (--dir DIR | --spec FILE)\n"
@@ -139,6 +141,9 @@ static bool run_local(const cli *c, gc_error *err)
                gcctl_local_up(c->positional[2], c->dir, c->driver, err);
     if (strcmp(sub, "down") == 0)
         return need(c, 2, "usage: gcctl local down --dir DIR", err) && gcctl_local_down(c->dir, err);
+    if (strcmp(sub, "supervise") == 0)
+        return need(c, 2, "usage: gcctl local supervise --dir DIR", err) &&
+               gcctl_supervise_run(c->dir, err);
     bool stop = strcmp(sub, "stop-member") == 0;
     if (stop || strcmp(sub, "start-member") == 0) {
         if (!need(c, 3, "usage: gcctl local stop-member|start-member NAME --dir DIR", err))

@@ -132,6 +132,10 @@ bool gcctl_status(gcctl_cluster *c, gc_error *err)
         else if (!gcctl_follow_monitor(c, nodes, nnodes, &changed, &merr))
             fprintf(stderr, "gcctl: warning: the catalog does not follow the monitor yet: %s\n",
                     merr.message);
+        /* A group left out is named; status still exits 0 (the supervisor,
+         * or the next status or apply, catches it up). */
+        gcctl_report_pending(c, "the catalog follows the monitor");
+        gcctl_strlist_free(&c->pending);
     }
     const gcctl_spec *spec = c->spec;
     PGconn *catalog = NULL;
@@ -365,7 +369,12 @@ bool gcctl_promote(gcctl_cluster *c, const char *name, gc_error *err)
         gc_error_set(err, "HY000", 0, "no member %s in cluster %s", name, spec->cluster);
         return false;
     }
-    if (m->is_primary) {
+    /* Under HA the supervisor may have followed the monitor's promotion
+     * into the files already: the steps below then only apply the catalog
+     * (idempotent). */
+    bool followed = m->is_primary && c->is_local && c->local.monitor_port != 0 &&
+                    gcctl_ha_group(spec, m->group);
+    if (m->is_primary && !followed) {
         gc_error_set(err, "HY000", 0, "%s is already the primary of %s", m->name, m->group);
         return false;
     }

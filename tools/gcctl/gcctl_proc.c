@@ -48,6 +48,20 @@ const char *gcctl_proc_bindir(void)
     return "/usr/bin";
 }
 
+bool gcctl_proc_redirect(const char *log_path)
+{
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (in < 0 || out < 0)
+        return false;
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(out, 2);
+    close(in);
+    close(out);
+    return true;
+}
+
 pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char *log_path,
                        gc_error *err)
 {
@@ -68,15 +82,8 @@ pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char
             if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
                 _exit(126);
         }
-        int in = open("/dev/null", O_RDONLY);
-        int out = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (in < 0 || out < 0)
+        if (!gcctl_proc_redirect(log_path))
             _exit(126);
-        dup2(in, 0);
-        dup2(out, 1);
-        dup2(out, 2);
-        close(in);
-        close(out);
         /* Servers started by pg_ctl must not die with gcctl's terminal. */
         setsid();
         execv(program, (char *const *)argv);

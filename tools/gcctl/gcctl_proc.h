@@ -25,6 +25,11 @@ const char *gcctl_proc_bindir(void);
 pid_t gcctl_proc_spawn(const char *const *argv, uid_t uid, gid_t gid, const char *log_path,
                        gc_error *err);
 
+/* In a child about to exec: stdin from /dev/null, stdout and stderr
+ * appended to log_path (NULL: discarded). False when a file cannot be
+ * opened. */
+bool gcctl_proc_redirect(const char *log_path);
+
 /* Waits for a spawned child; true when it exited with status 0. */
 bool gcctl_proc_wait(pid_t pid);
 

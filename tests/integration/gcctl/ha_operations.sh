@@ -11,9 +11,7 @@ GCCTL=$1
 SPEC=$2
 DIR=$3
 source "$(dirname "$0")/lib.sh"
-# The spec without its 'ha' line, beside DIR (in the build tree).
-grep -v '^ha:' "$SPEC" >"$DIR.spec.yaml"
-own_cluster "$DIR.spec.yaml"
+own_ha_cluster "$SPEC"
 write_fault_helper
 
 # status_line MEMBER: the member's line in gcctl status.

@@ -80,6 +80,14 @@ own_cluster() {
     "$GCCTL" local up "$1" --dir "$DIR" || fail "local up $1"
 }
 
+# own_ha_cluster SPEC: own_cluster of SPEC without its 'ha' line, so its
+# groups run under pg_auto_failover, the default (the spec is written
+# beside DIR, in the build tree).
+own_ha_cluster() {
+    grep -v '^ha:' "$1" >"$DIR.spec.yaml"
+    own_cluster "$DIR.spec.yaml"
+}
+
 # write_fault_helper: writes DIR/helper.sh, the command a fault test's
 # client program calls back to break and mend members:
 #   su MEMBER SQL (superuser), app MEMBER SQL (application role),
@@ -88,8 +96,10 @@ own_cluster() {
 #   child: a frozen postmaster alone would still let its backends answer),
 #   promote MEMBER, port MEMBER, members, primary GROUP, gcctl ARGS...;
 #   under pg_auto_failover (ha: true): crash MEMBER (kill -9 of the keeper's
-#   processes and the server's), freeze / thaw MEMBER (SIGSTOP / SIGCONT of
-#   the same), monitor SQL (on the monitor's database)
+#   processes and the server's, as when its machine fails: the member is
+#   held, as `local stop-member` holds it, so the cluster's supervisor does
+#   not restart its keeper; `start` releases it), freeze / thaw MEMBER
+#   (SIGSTOP / SIGCONT of the same), monitor SQL (on the monitor's database)
 # and makes sure a frozen server is continued before the cluster is taken
 # down, whatever happens.
 write_fault_helper() {
@@ -121,7 +131,7 @@ promote) "$GCCTL" promote "\$2" --dir "$DIR" >/dev/null ;;
 sigstop) "$DIR/signal_server.sh" STOP "\$2" ;;
 sigcont) "$DIR/signal_server.sh" CONT "\$2" ;;
 port) port_of "\$2" ;;
-crash) "$DIR/signal_server.sh" KILL "\$2" keeper ;;
+crash) mkdir -p "$base/held" && touch "$base/held/\$2" && "$DIR/signal_server.sh" KILL "\$2" keeper ;;
 freeze) "$DIR/signal_server.sh" STOP "\$2" keeper ;;
 thaw) "$DIR/signal_server.sh" CONT "\$2" keeper ;;
 monitor) psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -h "$base/sock" -p "\$(sed -n 's/^monitor: //p' "$DIR/local.state")" -U "$os_user" -d pg_auto_failover -c "\$2" ;;
