@@ -186,11 +186,13 @@ log("ok (e): parameters in the query, the key second in the column list, ON CONF
 
 # ---- (f) 100,000 rows, bounded client memory ----
 PROBE = """
-import resource, sys, pyodbc
+import resource, sys, time, pyodbc
 c = pyodbc.connect(sys.argv[1], autocommit=True)
 cur = c.cursor()
+t = time.monotonic()
 cur.execute(sys.argv[2])
-print(cur.rowcount, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+took = time.monotonic() - t
+print(cur.rowcount, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, f"{took:.2f}")
 """
 
 
@@ -199,16 +201,16 @@ def peak_rss_kb(sql):
                          capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         fail(f"(f) the probe failed: {out.stderr}")
-    rows, rss = out.stdout.split()
-    return int(rows), int(rss)
+    rows, rss, took = out.stdout.split()
+    return int(rows), int(rss), took
 
 
 BIG = ("INSERT INTO accounts SELECT g, g, repeat('x', 200) FROM generate_series({}, {}) g")
 reset_statements()
-small_rows, small_rss = peak_rss_kb(BIG.format(100001, 101000))
-big_rows, big_rss = peak_rss_kb(BIG.format(200001, 300000))
-log(f"(f) peak RSS: {small_rss} kB for {small_rows} rows, {big_rss} kB for {big_rows} rows "
-    f"(+{big_rss - small_rss} kB)")
+small_rows, small_rss, small_s = peak_rss_kb(BIG.format(100001, 101000))
+big_rows, big_rss, big_s = peak_rss_kb(BIG.format(200001, 300000))
+log(f"(f) peak RSS: {small_rss} kB for {small_rows} rows ({small_s} s), {big_rss} kB for "
+    f"{big_rows} rows ({big_s} s): +{big_rss - small_rss} kB")
 if small_rows != 1000 or big_rows != 100000:
     fail(f"(f) row counts {small_rows}, {big_rows}")
 if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 200000")) != 100000:
