@@ -281,9 +281,13 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
 
 /* Whether group gi has a share of the write: rows of the INSERT, or
  * leaves of t to update or delete in (or to insert the rows of an INSERT
- * ... SELECT in, which are known only as it runs). */
+ * ... SELECT in, which are known only as it runs; the open transaction's
+ * group runs its query, so it takes part even without leaves). */
 static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_analysis *a, int gi)
 {
+    if (a->kind == GC_SQL_INSERT && a->query_length > 0 && g->pinned >= 0 &&
+        g->topo.members[g->pinned].group == gi)
+        return true;
     if (a->kind != GC_SQL_INSERT || a->query_length > 0)
         return gc_shard_table_leaves(t, gi, NULL, 0) > 0;
     for (int r = 0; r < a->n_rows; r++)

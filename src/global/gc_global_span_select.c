@@ -206,6 +206,34 @@ static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const c
     return true;
 }
 
+/* When the query gave no row: an INSERT of none on the coordinator, whose
+ * tag ("INSERT 0 0") makes the execution SQL_NO_DATA as any write that
+ * changed no row (docs/statements.md). width: the query's columns. */
+static bool insert_none(gc_global *g, const gc_span_part *p, const char *sql,
+                        const gc_analysis *a, int width, long long *rows, PGresult **tag,
+                        gc_error *err)
+{
+    gc_strbuf text;
+    gc_strbuf_init(&text);
+    gc_strbuf_append(&text, sql, a->query_offset);
+    gc_strbuf_append_str(&text, "SELECT");
+    for (int f = 0; f < width; f++)
+        gc_strbuf_append_str(&text, f > 0 ? ", NULL" : " NULL");
+    gc_strbuf_append_str(&text, " WHERE false");
+    if (text.failed) {
+        gc_strbuf_free(&text);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    gc_span_params none = { .n = 0 };
+    PGresult *returned = NULL;
+    bool ok = gc_span_run_statement(g->members[p->member], text.data, &none, rows, &returned,
+                                    tag, err);
+    PQclear(returned);
+    gc_strbuf_free(&text);
+    return ok;
+}
+
 /* Opens the cursor over the INSERT's query on the coordinator (its
  * parameters renumbered, as the query may not use them all). */
 static bool open_cursor(gc_global *g, const gc_span_part *coordinator, const char *sql,
@@ -257,7 +285,7 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
     if (!ok)
         gc_error_set(err, "HY001", 0, "out of memory");
     long long fetched = 0;
-    int batches = 0;
+    int batches = 0, width = 0;
     while (ok) {
         PGresult *batch = gc_member_exec(cm, SELECT_FETCH, err);
         if (batch == NULL) {
@@ -266,6 +294,7 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
             break;
         }
         int got = PQntuples(batch);
+        width = PQnfields(batch);
         ok = got == 0 ||
              (place_batch(g, t, a, batch, key_at, nk, fetched, group_of, err) &&
               insert_batch(g, parts, n, sql, a, params, batch, group_of, &w, tail_used, rows,
@@ -289,5 +318,9 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
         return false;
     }
     PQclear(closed);
+    if (*tag == NULL && !insert_none(g, &parts[0], sql, a, width, rows, tag, err)) {
+        gc_span_part_failed(g, &parts[0], generation, err);
+        return false;
+    }
     return true;
 }
