@@ -335,6 +335,9 @@ void gc_analysis_free(gc_analysis *a)
         free(col->name);
     }
     free(a->columns);
+    for (int c = 0; c < a->n_insert_columns; c++)
+        free(a->insert_columns[c]);
+    free(a->insert_columns);
     free(a->schema);
     free(a->table);
     memset(a, 0, sizeof *a);

@@ -89,6 +89,16 @@ typedef struct gc_analysis {
     gc_pinned_column *columns;
     const char *not_routable;  /* static text: why no key can come from this
                                   statement (NULL when columns may give one) */
+    /* INSERT ... SELECT (any query feeding the rows, no WITH before the
+     * INSERT): the bytes of the query, so that the driver can run it and
+     * send its rows as VALUES (gc_global_span_select.c); query_length 0
+     * otherwise. What precedes it is the INSERT's head (target, column
+     * list, OVERRIDING), what follows its tail (ON CONFLICT ...). */
+    size_t query_offset, query_length;
+    bool query_returning;   /* the tail has a RETURNING clause */
+    char **insert_columns;  /* the column list's names (NULL for an item
+                               that is no plain column), NULL without one */
+    int n_insert_columns;
     size_t returning_at;  /* an INSERT, UPDATE or DELETE alone in the text,
                              without a RETURNING of its own: the byte just
                              past its last token, where a RETURNING clause

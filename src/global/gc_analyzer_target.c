@@ -582,6 +582,32 @@ done:
     free(ends);
 }
 
+/* INSERT ... SELECT: where its query is in the text (from token i to a
+ * top-level ON CONFLICT or RETURNING), and the column list (*names, taken
+ * over). A WITH before the INSERT is left out: its queries would run again
+ * with every batch of rows. */
+static void read_query(gc_az *az, size_t i, char ***names, size_t n_names)
+{
+    gc_analysis *out = az->out;
+    out->not_routable = "INSERT ... SELECT";
+    if (az->stmt_begin != 0 || i >= az->stmt_end)
+        return;
+    size_t end = i;
+    while (end < az->stmt_end && !gc_az_kw(az, end, "returning") &&
+           !(gc_az_kw(az, end, "on") && gc_az_kw(az, end + 1, "conflict")))
+        end = gc_az_punct(az, end, '(') ? gc_az_skip_parens(az, end, az->stmt_end) : end + 1;
+    if (end == i)
+        return;
+    for (size_t k = end; k < az->stmt_end; k++)
+        out->query_returning |= gc_az_kw(az, k, "returning");
+    const gc_sql_token *last = &az->tok[end - 1];
+    out->query_offset = az->tok[i].offset;
+    out->query_length = last->offset + last->length - out->query_offset;
+    out->insert_columns = *names;
+    out->n_insert_columns = (int)n_names;
+    *names = NULL;
+}
+
 void gc_az_analyze_insert(gc_az *az)
 {
     gc_analysis *out = az->out;
@@ -597,7 +623,10 @@ void gc_az_analyze_insert(gc_az *az)
         return;
     char **names = NULL;
     size_t n_names = 0;
-    if (gc_az_punct(az, i, '(')) {
+    /* `INSERT INTO t (SELECT ...)`: a query in parentheses, no column list. */
+    bool query_in_parens = gc_az_kw(az, i + 1, "select") || gc_az_kw(az, i + 1, "values") ||
+                           gc_az_kw(az, i + 1, "with") || gc_az_kw(az, i + 1, "table");
+    if (gc_az_punct(az, i, '(') && !query_in_parens) {
         size_t close = gc_az_skip_parens(az, i, az->stmt_end);
         if (!gc_az_punct(az, close - 1, ')')) {
             out->not_routable = "unbalanced column list";
@@ -618,8 +647,8 @@ void gc_az_analyze_insert(gc_az *az)
     else if (gc_az_kw(az, i, "values"))
         read_rows(az, i + 1, names, n_names);
     else
-        out->not_routable = "INSERT ... SELECT";
-    for (size_t k = 0; k < n_names; k++)
+        read_query(az, i, &names, n_names);
+    for (size_t k = 0; names != NULL && k < n_names; k++)
         free(names[k]);
     free(names);
 }

@@ -141,4 +141,8 @@ void gc_global_spread_abandon(gc_global *g);
 bool gc_global_failover_init(gc_global *g, int reconnect_interval_s);
 void gc_global_failover_free(gc_global *g);
 
+/* The catalog version as member i's server has it (one round trip on its
+ * idle session); -1 with err on failure (gc_global_refresh.c). */
+int64_t gc_global_read_catalog_version(gc_global *g, int i, gc_error *err);
+
 #endif

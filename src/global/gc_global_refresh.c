@@ -215,8 +215,7 @@ static int query_member(gc_global *g)
     return g->pool != NULL ? gc_global_borrow_for_query(g) : -1;
 }
 
-/* The catalog version as member i's server has it; -1 on failure. */
-static int64_t read_version(gc_global *g, int i, gc_error *err)
+int64_t gc_global_read_catalog_version(gc_global *g, int i, gc_error *err)
 {
     PGresult *res = gc_member_exec(g->members[i], "SELECT version FROM gcluster.version",
                                    err);
@@ -234,7 +233,7 @@ static int64_t read_version(gc_global *g, int i, gc_error *err)
 static bool read_version_into(gc_global *g, int i, void *ctx, gc_error *err)
 {
     int64_t *v = ctx;
-    *v = read_version(g, i, err);
+    *v = gc_global_read_catalog_version(g, i, err);
     return *v >= 0;
 }
 

@@ -404,9 +404,10 @@ static bool row_write(const gc_analysis *a)
 /* Whether a row write runs across groups (gc_global_span.c): an UPDATE or
  * DELETE of a sharded table whose rows the shard map does not place in one
  * group, whose target the text names plainly and whose every leaf's owner
- * is known; or an INSERT whose VALUES rows the map places, in several
- * groups (their groups go into g->span_rows). owner and all_in: group_by_key's answer; owner -2 when it did
- * not look at keys (they are looked at here: atomicity needs them). */
+ * is known; an INSERT whose VALUES rows the map places, in several
+ * groups (their groups go into g->span_rows); an INSERT ... SELECT.
+ * owner and all_in: group_by_key's answer; owner -2 when it did not look at
+ * keys (they are looked at here: atomicity needs them). */
 static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
@@ -426,6 +427,12 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
     const gc_shard_table *t = cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return false;
+    if (a->kind == GC_SQL_INSERT && a->query_length > 0) {
+        /* INSERT ... SELECT: its rows are placed as the driver reads them. */
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: INSERT ... SELECT, its "
+                       "rows sent to their groups", a->table);
+        return true;
+    }
     if (a->kind == GC_SQL_INSERT) {
         if (!place_rows(g, req, t))
             return false;

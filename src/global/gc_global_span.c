@@ -14,22 +14,18 @@
  * gc_global_commit_spread. A joined part that touched a foreign table
  * (another group's rows read in a subquery) cannot be prepared, so the
  * write is rolled back everywhere rather than committed in part.
+ * An INSERT ... SELECT has its query run by the driver and its rows sent
+ * to their groups (gc_global_span_select.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_global_internal.h"
+#include "global/gc_global_span_internal.h"
 #include "sql/gc_sql_lexer.h"
-#include "util/gc_strbuf.h"
 
 #define SPAN_SAVEPOINT "gc_span"
 
-/* One group's part of the write. */
-typedef struct span_part {
-    int group;
-    int member;
-    bool savepoint;      /* SAVEPOINT gc_span was set there */
-} span_part;
+typedef gc_span_part span_part;
 
 /* The statement with its target replaced by leaf: the table's own name
  * becomes the alias (unless the text has one) so that its columns,
@@ -66,11 +62,10 @@ static bool gather_rows(PGresult **all, const PGresult *src)
     return true;
 }
 
-/* The failure of part p as the application gets it: a session that broke
- * lost the transaction (40001 / 19068, nothing applied: docs/failover.md),
- * a server's refusal keeps its SQLSTATE; both name the group. */
-static void part_failed(gc_global *g, const span_part *p, unsigned long generation,
-                        gc_error *err)
+/* A session that broke lost the transaction (40001 / 19068, nothing
+ * applied: docs/failover.md). */
+void gc_span_part_failed(gc_global *g, const span_part *p, unsigned long generation,
+                         gc_error *err)
 {
     gc_member *m = g->members[p->member];
     bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
@@ -84,11 +79,9 @@ static void part_failed(gc_global *g, const span_part *p, unsigned long generati
     *err = named;
 }
 
-/* Sends one statement on m and reads its results: the row count into
- * *rows, the rows of a RETURNING into *returned, else the command's result
- * into *tag (for its tag). */
-static bool run_statement(gc_member *m, const char *text, const gc_span_params *params,
-                          long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
+bool gc_span_run_statement(gc_member *m, const char *text, const gc_span_params *params,
+                           long long *rows, PGresult **returned, PGresult **tag,
+                           gc_error *err)
 {
     /* The extended protocol: one statement per text, parameters or not. */
     bool ok = gc_member_send_query_params(m, text, params->n, params->types, params->values,
@@ -118,10 +111,53 @@ static bool run_statement(gc_member *m, const char *text, const gc_span_params *
     return ok;
 }
 
+bool gc_span_renumber_params(gc_strbuf *out, const char *text, size_t len, int n_params,
+                             int first_number, int *used, int *n_used)
+{
+    /* PostgreSQL wants every parameter it is sent to be used. */
+    int *renumbered = calloc(n_params > 0 ? (size_t)n_params : 1, sizeof *renumbered);
+    if (renumbered == NULL)
+        return false;
+    *n_used = 0;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, text, len);
+    gc_sql_token tok;
+    size_t copied = 0;
+    while (gc_sql_lexer_next(&lx, &tok)) {
+        unsigned long old = gc_sql_token_param_number(&lx, &tok);
+        if (tok.kind != GC_SQL_TOK_POSITIONAL_PARAM || old < 1 || old > (unsigned long)n_params)
+            continue;
+        if (renumbered[old - 1] == 0) {
+            used[*n_used] = (int)old - 1;
+            renumbered[old - 1] = first_number + (*n_used)++;
+        }
+        gc_strbuf_append(out, text + copied, tok.offset - copied);
+        gc_strbuf_appendf(out, "$%d", renumbered[old - 1]);
+        copied = tok.offset + tok.length;
+    }
+    gc_strbuf_append(out, text + copied, len - copied);
+    free(renumbered);
+    return !out->failed;
+}
+
+void gc_span_pick_params(const gc_span_params *params, const int *used, int n_used,
+                         Oid *types, const char **values, int *lengths, int *formats,
+                         gc_span_params *mine)
+{
+    for (int k = 0; k < n_used; k++) {
+        int i = used[k];
+        types[k] = params->types != NULL ? params->types[i] : 0;
+        values[k] = params->values[i];
+        lengths[k] = params->lengths != NULL ? params->lengths[i] : 0;
+        formats[k] = params->formats != NULL ? params->formats[i] : 0;
+    }
+    *mine = (gc_span_params){ .n = n_used, .types = types, .values = values,
+                              .lengths = lengths, .formats = formats };
+}
+
 /* The INSERT with only the VALUES rows of `group` (g->span_rows), its
- * parameters renumbered in their order of first use; used[k] gets the
- * index of the parameter that new parameter k is (up to n_params). NULL
- * when memory runs out. */
+ * parameters renumbered (gc_span_renumber_params). NULL when memory runs
+ * out. */
 static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a, int group,
                        int n_params, int *used, int *n_used)
 {
@@ -139,33 +175,8 @@ static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a
         gc_strbuf_append(&kept, sql + a->row_offset[r], a->row_end[r] - a->row_offset[r]);
     }
     gc_strbuf_append_str(&kept, sql + a->row_end[a->n_rows - 1]);
-    if (kept.failed) {
-        gc_strbuf_free(&kept);
-        return NULL;
-    }
-    /* Parameters of the rows left out are gone: the rest are numbered
-     * again, as PostgreSQL wants every parameter it is sent to be used. */
-    int *renumbered = calloc(n_params > 0 ? (size_t)n_params : 1, sizeof *renumbered);
-    *n_used = 0;
-    gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, kept.data, kept.len);
-    gc_sql_token tok;
-    size_t copied = 0;
-    while (renumbered != NULL && gc_sql_lexer_next(&lx, &tok)) {
-        unsigned long old = gc_sql_token_param_number(&lx, &tok);
-        if (tok.kind != GC_SQL_TOK_POSITIONAL_PARAM || old < 1 || old > (unsigned long)n_params)
-            continue;
-        if (renumbered[old - 1] == 0) {
-            used[*n_used] = (int)old - 1;
-            renumbered[old - 1] = ++*n_used;
-        }
-        gc_strbuf_append(&out, kept.data + copied, tok.offset - copied);
-        gc_strbuf_appendf(&out, "$%d", renumbered[old - 1]);
-        copied = tok.offset + tok.length;
-    }
-    gc_strbuf_append_str(&out, kept.data + copied);
-    bool ok = renumbered != NULL;
-    free(renumbered);
+    bool ok = !kept.failed &&
+              gc_span_renumber_params(&out, kept.data, kept.len, n_params, 1, used, n_used);
     gc_strbuf_free(&kept);
     if (!ok) {
         gc_strbuf_free(&out);
@@ -191,16 +202,9 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
     if (!ok) {
         gc_error_set(err, "HY001", 0, "out of memory");
     } else {
-        for (int k = 0; k < n_used; k++) {
-            int i = used[k];
-            types[k] = params->types != NULL ? params->types[i] : 0;
-            values[k] = params->values[i];
-            lengths[k] = params->lengths != NULL ? params->lengths[i] : 0;
-            formats[k] = params->formats != NULL ? params->formats[i] : 0;
-        }
-        gc_span_params mine = { .n = n_used, .types = types, .values = values,
-                                .lengths = lengths, .formats = formats };
-        ok = run_statement(g->members[p->member], text, &mine, rows, returned, tag, err);
+        gc_span_params mine;
+        gc_span_pick_params(params, used, n_used, types, values, lengths, formats, &mine);
+        ok = gc_span_run_statement(g->members[p->member], text, &mine, rows, returned, tag, err);
     }
     free(text);
     free(used);
@@ -237,13 +241,13 @@ static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
                 ok = false;
                 break;
             }
-            ok = run_statement(m, text, params, rows, returned, tag, err);
+            ok = gc_span_run_statement(m, text, params, rows, returned, tag, err);
             free(text);
         }
         free(leaves);
     }
     if (!ok)
-        part_failed(g, p, generation, err);
+        gc_span_part_failed(g, p, generation, err);
     return ok;
 }
 
@@ -276,10 +280,15 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
 }
 
 /* Whether group gi has a share of the write: rows of the INSERT, or
- * leaves of t to update or delete in. */
+ * leaves of t to update or delete in (or to insert the rows of an INSERT
+ * ... SELECT in, which are known only as it runs; the open transaction's
+ * group runs its query, so it takes part even without leaves). */
 static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_analysis *a, int gi)
 {
-    if (a->kind != GC_SQL_INSERT)
+    if (a->kind == GC_SQL_INSERT && a->query_length > 0 && g->pinned >= 0 &&
+        g->topo.members[g->pinned].group == gi)
+        return true;
+    if (a->kind != GC_SQL_INSERT || a->query_length > 0)
         return gc_shard_table_leaves(t, gi, NULL, 0) > 0;
     for (int r = 0; r < a->n_rows; r++)
         if (g->span_rows[r] == gi)
@@ -334,6 +343,10 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         gc_error_set(err, "HY000", 0, "table %s left the shard map", a->table);
         return false;
     }
+    int key_at[32], nk = 0;
+    bool pulls_rows = a->kind == GC_SQL_INSERT && a->query_length > 0;
+    if (pulls_rows && !gc_span_select_plan(t, a, key_at, &nk, err))
+        return false;
     int ng = g->topo.n_groups;
     span_part parts[ng > 0 ? ng : 1];
     int n = find_parts(g, t, a, setup_sql, parts, err);
@@ -347,10 +360,14 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
             parts[k].savepoint = ok;
         }
         if (!ok)
-            part_failed(g, &parts[k], gc_member_generation(g->members[parts[k].member]), err);
+            gc_span_part_failed(g, &parts[k],
+                                gc_member_generation(g->members[parts[k].member]), err);
     }
     PGresult *returned = NULL, *tag = NULL;
-    for (int k = 0; k < n && ok; k++)
+    if (ok && pulls_rows)
+        ok = gc_span_insert_select(g, parts, n, t, sql, a, key_at, nk, params, &out->rows, &tag,
+                                   err);
+    for (int k = 0; k < n && ok && !pulls_rows; k++)
         ok = run_part(g, &parts[k], t, sql, a, params, &out->rows, &returned, &tag, err);
     /* A release that fails leaves the groups released before it unable to
      * go back: the whole transaction is rolled back then. */

@@ -12,6 +12,7 @@
 #include "global/gc_decision.h"
 #include "global/gc_global_internal.h"
 #include "global/gc_global_settings.h"
+#include "util/gc_strbuf.h"
 
 int gc_global_joined_count(const gc_global *g)
 {
@@ -225,20 +226,83 @@ static gc_spread_outcome resolve_lost_commit(gc_global *g, gc_member *coordinato
     return committed ? GC_SPREAD_COMMITTED : GC_SPREAD_NOT_COMMITTED;
 }
 
+/* Whether a leaf partition the shard map gives member i's group is a
+ * foreign table on its server now: move-shard switched it (before the
+ * catalog records the move). One round trip. */
+static bool leaf_went_foreign(gc_global *g, int i)
+{
+    int group = g->topo.members[i].group;
+    int n = g->map != NULL ? gc_shardmap_group_leaves(g->map, group, NULL, 0) : 0;
+    /* (A statement carries at most 65535 parameters: past that, unknown.) */
+    const char **names = n > 0 && n <= 65535 ? malloc((size_t)n * sizeof *names) : NULL;
+    if (names == NULL)
+        return false;
+    gc_shardmap_group_leaves(g->map, group, names, n);
+    gc_strbuf sql;
+    gc_strbuf_init(&sql);
+    gc_strbuf_append_str(&sql, "SELECT count(*) FROM pg_class WHERE relkind = 'f' AND oid IN (");
+    for (int k = 0; k < n; k++)
+        gc_strbuf_appendf(&sql, k > 0 ? ", to_regclass($%d)" : "to_regclass($%d)", k + 1);
+    gc_strbuf_append_str(&sql, ")");
+    gc_member *m = g->members[i];
+    gc_error e;
+    gc_error_clear(&e);
+    bool foreign = false;
+    if (!sql.failed && gc_member_send_query_params(m, sql.data, n, NULL, names, NULL, NULL, &e)) {
+        PGresult *r;
+        while ((r = gc_member_next_result(m)) != NULL) {
+            if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+                foreign = atoll(PQgetvalue(r, 0, 0)) > 0;
+            PQclear(r);
+        }
+    }
+    gc_strbuf_free(&sql);
+    free(names);
+    return foreign;
+}
+
+/* Whether a shard moved since the shard map the transaction was routed by
+ * was read: a leaf of member i's group by the map is foreign there now, or
+ * the catalog version moved. Asked of member i's session, idle since its
+ * PREPARE failed. A part that read another group in a subquery (its SQL,
+ * not the map) is refused the same way, and running it again would not
+ * help: that one keeps its 0A000. */
+static bool map_moved_on(gc_global *g, int i)
+{
+    if (gc_member_txn_status(g->members[i]) != PQTRANS_IDLE)
+        return false;
+    gc_error e;
+    gc_error_clear(&e);
+    int64_t v = gc_global_read_catalog_version(g, i, &e);
+    return (v >= 0 && v != gc_global_catalog_version(g)) || leaf_went_foreign(g, i);
+}
+
 /* err, the failure of joined member i at PREPARE, as the application gets
  * it: a session that broke lost its part, so the transaction is lost
  * (40001 / 19068, docs/failover.md), whatever the server said as it went
- * (57P01 from a dying server); a server that refused keeps its SQLSTATE. */
+ * (57P01 from a dying server); a part that went through postgres_fdw
+ * (0A000) wrote a shard that moved: 40001, run it again; a server that
+ * refused otherwise keeps its SQLSTATE. */
 static void prepare_failed(gc_global *g, int i, gc_error *err)
 {
     gc_member *m = g->members[i];
     bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
+    gc_error named;
     /* 0A000: the part went through postgres_fdw, which a shard map older
      * than a move-shard makes it do; the next transaction routes by the
-     * catalog read again. */
+     * catalog read again, so running it again is the way out. */
     if (!lost && strcmp(err->sqlstate, "0A000") == 0)
         gc_global_check_catalog_soon(g);
-    gc_error named;
+    if (!lost && strcmp(err->sqlstate, "0A000") == 0 && map_moved_on(g, i)) {
+        gc_error_set(&named, "40001", 0, "the transaction across groups was rolled back, "
+                     "nothing applied: the shard map changed (a shard moved) while it ran, "
+                     "so its part on member %s (group %s) reached another group through "
+                     "postgres_fdw and could not be prepared; run the transaction again (%s)",
+                     g->topo.members[i].name, g->topo.groups[g->topo.members[i].group].name,
+                     err->message);
+        *err = named;
+        return;
+    }
     gc_error_set(&named, lost || err->sqlstate[0] == '\0' ? "40001" : err->sqlstate,
                  lost ? 19068 : err->native, "the transaction across groups was rolled back: "
                  "member %s (group %s) could not prepare its part: %s",

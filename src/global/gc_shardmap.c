@@ -270,6 +270,19 @@ static bool collect_leaves(const gc_prel *rel, int group, const char **names, in
     return true;
 }
 
+int gc_shardmap_group_leaves(const gc_shardmap *map, int group, const char **names, int max)
+{
+    int n = 0;
+    for (int k = 0; k < map->ntables; k++) {
+        const gc_shard_table *t = &map->tables[k];
+        /* A leaf of unknown owner is skipped: only known ones are asked about. */
+        int before = n;
+        if (t->root != NULL && !collect_leaves(t->root, group, names, max, &n))
+            n = before;
+    }
+    return n;
+}
+
 int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max)
 {
     if (t->root == NULL)

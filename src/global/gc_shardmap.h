@@ -81,4 +81,10 @@ int gc_shard_table_place(const gc_shard_table *t, const char *const *key_text,
  * on each group's own leaves (gc_global_span.c). */
 int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max);
 
+/* The leaf partitions of every sharded table that group owns by this map
+ * (names as gc_shard_table_leaves gives them, up to max); returns how many
+ * there are. A shard moved since the map was read shows as one of them
+ * being a foreign table on the group's servers. */
+int gc_shardmap_group_leaves(const gc_shardmap *map, int group, const char **names, int max);
+
 #endif

@@ -35,7 +35,8 @@ pg_stat_statements on each group's primary for where each statement ran.
 (h) A parameter array (pyodbc's fast_executemany) of UPDATEs without a key:
     every row applies on every group.
 (f) Still refused in a transaction (0A000, native 90122), before anything is
-    sent: INSERT ... SELECT into the sharded table."""
+    sent: an INSERT with a row whose key is an expression. (INSERT ...
+    SELECT: xact_insert_select.py.)"""
 from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements, su)
 
@@ -249,14 +250,16 @@ nothing_left("(h)")
 log("ok (h): a parameter array of writes across groups applied every row on every group")
 
 # ---- (f) still refused ----
+# (INSERT ... SELECT runs across groups too: xact_insert_select.py.)
 reset_statements()
-expect_error("(f) INSERT ... SELECT", lambda: cur.execute(
-    "INSERT INTO accounts SELECT id + 1000, balance FROM accounts"), "0A000", 90122)
+expect_error("(f) an INSERT with a row whose key cannot be read", lambda: cur.execute(
+    "INSERT INTO accounts VALUES (1000 + 1, 0), (1002, 0)"), "0A000", 90122)
 conn.rollback()
 for g in GROUPS:
     if calls(P[g], "INSERT%"):
         fail(f"(f) {P[g]} ran an INSERT that should have been refused")
-log("ok (f): INSERT ... SELECT still refused in a transaction, nothing sent")
+log("ok (f): an INSERT with a row the driver cannot place is still refused in a transaction, "
+    "nothing sent")
 
 conn.close()
 auto.close()

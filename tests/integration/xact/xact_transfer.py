@@ -20,14 +20,15 @@ primary for where each statement ran.
     on their owners, nothing was prepared, both balances are unchanged.
 (c) A transfer inside G1 (A to C) commits as before: no PREPARE, no
     decision anywhere.
-(d) INSERT ... SELECT, which the shard map cannot place in one group, is
-    refused in a transaction with 0A000, native 90122, before anything is
-    sent: as the transaction's first statement, and after a keyed UPDATE
-    of A. None reached a server; after ROLLBACK every balance is as before.
-    (UPDATE and DELETE without a key, and INSERTs of rows for several
-    groups, run on every group: xact_spanning.py.)
-(e) The witness for "not forwarded": an autocommit INSERT ... SELECT of
-    rows for every group, which postgres_fdw spreads, is counted as
+(d) An INSERT whose key is an expression, which the shard map cannot
+    place, is refused in a transaction with 0A000, native 90122, before
+    anything is sent: as the transaction's first statement, and after a
+    keyed UPDATE of A. None reached a server; after ROLLBACK every balance
+    is as before. (UPDATE and DELETE without a key, INSERTs of rows for
+    several groups and INSERT ... SELECT run on every group:
+    xact_spanning.py, xact_insert_select.py.)
+(e) The witness for "not forwarded": an INSERT ... SELECT of rows for every
+    group run on G1N1 itself, which postgres_fdw spreads, is counted as
     forwarded on the other groups' primaries."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements)
@@ -130,35 +131,33 @@ nothing_left("(c)")
 log("ok (c): a transfer inside G1 committed with no PREPARE and no decision")
 
 # ---- (d) writes that cannot be placed in one group ----
-# An UPDATE or DELETE without a usable key, and an INSERT of VALUES rows
-# for several groups, run on every group (xact_spanning.py); INSERT ...
-# SELECT cannot be split that way and is refused.
+# An UPDATE or DELETE without a usable key, an INSERT of VALUES rows for
+# several groups and INSERT ... SELECT run on every group (xact_spanning.py,
+# xact_insert_select.py); an INSERT whose key is an expression cannot be
+# split that way and is refused.
 reset_statements()
 snapshot = helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id")
-expect_error("(d) INSERT ... SELECT, first in its transaction", lambda: cur.execute(
-    "INSERT INTO accounts SELECT id + 1000, balance FROM accounts"), "0A000", 90122)
+expect_error("(d) an unplaceable INSERT, first in its transaction", lambda: cur.execute(
+    "INSERT INTO accounts VALUES (1000 + 1, 0), (1002, 0)"), "0A000", 90122)
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 1, A)
-expect_error("(d) INSERT ... SELECT after a keyed UPDATE", lambda: cur.execute(
-    "INSERT INTO accounts SELECT id + 2000, balance FROM accounts WHERE id < 3"),
-    "0A000", 90122)
+expect_error("(d) an unplaceable INSERT after a keyed UPDATE", lambda: cur.execute(
+    "INSERT INTO accounts VALUES (2000 + 1, 0), (2002, 0)"), "0A000", 90122)
 for g in GROUPS:
     expect_calls(P[g], "INSERT%", 0, "(d) refused, not sent")
 conn.rollback()
 if helper("app", "G1N1", "SELECT id, balance FROM accounts ORDER BY id") != snapshot:
     fail("(d) a refused write, or the rolled-back transaction, changed balances")
 nothing_left("(d)")
-log("ok (d): INSERT ... SELECT refused with 0A000 / 90122 in a transaction, never sent; "
+log("ok (d): an unplaceable INSERT refused with 0A000 / 90122 in a transaction, never sent; "
     "nothing changed")
 
 # ---- (e) the witness itself: a forwarded write shows as one ----
-# In autocommit mode an INSERT of rows for several groups is allowed and
+# An INSERT ... SELECT run on a member itself (not through the driver)
 # reaches the other groups through postgres_fdw: their primaries count
 # forwarded INSERTs, so the zeros above are not a pattern that never matches.
 reset_statements()
-auto = connect(APP, autocommit=True)
-auto.cursor().execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(1001, 1012) g")
-auto.cursor().execute("DELETE FROM accounts WHERE id > 1000")
-auto.close()
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 0 FROM generate_series(1001, 1012) g")
+helper("app", "G1N1", "DELETE FROM accounts WHERE id > 1000")
 forwarded = sum(calls(P[g], "INSERT INTO public.accounts%") for g in GROUPS)
 if forwarded < 1:
     fail(f"(e) an autocommit INSERT of rows for every group shows {forwarded} forwarded "

@@ -412,6 +412,51 @@ static void insert_rows_are_located_in_the_text(void **state)
     gc_analysis_free(&a);
 }
 
+/* An INSERT ... SELECT's query is located (the driver runs it and sends its
+ * rows: gc_global_span_select.c), up to a top-level ON CONFLICT or
+ * RETURNING, with the column list; not behind a WITH. */
+static void insert_query_is_located_in_the_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        const char *query;     /* NULL: not located */
+        bool returning;
+        int n_columns;
+    } rows[] = {
+        {"INSERT INTO t (v, k) SELECT a, b FROM u JOIN w ON u.x = w.x ON CONFLICT DO NOTHING",
+         "SELECT a, b FROM u JOIN w ON u.x = w.x", false, 2},
+        {"insert into t (select * from u where k = $1) returning k",
+         "(select * from u where k = $1)", true, 0},
+        {"INSERT INTO t OVERRIDING SYSTEM VALUE SELECT 1 ;", "SELECT 1", false, 0},
+        {"INSERT INTO t SELECT (SELECT 1 RETURNING) x", "SELECT (SELECT 1 RETURNING) x", false,
+         0},
+        {"WITH w AS (SELECT 1) INSERT INTO t SELECT * FROM w", NULL, false, 0},
+        {"INSERT INTO t VALUES (1, 2)", NULL, false, 0},
+        {"INSERT INTO t DEFAULT VALUES", NULL, false, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        if (rows[i].query == NULL) {
+            if (a.query_length != 0)
+                fail_msg("%s: a query located at %zu", rows[i].sql, a.query_offset);
+        } else if (a.query_length != strlen(rows[i].query) ||
+                   strncmp(rows[i].sql + a.query_offset, rows[i].query, a.query_length) != 0 ||
+                   a.query_returning != rows[i].returning ||
+                   a.n_insert_columns != rows[i].n_columns) {
+            fail_msg("%s: query at %zu+%zu, returning %d, %d columns", rows[i].sql,
+                     a.query_offset, a.query_length, a.query_returning, a.n_insert_columns);
+        }
+        if (rows[i].n_columns == 2 &&
+            (strcmp(a.insert_columns[0], "v") != 0 || strcmp(a.insert_columns[1], "k") != 0))
+            fail_msg("%s: columns %s, %s", rows[i].sql, a.insert_columns[0],
+                     a.insert_columns[1]);
+        gc_analysis_free(&a);
+    }
+}
+
 /* Where the driver may append a RETURNING of the transaction id
  * (gc_analysis.returning_at): just past an INSERT, UPDATE or DELETE alone in
  * the text, before a trailing `;` or comment; nowhere when the write returns
@@ -466,6 +511,7 @@ int main(void)
         cmocka_unit_test(a_nul_byte_does_not_end_the_text),
         cmocka_unit_test(the_target_name_is_located_in_the_text),
         cmocka_unit_test(insert_rows_are_located_in_the_text),
+        cmocka_unit_test(insert_query_is_located_in_the_text),
         cmocka_unit_test(returning_goes_after_a_lone_write_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,63 @@
+/*
+ * Private to the writes across groups (gc_global_span*.c): one group's part
+ * of the write and the helpers both the statement's own path and the
+ * INSERT ... SELECT path (gc_global_span_select.c) use.
+ */
+#ifndef GC_GLOBAL_SPAN_INTERNAL_H
+#define GC_GLOBAL_SPAN_INTERNAL_H
+
+#include "global/gc_global_internal.h"
+#include "util/gc_strbuf.h"
+
+/* One group's part of the write. */
+typedef struct gc_span_part {
+    int group;
+    int member;
+    bool savepoint;      /* SAVEPOINT gc_span was set there */
+} gc_span_part;
+
+/* The failure err of part p as the application gets it (a broken session:
+ * 40001 / 19068; a server's refusal keeps its SQLSTATE), naming the group.
+ * generation: the part's session when it was sent the statement. */
+void gc_span_part_failed(gc_global *g, const gc_span_part *p, unsigned long generation,
+                         gc_error *err);
+
+/* Sends one statement on m and reads its results: the row count added to
+ * *rows, the rows of a RETURNING gathered into *returned, the last
+ * command's result kept in *tag. */
+bool gc_span_run_statement(gc_member *m, const char *text, const gc_span_params *params,
+                           long long *rows, PGresult **returned, PGresult **tag,
+                           gc_error *err);
+
+/* Appends text (len bytes) to out with its parameters $1..$n_params
+ * numbered again in order of first use, from first_number on: used[k]
+ * gets the index of the application's parameter that new number
+ * first_number + k stands for, *n_used how many there are (at most
+ * n_params). False when memory runs out. */
+bool gc_span_renumber_params(gc_strbuf *out, const char *text, size_t len, int n_params,
+                             int first_number, int *used, int *n_used);
+
+/* The parameters of params listed in used (n_used of them), into the
+ * arrays of *mine (n_used slots each, owned by the caller). */
+void gc_span_pick_params(const gc_span_params *params, const int *used, int n_used,
+                         Oid *types, const char **values, int *lengths, int *formats,
+                         gc_span_params *mine);
+
+/* INSERT ... SELECT into a sharded table (gc_global_span_select.c). */
+
+/* Where each key column of t is among the inserted columns (key_at, up to
+ * 32; *nk of them); refuses (0A000 / 90122, nothing sent) a RETURNING and
+ * a key column the INSERT does not list. */
+bool gc_span_select_plan(const gc_shard_table *t, const gc_analysis *a, int *key_at, int *nk,
+                         gc_error *err);
+
+/* Runs the INSERT's query on the coordinator's part (parts[0], the
+ * transaction's own member: find_parts puts it first) and inserts its rows, in batches, each row on its owner
+ * group's part. The row count goes to *rows, the last INSERT's result to
+ * *tag. False with err (named after the part that failed). */
+bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
+                           const gc_shard_table *t, const char *sql, const gc_analysis *a,
+                           const int *key_at, int nk, const gc_span_params *params,
+                           long long *rows, PGresult **tag, gc_error *err);
+
+#endif

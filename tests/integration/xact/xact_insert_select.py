@@ -1,0 +1,247 @@
+"""INSERT ... SELECT into a sharded table, atomic across groups (issue 16,
+point 1 of the lead's open points): the driver runs the query on the
+coordinator's session, places every row by its key and inserts each group's
+rows on that group's primary, in batches, with the two phases of every write
+across groups (docs/global-connection.md, "INSERT ... SELECT into a sharded
+table").
+
+usage: xact_insert_select.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+accounts is hash-sharded over G1, G2 and G3; it gets a column `note` with a
+default. Every check is made on the servers: the rows on their owners' own
+partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
+
+(a) Autocommit, a column list and a default: rows of every group are
+    inserted on each owner's primary by its own INSERT ... VALUES, none
+    through postgres_fdw; the two groups that do not coordinate prepared;
+    nothing left prepared. Without a column list the key is found by its
+    position.
+(b) A duplicate key on one group: 23505 naming the group, no row anywhere.
+(c) Refused before anything is sent (0A000 / 90122): a column list without
+    the key, RETURNING.
+(d) In a transaction: the INSERT joins every group; before COMMIT no row is
+    visible, ROLLBACK leaves none; a committed one has every row, and the
+    query saw the transaction's own earlier write.
+(e) Parameters in the query, the key not first in the column list, ON
+    CONFLICT DO NOTHING; a query of no row inserts none.
+(f) 100,000 rows from generate_series: applied on every group, and the
+    client's peak RSS grows by less than 16 MB over a 1,000-row run (rows
+    of 200 bytes: the whole result would need 20 MB and more).
+(g) An INSERT ... SELECT into a table that is not sharded keeps its path."""
+import subprocess
+import sys
+
+from xact_lib import (GROUPS, calls, connect, connection_string, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, primary, reset_statements, su)
+
+APP = "xins"
+P = {g: primary(g) for g in GROUPS}
+
+
+def local_rows(group, where):
+    """{id: (balance, note)} of the rows matching where that group's primary
+    holds in its own (plain, not foreign) partitions."""
+    parts = su(P[group], "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = "
+                         "i.inhrelid WHERE i.inhparent = 'accounts'::regclass AND c.relkind = 'r'")
+    out = su(P[group], " UNION ALL ".join(
+        f"SELECT id, balance, note FROM {p} WHERE {where}" for p in parts.split()))
+    rows = {}
+    for line in out.splitlines():
+        i, b, n = line.split(" ")
+        rows[int(i)] = (int(b), n)
+    return rows
+
+
+def all_rows(where):
+    every = {}
+    for g in GROUPS:
+        every.update(local_rows(g, where))
+    return every
+
+
+def count_everywhere(where):
+    return sum(len(local_rows(g, where)) for g in GROUPS)
+
+
+def no_forwarded_insert(what):
+    """postgres_fdw forwards an INSERT as `INSERT INTO public.accounts_N`."""
+    for g in GROUPS:
+        n = calls(P[g], "INSERT INTO public.accounts%")
+        if n:
+            fail(f"{what}: {P[g]} received {n} INSERTs through postgres_fdw")
+
+
+def own_inserts(what, pattern, rows_by_group):
+    """Every group with rows ran its own INSERT ... VALUES."""
+    for g in GROUPS:
+        got = calls(P[g], pattern)
+        if rows_by_group[g] and got < 1:
+            fail(f"{what}: {P[g]} ran no '{pattern}' for its {rows_by_group[g]} rows")
+        log(f"{what}: {P[g]} ran {got} INSERTs for its {rows_by_group[g]} rows")
+
+
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+BY_GROUP = owners()
+A = BY_GROUP["G1"][0]
+Z = BY_GROUP["G2"][0]
+auto = connect(APP, autocommit=True)
+acur = auto.cursor()
+acur.execute("ALTER TABLE accounts ADD COLUMN note text NOT NULL DEFAULT 'dflt'")
+
+# ---- (a) autocommit, column list and default ----
+reset_statements()
+acur.execute("INSERT INTO accounts (id, balance) SELECT id + 1000, balance + 1 FROM accounts "
+              "WHERE id <= 30")
+if acur.rowcount != 30:
+    fail(f"(a) row count {acur.rowcount}, expected 30")
+got = all_rows("id > 1000")
+want = {i + 1000: (101, "dflt") for i in range(1, 31)}
+if got != want:
+    fail(f"(a) rows on their owners {got}, expected {want}")
+per_group = {g: len(local_rows(g, "id > 1000")) for g in GROUPS}
+if sum(1 for g in GROUPS if per_group[g]) < 3:
+    fail(f"(a) the rows should belong to every group: {per_group}")
+own_inserts("(a)", "INSERT INTO accounts (id, balance) VALUES%", per_group)
+no_forwarded_insert("(a)")
+prepared_on = [g for g in GROUPS if calls(P[g], "PREPARE TRANSACTION%")]
+if len(prepared_on) != 2:
+    fail(f"(a) PREPARE TRANSACTION ran on {prepared_on}, expected the two groups that do not "
+         "coordinate")
+nothing_left("(a)")
+reset_statements()
+acur.execute("INSERT INTO accounts SELECT g, g, 'gen' FROM generate_series(2001, 2030) g")
+got = all_rows("id > 2000")
+if got != {g: (g, "gen") for g in range(2001, 2031)}:
+    fail(f"(a) without a column list: {got}")
+no_forwarded_insert("(a) without a column list")
+nothing_left("(a) without a column list")
+log(f"ok (a): each group inserted its own rows ({per_group}); prepared on {prepared_on}")
+
+# ---- (b) a duplicate key on one group ----
+reset_statements()
+expect_error("(b) a duplicate key on one group", lambda: acur.execute(
+    f"INSERT INTO accounts (id, balance) SELECT g, 0 FROM generate_series(3001, 3009) g "
+    f"UNION ALL SELECT {Z}, 0"), "23505", says="of group G2")
+if count_everywhere("id > 3000"):
+    fail(f"(b) rows of the failed INSERT were left: {all_rows('id > 3000')}")
+no_forwarded_insert("(b)")
+nothing_left("(b)")
+log("ok (b): a duplicate key on one group left no row anywhere")
+
+# ---- (c) refused before anything is sent ----
+reset_statements()
+expect_error("(c) the key is not in the column list", lambda: acur.execute(
+    "INSERT INTO accounts (balance) SELECT 1"), "0A000", 90122, says="sharding key column id")
+expect_error("(c) RETURNING", lambda: acur.execute(
+    "INSERT INTO accounts SELECT 4001, 1 RETURNING id"), "0A000", 90122, says="RETURNING")
+for g in GROUPS:
+    if calls(P[g], "INSERT%") or calls(P[g], "DECLARE%"):
+        fail(f"(c) {P[g]} was sent a refused INSERT ... SELECT")
+log("ok (c): no key column, RETURNING: 0A000 / 90122, nothing sent")
+
+# ---- (d) in a transaction ----
+conn = connect(APP)
+cur = conn.cursor()
+reset_statements()
+cur.execute("UPDATE accounts SET balance = 777 WHERE id = ?", A)
+cur.execute("INSERT INTO accounts (id, balance) SELECT id + 4000, balance FROM accounts "
+            "WHERE id <= 30")
+for g in GROUPS:
+    if not in_transaction_on(P[g], APP):
+        fail(f"(d) {P[g]} holds no open transaction before COMMIT")
+if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 4000")):
+    fail("(d) rows of the open transaction are visible before its end")
+conn.rollback()
+if count_everywhere("id > 4000"):
+    fail("(d) a rolled-back INSERT ... SELECT left rows")
+nothing_left("(d) rollback")
+cur.execute("UPDATE accounts SET balance = 777 WHERE id = ?", A)
+cur.execute("INSERT INTO accounts (id, balance) SELECT id + 4000, balance FROM accounts "
+            "WHERE id <= 30")
+conn.commit()
+got = all_rows("id > 4000")
+if len(got) != 30 or got[A + 4000] != (777, "dflt"):
+    fail(f"(d) committed rows {got}: expected 30, {A + 4000} with the transaction's 777")
+no_forwarded_insert("(d)")
+nothing_left("(d) commit")
+log("ok (d): in a transaction, ROLLBACK left nothing; COMMIT applied every row, the query "
+    "saw the transaction's own write")
+
+# ---- (e) parameters, ON CONFLICT ----
+# (ON CONFLICT with a conflict target needs a unique index on the parent,
+# which a table with foreign partitions cannot have: DO NOTHING.)
+sql = ("INSERT INTO accounts (balance, id) SELECT ?, g FROM generate_series(?, ?) g "
+       "ON CONFLICT DO NOTHING")
+acur.execute(sql, 7, 5001, 5012)
+first = acur.rowcount
+acur.execute(sql, 8, 5007, 5018)
+second = acur.rowcount
+got = all_rows("id > 5000")
+want = {g: (7 if g <= 5012 else 8, "dflt") for g in range(5001, 5019)}
+acur.execute("INSERT INTO accounts (id, balance) SELECT id, 0 FROM accounts WHERE id < 0")
+none = acur.rowcount
+if (first, second, none) != (12, 6, 0) or got != want:
+    fail(f"(e) row counts {first}, {second}, {none} (expected 12, 6, 0); rows {got}, expected "
+         f"{want}")
+nothing_left("(e)")
+log("ok (e): parameters in the query, the key second in the column list, ON CONFLICT DO "
+    "NOTHING on every group")
+
+# ---- (f) 100,000 rows, bounded client memory ----
+PROBE = """
+import resource, sys, time, pyodbc
+c = pyodbc.connect(sys.argv[1], autocommit=True)
+cur = c.cursor()
+t = time.monotonic()
+cur.execute(sys.argv[2])
+took = time.monotonic() - t
+print(cur.rowcount, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, f"{took:.2f}")
+"""
+
+
+def peak_rss_kb(sql):
+    out = subprocess.run([sys.executable, "-c", PROBE, connection_string(APP), sql],
+                         capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail(f"(f) the probe failed: {out.stderr}")
+    rows, rss, took = out.stdout.split()
+    return int(rows), int(rss), took
+
+
+BIG = ("INSERT INTO accounts SELECT g, g, repeat('x', 200) FROM generate_series({}, {}) g")
+reset_statements()
+small_rows, small_rss, small_s = peak_rss_kb(BIG.format(100001, 101000))
+big_rows, big_rss, big_s = peak_rss_kb(BIG.format(200001, 300000))
+log(f"(f) peak RSS: {small_rss} kB for {small_rows} rows ({small_s} s), {big_rss} kB for "
+    f"{big_rows} rows ({big_s} s): +{big_rss - small_rss} kB")
+if small_rows != 1000 or big_rows != 100000:
+    fail(f"(f) row counts {small_rows}, {big_rows}")
+if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 200000")) != 100000:
+    fail("(f) the 100,000 rows are not all there")
+counts = {g: len(local_rows(g, "id > 200000 AND id % 1000 = 0")) for g in GROUPS}
+if any(n == 0 for n in counts.values()):
+    fail(f"(f) sampled rows are not on every group: {counts}")
+no_forwarded_insert("(f)")
+nothing_left("(f)")
+if big_rss - small_rss > 16 * 1024:
+    fail(f"(f) the client's peak RSS grew by {big_rss - small_rss} kB for 100,000 rows")
+acur.execute("DELETE FROM accounts WHERE id > 100000")
+log("ok (f): 100,000 rows on their groups, client memory bounded")
+
+# ---- (g) a table that is not sharded ----
+acur.execute("CREATE TABLE plain_log (id bigint, what text)")
+reset_statements()
+acur.execute("INSERT INTO plain_log SELECT g, 'x' FROM generate_series(1, 5) g")
+if acur.rowcount != 5:
+    fail(f"(g) row count {acur.rowcount}")
+pulled = sum(calls(P[g], "INSERT INTO plain_log VALUES%") for g in GROUPS)
+kept = sum(calls(P[g], "INSERT INTO plain_log SELECT%") for g in GROUPS)
+if pulled or kept != 1:
+    fail(f"(g) a table that is not sharded: {pulled} INSERT ... VALUES sent, {kept} INSERT ... "
+         "SELECT (expected 0 and 1)")
+log("ok (g): an INSERT ... SELECT into a table that is not sharded keeps its path")
+
+conn.close()
+auto.close()
+print(f"ok: INSERT ... SELECT into a sharded table applies on every group or on none; "
+      f"100,000 rows with peak RSS {big_rss} kB (1,000 rows: {small_rss} kB)", flush=True)
