@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "core/gc_catalog.h"
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_diag.h"
 #include "core/gc_stmt.h"
 

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 
 #include "core/gc_conn.h"
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
 

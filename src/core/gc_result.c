@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/gc_lo.h"
-#include "core/gc_pgtype_keys.h"
+#include "convert/gc_pgtype_keys.h"
 #include "core/gc_route_failover.h"
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "core/gc_conn.h"
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_desc.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"

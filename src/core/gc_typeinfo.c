@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gc_pgtype_keys.h"
+#include "convert/gc_pgtype_keys.h"
 #include "core/gc_catalog_internal.h"
 
 /* Types in the order SQLGetTypeInfo lists those sharing a DATA_TYPE:
