@@ -5,6 +5,7 @@
  */
 #include "convert/gc_convert.h"
 #include "convert/gc_convert_internal.h"
+#include "util/gc_hex.h"
 #include "util/gc_utf16.h"
 
 #include <assert.h>

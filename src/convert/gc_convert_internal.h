@@ -112,9 +112,6 @@ void gc_datetime_format(const gc_datetime *dt, char buf[GC_DATETIME_TEXT_MAX]);
  * takes the current date). */
 void gc_datetime_today(long *year, int *month, int *day);
 
-/* The value of a hex digit (either case), -1 for anything else. */
-int gc_hex_value(char c);
-
 /* Parses 8-4-4-4-12 hex (optionally in braces) into a SQLGUID. */
 bool gc_guid_parse(const char *s, size_t len, SQLGUID *out);
 
