@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/gc_call.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"

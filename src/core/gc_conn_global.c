@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/gc_conn.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"

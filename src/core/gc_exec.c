@@ -14,7 +14,7 @@
 
 #include "core/gc_call.h"
 #include "core/gc_commit.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
@@ -23,7 +23,7 @@
 #include "core/gc_param_dates.h"
 #include "core/gc_param.h"
 #include "core/gc_refcursor.h"
-#include "core/gc_route_failover.h"
+#include "core/gc_route.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
