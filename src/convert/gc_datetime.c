@@ -2,7 +2,7 @@
  * Dates, times, timestamps and GUIDs as text for gc_convert: PostgreSQL's ISO
  * output (DateStyle=ISO) and ODBC literals in, PostgreSQL input text out.
  */
-#include "convert/gc_convert_internal.h"
+#include "convert/gc_datetime.h"
 #include "util/gc_hex.h"
 
 #include <stdio.h>

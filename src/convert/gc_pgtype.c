@@ -4,7 +4,7 @@
  * the sizes and defaults of C types. Tables and switches only; docs/types.md
  * explains every choice.
  */
-#include "convert/gc_convert.h"
+#include "convert/gc_pgtype.h"
 
 #include <string.h>
 

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 
 enum { BOOKMARK_BYTES = 4 };
 

@@ -6,7 +6,9 @@
  * read-only cursor). Each rowset row gets its status; a row that fails
  * does not stop the others.
  */
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 
 /* The checks of SQLBulkOperations before the operation runs. */
 static bool bulk_allowed(gc_stmt *s, SQLSMALLINT operation)

@@ -9,7 +9,9 @@
  */
 #include <assert.h>
 
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 
 bool gc_cursor_scrollable(const gc_stmt *s)
 {

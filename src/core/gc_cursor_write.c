@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 #include "core/gc_cursor_target.h"
 #include "util/gc_strbuf.h"
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/gc_cursor.h"
+#include "core/gc_bookmark.h"
 #include "core/gc_stmt.h"
 
 enum { BOOKMARK_BYTES = 4 };    /* a bookmark is a 4-byte row number (gc_bookmark.c) */

@@ -22,6 +22,7 @@
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
 #include "core/gc_param.h"
+#include "core/gc_reconnect_stmt.h"
 #include "core/gc_refcursor.h"
 #include "core/gc_route.h"
 #include "core/gc_route_session.h"

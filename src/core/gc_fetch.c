@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "config/gc_psqlodbc.h"
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 #include "core/gc_lo.h"
 
 /* Whether column 0 (the bookmark) may be used with c_type. */

@@ -1,5 +1,5 @@
 /*
- * gc_info: SQLGetInfo and SQLGetFunctions.
+ * gc_info: SQLGetInfo (SQLGetFunctions is gc_functions.h).
  */
 #ifndef GC_INFO_H
 #define GC_INFO_H
@@ -25,12 +25,5 @@
 SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
                       SQLSMALLINT buffer_length, SQLSMALLINT *string_length,
                       bool wide);
-
-/* SQLGetFunctions: SQL_API_ODBC3_ALL_FUNCTIONS (bitmap),
- * SQL_API_ALL_FUNCTIONS (100-element array) or one function id. True
- * exactly for the entry points libgcodbc.so exports (gc_functions.c keeps the
- * list; a test compares it with the library's symbols). */
-SQLRETURN gc_functions_get(gc_conn *c, SQLUSMALLINT function_id,
-                           SQLUSMALLINT *supported);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "core/gc_conn_global.h"
+#include "core/gc_reconnect_stmt.h"
 
 static bool matches(const char *sql)
 {
