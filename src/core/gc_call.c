@@ -287,7 +287,7 @@ SQLRETURN gc_call_before_exec(gc_stmt *s)
     gc_stmt_cache_release(s);
     free(s->sql);
     s->sql = text;
-    s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
+    s->keeps_parked_statements = gc_stmt_cache_text_keeps(s->sql);
     gc_route_free(s);
     gc_route_analyze(s);
     return SQL_SUCCESS;

@@ -1,5 +1,5 @@
 /*
- * gc_typeinfo: SQLGetTypeInfo. The rows are built in the driver from the
+ * gc_catalog_type_info: SQLGetTypeInfo. The rows are built in the driver from the
  * types it maps (gc_catalog_types) and their ODBC description
  * (gc_pgtype_describe), so SQLGetTypeInfo, SQLColumns and SQLDescribeCol
  * always agree, and no round trip is needed.

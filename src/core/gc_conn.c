@@ -1,7 +1,7 @@
 /*
  * gc_conn: the ODBC connection handle: lifetime, connect, disconnect and the
  * internal statements the connection itself runs. Attributes live in
- * gc_conn_attr.c, transactions in gc_endtran.c.
+ * gc_conn_attr.c, transactions in gc_conn_endtran.c.
  */
 #include "core/gc_conn.h"
 

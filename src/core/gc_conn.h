@@ -87,7 +87,7 @@ struct gc_conn {
         unsigned epoch;
     } call_kinds[8];
     int call_kinds_next;          /* the slot the next name takes */
-    gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
+    gc_stmt_cache stmt_cache;              /* server statements parked for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */
 };
@@ -127,8 +127,8 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
                            SQLINTEGER buffer_length, SQLINTEGER *string_length,
                            bool wide);
 
-/* SQLEndTran on one connection (gc_endtran.c). COMMIT/ROLLBACK are sent only
- * when the server says a transaction is open. */
+/* SQLEndTran on one connection (gc_conn_endtran.c). COMMIT/ROLLBACK are
+ * sent only when the server says a transaction is open. */
 SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
 
 /* Begins a transaction on the server when autocommit is off and none is open

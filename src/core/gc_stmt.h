@@ -110,8 +110,9 @@ struct gc_stmt {
                                     error's last line says it (GC_CONTEXT_*);
                                     NULL: executing. Reset after every call */
     bool simple_query;        /* several statements: run with PQsendQuery */
-    bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
-                                    server statements valid (gc_stmt_cache.h) */
+    bool keeps_parked_statements;  /* running `sql` leaves the connection's
+                                    parked server statements valid
+                                    (gc_stmt_cache.h) */
     gc_sql_txn_info txn;      /* what `sql` means for the transaction (gc_txn_guard.h) */
 
     /* A text that is one call escape (gc_call.h). */
