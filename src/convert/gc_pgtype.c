@@ -291,3 +291,15 @@ SQLLEN gc_c_type_size(SQLSMALLINT c_type)
     default: return 0;
     }
 }
+
+bool gc_c_type_holds_bookmark(SQLSMALLINT c_type)
+{
+    switch (c_type) {
+    case SQL_C_VARBOOKMARK:
+    case SQL_C_ULONG: case SQL_C_SLONG: case SQL_C_LONG:
+    case SQL_C_UBIGINT: case SQL_C_SBIGINT:
+        return true;
+    default:
+        return false;
+    }
+}

@@ -83,4 +83,8 @@ SQLSMALLINT gc_c_type_normalize(SQLSMALLINT c_type);
 /* True for the SQL_C_INTERVAL_* codes (gc_convert_interval.c converts them). */
 bool gc_c_type_is_interval(SQLSMALLINT c_type);
 
+/* Whether c_type can hold a bookmark (SQLBindCol / SQLGetData column 0):
+ * SQL_C_VARBOOKMARK and the 4- and 8-byte integers. */
+bool gc_c_type_holds_bookmark(SQLSMALLINT c_type);
+
 #endif

@@ -8,16 +8,12 @@
 
 #include "core/gc_stmt.h"
 
-/* Whether c_type can hold a bookmark (SQLBindCol / SQLGetData column 0). */
-bool gc_bookmark_c_type_ok(SQLSMALLINT c_type);
 /* Writes the bookmark of block row `row` into a C buffer of c_type. */
 SQLRETURN gc_bookmark_write(gc_stmt *s, int row, SQLSMALLINT c_type, void *buffer,
                             SQLLEN buffer_length, SQLLEN *indicator);
 /* Writes the bookmark of block row `row` into the bound column 0 as row
  * `slot` of the rowset (no-op when column 0 is not bound). */
 SQLRETURN gc_bookmark_store(gc_stmt *s, int row, SQLULEN slot);
-/* The 0-based row a bookmark value names; -1 when it names none. */
-SQLLEN gc_bookmark_row(const gc_stmt *s, SQLLEN bookmark);
 /* Reads the bookmark at `p` (as bookmarks are written: 4 bytes). */
 SQLLEN gc_bookmark_read(const void *p);
 /* Pointer to the bookmark bound in column 0 for rowset row `slot`. */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_call.h"
 #include "core/gc_conn_global.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
@@ -313,7 +312,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
         return SQL_ERROR;
     }
     gc_stmt_cache_close(c);    /* the sessions close: nothing to deallocate */
-    gc_call_forget_kinds(c);
+    gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
     gc_stmt *s = c->statements;
     while (s != NULL) {
         gc_stmt *next = s->next_in_conn;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "config/gc_settings.h"
+#include "core/gc_call_kinds.h"
 #include "core/gc_env.h"
 #include "core/gc_handle.h"
 #include "core/gc_stmt_cache.h"
@@ -79,14 +80,7 @@ struct gc_conn {
      * none, 2 it has; asked in lo_type_epoch. */
     int lo_type_presence;
     unsigned lo_type_epoch;
-    /* Whether a called name is a procedure or a function (gc_call.c): the
-     * last few names asked, each with the epoch it was asked in. */
-    struct {
-        char *name;               /* owned; "schema.name" as written */
-        int kind;
-        unsigned epoch;
-    } call_kinds[8];
-    int call_kinds_next;          /* the slot the next name takes */
+    gc_call_kinds call_kinds;      /* procedure or function, by called name */
     gc_stmt_cache stmt_cache;              /* server statements parked for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */

@@ -9,7 +9,6 @@
  */
 #include <assert.h>
 
-#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
 #include "core/gc_fetch.h"
 
@@ -53,6 +52,14 @@ SQLRETURN gc_row_tally_rc(const gc_row_tally *t)
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot)
 {
     return (int)(s->scroll.rowset_start + (SQLLEN)slot);
+}
+
+/* A bookmark is its row's 1-based number in the set (gc_bookmark.h). */
+SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark)
+{
+    if (bookmark < 1 || bookmark > gc_cursor_set_rows(s))
+        return -1;
+    return bookmark - 1;
 }
 
 /* An error that ended the set while it was read is reported here, once
@@ -207,7 +214,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
     SQLLEN n = gc_cursor_set_rows(s);
     SQLLEN bookmark_pos = 0;
     if (orientation == SQL_FETCH_BOOKMARK) {
-        bookmark_pos = gc_bookmark_row(s, bookmark) + 1;
+        bookmark_pos = gc_cursor_row_of_bookmark(s, bookmark) + 1;
         if (bookmark_pos == 0) {
             gc_diag_add(&s->h.diag, "HY111", 0, "invalid bookmark value %ld", (long)bookmark);
             return SQL_ERROR;

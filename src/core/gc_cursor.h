@@ -46,6 +46,8 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
                           SQLLEN bookmark, const gc_rowset_out *out);
 /* Block row of rowset row `slot` (0-based). */
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot);
+/* The 0-based row of the set a bookmark value names; -1 when it names none. */
+SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark);
 
 /* --- gc_cursor_write.c --- */
 /* Frees what the cursor learnt about its table and its changed rows. */

@@ -15,10 +15,6 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot);
  * bound), and row `row` of block into the bound columns unless
  * SQL_ATTR_RETRIEVE_DATA is off. */
 SQLRETURN gc_fetch_store_slot(gc_stmt *s, int row, int bookmark_row, SQLULEN slot);
-/* Address of rowset row `slot` of a bound buffer `base` whose elements are
- * elem_size bytes when bound by column (row-wise binding strides by the
- * row size), shifted by SQL_ATTR_ROW_BIND_OFFSET_PTR; NULL when base is. */
-void *gc_fetch_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size);
 /* The row status a store's return code stands for. */
 SQLUSMALLINT gc_fetch_row_status(SQLRETURN row_rc);
 

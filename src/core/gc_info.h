@@ -14,11 +14,6 @@
  * schema, table and column name SQLGetInfo reports. */
 #define GC_PG_MAX_IDENTIFIER 63
 
-/* The longest cursor name SQLSetCursorName accepts and SQLGetInfo reports:
- * psqlODBC's limit, which programs written for it print and test, and well
- * under PostgreSQL's identifier limit, which would cut a longer name. */
-#define GC_MAX_CURSOR_NAME 32
-
 /* SQLGetInfo: one item into value (string items UTF-8, or UTF-16 when wide;
  * lengths in bytes either way, as ODBC says for SQLGetInfoW). HY096 for an
  * unknown item. */

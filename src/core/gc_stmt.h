@@ -29,6 +29,11 @@
 #include "core/gc_strout.h"
 #include "sql/gc_sql_txn.h"
 
+/* The longest cursor name SQLSetCursorName accepts and SQLGetInfo reports:
+ * psqlODBC's limit, which programs written for it print and test, and well
+ * under PostgreSQL's identifier limit, which would cut a longer name. */
+#define GC_MAX_CURSOR_NAME 32
+
 typedef enum gc_stmt_state {
     GC_STMT_ALLOCATED = 0,    /* nothing prepared (S1) */
     GC_STMT_PREPARED,         /* prepared, not executed (S2/S3) */
