@@ -11,8 +11,8 @@
 #include <sqlext.h>
 #include <stdbool.h>
 
-#include "core/gc_catalog.h"
 #include "convert/gc_convert.h"
+#include "core/gc_catalog.h"
 #include "core/gc_diag.h"
 #include "core/gc_stmt.h"
 

@@ -18,8 +18,8 @@
 
 #include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
-#include "core/gc_fetch.h"
 #include "core/gc_cursor_target.h"
+#include "core/gc_fetch.h"
 #include "util/gc_strbuf.h"
 
 void gc_cursor_write_reset(gc_stmt *s)

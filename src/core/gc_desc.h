@@ -21,8 +21,8 @@
 #include <libpq-fe.h>
 #include <stdbool.h>
 
-#include "core/gc_conn.h"
 #include "convert/gc_convert.h"
+#include "core/gc_conn.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_lo.h"
 #include "convert/gc_pgtype_keys.h"
+#include "core/gc_lo.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"

@@ -22,8 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/gc_conn.h"
 #include "convert/gc_convert.h"
+#include "core/gc_conn.h"
 #include "core/gc_desc.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_conn.h"
 #include "convert/gc_convert.h"
+#include "core/gc_conn.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
