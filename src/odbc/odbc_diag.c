@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "odbc/odbc_internal.h"
+#include "odbc/odbc_conn.h"
 
 /* Puts s to out; the 01004 record gc_strout would add goes to a scratch area
  * (reading diagnostics must not add any). */
