@@ -152,7 +152,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
     gc_error_clear(&err);
     gc_member_params params = *template;
     if (c->settings.global_connection) {
-        /* Members of a global connection are watched (MemberTimeout), so a
+        /* Members of a global connection have a MemberTimeout, so a
          * stopped or vanished member is found and the statement can go
          * elsewhere; docs/failover.md. */
         params.member_timeout_s = c->settings.member_timeout;

@@ -66,7 +66,7 @@ struct gc_conn {
      * functions, NULL between calls, when notices are only traced). */
     gc_diag *notice_diag;
 
-    /* The statement whose failure the rollback level watches, and how it
+    /* The statement whose failure the rollback level acts on, and how it
      * was guarded (gc_txn_guard.h); NULL when none. */
     struct {
         gc_stmt *stmt;
