@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config/gc_keys.h"
+#include "util/gc_hex.h"
 
 /* Bit n of CX stands for key cx_bits[n] (NULL: a bit with no key, such as
  * psqlODBC's old protocol choices). Bits 6 and 7 together say UnknownSizes. */
@@ -27,14 +28,6 @@ static const char *const cx_bits[] = {
 #define CX_UNKNOWN_DONTKNOW 6
 #define CX_UNKNOWN_ASMAX 7
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = (char)tolower((unsigned char)c);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* Parses the mask's hex digits; false when one is not hex or it overflows. */
 static bool parse_hex(const char *text, size_t len, uint64_t *out)
 {
@@ -42,7 +35,7 @@ static bool parse_hex(const char *text, size_t len, uint64_t *out)
     if (len == 0 || len > 16)
         return false;
     for (size_t i = 0; i < len; i++) {
-        int d = hex_value(text[i]);
+        int d = gc_hex_value(text[i]);
         if (d < 0)
             return false;
         v = v << 4 | (uint64_t)d;
@@ -129,8 +122,8 @@ static char *decode(const char *text, bool plus_is_space)
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
         int hi, lo;
-        if (text[i] == '%' && i + 2 < len && (hi = hex_value(text[i + 1])) >= 0 &&
-            (lo = hex_value(text[i + 2])) >= 0) {
+        if (text[i] == '%' && i + 2 < len && (hi = gc_hex_value(text[i + 1])) >= 0 &&
+            (lo = gc_hex_value(text[i + 2])) >= 0) {
             out[n++] = (char)(hi << 4 | lo);
             i += 2;
         } else if (plus_is_space && text[i] == '+') {

@@ -8,21 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/gc_cursor.h"
+#include "core/gc_bookmark.h"
+#include "core/gc_desc.h"
 
 enum { BOOKMARK_BYTES = 4 };
-
-bool gc_bookmark_c_type_ok(SQLSMALLINT c_type)
-{
-    switch (c_type) {
-    case SQL_C_VARBOOKMARK:
-    case SQL_C_ULONG: case SQL_C_SLONG: case SQL_C_LONG:
-    case SQL_C_UBIGINT: case SQL_C_SBIGINT:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* Bytes a bookmark takes in a buffer of c_type (binary: 4). */
 static SQLLEN bookmark_size(SQLSMALLINT c_type)
@@ -60,16 +49,16 @@ SQLRETURN gc_bookmark_store(gc_stmt *s, int row, SQLULEN slot)
         return SQL_SUCCESS;
     SQLLEN elem = b->c_type == SQL_C_VARBOOKMARK ? b->buffer_length : bookmark_size(b->c_type);
     return gc_bookmark_write(s, row, b->c_type,
-                             gc_fetch_bound_ptr(s->ard, b->data_ptr, slot, elem),
+                             gc_desc_bound_ptr(s->ard, b->data_ptr, slot, elem),
                              b->buffer_length,
-                             gc_fetch_bound_ptr(s->ard, b->indicator_ptr, slot, sizeof(SQLLEN)));
+                             gc_desc_bound_ptr(s->ard, b->indicator_ptr, slot, sizeof(SQLLEN)));
 }
 
 const void *gc_bookmark_bound_at(const gc_stmt *s, SQLULEN slot)
 {
     const gc_bookmark_bind *b = &s->bookmark_col;
     SQLLEN elem = b->c_type == SQL_C_VARBOOKMARK ? b->buffer_length : bookmark_size(b->c_type);
-    return gc_fetch_bound_ptr(s->ard, b->data_ptr, slot, elem);
+    return gc_desc_bound_ptr(s->ard, b->data_ptr, slot, elem);
 }
 
 SQLLEN gc_bookmark_read(const void *p)
@@ -79,9 +68,3 @@ SQLLEN gc_bookmark_read(const void *p)
     return (SQLLEN)value;
 }
 
-SQLLEN gc_bookmark_row(const gc_stmt *s, SQLLEN bookmark)
-{
-    if (bookmark < 1 || bookmark > gc_cursor_set_rows(s))
-        return -1;
-    return bookmark - 1;
-}

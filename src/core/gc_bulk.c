@@ -6,7 +6,9 @@
  * read-only cursor). Each rowset row gets its status; a row that fails
  * does not stop the others.
  */
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 
 /* The checks of SQLBulkOperations before the operation runs. */
 static bool bulk_allowed(gc_stmt *s, SQLSMALLINT operation)
@@ -50,7 +52,7 @@ static SQLRETURN bulk_row(gc_stmt *s, SQLSMALLINT operation, SQLULEN slot,
     if (operation == SQL_ADD)
         return gc_cursor_add_row(s, slot, status);
     SQLLEN bookmark = gc_bookmark_read(gc_bookmark_bound_at(s, slot));
-    SQLLEN row = gc_bookmark_row(s, bookmark);
+    SQLLEN row = gc_cursor_row_of_bookmark(s, bookmark);
     if (row < 0) {
         gc_error err;
         gc_error_set(&err, "HY111", 0, "invalid bookmark value %ld", (long)bookmark);

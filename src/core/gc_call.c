@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_exec_array.h"
 #include "core/gc_param.h"
 #include "core/gc_stmt_cache.h"
 #include "sql/gc_sql_lexer.h"
@@ -104,41 +103,6 @@ static void called_name(const char *call_text, gc_strbuf *schema, gc_strbuf *nam
     }
 }
 
-/* The kind the connection learnt for `key` since its last DDL, or
- * CALL_UNKNOWN. */
-static int remembered_kind(const gc_conn *c, const char *key)
-{
-    for (size_t i = 0; i < sizeof c->call_kinds / sizeof c->call_kinds[0]; i++)
-        if (c->call_kinds[i].name != NULL && c->call_kinds[i].epoch == c->ddl_epoch &&
-            strcmp(c->call_kinds[i].name, key) == 0)
-            return c->call_kinds[i].kind;
-    return CALL_UNKNOWN;
-}
-
-/* Remembers kind for key in the oldest slot (nothing on out-of-memory). */
-static void remember_kind(gc_conn *c, const char *key, int kind)
-{
-    int n = (int)(sizeof c->call_kinds / sizeof c->call_kinds[0]);
-    char *copy = strdup(key);
-    if (copy == NULL)
-        return;
-    int i = c->call_kinds_next;
-    free(c->call_kinds[i].name);
-    c->call_kinds[i].name = copy;
-    c->call_kinds[i].kind = kind;
-    c->call_kinds[i].epoch = c->ddl_epoch;
-    c->call_kinds_next = (i + 1) % n;
-}
-
-void gc_call_forget_kinds(gc_conn *c)
-{
-    for (size_t i = 0; i < sizeof c->call_kinds / sizeof c->call_kinds[0]; i++) {
-        free(c->call_kinds[i].name);
-        c->call_kinds[i].name = NULL;
-    }
-    c->call_kinds_next = 0;
-}
-
 /* Asks the catalog whether the called name is a procedure: once per name
  * and connection until the connection runs DDL. */
 static SQLRETURN look_up_kind(gc_stmt *s)
@@ -157,7 +121,9 @@ static SQLRETURN look_up_kind(gc_stmt *s)
     gc_strbuf key;
     gc_strbuf_init(&key);
     gc_strbuf_appendf(&key, "%s.%s", values[1], values[0]);
-    s->call_kind = key.data != NULL ? remembered_kind(s->conn, key.data) : CALL_UNKNOWN;
+    s->call_kind = key.data != NULL
+                       ? gc_call_kinds_find(&s->conn->call_kinds, key.data, s->conn->ddl_epoch)
+                       : CALL_UNKNOWN;
     if (s->call_kind != CALL_UNKNOWN) {
         gc_strbuf_free(&key);
         gc_strbuf_free(&schema);
@@ -177,7 +143,8 @@ static SQLRETURN look_up_kind(gc_stmt *s)
                 s->call_kind = strcmp(PQgetvalue(r, 0, 0), "t") == 0 ? CALL_PROCEDURE
                                                                      : CALL_FUNCTION;
                 if (key.data != NULL)
-                    remember_kind(s->conn, key.data, s->call_kind);
+                    gc_call_kinds_remember(&s->conn->call_kinds, key.data, s->call_kind,
+                                           s->conn->ddl_epoch);
                 rc = SQL_SUCCESS;
             } else if (rc != SQL_SUCCESS) {
                 gc_stmt_add_member_error(s, m, r);
@@ -287,7 +254,7 @@ SQLRETURN gc_call_before_exec(gc_stmt *s)
     gc_stmt_cache_release(s);
     free(s->sql);
     s->sql = text;
-    s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
+    s->keeps_parked_statements = gc_stmt_cache_text_keeps(s->sql);
     gc_route_free(s);
     gc_route_analyze(s);
     return SQL_SUCCESS;

@@ -26,10 +26,6 @@ bool gc_call_has_outputs(const gc_stmt *s);
  * failed. */
 SQLRETURN gc_call_before_exec(gc_stmt *s);
 
-/* Forgets which called names are procedures (at disconnect: the next
- * connection may reach another database). */
-void gc_call_forget_kinds(gc_conn *c);
-
 /* Declares the types of the values an output-only parameter sends (NULL):
  * left to the server where the text uses it, text where it does not. */
 void gc_call_adjust_values(const gc_stmt *s, gc_param_value *pv);

@@ -11,8 +11,8 @@
 #include <sqlext.h>
 #include <stdbool.h>
 
+#include "convert/gc_convert.h"
 #include "core/gc_catalog.h"
-#include "core/gc_convert.h"
 #include "core/gc_diag.h"
 #include "core/gc_stmt.h"
 
@@ -89,7 +89,8 @@ SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, bool wide);
 bool gc_catalog_has_decimal_digits(SQLSMALLINT sql_type);
 
 /* One PostgreSQL type the driver maps, in the order SQLGetTypeInfo lists
- * types of the same DATA_TYPE (closest first). Defined in gc_typeinfo.c. */
+ * types of the same DATA_TYPE (closest first). Defined in
+ * gc_catalog_type_info.c. */
 typedef struct gc_catalog_type {
     Oid oid;
     char typmod_kind;             /* see the type map below; '\0' = none */

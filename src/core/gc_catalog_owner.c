@@ -17,7 +17,7 @@
 
 #include "core/gc_catalog_internal.h"
 #include "core/gc_conn.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 

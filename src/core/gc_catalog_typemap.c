@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "convert/gc_pgtype_keys.h"
 #include "core/gc_catalog_internal.h"
-#include "core/gc_pgtype_keys.h"
 #include "util/gc_strbuf.h"
 
 void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,

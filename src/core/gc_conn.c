@@ -1,7 +1,7 @@
 /*
  * gc_conn: the ODBC connection handle: lifetime, connect, disconnect and the
  * internal statements the connection itself runs. Attributes live in
- * gc_conn_attr.c, transactions in gc_endtran.c.
+ * gc_conn_attr.c, transactions in gc_conn_endtran.c.
  */
 #include "core/gc_conn.h"
 
@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_call.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
@@ -153,7 +152,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
     gc_error_clear(&err);
     gc_member_params params = *template;
     if (c->settings.global_connection) {
-        /* Members of a global connection are watched (MemberTimeout), so a
+        /* Members of a global connection have a MemberTimeout, so a
          * stopped or vanished member is found and the statement can go
          * elsewhere; docs/failover.md. */
         params.member_timeout_s = c->settings.member_timeout;
@@ -314,7 +313,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
         return SQL_ERROR;
     }
     gc_stmt_cache_close(c);    /* the sessions close: nothing to deallocate */
-    gc_call_forget_kinds(c);
+    gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
     gc_conn_forget_not_null(c);
     gc_stmt *s = c->statements;
     while (s != NULL) {

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "config/gc_settings.h"
+#include "core/gc_call_kinds.h"
 #include "core/gc_env.h"
 #include "core/gc_handle.h"
 #include "core/gc_stmt_cache.h"
@@ -66,7 +67,7 @@ struct gc_conn {
      * functions, NULL between calls, when notices are only traced). */
     gc_diag *notice_diag;
 
-    /* The statement whose failure the rollback level watches, and how it
+    /* The statement whose failure the rollback level acts on, and how it
      * was guarded (gc_txn_guard.h); NULL when none. */
     struct {
         gc_stmt *stmt;
@@ -80,18 +81,11 @@ struct gc_conn {
      * none, 2 it has; asked in lo_type_epoch. */
     int lo_type_presence;
     unsigned lo_type_epoch;
-    /* Whether a called name is a procedure or a function (gc_call.c): the
-     * last few names asked, each with the epoch it was asked in. */
-    struct {
-        char *name;               /* owned; "schema.name" as written */
-        int kind;
-        unsigned epoch;
-    } call_kinds[8];
-    int call_kinds_next;          /* the slot the next name takes */
+    gc_call_kinds call_kinds;      /* procedure or function, by called name */
     /* The NOT NULL columns of the tables results came from
      * (gc_nullability.c), learnt in not_null_epoch. */
     struct gc_not_null_cache *not_null;   /* owned; NULL when empty */
-    gc_stmt_cache stmt_cache;              /* server statements kept for reuse */
+    gc_stmt_cache stmt_cache;              /* server statements parked for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */
 };
@@ -131,8 +125,8 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
                            SQLINTEGER buffer_length, SQLINTEGER *string_length,
                            bool wide);
 
-/* SQLEndTran on one connection (gc_endtran.c). COMMIT/ROLLBACK are sent only
- * when the server says a transaction is open. */
+/* SQLEndTran on one connection (gc_conn_endtran.c). COMMIT/ROLLBACK are
+ * sent only when the server says a transaction is open. */
 SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
 
 /* Begins a transaction on the server when autocommit is off and none is open

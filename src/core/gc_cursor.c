@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 
 bool gc_cursor_scrollable(const gc_stmt *s)
 {
@@ -84,6 +85,14 @@ static SQLLEN shown_before(const gc_stmt *s, SQLLEN row)
     for (SQLLEN r = 0; r < row; r++)
         shown += !row_hidden(s, r);
     return shown;
+}
+
+/* A bookmark is its row's 1-based number in the set (gc_bookmark.h). */
+SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark)
+{
+    if (bookmark < 1 || bookmark > gc_cursor_set_rows(s))
+        return -1;
+    return bookmark - 1;
 }
 
 /* An error that ended the set while it was read is reported here, once
@@ -299,7 +308,7 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
     SQLLEN n = gc_cursor_set_rows(s);
     SQLLEN bookmark_row = -1;
     if (orientation == SQL_FETCH_BOOKMARK) {
-        bookmark_row = gc_bookmark_row(s, bookmark);
+        bookmark_row = gc_cursor_row_of_bookmark(s, bookmark);
         if (bookmark_row < 0) {
             gc_diag_add(&s->h.diag, "HY111", 0, "invalid bookmark value %ld", (long)bookmark);
             return SQL_ERROR;

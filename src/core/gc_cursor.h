@@ -1,6 +1,7 @@
 /*
  * gc_cursor: what the fetch, positioning and bookmark files of the statement
- * module share about rowsets (the entry points are in core/gc_stmt.h).
+ * module share about rowsets (the entry points are in core/gc_stmt.h;
+ * storing a fetched row is gc_fetch.h, bookmarks gc_bookmark.h).
  *
  * A scrollable cursor (static or keyset-driven) buffers the whole result set
  * at its first fetch in the statement's `block` (one PGresult, random
@@ -45,6 +46,8 @@ SQLRETURN gc_cursor_fetch(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset,
                           SQLLEN bookmark, const gc_rowset_out *out);
 /* Block row of rowset row `slot` (0-based). */
 int gc_cursor_row_of_slot(const gc_stmt *s, SQLULEN slot);
+/* The 0-based row of the set a bookmark value names; -1 when it names none. */
+SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark);
 
 /* --- gc_cursor_write.c --- */
 /* Frees what the cursor learnt about its table and its changed rows. */
@@ -94,36 +97,5 @@ SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s);
  * keyset cursor takes the values read. HYC00 with autocommit on or without
  * a key. */
 SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count);
-
-/* --- gc_fetch.c --- */
-/* Converts row `row` of block into the bound columns as row `slot` of the
- * rowset (conversion diagnostics carry slot + 1 as their row number). */
-SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot);
-/* Row `slot` of the rowset: the bookmark of bookmark_row into column 0 (if
- * bound), and row `row` of block into the bound columns unless
- * SQL_ATTR_RETRIEVE_DATA is off. */
-SQLRETURN gc_fetch_store_slot(gc_stmt *s, int row, int bookmark_row, SQLULEN slot);
-/* Address of rowset row `slot` of a bound buffer `base` whose elements are
- * elem_size bytes when bound by column (row-wise binding strides by the
- * row size), shifted by SQL_ATTR_ROW_BIND_OFFSET_PTR; NULL when base is. */
-void *gc_fetch_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size);
-/* The row status a store's return code stands for. */
-SQLUSMALLINT gc_fetch_row_status(SQLRETURN row_rc);
-
-/* --- gc_bookmark.c --- */
-/* Whether c_type can hold a bookmark (SQLBindCol / SQLGetData column 0). */
-bool gc_bookmark_c_type_ok(SQLSMALLINT c_type);
-/* Writes the bookmark of block row `row` into a C buffer of c_type. */
-SQLRETURN gc_bookmark_write(gc_stmt *s, int row, SQLSMALLINT c_type, void *buffer,
-                            SQLLEN buffer_length, SQLLEN *indicator);
-/* Writes the bookmark of block row `row` into the bound column 0 as row
- * `slot` of the rowset (no-op when column 0 is not bound). */
-SQLRETURN gc_bookmark_store(gc_stmt *s, int row, SQLULEN slot);
-/* The 0-based row a bookmark value names; -1 when it names none. */
-SQLLEN gc_bookmark_row(const gc_stmt *s, SQLLEN bookmark);
-/* Reads the bookmark at `p` (as bookmarks are written: 4 bytes). */
-SQLLEN gc_bookmark_read(const void *p);
-/* Pointer to the bookmark bound in column 0 for rowset row `slot`. */
-const void *gc_bookmark_bound_at(const gc_stmt *s, SQLULEN slot);
 
 #endif

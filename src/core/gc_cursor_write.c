@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
 #include "core/gc_cursor_target.h"
+#include "core/gc_fetch.h"
 #include "util/gc_strbuf.h"
 
 void gc_cursor_write_reset(gc_stmt *s)
@@ -182,8 +184,8 @@ static int bound_value(gc_stmt *s, int c, SQLULEN slot, char **text, size_t *len
     SQLSMALLINT c_type = b->concise_type == SQL_C_DEFAULT ? col->info.default_c_type
                                                           : b->concise_type;
     SQLLEN size = gc_c_type_size(c_type);
-    const SQLLEN *ind = gc_fetch_bound_ptr(s->ard, b->indicator_ptr, slot, sizeof(SQLLEN));
-    const SQLLEN *octets = gc_fetch_bound_ptr(s->ard, b->octet_length_ptr, slot, sizeof(SQLLEN));
+    const SQLLEN *ind = gc_desc_bound_ptr(s->ard, b->indicator_ptr, slot, sizeof(SQLLEN));
+    const SQLLEN *octets = gc_desc_bound_ptr(s->ard, b->octet_length_ptr, slot, sizeof(SQLLEN));
     if (ind != NULL && *ind == SQL_COLUMN_IGNORE)
         return 0;
     *skip = false;
@@ -200,7 +202,7 @@ static int bound_value(gc_stmt *s, int c, SQLULEN slot, char **text, size_t *len
     gc_error_clear(&err);
     SQLRETURN rc = gc_convert_param_from_c(
         c_type, col->concise_type, col->length, col->scale,
-        gc_fetch_bound_ptr(s->ard, b->data_ptr, slot, size > 0 ? size : b->octet_length),
+        gc_desc_bound_ptr(s->ard, b->data_ptr, slot, size > 0 ? size : b->octet_length),
         b->octet_length, octet_length, &pv, &err);
     if (rc == SQL_ERROR) {
         gc_diag_add_error_at(&s->h.diag, &err, (SQLLEN)slot + 1, c + 1);

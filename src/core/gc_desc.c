@@ -178,6 +178,15 @@ void gc_desc_rec_set_concise(gc_desc_rec *r, SQLSMALLINT concise)
     }
 }
 
+void *gc_desc_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size)
+{
+    if (base == NULL)
+        return NULL;
+    SQLLEN offset = ard->bind_offset_ptr ? *ard->bind_offset_ptr : 0;
+    SQLLEN stride = ard->bind_type == SQL_BIND_BY_COLUMN ? elem_size : ard->bind_type;
+    return (char *)base + offset + (SQLLEN)slot * stride;
+}
+
 /* The concise type that a verbose type plus subcode means: SQL_DATETIME
  * and SQL_INTERVAL need the subcode (0 while it is not set yet). */
 static SQLSMALLINT concise_from_verbose(SQLSMALLINT type, SQLSMALLINT code)

@@ -21,8 +21,8 @@
 #include <libpq-fe.h>
 #include <stdbool.h>
 
+#include "convert/gc_convert.h"
 #include "core/gc_conn.h"
-#include "core/gc_convert.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
 
@@ -106,6 +106,10 @@ void gc_desc_clear_records(gc_desc *d);
 void gc_desc_trim_count(gc_desc *d);
 /* Fills type, datetime_interval_code and concise_type from a concise type. */
 void gc_desc_rec_set_concise(gc_desc_rec *r, SQLSMALLINT concise);
+/* Address of rowset row `slot` of a bound buffer `base` whose elements are
+ * elem_size bytes when bound by column (row-wise binding strides by the
+ * row size), shifted by SQL_ATTR_ROW_BIND_OFFSET_PTR; NULL when base is. */
+void *gc_desc_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size);
 
 /* The descriptor functions; `out` says how strings go to the application. */
 SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT rec, SQLSMALLINT field,

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/gc_cursor.h"
+#include "convert/gc_pgtype.h"
 #include "core/gc_stmt.h"
 
 enum { BOOKMARK_BYTES = 4 };    /* a bookmark is a 4-byte row number (gc_bookmark.c) */
@@ -83,7 +83,7 @@ bool gc_desc_bookmark_store(gc_desc *d, const gc_desc_rec *view)
     SQLLEN *indicator = view->indicator_ptr != NULL ? view->indicator_ptr
                                                     : view->octet_length_ptr;
     /* Checked when a buffer is bound, as ODBC checks SQL_DESC_DATA_PTR. */
-    if (view->data_ptr != NULL && !gc_bookmark_c_type_ok(view->concise_type)) {
+    if (view->data_ptr != NULL && !gc_c_type_holds_bookmark(view->concise_type)) {
         gc_diag_add(&d->h.diag, "HY021", 0, "inconsistent descriptor information: a bookmark "
                     "is bound as SQL_C_VARBOOKMARK or a 32- or 64-bit integer type");
         return false;

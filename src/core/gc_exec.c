@@ -14,7 +14,7 @@
 
 #include "core/gc_call.h"
 #include "core/gc_commit.h"
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
@@ -22,8 +22,9 @@
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
 #include "core/gc_param.h"
+#include "core/gc_reconnect_stmt.h"
 #include "core/gc_refcursor.h"
-#include "core/gc_route_failover.h"
+#include "core/gc_route.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
@@ -110,7 +111,7 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
      * statement's own (start_exec still honours bound ones, see there). */
     s->nparams = (int)out.marker_count;
     s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
-    s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
+    s->keeps_parked_statements = gc_stmt_cache_text_keeps(s->sql);
     s->txn = gc_sql_txn_classify(s->sql, strlen(s->sql));
     return SQL_SUCCESS;
 }
@@ -826,7 +827,7 @@ static SQLRETURN continue_exec(gc_stmt *s)
 static SQLRETURN start_exec(gc_stmt *s)
 {
     gc_stmt_cache_before_exec(s);
-    if (!s->keeps_kept_statements)
+    if (!s->keeps_parked_statements)
         s->conn->ddl_epoch++;    /* DDL may change what the catalog told us */
     /* A text with $n and no `?` takes parameters only when the application
      * bound them (a non-standard way some applications use). */

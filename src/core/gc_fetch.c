@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "config/gc_psqlodbc.h"
+#include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_fetch.h"
 #include "core/gc_lo.h"
 
 /* Whether column 0 (the bookmark) may be used with c_type. */
@@ -17,7 +19,7 @@ static bool bookmark_column_ok(gc_stmt *s, SQLSMALLINT c_type)
                     "invalid column number 0: SQL_ATTR_USE_BOOKMARKS is off");
         return false;
     }
-    if (!gc_bookmark_c_type_ok(c_type)) {
+    if (!gc_c_type_holds_bookmark(c_type)) {
         gc_diag_add(&s->h.diag, "07006", 0,
                     "restricted data type attribute violation: a bookmark is "
                     "SQL_C_VARBOOKMARK or SQL_C_BOOKMARK");
@@ -102,15 +104,6 @@ static void add_value_diag(gc_stmt *s, const gc_error *err, SQLLEN row, int col)
     gc_diag_add_error_at(&s->h.diag, err, row, col);
 }
 
-void *gc_fetch_bound_ptr(const gc_desc *ard, void *base, SQLULEN slot, SQLLEN elem_size)
-{
-    if (base == NULL)
-        return NULL;
-    SQLLEN offset = ard->bind_offset_ptr ? *ard->bind_offset_ptr : 0;
-    SQLLEN stride = ard->bind_type == SQL_BIND_BY_COLUMN ? elem_size : ard->bind_type;
-    return (char *)base + offset + (SQLLEN)slot * stride;
-}
-
 SQLUSMALLINT gc_fetch_row_status(SQLRETURN row_rc)
 {
     return row_rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
@@ -134,10 +127,10 @@ SQLRETURN gc_fetch_store_row(gc_stmt *s, int row, SQLULEN slot)
         SQLLEN size = gc_c_type_size(c_type);
         gc_fetch_target t = {
             .c_type = c_type,
-            .buffer = gc_fetch_bound_ptr(ard, b->data_ptr, slot, size > 0 ? size : b->octet_length),
+            .buffer = gc_desc_bound_ptr(ard, b->data_ptr, slot, size > 0 ? size : b->octet_length),
             .buffer_length = b->octet_length,
-            .length = gc_fetch_bound_ptr(ard, b->octet_length_ptr, slot, sizeof(SQLLEN)),
-            .indicator = gc_fetch_bound_ptr(ard, b->indicator_ptr, slot, sizeof(SQLLEN)),
+            .length = gc_desc_bound_ptr(ard, b->octet_length_ptr, slot, sizeof(SQLLEN)),
+            .indicator = gc_desc_bound_ptr(ard, b->indicator_ptr, slot, sizeof(SQLLEN)),
             .precision = b->precision,
             .scale = b->scale,
             .interval_leading_precision = b->datetime_interval_precision,

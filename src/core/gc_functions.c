@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "core/gc_info.h"
+#include "core/gc_functions.h"
 
 static const SQLUSMALLINT implemented[] = {
     /* handles, environment, connection (src/odbc/odbc_env.c, odbc_conn.c) */

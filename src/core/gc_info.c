@@ -11,6 +11,7 @@
 
 #include "gcodbc.h"
 #include "core/gc_info.h"
+#include "core/gc_stmt.h"
 #include "core/gc_strout.h"
 #include "sql/gc_sql_escape_fn.h"
 

@@ -1,5 +1,5 @@
 /*
- * gc_info: SQLGetInfo and SQLGetFunctions.
+ * gc_info: SQLGetInfo (SQLGetFunctions is gc_functions.h).
  */
 #ifndef GC_INFO_H
 #define GC_INFO_H
@@ -14,23 +14,11 @@
  * schema, table and column name SQLGetInfo reports. */
 #define GC_PG_MAX_IDENTIFIER 63
 
-/* The longest cursor name SQLSetCursorName accepts and SQLGetInfo reports:
- * psqlODBC's limit, which programs written for it print and test, and well
- * under PostgreSQL's identifier limit, which would cut a longer name. */
-#define GC_MAX_CURSOR_NAME 32
-
 /* SQLGetInfo: one item into value (string items UTF-8, or UTF-16 when wide;
  * lengths in bytes either way, as ODBC says for SQLGetInfoW). HY096 for an
  * unknown item. */
 SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
                       SQLSMALLINT buffer_length, SQLSMALLINT *string_length,
                       bool wide);
-
-/* SQLGetFunctions: SQL_API_ODBC3_ALL_FUNCTIONS (bitmap),
- * SQL_API_ALL_FUNCTIONS (100-element array) or one function id. True
- * exactly for the entry points libgcodbc.so exports (gc_functions.c keeps the
- * list; a test compares it with the library's symbols). */
-SQLRETURN gc_functions_get(gc_conn *c, SQLUSMALLINT function_id,
-                           SQLUSMALLINT *supported);
 
 #endif

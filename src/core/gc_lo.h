@@ -12,7 +12,7 @@
 #include <libpq-fe.h>
 #include <stdbool.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_param.h"
 #include "core/gc_stmt.h"
 #include "util/gc_error.h"

@@ -7,7 +7,7 @@
 #ifndef GC_PARAM_DATES_H
 #define GC_PARAM_DATES_H
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_stmt.h"
 
 /* Before row `row` of s's parameters is sent (pv converted): when the

@@ -4,7 +4,9 @@
  * it is recognized here and never sent as written. The work is
  * gc_conn_reconnect_global's.
  */
-#include "core/gc_conn_refresh.h"
+#include "core/gc_reconnect_stmt.h"
+
+#include "core/gc_conn_global.h"
 #include "sql/gc_sql_lexer.h"
 
 bool gc_reconnect_stmt_matches(const char *sql, size_t len)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "util/gc_strbuf.h"
 
 /* What FetchRefcursors needs that autocommit does not give, in psqlODBC's

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/gc_conn_refresh.h"
-#include "core/gc_route_failover.h"
+#include "core/gc_conn_global.h"
+#include "core/gc_route.h"
 #include "core/gc_stmt.h"
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"

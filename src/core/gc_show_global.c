@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_session_pool.h"

@@ -2,7 +2,6 @@
  * gc_stmt: statement life cycle, SQLFreeStmt, SQLCloseCursor, cursor names.
  */
 #include "core/gc_stmt.h"
-#include "core/gc_info.h"
 #include "global/gc_global.h"
 
 #include <assert.h>

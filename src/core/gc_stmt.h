@@ -22,12 +22,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "convert/gc_convert.h"
 #include "core/gc_conn.h"
-#include "core/gc_convert.h"
 #include "core/gc_desc.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
 #include "sql/gc_sql_txn.h"
+
+/* The longest cursor name SQLSetCursorName accepts and SQLGetInfo reports:
+ * psqlODBC's limit, which programs written for it print and test, and well
+ * under PostgreSQL's identifier limit, which would cut a longer name. */
+#define GC_MAX_CURSOR_NAME 32
 
 typedef enum gc_stmt_state {
     GC_STMT_ALLOCATED = 0,    /* nothing prepared (S1) */
@@ -115,8 +120,9 @@ struct gc_stmt {
                                     error's last line says it (GC_CONTEXT_*);
                                     NULL: executing. Reset after every call */
     bool simple_query;        /* several statements: run with PQsendQuery */
-    bool keeps_kept_statements;  /* running `sql` leaves the connection's kept
-                                    server statements valid (gc_stmt_cache.h) */
+    bool keeps_parked_statements;  /* running `sql` leaves the connection's
+                                    parked server statements valid
+                                    (gc_stmt_cache.h) */
     gc_sql_txn_info txn;      /* what `sql` means for the transaction (gc_txn_guard.h) */
 
     /* A text that is one call escape (gc_call.h). */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert/gc_convert.h"
 #include "core/gc_conn.h"
-#include "core/gc_convert.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
@@ -151,7 +151,7 @@ bool gc_stmt_cache_take(gc_stmt *s, const Oid *types)
 
 bool gc_stmt_cache_text_keeps(const char *sql)
 {
-    static const char *const kept[] = {
+    static const char *const harmless[] = {
         "select", "insert", "update", "delete", "merge", "with", "values", "table",
         "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release",
         "set", "reset", "show",
@@ -162,15 +162,15 @@ bool gc_stmt_cache_text_keeps(const char *sql)
     bool more;
     while ((more = gc_sql_lexer_next_code(&lx, &tok)) && gc_sql_token_is_punct(&lx, &tok, '('))
         ;
-    for (size_t i = 0; more && i < sizeof kept / sizeof kept[0]; i++)
-        if (gc_sql_token_is_keyword(&lx, &tok, kept[i]))
+    for (size_t i = 0; more && i < sizeof harmless / sizeof harmless[0]; i++)
+        if (gc_sql_token_is_keyword(&lx, &tok, harmless[i]))
             return true;
     return false;
 }
 
 void gc_stmt_cache_before_exec(gc_stmt *s)
 {
-    if (!s->keeps_kept_statements)
+    if (!s->keeps_parked_statements)
         drop_all(s->conn);
 }
 

@@ -1,5 +1,5 @@
 /*
- * gc_stmt_cache: server-side prepared statements kept for reuse, per
+ * gc_stmt_cache: server-side prepared statements parked for reuse, per
  * connection. A statement handle that takes a new text (SQLPrepare,
  * SQLExecDirect) or is freed parks its server statement here instead of
  * deallocating it; a handle that needs one for the same text and parameter
@@ -80,7 +80,7 @@ bool gc_stmt_cache_take(struct gc_stmt *s, const Oid *types);
  * that of a query, DML, or transaction or session control. DDL (and
  * DISCARD, DEALLOCATE, CALL, anything else) may change what a parked
  * statement would return ("cached plan must not change result type") or
- * remove it. Read once per text (gc_stmt.keeps_kept_statements). */
+ * remove it. Read once per text (gc_stmt.keeps_parked_statements). */
 bool gc_stmt_cache_text_keeps(const char *sql);
 
 /* s is about to run: when its text does not keep parked statements valid,
@@ -88,7 +88,7 @@ bool gc_stmt_cache_text_keeps(const char *sql);
 void gc_stmt_cache_before_exec(struct gc_stmt *s);
 
 /* The connection's sessions are about to close: forgets every parked
- * statement, and statements released from now on are not kept. */
+ * statement, and statements released from now on are not parked. */
 void gc_stmt_cache_close(struct gc_conn *c);
 
 /* A connection opens: an empty cache. */

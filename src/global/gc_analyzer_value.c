@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "global/gc_analyzer_internal.h"
+#include "util/gc_hex.h"
 
 static char *copy_bytes(gc_az *az, const char *s, size_t n)
 {
@@ -21,17 +22,6 @@ static char *copy_bytes(gc_az *az, const char *s, size_t n)
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* Appends code point cp as UTF-8 at out; returns bytes written, 0 when cp
@@ -88,8 +78,8 @@ static size_t decode_escape_body(const char *s, size_t n, char *out)
         case 't': out[o++] = '\t'; break;
         case 'x': {
             int v = 0, d = 0;
-            while (d < 2 && i + 1 < n && hex_digit(s[i + 1]) >= 0)
-                v = v * 16 + hex_digit(s[++i]), d++;
+            while (d < 2 && i + 1 < n && gc_hex_value(s[i + 1]) >= 0)
+                v = v * 16 + gc_hex_value(s[++i]), d++;
             if (d == 0)
                 out[o++] = 'x';
             else
@@ -101,9 +91,9 @@ static size_t decode_escape_body(const char *s, size_t n, char *out)
             int want = e == 'u' ? 4 : 8;
             unsigned long cp = 0;
             for (int d = 0; d < want; d++) {
-                if (i + 1 >= n || hex_digit(s[i + 1]) < 0)
+                if (i + 1 >= n || gc_hex_value(s[i + 1]) < 0)
                     return SIZE_MAX;
-                cp = cp * 16 + (unsigned long)hex_digit(s[++i]);
+                cp = cp * 16 + (unsigned long)gc_hex_value(s[++i]);
             }
             /* Written as 1 + want bytes, at most 4 out: never longer. */
             size_t w = put_utf8(out + o, cp);

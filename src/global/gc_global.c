@@ -21,7 +21,7 @@
 #include "util/gc_strbuf.h"
 
 /* What the session that read the topology learned in the same round trip:
- * the connection needs its search_path, and the catalog watch a primary
+ * the connection needs its search_path, and the topology refresh a primary
  * that LISTENs on the catalog channel. */
 typedef struct catalog_reading {
     gc_member *session;   /* the session that read it (pooled, until adopted) */
@@ -523,7 +523,7 @@ static bool find_topology(const gc_global_options *opt, gc_session_pool *shared,
 
 /* Everything after the topology is known: member sessions (adopting those
  * already open in pool), the router, the search_path and shard map, the
- * catalog watch and the failover schedule. False with err when the
+ * topology refresh and the failover schedule. False with err when the
  * connection cannot open. */
 static bool open_global(gc_global *g, const gc_global_options *opt, session_pool *pool,
                         gc_unanswered *unanswered, const catalog_reading *reading,

@@ -1,6 +1,6 @@
 /*
- * gc_global_catalog: catalog reads that fail over (issue 17, point 5;
- * docs/failover.md, "Catalog reads"). Every group carries the gcluster
+ * gc_global_catalog: catalog reads that fail over (docs/failover.md,
+ * "Catalog reads and RECONNECT"). Every group carries the gcluster
  * catalog, so any member that answers can serve a read of it: the version
  * check, the topology, the shard map. A read goes to a preferred member
  * (the session that LISTENs, or the one the caller names) and, when that

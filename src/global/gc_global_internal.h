@@ -10,9 +10,9 @@
 #include "global/gc_router.h"
 #include "global/gc_shardmap.h"
 
-/* Catalog-version watch and what following a new version needs
+/* The topology refresh: listening for and following a new catalog version
  * (gc_global_refresh.c). */
-typedef struct gc_global_watch gc_global_watch;
+typedef struct gc_global_refresh gc_global_refresh;
 
 struct gc_global {
     gc_topology topo;              /* owned */
@@ -42,7 +42,7 @@ struct gc_global {
     gc_trace *trace;               /* borrowed from the connection */
     struct gc_global_settings_state *settings; /* SET log and SQL BEGIN prelude
                                       (gc_global_settings.c); NULL until used */
-    gc_global_watch *refresh;     /* catalog-version watch (gc_global_refresh.c);
+    gc_global_refresh *refresh;    /* topology refresh (gc_global_refresh.c);
                                       owned */
     struct gc_global_failover *failover; /* reconnect schedules and the lost
                                       transaction mark (gc_global_failover.c) */

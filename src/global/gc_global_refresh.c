@@ -1,9 +1,9 @@
 /*
- * gc_global_refresh: a global connection follows the cluster's catalog
- * version (issue 6, points 5 and 6; docs/global-connection.md "Topology
+ * gc_global_refresh: the topology refresh, how a global connection follows
+ * the cluster's catalog version (docs/global-connection.md "Topology
  * changes").
  *
- * Watching: one primary session LISTENs on channel `gcluster` (bump_version
+ * Listening: one primary session LISTENs on channel `gcluster` (bump_version
  * notifies there, on primaries only). Its queued notifications are taken
  * without a round trip before every transaction; at most every
  * TopologyRefresh seconds one `SELECT version FROM gcluster.version` runs on
@@ -45,7 +45,7 @@
 #define GC_NOTIFY_READ_INTERVAL_MS 25
 
 /* What following a new version needs from connect time. */
-struct gc_global_watch {
+struct gc_global_refresh {
     gc_member_params params;       /* template for new members; strings below */
     char *owned[10];               /* the copied strings of params */
     const gc_settings *settings;   /* borrowed from the connection */
@@ -68,7 +68,7 @@ static long long monotonic_ms(void)
 }
 
 /* Copies s into r->owned[*k] and returns it (NULL stays NULL). */
-static const char *keep(gc_global_watch *r, int *k, const char *s, bool *ok)
+static const char *keep(gc_global_refresh *r, int *k, const char *s, bool *ok)
 {
     if (s == NULL)
         return NULL;
@@ -84,7 +84,7 @@ static const char *keep(gc_global_watch *r, int *k, const char *s, bool *ok)
  * the same, else the first open primary (LISTEN sent now). -1 when none. */
 static int ensure_listener(gc_global *g)
 {
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     if (g->pool != NULL)
         return -1;    /* shared sessions LISTEN for no one (gc_global_session.c) */
     if (r->listener >= 0) {
@@ -119,7 +119,7 @@ static int ensure_listener(gc_global *g)
 
 bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int listening)
 {
-    gc_global_watch *r = calloc(1, sizeof *r);
+    gc_global_refresh *r = calloc(1, sizeof *r);
     if (r == NULL)
         return false;
     g->refresh = r;
@@ -157,7 +157,7 @@ bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int list
 
 void gc_global_refresh_free(gc_global *g)
 {
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     if (r == NULL)
         return;
     for (size_t i = 0; i < sizeof r->owned / sizeof r->owned[0]; i++)
@@ -170,7 +170,7 @@ void gc_global_refresh_free(gc_global *g)
  * remembers one newer than the topology. */
 static void take_notifications(gc_global *g)
 {
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     if (r->listener < 0)
         return;
     int64_t v = -1;
@@ -184,7 +184,7 @@ static void take_notifications(gc_global *g)
 
 bool gc_global_refresh_pending(gc_global *g)
 {
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     if (r == NULL || g->pinned >= 0)
         return false;
     long long now = monotonic_ms();
@@ -307,7 +307,7 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
                            gc_error *err)
 {
     assert(g->pinned < 0);
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     int n_old = g->topo.n_members, n = nt->n_members;
     gc_member **members = calloc((size_t)(n > 0 ? n : 1), sizeof *members);
     gc_global_member_stats *stats = calloc((size_t)(n > 0 ? n : 1), sizeof *stats);
@@ -544,7 +544,7 @@ static bool follow_catalog(gc_global *g, bool force, int64_t wanted, const char 
         return true;
     }
     /* Raised by ALTER SYSTEM RECONNECT GLOBAL CONNECTION or gcctl reconnect
-     * elsewhere: this connection reconnects too (issue 6, point 6). */
+     * elsewhere: this connection reconnects too. */
     bool reconnect = !force && raised_by_reconnect(g, f.member);
     /* Later connections of the process open the new members at once. */
     char *key = gc_global_topology_key(g->refresh->settings);
@@ -572,7 +572,7 @@ static bool follow_catalog(gc_global *g, bool force, int64_t wanted, const char 
 
 bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err)
 {
-    gc_global_watch *r = g->refresh;
+    gc_global_refresh *r = g->refresh;
     if (r == NULL || g->pinned >= 0)
         return true;
     int64_t before = g->topo.version;

@@ -116,7 +116,7 @@ bool gc_in_doubt_resolve_group(gc_global *g, int group, int grace_ms, gc_in_doub
                                gc_error *err);
 
 /* From another thread, while the application's statement on member has
- * waited on the server longer than the grace (gc_in_doubt_watch.h): the
+ * waited on the server longer than the grace (gc_in_doubt_watch.c): the
  * same resolution for that member's server, through sessions of its own
  * (never the connection's, which is busy). Reads only what the waiting
  * connection does not change while it waits (the topology, the members'

@@ -7,6 +7,7 @@
 
 #include "global/gc_keyval_datetime.h"
 #include "global/gc_pghash.h"
+#include "util/gc_hex.h"
 
 /* The C locale's isspace/isdigit, independent of the process locale. */
 static bool is_blank(char c)
@@ -123,14 +124,6 @@ static int64_t parse_char(const char *s, size_t len)
     return len > 0 ? (unsigned char)s[0] : 0;
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* byteain: '\x' hex (blanks allowed between byte pairs) or the escape
  * format (\\ and \ooo). Fills a new heap buffer. */
 static bool parse_bytea(const char *s, size_t len, gc_keyval *out)
@@ -145,8 +138,8 @@ static bool parse_bytea(const char *s, size_t len, gc_keyval *out)
                 i++;
                 continue;
             }
-            int hi = hex_value(s[i]);
-            int lo = i + 1 < len ? hex_value(s[i + 1]) : -1;
+            int hi = gc_hex_value(s[i]);
+            int lo = i + 1 < len ? gc_hex_value(s[i + 1]) : -1;
             if (hi < 0 || lo < 0)
                 goto bad;
             buf[n++] = (unsigned char)(hi << 4 | lo);
@@ -190,7 +183,7 @@ static bool parse_uuid(const char *s, size_t len, unsigned char out[16])
     for (int b = 0; b < 16; b++) {
         if (i + 2 > len)
             return false;
-        int hi = hex_value(s[i]), lo = hex_value(s[i + 1]);
+        int hi = gc_hex_value(s[i]), lo = gc_hex_value(s[i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         out[b] = (unsigned char)(hi << 4 | lo);

@@ -1,9 +1,9 @@
 /*
  * gc_member: one session to one PostgreSQL server over libpq.
  *
- * The session keeps what the global connection will need later (state, role,
- * a generation counter bumped on every successful connect) even though the
- * general connection only uses one member and connects blocking.
+ * The session keeps what the global connection routes and fails over by
+ * (state, role, a generation counter bumped on every successful connect);
+ * a general connection has one member and uses the same session type.
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"

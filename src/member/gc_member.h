@@ -4,11 +4,12 @@
  * The member layer owns the PGconn; nothing above it calls libpq connection
  * functions. Results travel upwards as PGresult objects (libpq's opaque result
  * type), which the caller frees with PQclear. Sending is separate from
- * collecting (as in libpq), which makes SQLCancel, several results and the
- * later pipelining of the global connection natural.
+ * collecting (as in libpq), which makes SQLCancel, several results and
+ * pipelining (gc_member_pipeline.c) natural.
  *
- * A session is not thread-safe by itself: the owner (an ODBC connection, or
- * later the global router) serializes calls.
+ * A session is not thread-safe by itself: its owner (the ODBC connection,
+ * whose lock every call holds, or the session pool that lends it) serializes
+ * calls.
  */
 #ifndef GC_MEMBER_H
 #define GC_MEMBER_H
@@ -67,10 +68,10 @@ void gc_member_destroy(gc_member *m);
  * hold one of m's sessions for someone else. NULL on out-of-memory. */
 gc_member *gc_member_create_like(const gc_member *m);
 
-/* Blocking connect (the non-blocking, parallel variant comes with the global
- * connection). On failure fills err with 08001 (or 28P01/28000 from the
- * server) and the server's message; GC_NATIVE_CONNECT_FAILED when libpq
- * refused. */
+/* Blocking connect of one member (several in parallel: gc_member_connect_all;
+ * without waiting: gc_member_connect_begin). On failure fills err with 08001
+ * (or 28P01/28000 from the server) and the server's message;
+ * GC_NATIVE_CONNECT_FAILED when libpq refused. */
 bool gc_member_connect(gc_member *m, gc_error *err);
 
 /* Connects every member of `members` at once with non-blocking libpq

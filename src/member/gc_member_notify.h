@@ -1,6 +1,6 @@
 /*
  * gc_member_notify: asynchronous notifications (LISTEN/NOTIFY) on a member
- * session, for the global connection's catalog-version watch (channel
+ * session, for the global connection's topology refresh (channel
  * `gcluster`, docs/cluster.md). libpq queues a notification whenever it
  * reads the session's input, with any result; these functions take what is
  * queued without a round trip.

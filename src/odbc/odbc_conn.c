@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "odbc/odbc_internal.h"
+#include "odbc/odbc_conn.h"
 #include "sql/gc_sql_rewrite.h"
 
 SQLRETURN SQL_API SQLConnect(SQLHDBC hdbc, SQLCHAR *dsn, SQLSMALLINT dsn_len,

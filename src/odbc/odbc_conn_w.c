@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "odbc/odbc_internal.h"
+#include "odbc/odbc_conn.h"
 
 SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *dsn, SQLSMALLINT dsn_len,
                               SQLWCHAR *uid, SQLSMALLINT uid_len, SQLWCHAR *pwd,

@@ -5,7 +5,8 @@
  */
 #include <string.h>
 
-#include "odbc/odbc_internal.h"
+#include "core/gc_strout.h"
+#include "odbc/odbc_entry.h"
 
 /* Puts s to out; the 01004 record gc_strout would add goes to a scratch area
  * (reading diagnostics must not add any). */

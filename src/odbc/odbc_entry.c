@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_conn_refresh.h"
+#include "core/gc_conn_global.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "util/gc_utf16.h"

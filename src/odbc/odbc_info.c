@@ -1,6 +1,7 @@
 /*
  * odbc_info: SQLGetInfo(W) and SQLGetFunctions.
  */
+#include "core/gc_functions.h"
 #include "core/gc_info.h"
 #include "odbc/odbc_entry.h"
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "core/gc_conn_refresh.h"
+#include "core/gc_reconnect_stmt.h"
 
 static bool matches(const char *sql)
 {

@@ -94,6 +94,39 @@ static void lone_surrogates_give_22018(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
+/* The catalog functions' W entry points read every string argument: a lone
+ * surrogate in the last one gives 22018 too (they share one implementation
+ * with the ANSI ones, which must be told how many arguments there are). */
+static void catalog_w_reads_every_argument(st_conn *c)
+{
+    SQLWCHAR bad[64];
+    SQLHSTMT s = st_stmt(c);
+    wide_with_lone_surrogate("x#", bad);
+    ST_EXPECT_HANDLE_STATE(SQLColumnsW(s, NULL, 0, NULL, 0, NULL, 0, bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    SQLWCHAR table[8];
+    ST_EXPECT_HANDLE_STATE(SQLColumnPrivilegesW(s, NULL, 0, NULL, 0, wide("t", table), SQL_NTS,
+                                                bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    ST_EXPECT_HANDLE_STATE(SQLForeignKeysW(s, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0,
+                                           bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    ST_EXPECT_HANDLE_STATE(SQLProcedureColumnsW(s, NULL, 0, NULL, 0, NULL, 0, bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    ST_EXPECT_HANDLE_STATE(SQLSpecialColumnsW(s, SQL_BEST_ROWID, NULL, 0, NULL, 0, bad,
+                                              SQL_NTS, SQL_SCOPE_SESSION, SQL_NULLABLE),
+                           SQL_HANDLE_STMT, s, "22018");
+    ST_EXPECT_HANDLE_STATE(SQLTablePrivilegesW(s, NULL, 0, NULL, 0, bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    ST_EXPECT_HANDLE_STATE(SQLTablesW(s, NULL, 0, NULL, 0, NULL, 0, bad, SQL_NTS),
+                           SQL_HANDLE_STMT, s, "22018");
+    /* The statement still works. */
+    ST_OK(SQLTables(s, NULL, 0, NULL, 0, (SQLCHAR *)"no_such_table", SQL_NTS, NULL, 0), s);
+    ST_CHECK(SQLFetch(s) == SQL_NO_DATA, "no table named no_such_table");
+    ST_OK(SQLCloseCursor(s), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
 /* Through an ODBC 3.8 environment: the driver manager then passes C type
  * codes from the driver-specific range (0x4000-0x7FFF) on to the driver (it
  * refuses other unknown ones itself, with its own HY003). */
@@ -149,6 +182,7 @@ int main(void)
     st_conn c;
     st_connect(&c);
     lone_surrogates_give_22018(&c);
+    catalog_w_reads_every_argument(&c);
     bind_checks_type_codes();
     type_info_checks_the_code(&c);
     st_disconnect(&c);

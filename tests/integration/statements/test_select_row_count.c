@@ -1,10 +1,10 @@
 /*
- * SQLRowCount after a SELECT (docs/statements.md, "Row counts"): exact as
- * soon as SQLExecute returns when the whole result fits the first window
- * (FetchWindowRows rows, 1000 by default); -1 while a larger result still
- * streams, exact once its last row has arrived: fetched to the end, or
- * buffered because another statement needed the session. An error within
- * the first window fails SQLExecute.
+ * SQLRowCount after a SELECT (docs/statements.md, "Result sets and
+ * metadata"): exact as soon as SQLExecute returns when the whole result
+ * fits the first window (FetchWindowRows rows, 1000 by default); -1 while a
+ * larger result still streams, exact once its last row has arrived: fetched
+ * to the end, or buffered because another statement needed the session. An
+ * error within the first window fails SQLExecute.
  */
 #include "st_test.h"
 

@@ -18,8 +18,8 @@ and as a later connect of a process that has connected before:
   again          a global connection from seeds only: all six at once, from
                  the topology the process read before.
 first-locator must take at most twice first-one, and again at most twice
-one (ARCHITECTURE.md section 3, "connecting to 6 members should take no more
-than twice one connect"). After each global connect, SHOW GLOBAL CONNECTION
+one (the aim docs/performance.md, "Connecting to six members", measures:
+connecting to six members should take no more than twice one connect). After each global connect, SHOW GLOBAL CONNECTION
 lists all six UP, and each member holds exactly one session of the
 connection (pg_stat_activity): no session was opened twice, none left over
 from reading the catalog."""

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 
 /* Converts text of type oid into c_type with a buffer of buflen bytes;
  * returns the SQLRETURN and leaves the SQLSTATE in *state. */

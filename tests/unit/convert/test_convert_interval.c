@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/gc_convert.h"
-#include "core/gc_convert_internal.h"
+#include "convert/gc_convert.h"
+#include "convert/gc_convert_internal.h"
 
 typedef struct fetched {
     SQLRETURN rc;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 
 typedef struct param {
     SQLRETURN rc;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/gc_convert.h"
+#include "convert/gc_convert.h"
 
 /* ---- piecewise SQLGetData ---- */
 

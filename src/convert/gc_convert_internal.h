@@ -1,7 +1,7 @@
 /*
  * Private helpers shared by the gc_convert files: decimal numbers parsed from
- * text, locale-independent doubles, SQL_NUMERIC_STRUCT arithmetic, and date /
- * time values. Nothing here allocates.
+ * text, locale-independent doubles, SQL_NUMERIC_STRUCT arithmetic and intervals;
+ * dates, times and GUIDs are gc_datetime.h. Nothing here allocates.
  */
 #ifndef GC_CONVERT_INTERNAL_H
 #define GC_CONVERT_INTERNAL_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert/gc_datetime.h"
 #include "util/gc_error.h"
 
 /* Significant digits kept from a decimal text; more than any C type needs
@@ -76,50 +77,6 @@ gc_num_status gc_parse_double(const char *s, size_t len, double *out);
  * in PostgreSQL's spelling of the special values (NaN, Infinity). Ignores
  * the process locale. */
 void gc_format_double(double v, int max_digits, char buf[GC_DOUBLE_TEXT_MAX]);
-
-/* A date, time or timestamp read from text. */
-typedef struct gc_datetime {
-    bool has_date, has_time;
-    int infinite;            /* +1 'infinity', -1 '-infinity', else 0 */
-    bool bc;                 /* ' BC' suffix */
-    long year;
-    int month, day, hour, minute, second;
-    unsigned long fraction;  /* nanoseconds */
-    bool fraction_cut;       /* nonzero digits past nanoseconds were dropped */
-} gc_datetime;
-
-/* Parses 'YYYY-MM-DD', 'HH:MM[:SS[.f]]', or both separated by ' ' or 'T',
- * with an optional UTC offset ('+02', '-03:30', 'Z') that is dropped, an
- * optional ' BC'/' AD', or '[-+]infinity'. Checks the shape, not the ranges. */
-bool gc_datetime_parse(const char *s, size_t len, gc_datetime *out);
-
-/* True when the fields present are a real calendar date / clock time
- * (year >= 1, month 1-12, day within month, 00:00:00-23:59:59). */
-bool gc_datetime_valid(const gc_datetime *dt);
-
-/* Strips an ODBC escape around a literal: {d '...'}, {t '...'}, {ts '...'}.
- * Returns the inner text through s and len; unchanged when there is none. */
-void gc_datetime_strip_escape(const char **s, size_t *len);
-
-/* Longest text gc_datetime_format writes, NUL included. */
-#define GC_DATETIME_TEXT_MAX 48
-
-/* Writes the parts of dt that are present in PostgreSQL input syntax:
- * 'YYYY-MM-DD', 'HH:MM:SS[.fffffffff]' (trailing zeros trimmed) or both. */
-void gc_datetime_format(const gc_datetime *dt, char buf[GC_DATETIME_TEXT_MAX]);
-
-/* Today's date in the local time zone (ODBC: a time converted to a timestamp
- * takes the current date). */
-void gc_datetime_today(long *year, int *month, int *day);
-
-/* The value of a hex digit (either case), -1 for anything else. */
-int gc_hex_value(char c);
-
-/* Parses 8-4-4-4-12 hex (optionally in braces) into a SQLGUID. */
-bool gc_guid_parse(const char *s, size_t len, SQLGUID *out);
-
-/* Writes the 36-character lowercase text of a SQLGUID and a NUL. */
-void gc_guid_format(const SQLGUID *g, char buf[37]);
 
 /* An interval as PostgreSQL keeps it: months, days and microseconds, each
  * with its own sign ('1 mon -2 days 03:00'). */

@@ -1,5 +1,5 @@
 /*
- * gc_endtran: transactions of a general connection.
+ * gc_conn_endtran: transactions of a general connection.
  *
  * The server is the only source of truth about whether a transaction is open
  * (PQtransactionStatus): the driver never keeps its own flag that could

@@ -9,7 +9,7 @@
 #define GC_PGTYPE_KEYS_H
 
 #include "config/gc_settings.h"
-#include "core/gc_convert.h"
+#include "convert/gc_pgtype.h"
 
 /* Adjusts *info, which gc_pgtype_describe(oid, typmod) filled, as the
  * connection's settings s say. */

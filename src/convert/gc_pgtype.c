@@ -4,7 +4,7 @@
  * the sizes and defaults of C types. Tables and switches only; docs/types.md
  * explains every choice.
  */
-#include "core/gc_convert.h"
+#include "convert/gc_pgtype.h"
 
 #include <string.h>
 
@@ -323,5 +323,17 @@ SQLLEN gc_c_type_size(SQLSMALLINT c_type)
     case SQL_C_TYPE_TIMESTAMP: return (SQLLEN)sizeof(SQL_TIMESTAMP_STRUCT);
     case SQL_C_GUID: return (SQLLEN)sizeof(SQLGUID);
     default: return 0;
+    }
+}
+
+bool gc_c_type_holds_bookmark(SQLSMALLINT c_type)
+{
+    switch (c_type) {
+    case SQL_C_VARBOOKMARK:
+    case SQL_C_ULONG: case SQL_C_SLONG: case SQL_C_LONG:
+    case SQL_C_UBIGINT: case SQL_C_SBIGINT:
+        return true;
+    default:
+        return false;
     }
 }

@@ -1,5 +1,5 @@
 /*
- * gc_typeinfo: SQLGetTypeInfo. The rows are built in the driver from the
+ * gc_catalog_type_info: SQLGetTypeInfo. The rows are built in the driver from the
  * types it maps (gc_catalog_types) and their ODBC description
  * (gc_pgtype_describe), so SQLGetTypeInfo, SQLColumns and SQLDescribeCol
  * always agree, and no round trip is needed.
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gc_pgtype_keys.h"
+#include "convert/gc_pgtype_keys.h"
 #include "core/gc_catalog_internal.h"
 
 /* Types in the order SQLGetTypeInfo lists those sharing a DATA_TYPE:

@@ -4,7 +4,7 @@
  * in both directions, and doubles read and written in the "C" locale whatever
  * locale the application has set.
  */
-#include "core/gc_convert_internal.h"
+#include "convert/gc_convert_internal.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -5,8 +5,9 @@
  * (character text, a number's text, a date/time) and then written for the
  * SQL type's PostgreSQL type.
  */
-#include "core/gc_convert.h"
-#include "core/gc_convert_internal.h"
+#include "convert/gc_convert.h"
+#include "convert/gc_convert_internal.h"
+#include "util/gc_hex.h"
 #include "util/gc_utf16.h"
 
 #include <assert.h>

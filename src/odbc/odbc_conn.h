@@ -1,9 +1,10 @@
 /*
- * odbc_internal: the parts of connection-level entry points shared by the
- * ANSI and the W variants. Arguments are UTF-8; outputs go through gc_strout.
+ * odbc_conn: the parts of connection-level entry points shared by the
+ * ANSI (odbc_conn.c) and the W (odbc_conn_w.c) variants.
+ * Arguments are UTF-8; outputs go through gc_strout.
  */
-#ifndef ODBC_INTERNAL_H
-#define ODBC_INTERNAL_H
+#ifndef ODBC_CONN_H
+#define ODBC_CONN_H
 
 #include "core/gc_strout.h"
 #include "odbc/odbc_entry.h"

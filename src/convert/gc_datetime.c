@@ -2,7 +2,8 @@
  * Dates, times, timestamps and GUIDs as text for gc_convert: PostgreSQL's ISO
  * output (DateStyle=ISO) and ODBC literals in, PostgreSQL input text out.
  */
-#include "core/gc_convert_internal.h"
+#include "convert/gc_datetime.h"
+#include "util/gc_hex.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -237,17 +238,6 @@ void gc_datetime_today(long *year, int *month, int *day)
     *year = tm.tm_year + 1900L;
     *month = tm.tm_mon + 1;
     *day = tm.tm_mday;
-}
-
-int gc_hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* Parses 8-4-4-4-12 hex digits, optionally inside braces. */

@@ -1,9 +1,11 @@
 /*
- * gc_route_failover: what the execution path asks the routing layer after
- * a statement failed on a global connection (docs/failover.md).
+ * gc_route: what the execution path asks the routing layer after a
+ * statement failed on a global connection (docs/failover.md). Routing a
+ * statement itself (gc_route_statement, gc_route_done) is declared with the
+ * statement, in gc_stmt.h.
  */
-#ifndef GC_ROUTE_FAILOVER_H
-#define GC_ROUTE_FAILOVER_H
+#ifndef GC_ROUTE_H
+#define GC_ROUTE_H
 
 #include <stdbool.h>
 

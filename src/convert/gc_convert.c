@@ -3,8 +3,9 @@
  * type, following ODBC's "Converting Data from SQL to C Data Types". The
  * PostgreSQL types are grouped into families that convert alike.
  */
-#include "core/gc_convert.h"
-#include "core/gc_convert_internal.h"
+#include "convert/gc_convert.h"
+#include "convert/gc_convert_internal.h"
+#include "util/gc_hex.h"
 #include "util/gc_utf16.h"
 
 #include <assert.h>

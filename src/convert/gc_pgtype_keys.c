@@ -2,7 +2,7 @@
  * gc_pgtype_keys: the type mapping keys; what each one means is in
  * docs/connection-keys.md (the key table's rows).
  */
-#include "core/gc_pgtype_keys.h"
+#include "convert/gc_pgtype_keys.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * year-month or day-time, one sign, a leading field of any size and trailing
  * fields in their clock ranges. Nothing here allocates.
  */
-#include "core/gc_convert_internal.h"
+#include "convert/gc_convert_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /*
- * gc_conn_refresh: the ODBC connection's side of following the cluster's
- * catalog version (gc_conn_global.c) and of ALTER SYSTEM RECONNECT GLOBAL
- * CONNECTION (gc_reconnect_stmt.c). docs/global-connection.md, "Topology
- * changes".
+ * gc_conn_global: the ODBC connection's side of following the cluster's
+ * catalog version, of the global session, and of ALTER SYSTEM RECONNECT
+ * GLOBAL CONNECTION (the statement's recognition is gc_reconnect_stmt.h).
+ * docs/global-connection.md, "Topology changes".
  */
-#ifndef GC_CONN_REFRESH_H
-#define GC_CONN_REFRESH_H
+#ifndef GC_CONN_GLOBAL_H
+#define GC_CONN_GLOBAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,13 +39,5 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err);
  * Errors go to diag: 25000 inside a transaction, the server's 42501 without
  * the admin grant, HY000 on a general connection. */
 SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag);
-
-/* --- the statement (gc_reconnect_stmt.c) --- */
-
-/* Whether sql (len bytes) is ALTER SYSTEM RECONNECT GLOBAL CONNECTION: any
- * letter case, any white space between the words, trailing ';' allowed. */
-bool gc_reconnect_stmt_matches(const char *sql, size_t len);
-/* Answers it on s's connection (no result set: a command, row count -1). */
-SQLRETURN gc_reconnect_stmt_run(gc_stmt *s);
 
 #endif
