@@ -575,3 +575,25 @@ void gc_param_value_free(gc_param_value *p)
     p->data = NULL;
     p->length = 0;
 }
+
+/* The text of a converted value: binary values (bytea) in PostgreSQL's hex form. */
+char *gc_param_value_text(const gc_param_value *pv, size_t *len)
+{
+    if (pv->format == 0) {
+        *len = strlen(pv->data);
+        return strdup(pv->data);
+    }
+    static const char hex[] = "0123456789abcdef";
+    char *t = malloc(2 + 2 * (size_t)pv->length + 1);
+    if (t == NULL)
+        return NULL;
+    t[0] = '\\';
+    t[1] = 'x';
+    for (int i = 0; i < pv->length; i++) {
+        t[2 + 2 * i] = hex[(unsigned char)pv->data[i] >> 4];
+        t[3 + 2 * i] = hex[(unsigned char)pv->data[i] & 0xF];
+    }
+    *len = 2 + 2 * (size_t)pv->length;
+    t[*len] = '\0';
+    return t;
+}

@@ -18,6 +18,7 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
+#include "core/gc_exec_several.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
@@ -112,6 +113,9 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
     s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
     s->keeps_kept_statements = gc_stmt_cache_text_keeps(s->sql);
     s->txn = gc_sql_txn_classify(s->sql, strlen(s->sql));
+    /* The server prepares one statement only: several with parameters run
+     * as a simple query with the values written in (gc_exec_several.h). */
+    s->simple_query = s->txn.several && s->nparams > 0;
     return SQL_SUCCESS;
 }
 
@@ -181,18 +185,18 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
-/* Sends PREPARE name of s->sql (n parameters of types) on m and collects
+/* Sends PREPARE name of sql (n parameters of types) on m and collects
  * the answer as collect_prepare does. Inside an open transaction the
  * PREPARE goes under the rollback level (gc_txn_guard_prepare_*): a text
  * the server refuses does not leave the transaction aborted. */
-static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, int n,
-                            const Oid *types, PGresult **refusal)
+static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, const char *sql,
+                            int n, const Oid *types, PGresult **refusal)
 {
     PGresult *refused = NULL;
     bool guarded = gc_txn_guard_prepare_begin(s, m);
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_prepare(m, name, s->sql, n, types, &err)) {
+    if (!gc_member_send_prepare(m, name, sql, n, types, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;   /* the session is lost: so is its transaction */
     }
@@ -232,7 +236,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         s->server.name[0] = '\0';    /* the session was reconnected: it is gone */
     if (s->server.name[0] != '\0') {
         /* Made on another member already: the same name and types here. */
-        if (prepare_on(s, m, s->server.name, n, s->server.param_types, refusal) != SQL_SUCCESS)
+        if (prepare_on(s, m, s->server.name, s->sql, n, s->server.param_types, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
         gc_route_mark_prepared(s, m);
         gc_commit_prepare_twin(s, m);
@@ -255,7 +259,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                                ? gc_session_pool_statement_number()
                                : ++s->conn->next_statement_number;
     snprintf(name, sizeof name, "gc_%lu", number);
-    if (prepare_on(s, m, name, n, copy, refusal) != SQL_SUCCESS) {
+    if (prepare_on(s, m, name, s->sql, n, copy, refusal) != SQL_SUCCESS) {
         free(copy);
         return SQL_ERROR;
     }
@@ -268,6 +272,17 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
     return SQL_SUCCESS;
 }
 
+/* A text of several statements is described by its first one, prepared
+ * unnamed with the parameter types left to the server (nothing runs). */
+static SQLRETURN prepare_first_statement(gc_stmt *s, gc_member *m)
+{
+    char *first = gc_exec_several_first_statement(s);
+    if (first == NULL)
+        return SQL_ERROR;
+    SQLRETURN rc = prepare_on(s, m, "", first, 0, NULL, NULL);
+    free(first);
+    return rc;
+}
 
 /* SHOW GLOBAL CONNECTION described before it runs: its columns are the
  * driver's own. */
@@ -303,17 +318,15 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
     if (m == NULL)
         return SQL_ERROR;
     s->error_context = GC_CONTEXT_DESCRIBE;
-    if (s->simple_query) {
-        gc_diag_add(&s->h.diag, "HY000", 0, "a text holding several statements cannot be described before it runs");
-        return SQL_ERROR;
-    }
     gc_stmt_free_session(s->conn);
-    SQLRETURN rc = ensure_server_statement(s, m, NULL, NULL);
+    bool several = s->simple_query || s->txn.several;
+    SQLRETURN rc = several ? prepare_first_statement(s, m)
+                           : ensure_server_statement(s, m, NULL, NULL);
     if (rc != SQL_SUCCESS)
         return rc;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_describe_prepared(m, s->server.name, &err)) {
+    if (!gc_member_send_describe_prepared(m, several ? "" : s->server.name, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
@@ -548,7 +561,8 @@ static bool send_guarded(gc_member *m, gc_txn_guard_mode guard, const char *stmt
     return gc_member_send_query_params(m, sql, n, types, values, lengths, formats, err);
 }
 
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a);
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+                                 const gc_param_wire *a);
 
 /* One try of send_and_begin: route, send, take the first result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
@@ -560,19 +574,35 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
+    /* Several statements with parameters: the values go into the text. */
+    const char *sql = s->sql;
+    char *with_values = NULL;
+    int n = s->nparams;
+    if (s->simple_query && n > 0) {
+        with_values = gc_exec_several_with_values(s, pv, n);
+        if (with_values == NULL) {
+            gc_route_done(s, SQL_ERROR);
+            return SQL_ERROR;
+        }
+        sql = with_values;
+        n = 0;
+    }
     gc_param_wire a;
-    if (!gc_param_wire_fill(&a, pv, s->nparams)) {
+    if (!gc_param_wire_fill(&a, pv, n)) {
+        free(with_values);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    SQLRETURN rc = send_on_session(s, m, s->nparams, &a);
+    SQLRETURN rc = send_on_session(s, m, sql, n, &a);
     gc_param_wire_free(&a);
+    free(with_values);
     return rc;
 }
 
-/* send_once on the routed session m, with the n parameters in a. */
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a)
+/* send_once on the routed session m: the text sql with the n parameters in a. */
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+                                 const gc_param_wire *a)
 {
     const Oid *types = a->types;
     const char *const *values = a->values;
@@ -620,7 +650,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param
     }
     gc_result_take_session(s);
     const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
-    bool sent = send_guarded(m, guard, stmt_name, s->sql, n, types, values, lengths, formats,
+    bool sent = send_guarded(m, guard, stmt_name, sql, n, types, values, lengths, formats,
                              &err);
     if (!sent) {
         gc_result_release_session(s);
