@@ -185,6 +185,21 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
+/* The server refused to prepare a text with a declared parameter type it
+ * has no implicit cast from (42804): send_and_begin sends it again with the
+ * types left to the server (declared_type_refused), so the refusal is not
+ * the statement's failure. */
+static bool refused_declared_type(const PGresult *r, int n, const Oid *types)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (state == NULL || strcmp(state, "42804") != 0 || types == NULL)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (types[i] != 0 && types[i] != GC_OID_BYTEA)
+            return true;
+    return false;
+}
+
 /* Sends PREPARE name of sql (n parameters of types) on m and collects
  * the answer as collect_prepare does. Inside an open transaction the
  * PREPARE goes under the rollback level (gc_txn_guard_prepare_*): a text
@@ -203,8 +218,10 @@ static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, const ch
     SQLRETURN rc = collect_prepare(s, m, &refused);
     if (guarded) {
         /* A text of several statements is no failure: it runs as a simple
-         * query next, in the transaction kept as it was. */
-        bool failed = refused != NULL && !is_multi_statement_error(s, refused);
+         * query next, in the transaction kept as it was; nor is a refused
+         * declared type: it is prepared again without. */
+        bool failed = refused != NULL && !is_multi_statement_error(s, refused) &&
+                      !refused_declared_type(refused, n, types);
         gc_txn_guard_prepare_end(s, m, rc == SQL_SUCCESS, failed);
     }
     if (refused != NULL) {
@@ -468,6 +485,40 @@ static bool plan_went_stale(const gc_stmt *s)
     return false;
 }
 
+/* Whether s failed only because the server refused a parameter's declared
+ * type where the text uses it (42804, "column is of type money but
+ * expression is of type double precision": PostgreSQL has no implicit cast
+ * from the declared type), and may run again at once with the types of
+ * its text values left to the server, as psqlODBC sends them: nothing of
+ * it ran, no transaction was lost (none open in autocommit, or the
+ * statement's savepoint took the failure back), and some value is typed. */
+static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv)
+{
+    gc_member *m = s->conn->session;
+    if (pv == NULL || s->simple_query || m == NULL)
+        return false;
+    PGTransactionStatusType txn = gc_member_txn_status(m);
+    if (!(txn == PQTRANS_IDLE && s->conn->autocommit) && txn != PQTRANS_INTRANS)
+        return false;
+    bool typed = false;
+    for (int i = 0; i < s->nparams && !typed; i++)
+        typed = pv[i].format == 0 && pv[i].type_oid != 0;
+    const gc_diag *d = &s->h.diag;
+    bool refused = false;
+    for (int i = 0; i < d->count && !refused; i++)
+        refused = strcmp(d->records[i].sqlstate, "42804") == 0;
+    return typed && refused;
+}
+
+/* The values sent as text go without a declared type: the server infers
+ * each from where the text uses it. Binary ones (bytea) keep theirs. */
+static void leave_types_to_server(gc_stmt *s, gc_param_value *pv)
+{
+    for (int i = 0; i < s->nparams; i++)
+        if (pv[i].format == 0)
+            pv[i].type_oid = 0;
+}
+
 /* send_once after a failed try that took no effect: its results and
  * diagnostics go. */
 static SQLRETURN send_again(gc_stmt *s, gc_param_value *pv)
@@ -497,6 +548,12 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
                        "its table changed: prepared again", s->server.name);
         gc_stmt_cache_discard(s);
+        rc = send_again(s, pv);
+    }
+    if (rc == SQL_ERROR && declared_type_refused(s, pv)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
+                       "declared type (42804): sent again with the types left to it");
+        leave_types_to_server(s, pv);
         rc = send_again(s, pv);
     }
     while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {

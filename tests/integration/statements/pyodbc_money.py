@@ -6,9 +6,9 @@ reads it as a float: the amount, without lc_monetary's currency symbol and
 separators, which the column's character form keeps. Integer, Decimal and
 character parameters reach a money column through PostgreSQL's casts; a float
 parameter is declared float8, which PostgreSQL does not cast to money
-(42804): the server's PREPARE refuses it, and the rollback level applies
-to that refusal as to any failed statement (docs/transactions.md): the
-transaction goes on (level 2) or starts anew (level 1).
+(42804): the driver sends it again with its type left to the server, as
+psqlODBC sends numbers, in autocommit and in a transaction at either
+rollback level (docs/types.md).
 """
 import decimal
 import os
@@ -66,27 +66,41 @@ class MoneyTest(unittest.TestCase):
         self.conn.clear_output_converters()
         self.assertEqual(self.amounts()[0][0], -1234.56)
 
-    def test_float_parameter_is_refused_and_the_transaction_goes_on(self):
+    def test_float_parameter_in_a_transaction(self):
+        # Declared float8, refused by the server (42804): sent again with the
+        # value's type left to the server, as psqlODBC sends numbers.
         self.cur.execute(f"insert into {TABLE} values (1, 1)")
-        with self.assertRaises(pyodbc.ProgrammingError) as refused:
-            self.cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
-        self.assertEqual(refused.exception.args[0], "42804")
-        self.cur.execute(f"insert into {TABLE} values (?, ?::numeric)", 3, 2.5)
+        self.cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
+        self.cur.execute(f"insert into {TABLE} values (?, ?)", 3, -1234.56)
         self.conn.commit()
-        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5, -1234.56])
 
-    def test_float_parameter_refused_at_level_1_rolls_the_transaction_back(self):
+    def test_float_parameter_in_autocommit_prepared_and_reused(self):
+        self.conn.autocommit = True
+        for i, amount in enumerate([1234.56, 123456789.21, -1.5]):
+            self.cur.execute(f"insert into {TABLE} values (?, ?)", i, amount)
+        self.assertEqual([r[0] for r in self.amounts()], [1234.56, 123456789.21, -1.5])
+
+    def test_float_parameter_at_level_1_keeps_the_transaction(self):
         conn = pyodbc.connect("DSN=" + DSN + ";RollbackOnError=1")
         cur = conn.cursor()
         cur.execute(f"insert into {TABLE} values (1, 1)")
-        with self.assertRaises(pyodbc.ProgrammingError) as refused:
-            cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
-        self.assertEqual(refused.exception.args[0], "42804")
-        cur.execute(f"insert into {TABLE} values (3, 3)")   # a new transaction
+        cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
         conn.commit()
         conn.close()
-        self.assertEqual([r[0] for r in self.amounts()], [3.0])
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
 
+    def test_a_float_no_column_type_takes_is_still_refused(self):
+        # Untyped, 2.5 is no boolean either: the server's error, and the
+        # transaction goes on (rollback level 2).
+        self.cur.execute(f"create temporary table money_py_b(b boolean)")
+        self.cur.execute(f"insert into {TABLE} values (1, 1)")
+        with self.assertRaises(pyodbc.Error) as refused:
+            self.cur.execute("insert into money_py_b values (?)", 2.5)
+        self.assertIn(refused.exception.args[0], ("42804", "22P02"))
+        self.cur.execute(f"insert into {TABLE} values (?, ?::numeric)", 3, 2.5)
+        self.conn.commit()
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
