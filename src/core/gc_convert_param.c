@@ -464,22 +464,24 @@ static SQLRETURN binary_param(const void *value, SQLLEN octet_length, const targ
 static SQLRETURN interval_param(SQLSMALLINT c_type, const void *value, const target *t,
                                 gc_param_value *out, gc_error *err)
 {
+    /* Which conversions exist is decided before the value is read. */
+    bool number = t->kind == T_INT || t->kind == T_NUMERIC;
+    if ((t->kind == T_INTERVAL &&
+         gc_interval_type_is_year_month(c_type) != gc_interval_type_is_year_month(t->sql_type)) ||
+        (number && !gc_interval_type_is_single_field(c_type)))
+        return restricted(err, c_type, t->sql_type);
     SQL_INTERVAL_STRUCT in;
     memcpy(&in, value, sizeof in);   /* a row-wise bound buffer need not be aligned */
     gc_interval iv;
-    if (gc_interval_from_struct(c_type, &in, &iv, err) != SQL_SUCCESS)
+    if ((t->kind == T_INTERVAL || t->kind == T_CHAR || number) &&
+        gc_interval_from_struct(c_type, &in, &iv, err) != SQL_SUCCESS)
         return SQL_ERROR;
     switch (t->kind) {
     case T_INTERVAL:
-        if (gc_interval_type_is_year_month(c_type) != gc_interval_type_is_year_month(t->sql_type))
-            return restricted(err, c_type, t->sql_type);
-        return interval_to_target(&iv, t, out, err);
     case T_CHAR:
         return interval_to_target(&iv, t, out, err);
     case T_INT:
     case T_NUMERIC: {
-        if (!gc_interval_type_is_single_field(c_type))
-            return restricted(err, c_type, t->sql_type);
         char buf[GC_INTERVAL_TEXT_MAX];
         gc_interval_single_field_text(c_type, &in, buf);
         return number_to_target(buf, strlen(buf), t, false, out, err);
