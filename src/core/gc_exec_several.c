@@ -12,6 +12,7 @@
 #include "core/gc_convert.h"
 #include "sql/gc_sql_rewrite.h"
 #include "sql/gc_sql_statements.h"
+#include "util/gc_strbuf.h"
 
 static bool standard_strings(const gc_stmt *s)
 {
@@ -39,16 +40,12 @@ static char *value_literal(const gc_param_value *pv)
         type_name = info.type_name;
     }
     if (pv->data == NULL) {
-        size_t cap = sizeof "NULL::" + (type_name != NULL ? strlen(type_name) : 0);
-        char *null = malloc(cap);
-        if (null != NULL) {
-            strcpy(null, "NULL");
-            if (type_name != NULL) {
-                strcat(null, "::");
-                strcat(null, type_name);
-            }
-        }
-        return null;
+        gc_strbuf null;
+        gc_strbuf_init(&null);
+        gc_strbuf_append_str(&null, "NULL");
+        if (type_name != NULL)
+            gc_strbuf_appendf(&null, "::%s", type_name);
+        return gc_strbuf_take(&null);
     }
     size_t len = 0;
     char *text = gc_param_value_text(pv, &len);
