@@ -76,6 +76,10 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
                                   gc_error *err);
 void gc_param_value_free(gc_param_value *p);
 
+/* The text of a converted (non-NULL) value, binary ones (bytea) in
+ * PostgreSQL's hex form: malloc'd, its length in *len; NULL when out of memory. */
+char *gc_param_value_text(const gc_param_value *pv, size_t *len);
+
 /* Whether a type code is one ODBC defines and the driver knows (else HY004 /
  * HY003, at SQLBindParameter and SQLGetTypeInfo): the SQL types
  * gc_convert_param_from_c converts to, and the C types it reads (interval C

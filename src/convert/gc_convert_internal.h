@@ -115,7 +115,8 @@ SQLRETURN gc_interval_to_struct(const gc_interval *iv, SQLSMALLINT type,
                                 SQL_INTERVAL_STRUCT *out, gc_error *err);
 
 /* An SQL_INTERVAL_STRUCT of C type `type` as a gc_interval; the fraction is
- * in microseconds (seconds precision 6). 22015 when a trailing field is out
+ * in microseconds (seconds precision 6). Every field of a day-time struct
+ * adds, those outside the type's too, as psqlODBC reads it. 22015 when a trailing field is out
  * of its range (hour 24, minute 60, month 12) or the fraction is a second or
  * more. */
 SQLRETURN gc_interval_from_struct(SQLSMALLINT type, const SQL_INTERVAL_STRUCT *in,

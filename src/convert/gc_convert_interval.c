@@ -412,20 +412,24 @@ SQLRETURN gc_interval_from_struct(SQLSMALLINT type, const SQL_INTERVAL_STRUCT *i
     static const int64_t ranges[4] = { 0, 24, 60, 60 };
     static const int64_t micros_per[4] = { 0, USEC_PER_HOUR, USEC_PER_MIN, USEC_PER_SEC };
     SQLUINTEGER values[4] = { ds->day, ds->hour, ds->minute, ds->second };
-    for (field f = sh.leading; f <= sh.trailing; f++) {
+    /* Every field of the struct adds to the value, the ones outside the
+     * type's fields too (ODBC calls them irrelevant; an application that
+     * zeroes them sees no difference): psqlODBC reads a day-time struct
+     * whole, and programs written for it set day, hour and minute of an
+     * SQL_IS_SECOND value. The range rules hold for the type's fields. */
+    for (field f = F_DAY; f <= F_SECOND; f++) {
         int64_t v = values[f - F_DAY];
-        if (f != sh.leading && v >= ranges[f - F_DAY])
+        bool trailing = f > sh.leading && f <= sh.trailing;
+        if (trailing && v >= ranges[f - F_DAY])
             return overflow(err, "a trailing field is out of its range");
         if (f == F_DAY)
             iv->days = sign * v;
         else if (!add_product(&iv->micros, sign, v, micros_per[f - F_DAY]))
             return overflow(err, "the interval is too long for PostgreSQL");
     }
-    if (sh.trailing == F_SECOND) {
-        if (ds->fraction >= USEC_PER_SEC)
-            return overflow(err, "the fraction is not below one second (microseconds)");
-        iv->micros += sign * (int64_t)ds->fraction;
-    }
+    if (ds->fraction >= USEC_PER_SEC)
+        return overflow(err, "the fraction is not below one second (microseconds)");
+    iv->micros += sign * (int64_t)ds->fraction;
     return SQL_SUCCESS;
 }
 

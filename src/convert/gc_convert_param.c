@@ -465,22 +465,24 @@ static SQLRETURN binary_param(const void *value, SQLLEN octet_length, const targ
 static SQLRETURN interval_param(SQLSMALLINT c_type, const void *value, const target *t,
                                 gc_param_value *out, gc_error *err)
 {
+    /* Which conversions exist is decided before the value is read. */
+    bool number = t->kind == T_INT || t->kind == T_NUMERIC;
+    if ((t->kind == T_INTERVAL &&
+         gc_interval_type_is_year_month(c_type) != gc_interval_type_is_year_month(t->sql_type)) ||
+        (number && !gc_interval_type_is_single_field(c_type)))
+        return restricted(err, c_type, t->sql_type);
     SQL_INTERVAL_STRUCT in;
     memcpy(&in, value, sizeof in);   /* a row-wise bound buffer need not be aligned */
     gc_interval iv;
-    if (gc_interval_from_struct(c_type, &in, &iv, err) != SQL_SUCCESS)
+    if ((t->kind == T_INTERVAL || t->kind == T_CHAR || number) &&
+        gc_interval_from_struct(c_type, &in, &iv, err) != SQL_SUCCESS)
         return SQL_ERROR;
     switch (t->kind) {
     case T_INTERVAL:
-        if (gc_interval_type_is_year_month(c_type) != gc_interval_type_is_year_month(t->sql_type))
-            return restricted(err, c_type, t->sql_type);
-        return interval_to_target(&iv, t, out, err);
     case T_CHAR:
         return interval_to_target(&iv, t, out, err);
     case T_INT:
     case T_NUMERIC: {
-        if (!gc_interval_type_is_single_field(c_type))
-            return restricted(err, c_type, t->sql_type);
         char buf[GC_INTERVAL_TEXT_MAX];
         gc_interval_single_field_text(c_type, &in, buf);
         return number_to_target(buf, strlen(buf), t, false, out, err);
@@ -584,4 +586,26 @@ void gc_param_value_free(gc_param_value *p)
     free(p->data);
     p->data = NULL;
     p->length = 0;
+}
+
+/* The text of a converted value: binary values (bytea) in PostgreSQL's hex form. */
+char *gc_param_value_text(const gc_param_value *pv, size_t *len)
+{
+    if (pv->format == 0) {
+        *len = strlen(pv->data);
+        return strdup(pv->data);
+    }
+    static const char hex[] = "0123456789abcdef";
+    char *t = malloc(2 + 2 * (size_t)pv->length + 1);
+    if (t == NULL)
+        return NULL;
+    t[0] = '\\';
+    t[1] = 'x';
+    for (int i = 0; i < pv->length; i++) {
+        t[2 + 2 * i] = hex[(unsigned char)pv->data[i] >> 4];
+        t[3 + 2 * i] = hex[(unsigned char)pv->data[i] & 0xF];
+    }
+    *len = 2 + 2 * (size_t)pv->length;
+    t[*len] = '\0';
+    return t;
 }

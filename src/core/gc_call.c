@@ -331,16 +331,21 @@ SQLRETURN gc_call_take_outputs(gc_stmt *s, SQLULEN row)
         else if (rc == SQL_SUCCESS_WITH_INFO && result == SQL_SUCCESS)
             result = rc;
     }
-    if (!s->call_escape) {
-        /* A CALL the application wrote keeps its row as the result set, as
-         * with psqlODBC: put back the row just read. */
+    /* The call's row stays the result set, as with psqlODBC: a CALL the
+     * application wrote and {call} keep all its columns; {?= call} of a
+     * function returning one value hides that value, which leaves a row
+     * of no columns. Put back the row just read. */
+    bool one_value = r != NULL && PQnfields(r) == 1;
+    if (!s->call_escape || !s->call_returns || one_value) {
         if (have_row) {
             s->block_next--;
             s->current_row = -1;
         }
+        if (s->call_escape && s->call_returns)
+            gc_desc_clear_records(s->ird);
         return result;
     }
-    /* The call's row is not a result set the application sees. */
+    /* {?= call} of a function returning a row: no result set is left. */
     gc_stmt_discard_results(s);
     gc_desc_clear_records(s->ird);
     s->state = GC_STMT_EXECUTED;

@@ -9,7 +9,8 @@
  * SELECT without the output-only arguments for a function (PostgreSQL's
  * functions do not take their OUT arguments). After the execution the
  * first row's columns are written, in order, to the output parameters (the
- * result first for {?= call}), and the row is not left as a result set.
+ * result first for {?= call}), and the row stays the result set as psqlODBC
+ * leaves it ({?= call} of a one-value function: a row of no columns).
  * docs/statements.md, "Output parameters".
  */
 #ifndef GC_CALL_H
@@ -31,7 +32,7 @@ SQLRETURN gc_call_before_exec(gc_stmt *s);
 void gc_call_adjust_values(const gc_stmt *s, gc_param_value *pv);
 
 /* After parameter row `row` ran: writes the call's row to the output
- * parameters of that row and drops the result. SQL_SUCCESS_WITH_INFO or
+ * parameters of that row (the result stays, see above). SQL_SUCCESS_WITH_INFO or
  * SQL_ERROR when a value did not fit (diagnostics added). */
 SQLRETURN gc_call_take_outputs(gc_stmt *s, SQLULEN row);
 

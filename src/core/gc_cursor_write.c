@@ -148,28 +148,6 @@ static int params_add(params *p, const char *value, size_t len)
     return p->count;
 }
 
-/* The text of a converted value: binary values (bytea) in PostgreSQL's hex form. */
-static char *value_text(const gc_param_value *pv, size_t *len)
-{
-    if (pv->format == 0) {
-        *len = strlen(pv->data);
-        return strdup(pv->data);
-    }
-    static const char hex[] = "0123456789abcdef";
-    char *t = malloc(2 + 2 * (size_t)pv->length + 1);
-    if (t == NULL)
-        return NULL;
-    t[0] = '\\';
-    t[1] = 'x';
-    for (int i = 0; i < pv->length; i++) {
-        t[2 + 2 * i] = hex[(unsigned char)pv->data[i] >> 4];
-        t[3 + 2 * i] = hex[(unsigned char)pv->data[i] & 0xF];
-    }
-    *len = 2 + 2 * (size_t)pv->length;
-    t[*len] = '\0';
-    return t;
-}
-
 /* The new value of result column c from rowset row `slot`'s bound buffer.
  * Returns 0 and *skip when the column is unbound or SQL_COLUMN_IGNORE;
  * 1 with *text (owned, NULL for SQL NULL); -1 with diagnostics. */
@@ -208,7 +186,7 @@ static int bound_value(gc_stmt *s, int c, SQLULEN slot, char **text, size_t *len
         gc_diag_add_error_at(&s->h.diag, &err, (SQLLEN)slot + 1, c + 1);
         return -1;
     }
-    if (pv.data != NULL && (*text = value_text(&pv, len)) == NULL) {
+    if (pv.data != NULL && (*text = gc_param_value_text(&pv, len)) == NULL) {
         gc_param_value_free(&pv);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return -1;

@@ -18,6 +18,7 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
+#include "core/gc_exec_several.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
@@ -113,6 +114,9 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
     s->positional_params = out.marker_count == 0 ? (int)out.max_positional : 0;
     s->keeps_parked_statements = gc_stmt_cache_text_keeps(s->sql);
     s->txn = gc_sql_txn_classify(s->sql, strlen(s->sql));
+    /* The server prepares one statement only: several with parameters run
+     * as a simple query with the values written in (gc_exec_several.h). */
+    s->simple_query = s->txn.several && s->nparams > 0;
     return SQL_SUCCESS;
 }
 
@@ -182,26 +186,43 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
-/* Sends PREPARE name of s->sql (n parameters of types) on m and collects
+/* The server refused to prepare a text with a declared parameter type it
+ * has no implicit cast from (42804): send_and_begin sends it again with the
+ * types left to the server (declared_type_refused), so the refusal is not
+ * the statement's failure. */
+static bool refused_declared_type(const PGresult *r, int n, const Oid *types)
+{
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (state == NULL || strcmp(state, "42804") != 0 || types == NULL)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (types[i] != 0 && types[i] != GC_OID_BYTEA)
+            return true;
+    return false;
+}
+
+/* Sends PREPARE name of sql (n parameters of types) on m and collects
  * the answer as collect_prepare does. Inside an open transaction the
  * PREPARE goes under the rollback level (gc_txn_guard_prepare_*): a text
  * the server refuses does not leave the transaction aborted. */
-static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, int n,
-                            const Oid *types, PGresult **refusal)
+static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, const char *sql,
+                            int n, const Oid *types, PGresult **refusal)
 {
     PGresult *refused = NULL;
     bool guarded = gc_txn_guard_prepare_begin(s, m);
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_prepare(m, name, s->sql, n, types, &err)) {
+    if (!gc_member_send_prepare(m, name, sql, n, types, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;   /* the session is lost: so is its transaction */
     }
     SQLRETURN rc = collect_prepare(s, m, &refused);
     if (guarded) {
         /* A text of several statements is no failure: it runs as a simple
-         * query next, in the transaction kept as it was. */
-        bool failed = refused != NULL && !is_multi_statement_error(s, refused);
+         * query next, in the transaction kept as it was; nor is a refused
+         * declared type: it is prepared again without. */
+        bool failed = refused != NULL && !is_multi_statement_error(s, refused) &&
+                      !refused_declared_type(refused, n, types);
         gc_txn_guard_prepare_end(s, m, rc == SQL_SUCCESS, failed);
     }
     if (refused != NULL) {
@@ -233,7 +254,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
         s->server.name[0] = '\0';    /* the session was reconnected: it is gone */
     if (s->server.name[0] != '\0') {
         /* Made on another member already: the same name and types here. */
-        if (prepare_on(s, m, s->server.name, n, s->server.param_types, refusal) != SQL_SUCCESS)
+        if (prepare_on(s, m, s->server.name, s->sql, n, s->server.param_types, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
         gc_route_mark_prepared(s, m);
         gc_commit_prepare_twin(s, m);
@@ -256,7 +277,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
                                ? gc_session_pool_statement_number()
                                : ++s->conn->next_statement_number;
     snprintf(name, sizeof name, "gc_%lu", number);
-    if (prepare_on(s, m, name, n, copy, refusal) != SQL_SUCCESS) {
+    if (prepare_on(s, m, name, s->sql, n, copy, refusal) != SQL_SUCCESS) {
         free(copy);
         return SQL_ERROR;
     }
@@ -269,6 +290,17 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
     return SQL_SUCCESS;
 }
 
+/* A text of several statements is described by its first one, prepared
+ * unnamed with the parameter types left to the server (nothing runs). */
+static SQLRETURN prepare_first_statement(gc_stmt *s, gc_member *m)
+{
+    char *first = gc_exec_several_first_statement(s);
+    if (first == NULL)
+        return SQL_ERROR;
+    SQLRETURN rc = prepare_on(s, m, "", first, 0, NULL, NULL);
+    free(first);
+    return rc;
+}
 
 /* SHOW GLOBAL CONNECTION described before it runs: its columns are the
  * driver's own. */
@@ -304,17 +336,15 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
     if (m == NULL)
         return SQL_ERROR;
     s->error_context = GC_CONTEXT_DESCRIBE;
-    if (s->simple_query) {
-        gc_diag_add(&s->h.diag, "HY000", 0, "a text holding several statements cannot be described before it runs");
-        return SQL_ERROR;
-    }
     gc_stmt_free_session(s->conn);
-    SQLRETURN rc = ensure_server_statement(s, m, NULL, NULL);
+    bool several = s->simple_query || s->txn.several;
+    SQLRETURN rc = several ? prepare_first_statement(s, m)
+                           : ensure_server_statement(s, m, NULL, NULL);
     if (rc != SQL_SUCCESS)
         return rc;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_describe_prepared(m, s->server.name, &err)) {
+    if (!gc_member_send_describe_prepared(m, several ? "" : s->server.name, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
@@ -456,6 +486,40 @@ static bool plan_went_stale(const gc_stmt *s)
     return false;
 }
 
+/* Whether s failed only because the server refused a parameter's declared
+ * type where the text uses it (42804, "column is of type money but
+ * expression is of type double precision": PostgreSQL has no implicit cast
+ * from the declared type), and may run again at once with the types of
+ * its text values left to the server, as psqlODBC sends them: nothing of
+ * it ran, no transaction was lost (none open in autocommit, or the
+ * statement's savepoint took the failure back), and some value is typed. */
+static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv)
+{
+    gc_member *m = s->conn->session;
+    if (pv == NULL || s->simple_query || m == NULL)
+        return false;
+    PGTransactionStatusType txn = gc_member_txn_status(m);
+    if (!(txn == PQTRANS_IDLE && s->conn->autocommit) && txn != PQTRANS_INTRANS)
+        return false;
+    bool typed = false;
+    for (int i = 0; i < s->nparams && !typed; i++)
+        typed = pv[i].format == 0 && pv[i].type_oid != 0;
+    const gc_diag *d = &s->h.diag;
+    bool refused = false;
+    for (int i = 0; i < d->count && !refused; i++)
+        refused = strcmp(d->records[i].sqlstate, "42804") == 0;
+    return typed && refused;
+}
+
+/* The values sent as text go without a declared type: the server infers
+ * each from where the text uses it. Binary ones (bytea) keep theirs. */
+static void leave_types_to_server(gc_stmt *s, gc_param_value *pv)
+{
+    for (int i = 0; i < s->nparams; i++)
+        if (pv[i].format == 0)
+            pv[i].type_oid = 0;
+}
+
 /* send_once after a failed try that took no effect: its results and
  * diagnostics go. */
 static SQLRETURN send_again(gc_stmt *s, gc_param_value *pv)
@@ -485,6 +549,12 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
                        "its table changed: prepared again", s->server.name);
         gc_stmt_cache_discard(s);
+        rc = send_again(s, pv);
+    }
+    if (rc == SQL_ERROR && declared_type_refused(s, pv)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
+                       "declared type (42804): sent again with the types left to it");
+        leave_types_to_server(s, pv);
         rc = send_again(s, pv);
     }
     while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
@@ -549,7 +619,8 @@ static bool send_guarded(gc_member *m, gc_txn_guard_mode guard, const char *stmt
     return gc_member_send_query_params(m, sql, n, types, values, lengths, formats, err);
 }
 
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a);
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+                                 const gc_param_wire *a);
 
 /* One try of send_and_begin: route, send, take the first result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
@@ -561,19 +632,35 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     gc_member *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
+    /* Several statements with parameters: the values go into the text. */
+    const char *sql = s->sql;
+    char *with_values = NULL;
+    int n = s->nparams;
+    if (s->simple_query && n > 0) {
+        with_values = gc_exec_several_with_values(s, pv, n);
+        if (with_values == NULL) {
+            gc_route_done(s, SQL_ERROR);
+            return SQL_ERROR;
+        }
+        sql = with_values;
+        n = 0;
+    }
     gc_param_wire a;
-    if (!gc_param_wire_fill(&a, pv, s->nparams)) {
+    if (!gc_param_wire_fill(&a, pv, n)) {
+        free(with_values);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    SQLRETURN rc = send_on_session(s, m, s->nparams, &a);
+    SQLRETURN rc = send_on_session(s, m, sql, n, &a);
     gc_param_wire_free(&a);
+    free(with_values);
     return rc;
 }
 
-/* send_once on the routed session m, with the n parameters in a. */
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param_wire *a)
+/* send_once on the routed session m: the text sql with the n parameters in a. */
+static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+                                 const gc_param_wire *a)
 {
     const Oid *types = a->types;
     const char *const *values = a->values;
@@ -621,7 +708,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, int n, const gc_param
     }
     gc_result_take_session(s);
     const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
-    bool sent = send_guarded(m, guard, stmt_name, s->sql, n, types, values, lengths, formats,
+    bool sent = send_guarded(m, guard, stmt_name, sql, n, types, values, lengths, formats,
                              &err);
     if (!sent) {
         gc_result_release_session(s);

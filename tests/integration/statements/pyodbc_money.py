@@ -9,7 +9,9 @@ float is declared numeric, which PostgreSQL casts to money, unlike float8). A
 bytes parameter is declared bytea, which PostgreSQL does not cast to money
 (42804): the server's PREPARE refuses it, and the rollback level applies
 to that refusal as to any failed statement (docs/transactions.md): the
-transaction goes on (level 2) or starts anew (level 1).
+transaction goes on (level 2) or starts anew (level 1). A type the server
+refuses for a column it could take as text (42804) is sent again untyped,
+as psqlODBC sends numbers (docs/types.md; test_declared_type_retry.c).
 """
 import decimal
 import os
@@ -95,6 +97,40 @@ class MoneyTest(unittest.TestCase):
         conn.commit()
         conn.close()
         self.assertEqual([r[0] for r in self.amounts()], [3.0])
+
+    def test_float_parameter_in_a_transaction(self):
+        self.cur.execute(f"insert into {TABLE} values (1, 1)")
+        self.cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
+        self.cur.execute(f"insert into {TABLE} values (?, ?)", 3, -1234.56)
+        self.conn.commit()
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5, -1234.56])
+
+    def test_float_parameter_in_autocommit_prepared_and_reused(self):
+        self.conn.autocommit = True
+        for i, amount in enumerate([1234.56, 123456789.21, -1.5]):
+            self.cur.execute(f"insert into {TABLE} values (?, ?)", i, amount)
+        self.assertEqual([r[0] for r in self.amounts()], [1234.56, 123456789.21, -1.5])
+
+    def test_float_parameter_at_level_1_keeps_the_transaction(self):
+        conn = pyodbc.connect("DSN=" + DSN + ";RollbackOnError=1")
+        cur = conn.cursor()
+        cur.execute(f"insert into {TABLE} values (1, 1)")
+        cur.execute(f"insert into {TABLE} values (?, ?)", 2, 2.5)
+        conn.commit()
+        conn.close()
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
+
+    def test_a_float_no_column_type_takes_is_still_refused(self):
+        # 2.5 is no boolean, declared or untyped: the server's error, and
+        # the transaction goes on (rollback level 2).
+        self.cur.execute(f"create temporary table money_py_b(b boolean)")
+        self.cur.execute(f"insert into {TABLE} values (1, 1)")
+        with self.assertRaises(pyodbc.Error) as refused:
+            self.cur.execute("insert into money_py_b values (?)", 2.5)
+        self.assertIn(refused.exception.args[0], ("42804", "22P02"))
+        self.cur.execute(f"insert into {TABLE} values (?, ?::numeric)", 3, 2.5)
+        self.conn.commit()
+        self.assertEqual([r[0] for r in self.amounts()], [1.0, 2.5])
 
 
 if __name__ == "__main__":

@@ -66,6 +66,16 @@ static void struct_parameters_are_stored(st_conn *c)
     ST_CHECK(strcmp(st_query_text(c, "select v from stmt_iv where id = 3"),
                     "2 years 11 mons") == 0, "year to month stored");
 
+    /* An SQL_IS_SECOND value with day, hour and minute set too: every field
+     * adds, as psqlODBC reads the struct (ODBC calls those fields irrelevant). */
+    iv = day_second(1, 2, 3, 4, 5, 0);
+    iv.interval_type = SQL_IS_SECOND;
+    ST_OK(insert_struct(c, 5, SQL_C_INTERVAL_SECOND, SQL_INTERVAL_SECOND, &iv, &s), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_CHECK(strcmp(st_query_text(c, "select v from stmt_iv where id = 5"),
+                    "1 day 02:03:04.000005") == 0, "all fields of an SQL_IS_SECOND struct: %s",
+             st_query_text(c, "select v from stmt_iv where id = 5"));
+
     /* Error paths: nothing is inserted. */
     iv = day_second(1, 2, 3, 4, 0, 0);
     ST_EXPECT_STATE(insert_struct(c, 4, SQL_C_INTERVAL_DAY_TO_SECOND, SQL_INTERVAL_DAY_TO_MINUTE,

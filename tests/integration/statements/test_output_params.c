@@ -3,8 +3,9 @@
  * for a function's result, {call p(?, ?)} with SQL_PARAM_OUTPUT and
  * SQL_PARAM_INPUT_OUTPUT for a procedure's OUT and INOUT arguments and a
  * function's OUT arguments, values written with the usual conversion and
- * indicator rules (NULL, truncation 01004), the call's row not left as a
- * result set, a set-returning function giving its first row, an array of
+ * indicator rules (NULL, truncation 01004), the call's row left as the
+ * result set as psqlODBC leaves it ({?= call} of a one-value function: a
+ * row of no columns), a set-returning function giving its first row, an array of
  * calls filling each row's buffers, and the errors: an unknown function,
  * a value that does not fit its C type.
  */
@@ -30,7 +31,8 @@ static void setup(st_conn *c)
                "language plpgsql as $$begin twice := a * 2; note := null; end$$");
 }
 
-/* {?= call f(?, ?)}: parameter 1 gets the result; no result set is left. */
+/* {?= call f(?, ?)}: parameter 1 gets the result; the call's row stays,
+ * without the value (a row of no columns), as psqlODBC leaves it. */
 static void function_result(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -45,9 +47,11 @@ static void function_result(st_conn *c)
              (int)result, (long)result_ind);
     SQLSMALLINT cols = -1;
     ST_OK(SQLNumResultCols(s, &cols), s);
-    ST_CHECK(cols == 0, "no result set: %d columns", (int)cols);
-    /* No result set: a fetch finds no row, as under psqlODBC. */
-    ST_CHECK(SQLFetch(s) == SQL_NO_DATA, "a fetch without a result set finds no data");
+    ST_CHECK(cols == 0, "the value is hidden: %d columns", (int)cols);
+    ST_CHECK(SQLFetch(s) == SQL_SUCCESS, "the call's row is there");
+    SQLINTEGER got = 0;
+    ST_EXPECT_STATE(SQLGetData(s, 1, SQL_C_SLONG, &got, 0, NULL), s, "07009");
+    ST_CHECK(SQLFetch(s) == SQL_NO_DATA, "one row");
     ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "nothing more");
     /* Executed again with other inputs. */
     a = 1;
@@ -103,11 +107,20 @@ static void function_out_arguments(st_conn *c)
              "truncated label: rc %d", (int)rc);
     ST_CHECK(half == 6172 && strcmp(label, "n12") == 0 && label_ind == 6,
              "half %d, label '%s' (indicator %ld)", (int)half, label, (long)label_ind);
+    /* The row stays the result set, every column of it, as with psqlODBC. */
+    SQLSMALLINT cols = -1;
+    ST_OK(SQLNumResultCols(s, &cols), s);
+    ST_CHECK(cols == 2, "the call's row has its 2 columns: %d", (int)cols);
+    SQLINTEGER again = 0;
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLGetData(s, 1, SQL_C_SLONG, &again, 0, NULL), s);
+    ST_CHECK(again == 6172, "column 1 of the row: %d", (int)again);
+    ST_CHECK(SQLFetch(s) == SQL_NO_DATA, "one row");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
-/* A set-returning function: the first row goes to the result parameter,
- * the rest is dropped. */
+/* A set-returning function: the first row goes to the result parameter;
+ * its rows stay, without the value, as rows of no columns. */
 static void set_returning_function(st_conn *c)
 {
     SQLHSTMT s = st_stmt(c);
@@ -117,7 +130,11 @@ static void set_returning_function(st_conn *c)
     bind_int(s, 2, SQL_PARAM_INPUT, &n, NULL);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"{?= call outp_series(?)}", SQL_NTS), s);
     ST_CHECK(result == 7, "first row: %d", (int)result);
-    ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "the other rows are not a result set");
+    int rows = 0;
+    while (SQLFetch(s) == SQL_SUCCESS)
+        rows++;
+    ST_CHECK(rows == 4, "the function's 4 rows stay: %d", rows);
+    ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "one result");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 

@@ -1,0 +1,21 @@
+/*
+ * gc_exec_several: a text of several statements with parameters. The server
+ * prepares one statement only, so such a text runs as a simple query with
+ * each parameter written into it as a literal of its type, and it is
+ * described before it runs by its first statement, as psqlODBC does
+ * (docs/statements.md, "Several statements in one text").
+ */
+#ifndef GC_EXEC_SEVERAL_H
+#define GC_EXEC_SEVERAL_H
+
+#include "core/gc_param.h"
+
+/* A malloc'd copy of the first statement of s->sql; NULL with HY001 added. */
+char *gc_exec_several_first_statement(gc_stmt *s);
+
+/* A malloc'd copy of s->sql with its parameters $1..$n replaced by the n
+ * converted values pv as literals (NULL, or E'...'::type); NULL with HY001
+ * added. */
+char *gc_exec_several_with_values(gc_stmt *s, const gc_param_value *pv, int n);
+
+#endif
