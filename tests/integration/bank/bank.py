@@ -785,6 +785,12 @@ for f in figures:
     log("measured: " + f)
 if undocumented:
     fail(f"SQLSTATEs not in docs/failover.md: {undocumented}")
+# A shard that moves under a transaction makes its COMMIT 40001 (nothing
+# applied, retry), never 0A000 (docs/failover.md).
+refused_commits = sum(n for (s, _, p), n in states.items() if s == "0A000" and p == "commit")
+if refused_commits:
+    fail(f"{refused_commits} COMMITs ended with 0A000 where a moved shard gives 40001: "
+         + "; ".join(v for (s, _, p), v in samples.items() if s == "0A000" and p == "commit"))
 finish("total unchanged, every transfer whole or absent, every committed transfer present, "
        "balances explained, in-doubt transactions resolved by their decisions, no prepared "
        "transaction, only documented SQLSTATEs")
