@@ -31,7 +31,8 @@
 #                BASELINE_DRIVER (another build's libgcodbc.so: adds the client
 #                  baseline-global, compared with gcodbc-global in a table),
 #                INSTRUCTIONS (set: count client instructions per operation
-#                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR),
+#                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR;
+#                  SYSCALLS=0 leaves out the strace count),
 #                MEMBER_CPUS (unset: every server shares the machine's cores;
 #                  a number such as 0.2: each member's server processes get
 #                  that many CPUs at most, through a cgroup v1 cpu quota, a
@@ -220,7 +221,7 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
       else
         printf ' %14s' n/a
       fi
-      if command -v strace >/dev/null && long=$(syscalls "$client" "$op" "$long_ops") &&
+      if [[ ${SYSCALLS:-1} != 0 ]] && command -v strace >/dev/null && long=$(syscalls "$client" "$op" "$long_ops") &&
          short=$(syscalls "$client" "$op" "$short_ops"); then
         printf ' %14s' "$(awk -v a="$long" -v b="$short" -v n=$((long_ops - short_ops)) 'BEGIN {printf "%.2f", (a - b) / n}')"
       else

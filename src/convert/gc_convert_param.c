@@ -401,6 +401,51 @@ static bool number_text(SQLSMALLINT c_type, const void *value, char *buf, size_t
     return true;
 }
 
+/* An integer C value (the tiny, short, long and bigint types, signed or
+ * not) as sign and magnitude; false for every other C type. */
+static bool integer_value(SQLSMALLINT c_type, const void *value, bool *negative, uint64_t *mag)
+{
+    union {
+        SQLSCHAR sc; SQLCHAR uc; SQLSMALLINT ss; SQLUSMALLINT us; SQLINTEGER sl;
+        SQLUINTEGER ul; SQLBIGINT sb; SQLUBIGINT ub;
+    } u;
+    int64_t v;
+    switch (c_type) {
+    case SQL_C_STINYINT: memcpy(&u.sc, value, sizeof u.sc); v = u.sc; break;
+    case SQL_C_SSHORT: memcpy(&u.ss, value, sizeof u.ss); v = u.ss; break;
+    case SQL_C_SLONG: memcpy(&u.sl, value, sizeof u.sl); v = u.sl; break;
+    case SQL_C_SBIGINT: memcpy(&u.sb, value, sizeof u.sb); v = u.sb; break;
+    case SQL_C_UTINYINT: memcpy(&u.uc, value, sizeof u.uc); *negative = false; *mag = u.uc; return true;
+    case SQL_C_USHORT: memcpy(&u.us, value, sizeof u.us); *negative = false; *mag = u.us; return true;
+    case SQL_C_ULONG: memcpy(&u.ul, value, sizeof u.ul); *negative = false; *mag = u.ul; return true;
+    case SQL_C_UBIGINT: memcpy(&u.ub, value, sizeof u.ub); *negative = false; *mag = u.ub; return true;
+    default: return false;
+    }
+    *negative = v < 0;
+    *mag = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;   /* INT64_MIN without overflow */
+    return true;
+}
+
+/* An integer C value for an integer, numeric or character target: its
+ * decimal text written straight from the value (what number_text and
+ * number_to_target give, without formatting and parsing it back: this is
+ * the key of every point statement). Range errors as number_to_target's. */
+static SQLRETURN integer_to_target(bool negative, uint64_t mag, const target *t,
+                                   gc_param_value *out, gc_error *err)
+{
+    if (t->kind == T_INT && !gc_integer_in_range(negative, mag, t->min, t->max))
+        return error(err, "22003", "Numeric value out of range");
+    char buf[24];   /* "-" and 20 digits */
+    char *p = buf + sizeof buf;
+    do {
+        *--p = (char)('0' + (int)(mag % 10));
+        mag /= 10;
+    } while (mag != 0);
+    if (negative)
+        *--p = '-';
+    return emit(out, p, (size_t)(buf + sizeof buf - p), 0, err);
+}
+
 /* Character C data (CHAR as given, WCHAR converted to UTF-8) for any target. */
 static SQLRETURN character_param(SQLSMALLINT c_type, const void *value, SQLLEN octet_length,
                                  const target *t, gc_param_value *out, gc_error *err)
@@ -561,6 +606,13 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
         if (t.kind != T_CHAR && t.kind != T_BIT && t.kind != T_INT &&
             t.kind != T_NUMERIC && t.kind != T_FLOAT) {
             rc = restricted(err, c_type, sql_type);
+            break;
+        }
+        bool negative;
+        uint64_t mag;
+        if ((t.kind == T_INT || t.kind == T_NUMERIC || t.kind == T_CHAR) &&
+            integer_value(c_type, value, &negative, &mag)) {
+            rc = integer_to_target(negative, mag, &t, out, err);
             break;
         }
         char buf[GC_NUMERIC_TEXT_MAX];

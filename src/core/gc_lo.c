@@ -25,8 +25,20 @@ static bool may_be_lo(const PGresult *res, int i)
            PQftablecol(res, i) > 0;
 }
 
+static bool any_may_be_lo(const PGresult *res)
+{
+    for (int i = 0; i < PQnfields(res); i++)
+        if (may_be_lo(res, i))
+            return true;
+    return false;
+}
+
 void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
 {
+    /* Most results have no oid column of a user table: nothing to ask,
+     * and no query text built for every statement. */
+    if (!any_may_be_lo(res))
+        return;
     gc_strbuf sql;
     gc_strbuf_init(&sql);
     bool ok = gc_strbuf_append_str(&sql,

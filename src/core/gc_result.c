@@ -357,29 +357,39 @@ static bool changes_rows(const char *tag)
 /* Bytes of values read ahead into the first window at most. */
 #define FIRST_WINDOW_BYTES (1024 * 1024)
 
+/* The first window, made when a second row arrives: s->block's row and the
+ * rows after it in one result (NULL when out of memory). */
+static PGresult *open_window(const gc_stmt *s)
+{
+    PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
+    if (window != NULL && !append_rows(window, s->block, 0)) {
+        PQclear(window);
+        return NULL;
+    }
+    return window;
+}
+
 /* A result set has begun streaming with s->block's one row. Reads on
  * while the set lasts, up to FetchWindowRows rows and 1 MiB of values, into
  * one block: a set that ends within that window is complete when SQLExecute
  * returns, so SQLRowCount is exact (what pyodbc's cursor.rowcount shows).
  * A larger set goes on streaming from where the window stopped; its count
- * is known when its last row has arrived. Returns the error that ended the
- * set within the window (the caller's to report and PQclear): the
- * statement failed, as a driver reading whole results would say at once,
- * and the rows before it are dropped. NULL otherwise. */
+ * is known when its last row has arrived. A set of one row (a point
+ * SELECT) stays in s->block as libpq gave it, without a copy. Returns the
+ * error that ended the set within the window (the caller's to report and
+ * PQclear): the statement failed, as a driver reading whole results would
+ * say at once, and the rows before it are dropped. NULL otherwise. */
 static PGresult *read_first_window(gc_stmt *s)
 {
     int limit = s->conn->settings.fetch_window_rows;
-    PGresult *window = PQcopyResult(s->block, PG_COPYRES_ATTRS);
-    if (window == NULL || !append_rows(window, s->block, 0)) {
-        PQclear(window);
-        return NULL;                    /* stream the set row by row instead */
-    }
+    PGresult *window = NULL;            /* NULL: s->block holds the rows so far */
     size_t bytes = 0;
     bool ok = true;
     PGresult *error = NULL;
     /* Up to one row beyond the window: a set of exactly `limit` rows is
      * complete once its end (a result without rows) has been read. */
-    while (ok && PQntuples(window) <= limit && bytes < FIRST_WINDOW_BYTES) {
+    while (ok && PQntuples(window != NULL ? window : s->block) <= limit &&
+           bytes < FIRST_WINDOW_BYTES) {
         PGresult *r = session_next(s);
         if (r == NULL) {
             s->set_complete = true;
@@ -392,10 +402,12 @@ static PGresult *read_first_window(gc_stmt *s)
         }
         for (int f = 0; f < PQnfields(r) && PQntuples(r) > 0; f++)
             bytes += (size_t)PQgetlength(r, 0, f);
-        ok = append_rows(window, r, 0);
+        if (PQntuples(r) > 0 && window == NULL)
+            ok = (window = open_window(s)) != NULL;
+        ok = ok && (PQntuples(r) == 0 || append_rows(window, r, 0));
         if (st == PGRES_TUPLES_OK) {
             const char *n = PQcmdTuples(r);
-            s->row_count = n[0] ? atol(n) : PQntuples(window);
+            s->row_count = n[0] ? atol(n) : PQntuples(window != NULL ? window : s->block);
             s->set_complete = true;
         }
         PQclear(r);
@@ -404,12 +416,15 @@ static PGresult *read_first_window(gc_stmt *s)
     }
     if (!ok && error == NULL)
         error = driver_error_result();
-    PQclear(s->block);
-    s->block = error == NULL ? window : NULL;
     if (error != NULL) {
         PQclear(window);
+        PQclear(s->block);
+        s->block = NULL;
         s->set_complete = true;
         s->row_count = -1;
+    } else if (window != NULL) {
+        PQclear(s->block);
+        s->block = window;
     }
     return error;
 }

@@ -74,6 +74,11 @@ static void integers_become_decimal_text_of_the_declared_type(void **state)
     i = 12;
     expect_text(send_val(SQL_C_LONG, SQL_VARCHAR, &i), "12", 0);
     expect_text(send_val(SQL_C_SLONG, SQL_DOUBLE, &i), "12", GC_OID_NUMERIC);
+    b = 0;
+    expect_text(send_val(SQL_C_SBIGINT, SQL_BIGINT, &b), "0", GC_OID_INT8);
+    b = -7;
+    expect_text(send_val(SQL_C_SBIGINT, SQL_CHAR, &b), "-7", 0);
+    expect_text(send_val(SQL_C_SBIGINT, SQL_DECIMAL, &b), "-7", GC_OID_NUMERIC);
 }
 
 static void integers_out_of_the_sql_type_range_give_22003(void **state)
@@ -85,6 +90,8 @@ static void integers_out_of_the_sql_type_range_give_22003(void **state)
     expect_state(send_val(SQL_C_UBIGINT, SQL_BIGINT, &huge), SQL_ERROR, "22003");
     SQLINTEGER i = 40000;
     expect_state(send_val(SQL_C_SLONG, SQL_SMALLINT, &i), SQL_ERROR, "22003");
+    big = INT64_MIN;
+    expect_state(send_val(SQL_C_SBIGINT, SQL_INTEGER, &big), SQL_ERROR, "22003");
     SQLDOUBLE d = 1e300;
     expect_state(send_val(SQL_C_DOUBLE, SQL_BIGINT, &d), SQL_ERROR, "22003");
     expect_state(send_val(SQL_C_DOUBLE, SQL_REAL, &d), SQL_ERROR, "22003");

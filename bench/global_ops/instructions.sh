@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# instructions.sh: client instructions per execute of the prepared point
+# SELECT (one bound bigint key, one row fetched into two bound columns,
+# SQLFreeStmt(SQL_CLOSE)) on the general path, the global path and raw
+# libpq, counted by callgrind: the deterministic measure of the driver's
+# own cost per statement (docs/performance.md, "Instructions per execute").
+# A thin front to run.sh's INSTRUCTIONS mode, which brings up its own
+# 3 x 2 cluster and takes it down on exit.
+#
+#   bench/global_ops/instructions.sh [BUILD_DIR]     (default: build)
+#   environment: OPERATIONS ("select"; also update, alternate),
+#                INSTRUCTION_OPS (2000: the count is the difference between
+#                  that many executes and a fifth of them),
+#                BASELINE_DRIVER (another build's libgcodbc.so: its global
+#                  path is counted too, as baseline-global),
+#                CALLGRIND_DIR (keep the profiles, for callgrind_annotate)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+clients="gcodbc-one gcodbc-global libpq-owner"
+[[ -n ${BASELINE_DRIVER:-} ]] && clients="gcodbc-one baseline-global gcodbc-global libpq-owner"
+INSTRUCTIONS=1 SYSCALLS=0 CLIENTS="$clients" OPERATIONS="${OPERATIONS:-select}" \
+  INSTRUCTION_OPS="${INSTRUCTION_OPS:-2000}" exec "$here/run.sh" "$@"
