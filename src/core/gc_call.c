@@ -132,7 +132,6 @@ static SQLRETURN look_up_kind(gc_stmt *s)
     }
     gc_error err;
     gc_error_clear(&err);
-    gc_stmt_free_session(s->conn);
     SQLRETURN rc = SQL_ERROR;
     if (!gc_member_send_query_params(m, PROCEDURE_QUERY, 2, NULL, values, NULL, NULL, &err)) {
         gc_diag_add_error(&s->h.diag, &err);

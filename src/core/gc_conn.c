@@ -174,6 +174,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
         return SQL_ERROR;
     }
     gc_member_set_notice_handler(m, gc_conn_notice, c);
+    gc_member_set_before_send(m, gc_stmt_session_before_send, c);
     if (!gc_member_connect(m, &err)) {
         gc_member_destroy(m);
         gc_diag_add_error(&c->h.diag, &err);

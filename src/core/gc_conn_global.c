@@ -22,6 +22,8 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         .trace = c->trace,
         .notice_fn = gc_conn_notice,
         .notice_ctx = c,
+        .before_send_fn = gc_stmt_session_before_send,
+        .before_send_ctx = c,
     };
     gc_error err;
     gc_error_clear(&err);

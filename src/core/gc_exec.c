@@ -706,10 +706,10 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int 
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    gc_result_take_session(s);
     const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
     bool sent = send_guarded(m, guard, stmt_name, sql, n, types, values, lengths, formats,
                              &err);
+    gc_result_take_session(s);      /* after the send, which ended any other owner */
     if (!sent) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
@@ -1180,9 +1180,9 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
     gc_txn_guard_mode guard;
     if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS)
         return SQL_ERROR;
-    gc_result_take_session(s);
-    if (!send_guarded(m, guard, NULL, sql, nparams, NULL, values, NULL,
-                      NULL, &err)) {
+    bool sent = send_guarded(m, guard, NULL, sql, nparams, NULL, values, NULL, NULL, &err);
+    gc_result_take_session(s);      /* after the send, which ended any other owner */
+    if (!sent) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;

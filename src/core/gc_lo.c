@@ -269,7 +269,6 @@ static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, g
 {
     if (!gc_conn_begin_if_needed(s->conn, err))
         return SQL_ERROR;
-    gc_stmt_free_session(s->conn);
     gc_member *m = s->conn->session;
     static const Oid bytea_type[1] = { GC_OID_BYTEA };
     static const int binary[1] = { 1 };

@@ -135,7 +135,6 @@ SQLRETURN gc_refcursor_after_exec(gc_stmt *s)
     PGresult **results = read && n > 0 ? calloc((size_t)n, sizeof *results) : NULL;
     if (read && n > 0 && results == NULL)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-    gc_stmt_free_session(s->conn);
     int fetched = 0;
     while (results != NULL && fetched < n && (results[fetched] = run_fetch(s, texts[fetched])))
         fetched++;

@@ -3,8 +3,10 @@
  *
  * After a send the statement "owns" the session and reads results one at a
  * time: a result set streams one PGRES_SINGLE_TUPLE result per row, ended by
- * a zero-row PGRES_TUPLES_OK. When another statement needs the session,
- * gc_stmt_free_session() makes the owner copy what is left into memory
+ * a zero-row PGRES_TUPLES_OK. When anything else is sent on the session
+ * (gc_stmt_session_before_send, the member layer's choke point for sending)
+ * or the session's state must be read, gc_stmt_free_session() makes the
+ * owner copy what is left into memory
  * (one PGresult per result set, rows appended with PQsetvalue) and release
  * the session; the owner then reads from memory exactly as from the wire.
  */
@@ -40,7 +42,6 @@ static SQLLEN command_row_count(PGresult *r)
  * connection's notice routing (gc_conn.h: notice_diag). */
 void gc_result_take_session(gc_stmt *s)
 {
-    gc_stmt_free_session(s->conn);
     s->owns_session = true;
 }
 
@@ -213,6 +214,15 @@ void gc_stmt_free_session(gc_conn *c)
             break;      /* only one statement owns the session at a time */
         }
     }
+}
+
+/* Only the current session has a streaming owner: a send elsewhere (another
+ * group's primary, a member being probed) leaves it alone. */
+void gc_stmt_session_before_send(void *ctx, gc_member *m)
+{
+    gc_conn *c = ctx;
+    if (m == c->session)
+        gc_stmt_free_session(c);
 }
 
 void gc_stmt_discard_results(gc_stmt *s)

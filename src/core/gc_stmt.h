@@ -8,8 +8,10 @@
  *  - SQLExecDirect sends the text as is (PQsendQuery) or, with parameters, as
  *    an unnamed extended-protocol statement.
  *  - Results stream in libpq's single-row mode. While a statement streams it
- *    "owns" the connection's session; before anything else uses the session,
- *    gc_stmt_free_session() makes the owner buffer what is left of its results.
+ *    "owns" the connection's session; every send on that session first makes
+ *    the owner buffer what is left of its results (gc_stmt_session_before_send,
+ *    called by the member layer), and gc_stmt_free_session() does it before
+ *    the session's state is read or another session becomes current.
  *
  * Locking: every function here runs under the connection's lock, except
  * gc_stmt_cancel, which must interrupt a call running in another thread.
@@ -201,8 +203,15 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
 
 /* --- session ownership (gc_result.c) --- */
 /* Makes the statement of c that streams (if any) buffer the rest of its
- * results, so the session can take a new command. Call before any send. */
+ * results, so the session can take a new command. Every send on the current
+ * session does it by itself (gc_stmt_session_before_send); call it only
+ * before reading the session's state (its transaction status), before
+ * another session becomes current, or to buffer a whole result. */
 void gc_stmt_free_session(gc_conn *c);
+/* The choke point for sending (gc_member_before_send_fn, installed on every
+ * session of the connection ctx): a send on the current session first ends
+ * the statement streaming there, as gc_stmt_free_session. */
+void gc_stmt_session_before_send(void *ctx, gc_member *m);
 /* Drops every result of s (discarding rows still on the session). */
 void gc_stmt_discard_results(gc_stmt *s);
 
@@ -337,7 +346,8 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
  * type of character columns when `wide` (the application connected through
  * a W function), else the narrow one. */
 void gc_result_apply_type_info(gc_desc_rec *r, bool wide);
-/* Takes ownership of the session for s: frees it from any other statement. */
+/* s owns the session from now on: call it right after s sent its command
+ * (the send ended any other owner's stream). */
 void gc_result_take_session(gc_stmt *s);
 void gc_result_release_session(gc_stmt *s);
 /* Forgets the statement text and deallocates its server-side statement. */

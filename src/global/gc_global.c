@@ -332,6 +332,8 @@ static bool create_members(gc_global *g, const gc_global_options *opt)
             return false;
         if (opt->notice_fn != NULL)
             gc_member_set_notice_handler(g->members[i], opt->notice_fn, opt->notice_ctx);
+        if (opt->before_send_fn != NULL)
+            gc_member_set_before_send(g->members[i], opt->before_send_fn, opt->before_send_ctx);
         g->connect_order[i] = -1;
     }
     return true;

@@ -48,6 +48,8 @@ typedef struct gc_global_options {
     gc_trace *trace;               /* may be NULL */
     gc_member_notice_fn notice_fn; /* installed on every member session */
     void *notice_ctx;
+    gc_member_before_send_fn before_send_fn; /* installed on every member session */
+    void *before_send_ctx;
 } gc_global_options;
 
 /* What SHOW GLOBAL CONNECTION reports per member. */

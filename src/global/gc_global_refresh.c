@@ -51,6 +51,8 @@ struct gc_global_refresh {
     const gc_settings *settings;   /* borrowed from the connection */
     gc_member_notice_fn notice_fn;
     void *notice_ctx;
+    gc_member_before_send_fn before_send_fn;
+    void *before_send_ctx;
     int interval_ms;               /* TopologyRefresh */
     long long last_check_ms;       /* monotonic time of the last version check */
     long long last_notify_read_ms; /* monotonic time the listener was last read */
@@ -139,6 +141,8 @@ bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int list
     r->settings = opt->settings;
     r->notice_fn = opt->notice_fn;
     r->notice_ctx = opt->notice_ctx;
+    r->before_send_fn = opt->before_send_fn;
+    r->before_send_ctx = opt->before_send_ctx;
     int s = opt->settings->topology_refresh > 0 ? opt->settings->topology_refresh : 10;
     r->interval_ms = s * 1000;
     r->last_check_ms = monotonic_ms();
@@ -350,6 +354,8 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
         ok = members[i] != NULL;
         if (ok && r->notice_fn != NULL)
             gc_member_set_notice_handler(members[i], r->notice_fn, r->notice_ctx);
+        if (ok && r->before_send_fn != NULL)
+            gc_member_set_before_send(members[i], r->before_send_fn, r->before_send_ctx);
         created[i] = true;
     }
     if (!ok) {

@@ -252,9 +252,22 @@ void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ct
     m->notice_ctx = ctx;
 }
 
+void gc_member_set_before_send(gc_member *m, gc_member_before_send_fn fn, void *ctx)
+{
+    m->before_send_fn = fn;
+    m->before_send_ctx = ctx;
+}
+
+void gc_member_before_send(gc_member *m)
+{
+    if (m->before_send_fn != NULL)
+        m->before_send_fn(m->before_send_ctx, m);
+}
+
 /* Common checks before sending; fills err (08003 closed, 08S01 lost). */
 static bool ready_to_send(gc_member *m, gc_error *err)
 {
+    gc_member_before_send(m);
     if (m->conn == NULL) {
         gc_error_set(err, "08003", 0, "connection not open");
         return false;

@@ -61,6 +61,12 @@ typedef struct gc_member gc_member;
 typedef void (*gc_member_notice_fn)(void *ctx, const char *sqlstate, const char *severity,
                                     const char *message);
 
+/* Called at the start of every send on a session (the choke point for
+ * sending): the session's owner ends the result still streaming there, by
+ * reading the rest into the statement it belongs to. What is still in flight
+ * after it returns is drained (discarded) before the send. */
+typedef void (*gc_member_before_send_fn)(void *ctx, gc_member *m);
+
 /* Allocates a closed session. Returns NULL on out-of-memory. */
 gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace);
 void gc_member_destroy(gc_member *m);
@@ -149,6 +155,9 @@ const char *gc_member_parameter(const gc_member *m, const char *name);
 bool gc_member_standard_strings(const gc_member *m);
 
 void gc_member_set_notice_handler(gc_member *m, gc_member_notice_fn fn, void *ctx);
+/* Installs the session owner's gc_member_before_send_fn (none by default,
+ * and none on a session made by gc_member_create_like). */
+void gc_member_set_before_send(gc_member *m, gc_member_before_send_fn fn, void *ctx);
 
 /* --- sending (each returns false and fills err when nothing could be sent) --- */
 bool gc_member_send_query(gc_member *m, const char *sql, gc_error *err);

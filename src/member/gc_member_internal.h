@@ -45,6 +45,8 @@ struct gc_member {
     } wrap;
     gc_member_notice_fn notice_fn;
     void *notice_ctx;
+    gc_member_before_send_fn before_send_fn;
+    void *before_send_ctx;
 
     /* The cancel object is used from other threads (SQLCancel), so it has its
      * own lock: close must not free it while a cancel is being sent. */
@@ -100,6 +102,12 @@ PGresult *gc_member_wrapped_next(gc_member *m);
 void gc_member_wrap_end(gc_member *m);
 /* Fills err with libpq's message, without its trailing newline. */
 void gc_member_error_from_libpq(gc_error *err, const char *sqlstate, const char *msg);
+
+/* The choke point every send passes first (the start of ready_to_send,
+ * pipeline begin, the transaction-id pipelines): the owner's before-send
+ * hook ends the result it streams here; what it leaves in flight is
+ * drained by the send itself. */
+void gc_member_before_send(gc_member *m);
 
 /* Forwards a server notice to the session's notice handler (libpq callback). */
 void gc_member_notice_receiver(void *arg, const PGresult *res);

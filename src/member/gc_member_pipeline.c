@@ -26,6 +26,7 @@ static bool queue_failed(gc_member *m, gc_error *err)
 
 bool gc_member_pipeline_begin(gc_member *m, gc_error *err)
 {
+    gc_member_before_send(m);
     if (!gc_member_check_alive(m, err))
         return false;
     if (m->in_flight)

@@ -300,6 +300,7 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
                          const int *lengths, const int *formats, gc_member_xid_run *run,
                          gc_error *err)
 {
+    gc_member_before_send(m);
     memset(run, 0, sizeof *run);
     run->outcome = GC_XID_NOT_COMMITTED;
     run->generation = m->generation;
