@@ -232,6 +232,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
     s->spans_groups = false;
     s->routed_by_key = false;
+    s->routed_around_key = false;
     if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
         gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                     "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
@@ -315,6 +316,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             break;
         }
         s->routed_by_key = d.by_key;
+        s->routed_around_key = d.key_group_down;
         if (d.spans) {
             s->spans_groups = true;    /* no member: gc_span_exec runs it */
             rc = SQL_SUCCESS;
@@ -572,7 +574,11 @@ bool gc_route_group_not_writable(const gc_stmt *s)
         if (strcmp(d->records[i].sqlstate, "25006") == 0 ||
             strcmp(d->records[i].sqlstate, "08001") == 0)
             return true;
-    return false;
+    /* Sent to another group while the key's had no primary: once
+     * postgres_fdw reaches a new primary there, the foreign partition's
+     * trigger refuses the write (nothing applied); routed afresh it goes to
+     * that primary itself. */
+    return s->routed_around_key && remote_write_refused(d);
 }
 
 void gc_route_fetch_failed(gc_stmt *s)

@@ -161,6 +161,8 @@ typedef struct gc_route_decision {
     int member;                   /* index of the member to run on */
     int group;
     bool by_key;                  /* the group came from the sharding key */
+    bool key_group_down;          /* the key's group had no member for it: another
+                                     group's, which reaches it through postgres_fdw */
     bool pinned;                  /* the open transaction's member */
     bool join;                    /* a member of another group the open transaction
                                      must join first (gc_global_join) */
