@@ -16,7 +16,9 @@ transactions only).
 
 1. Autocommit off: `SELECT 1` opens the transaction on group C's primary.
 2. gcctl move-shard moves the shard of account Z from group X to group Y
-   (both other than C).
+   (both other than C); every foreign partition on every group (X's new
+   one, the others' repointed ones) has the trigger that refuses a global
+   connection's writes through postgres_fdw.
 3. The transaction moves 10 from A (of C) to Z: Z's write joins X's
    primary, by the old map, where the shard is a foreign partition now,
    whose trigger refuses a global connection's write through postgres_fdw:
@@ -47,7 +49,14 @@ shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id
 log(f"1. transaction open on {C}; account {A} of {C}, account {Z} in shard {shard} of {X}")
 
 helper("gcctl", "move-shard", "accounts", shard, "--to", Y, timeout=120)
-log(f"2. {shard} moved from {X} to {Y}")
+for g in GROUPS:
+    lacking = helper("su", P[g], "SELECT string_agg(c.relname, ',') FROM pg_class c "
+                                 "WHERE c.relkind = 'f' AND c.relispartition AND NOT EXISTS "
+                                 "(SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid "
+                                 "AND t.tgname = 'gcluster_refuse_remote_write')")
+    if lacking:
+        fail(f"2. after the move, foreign partitions of {P[g]} lack their trigger: {lacking}")
+log(f"2. {shard} moved from {X} to {Y}; every foreign partition has its trigger")
 
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
 expect_error("3. the write of the moved account",

@@ -10,7 +10,8 @@ groups").
 
 usage: xact_remote_write.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
 
-(a) Every foreign partition on every group's primary has the trigger.
+(a) Every foreign partition on every group's primary has the trigger; one
+    whose trigger was dropped gets it back at the next gcctl apply.
 (b) Autocommit: `SELECT bump(A, Z)`, a plpgsql function updating an account
     of G1 and one of G2, is refused with 0A000 saying how to write it
     atomically; both balances unchanged on their owners.
@@ -46,14 +47,24 @@ def unchanged(what, want=100):
             fail(f"{what}: account {account} of {group} holds {got}, expected {want}")
 
 
-for g in GROUPS:
-    lacking = su(P[g], "SELECT count(*) FROM pg_class c WHERE c.relkind = 'f' AND c.relispartition "
-                       "AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid "
-                       "AND t.tgname = 'gcluster_refuse_remote_write')")
-    foreign = su(P[g], "SELECT count(*) FROM pg_class WHERE relkind = 'f' AND relispartition")
-    if lacking != "0" or foreign == "0":
-        fail(f"(a) {P[g]}: {lacking} of its {foreign} foreign partitions lack the trigger")
-log("(a) every foreign partition has the trigger")
+
+
+def every_foreign_partition_guarded(what):
+    for g in GROUPS:
+        lacking = su(P[g], "SELECT count(*) FROM pg_class c WHERE c.relkind = 'f' "
+                           "AND c.relispartition AND NOT EXISTS (SELECT 1 FROM pg_trigger t "
+                           "WHERE t.tgrelid = c.oid AND t.tgname = 'gcluster_refuse_remote_write')")
+        foreign = su(P[g], "SELECT count(*) FROM pg_class WHERE relkind = 'f' AND relispartition")
+        if lacking != "0" or foreign == "0":
+            fail(f"{what} {P[g]}: {lacking} of its {foreign} foreign partitions lack the trigger")
+
+
+every_foreign_partition_guarded("(a)")
+twin = su(P["G2"], "SELECT relname FROM pg_class WHERE relkind = 'f' AND relispartition LIMIT 1")
+su(P["G2"], f"DROP TRIGGER gcluster_refuse_remote_write ON {twin}")
+helper("gcctl", "apply", timeout=60)
+every_foreign_partition_guarded("(a) after apply")
+log(f"(a) every foreign partition has the trigger; apply gave it back to {twin} on {P['G2']}")
 
 auto = connect(APP, autocommit=True)
 e = expect_error("(b) a function writing two groups, autocommit",
