@@ -25,7 +25,15 @@
  *   on every group again without an error, and SHOW GLOBAL SESSION shows
  *   the dead sessions discarded by the pool, none lost while held (no
  *   dead session was handed out) and no member down.
+ *        global_session DSN threads
+ *   8 threads, each with 8 connections of its own and a setting of its
+ *   own (work_mem), share one pool bounded by GlobalSessionMax=2: each
+ *   thread runs transactions (UPDATE by key, a read of it, COMMIT) turning
+ *   over its connections. Every increment is applied exactly once, every
+ *   read sees its own connection's setting, and at the end no session is
+ *   borrowed and no member holds more than GlobalSessionMax.
  */
+#include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
 #include <stdbool.h>
@@ -446,10 +454,192 @@ static int kill_sessions(SQLHENV env)
     return 0;
 }
 
+enum { N_THREADS = 8, CONNS_PER_THREAD = 8, ROUNDS = 40 };
+
+/* One thread of `threads`: its connections, their keys and what went wrong. */
+typedef struct {
+    SQLHENV env;
+    int thread;
+    int failures;
+    char failure[600];
+} session_thread;
+
+/* The key of connection c of thread t: one row per connection, spread over
+ * every group. */
+static SQLBIGINT thread_key(int t, int c)
+{
+    return (SQLBIGINT)(t * CONNS_PER_THREAD + c + 1);
+}
+
+/* The work_mem connection c of thread t sets: its own value, in kB. */
+static int thread_work_mem(int t, int c)
+{
+    return 64 + t * CONNS_PER_THREAD + c;
+}
+
+/* Notes the first failure of a thread (the thread goes on, counted). */
+static void thread_failed(session_thread *w, SQLSMALLINT type, SQLHANDLE h, const char *what)
+{
+    SQLCHAR state[6] = "", msg[400] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    if (h != NULL)
+        SQLGetDiagRec(type, h, 1, state, &native, msg, sizeof msg, &len);
+    if (w->failures++ == 0)
+        snprintf(w->failure, sizeof w->failure, "thread %d: %s: %s %s", w->thread, what, state,
+                 msg);
+}
+
+/* Runs sql (one bigint parameter: key) on st; false (noted) when it fails. */
+static bool run_on(session_thread *w, SQLHSTMT st, const char *sql, SQLBIGINT *key)
+{
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLLEN ind = 0;
+    if (SQL_SUCCEEDED(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
+                                       key, 0, &ind)) &&
+        SQL_SUCCEEDED(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS)))
+        return true;
+    thread_failed(w, SQL_HANDLE_STMT, st, sql);
+    return false;
+}
+
+/* The work_mem in force where the transaction reads key, checked against
+ * the connection's own; false (noted) when it differs or fails. */
+static bool setting_is_own(session_thread *w, SQLHSTMT st, SQLBIGINT *key, int work_mem)
+{
+    if (!run_on(w, st, "SELECT current_setting('work_mem') FROM accounts WHERE id = ?", key))
+        return false;
+    char setting[32] = "", want[32];
+    SQLLEN got = 0;
+    if (!SQL_SUCCEEDED(SQLFetch(st)) ||
+        !SQL_SUCCEEDED(SQLGetData(st, 1, SQL_C_CHAR, setting, sizeof setting, &got))) {
+        thread_failed(w, SQL_HANDLE_STMT, st, "fetch the setting");
+        return false;
+    }
+    snprintf(want, sizeof want, "%dkB", work_mem);
+    if (strcmp(setting, want) == 0)
+        return true;
+    char what[128];
+    snprintf(what, sizeof what, "work_mem is %s in the transaction, the connection set %s",
+             setting, want);
+    thread_failed(w, 0, NULL, what);
+    return false;
+}
+
+/* One transaction on dbc: the key's balance + 1 and a read of the setting
+ * in force, then COMMIT (ROLLBACK when a step failed, noted). */
+static void one_transaction(session_thread *w, SQLHDBC dbc, SQLBIGINT key, int work_mem)
+{
+    SQLHSTMT st;
+    if (!SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st))) {
+        thread_failed(w, SQL_HANDLE_DBC, dbc, "alloc stmt");
+        return;
+    }
+    bool ok = run_on(w, st, "UPDATE accounts SET balance = balance + 1 WHERE id = ?", &key) &&
+              setting_is_own(w, st, &key, work_mem);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    if (!SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, dbc, ok ? SQL_COMMIT : SQL_ROLLBACK)))
+        thread_failed(w, SQL_HANDLE_DBC, dbc, "SQLEndTran");
+}
+
+/* A thread of `threads`: connects its 8 connections (each with its own
+ * work_mem and autocommit off), then ROUNDS times a transaction on each. */
+static void *session_thread_main(void *arg)
+{
+    session_thread *w = arg;
+    SQLHDBC dbc[CONNS_PER_THREAD];
+    for (int c = 0; c < CONNS_PER_THREAD; c++) {
+        dbc[c] = connect_with(w->env, "Yes", ";GlobalSessionMax=2;GlobalSessionWait=60");
+        SQLSetConnectAttr(dbc[c], SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
+        SQLHSTMT st;
+        SQLAllocHandle(SQL_HANDLE_STMT, dbc[c], &st);
+        char set[64];
+        snprintf(set, sizeof set, "SET work_mem = '%dkB'", thread_work_mem(w->thread, c));
+        if (!SQL_SUCCEEDED(SQLExecDirect(st, (SQLCHAR *)set, SQL_NTS)))
+            thread_failed(w, SQL_HANDLE_STMT, st, set);
+        SQLFreeHandle(SQL_HANDLE_STMT, st);
+        SQLEndTran(SQL_HANDLE_DBC, dbc[c], SQL_COMMIT);
+    }
+    for (int r = 0; r < ROUNDS; r++)
+        for (int c = 0; c < CONNS_PER_THREAD; c++)
+            one_transaction(w, dbc[c], thread_key(w->thread, c), thread_work_mem(w->thread, c));
+    for (int c = 0; c < CONNS_PER_THREAD; c++) {
+        SQLDisconnect(dbc[c]);
+        SQLFreeHandle(SQL_HANDLE_DBC, dbc[c]);
+    }
+    return NULL;
+}
+
+/* The balance of every key 1..N_THREADS*CONNS_PER_THREAD, read on a
+ * connection of its own without the global session. */
+static void read_balances(SQLHENV env, SQLBIGINT *balance)
+{
+    SQLHDBC dbc = connect_one(env, "No");
+    for (int k = 1; k <= N_THREADS * CONNS_PER_THREAD; k++) {
+        char out[32];
+        run_keyed(dbc, "SELECT balance FROM accounts WHERE id = ?", k, out, sizeof out);
+        balance[k - 1] = strtoll(out, NULL, 10);
+    }
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+}
+
+static int threads(SQLHENV env)
+{
+    enum { KEYS = N_THREADS * CONNS_PER_THREAD };
+    SQLBIGINT before[KEYS], after[KEYS];
+    read_balances(env, before);
+    /* Connected through the run, the observer keeps the pool (which ends
+     * with its last connection) to be seen at rest after the threads. */
+    SQLHDBC observer = connect_with(env, "Yes", ";GlobalSessionMax=2;GlobalSessionWait=60");
+    session_thread w[N_THREADS];
+    pthread_t tid[N_THREADS];
+    double started = now_s();
+    for (int t = 0; t < N_THREADS; t++) {
+        w[t] = (session_thread){.env = env, .thread = t};
+        if (pthread_create(&tid[t], NULL, session_thread_main, &w[t]) != 0) {
+            fprintf(stderr, "FAIL: pthread_create\n");
+            exit(1);
+        }
+    }
+    for (int t = 0; t < N_THREADS; t++)
+        pthread_join(tid[t], NULL);
+    double took = now_s() - started;
+    read_balances(env, after);
+    int failed = 0;
+    for (int t = 0; t < N_THREADS; t++)
+        if (w[t].failures > 0) {
+            fprintf(stderr, "FAIL: %d failures, the first: %s\n", w[t].failures, w[t].failure);
+            failed = 1;
+        }
+    for (int k = 0; k < KEYS; k++)
+        if (after[k] - before[k] != ROUNDS) {
+            fprintf(stderr, "FAIL: key %d: balance %lld -> %lld, expected +%d\n", k + 1,
+                    (long long)before[k], (long long)after[k], ROUNDS);
+            failed = 1;
+        }
+    /* Borrowed: the observer's own, for SHOW GLOBAL SESSION. */
+    long borrowed = session_figure(observer, COL_BORROWED, NULL);
+    long sessions = session_figure(observer, COL_SESSIONS, NULL);
+    long waits = session_figure(observer, COL_WAITS, NULL);
+    SQLDisconnect(observer);
+    SQLFreeHandle(SQL_HANDLE_DBC, observer);
+    if (borrowed != 1 || sessions > 2 * 6 || waits < 1) {
+        fprintf(stderr, "FAIL: after the threads: %ld sessions borrowed (the observer's 1), %ld "
+                "open (at most %d), %ld waits (8 threads for 2 sessions per member)\n", borrowed,
+                sessions, 2 * 6, waits);
+        failed = 1;
+    }
+    printf("%s: %d threads x %d connections x %d transactions in %.1f s, %ld shared sessions "
+           "at the end, %ld waits for one\n", failed ? "FAIL" : "ok", N_THREADS,
+           CONNS_PER_THREAD, ROUNDS, took, sessions, waits);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: global_session DSN count Yes|No | leak | wait | kill\n");
+        fprintf(stderr, "usage: global_session DSN count Yes|No | leak | wait | kill | threads\n");
         return 2;
     }
     dsn = argv[1];
@@ -465,6 +655,8 @@ int main(int argc, char **argv)
         rc = wait_for_session(env);
     else if (strcmp(argv[2], "kill") == 0)
         rc = kill_sessions(env);
+    else if (strcmp(argv[2], "threads") == 0)
+        rc = threads(env);
     SQLFreeHandle(SQL_HANDLE_ENV, env);
     return rc;
 }
