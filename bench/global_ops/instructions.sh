@@ -18,8 +18,9 @@
 #                  the SELECT read with SQLGetData),
 #                INSTRUCTION_OPS (2000: the count is the difference between
 #                  that many executes and a fifth of them),
-#                BASELINE_DRIVER (another build's libgcodbc.so: its global
-#                  path is counted too, as baseline-global),
+#                BASELINE_DRIVER (another build's libgcodbc.so: its general
+#                  and global paths are counted too, as baseline-one and
+#                  baseline-global),
 #                CLIENTS (which; default every client above and global-nores),
 #                CALLGRIND_DIR (keep the profiles, for callgrind_annotate)
 set -euo pipefail
@@ -27,6 +28,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 raw="libpq-owner libpq-singlerow libpq-returning"
 clients="gcodbc-one gcodbc-global global-nores $raw"
-[[ -n ${BASELINE_DRIVER:-} ]] && clients="gcodbc-one baseline-global gcodbc-global global-nores $raw"
+[[ -n ${BASELINE_DRIVER:-} ]] &&
+  clients="baseline-one gcodbc-one baseline-global gcodbc-global global-nores $raw"
 INSTRUCTIONS=1 SYSCALLS=0 CLIENTS="${CLIENTS:-$clients}" OPERATIONS="${OPERATIONS:-select}" \
   INSTRUCTION_OPS="${INSTRUCTION_OPS:-2000}" exec "$here/run.sh" "$@"

@@ -31,7 +31,8 @@
 #                OPERATIONS (which, "select update alternate"; also getdata: the
 #                  point SELECT read with SQLGetData instead of bound columns),
 #                BASELINE_DRIVER (another build's libgcodbc.so: adds the client
-#                  baseline-global, compared with gcodbc-global in a table),
+#                  baseline-global, compared with gcodbc-global in a table;
+#                  baseline-one, its general connection, can be asked for),
 #                INSTRUCTIONS (set: count client instructions per operation
 #                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR;
 #                  SYSCALLS=0 leaves out the strace count),
@@ -102,6 +103,7 @@ declare -A target=(
   [global-nores]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0;ResolveLostWrites=No"
   [libpq-owner]="libpq $state/owner_conninfos"
   [baseline-global]="odbc DSN=bench_baseline;GlobalConnection=Yes;LocalityMemberPolicy=0"
+  [baseline-one]="odbc DSN=bench_baseline;GlobalConnection=No;Servers=127.0.0.1:$(port_of G1N1)"
   [libpq-xidquery]="libpq-xidquery $state/owner_conninfos"
   [libpq-returning]="libpq-returning $state/owner_conninfos"
   [libpq-singlerow]="libpq-singlerow $state/owner_conninfos"
@@ -277,6 +279,9 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
       owner=$((split[libpq-owner.$op.layer/libpq] + split[libpq-owner.$op.layer/client]))
       for raw in libpq-owner libpq-singlerow libpq-returning; do
         [[ -n ${split[$raw.$op.layer/libpq]:-} ]] || continue
+        # Single-row mode is for reads, the id-carrying shape for writes.
+        [[ $raw != libpq-singlerow || $op != update ]] || continue
+        [[ $raw != libpq-returning || $op == update ]] || continue
         whole=$((split[$raw.$op.layer/libpq] + split[$raw.$op.layer/client]))
         printf '%-10s driver manager %5d + %-15s %6d = %6d: %sx libpq-owner (%d)\n' "$op" \
           "$dm" "$raw" "$whole" $((dm + whole)) "$(ratio $((dm + whole)) "$owner")" "$owner"
