@@ -4,11 +4,12 @@
  * client (run.sh starts the cluster and runs this for each client, thread
  * count and repetition).
  *
- *   global_ops odbc  CONNSTR       select|update|alternate THREADS OPS OWNERS
- *   global_ops libpq CONNINFO_FILE select|update|alternate THREADS OPS OWNERS
+ *   global_ops odbc  CONNSTR       select|update|alternate|getdata THREADS OPS OWNERS
+ *   global_ops libpq CONNINFO_FILE select|update|alternate|getdata THREADS OPS OWNERS
  *
  * libpq-xidquery and libpq-returning instead of libpq send each UPDATE in
- * one of the shapes that carry its transaction id (global_write_shape).
+ * one of the shapes that carry its transaction id; libpq-singlerow reads
+ * each SELECT in single-row mode (global_write_shape).
  *
  * OWNERS lists "id group" per account (group: 0-based index of the owner
  * group, from the servers); CONNINFO_FILE holds one libpq conninfo per group
@@ -97,7 +98,7 @@ static void *worker_main(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq[-xidquery|-returning] CONNINFO_FILE select|update|alternate "
+    fprintf(stderr, "usage: global_ops odbc CONNSTR|libpq[-xidquery|-returning|-singlerow] CONNINFO_FILE select|update|alternate|getdata "
                     "THREADS OPS OWNERS\n");
     return 2;
 }
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
         b.kind = GLOBAL_UPDATE;
     else if (strcmp(argv[3], "alternate") == 0)
         b.kind = GLOBAL_ALTERNATE;
+    else if (strcmp(argv[3], "getdata") == 0)
+        b.kind = GLOBAL_GETDATA;
     else
         return usage();
     int threads = atoi(argv[4]);
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
         b.shape = GLOBAL_WRITE_XID_QUERY;
     else if (strcmp(b.mode, "libpq-returning") == 0)
         b.shape = GLOBAL_WRITE_RETURNING;
+    else if (strcmp(b.mode, "libpq-singlerow") == 0)
+        b.shape = GLOBAL_SELECT_SINGLE_ROW;
     if (strncmp(b.mode, "libpq", 5) == 0) {
         if (!conninfos_load(&b, b.target))
             return 1;

@@ -12,7 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { GLOBAL_SELECT, GLOBAL_UPDATE, GLOBAL_ALTERNATE } global_op_kind;
+/* GLOBAL_GETDATA is the point SELECT with its row read by SQLGetData
+ * instead of bound columns (libpq: the same as GLOBAL_SELECT). */
+typedef enum { GLOBAL_SELECT, GLOBAL_UPDATE, GLOBAL_ALTERNATE, GLOBAL_GETDATA } global_op_kind;
 
 /* One client session (one per thread) able to run the prepared operations. */
 typedef struct global_client global_client;
@@ -44,8 +46,13 @@ global_client *global_client_libpq(char **conninfos, int n);
  * (docs/failover.md), to weigh them against each other on the wire alone:
  *   XID_QUERY  the statement, the prepared id query, a flush request, sync
  *   RETURNING  the statement with RETURNING of the id, a flush request, sync
+ * or, SELECT_SINGLE_ROW, the UPDATE alone and each SELECT read in libpq's
+ * single-row mode, as a driver that streams results must read it with
+ * libpq 15: the floor of such a driver's libpq work.
  */
-typedef enum { GLOBAL_WRITE_ALONE, GLOBAL_WRITE_XID_QUERY, GLOBAL_WRITE_RETURNING } global_write_shape;
+typedef enum {
+    GLOBAL_WRITE_ALONE, GLOBAL_WRITE_XID_QUERY, GLOBAL_WRITE_RETURNING, GLOBAL_SELECT_SINGLE_ROW
+} global_write_shape;
 global_client *global_client_libpq_shaped(char **conninfos, int n, global_write_shape shape);
 
 #define GLOBAL_SELECT_SQL_ODBC "SELECT id, balance FROM accounts WHERE id = ?"

@@ -52,7 +52,7 @@ static bool pq_prepare(global_client *base, global_op_kind kind)
     if (kind == GLOBAL_UPDATE)
         return prepare_everywhere(c, "global_update", GLOBAL_UPDATE_SQL_PG);
     return prepare_everywhere(c, "global_select", GLOBAL_SELECT_SQL_PG) &&
-           (kind == GLOBAL_SELECT ||
+           (kind != GLOBAL_ALTERNATE ||
             prepare_everywhere(c, "global_select2", GLOBAL_SELECT2_SQL_PG));
 }
 
@@ -60,7 +60,7 @@ static const char *statement_name(pq_client *c, global_op_kind kind)
 {
     if (kind == GLOBAL_UPDATE)
         return "global_update";
-    if (kind == GLOBAL_SELECT)
+    if (kind != GLOBAL_ALTERNATE)
         return "global_select";
     c->turn = !c->turn;
     return c->turn ? "global_select2" : "global_select";
@@ -103,6 +103,30 @@ static bool run_shaped_update(pq_client *c, PGconn *conn, const char *const *val
     return ok;
 }
 
+/* The SELECT in single-row mode: one result for the row, one for the end
+ * of the set. */
+static bool run_single_row_select(pq_client *c, PGconn *conn, global_op_kind kind,
+                                  const char *const *values, int64_t id)
+{
+    bool ok = PQsendQueryPrepared(conn, statement_name(c, kind), 1, values, NULL, NULL, 0) &&
+              PQsetSingleRowMode(conn);
+    int rows = 0;
+    PGresult *res;
+
+    while ((res = PQgetResult(conn)) != NULL) {
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_SINGLE_TUPLE)
+            rows += strtoll(PQgetvalue(res, 0, 0), NULL, 10) == id && PQgetlength(res, 0, 1) > 0;
+        else if (st != PGRES_TUPLES_OK)
+            ok = false;
+        PQclear(res);
+    }
+    ok = ok && rows == 1;
+    if (!ok)
+        fprintf(stderr, "global_ops: single-row SELECT failed: %s", PQerrorMessage(conn));
+    return ok;
+}
+
 static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int group)
 {
     pq_client *c = (pq_client *)base;
@@ -112,7 +136,9 @@ static bool pq_run(global_client *base, global_op_kind kind, int64_t id, int gro
     bool ok;
 
     snprintf(text, sizeof text, "%lld", (long long)id);
-    if (kind == GLOBAL_UPDATE && c->shape != GLOBAL_WRITE_ALONE)
+    if (kind != GLOBAL_UPDATE && c->shape == GLOBAL_SELECT_SINGLE_ROW)
+        return run_single_row_select(c, conn, kind, values, id);
+    if (kind == GLOBAL_UPDATE && c->shape != GLOBAL_WRITE_ALONE && c->shape != GLOBAL_SELECT_SINGLE_ROW)
         return run_shaped_update(c, conn, values);
     PGresult *res = PQexecPrepared(conn, statement_name(c, kind), 1, values, NULL, NULL, 0);
     if (kind != GLOBAL_UPDATE)

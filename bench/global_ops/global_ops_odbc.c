@@ -31,7 +31,7 @@ static bool odbc_prepare(global_client *base, global_op_kind kind)
     if (!SQL_SUCCEEDED(SQLBindParameter(c->odbc.stmt, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
                                         &c->key, 0, NULL)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindParameter");
-    if (kind != GLOBAL_UPDATE &&
+    if (kind != GLOBAL_UPDATE && kind != GLOBAL_GETDATA &&
         (!SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 1, SQL_C_SBIGINT, &c->id, 0, &c->id_ind)) ||
          !SQL_SUCCEEDED(SQLBindCol(c->odbc.stmt, 2, SQL_C_CHAR, c->balance, sizeof c->balance, &c->balance_ind))))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLBindCol");
@@ -59,8 +59,15 @@ static bool odbc_run(global_client *base, global_op_kind kind, int64_t id, int g
             return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLRowCount (one row updated)");
         return true;
     }
-    if (!SQL_SUCCEEDED(SQLFetch(c->odbc.stmt)) || c->id != id)
+    if (!SQL_SUCCEEDED(SQLFetch(c->odbc.stmt)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLFetch (the key's row)");
+    if (kind == GLOBAL_GETDATA &&
+        (!SQL_SUCCEEDED(SQLGetData(c->odbc.stmt, 1, SQL_C_SBIGINT, &c->id, 0, &c->id_ind)) ||
+         !SQL_SUCCEEDED(SQLGetData(c->odbc.stmt, 2, SQL_C_CHAR, c->balance, sizeof c->balance,
+                                   &c->balance_ind))))
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLGetData");
+    if (c->id != id)
+        return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "the key's row");
     if (!SQL_SUCCEEDED(SQLFreeStmt(c->odbc.stmt, SQL_CLOSE)))
         return odbc_fail(SQL_HANDLE_STMT, c->odbc.stmt, "SQLFreeStmt(SQL_CLOSE)");
     return true;

@@ -26,10 +26,13 @@
 #                CLIENTS (which, "psqlODBC gcodbc-one gcodbc-global global-nores
 #                  libpq-owner"; also libpq-xidquery and libpq-returning: libpq-owner
 #                  sending each UPDATE in a shape that carries its transaction id,
-#                  see global_ops.h, printed in a table of their own),
-#                OPERATIONS (which, "select update alternate"),
+#                  see global_ops.h, printed in a table of their own; libpq-singlerow:
+#                  libpq-owner reading each SELECT in single-row mode),
+#                OPERATIONS (which, "select update alternate"; also getdata: the
+#                  point SELECT read with SQLGetData instead of bound columns),
 #                BASELINE_DRIVER (another build's libgcodbc.so: adds the client
-#                  baseline-global, compared with gcodbc-global in a table),
+#                  baseline-global, compared with gcodbc-global in a table;
+#                  baseline-one, its general connection, can be asked for),
 #                INSTRUCTIONS (set: count client instructions per operation
 #                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR;
 #                  SYSCALLS=0 leaves out the strace count),
@@ -100,8 +103,10 @@ declare -A target=(
   [global-nores]="odbc DSN=bench;GlobalConnection=Yes;LocalityMemberPolicy=0;ResolveLostWrites=No"
   [libpq-owner]="libpq $state/owner_conninfos"
   [baseline-global]="odbc DSN=bench_baseline;GlobalConnection=Yes;LocalityMemberPolicy=0"
+  [baseline-one]="odbc DSN=bench_baseline;GlobalConnection=No;Servers=127.0.0.1:$(port_of G1N1)"
   [libpq-xidquery]="libpq-xidquery $state/owner_conninfos"
   [libpq-returning]="libpq-returning $state/owner_conninfos"
+  [libpq-singlerow]="libpq-singlerow $state/owner_conninfos"
 )
 read -r -a clients <<<"${CLIENTS:-psqlODBC gcodbc-one gcodbc-global global-nores libpq-owner}"
 
@@ -182,6 +187,8 @@ fi
 # between a run of INSTRUCTION_OPS operations and one of a fifth of them,
 # so the first execution (which prepares) and the warm-up cancel out.
 # CALLGRIND_DIR keeps the longer runs' profiles (callgrind_annotate them).
+# Each profile is also split by layer, by object and by ODBC call
+# (callgrind_split.awk), printed after the totals.
 if [[ -n ${INSTRUCTIONS:-} ]]; then
   command -v valgrind >/dev/null || { echo "run.sh: INSTRUCTIONS needs valgrind" >&2; exit 1; }
   long_ops=${INSTRUCTION_OPS:-2000}
@@ -195,6 +202,7 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
       --callgrind-out-file="$out" "$bin" "$kind" "$conn" "$2" 1 "$3" \
       "$state/owners" >/dev/null 2>"$state/err" || { sed 's/^/  /' "$state/err" | tail -n 5 >&2; return 1; }
     sed -n 's/^summary: //p' "$out"
+    awk -v client_object="$(basename "$bin")" -f "$here/callgrind_split.awk" "$out" >"$out.split"
     if [[ -n ${CALLGRIND_DIR:-} && $3 == "$long_ops" ]]; then
       mkdir -p "$CALLGRIND_DIR" && cp "$out" "$CALLGRIND_DIR/callgrind.$1.$2"
     fi
@@ -207,6 +215,79 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
       2>"$state/err" || return 1
     awk '$NF == "total" {print ($4 ~ /^[0-9]+$/ ? $4 : $3)}' "$out"
   }
+  # split_per_op CLIENT OP: callgrind_split.awk's figures per operation
+  # (the long run's less the short run's) into split[CLIENT.OP.KEY].
+  declare -A split=()
+  split_per_op() {
+    local key value
+    while read -r key value; do
+      split[$1.$2.$key]=$value
+    done < <(awk -v n=$((long_ops - short_ops)) '
+      { key = $1 " " $2 } FNR == NR { short[key] = $3; next }
+      { printf "%s/%s %d\n", $1, $2, ($3 - short[key]) / n }' \
+      "$state/callgrind.$1.$2.$short_ops.split" "$state/callgrind.$1.$2.$long_ops.split")
+  }
+  # split_table TITLE KIND KEY...: one row per client and operation with
+  # figures of KIND (layer, object, dm-call: only where a driver manager
+  # ran), one column per KEY.
+  split_table() {
+    local title=$1 kind=$2 client op key
+    shift 2
+    echo
+    echo "$title"
+    printf '%-16s %-10s' client operation
+    for key in "$@"; do printf ' %14s' "$key"; done
+    echo
+    for client in "${clients[@]}"; do
+      for op in "${operations[@]}"; do
+        [[ -n ${split[$client.$op.layer/client]:-} ]] || continue
+        [[ $kind != dm-call || ${split[$client.$op.layer/dm]} != 0 ]] || continue
+        printf '%-16s %-10s' "$client" "$op"
+        for key in "$@"; do printf ' %14s' "${split[$client.$op.$kind/$key]:-0}"; done
+        echo
+      done
+    done
+  }
+  # split_tables: per operation, the instructions of each layer (with the
+  # system libraries it calls), of each object alone, and the driver
+  # manager's own share of each ODBC call; then the floor under any driver:
+  # the driver manager and libpq alone against libpq-owner's whole cost.
+  split_tables() {
+    local client op objects=() calls=()
+    mapfile -t objects < <(printf '%s\n' "${!split[@]}" | sed -n 's/^[^.]*\.[a-z]*\.object\///p' | grep -vx '???' | sort -u)
+    mapfile -t calls < <(printf '%s\n' "${!split[@]}" | sed -n 's/^[^.]*\.[a-z]*\.dm-call\///p' | sort -u)
+    split_table "instructions per operation by layer (each with the system libraries it calls)" \
+      layer client dm driver libpq
+    split_table "instructions per operation by object (each alone)" object "${objects[@]}"
+    ((${#calls[@]} > 0)) || return 0
+    split_table "the driver manager's own instructions per operation, by ODBC call" dm-call "${calls[@]}"
+    echo
+    # Each raw libpq client's whole operation (its own code, which formats
+    # the key and reads the row as a driver must, and libpq): with the
+    # driver manager's share added, the least a driver under it can cost.
+    echo "the floor under a driver: the driver manager's share plus a raw libpq client's whole"
+    echo "operation, against libpq-owner's (libpq-singlerow: as a driver that streams must read;"
+    echo "libpq-returning: as a driver that carries a write's transaction id must write)"
+    # The driver manager's share is the same whichever driver is below it.
+    local raw owner whole dm
+    for op in "${operations[@]}"; do
+      dm=0
+      for client in "${clients[@]}"; do
+        [[ ${split[$client.$op.layer/dm]:-0} == 0 ]] || { dm=${split[$client.$op.layer/dm]}; break; }
+      done
+      [[ $dm != 0 && -n ${split[libpq-owner.$op.layer/libpq]:-} ]] || continue
+      owner=$((split[libpq-owner.$op.layer/libpq] + split[libpq-owner.$op.layer/client]))
+      for raw in libpq-owner libpq-singlerow libpq-returning; do
+        [[ -n ${split[$raw.$op.layer/libpq]:-} ]] || continue
+        # Single-row mode is for reads, the id-carrying shape for writes.
+        [[ $raw != libpq-singlerow || $op != update ]] || continue
+        [[ $raw != libpq-returning || $op == update ]] || continue
+        whole=$((split[$raw.$op.layer/libpq] + split[$raw.$op.layer/client]))
+        printf '%-10s driver manager %5d + %-15s %6d = %6d: %sx libpq-owner (%d)\n' "$op" \
+          "$dm" "$raw" "$whole" $((dm + whole)) "$(ratio $((dm + whole)) "$owner")" "$owner"
+      done
+    done
+  }
   echo
   echo "client instructions and system calls per operation (callgrind and strace, 1 thread,"
   echo "($long_ops - $short_ops operations) difference)"
@@ -218,6 +299,7 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
     for op in "${operations[@]}"; do
       if long=$(collected "$client" "$op" "$long_ops") && short=$(collected "$client" "$op" "$short_ops"); then
         printf ' %14s' $(( (long - short) / (long_ops - short_ops) ))
+        split_per_op "$client" "$op"
       else
         printf ' %14s' n/a
       fi
@@ -230,6 +312,7 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
     done
     echo
   done
+  split_tables
   exit 0
 fi
 
@@ -263,6 +346,7 @@ table() {
       case $op in
         select) label="point SELECT" ;;
         update) label="1-row UPDATE" ;;
+        getdata) label="SELECT getdata" ;;
         *) label="SELECT 2 texts" ;;
       esac
       printf '%-14s %7s %9s %10s %13s %12s %11s %15s %16s %14s %15s\n' "$label" "$threads" "$p" \

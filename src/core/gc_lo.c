@@ -88,6 +88,7 @@ void gc_lo_describe_columns(gc_stmt *s, const PGresult *res)
             r->pg_type = lo_type;
             gc_pgtype_describe_large_object(&r->info);
             gc_result_apply_type_info(r, s->conn->wide_app);
+            s->ird_as_described = false;    /* described again next time */
         }
     }
     PQclear(found);

@@ -280,12 +280,40 @@ void gc_result_apply_type_info(gc_desc_rec *r, bool wide)
     r->precision = ird_precision(r);
 }
 
+/* Whether the IRD's records are still what describing res would make:
+ * the same columns (names, types, source tables) as the result they were
+ * described from, and nothing changed them since (large-object columns,
+ * longest values). A prepared statement executed again meets this. */
+static bool ird_describes(const gc_stmt *s, const PGresult *res)
+{
+    const gc_desc *ird = s->ird;
+    int n = PQnfields(res);
+    if (!s->ird_as_described || ird->count != n)
+        return false;
+    for (int i = 0; i < n; i++) {
+        const gc_desc_rec *r = &ird->recs[i];
+        if (r->pg_type != PQftype(res, i) || r->pg_typmod != PQfmod(res, i) ||
+            r->pg_table != PQftable(res, i) || r->pg_table_column != PQftablecol(res, i) ||
+            r->name == NULL || strcmp(r->name, PQfname(res, i)) != 0)
+            return false;
+    }
+    return true;
+}
+
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;
-    gc_desc_clear_records(ird);
     s->nullability_known = false;
     int n = PQnfields(res);
+    if (ird_describes(s, res)) {
+        /* Only the nullability lookup's marks are undone: it runs again
+         * when asked, as for a new description. */
+        for (int i = 0; i < n; i++)
+            ird->recs[i].nullable = SQL_NULLABLE;
+        return true;
+    }
+    gc_desc_clear_records(ird);
+    s->ird_as_described = false;
     if (n > 0 && gc_desc_rec_get(ird, n) == NULL)
         return false;
     for (int i = 0; i < n; i++) {
@@ -302,6 +330,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
         r->nullable = SQL_NULLABLE;
         r->parameter_type = 0;
     }
+    s->ird_as_described = true;
     return true;
 }
 
@@ -471,6 +500,7 @@ static void describe_longest_values(gc_stmt *s)
         }
         gc_pgtype_size_to_longest(settings, longest, &r->info);
         gc_result_apply_type_info(r, s->conn->wide_app);
+        s->ird_as_described = false;    /* sized by these rows only */
     }
 }
 

@@ -36,7 +36,7 @@ static const char *state_text(gc_member_state s)
 
 /* Fills one row; NULL strings are SQL NULL. */
 static bool put_row(PGresult *res, int row, const char *name, const char *group,
-                    const gc_member *m, const gc_global_member_stats *st)
+                    gc_member *m, const gc_global_member_stats *st)
 {
     char counts[3][24];
     snprintf(counts[0], sizeof counts[0], "%lu", st->routed_by_key);

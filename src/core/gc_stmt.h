@@ -139,6 +139,9 @@ struct gc_stmt {
     bool described;           /* IRD comes from PQdescribePrepared */
     bool nullability_known;   /* the IRD's nullable fields were looked up
                                * (gc_stmt_resolve_nullability) */
+    bool ird_as_described;    /* the IRD's records are as gc_result_describe_ird
+                               * made them: reused for a result of the same
+                               * columns */
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */

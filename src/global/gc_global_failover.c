@@ -259,7 +259,9 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
     bool changed = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
-        if (gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
+        /* Only a DOWN member is retried; its state alone says so (an open
+         * session is UP), without asking libpq on every statement. */
+        if (gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         if (now < 0)
             now = now_ms();
@@ -293,7 +295,9 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
     bool started = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
-        if (gc_member_is_open(m) || gc_member_get_state(m) != GC_MEMBER_DOWN)
+        /* Only a DOWN member is retried; its state alone says so (an open
+         * session is UP), without asking libpq on every statement. */
+        if (gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         failover_entry *e = entry_of(g, m);
         if (e == NULL)

@@ -192,15 +192,22 @@ unsigned long gc_member_generation(const gc_member *m)
     return m->generation;
 }
 
-/* Read live: the server reports in_hot_standby again when it is promoted. */
-gc_member_role gc_member_get_role(const gc_member *m)
+/* Read live: the server reports in_hot_standby again when it is promoted.
+ * Once off, the lookup (a string-compared list in libpq, on every
+ * statement's routing) is skipped for the rest of the session. */
+gc_member_role gc_member_get_role(gc_member *m)
 {
     if (m->conn == NULL)
         return GC_ROLE_UNKNOWN;
+    if (m->generation != 0 && m->primary_generation == m->generation)
+        return GC_ROLE_PRIMARY;
     const char *standby = PQparameterStatus(m->conn, "in_hot_standby");
     if (standby == NULL)
         return GC_ROLE_UNKNOWN;     /* server older than PostgreSQL 14 */
-    return strcmp(standby, "on") == 0 ? GC_ROLE_STANDBY : GC_ROLE_PRIMARY;
+    if (strcmp(standby, "on") == 0)
+        return GC_ROLE_STANDBY;
+    m->primary_generation = m->generation;
+    return GC_ROLE_PRIMARY;
 }
 
 PGTransactionStatusType gc_member_txn_status(const gc_member *m)

@@ -134,7 +134,10 @@ gc_member_state gc_member_get_state(const gc_member *m);
 /* Marks the member down when libpq has found its session broken outside a
  * statement (a read of notifications); true when that happened now. */
 bool gc_member_found_broken(gc_member *m);
-gc_member_role gc_member_get_role(const gc_member *m);
+/* The session's role as the server reports it (in_hot_standby): read live
+ * while it is a standby, whose promotion shows only there; remembered once
+ * the session is a primary, which it stays until it ends. */
+gc_member_role gc_member_get_role(gc_member *m);
 /* PQtransactionStatus of the session: the server's view, never a guess. */
 PGTransactionStatusType gc_member_txn_status(const gc_member *m);
 int gc_member_server_version(const gc_member *m);

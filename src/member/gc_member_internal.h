@@ -23,6 +23,9 @@ struct gc_member {
     PGconn *conn;                /* NULL while closed */
     gc_member_state state;
     unsigned long generation;    /* new, process-wide unique, on every successful connect */
+    unsigned long primary_generation; /* the session libpq reported primary on: a
+                                     server never goes back into recovery while
+                                     a session lasts, so it stays primary */
     int server_version;          /* the last session's; kept while closed (a
                                     session lent back to a pool) */
     bool in_flight;              /* a sent statement has results left to collect */
