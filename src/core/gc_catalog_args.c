@@ -152,6 +152,7 @@ void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required
         like = pattern_to_like(arg);
     else
         like = literal_to_like(arg, strlen(arg));
+    q->name_arg[q->nparams] = !q->metadata_id;
     catq_push(q, like, like == NULL);
 }
 
@@ -174,6 +175,52 @@ void gc_catq_typemap(gc_catq *q)
     catq_push(q, map, map == NULL);
 }
 
+/* True when `name` has an upper-case letter and no lower-case one (ASCII
+ * letters only; other bytes, wildcards and escapes do not count): psqlODBC's
+ * test for a name to fold when nothing matched it as written. */
+static bool upper_case_only(const char *name)
+{
+    bool upper = false;
+    for (const char *p = name; p != NULL && *p != '\0'; p++) {
+        if (islower((unsigned char)*p))
+            return false;
+        upper = upper || isupper((unsigned char)*p);
+    }
+    return upper;
+}
+
+static void lower_in_place(char *s)
+{
+    for (; *s != '\0'; s++)
+        *s = (char)tolower((unsigned char)*s);
+}
+
+/* Lower-cases in place the name arguments (and the owner table's names)
+ * written in upper case only; false when there was none, so running again
+ * could not find anything more. */
+static bool fold_upper_case_names(gc_catq *q)
+{
+    bool folded = false;
+    for (int i = 0; i < q->nparams; i++) {
+        if (q->name_arg[i] && upper_case_only(q->values[i])) {
+            lower_in_place(q->values[i]);
+            folded = true;
+        }
+    }
+    if (folded && upper_case_only(q->owner_schema))
+        lower_in_place(q->owner_schema);
+    if (folded && upper_case_only(q->owner_table))
+        lower_in_place(q->owner_table);
+    return folded;
+}
+
+/* True when the statement's current result is a set without any row. */
+static bool result_set_empty(const gc_stmt *s)
+{
+    return s->state == GC_STMT_CURSOR && s->set_complete && s->block != NULL
+           && PQntuples(s->block) == 0;
+}
+
 SQLRETURN gc_catq_run(gc_catq *q, const char *sql)
 {
     SQLRETURN rc = SQL_ERROR;
@@ -182,6 +229,12 @@ SQLRETURN gc_catq_run(gc_catq *q, const char *sql)
     if (!q->failed)
         rc = gc_stmt_exec_catalog(q->s, sql, q->nparams,
                                   (const char *const *)q->values);
+    if (rc == SQL_SUCCESS && result_set_empty(q->s) && fold_upper_case_names(q)
+        && gc_stmt_close_cursor(q->s, true) == SQL_SUCCESS) {
+        gc_catq_use_owner(q);
+        rc = gc_stmt_exec_catalog(q->s, sql, q->nparams,
+                                  (const char *const *)q->values);
+    }
     gc_catq_free(q);
     return rc;
 }

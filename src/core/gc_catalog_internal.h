@@ -34,6 +34,8 @@ typedef struct gc_catq {
     bool metadata_id;
     int nparams;
     char *values[GC_CATQ_MAX_PARAMS];   /* owned; NULL = SQL NULL */
+    bool name_arg[GC_CATQ_MAX_PARAMS];  /* values[i] is an application's name
+                                           (gc_catq_arg), not under METADATA_ID */
     bool failed;                         /* a diagnostic was recorded */
     /* The one table the function names (gc_catq_on_owner_of), as the server
      * stores it; owned, NULL when none. */
@@ -61,7 +63,11 @@ void gc_catq_on_owner_of(gc_catq *q, const char *schema, const char *table,
                          gc_catarg_kind kind);
 /* Called by gc_catq_run: makes the owner's member current, if any. */
 void gc_catq_use_owner(gc_catq *q);
-/* Runs sql with the parameters as the statement's result set and frees q. */
+/* Runs sql with the parameters as the statement's result set and frees q.
+ * When the set is empty and a name argument is written in upper case only,
+ * it runs again with those names in lower case, as psqlODBC does: an
+ * application that spells an unquoted name as ODBC folds it (PERL_DBD_TEST)
+ * finds the table PostgreSQL folded to perl_dbd_test. */
 SQLRETURN gc_catq_run(gc_catq *q, const char *sql);
 
 /* True when an argument names schemas selectively, so that the system

@@ -1017,7 +1017,10 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
         return show_global(s);
     if (s->reconnect_global)
         return gc_reconnect_stmt_run(s);
-    return no_data_when_nothing_changed(s, start_exec(s));
+    SQLRETURN rc = no_data_when_nothing_changed(s, start_exec(s));
+    if (rc != SQL_ERROR && (s->nparams == 0 || s->apd->array_size <= 1))
+        s->ran_one_row = true;
+    return rc;
 }
 
 SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)

@@ -8,7 +8,9 @@
  * batches of the connection's batch size (psqlODBC's BatchSize), each
  * batch between a BEGIN and a COMMIT, one sync point at the end: a
  * failing row undoes its batch, and PostgreSQL skips everything after it
- * (psqlODBC's behaviour, without its round trip per batch). Inside a
+ * (psqlODBC's behaviour, without its round trip per batch); a prepared
+ * statement the application described or ran one row at a time goes in
+ * batches of one, as psqlODBC runs it row by row. Inside a
  * transaction there is
  * one sync point at the end: PostgreSQL aborts the transaction at the
  * first failing row and skips the rest (SQL_PARAM_UNUSED), and the
@@ -711,9 +713,14 @@ static bool open_session_lane(array_run *a)
     else if (gc_txn_guard_arm(s, true, false, &guard) != SQL_SUCCESS)
         return false;
     a->lanes[0] = (lane){.m = m, .member = -1};
-    /* Autocommit: the rows in batches, each its own transaction. */
+    /* Autocommit: the rows in batches, each its own transaction. A prepared
+     * statement the application described or ran one row at a time is one
+     * psqlODBC has prepared on the server by then, and psqlODBC runs its
+     * arrays row by row: batches of one. */
     if (!begin && ts == PQTRANS_IDLE) {
-        a->batch_size = s->conn->psqlodbc_batch_size > 0 ? s->conn->psqlodbc_batch_size : 1;
+        bool row_by_row = s->prepared && (s->described || s->ran_one_row);
+        a->batch_size = !row_by_row && s->conn->psqlodbc_batch_size > 0
+                        ? s->conn->psqlodbc_batch_size : 1;
         snprintf(a->lanes[0].stmt, sizeof a->lanes[0].stmt, "gc_%lu",
                  ++s->conn->next_statement_number);
     }

@@ -75,6 +75,7 @@ void gc_stmt_unprepare(gc_stmt *s)
     s->described_param_types = NULL;
     s->described_nparams = 0;
     s->described = false;
+    s->ran_one_row = false;
     s->show_global = false;
     s->reconnect_global = false;
     gc_route_free(s);

@@ -137,6 +137,10 @@ struct gc_stmt {
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;
     bool described;           /* IRD comes from PQdescribePrepared */
+    bool ran_one_row;         /* executed one row at a time since SQLPrepare:
+                               * with `described`, what makes psqlODBC run an
+                               * autocommit parameter array row by row
+                               * (gc_exec_array.c) */
     bool nullability_known;   /* the IRD's nullable fields were looked up
                                * (gc_stmt_resolve_nullability) */
     bool ird_as_described;    /* the IRD's records are as gc_result_describe_ird
