@@ -506,6 +506,8 @@ static bool pass2_foreign_objects(apply_ctx *a, group_state *g)
     gcctl_sb_ident(&sb, a->spec->user);
     gc_strbuf_append_str(&sb, ";\n");
     gcctl_sql_own_public_tables(&sb, a->spec->user);
+    gc_strbuf_append_str(&sb, ";\n");
+    gc_strbuf_append_str(&sb, gcctl_refuse_remote_writes_sql);
     char *sql = gcctl_sb_take(&sb);
     bool ok = gcctl_exec(g->conn, g->primary->name, sql, a->err);
     free(sql);

@@ -123,6 +123,26 @@ static const char catalog_ddl[] =
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
     "  DELETE FROM gcluster.commit_decisions x WHERE x.gid = forget_commit_decision.gid;\n"
     "$fn$;\n"
+    /* A write through postgres_fdw reaches another group outside the
+     * two-phase commit of a global connection (docs/global-connection.md,
+     * "Writes across groups"); the driver's member sessions run with
+     * gcodbc.global_connection=on, and the row trigger on every foreign
+     * partition refuses their writes. Others (psql, gcctl, a general
+     * connection) write through as before. */
+    "CREATE OR REPLACE FUNCTION gcluster.refuse_remote_write()\n"
+    "RETURNS trigger LANGUAGE plpgsql\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "BEGIN\n"
+    "  IF current_setting('gcodbc.global_connection', true) = 'on' THEN\n"
+    "    RAISE EXCEPTION 'a write through postgres_fdw to shard % of another group cannot "
+    "commit atomically on a global connection: write its rows by their sharding key "
+    "from the application', TG_TABLE_NAME\n"
+    "      USING ERRCODE = '0A000', HINT = 'see \"Writes across groups\" in "
+    "docs/global-connection.md';\n"
+    "  END IF;\n"
+    "  IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;\n"
+    "  RETURN NEW;\n"
+    "END $fn$;\n"
     "REVOKE ALL ON FUNCTION gcluster.decide_commit(text, boolean) FROM PUBLIC;\n"
     "REVOKE ALL ON FUNCTION gcluster.forget_commit_decision(text) FROM PUBLIC;\n";
 
@@ -164,6 +184,21 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
     free(sql);
     return ok;
 }
+
+const char gcctl_refuse_remote_writes_sql[] =
+    "DO $refuse$ DECLARE r record; BEGIN\n"
+    "  IF to_regprocedure('gcluster.refuse_remote_write()') IS NULL THEN RETURN; END IF;\n"
+    "  FOR r IN SELECT c.oid::regclass AS rel FROM pg_class c\n"
+    "           JOIN pg_namespace n ON n.oid = c.relnamespace\n"
+    "           WHERE n.nspname = 'public' AND c.relkind = 'f' AND c.relispartition\n"
+    "             AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid\n"
+    "                             AND t.tgname = 'gcluster_refuse_remote_write')\n"
+    "  LOOP\n"
+    "    EXECUTE format('CREATE TRIGGER gcluster_refuse_remote_write BEFORE INSERT OR UPDATE '\n"
+    "                   'OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION '\n"
+    "                   'gcluster.refuse_remote_write()', r.rel);\n"
+    "  END LOOP;\n"
+    "END $refuse$";
 
 static void append_bound(gc_strbuf *sb, const gcctl_table *t, const gcctl_shard *s);
 
