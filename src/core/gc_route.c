@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/gc_conn_global.h"
+#include "core/gc_remote_refusal.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
 #include "global/gc_analyzer.h"
@@ -232,7 +233,6 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
     s->spans_groups = false;
     s->routed_by_key = false;
-    s->routed_around_key = false;
     if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
         gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                     "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
@@ -316,7 +316,6 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             break;
         }
         s->routed_by_key = d.by_key;
-        s->routed_around_key = d.key_group_down;
         if (d.spans) {
             s->spans_groups = true;    /* no member: gc_span_exec runs it */
             rc = SQL_SUCCESS;
@@ -387,44 +386,6 @@ static void route_release_if_idle(gc_conn *c, int i, PGTransactionStatusType ts)
         gc_global_release_pin(c->global);
 }
 
-/* Whether the server refused a write through postgres_fdw of a global
- * connection's session: gcluster.refuse_remote_write, the trigger on
- * every foreign partition (docs/global-connection.md, "Writes across
- * groups"). */
-static bool remote_write_refused(const gc_diag *d)
-{
-    for (int k = 0; k < d->count; k++)
-        if (strcmp(d->records[k].sqlstate, "0A000") == 0 &&
-            strstr(d->records[k].message, "through postgres_fdw to shard") != NULL)
-            return true;
-    return false;
-}
-
-/* A statement routed by its sharding key to member i whose write the
- * server refused as one through postgres_fdw: the shard the key gives
- * moved away from i's group, so the shard map the statement was routed by
- * is older than a move-shard. Outside a transaction the server confirms
- * it (a newer catalog version, or a leaf of the group gone foreign:
- * gc_global_shard_map_moved); inside one, whose session can answer
- * nothing until the rollback, the routing by key is the proof. Either
- * way the application is told 40001, nothing applied, and the next
- * transaction reads the catalog again. */
-static void name_stale_shard_map(gc_stmt *s, int i)
-{
-    gc_global *g = s->conn->global;
-    gc_global_check_catalog_soon(g);
-    bool idle = gc_member_txn_status(s->conn->session) == PQTRANS_IDLE;
-    if (idle && !gc_global_shard_map_moved(g, i))
-        return;
-    gc_error err;
-    gc_error_set(&err, "40001", 0, "the statement was rolled back, nothing applied: the shard "
-                 "map changed (a shard moved) since it was read, so member %s reached the "
-                 "rows of its key through postgres_fdw; run the %s again",
-                 gc_member_name(s->conn->session), idle ? "statement" : "transaction");
-    gc_diag_clear(&s->h.diag);
-    gc_diag_add_error(&s->h.diag, &err);
-}
-
 void gc_route_done(gc_stmt *s, SQLRETURN rc)
 {
     gc_conn *c = s->conn;
@@ -464,8 +425,8 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
         }
         return;
     }
-    if (rc == SQL_ERROR && i >= 0 && s->routed_by_key && remote_write_refused(&s->h.diag))
-        name_stale_shard_map(s, i);
+    if (rc == SQL_ERROR && i >= 0)
+        gc_remote_refusal_after_failure(s, i);
     /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
      * member until it ends. */
     PGTransactionStatusType ts = gc_member_txn_status(c->session);
@@ -574,16 +535,14 @@ bool gc_route_group_not_writable(const gc_stmt *s)
         if (strcmp(d->records[i].sqlstate, "25006") == 0 ||
             strcmp(d->records[i].sqlstate, "08001") == 0)
             return true;
-    /* Sent to another group while the key's had no primary: once
-     * postgres_fdw reaches a new primary there, the foreign partition's
-     * trigger refuses the write (nothing applied); routed afresh it goes to
-     * that primary itself. */
-    return s->routed_around_key && remote_write_refused(d);
+    return false;
 }
 
 void gc_route_fetch_failed(gc_stmt *s)
 {
     gc_conn *c = s->conn;
+    if (c->global != NULL)
+        gc_remote_refusal_name(&s->h.diag);
     if (c->global == NULL || c->session == NULL ||
         gc_member_get_state(c->session) != GC_MEMBER_DOWN)
         return;   /* the statement's own error, or a general connection */

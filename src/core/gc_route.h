@@ -33,10 +33,7 @@ bool gc_route_may_rerun(const gc_stmt *s);
  * connection had not seen, or one promoted moments ago that
  * pg_auto_failover keeps read-only until the old primary must have
  * stopped) or 08001 (the write went by policy to another group, whose
- * postgres_fdw could not reach the rows' group: its primary is gone), or,
- * for such a write, the foreign partition's refusal of a global
- * connection's write through postgres_fdw (0A000: the rows' group has a
- * primary again). The
+ * postgres_fdw could not reach the rows' group: its primary is gone). The
  * refused statement's implicit transaction applied nothing
  * (docs/failover.md). */
 bool gc_route_group_not_writable(const gc_stmt *s);

@@ -177,7 +177,6 @@ struct gc_stmt {
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
     bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
     bool routed_by_key;       /* its member's group came from the sharding key */
-    bool routed_around_key;   /* sent to another group: the key's had none to run it */
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION or SESSION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 

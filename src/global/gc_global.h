@@ -161,8 +161,6 @@ typedef struct gc_route_decision {
     int member;                   /* index of the member to run on */
     int group;
     bool by_key;                  /* the group came from the sharding key */
-    bool key_group_down;          /* the key's group had no member for it: another
-                                     group's, which reaches it through postgres_fdw */
     bool pinned;                  /* the open transaction's member */
     bool join;                    /* a member of another group the open transaction
                                      must join first (gc_global_join) */
@@ -373,7 +371,8 @@ void gc_global_check_catalog_soon(gc_global *g);
 /* Whether a shard moved since the shard map the connection routes by was
  * read: a leaf of member i's group by the map is foreign there now, or the
  * catalog version moved. One or two round trips on member i's session,
- * which must be idle (false otherwise). */
+ * which must be idle or in a transaction that is not aborted (false
+ * otherwise). */
 bool gc_global_shard_map_moved(gc_global *g, int i);
 /* Between transactions (never while pinned): takes queued notifications,
  * else checks the catalog version (one round trip), and when it is newer

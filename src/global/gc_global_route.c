@@ -682,7 +682,6 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     out->member = c.member;
     out->group = c.group;
     out->by_key = c.by_key;
-    out->key_group_down = c.key_group_down;
     /* A new transaction, or an autocommit statement: its own writes only. */
     g->may_write_elsewhere = writes_outside(g, req, c.group, c.owner, c.all_in);
     out->reason = c.by_key ? "by key" : c.why;

@@ -262,12 +262,14 @@ static bool leaf_went_foreign(gc_global *g, int i)
 }
 
 /* (gc_global.h) Asked of member i's session, idle since its PREPARE (or
- * its autocommit statement) failed. At PREPARE, a part that read another group in a subquery (its SQL,
- * not the map) is refused the same way, and running it again would not
- * help: that one keeps its 0A000. */
+ * its autocommit statement) failed, or in the transaction its statement
+ * failed in. At PREPARE, a part that read another group in a subquery
+ * (its SQL, not the map) is refused the same way, and running it again
+ * would not help: that one keeps its 0A000. */
 bool gc_global_shard_map_moved(gc_global *g, int i)
 {
-    if (gc_member_txn_status(g->members[i]) != PQTRANS_IDLE)
+    PGTransactionStatusType ts = gc_member_txn_status(g->members[i]);
+    if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
         return false;
     gc_error e;
     gc_error_clear(&e);

@@ -32,8 +32,9 @@ static atomic_ulong last_generation;
 static const char member_session_options[] =
     "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
     "-c IntervalStyle=postgres";
-/* A global connection's member sessions say so: the cluster refuses their
- * writes through postgres_fdw, which no two-phase commit covers. */
+/* A global connection's member sessions say so: the cluster refuses
+ * their writes through postgres_fdw that no two-phase commit covers
+ * (global/gc_remote_write.h). */
 static const char global_member_session_options[] =
     "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
     "-c IntervalStyle=postgres -c gcodbc.global_connection=on";
