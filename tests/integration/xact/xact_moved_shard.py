@@ -1,9 +1,11 @@
 """A shard moved under an open transaction across groups (issue 16, point 2
 of the lead's open points): the transaction's write reaches the shard's old
-owner through the shard map it began with, which reaches the new owner
-through postgres_fdw, and PostgreSQL refuses to prepare that part (0A000).
-The application gets 40001 saying the shard map changed (nothing applied:
-docs/failover.md), and the same transaction run again commits.
+owner through the shard map it began with, which would reach the new
+owner through postgres_fdw: the trigger on the foreign partition refuses
+it (a global connection's transaction), the driver asks that member
+whether a shard moved, and the application gets 40001 saying the shard
+map changed (nothing applied: docs/failover.md); the same transaction run
+again commits.
 
 usage: xact_moved_shard.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
 
