@@ -33,7 +33,7 @@ The driver's connections put statements without a key on G3
 (d) In a transaction (autocommit off) begun by a keyed write of W: `SELECT
     bump1(Z)`, a function writing one account of another group: refused,
     after ROLLBACK nothing changed. The same after a BEGIN sent in SQL
-    (autocommit on, the BEGIN held back). A function inserting into the
+    (autocommit on, the BEGIN held back; its text ends with a comment). A function inserting into the
     solo table through its foreign twin, in a transaction on G1: refused.
 (e) A keyed UPDATE of A, which joins G1's primary to a transaction begun
     on G3, whose SET expression calls bump1(Z): refused on the joined
@@ -161,7 +161,7 @@ conn.rollback()
 unchanged("(d)", before)
 nothing_left("(d)")
 sql_begin = auto.cursor()
-sql_begin.execute("BEGIN")
+sql_begin.execute("BEGIN -- held back, sent with the mark after it")
 refused("(d) the same after a BEGIN sent in SQL", lambda: sql_begin.execute("SELECT bump1(?)", Z))
 sql_begin.execute("ROLLBACK")
 unchanged("(d) SQL BEGIN", before)
