@@ -133,7 +133,9 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
  * (the state comes from PQtransactionStatus). Call before running a statement. */
 bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err);
 /* The BEGIN that opens a transaction with the connection's isolation level
- * and access mode, into buf. */
+ * and access mode, into buf (96 bytes hold the longest); on a global
+ * connection followed, in the same text, by the mark the cluster's trigger
+ * on foreign tables reads (global/gc_remote_write.h). */
 void gc_conn_begin_sql(const gc_conn *c, char *buf, size_t size);
 
 /* Runs an internal statement (SET, SHOW...) on the session; the result is

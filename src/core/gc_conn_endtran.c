@@ -11,6 +11,7 @@
  * COMMIT there is sent with the transaction id, so that a lost answer is
  * resolved rather than reported as unknown (gc_commit.h).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,16 +19,23 @@
 #include "core/gc_conn.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
+#include "global/gc_remote_write.h"
 
 /* The BEGIN statement that opens a transaction with the configured isolation
  * level and access mode (they also hold as session characteristics; saying
- * them again costs nothing and keeps BEGIN self-contained). */
+ * them again costs nothing and keeps BEGIN self-contained). On a global
+ * connection the same text marks the transaction as the driver's, for the
+ * cluster's trigger on foreign tables (global/gc_remote_write.h): no round
+ * trip of its own. */
 void gc_conn_begin_sql(const gc_conn *c, char *buf, size_t size)
 {
     const char *level = gc_conn_isolation_sql(c->txn_isolation);
-    snprintf(buf, size, "BEGIN%s%s%s", level != NULL ? " ISOLATION LEVEL " : "",
-             level != NULL ? level : "",
-             c->access_mode == SQL_MODE_READ_ONLY ? " READ ONLY" : "");
+    int n = snprintf(buf, size, "BEGIN%s%s%s%s", level != NULL ? " ISOLATION LEVEL " : "",
+                     level != NULL ? level : "",
+                     c->access_mode == SQL_MODE_READ_ONLY ? " READ ONLY" : "",
+                     c->global != NULL ? "; " GC_REMOTE_WRITE_TXN_MARK : "");
+    assert(n > 0 && (size_t)n < size);    /* every caller's buffer holds the longest */
+    (void)n;
 }
 
 bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)

@@ -25,6 +25,7 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         .before_send_fn = gc_stmt_session_before_send,
         .before_send_ctx = c,
     };
+    opt.member.global_connection = true;
     gc_error err;
     gc_error_clear(&err);
     gc_global_connect_warnings warnings;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/gc_conn_global.h"
+#include "core/gc_remote_refusal.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
 #include "global/gc_analyzer.h"
@@ -231,6 +232,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_conn_global_between_transactions(c);
     gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
     s->spans_groups = false;
+    s->routed_by_key = false;
     if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
         gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                     "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
@@ -313,6 +315,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             gc_global_clear_txn_lost(c->global);
             break;
         }
+        s->routed_by_key = d.by_key;
         if (d.spans) {
             s->spans_groups = true;    /* no member: gc_span_exec runs it */
             rc = SQL_SUCCESS;
@@ -422,6 +425,8 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
         }
         return;
     }
+    if (rc == SQL_ERROR && i >= 0)
+        gc_remote_refusal_after_failure(s, i);
     /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
      * member until it ends. */
     PGTransactionStatusType ts = gc_member_txn_status(c->session);
@@ -536,6 +541,8 @@ bool gc_route_group_not_writable(const gc_stmt *s)
 void gc_route_fetch_failed(gc_stmt *s)
 {
     gc_conn *c = s->conn;
+    if (c->global != NULL)
+        gc_remote_refusal_name(&s->h.diag);
     if (c->global == NULL || c->session == NULL ||
         gc_member_get_state(c->session) != GC_MEMBER_DOWN)
         return;   /* the statement's own error, or a general connection */

@@ -183,6 +183,7 @@ struct gc_stmt {
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
     bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
+    bool routed_by_key;       /* its member's group came from the sharding key */
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION or SESSION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 

@@ -165,12 +165,16 @@ static bool describe_solo(const gc_topology *t, ddl_group *owner, const char *na
     return true;
 }
 
-/* The solo table's foreign twin on a non-owner group, then on every group
- * its catalog row: gcluster.register_solo_table (SECURITY DEFINER, gcctl
- * grants the application role EXECUTE) inside this same transaction, so the
- * row commits or rolls back with the table. A catalog older than that
- * function: a direct INSERT when the role may, else no row (the router then
- * learns the table from its foreign twins only). Caller frees. */
+/* The solo table's foreign twin on a non-owner group, with the trigger
+ * that refuses a global connection's writes through it which cannot
+ * commit atomically (gcluster.guard_foreign_tables, when the catalog has
+ * it: docs/global-connection.md, "Writes through postgres_fdw"), then on
+ * every group its catalog row: gcluster.register_solo_table (SECURITY
+ * DEFINER, gcctl grants the application role EXECUTE) inside this same
+ * transaction, so the row commits or rolls back with the table. A catalog
+ * older than that function: a direct INSERT when the role may, else no
+ * row (the router then learns the table from its foreign twins only).
+ * Caller frees. */
 static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
                       const char *columns, const char *qualified, const char *schema,
                       const char *table)
@@ -188,7 +192,12 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
         gc_ddl_append_literal(&sb, schema);
         gc_strbuf_append_str(&sb, ", table_name ");
         gc_ddl_append_literal(&sb, table);
-        gc_strbuf_append_str(&sb, ");\n");
+        gc_strbuf_append_str(&sb, ");\n"
+            "DO $gcodbc_ddl$ BEGIN"
+            " IF to_regprocedure('gcluster.guard_foreign_tables(regclass)') IS NOT NULL THEN"
+            " PERFORM gcluster.guard_foreign_tables(");
+        gc_ddl_append_literal(&sb, qualified);
+        gc_strbuf_append_str(&sb, "::regclass); END IF; END $gcodbc_ddl$;\n");
     }
     gc_strbuf_append_str(&sb,
         "DO $gcodbc_ddl$ DECLARE f regprocedure :="

@@ -368,6 +368,12 @@ bool gc_global_refresh_pending(gc_global *g);
  * postgres_fdw), so the version is checked before the next transaction
  * rather than TopologyRefresh seconds later. */
 void gc_global_check_catalog_soon(gc_global *g);
+/* Whether a shard moved since the shard map the connection routes by was
+ * read: a leaf of member i's group by the map is foreign there now, or the
+ * catalog version moved. One or two round trips on member i's session,
+ * which must be idle or in a transaction that is not aborted (false
+ * otherwise). */
+bool gc_global_shard_map_moved(gc_global *g, int i);
 /* Between transactions (never while pinned): takes queued notifications,
  * else checks the catalog version (one round trip), and when it is newer
  * follows it: topology read

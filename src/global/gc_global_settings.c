@@ -5,6 +5,7 @@
  */
 #include "global/gc_global_internal.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_remote_write.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -288,6 +289,14 @@ bool gc_global_prelude_send(gc_global *g, int i, gc_error *err)
     gc_global_settings_state *st = g->settings;
     gc_trace_write(g->trace, GC_TRACE_INFO, "member %s: transaction begun in SQL starts here",
                    g->topo.members[i].name);
+    /* Marked as the driver's transaction, as every BEGIN the driver sends
+     * on a global connection is, in the same text. The newline first ends
+     * a line comment the application's text may end with. */
+    if (!gc_strbuf_append_str(&st->prelude, "\n;" GC_REMOTE_WRITE_TXN_MARK)) {
+        gc_strbuf_reset(&st->prelude);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
     bool ok = run(g->members[i], st->prelude.data, err);
     gc_strbuf_reset(&st->prelude);
     return ok;

@@ -261,15 +261,15 @@ static bool leaf_went_foreign(gc_global *g, int i)
     return foreign;
 }
 
-/* Whether a shard moved since the shard map the transaction was routed by
- * was read: a leaf of member i's group by the map is foreign there now, or
- * the catalog version moved. Asked of member i's session, idle since its
- * PREPARE failed. A part that read another group in a subquery (its SQL,
- * not the map) is refused the same way, and running it again would not
- * help: that one keeps its 0A000. */
-static bool map_moved_on(gc_global *g, int i)
+/* (gc_global.h) Asked of member i's session, idle since its PREPARE (or
+ * its autocommit statement) failed, or in the transaction its statement
+ * failed in. At PREPARE, a part that read another group in a subquery
+ * (its SQL, not the map) is refused the same way, and running it again
+ * would not help: that one keeps its 0A000. */
+bool gc_global_shard_map_moved(gc_global *g, int i)
 {
-    if (gc_member_txn_status(g->members[i]) != PQTRANS_IDLE)
+    PGTransactionStatusType ts = gc_member_txn_status(g->members[i]);
+    if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
         return false;
     gc_error e;
     gc_error_clear(&e);
@@ -293,7 +293,7 @@ static void prepare_failed(gc_global *g, int i, gc_error *err)
      * catalog read again, so running it again is the way out. */
     if (!lost && strcmp(err->sqlstate, "0A000") == 0)
         gc_global_check_catalog_soon(g);
-    if (!lost && strcmp(err->sqlstate, "0A000") == 0 && map_moved_on(g, i)) {
+    if (!lost && strcmp(err->sqlstate, "0A000") == 0 && gc_global_shard_map_moved(g, i)) {
         gc_error_set(&named, "40001", 0, "the transaction across groups was rolled back, "
                      "nothing applied: the shard map changed (a shard moved) while it ran, "
                      "so its part on member %s (group %s) reached another group through "

@@ -43,6 +43,7 @@ gc_member *gc_member_create(const gc_member_params *params, gc_trace *trace)
     m->application_name = dup_or_null(params->application_name);
     m->extra_conninfo = dup_or_null(params->extra_conninfo);
     m->connect_timeout_s = params->connect_timeout_s;
+    m->global_connection = params->global_connection;
     m->member_timeout_s = params->member_timeout_s > 0 ? params->member_timeout_s : 0;
     m->trace = trace;
     m->state = GC_MEMBER_UNKNOWN;
@@ -70,7 +71,7 @@ gc_member *gc_member_create_like(const gc_member *m)
         .sslmode = m->sslmode, .sslrootcert = m->sslrootcert, .sslcert = m->sslcert,
         .sslkey = m->sslkey, .application_name = m->application_name,
         .connect_timeout_s = m->connect_timeout_s, .member_timeout_s = m->member_timeout_s,
-        .extra_conninfo = m->extra_conninfo,
+        .extra_conninfo = m->extra_conninfo, .global_connection = m->global_connection,
     };
     return gc_member_create(&p, NULL);
 }

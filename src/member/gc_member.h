@@ -51,6 +51,11 @@ typedef struct gc_member_params {
      * keepalives and tcp_user_timeout. 0 = no limit. See docs/failover.md. */
     int member_timeout_s;
     const char *extra_conninfo;  /* appended verbatim (e.g. keepalive options) */
+    /* A member session of a global connection: it runs with
+     * gcodbc.global_connection=on, which the cluster's trigger on foreign
+     * tables reads to refuse an autocommit write through postgres_fdw that
+     * cannot commit atomically (global/gc_remote_write.h). */
+    bool global_connection;
 } gc_member_params;
 
 typedef struct gc_member gc_member;

@@ -32,6 +32,12 @@ static atomic_ulong last_generation;
 static const char member_session_options[] =
     "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
     "-c IntervalStyle=postgres";
+/* A global connection's member sessions say so: the cluster refuses
+ * their writes through postgres_fdw that no two-phase commit covers
+ * (global/gc_remote_write.h). */
+static const char global_member_session_options[] =
+    "-c DateStyle=ISO -c extra_float_digits=3 -c bytea_output=hex "
+    "-c IntervalStyle=postgres -c gcodbc.global_connection=on";
 
 enum { MEMBER_MAX_KEYWORDS = 40 };
 
@@ -157,7 +163,8 @@ static bool build_keywords(const gc_member *m, keyword_list *kl, char *timeout,
     }
     /* Last, so nothing overrides what the driver relies on. */
     keyword_add(kl, "client_encoding", "UTF8");
-    keyword_add(kl, "options", member_session_options);
+    keyword_add(kl, "options", m->global_connection ? global_member_session_options
+                                                    : member_session_options);
     kl->keys[kl->count] = NULL;
     kl->values[kl->count] = NULL;
     return true;

@@ -17,6 +17,7 @@ struct gc_member {
     char *sslmode, *sslrootcert, *sslcert, *sslkey, *application_name;
     char *extra_conninfo;
     int connect_timeout_s;
+    bool global_connection;      /* gc_member_params.global_connection */
     int member_timeout_s;        /* 0 = no limit on a silent server */
 
     gc_trace *trace;             /* borrowed from the owner */

@@ -511,6 +511,9 @@ static bool pass2_foreign_objects(apply_ctx *a, group_state *g)
     free(sql);
     bool catalog_changed = false;
     ok = ok && gcctl_catalog_sync(g->conn, a->spec, g->group, g->primary->name, &catalog_changed, a->err);
+    /* After the sync: the trigger goes on foreign tables of the servers
+     * gcluster.groups names. */
+    ok = ok && gcctl_exec(g->conn, g->primary->name, gcctl_refuse_remote_writes_sql, a->err);
     if (catalog_changed)
         a->changed = true;
     char *v = ok ? gcctl_query_value(g->conn, g->primary->name, "SELECT version FROM gcluster.version",

@@ -123,6 +123,76 @@ static const char catalog_ddl[] =
     "SET search_path = pg_catalog, pg_temp AS $fn$\n"
     "  DELETE FROM gcluster.commit_decisions x WHERE x.gid = forget_commit_decision.gid;\n"
     "$fn$;\n"
+    /* A write through postgres_fdw reaches another group outside the
+     * two-phase commit of a global connection (docs/global-connection.md,
+     * "Writes through postgres_fdw"). The row trigger on every foreign
+     * table of a group's server (guard_foreign_tables) refuses, with the
+     * cluster's own SQLSTATE GCF01: in a transaction the driver began
+     * (gcodbc.global_transaction, SET LOCAL with its BEGIN), every such
+     * write; in an autocommit statement of a global connection's session
+     * (gcodbc.global_connection, its startup option), one that cannot
+     * commit atomically: after a write on this group (the local
+     * transaction has an id), or to a second group (the first one's
+     * server is kept in gcodbc.remote_write_server for the transaction).
+     * Other sessions (psql, gcctl, a general connection) write through as
+     * before. TG_ARGV[0] is the foreign table's server. */
+    "CREATE OR REPLACE FUNCTION gcluster.refuse_remote_write()\n"
+    "RETURNS trigger LANGUAGE plpgsql AS $fn$\n"
+    "DECLARE\n"
+    "  earlier text;\n"
+    "  why text;\n"
+    "BEGIN\n"
+    "  IF pg_catalog.current_setting('gcodbc.global_transaction', true) = 'on' THEN\n"
+    "    why := 'in a transaction of a global connection';\n"
+    "  ELSIF pg_catalog.current_setting('gcodbc.global_connection', true) = 'on' THEN\n"
+    "    earlier := pg_catalog.current_setting('gcodbc.remote_write_server', true);\n"
+    "    IF pg_catalog.pg_current_xact_id_if_assigned() IS NOT NULL THEN\n"
+    "      why := 'in an autocommit statement that wrote on this group too';\n"
+    "    ELSIF earlier IS NULL OR earlier = '' THEN\n"
+    "      PERFORM pg_catalog.set_config('gcodbc.remote_write_server', TG_ARGV[0], true);\n"
+    "    ELSIF earlier <> TG_ARGV[0] THEN\n"
+    "      why := pg_catalog.format('in an autocommit statement that wrote group %s '\n"
+    "             'through postgres_fdw too', coalesce((SELECT g.name FROM gcluster.groups g\n"
+    "             WHERE g.fdw_server = earlier), earlier));\n"
+    "    END IF;\n"
+    "  END IF;\n"
+    "  IF why IS NOT NULL THEN\n"
+    "    RAISE EXCEPTION USING ERRCODE = 'GCF01', MESSAGE = pg_catalog.format(\n"
+    "      'a write through postgres_fdw to %s of group %s, %s, cannot commit atomically: '\n"
+    "      'write each group''s rows by their sharding key from the application (the '\n"
+    "      'driver then writes them on their own group, with two-phase commit across '\n"
+    "      'groups)', TG_TABLE_NAME, coalesce((SELECT g.name FROM gcluster.groups g\n"
+    "      WHERE g.fdw_server = TG_ARGV[0]), TG_ARGV[0]), why),\n"
+    "      HINT = 'see \"Writes through postgres_fdw\" in docs/global-connection.md';\n"
+    "  END IF;\n"
+    "  IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;\n"
+    "  RETURN NEW;\n"
+    "END $fn$;\n"
+    /* Gives every foreign table of a group's server that lacks it (or
+     * only_table) the trigger above; idempotent. A foreign table dropped
+     * and made again loses its trigger, so every place that makes one
+     * calls this: gcctl apply and move-shard, the driver's cluster DDL
+     * for a solo table's foreign twins. Run as the caller, who must own
+     * the tables. Returns how many it gave the trigger. */
+    "CREATE OR REPLACE FUNCTION gcluster.guard_foreign_tables(only_table regclass DEFAULT NULL)\n"
+    "RETURNS integer LANGUAGE plpgsql\n"
+    "SET search_path = pg_catalog, pg_temp AS $fn$\n"
+    "DECLARE r record; n integer := 0;\n"
+    "BEGIN\n"
+    "  FOR r IN SELECT f.ftrelid::regclass AS rel, s.srvname FROM pg_foreign_table f\n"
+    "           JOIN pg_foreign_server s ON s.oid = f.ftserver\n"
+    "           WHERE s.srvname IN (SELECT g.fdw_server FROM gcluster.groups g)\n"
+    "             AND (only_table IS NULL OR f.ftrelid = only_table)\n"
+    "             AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = f.ftrelid\n"
+    "                             AND t.tgname = 'gcluster_refuse_remote_write')\n"
+    "  LOOP\n"
+    "    EXECUTE format('CREATE TRIGGER gcluster_refuse_remote_write BEFORE INSERT OR UPDATE '\n"
+    "                   'OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION '\n"
+    "                   'gcluster.refuse_remote_write(%L)', r.rel, r.srvname);\n"
+    "    n := n + 1;\n"
+    "  END LOOP;\n"
+    "  RETURN n;\n"
+    "END $fn$;\n"
     "REVOKE ALL ON FUNCTION gcluster.decide_commit(text, boolean) FROM PUBLIC;\n"
     "REVOKE ALL ON FUNCTION gcluster.forget_commit_decision(text) FROM PUBLIC;\n";
 
@@ -156,7 +226,8 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
     gc_strbuf_append_str(&sb, ";\nGRANT EXECUTE ON FUNCTION gcluster.register_solo_table(regclass, text),"
                               " gcluster.unregister_solo_table(regclass),"
                               " gcluster.decide_commit(text, boolean),"
-                              " gcluster.forget_commit_decision(text) TO ");
+                              " gcluster.forget_commit_decision(text),"
+                              " gcluster.guard_foreign_tables(regclass) TO ");
     gcctl_sb_ident(&sb, spec->user);
     gc_strbuf_append_str(&sb, ";\n");
     char *sql = gcctl_sb_take(&sb);
@@ -164,6 +235,13 @@ bool gcctl_catalog_install(PGconn *c, const gcctl_spec *spec, const char *who, g
     free(sql);
     return ok;
 }
+
+const char gcctl_refuse_remote_writes_sql[] =
+    "DO $guard$ BEGIN\n"
+    "  IF to_regprocedure('gcluster.guard_foreign_tables(regclass)') IS NOT NULL THEN\n"
+    "    PERFORM gcluster.guard_foreign_tables();\n"
+    "  END IF;\n"
+    "END $guard$";
 
 static void append_bound(gc_strbuf *sb, const gcctl_table *t, const gcctl_shard *s);
 

@@ -35,4 +35,11 @@ long long gcctl_catalog_bump_all(const gcctl_target *t, const char *reason,
  * the caller frees it. */
 char *gcctl_catalog_bound_sql(const gcctl_table *t, const gcctl_shard *s);
 
+/* A DO block giving every foreign table of a group's server that lacks
+ * it the trigger gcluster.refuse_remote_write (gcluster.guard_foreign_tables;
+ * idempotent; nothing when the catalog has no such function yet). A
+ * foreign table dropped and made again loses its trigger, so every place
+ * that makes one runs this after. */
+extern const char gcctl_refuse_remote_writes_sql[];
+
 #endif

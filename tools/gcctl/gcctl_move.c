@@ -326,8 +326,9 @@ static int switch_over(move_ctx *m)
                               "CREATE FOREIGN TABLE public.%s PARTITION OF public.%s %s SERVER %s"
                               " OPTIONS (schema_name 'public', table_name '%s');"
                               "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\";"
-                              "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\"",
-                              t, s, s, s, s, s, s, t, m->bound, ident_b, s, s, user, s, user));
+                              "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\";%s",
+                              t, s, s, s, s, s, s, t, m->bound, ident_b, s, s, user, s, user,
+                              gcctl_refuse_remote_writes_sql));
     free(ident_b);
     if (!ok)
         goto fail;
@@ -386,9 +387,9 @@ static bool repoint_others(move_ctx *m)
                         "CREATE FOREIGN TABLE public.%s PARTITION OF public.%s %s SERVER \"%s\""
                         " OPTIONS (schema_name 'public', table_name '%s');"
                         "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON public.%s TO \"%s\";"
-                        "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\"; COMMIT",
+                        "ALTER FOREIGN TABLE public.%s OWNER TO \"%s\";%s; COMMIT",
                         t, s, s, s, t, m->bound, m->pb->group, s, s, m->c->spec->user,
-                        s, m->c->spec->user);
+                        s, m->c->spec->user, gcctl_refuse_remote_writes_sql);
         /* One transaction; a deadlock with the clients' writes (which the
          * server breaks by cancelling us) or a lock timeout rolls it back
          * whole, so it is simply run again. */
