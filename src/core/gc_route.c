@@ -18,6 +18,7 @@
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_outcome.h"
 #include "global/gc_session_pool.h"
 #include "global/gc_session_sql.h"
 #include "global/gc_temp_tables.h"
@@ -167,16 +168,6 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
-/* Whether a dead session under s needs no look before sending: an
- * autocommit read-only statement whose member breaks under it runs again
- * elsewhere, silently (gc_route_may_rerun), as when the look finds it
- * dead; the look would cost a system call per statement. */
-static bool rerun_covers_dead_session(const gc_stmt *s, bool transaction)
-{
-    return !transaction && s->conn->autocommit && s->analysis != NULL &&
-           s->analysis->read_only;
-}
-
 /* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
  * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
 static bool rolls_back_to_savepoint(const gc_stmt *s)
@@ -301,7 +292,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         gc_error_clear(&err);
         if (!gc_global_route(c->global, &req, &d, &err)) {
             gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
+            if (gc_outcome_lost_told_once(c->autocommit))
                 gc_global_clear_txn_lost(c->global);   /* a SQL BEGIN's: told once */
             break;
         }
@@ -322,35 +313,37 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             rc = join_chosen(s, d.member);
             break;
         }
+        bool read_only = s->analysis != NULL && s->analysis->read_only;
         if (open_chosen(c, d.member, &err) &&
-            (rerun_covers_dead_session(s, transaction) || !chosen_is_dead(c, d.member, &err))) {
+            (gc_outcome_skips_alive_check(transaction, c->autocommit, read_only) ||
+             !chosen_is_dead(c, d.member, &err))) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
             break;
         }
-        if (waited_in_vain(&err)) {
-            /* The member is fine: routing again would only wait again. */
-            gc_diag_add_error(&s->h.diag, &err);
-            break;
-        }
-        if (!d.pinned)
-            /* Chosen just now for a transaction's first statement: nothing
-             * was begun there, so the choice is simply made again. */
+        gc_unusable_facts f = {
+            .waited_in_vain = waited_in_vain(&err),
+            .pinned = d.pinned,
+            .txn_lost = gc_global_txn_lost(c->global),
+            .autocommit = c->autocommit,
+        };
+        gc_unusable_verdict v = gc_outcome_chosen_unusable(&f);
+        if (v.clear_lost)
             gc_global_clear_txn_lost(c->global);
-        if (d.pinned && gc_global_txn_lost(c->global)) {
+        if (v.action == GC_UNUSABLE_ROUTE_AGAIN)
+            continue;
+        if (v.action == GC_UNUSABLE_REPORT) {
+            gc_diag_add_error(&s->h.diag, &err);
+        } else if (v.action == GC_UNUSABLE_TXN_LOST) {
             gc_global_txn_lost_error(&err);
             gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
-                gc_global_clear_txn_lost(c->global);
-            break;
-        }
-        if (d.pinned) {
+        } else {
             gc_global_release_pin(c->global);
-            gc_diag_add(&s->h.diag, "08S01", 0,
+            gc_diag_add(&s->h.diag, v.report.sqlstate, v.report.native,
                         "communication link failure: the transaction's member is lost: %s",
                         err.message);
-            break;
         }
+        break;
     }
     for (int i = 0; i < n; i++)
         free(owned[i]);
@@ -374,13 +367,22 @@ static void note_temp_tables(gc_stmt *s, PGTransactionStatusType ts)
                        "out of memory: a temporary table was not registered");
 }
 
-/* A COMMIT or ROLLBACK sent in SQL (or an error that ended the
- * transaction) left the pinned member's session idle: the pin ends now, as
- * the server's transaction status says. */
-static void route_release_if_idle(gc_conn *c, int i, PGTransactionStatusType ts)
+/* The server's view of the session's transaction, as the outcome rules
+ * take it. */
+static gc_session_txn session_txn(PGTransactionStatusType ts)
 {
-    if (i >= 0 && gc_global_pinned_member(c->global) == i && ts == PQTRANS_IDLE)
-        gc_global_release_pin(c->global);
+    if (ts == PQTRANS_IDLE)
+        return GC_SESSION_IDLE;
+    if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
+        return GC_SESSION_IN_TRANSACTION;
+    return GC_SESSION_OTHER;
+}
+
+/* Replaces s's diagnostics with the error the outcome rules chose. */
+static void report_instead(gc_stmt *s, const gc_error *err)
+{
+    gc_diag_clear(&s->h.diag);
+    gc_diag_add_error(&s->h.diag, err);
 }
 
 void gc_route_done(gc_stmt *s, SQLRETURN rc)
@@ -392,45 +394,57 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     gc_global_set_last_member(c->global, i);
     if (rc == SQL_ERROR)
         gc_global_count_error(c->global, i);
-    if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) == GC_MEMBER_DOWN) {
+    int pinned = gc_global_pinned_member(c->global);
+    gc_statement_facts f = {
+        .failed = rc == SQL_ERROR,
+        .member_broke = rc == SQL_ERROR && i >= 0 &&
+                        gc_member_get_state(c->session) == GC_MEMBER_DOWN,
+        .pinned_here = i >= 0 && pinned == i,
+        .pinned_elsewhere = pinned >= 0 && pinned != i,
+        .is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT,
+        .autocommit = c->autocommit,
+    };
+    PGTransactionStatusType ts = PQTRANS_UNKNOWN;
+    if (f.member_broke) {
+        f.holds_transaction = gc_global_holds_transaction(c->global, i);
+    } else {
+        ts = gc_member_txn_status(c->session);
+        f.session = session_txn(ts);
+    }
+    gc_after_statement d = gc_outcome_after_statement(&f);
+    gc_error err;
+    switch (d.action) {
+    case GC_AFTER_MEMBER_FAILED:
+    case GC_AFTER_TXN_LOST:
+    case GC_AFTER_COMMIT_UNKNOWN:
         /* The session broke while the statement ran. */
-        bool pinned = gc_global_pinned_member(c->global) == i;
-        bool held = gc_global_holds_transaction(c->global, i);
         gc_global_member_failed(c->global, i, gc_member_sent_generation(c->session),
                                 gc_member_down_error(c->session));
-        if (pinned && s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT) {
-            /* The COMMIT itself may have been applied before the session
-             * broke: 19068 ("nothing was applied") would be a lie. A COMMIT
-             * sent with its transaction id is resolved (gc_commit.c); this
-             * one was not (a text of several statements, COMMIT AND
-             * CHAIN), so the outcome is unknown. */
-            gc_error err;
-            gc_error_set(&err, "08007", 0,
+        if (d.action == GC_AFTER_COMMIT_UNKNOWN) {
+            gc_error_set(&err, d.report.sqlstate, d.report.native,
                          "member %s failed during COMMIT: whether the transaction "
                          "committed is unknown", gc_member_name(c->session));
-            gc_diag_clear(&s->h.diag);
-            gc_diag_add_error(&s->h.diag, &err);
-            gc_global_clear_txn_lost(c->global);
-            gc_global_release_pin(c->global);
-        } else if (held) {
-            gc_error err;
+            report_instead(s, &err);
+        } else if (d.action == GC_AFTER_TXN_LOST) {
             gc_global_txn_lost_error(&err);
-            gc_diag_clear(&s->h.diag);
-            gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
-                gc_global_clear_txn_lost(c->global);
+            report_instead(s, &err);
         }
+        if (d.clear_lost)
+            gc_global_clear_txn_lost(c->global);
+        if (d.action == GC_AFTER_COMMIT_UNKNOWN)
+            gc_global_release_pin(c->global);
         return;
+    case GC_AFTER_PIN:
+    case GC_AFTER_RELEASE:
+    case GC_AFTER_KEEP:
+        break;
     }
-    /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
-     * member until it ends. */
-    PGTransactionStatusType ts = gc_member_txn_status(c->session);
     if (rc != SQL_ERROR && i >= 0 && s->temp_effects != 0)
         note_temp_tables(s, ts);
-    if (gc_global_pinned_member(c->global) < 0 &&
-        (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR))
+    if (d.action == GC_AFTER_PIN)
         gc_global_pin(c->global, i);
-    route_release_if_idle(c, i, ts);
+    else if (d.action == GC_AFTER_RELEASE)
+        gc_global_release_pin(c->global);
 }
 
 /* Whether session generation g holds server statement st. */
@@ -501,15 +515,19 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
 bool gc_route_may_rerun(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global == NULL || !c->autocommit || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0)
+    if (c->global == NULL)
         return false;
     /* Read-only, or a write whose transaction is known not to have
      * committed (gc_commit_run_write). */
-    if (s->analysis == NULL ||
-        !(s->analysis->read_only || gc_global_rerun_safe(c->global)))
-        return false;
-    return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
+    gc_rerun_facts f = {
+        .autocommit = c->autocommit,
+        .in_transaction = gc_global_prelude_pending(c->global) ||
+                          gc_global_pinned_member(c->global) >= 0,
+        .read_only = s->analysis != NULL && s->analysis->read_only,
+        .known_not_applied = s->analysis != NULL && gc_global_rerun_safe(c->global),
+        .member_broke = c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN,
+    };
+    return gc_outcome_may_rerun(&f);
 }
 
 bool gc_route_group_not_writable(const gc_stmt *s)
@@ -542,20 +560,20 @@ void gc_route_fetch_failed(gc_stmt *s)
     int i = gc_global_member_index(c->global, c->session);
     bool pinned = i >= 0 && gc_global_holds_transaction(c->global, i);
     const char *name = gc_member_name(c->session);
+    gc_fetch_verdict v =
+        gc_outcome_fetch_failed(pinned, s->analysis != NULL && s->analysis->read_only);
     /* Marks the member down; a pinned transaction is lost (40001 / 19068). */
     gc_route_done(s, SQL_ERROR);
-    if (pinned)
+    if (v.action == GC_FETCH_TXN_LOST)
         return;
     gc_error err;
-    if (s->analysis != NULL && s->analysis->read_only)
-        gc_error_set(&err, "40001", 19068,
+    if (v.report.native == GC_NATIVE_TXN_LOST)
+        gc_error_set(&err, v.report.sqlstate, v.report.native,
                      "member %s failed while rows were fetched: the result is incomplete; "
                      "the statement may be run again (nothing of it was applied)", name);
     else
-        /* A write returning rows commits after its last row: it may have. */
-        gc_error_set(&err, "40003", 0,
+        gc_error_set(&err, v.report.sqlstate, v.report.native,
                      "member %s failed while rows were fetched: whether the statement "
                      "completed is unknown", name);
-    gc_diag_clear(&s->h.diag);
-    gc_diag_add_error(&s->h.diag, &err);
+    report_instead(s, &err);
 }
