@@ -84,18 +84,6 @@ static void add_error(gc_diag *diag, const gc_member_xid_run *run, const gc_erro
         gc_diag_add_error(diag, err);
 }
 
-/* The session of member i broke during the exchange: marks it down (the
- * transaction it held is then no longer pinned) and takes back the "lost"
- * mark, since the caller reports the outcome itself. */
-static void member_broke(gc_conn *c, int i, const gc_member_xid_run *run)
-{
-    gc_member *m = gc_global_member(c->global, i);
-    gc_global_count_error(c->global, i);
-    gc_global_member_failed(c->global, i, run->generation, gc_member_down_error(m));
-    gc_global_clear_txn_lost(c->global);
-    gc_global_release_pin(c->global);
-}
-
 /* Whether the id query answered that the transaction had no id: it wrote
  * nothing on its member. */
 static bool no_id_on_member(const gc_member_xid_run *run)
@@ -206,7 +194,9 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
             add_error(diag, run, err);
         return SQL_ERROR;
     }
-    member_broke(c, i, run);
+    /* Marked down, the pin released (the "lost" mark with it): this
+     * function reports the outcome itself. */
+    gc_global_commit_lost_member(c->global, i, run->generation);
     /* The dying session's notices would come first and hide the outcome
      * from applications that read only the first record. */
     gc_diag_clear(diag);

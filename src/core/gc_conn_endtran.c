@@ -140,37 +140,22 @@ static SQLRETURN with_records(const gc_conn *c, SQLRETURN rc)
  * when it was lost with its member. */
 static SQLRETURN end_global(gc_conn *c, bool commit)
 {
-    gc_global *g = c->global;
-    int pinned = gc_global_pinned_member(g);
-    gc_end_tran_facts f = {
-        .commit = commit,
-        .pinned = pinned >= 0,
-        .spread = gc_global_commit_is_spread(g),
-        .txn_lost = gc_global_txn_lost(g),
-        .pinned_in_transaction =
-            pinned >= 0 && gc_member_txn_status(gc_global_member(g, pinned)) == PQTRANS_INTRANS,
-    };
-    gc_end_tran_verdict v = gc_outcome_end_tran(&f);
-    if (v.release_pin)
-        gc_global_release_pin(g);
-    switch (v.action) {
+    int pinned;
+    gc_error report;
+    switch (gc_global_end_transaction(c->global, commit, &pinned, &report)) {
     case GC_END_SPREAD_COMMIT:
         return with_records(c, gc_commit_spread(c, &c->h.diag));
     case GC_END_LOST:
-        /* The transaction died with its member (docs/failover.md):
-         * nothing to send, and this answer is final. */
-        gc_global_clear_txn_lost(g);
-        if (v.report.sqlstate[0] != '\0') {
-            gc_error err;
-            gc_global_txn_lost_error(&err);
-            gc_diag_add_error(&c->h.diag, &err);
+        /* Nothing was sent, and this answer is final. */
+        if (report.sqlstate[0] != '\0') {
+            gc_diag_add_error(&c->h.diag, &report);
             return SQL_ERROR;
         }
         return SQL_SUCCESS;
     case GC_END_COMMIT_WITH_ID:
         return with_records(c, gc_commit_end_tran(c, pinned));   /* a lost answer is resolved */
     case GC_END_ON_MEMBER:
-        return with_records(c, end_on_member(c, gc_global_member(g, pinned),
+        return with_records(c, end_on_member(c, gc_global_member(c->global, pinned),
                                              commit ? SQL_COMMIT : SQL_ROLLBACK));
     case GC_END_NOTHING:
         break;

@@ -290,18 +290,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         gc_route_decision d;
         gc_error err;
         gc_error_clear(&err);
-        if (!gc_global_route(c->global, &req, &d, &err)) {
+        if (!gc_global_begin_statement(c->global, &req, &d, c->autocommit, &err)) {
             gc_diag_add_error(&s->h.diag, &err);
-            if (gc_outcome_lost_told_once(c->autocommit))
-                gc_global_clear_txn_lost(c->global);   /* a SQL BEGIN's: told once */
-            break;
-        }
-        if (gc_global_txn_lost(c->global)) {
-            /* A transaction begun in SQL lost its member: this statement
-             * was part of it, so it reports the loss (once). */
-            gc_global_txn_lost_error(&err);
-            gc_diag_add_error(&s->h.diag, &err);
-            gc_global_clear_txn_lost(c->global);
             break;
         }
         if (d.spans) {
@@ -321,28 +311,10 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             rc = prepare_session(s, d.member);
             break;
         }
-        gc_unusable_facts f = {
-            .waited_in_vain = waited_in_vain(&err),
-            .pinned = d.pinned,
-            .txn_lost = gc_global_txn_lost(c->global),
-            .autocommit = c->autocommit,
-        };
-        gc_unusable_verdict v = gc_outcome_chosen_unusable(&f);
-        if (v.clear_lost)
-            gc_global_clear_txn_lost(c->global);
-        if (v.action == GC_UNUSABLE_ROUTE_AGAIN)
-            continue;
-        if (v.action == GC_UNUSABLE_REPORT) {
-            gc_diag_add_error(&s->h.diag, &err);
-        } else if (v.action == GC_UNUSABLE_TXN_LOST) {
-            gc_global_txn_lost_error(&err);
-            gc_diag_add_error(&s->h.diag, &err);
-        } else {
-            gc_global_release_pin(c->global);
-            gc_diag_add(&s->h.diag, v.report.sqlstate, v.report.native,
-                        "communication link failure: the transaction's member is lost: %s",
-                        err.message);
-        }
+        gc_error report;
+        if (gc_global_chosen_unusable(c->global, d.pinned, c->autocommit, &err, &report))
+            continue;   /* nothing was sent or begun there: choose again */
+        gc_diag_add_error(&s->h.diag, &report);
         break;
     }
     for (int i = 0; i < n; i++)
@@ -367,17 +339,6 @@ static void note_temp_tables(gc_stmt *s, PGTransactionStatusType ts)
                        "out of memory: a temporary table was not registered");
 }
 
-/* The server's view of the session's transaction, as the outcome rules
- * take it. */
-static gc_session_txn session_txn(PGTransactionStatusType ts)
-{
-    if (ts == PQTRANS_IDLE)
-        return GC_SESSION_IDLE;
-    if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
-        return GC_SESSION_IN_TRANSACTION;
-    return GC_SESSION_OTHER;
-}
-
 /* Replaces s's diagnostics with the error the outcome rules chose. */
 static void report_instead(gc_stmt *s, const gc_error *err)
 {
@@ -391,60 +352,16 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     if (c->global == NULL)
         return;
     int i = gc_global_member_index(c->global, c->session);
-    gc_global_set_last_member(c->global, i);
-    if (rc == SQL_ERROR)
-        gc_global_count_error(c->global, i);
-    int pinned = gc_global_pinned_member(c->global);
-    gc_statement_facts f = {
-        .failed = rc == SQL_ERROR,
-        .member_broke = rc == SQL_ERROR && i >= 0 &&
-                        gc_member_get_state(c->session) == GC_MEMBER_DOWN,
-        .pinned_here = i >= 0 && pinned == i,
-        .pinned_elsewhere = pinned >= 0 && pinned != i,
-        .is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT,
-        .autocommit = c->autocommit,
-    };
-    PGTransactionStatusType ts = PQTRANS_UNKNOWN;
-    if (f.member_broke) {
-        f.holds_transaction = gc_global_holds_transaction(c->global, i);
-    } else {
-        ts = gc_member_txn_status(c->session);
-        f.session = session_txn(ts);
-    }
-    gc_after_statement d = gc_outcome_after_statement(&f);
-    gc_error err;
-    switch (d.action) {
-    case GC_AFTER_MEMBER_FAILED:
-    case GC_AFTER_TXN_LOST:
-    case GC_AFTER_COMMIT_UNKNOWN:
-        /* The session broke while the statement ran. */
-        gc_global_member_failed(c->global, i, gc_member_sent_generation(c->session),
-                                gc_member_down_error(c->session));
-        if (d.action == GC_AFTER_COMMIT_UNKNOWN) {
-            gc_error_set(&err, d.report.sqlstate, d.report.native,
-                         "member %s failed during COMMIT: whether the transaction "
-                         "committed is unknown", gc_member_name(c->session));
-            report_instead(s, &err);
-        } else if (d.action == GC_AFTER_TXN_LOST) {
-            gc_global_txn_lost_error(&err);
-            report_instead(s, &err);
-        }
-        if (d.clear_lost)
-            gc_global_clear_txn_lost(c->global);
-        if (d.action == GC_AFTER_COMMIT_UNKNOWN)
-            gc_global_release_pin(c->global);
-        return;
-    case GC_AFTER_PIN:
-    case GC_AFTER_RELEASE:
-    case GC_AFTER_KEEP:
-        break;
-    }
+    /* Before the pin may end: the ON COMMIT DROP tables of its session
+     * leave the registry with it. */
     if (rc != SQL_ERROR && i >= 0 && s->temp_effects != 0)
-        note_temp_tables(s, ts);
-    if (d.action == GC_AFTER_PIN)
-        gc_global_pin(c->global, i);
-    else if (d.action == GC_AFTER_RELEASE)
-        gc_global_release_pin(c->global);
+        note_temp_tables(s, gc_member_txn_status(c->session));
+    bool is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT;
+    gc_error report;
+    gc_error_clear(&report);
+    gc_global_end_statement(c->global, i, rc == SQL_ERROR, is_commit, c->autocommit, &report);
+    if (report.sqlstate[0] != '\0')
+        report_instead(s, &report);
 }
 
 /* Whether session generation g holds server statement st. */
