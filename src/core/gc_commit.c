@@ -10,6 +10,7 @@
 #include "global/gc_commit_resolve.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_outcome.h"
 
 bool gc_commit_write_applies(const gc_stmt *s)
 {
@@ -83,18 +84,6 @@ static void add_error(gc_diag *diag, const gc_member_xid_run *run, const gc_erro
         gc_diag_add_error(diag, err);
 }
 
-/* The session of member i broke during the exchange: marks it down (the
- * transaction it held is then no longer pinned) and takes back the "lost"
- * mark, since the caller reports the outcome itself. */
-static void member_broke(gc_conn *c, int i, const gc_member_xid_run *run)
-{
-    gc_member *m = gc_global_member(c->global, i);
-    gc_global_count_error(c->global, i);
-    gc_global_member_failed(c->global, i, run->generation, gc_member_down_error(m));
-    gc_global_clear_txn_lost(c->global);
-    gc_global_release_pin(c->global);
-}
-
 /* Whether the id query answered that the transaction had no id: it wrote
  * nothing on its member. */
 static bool no_id_on_member(const gc_member_xid_run *run)
@@ -128,38 +117,53 @@ static void add_remote_commit_unknown(gc_diag *diag, const char *sqlstate, const
                 "server's error follows)", what, name);
 }
 
-/* Whether the lost exchange's transaction wrote nothing on its member, and
- * nothing of it can have been written elsewhere: then nothing of it
- * applied anywhere. */
-static bool wrote_nothing(const gc_conn *c, const gc_member_xid_run *run)
+/* The facts of run, whose exchange with member i is `exchange`, as the
+ * settling rules take them (gc_outcome.h). */
+static gc_settle_facts settle_facts(const gc_conn *c, bool is_commit, gc_exchange exchange,
+                                    const gc_member_xid_run *run)
 {
-    return no_id_on_member(run) && !gc_global_may_write_elsewhere(c->global);
+    gc_settle_facts f = {
+        .is_commit = is_commit,
+        .exchange = exchange,
+        .no_id_on_member = no_id_on_member(run),
+        .may_write_elsewhere = gc_global_may_write_elsewhere(c->global),
+        .remote_commit_failed = exchange == GC_EXCHANGE_REFUSED && remote_commit_failed(c, run),
+    };
+    return f;
 }
 
-/* What became of the transaction of run, whose answer from member i was
- * lost (not wrote_nothing): asks pg_xact_status (gc_commit_resolve.h). A
- * transaction that may have written to another group through postgres_fdw
- * is never "not committed": postgres_fdw commits its remote part before
- * the local commit, so the member's "aborted" (or "no id") does not say
- * that part did not apply. */
-static gc_xact_outcome resolve_lost(gc_conn *c, int i, const gc_member_xid_run *run,
-                                    gc_error *why)
+/* Settles the exchange f with member i by the rules, asking pg_xact_status
+ * (gc_commit_resolve.h) when they say so. why gets the reason of an
+ * unknown outcome. */
+static gc_settle_verdict settle(gc_conn *c, int i, const gc_member_xid_run *run,
+                                gc_settle_facts *f, gc_error *why)
 {
+    gc_error_clear(why);
+    gc_settle_verdict v = gc_outcome_settle(f);
+    if (v.action == GC_SETTLE_ASK) {
+        f->resolved = gc_global_resolve_commit(c->global, i, run, GC_COMMIT_RESOLVE_WAIT_MS, why);
+        f->asked = true;
+        v = gc_outcome_settle(f);
+    }
     const char *name = gc_member_name(gc_global_member(c->global, i));
-    if (no_id_on_member(run)) {
+    if (v.action == GC_SETTLE_UNKNOWN && v.why_elsewhere && f->no_id_on_member)
         gc_error_set(why, "08007", 0, "it wrote nothing on member %s but may have written "
                      "to another group through postgres_fdw", name);
-        return GC_XACT_UNKNOWN;
-    }
-    gc_xact_outcome outcome =
-        gc_global_resolve_commit(c->global, i, run, GC_COMMIT_RESOLVE_WAIT_MS, why);
-    if (outcome == GC_XACT_NOT_COMMITTED && gc_global_may_write_elsewhere(c->global)) {
+    else if (v.action == GC_SETTLE_UNKNOWN && v.why_elsewhere)
         gc_error_set(why, "08007", 0, "it did not commit on member %s but may have written "
                      "to another group through postgres_fdw, which commits its part first",
                      name);
-        return GC_XACT_UNKNOWN;
-    }
-    return outcome;
+    return v;
+}
+
+/* The outcome's name in the trace, from what the rules made of it. */
+static const char *settled_name(const gc_settle_verdict *v)
+{
+    if (v->action == GC_SETTLE_COMMITTED)
+        return gc_xact_outcome_name(GC_XACT_COMMITTED);
+    if (v->action == GC_SETTLE_UNKNOWN)
+        return gc_xact_outcome_name(GC_XACT_UNKNOWN);
+    return gc_xact_outcome_name(GC_XACT_NOT_COMMITTED);
 }
 
 /* What a COMMIT's run means for the application; diagnostics to diag.
@@ -169,15 +173,20 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
 {
     gc_member *m = gc_global_member(c->global, i);
     const char *name = gc_member_name(m);
-    if (run->outcome == GC_XID_COMMITTED) {
+    gc_exchange exchange = gc_outcome_exchange(run->outcome == GC_XID_COMMITTED,
+                                               gc_member_get_state(m) == GC_MEMBER_DOWN,
+                                               run->outcome == GC_XID_NOT_COMMITTED);
+    gc_settle_facts f = settle_facts(c, true, exchange, run);
+    if (exchange == GC_EXCHANGE_COMMITTED) {
         gc_global_release_pin(c->global);
         return SQL_SUCCESS;
     }
-    if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
+    if (exchange == GC_EXCHANGE_REFUSED) {
         /* The server answered: the transaction is over, not committed. */
+        gc_settle_verdict v = gc_outcome_settle(&f);
         gc_global_release_pin(c->global);
-        if (remote_commit_failed(c, run))
-            add_remote_commit_unknown(diag, "08007", "COMMIT", name);
+        if (v.report.sqlstate[0] != '\0')
+            add_remote_commit_unknown(diag, v.report.sqlstate, "COMMIT", name);
         if (run->rolled_back)
             gc_diag_add(diag, "40000", 0, "the transaction was rolled back because a statement "
                         "in it failed; nothing was committed");
@@ -185,37 +194,39 @@ static SQLRETURN commit_outcome(gc_conn *c, int i, gc_member_xid_run *run,
             add_error(diag, run, err);
         return SQL_ERROR;
     }
-    member_broke(c, i, run);
+    /* Marked down, the pin released (the "lost" mark with it): this
+     * function reports the outcome itself. */
+    gc_global_commit_lost_member(c->global, i, run->generation);
     /* The dying session's notices would come first and hide the outcome
      * from applications that read only the first record. */
     gc_diag_clear(diag);
     gc_error lost;
-    if (run->outcome == GC_XID_NOT_COMMITTED) {
+    if (exchange == GC_EXCHANGE_BROKE_BEFORE) {
         gc_trace_write(c->trace, GC_TRACE_INFO, "member %s failed before COMMIT ran: %s",
                        name, err->message);
         gc_global_txn_lost_error(&lost);
         gc_diag_add_error(diag, &lost);
         return SQL_ERROR;
     }
-    if (wrote_nothing(c, run)) {
-        gc_diag_add(diag, "01000", 0, "member %s failed during COMMIT of a transaction that "
-                    "wrote nothing: nothing was lost", name);
+    gc_error why;
+    gc_settle_verdict v = settle(c, i, run, &f, &why);
+    if (v.action == GC_SETTLE_WROTE_NOTHING) {
+        gc_diag_add(diag, v.report.sqlstate, v.report.native, "member %s failed during COMMIT "
+                    "of a transaction that wrote nothing: nothing was lost", name);
         return SQL_SUCCESS_WITH_INFO;
     }
-    gc_error why;
-    gc_xact_outcome outcome = resolve_lost(c, i, run, &why);
     gc_trace_write(c->trace, GC_TRACE_INFO, "COMMIT on %s lost its answer (%s): "
                    "transaction %s %s", name, err->message,
-                   run->xid[0] ? run->xid : "(id unknown)", gc_xact_outcome_name(outcome));
-    if (outcome == GC_XACT_COMMITTED)
+                   run->xid[0] ? run->xid : "(id unknown)", settled_name(&v));
+    if (v.action == GC_SETTLE_COMMITTED)
         return SQL_SUCCESS;
-    if (outcome == GC_XACT_NOT_COMMITTED) {
+    if (v.action == GC_SETTLE_LOST) {
         gc_global_txn_lost_error(&lost);
         gc_diag_add_error(diag, &lost);
         return SQL_ERROR;
     }
-    gc_diag_add(diag, "08007", 0, "member %s failed during COMMIT: whether the transaction "
-                "committed is unknown (%s)", name, why.message);
+    gc_diag_add(diag, v.report.sqlstate, v.report.native, "member %s failed during COMMIT: "
+                "whether the transaction committed is unknown (%s)", name, why.message);
     return SQL_ERROR;
 }
 
@@ -224,8 +235,10 @@ SQLRETURN gc_commit_run_sql(gc_stmt *s)
     gc_conn *c = s->conn;
     int i = gc_global_member_index(c->global, c->session);
     gc_global_set_last_member(c->global, i);
-    if (gc_global_commit_is_spread(c->global)) {
-        if (s->analysis->and_chain) {
+    gc_sql_commit how = gc_outcome_sql_commit(gc_global_commit_is_spread(c->global),
+                                              s->analysis->and_chain);
+    if (how != GC_SQL_COMMIT_WITH_ID) {
+        if (how == GC_SQL_COMMIT_REFUSED) {
             gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                         "COMMIT AND CHAIN of a transaction that spans groups is not "
                         "supported: COMMIT, then begin the next transaction");
@@ -398,13 +411,17 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
         gc_route_done(s, rc);
         return rc;
     }
-    if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
+    gc_exchange exchange = gc_outcome_exchange(false, gc_member_get_state(m) == GC_MEMBER_DOWN,
+                                               run.outcome == GC_XID_NOT_COMMITTED);
+    gc_settle_facts f = settle_facts(c, false, exchange, &run);
+    if (exchange == GC_EXCHANGE_REFUSED) {
         /* The server refused it (constraint, timeout...): the application's to handle. */
         if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
             gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
         } else {
-            if (remote_commit_failed(c, &run))
-                add_remote_commit_unknown(&s->h.diag, "40003", "the statement",
+            gc_settle_verdict v = gc_outcome_settle(&f);
+            if (v.report.sqlstate[0] != '\0')
+                add_remote_commit_unknown(&s->h.diag, v.report.sqlstate, "the statement",
                                           gc_member_name(m));
             add_error(&s->h.diag, &run, &err);
         }
@@ -415,26 +432,23 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     int i = gc_global_member_index(g, m);
     add_error(&s->h.diag, &run, &err);
     gc_route_done(s, SQL_ERROR);    /* marks the member down */
-    if (run.outcome == GC_XID_NOT_COMMITTED || wrote_nothing(c, &run)) {
-        gc_member_xid_run_clear(&run);
-        gc_global_set_rerun_safe(g, true);
-        return SQL_ERROR;
-    }
     gc_error why;
-    gc_xact_outcome outcome = resolve_lost(c, i, &run, &why);
-    gc_trace_write(c->trace, GC_TRACE_INFO, "autocommit write on %s lost its answer (%s): "
-                   "transaction %s %s", gc_member_name(m), err.message,
-                   run.xid[0] ? run.xid : "(id unknown)", gc_xact_outcome_name(outcome));
-    if (outcome == GC_XACT_NOT_COMMITTED) {
+    gc_settle_verdict v = settle(c, i, &run, &f, &why);
+    if (f.asked || v.action == GC_SETTLE_UNKNOWN)
+        gc_trace_write(c->trace, GC_TRACE_INFO, "autocommit write on %s lost its answer (%s): "
+                       "transaction %s %s", gc_member_name(m), err.message,
+                       run.xid[0] ? run.xid : "(id unknown)", settled_name(&v));
+    if (v.action == GC_SETTLE_RERUN) {
         gc_member_xid_run_clear(&run);
         gc_global_set_rerun_safe(g, true);
         return SQL_ERROR;
     }
     gc_diag_clear(&s->h.diag);
-    if (outcome == GC_XACT_UNKNOWN) {
+    if (v.action == GC_SETTLE_UNKNOWN) {
         gc_member_xid_run_clear(&run);
-        gc_diag_add(&s->h.diag, "40003", 0, "member %s failed during the statement: whether "
-                    "it completed is unknown (%s)", gc_member_name(m), why.message);
+        gc_diag_add(&s->h.diag, v.report.sqlstate, v.report.native, "member %s failed during "
+                    "the statement: whether it completed is unknown (%s)", gc_member_name(m),
+                    why.message);
         return SQL_ERROR;
     }
     return committed_after_loss(s, m, source, &run);

@@ -19,6 +19,7 @@
 #include "core/gc_conn.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
+#include "global/gc_outcome.h"
 #include "global/gc_remote_write.h"
 
 /* The BEGIN statement that opens a transaction with the configured isolation
@@ -133,6 +134,43 @@ static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
     return SQL_SUCCESS;
 }
 
+/* rc, or SQL_SUCCESS_WITH_INFO when it succeeded with diagnostics. */
+static SQLRETURN with_records(const gc_conn *c, SQLRETURN rc)
+{
+    if (rc == SQL_ERROR)
+        return rc;
+    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
+
+/* SQLEndTran on a global connection, by the rules of gc_outcome.h: the
+ * open transaction ends on its pinned member (with its transaction id for
+ * a COMMIT), in two phases when it wrote in several groups, or not at all
+ * when it was lost with its member. */
+static SQLRETURN end_global(gc_conn *c, bool commit)
+{
+    int pinned;
+    gc_error report;
+    switch (gc_global_end_transaction(c->global, commit, &pinned, &report)) {
+    case GC_END_SPREAD_COMMIT:
+        return with_records(c, gc_commit_spread(c, &c->h.diag));
+    case GC_END_LOST:
+        /* Nothing was sent, and this answer is final. */
+        if (report.sqlstate[0] != '\0') {
+            gc_diag_add_error(&c->h.diag, &report);
+            return SQL_ERROR;
+        }
+        return SQL_SUCCESS;
+    case GC_END_COMMIT_WITH_ID:
+        return with_records(c, gc_commit_end_tran(c, pinned));   /* a lost answer is resolved */
+    case GC_END_ON_MEMBER:
+        return with_records(c, end_on_member(c, gc_global_member(c->global, pinned),
+                                             commit ? SQL_COMMIT : SQL_ROLLBACK));
+    case GC_END_NOTHING:
+        break;
+    }
+    return with_records(c, SQL_SUCCESS);
+}
+
 /* Commits or rolls back what the server has open.
  * COMMIT of a transaction a failed statement aborted is answered by the
  * server with ROLLBACK: that is reported as 40000, since nothing was
@@ -150,36 +188,7 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     /* A result still streaming is buffered first: its rows were computed
      * already and stay readable after the transaction ends (SQL_CB_PRESERVE). */
     gc_stmt_free_session(c);
-    SQLRETURN rc;
-    if (c->global == NULL) {
-        rc = end_on_member(c, c->session, completion);
-    } else if (completion == SQL_COMMIT && gc_global_pinned_member(c->global) >= 0 &&
-               gc_global_commit_is_spread(c->global)) {
-        rc = gc_commit_spread(c, &c->h.diag);
-    } else {
-        int pinned = gc_global_pinned_member(c->global);
-        gc_global_release_pin(c->global);
-        if (gc_global_txn_lost(c->global)) {
-            /* The transaction died with its member (docs/failover.md):
-             * nothing to send; a COMMIT cannot succeed. */
-            gc_global_clear_txn_lost(c->global);
-            if (completion == SQL_COMMIT) {
-                gc_error err;
-                gc_global_txn_lost_error(&err);
-                gc_diag_add_error(&c->h.diag, &err);
-                return SQL_ERROR;
-            }
-            return SQL_SUCCESS;
-        }
-        if (pinned >= 0 && completion == SQL_COMMIT &&
-            gc_member_txn_status(gc_global_member(c->global, pinned)) == PQTRANS_INTRANS)
-            /* Sent with its transaction id: a lost answer is resolved. */
-            rc = gc_commit_end_tran(c, pinned);
-        else
-            rc = pinned >= 0 ? end_on_member(c, gc_global_member(c->global, pinned), completion)
-                             : SQL_SUCCESS;
-    }
-    if (rc == SQL_ERROR)
-        return rc;
-    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    if (c->global != NULL)
+        return end_global(c, completion == SQL_COMMIT);
+    return with_records(c, end_on_member(c, c->session, completion));
 }

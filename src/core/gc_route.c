@@ -19,6 +19,7 @@
 #include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_outcome.h"
 #include "global/gc_session_pool.h"
 #include "global/gc_session_sql.h"
 #include "global/gc_temp_tables.h"
@@ -168,16 +169,6 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
-/* Whether a dead session under s needs no look before sending: an
- * autocommit read-only statement whose member breaks under it runs again
- * elsewhere, silently (gc_route_may_rerun), as when the look finds it
- * dead; the look would cost a system call per statement. */
-static bool rerun_covers_dead_session(const gc_stmt *s, bool transaction)
-{
-    return !transaction && s->conn->autocommit && s->analysis != NULL &&
-           s->analysis->read_only;
-}
-
 /* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
  * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
 static bool rolls_back_to_savepoint(const gc_stmt *s)
@@ -301,18 +292,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         gc_route_decision d;
         gc_error err;
         gc_error_clear(&err);
-        if (!gc_global_route(c->global, &req, &d, &err)) {
+        if (!gc_global_begin_statement(c->global, &req, &d, c->autocommit, &err)) {
             gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
-                gc_global_clear_txn_lost(c->global);   /* a SQL BEGIN's: told once */
-            break;
-        }
-        if (gc_global_txn_lost(c->global)) {
-            /* A transaction begun in SQL lost its member: this statement
-             * was part of it, so it reports the loss (once). */
-            gc_global_txn_lost_error(&err);
-            gc_diag_add_error(&s->h.diag, &err);
-            gc_global_clear_txn_lost(c->global);
             break;
         }
         s->routed_by_key = d.by_key;
@@ -325,35 +306,19 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             rc = join_chosen(s, d.member);
             break;
         }
+        bool read_only = s->analysis != NULL && s->analysis->read_only;
         if (open_chosen(c, d.member, &err) &&
-            (rerun_covers_dead_session(s, transaction) || !chosen_is_dead(c, d.member, &err))) {
+            (gc_outcome_skips_alive_check(transaction, c->autocommit, read_only) ||
+             !chosen_is_dead(c, d.member, &err))) {
             gc_conn_use_member(c, d.member);
             rc = prepare_session(s, d.member);
             break;
         }
-        if (waited_in_vain(&err)) {
-            /* The member is fine: routing again would only wait again. */
-            gc_diag_add_error(&s->h.diag, &err);
-            break;
-        }
-        if (!d.pinned)
-            /* Chosen just now for a transaction's first statement: nothing
-             * was begun there, so the choice is simply made again. */
-            gc_global_clear_txn_lost(c->global);
-        if (d.pinned && gc_global_txn_lost(c->global)) {
-            gc_global_txn_lost_error(&err);
-            gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
-                gc_global_clear_txn_lost(c->global);
-            break;
-        }
-        if (d.pinned) {
-            gc_global_release_pin(c->global);
-            gc_diag_add(&s->h.diag, "08S01", 0,
-                        "communication link failure: the transaction's member is lost: %s",
-                        err.message);
-            break;
-        }
+        gc_error report;
+        if (gc_global_chosen_unusable(c->global, d.pinned, c->autocommit, &err, &report))
+            continue;   /* nothing was sent or begun there: choose again */
+        gc_diag_add_error(&s->h.diag, &report);
+        break;
     }
     for (int i = 0; i < n; i++)
         free(owned[i]);
@@ -377,13 +342,11 @@ static void note_temp_tables(gc_stmt *s, PGTransactionStatusType ts)
                        "out of memory: a temporary table was not registered");
 }
 
-/* A COMMIT or ROLLBACK sent in SQL (or an error that ended the
- * transaction) left the pinned member's session idle: the pin ends now, as
- * the server's transaction status says. */
-static void route_release_if_idle(gc_conn *c, int i, PGTransactionStatusType ts)
+/* Replaces s's diagnostics with the error the outcome rules chose. */
+static void report_instead(gc_stmt *s, const gc_error *err)
 {
-    if (i >= 0 && gc_global_pinned_member(c->global) == i && ts == PQTRANS_IDLE)
-        gc_global_release_pin(c->global);
+    gc_diag_clear(&s->h.diag);
+    gc_diag_add_error(&s->h.diag, err);
 }
 
 void gc_route_done(gc_stmt *s, SQLRETURN rc)
@@ -392,50 +355,20 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     if (c->global == NULL)
         return;
     int i = gc_global_member_index(c->global, c->session);
-    gc_global_set_last_member(c->global, i);
-    if (rc == SQL_ERROR)
-        gc_global_count_error(c->global, i);
-    if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) == GC_MEMBER_DOWN) {
-        /* The session broke while the statement ran. */
-        bool pinned = gc_global_pinned_member(c->global) == i;
-        bool held = gc_global_holds_transaction(c->global, i);
-        gc_global_member_failed(c->global, i, gc_member_sent_generation(c->session),
-                                gc_member_down_error(c->session));
-        if (pinned && s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT) {
-            /* The COMMIT itself may have been applied before the session
-             * broke: 19068 ("nothing was applied") would be a lie. A COMMIT
-             * sent with its transaction id is resolved (gc_commit.c); this
-             * one was not (a text of several statements, COMMIT AND
-             * CHAIN), so the outcome is unknown. */
-            gc_error err;
-            gc_error_set(&err, "08007", 0,
-                         "member %s failed during COMMIT: whether the transaction "
-                         "committed is unknown", gc_member_name(c->session));
-            gc_diag_clear(&s->h.diag);
-            gc_diag_add_error(&s->h.diag, &err);
-            gc_global_clear_txn_lost(c->global);
-            gc_global_release_pin(c->global);
-        } else if (held) {
-            gc_error err;
-            gc_global_txn_lost_error(&err);
-            gc_diag_clear(&s->h.diag);
-            gc_diag_add_error(&s->h.diag, &err);
-            if (c->autocommit)
-                gc_global_clear_txn_lost(c->global);
-        }
-        return;
-    }
-    if (rc == SQL_ERROR && i >= 0)
+    /* The cluster's trigger refused a write through postgres_fdw (a live
+     * session's error): named before the outcome may release the pin. */
+    if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) != GC_MEMBER_DOWN)
         gc_remote_refusal_after_failure(s, i);
-    /* A transaction opened in SQL (BEGIN with autocommit on) keeps its
-     * member until it ends. */
-    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    /* Before the pin may end: the ON COMMIT DROP tables of its session
+     * leave the registry with it. */
     if (rc != SQL_ERROR && i >= 0 && s->temp_effects != 0)
-        note_temp_tables(s, ts);
-    if (gc_global_pinned_member(c->global) < 0 &&
-        (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR))
-        gc_global_pin(c->global, i);
-    route_release_if_idle(c, i, ts);
+        note_temp_tables(s, gc_member_txn_status(c->session));
+    bool is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT;
+    gc_error report;
+    gc_error_clear(&report);
+    gc_global_end_statement(c->global, i, rc == SQL_ERROR, is_commit, c->autocommit, &report);
+    if (report.sqlstate[0] != '\0')
+        report_instead(s, &report);
 }
 
 /* Whether session generation g holds server statement st. */
@@ -506,15 +439,19 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
 bool gc_route_may_rerun(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global == NULL || !c->autocommit || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0)
+    if (c->global == NULL)
         return false;
     /* Read-only, or a write whose transaction is known not to have
      * committed (gc_commit_run_write). */
-    if (s->analysis == NULL ||
-        !(s->analysis->read_only || gc_global_rerun_safe(c->global)))
-        return false;
-    return c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN;
+    gc_rerun_facts f = {
+        .autocommit = c->autocommit,
+        .in_transaction = gc_global_prelude_pending(c->global) ||
+                          gc_global_pinned_member(c->global) >= 0,
+        .read_only = s->analysis != NULL && s->analysis->read_only,
+        .known_not_applied = s->analysis != NULL && gc_global_rerun_safe(c->global),
+        .member_broke = c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN,
+    };
+    return gc_outcome_may_rerun(&f);
 }
 
 bool gc_route_group_not_writable(const gc_stmt *s)
@@ -549,20 +486,20 @@ void gc_route_fetch_failed(gc_stmt *s)
     int i = gc_global_member_index(c->global, c->session);
     bool pinned = i >= 0 && gc_global_holds_transaction(c->global, i);
     const char *name = gc_member_name(c->session);
+    gc_fetch_verdict v =
+        gc_outcome_fetch_failed(pinned, s->analysis != NULL && s->analysis->read_only);
     /* Marks the member down; a pinned transaction is lost (40001 / 19068). */
     gc_route_done(s, SQL_ERROR);
-    if (pinned)
+    if (v.action == GC_FETCH_TXN_LOST)
         return;
     gc_error err;
-    if (s->analysis != NULL && s->analysis->read_only)
-        gc_error_set(&err, "40001", 19068,
+    if (v.report.native == GC_NATIVE_TXN_LOST)
+        gc_error_set(&err, v.report.sqlstate, v.report.native,
                      "member %s failed while rows were fetched: the result is incomplete; "
                      "the statement may be run again (nothing of it was applied)", name);
     else
-        /* A write returning rows commits after its last row: it may have. */
-        gc_error_set(&err, "40003", 0,
+        gc_error_set(&err, v.report.sqlstate, v.report.native,
                      "member %s failed while rows were fetched: whether the statement "
                      "completed is unknown", name);
-    gc_diag_clear(&s->h.diag);
-    gc_diag_add_error(&s->h.diag, &err);
+    report_instead(s, &err);
 }

@@ -33,6 +33,7 @@
 
 #include "config/gc_settings.h"
 #include "global/gc_analyzer.h"
+#include "global/gc_outcome.h"
 #include "global/gc_topology.h"
 #include "member/gc_member.h"
 #include "util/gc_error.h"
@@ -348,13 +349,45 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql);
  * reconnect schedule and any reconnect in flight are dropped (so neither
  * is mistaken for a later session's at the same address). */
 void gc_global_failover_forget(gc_global *g, const gc_member *m);
-/* Whether the open transaction was lost with its member (the application
- * has not rolled back yet); cleared by SQLEndTran. */
-bool gc_global_txn_lost(const gc_global *g);
-void gc_global_clear_txn_lost(gc_global *g);
 /* Fills err with 40001 / native 19068: the transaction was rolled back and
  * may be retried. */
 void gc_global_txn_lost_error(gc_error *err);
+
+/* --- the statement lifecycle (gc_global_lifecycle.c) ---
+ *
+ * What the core tells the global connection of each statement, and what
+ * the connection makes of it by the rules of gc_outcome.h: it keeps the
+ * pin, the "transaction lost" mark and the members' states itself, and
+ * hands back what the application must hear as a gc_error. */
+
+/* Routes one execution (gc_global_route) as its statement begins. False
+ * with err when it cannot run: routing's own error, or 40001 / 19068 for
+ * the statement of a transaction begun in SQL whose member was lost (told
+ * once). */
+bool gc_global_begin_statement(gc_global *g, const gc_route_request *req,
+                               gc_route_decision *d, bool autocommit, gc_error *err);
+/* The member routing chose (pinned: it holds the open transaction) could
+ * not be opened, or was found dead before anything was sent; why says
+ * how. True: route again. False with report: what the statement returns
+ * (why itself, 40001 / 19068, or 08S01 with the pin released). */
+bool gc_global_chosen_unusable(gc_global *g, bool pinned, bool autocommit,
+                               const gc_error *why, gc_error *report);
+/* A statement (not sent with its transaction id) ran on member i and
+ * failed or not: pins the transaction it opened, releases the pin when it
+ * ended in SQL, marks the member down when its session broke. report is
+ * set (else left alone) when the application must hear it instead of the
+ * server's error: 40001 / 19068, or 08007 for a COMMIT. */
+gc_after_action gc_global_end_statement(gc_global *g, int i, bool failed, bool is_commit,
+                                        bool autocommit, gc_error *report);
+/* Member i's session broke under a COMMIT sent with its transaction id
+ * (on session generation `generation`): marked down, the pin released;
+ * the caller reports the outcome it settles (gc_outcome_settle). */
+void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation);
+/* SQLEndTran: what to do (gc_outcome_end_tran), with the pin released
+ * when the rules say so. *member: the pinned member (-1: none); report:
+ * 40001 / 19068 for the COMMIT of a lost transaction, else empty. */
+gc_end_tran_action gc_global_end_transaction(gc_global *g, bool commit, int *member,
+                                             gc_error *report);
 
 /* --- following the catalog version (gc_global_refresh.c) --- */
 

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "global/gc_backoff.h"
+#include "global/gc_outcome.h"
 
 #define GC_FAILOVER_MAX_DELAY_MS 60000
 
@@ -348,7 +349,7 @@ void gc_global_clear_txn_lost(gc_global *g)
 
 void gc_global_txn_lost_error(gc_error *err)
 {
-    gc_error_set(err, "40001", 19068,
+    gc_error_set(err, "40001", GC_NATIVE_TXN_LOST,
                  "the transaction's member failed: the transaction was rolled back "
                  "and may be retried (nothing of it was applied)");
 }

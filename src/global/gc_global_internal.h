@@ -68,6 +68,12 @@ struct gc_global {
                                       borrower of the sessions held now */
 };
 
+/* Whether the open transaction was lost with its member (the application
+ * has not rolled back yet); cleared as the rules of gc_outcome.h say
+ * (gc_global_lifecycle.c). */
+bool gc_global_txn_lost(const gc_global *g);
+void gc_global_clear_txn_lost(gc_global *g);
+
 /* Tells the router what is known of every member now. */
 void gc_global_sync_router(gc_global *g);
 

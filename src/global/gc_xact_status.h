@@ -10,14 +10,9 @@
 
 #include <stdbool.h>
 
+#include "global/gc_outcome.h"   /* gc_xact_outcome */
 #include "member/gc_member.h"
 #include "util/gc_error.h"
-
-typedef enum gc_xact_outcome {
-    GC_XACT_COMMITTED,
-    GC_XACT_NOT_COMMITTED,
-    GC_XACT_UNKNOWN,
-} gc_xact_outcome;
 
 const char *gc_xact_outcome_name(gc_xact_outcome outcome);
 
