@@ -137,6 +137,12 @@ void gc_global_remap_held(gc_global *g, const int *new_of_old, int n_old, int n_
  * catalog version `version` (-1: now, whatever was done before). */
 void gc_global_drop_idle_sessions(gc_global *g, long long version);
 
+/* --- TRUNCATE across groups (gc_global_span_truncate.c) --- */
+/* Whether sql, a TRUNCATE, runs as a write across groups: its tables hold
+ * rows in several groups, or, in a transaction, in one group other than
+ * the transaction's (the transaction joins it there). */
+bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
+
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets
  * them (the pin is the caller's). */

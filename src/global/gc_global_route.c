@@ -411,6 +411,8 @@ static bool row_write(const gc_analysis *a)
 static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
+    if (a != NULL && a->kind == GC_SQL_DDL)
+        return gc_global_truncate_spans(g, req->sql, req->transaction);
     /* A write placed in one group (the common keyed write) is decided by
      * the answer routing already has: no second shard-map lookup. */
     if (!row_write(a) || a->kind == GC_SQL_MERGE || a->table == NULL || g->map == NULL ||
@@ -500,6 +502,11 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     const gc_analysis *a = req->analysis;
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
+    if (!names_temp && a != NULL && a->kind == GC_SQL_DDL &&
+        gc_global_truncate_spans(g, req->sql, true)) {
+        out->spans = true;
+        return true;
+    }
     if (!names_temp && a != NULL && a->table != NULL && g->map != NULL &&
         (row_write(a) || g->n_joined > 0)) {
         gc_route_request keyed = *req;

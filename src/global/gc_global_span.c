@@ -15,7 +15,8 @@
  * (another group's rows read in a subquery) cannot be prepared, so the
  * write is rolled back everywhere rather than committed in part.
  * An INSERT ... SELECT has its query run by the driver and its rows sent
- * to their groups (gc_global_span_select.c).
+ * to their groups (gc_global_span_select.c); a TRUNCATE truncates each
+ * group's own leaves and solo tables (gc_global_span_truncate.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -215,16 +216,40 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
     return ok;
 }
 
+/* Runs the TRUNCATE of what group p owns (tr); the coordinator's part
+ * also takes the names the shard map does not know. */
+static bool run_truncate(gc_global *g, const span_part *p, const gc_span_truncate *tr,
+                         const char *sql, bool coordinator, long long *rows, PGresult **tag,
+                         gc_error *err)
+{
+    char *text = gc_span_truncate_text(tr, sql, p->group, coordinator);
+    if (text == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    PGresult *none = NULL;
+    gc_span_params no_params = { .n = 0 };
+    bool ok = gc_span_run_statement(g->members[p->member], text, &no_params, rows, &none, tag,
+                                    err);
+    PQclear(none);
+    free(text);
+    return ok;
+}
+
 /* Runs the write on group p's share of the rows: an UPDATE or DELETE on
- * each of the group's leaves of t, an INSERT with the group's rows. */
+ * each of the group's leaves of t, an INSERT with the group's rows, a
+ * TRUNCATE (tr) of the group's own tables. */
 static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
-                     const char *sql, const gc_analysis *a, const gc_span_params *params,
+                     const gc_span_truncate *tr, bool coordinator, const char *sql,
+                     const gc_analysis *a, const gc_span_params *params,
                      long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
 {
     gc_member *m = g->members[p->member];
     unsigned long generation = gc_member_generation(m);
     bool ok = true;
-    if (a->kind == GC_SQL_INSERT) {
+    if (tr != NULL) {
+        ok = run_truncate(g, p, tr, sql, coordinator, rows, tag, err);
+    } else if (a->kind == GC_SQL_INSERT) {
         ok = run_rows(g, p, sql, a, params, rows, returned, tag, err);
     } else {
         int n = gc_shard_table_leaves(t, p->group, NULL, 0);
@@ -282,9 +307,13 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
 /* Whether group gi has a share of the write: rows of the INSERT, or
  * leaves of t to update or delete in (or to insert the rows of an INSERT
  * ... SELECT in, which are known only as it runs; the open transaction's
- * group runs its query, so it takes part even without leaves). */
-static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_analysis *a, int gi)
+ * group runs its query, so it takes part even without leaves), or tables
+ * of the TRUNCATE tr. */
+static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_span_truncate *tr,
+                      const gc_analysis *a, int gi)
 {
+    if (tr != NULL)
+        return gc_span_truncate_has_share(tr, gi);
     if (a->kind == GC_SQL_INSERT && a->query_length > 0 && g->pinned >= 0 &&
         g->topo.members[g->pinned].group == gi)
         return true;
@@ -299,14 +328,15 @@ static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_anal
 /* The groups with a share of the write, the open transaction's group first (it
  * coordinates), each with its primary, or the member the transaction
  * already holds there. Returns how many; -1 with err. */
-static int find_parts(gc_global *g, const gc_shard_table *t, const gc_analysis *a,
-                      const char *setup_sql, span_part *parts, gc_error *err)
+static int find_parts(gc_global *g, const gc_shard_table *t, const gc_span_truncate *tr,
+                      const gc_analysis *a, const char *setup_sql, span_part *parts,
+                      gc_error *err)
 {
     int first = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int gi = 0; gi < g->topo.n_groups; gi++) {
-            if ((pass == 0) != (gi == first) || !has_share(g, t, a, gi))
+            if ((pass == 0) != (gi == first) || !has_share(g, t, tr, a, gi))
                 continue;
             int held = gc_global_transaction_member_of_group(g, gi);
             int i = held >= 0 ? held
@@ -335,11 +365,21 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     out->rows = 0;
     out->rolled_back = false;
     gc_error_clear(&out->info);
-    const gc_shard_table *t = g->map != NULL
+    /* TRUNCATE (the one DDL routed here) names its tables itself. */
+    gc_span_truncate truncate;
+    const gc_span_truncate *tr = NULL;
+    if (a->kind == GC_SQL_DDL) {
+        if (!gc_span_truncate_read(g, sql, &truncate)) {
+            gc_error_set(err, "HY000", 0, "the tables of the TRUNCATE left the shard map");
+            return false;
+        }
+        tr = &truncate;
+    }
+    const gc_shard_table *t = g->map != NULL && tr == NULL
         ? gc_shardmap_find(g->map, a->schema, a->table, (const char *const *)g->search_path,
                            g->n_search_path)
         : NULL;
-    if (t == NULL) {
+    if (t == NULL && tr == NULL) {
         gc_error_set(err, "HY000", 0, "table %s left the shard map", a->table);
         return false;
     }
@@ -349,9 +389,12 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         return false;
     int ng = g->topo.n_groups;
     span_part parts[ng > 0 ? ng : 1];
-    int n = find_parts(g, t, a, setup_sql, parts, err);
-    if (n < 0)
+    int n = find_parts(g, t, tr, a, setup_sql, parts, err);
+    if (n < 0) {
+        if (tr != NULL)
+            gc_span_truncate_free(&truncate);
         return false;
+    }
     bool ok = true;
     for (int k = 0; k < n && ok; k++) {
         ok = gc_global_enter_transaction(g, parts[k].member, begin_sql, err);
@@ -368,7 +411,10 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         ok = gc_span_insert_select(g, parts, n, t, sql, a, key_at, nk, params, &out->rows, &tag,
                                    err);
     for (int k = 0; k < n && ok && !pulls_rows; k++)
-        ok = run_part(g, &parts[k], t, sql, a, params, &out->rows, &returned, &tag, err);
+        ok = run_part(g, &parts[k], t, tr, k == 0, sql, a, params, &out->rows, &returned, &tag,
+                      err);
+    if (tr != NULL)
+        gc_span_truncate_free(&truncate);
     /* A release that fails leaves the groups released before it unable to
      * go back: the whole transaction is rolled back then. */
     bool released_some = false;
@@ -377,7 +423,8 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         released_some |= ok;
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "
-                   "%lld rows%s", a->table, n, out->rows, ok ? "" : ", failed");
+                   "%lld rows%s", tr != NULL ? "(TRUNCATE)" : a->table, n, out->rows,
+                   ok ? "" : ", failed");
     if (ok && commit_now) {
         gc_spread_outcome o = gc_global_commit_spread(g, setup_sql, err, &out->info);
         ok = o == GC_SPREAD_COMMITTED;

@@ -60,4 +60,41 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
                            const int *key_at, int nk, const gc_span_params *params,
                            long long *rows, PGresult **tag, gc_error *err);
 
+/* TRUNCATE across groups (gc_global_span_truncate.c). */
+
+/* One table TRUNCATE names: its place in the text, and the cluster table
+ * it is (NULL: one the shard map does not know). */
+typedef struct gc_span_truncate_name {
+    size_t start, end;
+    const gc_shard_table *table;
+} gc_span_truncate_name;
+
+/* A TRUNCATE read from its text: its tables and where its options
+ * (RESTART IDENTITY, CASCADE...) begin. */
+typedef struct gc_span_truncate {
+    int n;
+    gc_span_truncate_name *names;   /* owned: gc_span_truncate_free */
+    size_t options;
+} gc_span_truncate;
+
+/* Reads sql as a TRUNCATE of plain names (no ONLY, no second statement)
+ * with g's shard map. False when it is not one (or memory ran out): the
+ * text then runs as it is. *out is freed with gc_span_truncate_free. */
+bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out);
+void gc_span_truncate_free(gc_span_truncate *tr);
+
+/* How many groups own rows of the tables tr names (0 when a leaf's owner
+ * is unknown); *only_group gets the group when there is exactly one. */
+int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int *only_group);
+
+/* Whether group gi owns rows of a table tr names. */
+bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi);
+
+/* The TRUNCATE group gi runs: its own leaves of each sharded table, the
+ * solo tables it owns, and (on the coordinator) the names the map does
+ * not know, as written; then the statement's options. Caller frees; NULL
+ * when memory runs out. */
+char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
+                            bool coordinator);
+
 #endif

@@ -32,7 +32,8 @@ import subprocess
 import sys
 
 from xact_lib import (GROUPS, calls, connect, connection_string, expect_error, fail, helper,
-                      in_transaction_on, log, nothing_left, owners, primary, reset_statements, su)
+                      in_transaction_on, log, nothing_left, owners, prepared_by_the_others,
+                      primary, reset_statements, su)
 
 APP = "xins"
 P = {g: primary(g) for g in GROUPS}
@@ -103,10 +104,7 @@ if sum(1 for g in GROUPS if per_group[g]) < 3:
     fail(f"(a) the rows should belong to every group: {per_group}")
 own_inserts("(a)", "INSERT INTO accounts (id, balance) VALUES%", per_group)
 no_forwarded_insert("(a)")
-prepared_on = [g for g in GROUPS if calls(P[g], "PREPARE TRANSACTION%")]
-if len(prepared_on) != 2:
-    fail(f"(a) PREPARE TRANSACTION ran on {prepared_on}, expected the two groups that do not "
-         "coordinate")
+prepared_on = prepared_by_the_others("(a)")
 nothing_left("(a)")
 reset_statements()
 acur.execute("INSERT INTO accounts SELECT g, g, 'gen' FROM generate_series(2001, 2030) g")

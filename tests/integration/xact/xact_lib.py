@@ -223,6 +223,18 @@ def calls(member, like):
                           f"WHERE query LIKE '{like}'"))
 
 
+def prepared_by_the_others(what):
+    """The groups whose primary ran PREPARE TRANSACTION (pg_stat_statements
+    since the last reset_statements): a write across the three groups in
+    autocommit prepares exactly the two that do not coordinate, which it
+    checks; returns them."""
+    prepared_on = [g for g in GROUPS if calls(primary(g), "PREPARE TRANSACTION%")]
+    if len(prepared_on) != 2:
+        fail(f"{what} PREPARE TRANSACTION ran on {prepared_on}, expected the two groups that "
+             "do not coordinate")
+    return prepared_on
+
+
 def owners(table="accounts"):
     """{group: [ids of table's rows it owns]}, read through G1N1 (every
     group sees every row, each owner's through postgres_fdw)."""

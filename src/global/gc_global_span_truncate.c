@@ -1,0 +1,220 @@
+/*
+ * gc_global_span_truncate: a TRUNCATE whose tables hold rows in several
+ * groups, run as a write across groups (docs/global-connection.md,
+ * "TRUNCATE across groups").
+ *
+ * From one member a TRUNCATE reaches the other groups' shards through
+ * postgres_fdw, whose remote truncation commits on its own, and no trigger
+ * can refuse it (PostgreSQL has no TRUNCATE trigger on foreign tables).
+ * Instead each group truncates only what it owns, in its part of one
+ * transaction across groups (gc_global_span.c): the leaf partitions the
+ * shard map gives it and the solo tables it owns. The options after the
+ * list (RESTART / CONTINUE IDENTITY, CASCADE / RESTRICT) go to every group
+ * as written: a foreign key only references a table on its own server, so
+ * what CASCADE reaches on a group is that group's own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "global/gc_global_span_internal.h"
+#include "sql/gc_sql_lexer.h"
+
+/* Reads the next token that is not a comment; false at the end. */
+static bool next_code(gc_sql_lexer *lx, gc_sql_token *tok)
+{
+    return gc_sql_lexer_next_code(lx, tok) && !gc_sql_token_is_comment(tok);
+}
+
+static bool is_name(const gc_sql_token *tok)
+{
+    return tok->kind == GC_SQL_TOK_IDENT || tok->kind == GC_SQL_TOK_QUOTED_IDENT;
+}
+
+/* One table name of the list at tok (the cursor moves past it): its place
+ * in the text and the cluster table it names (NULL: the map does not know
+ * it). False when it is not a plain name of one or two parts. */
+static bool read_name(const gc_global *g, gc_sql_lexer *lx, gc_sql_token *tok, bool *have,
+                      gc_span_truncate_name *out)
+{
+    char parts[2][128];
+    int n = 0;
+    out->start = tok->offset;
+    for (;;) {
+        if (!is_name(tok) || n == 2)
+            return false;
+        size_t len = gc_sql_token_identifier(lx, tok, parts[n], sizeof parts[n]);
+        if (len == 0 || len >= sizeof parts[n])
+            return false;
+        n++;
+        out->end = tok->offset + tok->length;
+        *have = next_code(lx, tok);
+        if (!*have || !gc_sql_token_is_punct(lx, tok, '.'))
+            break;
+        if (!(*have = next_code(lx, tok)))
+            return false;
+    }
+    out->table = gc_shardmap_find(g->map, n == 2 ? parts[0] : NULL, parts[n - 1],
+                                  (const char *const *)g->search_path, g->n_search_path);
+    return true;
+}
+
+/* Whether the rest of the text (from tok) is only TRUNCATE's options and
+ * an optional ';': anything else (a second statement) leaves the text to
+ * run as it is. */
+static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have)
+{
+    static const char *const options[] = { "restart", "continue", "identity", "cascade",
+                                           "restrict" };
+    for (; have; have = next_code(lx, tok)) {
+        if (gc_sql_token_is_punct(lx, tok, ';'))
+            return !next_code(lx, tok);
+        bool known = false;
+        for (size_t k = 0; k < sizeof options / sizeof options[0] && !known; k++)
+            known = gc_sql_token_is_keyword(lx, tok, options[k]);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g->map == NULL || sql == NULL)
+        return false;
+    gc_sql_lexer lx;
+    gc_sql_token tok;
+    size_t len = strlen(sql);
+    gc_sql_lexer_init(&lx, sql, len);
+    bool have = next_code(&lx, &tok);
+    if (!have || !gc_sql_token_is_keyword(&lx, &tok, "truncate"))
+        return false;
+    have = next_code(&lx, &tok);
+    if (have && gc_sql_token_is_keyword(&lx, &tok, "table"))
+        have = next_code(&lx, &tok);
+    int cap = 0;
+    while (have) {
+        /* ONLY: PostgreSQL refuses it for a partitioned table; the text
+         * runs as it is and says so. */
+        if (gc_sql_token_is_keyword(&lx, &tok, "only"))
+            break;
+        if (out->n == cap) {
+            cap = cap > 0 ? 2 * cap : 8;
+            gc_span_truncate_name *grown = realloc(out->names, (size_t)cap * sizeof *grown);
+            if (grown == NULL)
+                break;
+            out->names = grown;
+        }
+        if (!read_name(g, &lx, &tok, &have, &out->names[out->n]))
+            break;
+        out->n++;
+        if (have && gc_sql_token_is_operator(&lx, &tok, "*"))
+            have = next_code(&lx, &tok);
+        if (!have || !gc_sql_token_is_punct(&lx, &tok, ',')) {
+            out->options = have ? tok.offset : len;
+            if (only_options(&lx, &tok, have))
+                return true;
+            break;
+        }
+        have = next_code(&lx, &tok);
+    }
+    gc_span_truncate_free(out);
+    return false;
+}
+
+void gc_span_truncate_free(gc_span_truncate *tr)
+{
+    free(tr->names);
+    memset(tr, 0, sizeof *tr);
+}
+
+/* The leaves group gi owns of sharded table t (solo tables: -1). */
+static int leaves_of(const gc_shard_table *t, int gi)
+{
+    return gc_shard_table_solo_group(t) >= 0 ? -1 : gc_shard_table_leaves(t, gi, NULL, 0);
+}
+
+bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi)
+{
+    for (int k = 0; k < tr->n; k++) {
+        const gc_shard_table *t = tr->names[k].table;
+        if (t != NULL && (gc_shard_table_solo_group(t) == gi || leaves_of(t, gi) > 0))
+            return true;
+    }
+    return false;
+}
+
+int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int *only_group)
+{
+    int n = 0;
+    *only_group = -1;
+    for (int k = 0; k < tr->n; k++) {
+        /* A leaf whose owner the map does not know: the text runs as it is. */
+        const gc_shard_table *t = tr->names[k].table;
+        for (int gi = 0; t != NULL && gi < g->topo.n_groups; gi++)
+            if (gc_shard_table_solo_group(t) < 0 && leaves_of(t, gi) < 0)
+                return 0;
+    }
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        if (!gc_span_truncate_has_share(tr, gi))
+            continue;
+        n++;
+        *only_group = gi;
+    }
+    if (n != 1)
+        *only_group = -1;
+    return n;
+}
+
+char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
+                            bool coordinator)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, "TRUNCATE ");
+    int named = 0;
+    for (int k = 0; k < tr->n; k++) {
+        const gc_span_truncate_name *name = &tr->names[k];
+        const gc_shard_table *t = name->table;
+        if (t == NULL ? coordinator : gc_shard_table_solo_group(t) == gi) {
+            gc_strbuf_append_str(&sb, named++ > 0 ? ", " : "");
+            gc_strbuf_append(&sb, sql + name->start, name->end - name->start);
+            continue;
+        }
+        int n = t != NULL ? leaves_of(t, gi) : 0;
+        if (n <= 0)
+            continue;
+        const char **leaves = malloc((size_t)n * sizeof *leaves);
+        if (leaves == NULL) {
+            gc_strbuf_free(&sb);
+            return NULL;
+        }
+        gc_shard_table_leaves(t, gi, leaves, n);
+        for (int l = 0; l < n; l++) {
+            gc_strbuf_append_str(&sb, named++ > 0 ? ", " : "");
+            gc_strbuf_append_str(&sb, leaves[l]);
+        }
+        free(leaves);
+    }
+    if (sql[tr->options] != '\0') {
+        gc_strbuf_append_char(&sb, ' ');
+        gc_strbuf_append_str(&sb, sql + tr->options);
+    }
+    return gc_strbuf_take(&sb);
+}
+
+bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
+{
+    gc_span_truncate tr;
+    if (!gc_span_truncate_read(g, sql, &tr))
+        return false;
+    int only_group;
+    int n = gc_span_truncate_groups(g, &tr, &only_group);
+    gc_span_truncate_free(&tr);
+    int pin_group = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
+    bool spans = n >= 2 || (n == 1 && transaction && only_group != pin_group);
+    if (spans)
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: TRUNCATE of tables of %d groups, "
+                       "each group truncating its own", n);
+    return spans;
+}

@@ -1,0 +1,216 @@
+"""TRUNCATE of tables whose rows live in several groups, atomic (issue 16,
+point 2): each group truncates its own leaf partitions and the solo tables
+it owns, in one transaction across groups; nothing goes through
+postgres_fdw (docs/global-connection.md, "TRUNCATE across groups").
+
+usage: xact_truncate.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+accounts is hash-sharded over G1, G2 and G3; notes is a solo table the
+driver makes (one owner group, foreign twins elsewhere), notes_tags a solo
+table referencing it (so on the same group). Every check is made on the
+servers: the rows each group holds in its own tables, pg_stat_statements
+on each group's primary for what ran there.
+
+(a) Autocommit `TRUNCATE accounts`: every group's own partitions are empty;
+    each primary ran one TRUNCATE naming exactly its own partitions, and
+    none ran postgres_fdw's (which always says `... IDENTITY`); the two
+    groups that do not coordinate ran PREPARE TRANSACTION; nothing is left
+    prepared. `RESTART IDENTITY` reaches every group as written.
+(b) In a transaction (pyodbc's default): `TRUNCATE accounts, notes
+    CASCADE`, every group holding the transaction before COMMIT; ROLLBACK
+    leaves every row where it was, on every group; the same with COMMIT
+    empties accounts everywhere, notes and (CASCADE, on notes' owner)
+    notes_tags.
+(c) One group cannot take its part (another transaction holds a lock on
+    G2's partition, lock_timeout 300 ms): 55P03 naming G2, and no row
+    changed on any group (G1, the coordinator, had truncated first).
+(d) A group's primary stopped: its session breaks under its part (40001 /
+    19068), then the next TRUNCATE is refused before anything is sent
+    (08S01); no row changed on the other groups.
+(e) A TRUNCATE of one group's table (notes) keeps the one-member path:
+    no PREPARE anywhere. A general connection (GlobalConnection=No) runs
+    TRUNCATE as before: the member truncates the other groups' partitions
+    through postgres_fdw."""
+import pyodbc
+
+from xact_lib import (DSN, GROUPS, calls, connect, expect_error, fail, helper, in_transaction_on,
+                      log, nothing_left, prepared_by_the_others, primary, relkind,
+                      reset_statements, restart, su)
+
+APP = "xtrunc"
+P = {g: primary(g) for g in GROUPS}
+
+
+def fdw_truncates(member):
+    """Foreign truncations member ran: postgres_fdw always names both the
+    identity option and CASCADE or RESTRICT (the driver's texts here never
+    do)."""
+    return calls(member, "TRUNCATE % IDENTITY RESTRICT") + \
+        calls(member, "TRUNCATE % IDENTITY CASCADE")
+
+
+def local_leaves(group):
+    """The partitions of accounts group's primary holds itself (plain)."""
+    out = su(P[group], "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = "
+                       "i.inhrelid WHERE i.inhparent = 'accounts'::regclass AND c.relkind = 'r' "
+                       "ORDER BY 1")
+    return out.split()
+
+
+LEAVES = {g: local_leaves(g) for g in GROUPS}
+
+
+def own_rows(group):
+    """The rows of accounts in group's own partitions."""
+    return int(su(P[group], "SELECT " + " + ".join(f"(SELECT count(*) FROM {p})"
+                                                   for p in LEAVES[group])))
+
+
+def local_rows():
+    """{group: rows of accounts in its own partitions}, and the rows of the
+    solo tables on their owner."""
+    rows = {g: own_rows(g) for g in GROUPS}
+    rows["notes"] = int(su(P[OWNER], "SELECT count(*) FROM notes"))
+    rows["notes_tags"] = int(su(P[OWNER], "SELECT count(*) FROM notes_tags"))
+    return rows
+
+
+def expect_rows(want, what):
+    got = local_rows()
+    if got != want:
+        fail(f"{what}: rows {got}, expected {want}")
+
+
+def fill():
+    helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+    helper("app", P[OWNER], "INSERT INTO notes SELECT g, 'n' FROM generate_series(1, 5) g")
+    helper("app", P[OWNER], "INSERT INTO notes_tags SELECT g, 't' FROM generate_series(1, 5) g")
+    rows = local_rows()
+    if any(rows[g] == 0 for g in GROUPS) or rows["notes"] != 5 or rows["notes_tags"] != 5:
+        fail(f"the rows are not spread over every group: {rows}")
+    return rows
+
+
+def truncates(member):
+    """The TRUNCATE texts member ran (pg_stat_statements), one per item."""
+    out = su(member, "SELECT string_agg(query, '|' ORDER BY query) FROM pg_stat_statements "
+                     "WHERE query LIKE 'TRUNCATE%'")
+    return [q for q in out.split("|") if q]
+
+
+def expect_own_truncate(what, options=""):
+    """Each group's primary ran one TRUNCATE of exactly its own partitions
+    (with options), and none a foreign truncation."""
+    for g in GROUPS:
+        want = "TRUNCATE " + ", ".join(f"public.{p}" for p in LEAVES[g]) + options
+        got = truncates(P[g])
+        if got != [want]:
+            fail(f"{what}: {P[g]} ran {got}, expected [{want!r}]")
+        if fdw_truncates(P[g]):
+            fail(f"{what}: {P[g]} ran a TRUNCATE through postgres_fdw")
+
+
+if any(not LEAVES[g] for g in GROUPS):
+    fail(f"every group should own partitions of accounts: {LEAVES}")
+auto = connect(APP, autocommit=True)
+acur = auto.cursor()
+acur.execute("CREATE TABLE notes (id bigint PRIMARY KEY, body text)")
+acur.execute("CREATE TABLE notes_tags (note bigint REFERENCES notes (id), tag text)")
+OWNER = next(g for g in GROUPS if relkind(P[g], "notes") == "r")
+if relkind(P[OWNER], "notes_tags") != "r":
+    fail("notes_tags should live on notes' group")
+log(f"partitions per group {LEAVES}; notes on {OWNER}")
+
+# ---- (a) autocommit ----
+full = fill()
+reset_statements()
+acur.execute("TRUNCATE accounts")
+expect_rows({**full, "G1": 0, "G2": 0, "G3": 0}, "(a)")
+expect_own_truncate("(a)")
+prepared_on = prepared_by_the_others("(a)")
+nothing_left("(a)")
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+reset_statements()
+acur.execute("TRUNCATE TABLE accounts RESTART IDENTITY")
+expect_own_truncate("(a) RESTART IDENTITY", " RESTART IDENTITY")
+nothing_left("(a) RESTART IDENTITY")
+log(f"ok (a): each group truncated its own partitions; prepared on {prepared_on}")
+
+# ---- (b) in a transaction: ROLLBACK, then COMMIT ----
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+conn = connect(APP)
+cur = conn.cursor()
+reset_statements()
+cur.execute("TRUNCATE accounts, notes CASCADE")
+for g in GROUPS:
+    if not in_transaction_on(P[g], APP):
+        fail(f"(b) {P[g]} holds no open transaction before the end")
+conn.rollback()
+expect_rows(full, "(b) after ROLLBACK")
+nothing_left("(b) ROLLBACK")
+cur.execute("TRUNCATE accounts, notes CASCADE")
+conn.commit()
+expect_rows({"G1": 0, "G2": 0, "G3": 0, "notes": 0, "notes_tags": 0}, "(b) after COMMIT")
+for g in GROUPS:
+    if fdw_truncates(P[g]):
+        fail(f"(b) {P[g]} ran a TRUNCATE through postgres_fdw")
+nothing_left("(b) COMMIT")
+log("ok (b): in a transaction, rolled back or committed on every group")
+
+# ---- (c) one group cannot take its part ----
+full = fill()
+ids_g2 = helper("app", "G1N1", "SELECT a.id FROM accounts a JOIN gcluster.shards s ON s.name = "
+                               "a.tableoid::regclass::text WHERE s.group_name = 'G2' LIMIT 1")
+holder = connect(APP + "_hold")
+holder.cursor().execute("UPDATE accounts SET balance = balance WHERE id = ?", int(ids_g2))
+acur.execute("SET lock_timeout = '300ms'")
+expect_error("(c) a lock held on G2", lambda: acur.execute("TRUNCATE accounts"), "55P03",
+             says="of group G2")
+holder.rollback()
+holder.close()
+acur.execute("RESET lock_timeout")
+expect_rows(full, "(c) nothing applied after G2 failed")
+nothing_left("(c)")
+log("ok (c): a group that could not truncate left every group unchanged")
+
+# ---- (d) a group's primary stopped ----
+helper("kill", P["G3"])
+# The connection's session to it breaks under its part (40001 / 19068);
+# then the driver knows it down and sends nothing (08S01).
+expect_error("(d) G3's session broke", lambda: acur.execute("TRUNCATE accounts"), "40001",
+             19068, says="of group G3")
+expect_error("(d) G3's primary down", lambda: acur.execute("TRUNCATE accounts"), "08S01",
+             says="G3")
+for g in ("G1", "G2"):
+    left = own_rows(g)
+    if left != full[g]:
+        fail(f"(d) {g} holds {left} rows, expected {full[g]}: truncated without G3")
+restart(P["G3"])
+expect_rows(full, "(d) after G3 came back")
+nothing_left("(d)")
+log("ok (d): a stopped primary refused the TRUNCATE before anything ran")
+
+# ---- (e) one group's table; a general connection ----
+reset_statements()
+acur.execute("TRUNCATE notes CASCADE")
+if int(su(P[OWNER], "SELECT count(*) FROM notes")):
+    fail("(e) notes not emptied")
+for g in GROUPS:
+    if calls(P[g], "PREPARE TRANSACTION%"):
+        fail(f"(e) a TRUNCATE of one group's table prepared on {P[g]}")
+reset_statements()
+general = pyodbc.connect(f"DSN={DSN};GlobalConnection=No;Servers=127.0.0.1:"
+                         f"{helper('port', P['G1'])};Locator=;ApplicationName={APP}",
+                         autocommit=True)
+general.cursor().execute("TRUNCATE accounts")
+general.close()
+if own_rows("G2") or own_rows("G3"):
+    fail("(e) the general connection's TRUNCATE left rows")
+if not fdw_truncates(P["G2"]) or not fdw_truncates(P["G3"]):
+    fail("(e) a general connection's TRUNCATE should reach the other groups through "
+         "postgres_fdw, as before")
+log("ok (e): one group's table on one member; a general connection as before")
+
+auto.close()
+conn.close()
+print("ok: TRUNCATE across groups applies on every group or on none", flush=True)
