@@ -547,6 +547,7 @@ void gc_ddl_classify(const char *sql, gc_ddl_plan *out)
         /* GRANT / REVOKE ON TABLE take a foreign table as they take a plain
          * one: the same text everywhere. */
         out->scope = GC_DDL_EVERY_GROUP;
-    /* TRUNCATE and anything else: one member. TRUNCATE is data: from one
-     * primary it empties every shard through postgres_fdw. */
+    /* TRUNCATE and anything else: routed like any statement. TRUNCATE is
+     * data: of tables with rows in several groups, routing runs it on each
+     * group's own tables (gc_global_span_truncate.c). */
 }

@@ -4,8 +4,8 @@
  * section "DDL").
  *
  * gc_ddl_classify reads the statement's text (no round trip) and says how it
- * runs: on one member like any statement (TRUNCATE: it is data, and reaches
- * every shard through postgres_fdw), on every group's primary, as a new solo
+ * runs: routed like any statement (TRUNCATE: it is data; routing runs it on
+ * every group owning rows of its tables), on every group's primary, as a new solo
  * table or materialized view (created on one group, a foreign table on the
  * others), as a REFRESH on a materialized view's owner, or refused.
  * gc_ddl_run runs it. A statement on one table that is a solo table runs

@@ -243,7 +243,8 @@ case $out in error\ 0A000*) ;; *) fail "CONCURRENTLY gave: $out" ;; esac
 on_every "SELECT count(*) FROM pg_class WHERE relname IN ('in_txn', 'accounts_x', 'c_idx')" 0 "refused DDL"
 echo "ok: DDL in a rolled-back transaction left nothing; PARTITION OF and CONCURRENTLY (0A000) are refused"
 
-# 5. TRUNCATE is data: one primary empties every shard through postgres_fdw.
+# 5. TRUNCATE is data: every group empties its own shards (tests/integration/xact,
+# truncate_across_groups_applies_everywhere_or_nowhere, proves where it ran).
 out=$(odbc "TRUNCATE accounts")
 [ "${out%% *}" = ok ] || fail "TRUNCATE: $out"
 on_every "SELECT count(*) FROM accounts" 0 "TRUNCATE"
