@@ -24,10 +24,13 @@ on each group's primary for what ran there.
 (c) One group cannot take its part (another transaction holds a lock on
     G2's partition, lock_timeout 300 ms): 55P03 naming G2, and no row
     changed on any group (G1, the coordinator, had truncated first).
-(d) A group's primary stopped: its session breaks under its part (40001 /
+(d) Without CASCADE, notes_tags' key makes notes' owner refuse its part
+    (0A000): nothing truncated anywhere. `TRUNCATE ONLY accounts` runs on
+    one member, which refuses it (42809).
+(e) A group's primary stopped: its session breaks under its part (40001 /
     19068), then the next TRUNCATE is refused before anything is sent
     (08S01); no row changed on the other groups.
-(e) A TRUNCATE of one group's table (notes) keeps the one-member path:
+(f) A TRUNCATE of one group's table (notes) keeps the one-member path:
     no PREPARE anywhere. A general connection (GlobalConnection=No) runs
     TRUNCATE as before: the member truncates the other groups' partitions
     through postgres_fdw."""
@@ -173,31 +176,44 @@ expect_rows(full, "(c) nothing applied after G2 failed")
 nothing_left("(c)")
 log("ok (c): a group that could not truncate left every group unchanged")
 
-# ---- (d) a group's primary stopped ----
+# ---- (d) a key refuses on one group; ONLY ----
+# notes_tags references notes: without CASCADE notes' owner refuses its
+# part (0A000, PostgreSQL's), and accounts stays on every group.
+expect_error("(d) a key on notes' group", lambda: acur.execute("TRUNCATE accounts, notes"),
+             "0A000", says=f"of group {OWNER}")
+expect_rows(full, "(d) nothing applied after notes' group refused")
+# ONLY is not read: the text runs on one member, which refuses it for a
+# partitioned table.
+expect_error("(d) ONLY", lambda: acur.execute("TRUNCATE ONLY accounts"), "42809")
+expect_rows(full, "(d) after ONLY")
+nothing_left("(d)")
+log("ok (d): a key refusing on one group left every group unchanged; ONLY refused")
+
+# ---- (e) a group's primary stopped ----
 helper("kill", P["G3"])
 # The connection's session to it breaks under its part (40001 / 19068);
 # then the driver knows it down and sends nothing (08S01).
-expect_error("(d) G3's session broke", lambda: acur.execute("TRUNCATE accounts"), "40001",
+expect_error("(e) G3's session broke", lambda: acur.execute("TRUNCATE accounts"), "40001",
              19068, says="of group G3")
-expect_error("(d) G3's primary down", lambda: acur.execute("TRUNCATE accounts"), "08S01",
+expect_error("(e) G3's primary down", lambda: acur.execute("TRUNCATE accounts"), "08S01",
              says="G3")
 for g in ("G1", "G2"):
     left = own_rows(g)
     if left != full[g]:
-        fail(f"(d) {g} holds {left} rows, expected {full[g]}: truncated without G3")
+        fail(f"(e) {g} holds {left} rows, expected {full[g]}: truncated without G3")
 restart(P["G3"])
-expect_rows(full, "(d) after G3 came back")
-nothing_left("(d)")
-log("ok (d): a stopped primary refused the TRUNCATE before anything ran")
+expect_rows(full, "(e) after G3 came back")
+nothing_left("(e)")
+log("ok (e): a stopped primary refused the TRUNCATE before anything ran")
 
-# ---- (e) one group's table; a general connection ----
+# ---- (f) one group's table; a general connection ----
 reset_statements()
 acur.execute("TRUNCATE notes CASCADE")
 if int(su(P[OWNER], "SELECT count(*) FROM notes")):
-    fail("(e) notes not emptied")
+    fail("(f) notes not emptied")
 for g in GROUPS:
     if calls(P[g], "PREPARE TRANSACTION%"):
-        fail(f"(e) a TRUNCATE of one group's table prepared on {P[g]}")
+        fail(f"(f) a TRUNCATE of one group's table prepared on {P[g]}")
 reset_statements()
 general = pyodbc.connect(f"DSN={DSN};GlobalConnection=No;Servers=127.0.0.1:"
                          f"{helper('port', P['G1'])};Locator=;ApplicationName={APP}",
@@ -205,11 +221,11 @@ general = pyodbc.connect(f"DSN={DSN};GlobalConnection=No;Servers=127.0.0.1:"
 general.cursor().execute("TRUNCATE accounts")
 general.close()
 if own_rows("G2") or own_rows("G3"):
-    fail("(e) the general connection's TRUNCATE left rows")
+    fail("(f) the general connection's TRUNCATE left rows")
 if not fdw_truncates(P["G2"]) or not fdw_truncates(P["G3"]):
-    fail("(e) a general connection's TRUNCATE should reach the other groups through "
+    fail("(f) a general connection's TRUNCATE should reach the other groups through "
          "postgres_fdw, as before")
-log("ok (e): one group's table on one member; a general connection as before")
+log("ok (f): one group's table on one member; a general connection as before")
 
 auto.close()
 conn.close()
