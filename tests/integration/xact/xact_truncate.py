@@ -34,6 +34,8 @@ on each group's primary for what ran there.
     no PREPARE anywhere. A general connection (GlobalConnection=No) runs
     TRUNCATE as before: the member truncates the other groups' partitions
     through postgres_fdw."""
+import time
+
 import pyodbc
 
 from xact_lib import (DSN, GROUPS, calls, connect, expect_error, fail, helper, in_transaction_on,
@@ -127,7 +129,9 @@ log(f"partitions per group {LEAVES}; notes on {OWNER}")
 # ---- (a) autocommit ----
 full = fill()
 reset_statements()
+t = time.monotonic()
 acur.execute("TRUNCATE accounts")
+log(f"(a) TRUNCATE accounts across the three groups took {1000 * (time.monotonic() - t):.1f} ms")
 expect_rows({**full, "G1": 0, "G2": 0, "G3": 0}, "(a)")
 expect_own_truncate("(a)")
 prepared_on = prepared_by_the_others("(a)")
@@ -218,7 +222,10 @@ reset_statements()
 general = pyodbc.connect(f"DSN={DSN};GlobalConnection=No;Servers=127.0.0.1:"
                          f"{helper('port', P['G1'])};Locator=;ApplicationName={APP}",
                          autocommit=True)
+t = time.monotonic()
 general.cursor().execute("TRUNCATE accounts")
+log(f"(f) TRUNCATE accounts through postgres_fdw (general connection) took "
+    f"{1000 * (time.monotonic() - t):.1f} ms")
 general.close()
 if own_rows("G2") or own_rows("G3"):
     fail("(f) the general connection's TRUNCATE left rows")
