@@ -9,11 +9,18 @@
  * back (gc_conn.ddl_epoch rises), so a program that runs the same queries
  * pays one lookup per table, not one per statement.
  *
+ * On a global connection table oids differ between members: the member
+ * session that described the result is asked, while it is still the
+ * connection's current session, and the cache holds one member session's
+ * answers (it starts again when another one asks).
+ *
  * A column stays SQL_NULLABLE when the driver cannot be sure: the text has an
  * outer join, a set operation or grouping sets (which make NULLs of NOT NULL
- * columns), the connection is global (table oids differ between members), or
- * a table is not known yet and asking now would read a streaming set into
- * memory or cannot run (failed transaction). docs/statements.md.
+ * columns), a table is not known yet and asking now would read a streaming
+ * set into memory or cannot run (failed transaction), or, on a global
+ * connection, the describing member's session is no longer the current one
+ * or the result is not one member's (a write across groups, a parameter
+ * array). docs/statements.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,8 @@ typedef struct not_null_column {
 
 struct gc_not_null_cache {
     unsigned epoch;               /* the connection's ddl_epoch when learnt */
+    const gc_member *member;      /* global connection: the member session */
+    unsigned long generation;     /* asked, and its generation; else NULL, 0 */
     Oid tables[MAX_TABLES];       /* tables asked about */
     int ntables;
     not_null_column *columns;     /* owned; their NOT NULL columns */
@@ -78,16 +87,22 @@ static bool may_ask_server(const gc_stmt *s)
     return true;
 }
 
-/* The connection's cache, emptied when DDL ran since it was filled; NULL when
- * out of memory. */
-static struct gc_not_null_cache *current_cache(gc_conn *c)
+/* The connection's cache for the answers of member session m (generation
+ * g; NULL, 0 on a general connection), emptied when DDL ran since it was
+ * filled or another member session filled it; NULL when out of memory. */
+static struct gc_not_null_cache *current_cache(gc_conn *c, const gc_member *m,
+                                               unsigned long g)
 {
-    if (c->not_null != NULL && c->not_null->epoch != c->ddl_epoch)
+    if (c->not_null != NULL && (c->not_null->epoch != c->ddl_epoch ||
+                                c->not_null->member != m || c->not_null->generation != g))
         gc_conn_forget_not_null(c);
     if (c->not_null == NULL) {
         c->not_null = calloc(1, sizeof *c->not_null);
-        if (c->not_null != NULL)
+        if (c->not_null != NULL) {
             c->not_null->epoch = c->ddl_epoch;
+            c->not_null->member = m;
+            c->not_null->generation = g;
+        }
     }
     return c->not_null;
 }
@@ -147,18 +162,15 @@ static PGresult *ask_not_null(gc_stmt *s, const char *tables)
     return res;
 }
 
-/* Adds the tables of `tables` and the NOT NULL columns in `res` to the cache;
- * false when out of memory (the cache is then dropped). */
-static bool learn(gc_conn *c, const gc_desc *ird, const PGresult *res)
+/* Adds the IRD's tables and the NOT NULL columns in `res` to `cache`; false
+ * when out of memory (the caller drops the cache). */
+static bool learn(struct gc_not_null_cache *cache, const gc_desc *ird, const PGresult *res)
 {
-    struct gc_not_null_cache *cache = c->not_null;
     int n = PQntuples(res);
     not_null_column *grown = realloc(cache->columns,
                                      (size_t)(cache->ncolumns + n + 1) * sizeof *grown);
-    if (grown == NULL) {
-        gc_conn_forget_not_null(c);
+    if (grown == NULL)
         return false;
-    }
     cache->columns = grown;
     for (int row = 0; row < n; row++) {
         not_null_column *col = &cache->columns[cache->ncolumns++];
@@ -185,18 +197,37 @@ static void mark_not_null(gc_desc *ird, const struct gc_not_null_cache *cache)
     }
 }
 
+/* On a global connection: whether the IRD's table oids are those of the
+ * current member session, where the lookup would run. The result must be one
+ * member's (not a write across groups, not a parameter array), described by
+ * that session (compared before anything of ird_member is read). */
+static bool described_by_current_session(const gc_stmt *s)
+{
+    const gc_member *m = s->conn->session;
+    return m != NULL && s->ird_member == m && gc_member_generation(m) == s->ird_generation &&
+           !s->spans_groups && s->apd->array_size <= 1;
+}
+
 void gc_stmt_resolve_nullability(gc_stmt *s)
 {
     if (s->nullability_known)
         return;
     s->nullability_known = true;
     gc_conn *c = s->conn;
-    if (s->sql == NULL || c->global != NULL || text_may_null_columns(s->sql))
+    if (s->sql == NULL || text_may_null_columns(s->sql))
         return;
-    struct gc_not_null_cache *cache = current_cache(c);
+    const gc_member *m = NULL;
+    unsigned long generation = 0;
+    if (c->global != NULL) {
+        if (!described_by_current_session(s))
+            return;
+        m = s->ird_member;
+        generation = s->ird_generation;
+    }
+    struct gc_not_null_cache *cache = current_cache(c, m, generation);
     if (cache != NULL && cache->ntables + s->ird->count > MAX_TABLES) {
         gc_conn_forget_not_null(c);   /* no room for this result's tables */
-        cache = current_cache(c);
+        cache = current_cache(c, m, generation);
     }
     if (cache == NULL)
         return;
@@ -204,7 +235,9 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
     if (tables != NULL) {
         PGresult *res = may_ask_server(s) ? ask_not_null(s, tables) : NULL;
         free(tables);
-        bool learnt = res != NULL && learn(c, s->ird, res);
+        bool learnt = res != NULL && learn(cache, s->ird, res);
+        if (res != NULL && !learnt)
+            gc_conn_forget_not_null(c);
         PQclear(res);
         if (!learnt)
             return;

@@ -300,10 +300,19 @@ static bool ird_describes(const gc_stmt *s, const PGresult *res)
     return true;
 }
 
+/* Notes which member session described the result (the connection's current
+ * one), whose catalog the IRD's table oids belong to. */
+static void note_describing_member(gc_stmt *s)
+{
+    s->ird_member = s->conn->session;
+    s->ird_generation = s->ird_member != NULL ? gc_member_generation(s->ird_member) : 0;
+}
+
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;
     s->nullability_known = false;
+    note_describing_member(s);
     int n = PQnfields(res);
     if (ird_describes(s, res)) {
         /* Only the nullability lookup's marks are undone: it runs again

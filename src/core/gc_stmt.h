@@ -146,6 +146,10 @@ struct gc_stmt {
     bool ird_as_described;    /* the IRD's records are as gc_result_describe_ird
                                * made them: reused for a result of the same
                                * columns */
+    gc_member *ird_member;    /* not owned; the session whose description
+                               * filled the IRD (its table oids are that
+                               * member's), or NULL */
+    unsigned long ird_generation; /* ird_member's session generation then */
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */

@@ -4,10 +4,14 @@
  * SQLGetDescField), as psqlODBC reports it; expressions, nullable columns and
  * the columns of a text with an outer join or a set operation stay
  * SQL_NULLABLE. The lookup behind it leaves the statement's diagnostics as
- * they were; the connection keeps its answers until DDL or a rollback. A global connection does not look up (table oids differ between
- * its members): every column stays SQL_NULLABLE there.
+ * they were; the connection keeps its answers until DDL or a rollback. On a
+ * global connection (the _global twin) the same holds: the lookup asks the
+ * member that described the result, whose table oids they are, and when
+ * another member's session has become the current one since, the column
+ * stays SQL_NULLABLE rather than be looked up on the wrong member.
  */
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "st_test.h"
 
@@ -28,10 +32,36 @@ static void expect_nullable(SQLHSTMT s, const SQLSMALLINT *want, SQLUSMALLINT n,
     }
 }
 
+/* Global connection: SELECTs go to G1's standby (LocalityMemberPolicy=3),
+ * writes to its primary. A result described on the standby and asked about
+ * after a write made the primary's session the current one stays
+ * SQL_NULLABLE; asked while the standby's is current, it is looked up. */
+static void another_member_current(void)
+{
+    st_conn c;
+    st_connect_with(&c, "LocalityMemberPolicy=3");
+    SQLHSTMT s = st_stmt(&c);
+    /* The standby replays the table's creation asynchronously. */
+    bool seen = false;
+    for (int i = 0; i < 100 && !seen; i++) {
+        seen = SQL_SUCCEEDED(SQLExecDirect(s, (SQLCHAR *)"SELECT id, a FROM nn_cols", SQL_NTS));
+        if (!seen)
+            usleep(100 * 1000);
+    }
+    ST_CHECK(seen, "the standby shows nn_cols");
+    st_exec(&c, "UPDATE nn_cols SET b = b");
+    ST_CHECK(described_nullable(s, 1) == SQL_NULLABLE,
+             "described on the standby, asked with the primary current");
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"SELECT id, a FROM nn_cols", SQL_NTS), s);
+    ST_CHECK(described_nullable(s, 2) == SQL_NO_NULLS, "described and asked on the standby");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_disconnect(&c);
+}
+
 int main(void)
 {
-    bool global = getenv("GC_TEST_GLOBAL") != NULL;
-    SQLSMALLINT not_null = global ? SQL_NULLABLE : SQL_NO_NULLS;
+    const SQLSMALLINT not_null = SQL_NO_NULLS;
     st_conn c;
     st_connect(&c);
     st_exec(&c, "DROP TABLE IF EXISTS nn_cols");
@@ -115,6 +145,8 @@ int main(void)
     ST_OK(SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), s);
 
     SQLFreeHandle(SQL_HANDLE_STMT, s);
+    if (getenv("GC_TEST_GLOBAL") != NULL)
+        another_member_current();
     st_exec(&c, "DROP FUNCTION nn_notice()");
     st_exec(&c, "DROP TABLE nn_cols");
     st_disconnect(&c);
