@@ -30,13 +30,8 @@ bool gc_commit_sql_applies(const gc_stmt *s)
     if (c->global == NULL || s->analysis == NULL || s->analysis->kind != GC_SQL_COMMIT ||
         s->simple_query || c->session == NULL)
         return false;
-    int i = gc_global_member_index(c->global, c->session);
-    if (i < 0 || gc_global_pinned_member(c->global) != i ||
-        gc_member_txn_status(c->session) != PQTRANS_INTRANS)
-        return false;
-    /* A transaction across groups commits only through the two phases:
-     * COMMIT AND CHAIN is refused there, never sent to one member. */
-    return !s->analysis->and_chain || gc_global_commit_is_spread(c->global);
+    return gc_global_sql_commit_applies(c->global, gc_global_member_index(c->global, c->session),
+                                        s->analysis->and_chain);
 }
 
 /* The server's error with its DETAIL and HINT when there is one. */

@@ -220,6 +220,15 @@ gc_commit_end gc_global_commit_across_groups(gc_global *g, const char *setup_sql
     return report->after.sqlstate[0] == '\0' ? GC_COMMIT_END_OK : GC_COMMIT_END_OK_WITH_INFO;
 }
 
+bool gc_global_sql_commit_applies(const gc_global *g, int i, bool and_chain)
+{
+    if (i < 0 || g->pinned != i || gc_member_txn_status(g->members[i]) != PQTRANS_INTRANS)
+        return false;
+    /* A transaction across groups commits only through the two phases:
+     * COMMIT AND CHAIN is refused there, never sent to one member. */
+    return !and_chain || gc_global_commit_is_spread(g);
+}
+
 gc_commit_end gc_global_commit_sql(gc_global *g, int i, bool and_chain, const char *setup_sql,
                                    atomic_bool *in_call, gc_commit_report *report)
 {

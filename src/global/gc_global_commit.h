@@ -62,6 +62,12 @@ gc_commit_end gc_global_commit_with_id(gc_global *g, int i, atomic_bool *in_call
 gc_commit_end gc_global_commit_across_groups(gc_global *g, const char *setup_sql,
                                              gc_commit_report *report);
 
+/* Whether a SQL COMMIT (and_chain: AND CHAIN) run on member i ends the
+ * open transaction pinned there, so gc_global_commit_sql can send it: the
+ * transaction not failed, and AND CHAIN only where the transaction spans
+ * groups (where it is refused, never sent to one member). */
+bool gc_global_sql_commit_applies(const gc_global *g, int i, bool and_chain);
+
 /* A SQL COMMIT (or COMMIT AND CHAIN: and_chain) of the transaction pinned
  * to member i, which ran the statement: across groups when it spans them
  * (refused, 0A000, with AND CHAIN), else with its transaction id. */
