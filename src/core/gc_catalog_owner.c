@@ -130,5 +130,5 @@ void gc_catq_use_owner(gc_catq *q)
         return;
     }
     gc_conn_use_member(c, d.member);
-    gc_global_set_last_member(g, d.member);
+    gc_global_catalog_function_on(g, d.member);
 }

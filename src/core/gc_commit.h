@@ -13,7 +13,11 @@
  *            not committed -> run again elsewhere, silently;
  *            cannot tell -> 40003. Never 19068.
  *
- * A general connection never comes here.
+ * A general connection never comes here. What to send, the id, settling
+ * a lost answer, the pin and the member's state are the global
+ * connection's (global/gc_global_commit.h); this module sends the write
+ * (its server statement and twin are the handle's), and puts the results
+ * and the diagnostics it hands back on the handle.
  */
 #ifndef GC_COMMIT_H
 #define GC_COMMIT_H

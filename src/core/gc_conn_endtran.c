@@ -63,8 +63,9 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
     PQclear(res);
     /* A transaction begun without routing (a catalog function) holds its
      * member too, so SQLEndTran finds it. */
-    if (c->global != NULL && gc_global_pinned_member(c->global) < 0)
-        gc_global_pin(c->global, gc_global_member_index(c->global, c->session));
+    if (c->global != NULL)
+        gc_global_began_outside_routing(c->global,
+                                        gc_global_member_index(c->global, c->session));
     return true;
 }
 

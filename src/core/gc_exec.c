@@ -682,8 +682,9 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int 
              * of it (a transaction's loss becomes 40001 / 19068). Nothing
              * ran, so an autocommit statement may run again elsewhere. */
             gc_route_done(s, rc);
-            if (s->conn->global != NULL && gc_member_get_state(m) == GC_MEMBER_DOWN)
-                gc_global_set_rerun_safe(s->conn->global, true);
+            if (s->conn->global != NULL)
+                gc_global_failed_before_running(s->conn->global,
+                                                gc_global_member_index(s->conn->global, m));
             return rc;
         }
     }

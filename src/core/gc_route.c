@@ -221,7 +221,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     /* Between transactions: follow a new catalog version first, so this
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
-    gc_global_set_rerun_safe(c->global, false);   /* said of the previous send only */
+    gc_global_statement_starts(c->global);
     s->spans_groups = false;
     s->routed_by_key = false;
     if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {

@@ -104,9 +104,8 @@ void gc_txn_guard_settle(gc_stmt *s)
         return;
     }
     c->ddl_epoch++;   /* DDL the transaction ran is undone: ask the catalog again */
-    if (run(s, m, "ROLLBACK") && c->global != NULL &&
-        gc_global_pinned_member(c->global) == gc_global_member_index(c->global, m))
-        gc_global_release_pin(c->global);
+    if (run(s, m, "ROLLBACK") && c->global != NULL)
+        gc_global_rolled_back_on(c->global, gc_global_member_index(c->global, m));
 }
 
 bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m)

@@ -97,19 +97,11 @@ bool gc_global_open_member(gc_global *g, int i, const char *setup_sql, gc_error 
 gc_global_member_stats gc_global_stats(const gc_global *g, int i);
 void gc_global_count_error(gc_global *g, int i);
 
-/* The member that ran the last statement (-1 before the first one), as the
- * caller reports it. */
-void gc_global_set_last_member(gc_global *g, int i);
+/* The member that ran the last statement (-1 before the first one). */
 int gc_global_last_member(const gc_global *g);
 
 /* The member the open transaction is pinned to, or -1. */
 int gc_global_pinned_member(const gc_global *g);
-/* Pins the open transaction to member i (a transaction begun outside
- * routing, by a catalog function). */
-void gc_global_pin(gc_global *g, int i);
-/* Ends the pin (SQLEndTran, or the transaction ended in SQL); the ON
- * COMMIT DROP temporary tables of its session leave the registry. */
-void gc_global_release_pin(gc_global *g);
 
 /* --- the global session (gc_global_session.c, gc_session_pool.h) --- */
 
@@ -323,11 +315,9 @@ void gc_global_wait_end(gc_global *g);
  * transaction lost. */
 void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
                              const gc_error *why);
-/* The autocommit statement that just failed is known not to have taken
- * effect (its transaction was resolved as not committed, see
- * gc_commit_resolve.h): it may run again elsewhere. Cleared before each
- * such send; read by the re-run decision (gc_route_may_rerun). */
-void gc_global_set_rerun_safe(gc_global *g, bool safe);
+/* Whether the autocommit statement that just failed is known not to have
+ * taken effect (gc_global_internal.h): it may run again elsewhere. Read by
+ * the re-run decision (gc_route_may_rerun). */
 bool gc_global_rerun_safe(const gc_global *g);
 /* Between transactions (no-op while pinned): for each down member, starts
  * a reconnect when its backoff says a retry is due (waiting at most 100 ms
@@ -383,6 +373,23 @@ gc_after_action gc_global_end_statement(gc_global *g, int i, bool failed, bool i
  * (on session generation `generation`): marked down, the pin released;
  * the caller reports the outcome it settles (gc_outcome_settle). */
 void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation);
+/* A new execution begins (before routing): what was known of the last
+ * send (whether it may run again) no longer holds. */
+void gc_global_statement_starts(gc_global *g);
+/* The statement failed on member i before anything of it ran (its
+ * PREPARE): when the member broke under it, an autocommit statement may
+ * run again elsewhere. */
+void gc_global_failed_before_running(gc_global *g, int i);
+/* A transaction was begun on member i without routing (a catalog
+ * function's BEGIN): it is pinned there, unless one already is, so
+ * SQLEndTran finds it. */
+void gc_global_began_outside_routing(gc_global *g, int i);
+/* The transaction on member i was rolled back in SQL after a statement
+ * failed in it: the pin, when it is there, is released. */
+void gc_global_rolled_back_on(gc_global *g, int i);
+/* A catalog function runs on member i, the owner of its solo table
+ * (chosen by gc_global_route): the last statement's member. */
+void gc_global_catalog_function_on(gc_global *g, int i);
 /* SQLEndTran: what to do (gc_outcome_end_tran), with the pin released
  * when the rules say so. *member: the pinned member (-1: none); report:
  * 40001 / 19068 for the COMMIT of a lost transaction, else empty. */

@@ -74,6 +74,21 @@ struct gc_global {
 bool gc_global_txn_lost(const gc_global *g);
 void gc_global_clear_txn_lost(gc_global *g);
 
+/* --- transaction state, changed by the lifecycle only (gc_global_lifecycle.c,
+ * gc_global_commit.c) and the spread and failover code --- */
+/* The member that ran the last statement (-1 before the first one). */
+void gc_global_set_last_member(gc_global *g, int i);
+/* Pins the open transaction to member i. */
+void gc_global_pin(gc_global *g, int i);
+/* Ends the pin (SQLEndTran, or the transaction ended in SQL); the ON
+ * COMMIT DROP temporary tables of its session leave the registry. */
+void gc_global_release_pin(gc_global *g);
+/* The autocommit statement that just failed is known not to have taken
+ * effect (its transaction was resolved as not committed, see
+ * gc_commit_resolve.h), or nothing of it ran: it may run again elsewhere.
+ * Cleared as each execution starts (gc_global_statement_starts). */
+void gc_global_set_rerun_safe(gc_global *g, bool safe);
+
 /* Tells the router what is known of every member now. */
 void gc_global_sync_router(gc_global *g);
 

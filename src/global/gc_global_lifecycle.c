@@ -134,6 +134,34 @@ void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation)
     gc_global_release_pin(g);
 }
 
+void gc_global_statement_starts(gc_global *g)
+{
+    gc_global_set_rerun_safe(g, false);
+}
+
+void gc_global_failed_before_running(gc_global *g, int i)
+{
+    if (i >= 0 && gc_member_get_state(g->members[i]) == GC_MEMBER_DOWN)
+        gc_global_set_rerun_safe(g, true);
+}
+
+void gc_global_began_outside_routing(gc_global *g, int i)
+{
+    if (g->pinned < 0)
+        gc_global_pin(g, i);
+}
+
+void gc_global_rolled_back_on(gc_global *g, int i)
+{
+    if (g->pinned == i)
+        gc_global_release_pin(g);
+}
+
+void gc_global_catalog_function_on(gc_global *g, int i)
+{
+    gc_global_set_last_member(g, i);
+}
+
 gc_end_tran_action gc_global_end_transaction(gc_global *g, bool commit, int *member,
                                              gc_error *report)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "config/gc_settings.h"
-#include "global/gc_global.h"
+#include "global/gc_global_internal.h"   /* pins a transaction by hand */
 #include "global/gc_in_doubt.h"
 
 static void die(const char *what, const gc_error *err)
