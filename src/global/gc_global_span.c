@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "global/gc_global_span_internal.h"
+#include "global/gc_outcome.h"
 #include "sql/gc_sql_lexer.h"
 
 #define SPAN_SAVEPOINT "gc_span"
@@ -433,6 +434,10 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         out->rolled_back = !commit_now;
     }
     if (!ok) {
+        /* An autocommit write told its own loss (gc_span_part_failed): the
+         * next statement starts afresh. */
+        if (gc_outcome_lost_told_once(commit_now))
+            gc_global_clear_txn_lost(g);
         PQclear(returned);
         PQclear(tag);
         return false;

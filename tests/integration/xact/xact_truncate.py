@@ -27,20 +27,23 @@ on each group's primary for what ran there.
 (d) Without CASCADE, notes_tags' key makes notes' owner refuse its part
     (0A000): nothing truncated anywhere. `TRUNCATE ONLY accounts` runs on
     one member, which refuses it (42809).
-(e) A group's primary stopped: its session breaks under its part (40001 /
-    19068), then the next TRUNCATE is refused before anything is sent
-    (08S01); no row changed on the other groups.
+(e) A group's primary killed while its part runs (the TRUNCATE waits there
+    for a row lock another transaction holds): 40001 / 19068 naming G3;
+    the autocommit statement's loss is told once, so the next TRUNCATE is
+    refused before anything is sent (08S01 naming G3); no row changed on
+    the other groups.
 (f) A TRUNCATE of one group's table (notes) keeps the one-member path:
     no PREPARE anywhere. A general connection (GlobalConnection=No) runs
     TRUNCATE as before: the member truncates the other groups' partitions
     through postgres_fdw."""
+import threading
 import time
 
 import pyodbc
 
-from xact_lib import (DSN, GROUPS, calls, connect, expect_error, fail, helper, in_transaction_on,
-                      log, nothing_left, prepared_by_the_others, primary, relkind,
-                      reset_statements, restart, su)
+from xact_lib import (DSN, GROUPS, backend_waiting, calls, connect, expect_error, fail, helper,
+                      in_transaction_on, kill_member, log, nothing_left, prepared_by_the_others,
+                      primary, relkind, reset_statements, restart, su)
 
 APP = "xtrunc"
 P = {g: primary(g) for g in GROUPS}
@@ -193,13 +196,45 @@ expect_rows(full, "(d) after ONLY")
 nothing_left("(d)")
 log("ok (d): a key refusing on one group left every group unchanged; ONLY refused")
 
-# ---- (e) a group's primary stopped ----
-helper("kill", P["G3"])
-# The connection's session to it breaks under its part, or at its PREPARE
-# when the dying server still ran the part (40001 / 19068 either way, the
-# message naming G3); then the driver knows it down and sends nothing (08S01).
-expect_error("(e) G3's session broke", lambda: acur.execute("TRUNCATE accounts"), "40001",
-             19068, says="group G3")
+# ---- (e) a group's primary killed under its part ----
+# The part waits on G3 for a row lock, so the kill lands while it runs
+# (not before BEGIN, not at PREPARE): 40001 / 19068, the message naming G3.
+ids_g3 = helper("app", "G1N1", "SELECT a.id FROM accounts a JOIN gcluster.shards s ON s.name = "
+                               "a.tableoid::regclass::text WHERE s.group_name = 'G3' LIMIT 1")
+holder = connect(APP + "_hold")
+holder.cursor().execute("UPDATE accounts SET balance = balance WHERE id = ?", int(ids_g3))
+broke = {}
+
+
+def truncate_in_background():
+    try:
+        acur.execute("TRUNCATE accounts")
+        broke["error"] = None
+    except pyodbc.Error as e:
+        broke["error"] = e
+
+
+runner = threading.Thread(target=truncate_in_background)
+runner.start()
+backend_waiting(P["G3"], APP, "relation")
+kill_member(P["G3"], APP)
+runner.join(60)
+if runner.is_alive():
+    fail("(e) the TRUNCATE did not come back 60 s after G3's primary was killed")
+
+
+def rethrow():
+    if broke["error"] is not None:
+        raise broke["error"]
+
+
+expect_error("(e) G3's session broke", rethrow, "40001", 19068, says="group G3")
+try:
+    holder.close()
+except pyodbc.Error:
+    pass   # its session died with G3's primary
+# The statement told its loss: the next one is not told it again, it is
+# refused because the driver knows G3's primary down.
 expect_error("(e) G3's primary down", lambda: acur.execute("TRUNCATE accounts"), "08S01",
              says="G3")
 for g in ("G1", "G2"):
@@ -207,13 +242,13 @@ for g in ("G1", "G2"):
     if left != full[g]:
         fail(f"(e) {g} holds {left} rows, expected {full[g]}: truncated without G3")
 restart(P["G3"])
-# When the dying server ran the part and its PREPARE may have been made
-# durable, the part is in doubt: in-doubt resolution (here on demand) rolls
-# it back, since no decision was recorded (docs/failover.md).
+# The other groups' parts were rolled back before any PREPARE: nothing is
+# in doubt, which in-doubt resolution (run here on demand) confirms.
 helper("gcctl", "resolve", "--grace", "0")
 expect_rows(full, "(e) after G3 came back")
 nothing_left("(e)")
-log("ok (e): a stopped primary refused the TRUNCATE before anything ran")
+log("ok (e): a primary killed under its part left every group unchanged; once known "
+    "down it refused the next TRUNCATE before anything ran")
 
 # ---- (f) one group's table; a general connection ----
 reset_statements()
