@@ -29,12 +29,30 @@
 #define GC_FAILOVER_MAX_DELAY_MS 60000
 
 /* How long the statement that starts a reconnect waits for the member's
- * handshake: a server that is up answers well within it (a few
- * milliseconds on a local network), and is back for that very statement
- * (which may need it: a group's only primary); one that accepts and never
- * answers costs that one statement this much per backoff step, and every
- * later statement nothing (docs/failover.md, "Reconnecting"). */
-#define GC_RECONNECT_GRACE_MS 100
+ * handshake: a server that is up answers within it, and is back for that
+ * very statement (which may need it: a group's only primary); one that
+ * accepts and never answers costs that one statement this much per backoff
+ * step, and every later statement nothing (docs/failover.md,
+ * "Reconnecting"). At least 100 ms (a local network's handshake takes a few
+ * milliseconds); three times the member's last handshake where that took
+ * longer (a distant or loaded server), but never more than a second. */
+#define GC_RECONNECT_GRACE_MIN_MS 100
+#define GC_RECONNECT_GRACE_MAX_MS 1000
+
+static int reconnect_grace_ms(const gc_member *m)
+{
+    long long grace = 3LL * gc_member_handshake_ms(m);
+    if (grace < GC_RECONNECT_GRACE_MIN_MS)
+        return GC_RECONNECT_GRACE_MIN_MS;
+    return grace > GC_RECONNECT_GRACE_MAX_MS ? GC_RECONNECT_GRACE_MAX_MS : (int)grace;
+}
+
+/* The longer of so_far and member m's grace (attempts waited for together). */
+static int longest_grace(int so_far, const gc_member *m)
+{
+    int grace = reconnect_grace_ms(m);
+    return grace > so_far ? grace : so_far;
+}
 
 typedef struct failover_entry {
     const gc_member *member;    /* borrowed: one of g->members */
@@ -280,20 +298,22 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
         if (!gc_backoff_begin_attempt(&e->backoff, now))
             continue;
         if (start_attempt(g, i, e, now))
-            changed |= advance_attempt(g, i, e, GC_RECONNECT_GRACE_MS, setup_sql);
+            changed |= advance_attempt(g, i, e, reconnect_grace_ms(m), setup_sql);
     }
     if (changed)
         gc_global_sync_router(g);
 }
 
-/* See gc_global.h. All attempts start first, then share one grace period,
- * so several frozen members cost the statement 100 ms, not 100 ms each. */
+/* See gc_global.h. All attempts start first, then share one grace period
+ * (the longest of theirs), so several frozen members cost the statement
+ * one grace, not one each. */
 bool gc_global_retry_early(gc_global *g, const char *setup_sql)
 {
     if (g->failover == NULL || g->pinned >= 0)
         return false;
     long long now = now_ms();
     bool started = false;
+    int grace_ms = 0;
     for (int i = 0; i < g->topo.n_members; i++) {
         gc_member *m = g->members[i];
         /* Only a DOWN member is retried; its state alone says so (an open
@@ -308,6 +328,7 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
              * catalog-version check found the session gone): waited for
              * in the same grace. */
             started = true;
+            grace_ms = longest_grace(grace_ms, m);
             continue;
         }
         if (!e->armed)
@@ -316,11 +337,14 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
             continue;
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s: retried ahead of its schedule "
                        "(the statement has nowhere better to run)", g->topo.members[i].name);
-        started |= start_attempt(g, i, e, now);
+        if (start_attempt(g, i, e, now)) {
+            started = true;
+            grace_ms = longest_grace(grace_ms, m);
+        }
     }
     if (!started)
         return false;
-    long long until = now + GC_RECONNECT_GRACE_MS;
+    long long until = now + grace_ms;
     bool back = false;
     for (int i = 0; i < g->topo.n_members; i++) {
         if (gc_member_is_open(g->members[i]))

@@ -193,6 +193,11 @@ unsigned long gc_member_generation(const gc_member *m)
     return m->generation;
 }
 
+int gc_member_handshake_ms(const gc_member *m)
+{
+    return m->handshake_ms;
+}
+
 /* Read live: the server reports in_hot_standby again when it is promoted.
  * Once off, the lookup (a string-compared list in libpq, on every
  * statement's routing) is skipped for the rest of the session. */

@@ -151,6 +151,9 @@ int gc_member_server_version(const gc_member *m);
  * a reconnected session (whose server-side prepared statements are gone)
  * from the one it knew, and one member's session from another's. */
 unsigned long gc_member_generation(const gc_member *m);
+/* How long the member's last successful connect took, in milliseconds (0
+ * before the first): what a handshake with this server costs from here. */
+int gc_member_handshake_ms(const gc_member *m);
 /* What the session is connected to (libpq's view once open; the requested
  * values before). Owned by the member. */
 const char *gc_member_database(const gc_member *m);

@@ -255,6 +255,7 @@ bool gc_member_take_session(gc_member *to, gc_member *from)
     to->server_version = from->server_version;
     to->in_flight = false;
     to->last_io_ms = from->last_io_ms;
+    to->handshake_ms = from->handshake_ms;
     gc_error_clear(&to->down_error);
     return true;
 }
@@ -278,6 +279,7 @@ typedef struct connect_attempt {
     PGconn *conn;                      /* NULL once the attempt has ended */
     PostgresPollingStatusType want;    /* what PQconnectPoll last asked for */
     long long deadline_ms;             /* monotonic; LLONG_MAX when none */
+    long long started_ms;              /* monotonic: when the handshake began */
 } connect_attempt;
 
 long long gc_member_monotonic_ms(void)
@@ -304,6 +306,7 @@ static bool attempt_start(connect_attempt *a)
     gc_trace_write(m->trace, GC_TRACE_INFO, "member %s connecting to %s:%s",
                    m->name ? m->name : "-", m->host ? m->host : "(default)",
                    m->port ? m->port : "(default)");
+    a->started_ms = gc_member_monotonic_ms();
     PGconn *conn = PQconnectStartParams(kl.keys, kl.values, 0);
     PQconninfoFree(extra);    /* libpq copied the values */
     if (conn == NULL) {
@@ -330,6 +333,8 @@ static void attempt_advance(connect_attempt *a)
     if (a->want == PGRES_POLLING_OK) {
         PGconn *conn = a->conn;
         a->conn = NULL;
+        long long took = gc_member_monotonic_ms() - a->started_ms;
+        a->m->handshake_ms = took > 0 ? (took < INT_MAX ? (int)took : INT_MAX) : 1;
         connect_succeeded(a->m, conn, a->err);
     } else if (a->want == PGRES_POLLING_FAILED) {
         error_from_failed_conn(a->conn, a->err);

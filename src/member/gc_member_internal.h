@@ -35,6 +35,7 @@ struct gc_member {
                                      (gc_member_prepare_xid_statement); 0: none.
                                      Moves with a shared session */
     long long last_io_ms;        /* monotonic: last send to or answer from the server */
+    int handshake_ms;            /* how long the last successful connect took; 0: none yet */
     gc_error down_error;         /* why the member went down; cleared on connect */
     unsigned long probes_answered; /* liveness probes that found the server alive */
 
