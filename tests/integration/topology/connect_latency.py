@@ -167,14 +167,14 @@ for _ in range(TRIES):
     check_connection(conn, "connect with a locator")
     conn.close()
 
-# Reconnecting over a slower network: every message 80 ms late, so a
-# handshake takes 160 ms or more, longer than the 100 ms a local member's
+# Reconnecting over a slower network: every message 50 ms late, so a
+# handshake takes about 400 ms, longer than the 100 ms a local member's
 # reconnect is waited for. Every session of a connection opened at that
 # delay is terminated while it idles; its next statement finds them broken
 # one after the other and has nowhere to run but a member it reconnects to
 # at once. It waits three times the member's last handshake
 # (docs/failover.md, "Reconnecting") and runs.
-delay["ms"] = 80
+delay["ms"] = 50
 conn, _ = timed_connect(SEED + os.environ.get("LATENCY_TRACE", ""))
 killed = 0
 for m in MEMBERS:
