@@ -456,11 +456,12 @@ static bool init_primary_step(gcctl_local *l, const gcctl_member *m, gc_error *e
 /* The catalog on the primaries. Under HA a keeper may restart its server
  * once just after it reported 'single' (its init service hands over to its
  * run service), closing apply's session: apply, idempotent, is tried again
- * a second apart, for up to 30 s (the restart took over 5 s on a machine
- * loaded by other clusters). */
+ * a second apart, for up to 90 s (the restart took over 5 s on a machine
+ * loaded by other clusters, and over 30 s once under a sanitizer build's
+ * test run). */
 static bool apply_settled(gcctl_local *l, gc_error *err)
 {
-    int tries = gcctl_ha_any(&l->spec) ? 30 : 1;
+    int tries = gcctl_ha_any(&l->spec) ? 90 : 1;
     for (int attempt = 1;; attempt++) {
         if (gcctl_apply(&l->target, "local up", NULL, err))
             return true;
