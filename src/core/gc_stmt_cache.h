@@ -22,7 +22,6 @@
 
 struct gc_conn;
 struct gc_stmt;
-struct gc_member;
 
 /* One server-side prepared statement and where it exists. */
 typedef struct gc_server_stmt {

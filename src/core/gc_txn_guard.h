@@ -37,7 +37,7 @@ typedef struct gc_stmt gc_stmt;
 /* How the statement about to be sent is guarded. */
 typedef enum gc_txn_guard_mode {
     GC_GUARD_NONE = 0,      /* nothing to do before sending */
-    GC_GUARD_PIPELINED,     /* send it with gc_member_send_wrapped(GC_TXN_SAVEPOINT_SQL,
+    GC_GUARD_PIPELINED,     /* send it with gc_session_send_wrapped(GC_TXN_SAVEPOINT_SQL,
                                GC_TXN_RELEASE_SQL, ...) */
     GC_GUARD_SET,           /* its savepoint was set already (a round trip) */
 } gc_txn_guard_mode;
@@ -78,8 +78,8 @@ void gc_txn_guard_settle(gc_stmt *s);
  * failure (failed) applies level 1 by rolling the transaction back, as
  * gc_txn_guard_settle does. False, and nothing to end, outside a
  * transaction, at level 0, or when the savepoint could not be set. */
-bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m);
-void gc_txn_guard_prepare_end(gc_stmt *s, gc_member *m, bool prepared, bool failed);
+bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_session *m);
+void gc_txn_guard_prepare_end(gc_stmt *s, gc_session *m, bool prepared, bool failed);
 
 /* Forgets s's guard without looking at the transaction: for results the
  * application will never read (their error must stay the server's). A
