@@ -195,6 +195,9 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
         gc_error_clear(err);
         tried = true;
         if (hold_member(c, i, err)) {
+            /* A statement still owning the closed session ends there
+             * (gc_session_owner streams on the current session only). */
+            gc_session_end_streaming(&c->session_owner);
             c->session = gc_global_member(g, i);
             return true;
         }
