@@ -1,6 +1,6 @@
 /*
  * gc_exec_array: a parameter array sent in one pipeline (libpq's pipeline
- * mode through the member layer), each row's result kept for
+ * mode through the session layer), each row's result kept for
  * SQLMoreResults. docs/parameter-arrays.md has the rules.
  */
 #ifndef GC_EXEC_ARRAY_H

@@ -51,7 +51,7 @@ int gc_txn_rollback_level(const gc_conn *c);
 /* Arms the guard for s, about to be sent on the connection's session.
  * was_in_block: a transaction block was open before the driver's BEGIN (if
  * any) for this statement. can_pipeline: the caller can send s with
- * gc_member_send_wrapped (a parameter array, which runs its own pipeline,
+ * gc_session_send_wrapped (a parameter array, which runs its own pipeline,
  * cannot). Returns how s must be sent; GC_GUARD_SET has cost a SAVEPOINT
  * round trip. SQL_ERROR (diagnostics added to s) only when that SAVEPOINT
  * failed. */
