@@ -107,8 +107,8 @@ static void called_name(const char *call_text, gc_strbuf *schema, gc_strbuf *nam
  * and connection until the connection runs DDL. */
 static SQLRETURN look_up_kind(gc_stmt *s)
 {
-    gc_member *m = s->conn->session;
-    if (m == NULL || !gc_member_is_open(m)) {
+    gc_session *m = s->conn->session;
+    if (m == NULL || !gc_session_is_open(m)) {
         s->call_kind = CALL_FUNCTION;    /* a global connection before routing */
         return SQL_SUCCESS;
     }
@@ -133,11 +133,11 @@ static SQLRETURN look_up_kind(gc_stmt *s)
     gc_error err;
     gc_error_clear(&err);
     SQLRETURN rc = SQL_ERROR;
-    if (!gc_member_send_query_params(m, PROCEDURE_QUERY, 2, NULL, values, NULL, NULL, &err)) {
+    if (!gc_session_send_query_params(m, PROCEDURE_QUERY, 2, NULL, values, NULL, NULL, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
     } else {
         PGresult *r;
-        while ((r = gc_member_next_result(m)) != NULL) {
+        while ((r = gc_session_next_result(m)) != NULL) {
             if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
                 s->call_kind = strcmp(PQgetvalue(r, 0, 0), "t") == 0 ? CALL_PROCEDURE
                                                                      : CALL_FUNCTION;

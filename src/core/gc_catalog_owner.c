@@ -122,7 +122,7 @@ void gc_catq_use_owner(gc_catq *q)
     gc_error_clear(&err);
     if (!gc_global_route(g, &req, &d, &err) || !d.by_key)
         return;   /* not a solo table the map knows: where catalog functions run */
-    if (!gc_member_is_open(gc_global_member(g, d.member)) &&
+    if (!gc_session_is_open(gc_global_member(g, d.member)) &&
         !gc_global_open_member(g, d.member, req.setup_sql, &err)) {
         gc_trace_write(c->trace, GC_TRACE_INFO,
                        "catalog function on solo table %s: owner member not opened (%s); "

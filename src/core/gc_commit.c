@@ -98,7 +98,7 @@ SQLRETURN gc_commit_run_sql(gc_stmt *s)
 SQLRETURN gc_commit_end_tran(gc_conn *c, int i)
 {
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "COMMIT on %s, with its transaction id",
-                   gc_member_name(gc_global_member(c->global, i)));
+                   gc_session_name(gc_global_member(c->global, i)));
     gc_commit_report report;
     gc_commit_report_init(&report);
     return reported(gc_global_commit_with_id(c->global, i, NULL, &report), &report,
@@ -112,13 +112,13 @@ static bool twin_wanted(const gc_stmt *s)
            s->analysis != NULL && s->analysis->returning_at > 0 && !s->simple_query;
 }
 
-void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
+void gc_commit_prepare_twin(gc_stmt *s, gc_session *m)
 {
     gc_server_stmt *st = &s->server;
     /* A refused PREPARE inside a transaction would abort it: only an idle
      * session gets the twin, and a server statement made in a transaction
      * never has one (its autocommit writes send the id query). */
-    if (st->xid_twin >= 0 && (!twin_wanted(s) || gc_member_txn_status(m) != PQTRANS_IDLE))
+    if (st->xid_twin >= 0 && (!twin_wanted(s) || gc_session_txn_status(m) != PQTRANS_IDLE))
         st->xid_twin = -1;    /* never again: it must be beside it everywhere */
     if (st->xid_twin < 0)
         return;
@@ -134,13 +134,13 @@ void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
         memcpy(sql + at, GC_XID_RETURNING, sizeof GC_XID_RETURNING);
         snprintf(name, sizeof name, "%sx", st->name);
         gc_error_clear(&err);
-        sent = ok = gc_member_send_prepare(m, name, sql, st->nparams, st->param_types, &err);
+        sent = ok = gc_session_send_prepare(m, name, sql, st->nparams, st->param_types, &err);
         free(sql);
     }
     PGresult *r;
-    while (sent && (r = gc_member_next_result(m)) != NULL) {
+    while (sent && (r = gc_session_next_result(m)) != NULL) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && ok) {
-            gc_member_result_error(m, r, &err);
+            gc_session_result_error(m, r, &err);
             ok = false;
         }
         PQclear(r);
@@ -148,7 +148,7 @@ void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
     if (!ok)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "statement %s returning its transaction "
                        "id not made on %s (%s): its writes send the id query",
-                       st->name, gc_member_name(m), err.message);
+                       st->name, gc_session_name(m), err.message);
     st->xid_twin = ok ? 1 : -1;
 }
 
@@ -156,7 +156,7 @@ void gc_commit_prepare_twin(gc_stmt *s, gc_member *m)
  * twin's RETURNING when its rows stay in m's group by key (routing said
  * so: no postgres_fdw in it, so the appended function leaves the plan as
  * it was), else from the id query. */
-static gc_member_xid_source xid_source(gc_stmt *s, gc_member *m)
+static gc_member_xid_source xid_source(gc_stmt *s, gc_session *m)
 {
     gc_global *g = s->conn->global;
     if (s->prepared && !s->simple_query && s->server.xid_twin > 0 &&
@@ -177,7 +177,7 @@ static SQLRETURN set_write_result(gc_stmt *s, gc_member_xid_source source, PGres
 }
 
 /* Sends the write and collects it all, under the query timeout. */
-static bool send_write(gc_stmt *s, gc_member *m, gc_member_xid_source source, int n,
+static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source, int n,
                        const Oid *types, const char *const *values, const int *lengths,
                        const int *formats, gc_member_xid_run *run, gc_error *err)
 {
@@ -190,8 +190,8 @@ static bool send_write(gc_stmt *s, gc_member *m, gc_member_xid_source source, in
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     atomic_store(&s->in_server_call, true);
-    bool ok = gc_member_run_statement_with_xid(m, source, name, s->sql, n, types, values,
-                                               lengths, formats, run, err);
+    bool ok = gc_session_run_statement_with_xid(m, source, name, s->sql, n, types, values,
+                                                lengths, formats, run, err);
     atomic_store(&s->in_server_call, false);
     gc_exec_timer_stop(&timer);
     return ok;
@@ -203,25 +203,25 @@ static bool send_write(gc_stmt *s, gc_member *m, gc_member_xid_source source, in
  * arrived in full: the application gets it, with 01000 saying what
  * happened (without it, should that ever be, the row count is -1). Takes
  * run's result. */
-static SQLRETURN committed_after_loss(gc_stmt *s, gc_member *m, gc_member_xid_source source,
+static SQLRETURN committed_after_loss(gc_stmt *s, gc_session *m, gc_member_xid_source source,
                                       gc_member_xid_run *run)
 {
     PGresult *result = run->result;
     run->result = NULL;
-    gc_member_xid_run_clear(run);
+    gc_session_xid_run_clear(run);
     bool answered = result != NULL;
     SQLRETURN rc = answered ? set_write_result(s, source, result)
                             : gc_stmt_set_empty_result(s);   /* row count -1 */
     if (rc == SQL_ERROR)
         return SQL_ERROR;
     gc_diag_add(&s->h.diag, "01000", 0, "member %s failed after the statement committed: "
-                "it took effect once; %s", gc_member_name(m),
+                "it took effect once; %s", gc_session_name(m),
                 answered ? "its answer had arrived in full"
                          : "the number of rows it affected is unknown");
     return SQL_SUCCESS_WITH_INFO;
 }
 
-SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *types,
+SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid *types,
                               const char *const *values, const int *lengths,
                               const int *formats)
 {
@@ -240,7 +240,7 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     int i = gc_global_member_index(g, m);
     gc_commit_report report;
     gc_commit_report_init(&report);
-    if (gc_member_get_state(m) != GC_MEMBER_DOWN) {
+    if (gc_session_get_state(m) != GC_MEMBER_DOWN) {
         /* The server refused it (constraint, timeout...): the application's to handle. */
         if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
             gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
@@ -249,7 +249,7 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
             put_report(&s->h.diag, &report);
             gc_commit_report_clear(&report);
         }
-        gc_member_xid_run_clear(&run);
+        gc_session_xid_run_clear(&run);
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
@@ -257,7 +257,7 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_member *m, int nparams, const Oid *
     gc_route_done(s, SQL_ERROR);    /* marks the member down */
     gc_write_settled settled = gc_global_settle_lost_write(g, i, &run, &err, &report);
     if (settled != GC_WRITE_COMMITTED) {
-        gc_member_xid_run_clear(&run);
+        gc_session_xid_run_clear(&run);
         reported(GC_COMMIT_END_FAILED, &report, &s->h.diag);
         return SQL_ERROR;
     }

@@ -26,6 +26,7 @@ gc_conn *gc_conn_create(gc_env *env)
     c->h.kind = GC_HANDLE_DBC;
     gc_diag_init(&c->h.diag);
     c->env = env;
+    gc_session_owner_init(&c->session_owner, gc_result_end_streaming);
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
@@ -131,12 +132,12 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
         PQclear(res);
         return true;
     }
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     for (int i = 0; i < gc_global_member_count(c->global); i++) {
-        gc_member *m = gc_global_member(c->global, i);
-        if (!gc_member_is_open(m))
+        gc_session *m = gc_global_member(c->global, i);
+        if (!gc_session_is_open(m))
             continue;
-        PGresult *res = gc_member_exec(m, sql, err);
+        PGresult *res = gc_session_exec(m, sql, err);
         if (res == NULL)
             return false;
         PQclear(res);
@@ -166,17 +167,11 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
     }
     params.host = host;
     params.port = port;
-    gc_member *m = gc_member_create(&params, c->trace);
+    gc_session *m = gc_session_open(&params, c->trace, gc_conn_notice, c, &c->session_owner,
+                                    &err);
     free(host);
     free(port);
     if (m == NULL) {
-        gc_diag_add(&c->h.diag, "HY001", 0, "out of memory");
-        return SQL_ERROR;
-    }
-    gc_member_set_notice_handler(m, gc_conn_notice, c);
-    gc_member_set_before_send(m, gc_stmt_session_before_send, c);
-    if (!gc_member_connect(m, &err)) {
-        gc_member_destroy(m);
         gc_diag_add_error(&c->h.diag, &err);
         return SQL_ERROR;
     }
@@ -185,7 +180,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
     if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
         !gc_conn_apply_session_characteristics(c, &err)) {
         gc_diag_add_error(&c->h.diag, &err);
-        gc_member_destroy(m);
+        gc_session_destroy(m);
         c->session = NULL;
         return SQL_ERROR;
     }
@@ -337,14 +332,14 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
         c->trace = NULL;
         return rc;
     }
-    gc_member *m = c->session;
-    if (gc_member_is_open(m)) {
-        gc_member_drain(m);
-        PGTransactionStatusType ts = gc_member_txn_status(m);
+    gc_session *m = c->session;
+    if (gc_session_is_open(m)) {
+        gc_session_drain(m);
+        PGTransactionStatusType ts = gc_session_txn_status(m);
         if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
             gc_error err;
             gc_error_clear(&err);
-            PGresult *res = gc_member_exec(m, "ROLLBACK", &err);
+            PGresult *res = gc_session_exec(m, "ROLLBACK", &err);
             PQclear(res);
             gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
             rc = SQL_SUCCESS_WITH_INFO;
@@ -352,7 +347,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     }
     gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting");
     c->session = NULL;
-    gc_member_destroy(m);
+    gc_session_destroy(m);
     gc_trace_close(c->trace);
     c->trace = NULL;
     return rc;
@@ -364,22 +359,22 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
         gc_error_set(err, "08003", 0, "connection not open");
         return NULL;
     }
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     if (!gc_conn_global_hold_session(c, err))
         return NULL;
-    return gc_member_exec(c->session, sql, err);
+    return gc_session_exec(c->session, sql, err);
 }
 
 unsigned gc_conn_sql_rewrite_flags(const gc_conn *c)
 {
     /* The server reports the setting whenever it changes (GUC_REPORT), so
      * a SET standard_conforming_strings of the application is seen too. */
-    if (c->session != NULL && !gc_member_standard_strings(c->session))
+    if (c->session != NULL && !gc_session_standard_strings(c->session))
         return GC_SQL_BACKSLASH_STRINGS;
     return 0;
 }
 
-gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag)
+gc_session *gc_conn_live_session(gc_conn *c, gc_diag *diag)
 {
     if (!gc_conn_is_connected(c)) {
         gc_diag_add(diag, "08003", 0, "connection not open");
@@ -391,7 +386,7 @@ gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag)
         gc_diag_add_error(diag, &held);
         return NULL;
     }
-    if (!gc_member_is_open(c->session)) {
+    if (!gc_session_is_open(c->session)) {
         gc_diag_add(diag, "08S01", 0,
                     "communication link failure: the connection to the server was lost");
         return NULL;

@@ -21,7 +21,7 @@
 #include "core/gc_env.h"
 #include "core/gc_handle.h"
 #include "core/gc_stmt_cache.h"
-#include "member/gc_member.h"
+#include "session/gc_session.h"
 #include "util/gc_trace.h"
 
 typedef struct gc_stmt gc_stmt;
@@ -35,9 +35,12 @@ struct gc_conn {
 
     gc_settings settings;          /* from the DSN and connection string */
     gc_trace *trace;               /* NULL when LogLevel is off */
-    gc_member *session;            /* NULL until connected; on a global
+    gc_session *session;           /* NULL until connected; on a global
                                       connection one of global's members,
                                       owned by global */
+    gc_session_owner session_owner; /* the statement streaming on `session`
+                                       (gc_session.h; its callback is
+                                       gc_result_end_streaming) */
     struct gc_global *global;      /* NULL for a general connection */
 
     /* Connection attributes. */
@@ -148,7 +151,7 @@ unsigned gc_conn_sql_rewrite_flags(const gc_conn *c);
 
 /* The session, ready for a statement; NULL after adding 08003 (never
  * connected) or 08S01 (the connection was lost) to diag. */
-gc_member *gc_conn_live_session(gc_conn *c, gc_diag *diag);
+gc_session *gc_conn_live_session(gc_conn *c, gc_diag *diag);
 
 /* --- setting a session up from psqlODBC's keys (gc_conn_setup.c) --- */
 /* The trace the settings ask for: LogLevel raised by Debug (3) and CommLog

@@ -31,7 +31,7 @@ static bool txn_open(const gc_conn *c)
 {
     if (!gc_conn_is_connected(c))
         return false;
-    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    PGTransactionStatusType ts = gc_session_txn_status(c->session);
     return ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE;
 }
 
@@ -116,7 +116,7 @@ SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
         /* A session cannot change database in PostgreSQL: accept only the
          * one it is connected to. */
         const char *want = value;
-        const char *have = gc_conn_is_connected(c) ? gc_member_database(c->session)
+        const char *have = gc_conn_is_connected(c) ? gc_session_database(c->session)
                                                    : c->settings.database;
         size_t n = want == NULL ? 0 : length == SQL_NTS ? strlen(want) : (size_t)length;
         if (want != NULL && have != NULL && strlen(have) == n &&
@@ -199,7 +199,7 @@ static const char *last_member_name(gc_conn *c)
         int i = gc_global_last_member(c->global);
         return i >= 0 ? gc_global_topology(c->global)->members[i].name : "";
     }
-    return gc_conn_is_connected(c) ? gc_member_host(c->session) : "";
+    return gc_conn_is_connected(c) ? gc_session_host(c->session) : "";
 }
 
 SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
@@ -235,7 +235,7 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
         return put_uint(value, string_length, SQL_FALSE);
     case SQL_ATTR_CONNECTION_DEAD:
         return put_uint(value, string_length,
-                        gc_conn_is_connected(c) && gc_member_is_open(c->session)
+                        gc_conn_is_connected(c) && gc_session_is_open(c->session)
                             ? SQL_CD_FALSE : SQL_CD_TRUE);
     case SQL_ATTR_PACKET_SIZE:
         return put_uint(value, string_length, c->packet_size);
@@ -254,7 +254,7 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
             *string_length = (SQLINTEGER)sizeof(SQLPOINTER);
         return SQL_SUCCESS;
     case SQL_ATTR_CURRENT_CATALOG: {
-        const char *db = gc_conn_is_connected(c) ? gc_member_database(c->session)
+        const char *db = gc_conn_is_connected(c) ? gc_session_database(c->session)
                                                  : c->settings.database;
         return gc_strout_put_int(&out, db, string_length, &c->h.diag);
     }

@@ -47,8 +47,7 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
         gc_error_set(err, "08003", 0, "connection not open");
         return false;
     }
-    gc_stmt_free_session(c);
-    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    PGTransactionStatusType ts = gc_session_idle_txn_status(&c->session_owner, c->session);
     if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
         return true;
     if (ts == PQTRANS_UNKNOWN) {
@@ -57,7 +56,7 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
     }
     char sql[96];
     gc_conn_begin_sql(c, sql, sizeof sql);
-    PGresult *res = gc_member_exec(c->session, sql, err);
+    PGresult *res = gc_session_exec(c->session, sql, err);
     if (res == NULL)
         return false;
     PQclear(res);
@@ -76,15 +75,15 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
  * told (01000); a global connection hands the member to the failover
  * schedule, which reopens it, and goes on. why is the error that showed
  * the loss. */
-static SQLRETURN rollback_of_lost_session(gc_conn *c, gc_member *m, const gc_error *why)
+static SQLRETURN rollback_of_lost_session(gc_conn *c, gc_session *m, const gc_error *why)
 {
     const char *reason = why->message[0] != '\0' ? why->message : "session lost";
     gc_trace_write(c->trace, GC_TRACE_INFO, "ROLLBACK%s%s: the session is gone (%s), so is "
                    "the transaction", c->global != NULL ? " on " : "",
-                   c->global != NULL ? gc_member_name(m) : "", reason);
+                   c->global != NULL ? gc_session_name(m) : "", reason);
     if (c->global != NULL) {
         gc_global_member_failed(c->global, gc_global_member_index(c->global, m),
-                                gc_member_generation(m), why);
+                                gc_session_generation(m), why);
         return SQL_SUCCESS;
     }
     gc_diag_add(&c->h.diag, "01000", 0,
@@ -97,10 +96,10 @@ static SQLRETURN rollback_of_lost_session(gc_conn *c, gc_member *m, const gc_err
  * COMMIT of a transaction a failed statement aborted is answered by the
  * server with ROLLBACK: that is reported as 40000, since nothing was
  * committed. */
-static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
+static SQLRETURN end_on_member(gc_conn *c, gc_session *m, SQLSMALLINT completion)
 {
-    PGTransactionStatusType ts = gc_member_txn_status(m);
-    if (ts == PQTRANS_UNKNOWN || !gc_member_is_open(m)) {
+    PGTransactionStatusType ts = gc_session_txn_status(m);
+    if (ts == PQTRANS_UNKNOWN || !gc_session_is_open(m)) {
         /* Known dead before: a general connection reports it on every call
          * (a global one learnt it through the failover, gc_conn_end_tran). */
         gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
@@ -115,9 +114,9 @@ static SQLRETURN end_on_member(gc_conn *c, gc_member *m, SQLSMALLINT completion)
     gc_error_clear(&err);
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "%s%s%s", commit ? "COMMIT" : "ROLLBACK",
                    c->global != NULL ? " on " : "",
-                   c->global != NULL ? gc_member_name(m) : "");
-    PGresult *res = gc_member_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
-    if (res == NULL && !commit && !gc_member_is_open(m))
+                   c->global != NULL ? gc_session_name(m) : "");
+    PGresult *res = gc_session_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
+    if (res == NULL && !commit && !gc_session_is_open(m))
         return rollback_of_lost_session(c, m, &err);
     if (res == NULL) {
         gc_diag_add_error(&c->h.diag, &err);
@@ -188,7 +187,7 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     }
     /* A result still streaming is buffered first: its rows were computed
      * already and stay readable after the transaction ends (SQL_CB_PRESERVE). */
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     if (c->global != NULL)
         return end_global(c, completion == SQL_COMMIT);
     return with_records(c, end_on_member(c, c->session, completion));

@@ -22,8 +22,8 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         .trace = c->trace,
         .notice_fn = gc_conn_notice,
         .notice_ctx = c,
-        .before_send_fn = gc_stmt_session_before_send,
-        .before_send_ctx = c,
+        .before_send_fn = gc_session_before_send,
+        .before_send_ctx = &c->session_owner,
     };
     opt.member.global_connection = true;
     gc_error err;
@@ -56,17 +56,17 @@ bool gc_conn_close_global(gc_conn *c)
 {
     gc_global *g = c->global;
     bool rolled_back = false;
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     for (int i = 0; i < gc_global_member_count(g); i++) {
-        gc_member *m = gc_global_member(g, i);
-        if (!gc_member_is_open(m))
+        gc_session *m = gc_global_member(g, i);
+        if (!gc_session_is_open(m))
             continue;
-        gc_member_drain(m);
-        PGTransactionStatusType ts = gc_member_txn_status(m);
+        gc_session_drain(m);
+        PGTransactionStatusType ts = gc_session_txn_status(m);
         if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
             gc_error err;
             gc_error_clear(&err);
-            PQclear(gc_member_exec(m, "ROLLBACK", &err));
+            PQclear(gc_session_exec(m, "ROLLBACK", &err));
             rolled_back = true;
         }
     }
@@ -79,12 +79,12 @@ bool gc_conn_close_global(gc_conn *c)
 
 void gc_conn_use_member(gc_conn *c, int i)
 {
-    gc_member *m = gc_global_member(c->global, i);
+    gc_session *m = gc_global_member(c->global, i);
     if (m == c->session)
         return;
     /* Only one statement streams at a time, on the current session: it
      * buffers its rows before another session becomes current. */
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     c->session = m;
 }
 
@@ -113,7 +113,7 @@ static bool in_transaction(gc_conn *c)
     if (gc_global_pinned_member(g) >= 0 || gc_global_prelude_pending(g))
         return true;
     for (int i = 0; i < gc_global_member_count(g); i++) {
-        PGTransactionStatusType ts = gc_member_txn_status(gc_global_member(g, i));
+        PGTransactionStatusType ts = gc_session_txn_status(gc_global_member(g, i));
         if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE)
             return true;
     }
@@ -125,8 +125,8 @@ static bool in_transaction(gc_conn *c)
 static void current_member_name(const gc_conn *c, char *name, size_t size)
 {
     snprintf(name, size, "%s",
-             c->session != NULL && gc_member_name(c->session) != NULL
-                 ? gc_member_name(c->session) : "");
+             c->session != NULL && gc_session_name(c->session) != NULL
+                 ? gc_session_name(c->session) : "");
 }
 
 void gc_conn_global_between_transactions(gc_conn *c)
@@ -137,7 +137,7 @@ void gc_conn_global_between_transactions(gc_conn *c)
     char name[128];
     current_member_name(c, name, sizeof name);
     /* A statement still streaming buffers its rows: sessions may close. */
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     char buf[128];
     gc_error err;
     gc_error_clear(&err);
@@ -153,9 +153,8 @@ void gc_conn_global_idle(gc_conn *c)
     gc_global *g = c->global;
     if (g == NULL || !gc_global_shares_sessions(g) || in_transaction(c))
         return;
-    for (gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn)
-        if (o->owns_session)
-            return;     /* its result is read from the session as fetched */
+    if (c->session_owner.stmt != NULL)
+        return;     /* its result is read from the session as fetched */
     char buf[128];
     gc_global_give_back_sessions(g, gc_conn_characteristics_sql(c, buf, sizeof buf) != NULL);
 }
@@ -174,10 +173,10 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
 {
     gc_global *g = c->global;
     if (g == NULL || !gc_global_shares_sessions(g) || c->session == NULL ||
-        gc_member_is_open(c->session))
+        gc_session_is_open(c->session))
         return true;
     int current = gc_global_member_index(g, c->session);
-    bool down = gc_member_get_state(c->session) == GC_MEMBER_DOWN;
+    bool down = gc_session_get_state(c->session) == GC_MEMBER_DOWN;
     if (current >= 0 && !down && hold_member(c, current, err))
         return true;
     /* A transaction stays where it is (a DOWN member there is its loss,
@@ -191,11 +190,14 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
      * those calls until a statement was routed elsewhere. */
     bool tried = false;
     for (int i = 0; i < gc_global_member_count(g); i++) {
-        if (i == current || gc_member_get_state(gc_global_member(g, i)) == GC_MEMBER_DOWN)
+        if (i == current || gc_session_get_state(gc_global_member(g, i)) == GC_MEMBER_DOWN)
             continue;
         gc_error_clear(err);
         tried = true;
         if (hold_member(c, i, err)) {
+            /* A statement still owning the closed session ends there
+             * (gc_session_owner streams on the current session only). */
+            gc_session_end_streaming(&c->session_owner);
             c->session = gc_global_member(g, i);
             return true;
         }
@@ -222,7 +224,7 @@ SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
     }
     char name[128];
     current_member_name(c, name, sizeof name);
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     char buf[128];
     gc_error err;
     gc_error_clear(&err);

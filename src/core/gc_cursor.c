@@ -1,7 +1,7 @@
 /*
  * gc_cursor: scrollable cursors (static, and keyset-driven ones whose rowsets
  * gc_cursor_keyset.c re-reads by key). At the first fetch the statement
- * buffers its whole current result set (gc_stmt_free_session copies what is
+ * buffers its whole current result set (gc_session_end_streaming copies what is
  * still on the wire into `block`), then each SQLFetchScroll picks a rowset
  * in it by the cursor positioning rules of ODBC's SQLFetchScroll. Positions
  * below are 1-based row numbers as in those rules: 0 is "before start",
@@ -100,7 +100,7 @@ SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark)
 SQLRETURN gc_cursor_buffer(gc_stmt *s)
 {
     if (!s->set_complete)
-        gc_stmt_free_session(s->conn);
+        gc_session_end_streaming(&s->conn->session_owner);
     if (!s->set_complete) {
         gc_diag_add(&s->h.diag, "HY000", 0, "the result set could not be buffered");
         return SQL_ERROR;

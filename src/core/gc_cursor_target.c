@@ -49,7 +49,7 @@ PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams,
     PGresult *res = NULL;
     SQLRETURN rc = gc_stmt_exec_catalog(helper, sql, nparams, values);
     if (SQL_SUCCEEDED(rc)) {
-        gc_stmt_free_session(s->conn);      /* the whole result into memory */
+        gc_session_end_streaming(&s->conn->session_owner);      /* the whole result into memory */
         if (helper->set_error != NULL) {
             gc_diag_add_result(&s->h.diag, helper->set_error);
         } else if (helper->state == GC_STMT_CURSOR) {

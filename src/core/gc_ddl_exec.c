@@ -87,7 +87,7 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     }
     /* The DDL talks to every group's primary: a result still streaming on
      * the current session is buffered first. */
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     char buf[128];
     const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
     gc_ddl_outcome out;

@@ -53,7 +53,7 @@ static bool may_execute(gc_stmt *s)
 }
 
 /* The session, or NULL with 08003 (never connected) or 08S01 (lost) added. */
-static gc_member *open_session(gc_stmt *s)
+static gc_session *open_session(gc_stmt *s)
 {
     gc_error held;
     gc_error_clear(&held);
@@ -61,13 +61,13 @@ static gc_member *open_session(gc_stmt *s)
         gc_diag_add_error(&s->h.diag, &held);
         return NULL;
     }
-    gc_member *m = s->conn->session;
-    if (m != NULL && gc_member_get_state(m) == GC_MEMBER_DOWN) {
+    gc_session *m = s->conn->session;
+    if (m != NULL && gc_session_get_state(m) == GC_MEMBER_DOWN) {
         gc_diag_add(&s->h.diag, "08S01", 0,
                     "communication link failure: the connection to the server was lost");
         return NULL;
     }
-    if (m == NULL || !gc_member_is_open(m)) {
+    if (m == NULL || !gc_session_is_open(m)) {
         gc_diag_add(&s->h.diag, "08003", 0, "connection not open");
         return NULL;
     }
@@ -122,10 +122,10 @@ static SQLRETURN set_text(gc_stmt *s, const char *sql, SQLINTEGER len)
 
 /* Reads every result of the command in flight; returns the first error or
  * else the first result (caller PQclears), NULL when none came. */
-static PGresult *collect_command(gc_member *m)
+static PGresult *collect_command(gc_session *m)
 {
     PGresult *keep = NULL, *r;
-    while ((r = gc_member_next_result(m)) != NULL) {
+    while ((r = gc_session_next_result(m)) != NULL) {
         ExecStatusType st = PQresultStatus(r);
         bool is_error = st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE;
         if (keep == NULL || (is_error && PQresultStatus(keep) != PGRES_FATAL_ERROR)) {
@@ -146,7 +146,7 @@ static bool is_error_result(const PGresult *r)
 
 /* The server refused to prepare the text: psqlODBC words that, at
  * SQLExecute, as a failure to prepare the parameters. */
-static void add_prepare_error(gc_stmt *s, const gc_member *m, const PGresult *r)
+static void add_prepare_error(gc_stmt *s, const gc_session *m, const PGresult *r)
 {
     if (s->prepared && s->error_context == NULL)
         s->error_context = GC_CONTEXT_PREPARE;
@@ -156,7 +156,7 @@ static void add_prepare_error(gc_stmt *s, const gc_member *m, const PGresult *r)
 /* Collects the answer to a PREPARE sent on m: SQL_SUCCESS, or SQL_ERROR
  * with the diagnostics added; when refusal is given, the server's error
  * result is handed over instead (the caller PQclears it and decides). */
-static SQLRETURN collect_prepare(gc_stmt *s, gc_member *m, PGresult **refusal)
+static SQLRETURN collect_prepare(gc_stmt *s, gc_session *m, PGresult **refusal)
 {
     PGresult *r = collect_command(m);
     if (!is_error_result(r)) {
@@ -205,14 +205,14 @@ static bool refused_declared_type(const PGresult *r, int n, const Oid *types)
  * the answer as collect_prepare does. Inside an open transaction the
  * PREPARE goes under the rollback level (gc_txn_guard_prepare_*): a text
  * the server refuses does not leave the transaction aborted. */
-static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, const char *sql,
+static SQLRETURN prepare_on(gc_stmt *s, gc_session *m, const char *name, const char *sql,
                             int n, const Oid *types, PGresult **refusal)
 {
     PGresult *refused = NULL;
     bool guarded = gc_txn_guard_prepare_begin(s, m);
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_prepare(m, name, sql, n, types, &err)) {
+    if (!gc_session_send_prepare(m, name, sql, n, types, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;   /* the session is lost: so is its transaction */
     }
@@ -240,7 +240,7 @@ static SQLRETURN prepare_on(gc_stmt *s, gc_member *m, const char *name, const ch
  * types fit `types` (NULL: all unspecified). The session must be free. When
  * the server refuses the text, *refusal gets its error result (the caller's
  * to PQclear) when refusal is not NULL, else the error goes to diagnostics. */
-static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *types,
+static SQLRETURN ensure_server_statement(gc_stmt *s, gc_session *m, const Oid *types,
                                          PGresult **refusal)
 {
     int n = s->nparams;
@@ -292,7 +292,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_member *m, const Oid *ty
 
 /* A text of several statements is described by its first one, prepared
  * unnamed with the parameter types left to the server (nothing runs). */
-static SQLRETURN prepare_first_statement(gc_stmt *s, gc_member *m)
+static SQLRETURN prepare_first_statement(gc_stmt *s, gc_session *m)
 {
     char *first = gc_exec_several_first_statement(s);
     if (first == NULL)
@@ -332,11 +332,10 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
                     "description; execute it first", GC_DESCRIBE_PARAMS_MAX, s->nparams);
         return SQL_ERROR;
     }
-    gc_member *m = open_session(s);
+    gc_session *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
     s->error_context = GC_CONTEXT_DESCRIBE;
-    gc_stmt_free_session(s->conn);
     bool several = s->simple_query || s->txn.several;
     SQLRETURN rc = several ? prepare_first_statement(s, m)
                            : ensure_server_statement(s, m, NULL, NULL);
@@ -344,7 +343,7 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
         return rc;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_member_send_describe_prepared(m, several ? "" : s->server.name, &err)) {
+    if (!gc_session_send_describe_prepared(m, several ? "" : s->server.name, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
@@ -459,7 +458,7 @@ void gc_exec_free_values(gc_param_value *pv, int n)
     free_values(pv, n);
 }
 
-gc_member *gc_exec_open_session(gc_stmt *s)
+gc_session *gc_exec_open_session(gc_stmt *s)
 {
     return open_session(s);
 }
@@ -476,7 +475,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv);
 static bool plan_went_stale(const gc_stmt *s)
 {
     if (!s->prepared || s->simple_query || s->server.name[0] == '\0' ||
-        s->conn->session == NULL || gc_member_txn_status(s->conn->session) != PQTRANS_IDLE)
+        s->conn->session == NULL || gc_session_txn_status(s->conn->session) != PQTRANS_IDLE)
         return false;
     const gc_diag *d = &s->h.diag;
     for (int i = 0; i < d->count; i++)
@@ -495,10 +494,10 @@ static bool plan_went_stale(const gc_stmt *s)
  * statement's savepoint took the failure back), and some value is typed. */
 static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv)
 {
-    gc_member *m = s->conn->session;
+    gc_session *m = s->conn->session;
     if (pv == NULL || s->simple_query || m == NULL)
         return false;
-    PGTransactionStatusType txn = gc_member_txn_status(m);
+    PGTransactionStatusType txn = gc_session_txn_status(m);
     if (!(txn == PQTRANS_IDLE && s->conn->autocommit) && txn != PQTRANS_INTRANS)
         return false;
     bool typed = false;
@@ -561,7 +560,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO,
                        "statement failed with its member %s and did not take effect: "
                        "run again elsewhere",
-                       gc_member_name(s->conn->session));
+                       gc_session_name(s->conn->session));
         rc = send_again(s, pv);
     }
     /* The group takes no writes at the moment (25006, 08001), nothing
@@ -574,7 +573,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
          waited_ms += pause_ms, pause_ms = pause_ms < 1000 ? pause_ms * 2 : 1000) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "write refused, its group takes no "
                        "writes yet (on %s): sent again in %d ms",
-                       gc_member_name(s->conn->session), pause_ms);
+                       gc_session_name(s->conn->session), pause_ms);
         struct timespec pause = { .tv_sec = pause_ms / 1000,
                                   .tv_nsec = (long)(pause_ms % 1000) * 1000000L };
         nanosleep(&pause, NULL);
@@ -589,10 +588,10 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
  * while none is open: it runs on its own, committed by the server. Inside
  * an open transaction such a statement is sent as it is and the server's
  * error stands. *was_in_block: a transaction was open before. */
-static bool begin_unless_outside_block(gc_stmt *s, gc_member *m, bool *was_in_block,
+static bool begin_unless_outside_block(gc_stmt *s, gc_session *m, bool *was_in_block,
                                        gc_error *err)
 {
-    *was_in_block = gc_member_txn_status(m) != PQTRANS_IDLE;
+    *was_in_block = gc_session_idle_txn_status(&s->conn->session_owner, m) != PQTRANS_IDLE;
     if (s->txn.kind == GC_SQL_TXN_OUTSIDE_BLOCK && !*was_in_block) {
         gc_trace_write(s->conn->trace, GC_TRACE_DEBUG,
                        "statement refused in a transaction block: sent without BEGIN");
@@ -605,21 +604,21 @@ static bool begin_unless_outside_block(gc_stmt *s, gc_member *m, bool *was_in_bl
  * release, in one pipeline, when the rollback level guards it so
  * (gc_txn_guard.h); prepared when stmt_name is set; as a simple query (a
  * text may hold several statements) when it has no parameters. */
-static bool send_guarded(gc_member *m, gc_txn_guard_mode guard, const char *stmt_name,
+static bool send_guarded(gc_session *m, gc_txn_guard_mode guard, const char *stmt_name,
                          const char *sql, int n, const Oid *types, const char *const *values,
                          const int *lengths, const int *formats, gc_error *err)
 {
     if (guard == GC_GUARD_PIPELINED)
-        return gc_member_send_wrapped(m, GC_TXN_SAVEPOINT_SQL, GC_TXN_RELEASE_SQL, stmt_name,
-                                      sql, n, types, values, lengths, formats, err);
+        return gc_session_send_wrapped(m, GC_TXN_SAVEPOINT_SQL, GC_TXN_RELEASE_SQL, stmt_name,
+                                       sql, n, types, values, lengths, formats, err);
     if (stmt_name != NULL)
-        return gc_member_send_query_prepared(m, stmt_name, n, values, lengths, formats, err);
+        return gc_session_send_query_prepared(m, stmt_name, n, values, lengths, formats, err);
     if (n == 0)
-        return gc_member_send_query(m, sql, err);
-    return gc_member_send_query_params(m, sql, n, types, values, lengths, formats, err);
+        return gc_session_send_query(m, sql, err);
+    return gc_session_send_query_params(m, sql, n, types, values, lengths, formats, err);
 }
 
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int n,
                                  const gc_param_wire *a);
 
 /* One try of send_and_begin: route, send, take the first result. */
@@ -629,7 +628,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
         return SQL_ERROR;
     if (s->spans_groups)
         return gc_span_exec_statement(s, pv);
-    gc_member *m = open_session(s);
+    gc_session *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
     /* Several statements with parameters: the values go into the text. */
@@ -659,13 +658,12 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
 }
 
 /* send_once on the routed session m: the text sql with the n parameters in a. */
-static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int n,
+static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int n,
                                  const gc_param_wire *a)
 {
     const Oid *types = a->types;
     const char *const *values = a->values;
     const int *lengths = a->lengths, *formats = a->formats;
-    gc_stmt_free_session(s->conn);
     if (s->prepared && !s->simple_query) {
         /* Before BEGIN: a text the server cannot prepare then aborts nothing. */
         PGresult *refusal = NULL;
@@ -717,7 +715,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int 
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    gc_member_stream_rows(m);
+    gc_session_stream_rows(m);
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     SQLRETURN rc = gc_result_begin(s);
@@ -731,7 +729,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_member *m, const char *sql, int 
 static bool each_row_own_transaction(const gc_stmt *s)
 {
     return s->conn->autocommit && s->conn->session != NULL &&
-           gc_member_txn_status(s->conn->session) == PQTRANS_IDLE;
+           gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
 }
 
 /* Some rows of an array ran and some failed: SQL_SUCCESS_WITH_INFO. When
@@ -958,7 +956,7 @@ static SQLRETURN no_data_when_nothing_changed(gc_stmt *s, SQLRETURN rc)
     bool whole = array ? rc == SQL_SUCCESS : s->queue_len == 0;
     if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || !whole ||
         s->state != GC_STMT_EXECUTED || !s->changed_rows_kind || s->row_count != 0 ||
-        s->owns_session || s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
+        gc_result_streams(s) || s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
         return rc;
     return SQL_NO_DATA;
 }
@@ -1144,10 +1142,10 @@ SQLRETURN gc_stmt_put_data(gc_stmt *s, SQLPOINTER data, SQLLEN len)
 SQLRETURN gc_stmt_cancel(gc_stmt *s)
 {
     if (atomic_load(&s->in_server_call)) {
-        gc_member *m = s->conn->session;
+        gc_session *m = s->conn->session;
         gc_error err;
         gc_error_clear(&err);
-        if (m != NULL && !gc_member_cancel(m, &err))
+        if (m != NULL && !gc_session_cancel(m, &err))
             return SQL_ERROR;
         return SQL_SUCCESS;
     }
@@ -1169,10 +1167,9 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
     gc_stmt_unprepare(s);
     s->state = GC_STMT_ALLOCATED;
     s->row_number = 0;
-    gc_member *m = open_session(s);
+    gc_session *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
-    gc_stmt_free_session(s->conn);
     gc_error err;
     gc_error_clear(&err);
     s->txn = (gc_sql_txn_info){ .kind = GC_SQL_TXN_ORDINARY };
@@ -1191,6 +1188,6 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
-    gc_member_stream_rows(m);
+    gc_session_stream_rows(m);
     return gc_stmt_rc_with_info(s, gc_result_begin(s));
 }

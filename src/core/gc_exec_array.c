@@ -64,7 +64,7 @@ typedef enum row_fate {
 /* The pipeline of one member session: a general connection has one, a
  * global connection one per member its rows were routed to. */
 typedef struct lane {
-    gc_member *m;
+    gc_session *m;
     int member;              /* the global connection's member index; -1 general */
     bool begin_queued;       /* the driver's BEGIN goes first (manual commit) */
     bool savepoint_queued;   /* global transaction: the array's savepoint goes first */
@@ -151,14 +151,14 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, bool open
     }
     bool ok = true;
     if (!l->prepare_queued) {
-        ok = gc_member_pipeline_prepare(l->m, l->stmt, a->s->sql, n, w.types, err);
+        ok = gc_session_pipeline_prepare(l->m, l->stmt, a->s->sql, n, w.types, err);
         l->prepare_queued = ok;
     }
-    ok = ok && (!open_batch || gc_member_pipeline_query(l->m, "BEGIN", err));
-    ok = ok && gc_member_pipeline_query_prepared(l->m, l->stmt, n, w.values, w.lengths,
-                                                 w.formats, err);
+    ok = ok && (!open_batch || gc_session_pipeline_query(l->m, "BEGIN", err));
+    ok = ok && gc_session_pipeline_query_prepared(l->m, l->stmt, n, w.values, w.lengths,
+                                                  w.formats, err);
     gc_param_wire_free(&w);
-    return ok && (!a->sync_each_row || gc_member_pipeline_sync(l->m, err));
+    return ok && (!a->sync_each_row || gc_session_pipeline_sync(l->m, err));
 }
 
 /* Ends every lane's queue: inside a transaction one sync point closes it;
@@ -172,17 +172,17 @@ static void sync_lanes(array_run *a, gc_error *err)
         bool queued = l->begin_queued || l->prepare_queued;
         if (a->sync_each_row || !queued || l->lost)
             continue;
-        bool sent = a->in_transaction ? gc_member_pipeline_flush(l->m, err)
-                                      : gc_member_pipeline_sync(l->m, err);
+        bool sent = a->in_transaction ? gc_session_pipeline_flush(l->m, err)
+                                      : gc_session_pipeline_sync(l->m, err);
         /* Batches: after the sync point, a batch that failed is still an
          * aborted transaction block; it is rolled back (a warning when
          * there is none), and the statement's name freed. */
         if (sent && l->stmt[0] != '\0') {
             char deallocate[48];
             snprintf(deallocate, sizeof deallocate, "DEALLOCATE %s", l->stmt);
-            sent = gc_member_pipeline_query(l->m, "ROLLBACK", err) &&
-                   gc_member_pipeline_query(l->m, deallocate, err) &&
-                   gc_member_pipeline_sync(l->m, err);
+            sent = gc_session_pipeline_query(l->m, "ROLLBACK", err) &&
+                   gc_session_pipeline_query(l->m, deallocate, err) &&
+                   gc_session_pipeline_sync(l->m, err);
         }
         if (!sent)
             l->lost = true;
@@ -195,7 +195,7 @@ static void end_batch(array_run *a, SQLULEN last, int mark, gc_error *err)
 {
     const char *cmd = mark == MARK_COMMIT ? "COMMIT" : "ROLLBACK";
     a->marks[last] |= (unsigned char)mark;
-    if (!gc_member_pipeline_query(a->lanes[0].m, cmd, err))
+    if (!gc_session_pipeline_query(a->lanes[0].m, cmd, err))
         a->lanes[0].lost = true;
 }
 
@@ -259,14 +259,14 @@ static lane *lane_of_member(array_run *a, int i, gc_error *err)
         gc_error_set(err, "HY000", 0, "the cluster's members changed during the array");
         return NULL;
     }
-    gc_member *m = gc_global_member(a->s->conn->global, i);
-    if (!gc_member_pipeline_begin(m, err))
+    gc_session *m = gc_global_member(a->s->conn->global, i);
+    if (!gc_session_pipeline_begin(m, err))
         return NULL;
     lane *l = &a->lanes[a->n_lanes++];
     *l = (lane){.m = m, .member = i};
     if (a->in_transaction && gc_txn_rollback_level(a->s->conn) == 2) {
         l->savepoint_queued = true;
-        if (!gc_member_pipeline_query(m, GC_TXN_SAVEPOINT_SQL, err))
+        if (!gc_session_pipeline_query(m, GC_TXN_SAVEPOINT_SQL, err))
             l->lost = true;
     }
     return l;
@@ -310,8 +310,6 @@ static void route_row(array_run *a, SQLULEN r)
         gc_exec_free_values(pv, s->nparams);
         return;
     }
-    if (routed)
-        gc_stmt_free_session(s->conn);   /* another statement's rows are buffered */
     if (routed && a->in_transaction)
         routed = begin_routed_transaction(s);
     gc_diag of_row = s->h.diag;
@@ -405,7 +403,7 @@ static bool is_lost(const PGresult *r)
 static PGresult *read_command(lane *l)
 {
     PGresult *kept = NULL, *r;
-    while ((r = gc_member_pipeline_next(l->m)) != NULL) {
+    while ((r = gc_session_pipeline_next(l->m)) != NULL) {
         if (is_lost(r)) {
             l->lost = true;
             PQclear(kept);
@@ -422,7 +420,7 @@ static PGresult *read_command(lane *l)
 /* Reads the answer of one sync point. */
 static void read_sync(lane *l)
 {
-    PGresult *r = gc_member_pipeline_next(l->m);
+    PGresult *r = gc_session_pipeline_next(l->m);
     if (PQresultStatus(r) != PGRES_PIPELINE_SYNC)
         l->lost = true;
     PQclear(r);
@@ -614,7 +612,7 @@ static void fail_unanswered(array_run *a, int l_index)
     gc_error down;
     gc_error_set(&down, "08S01", 0,
                  "communication link failure: the connection to the server was lost");
-    const gc_error *why = gc_member_down_error(a->lanes[l_index].m);
+    const gc_error *why = gc_session_down_error(a->lanes[l_index].m);
     gc_diag_add_error(&s->h.diag, why != NULL && gc_error_is_set(why) ? why : &down);
     for (SQLULEN r = 0; r < a->rows; r++)
         if (row_on_lane(a, r, l_index))
@@ -692,13 +690,12 @@ static SQLRETURN publish_results(array_run *a)
 static bool open_session_lane(array_run *a)
 {
     gc_stmt *s = a->s;
-    gc_member *m = gc_exec_open_session(s);
+    gc_session *m = gc_exec_open_session(s);
     if (m == NULL)
         return false;
     gc_error err;
     gc_error_clear(&err);
-    gc_stmt_free_session(s->conn);
-    PGTransactionStatusType ts = gc_member_txn_status(m);
+    PGTransactionStatusType ts = gc_session_idle_txn_status(&s->conn->session_owner, m);
     if (ts == PQTRANS_UNKNOWN) {
         gc_diag_add(&s->h.diag, "08S01", 0,
                     "communication link failure: the connection to the server was lost");
@@ -725,7 +722,7 @@ static bool open_session_lane(array_run *a)
                  ++s->conn->next_statement_number);
     }
     a->n_lanes = 1;
-    if (!gc_member_pipeline_begin(m, &err)) {
+    if (!gc_session_pipeline_begin(m, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         a->n_lanes = 0;
         return false;
@@ -734,7 +731,7 @@ static bool open_session_lane(array_run *a)
         char sql[96];
         gc_conn_begin_sql(s->conn, sql, sizeof sql);
         a->lanes[0].begin_queued = true;
-        if (!gc_member_pipeline_query(m, sql, &err))
+        if (!gc_session_pipeline_query(m, sql, &err))
             a->lanes[0].lost = true;
     }
     return true;
@@ -745,7 +742,7 @@ static void queue_on_lane(lane *l, const char *sql)
 {
     gc_error err;
     gc_error_clear(&err);
-    if (!l->lost && !gc_member_pipeline_query(l->m, sql, &err))
+    if (!l->lost && !gc_session_pipeline_query(l->m, sql, &err))
         l->lost = true;
 }
 
@@ -754,7 +751,7 @@ static void sync_lane(lane *l)
 {
     gc_error err;
     gc_error_clear(&err);
-    if (!l->lost && !gc_member_pipeline_sync(l->m, &err))
+    if (!l->lost && !gc_session_pipeline_sync(l->m, &err))
         l->lost = true;
 }
 
@@ -803,7 +800,7 @@ static void roll_back_failed_transaction(array_run *a)
 {
     for (int i = 0; i < a->n_lanes; i++) {
         lane *l = &a->lanes[i];
-        if (l->lost || gc_member_txn_status(l->m) != PQTRANS_INERROR)
+        if (l->lost || gc_session_txn_status(l->m) != PQTRANS_INERROR)
             continue;
         gc_conn_use_member(a->s->conn, l->member);
         gc_txn_guard_arm_begun(a->s);
@@ -835,7 +832,7 @@ static void collect_lanes(array_run *a)
     for (int l = 0; l < a->n_lanes; l++) {
         gc_error err;
         gc_error_clear(&err);
-        if (!a->lanes[l].lost && !gc_member_pipeline_end(a->lanes[l].m, &err))
+        if (!a->lanes[l].lost && !gc_session_pipeline_end(a->lanes[l].m, &err))
             a->lanes[l].lost = true;
         if (a->lanes[l].lost)
             fail_unanswered(a, l);

@@ -1,6 +1,6 @@
 /*
  * gc_exec_array: a parameter array sent in one pipeline (libpq's pipeline
- * mode through the member layer), each row's result kept for
+ * mode through the session layer), each row's result kept for
  * SQLMoreResults. docs/parameter-arrays.md has the rules.
  */
 #ifndef GC_EXEC_ARRAY_H
@@ -31,6 +31,6 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result);
 SQLRETURN gc_exec_convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out);
 void gc_exec_free_values(gc_param_value *pv, int n);
 /* The connection's open session, or NULL with 08003 / 08S01 added. */
-gc_member *gc_exec_open_session(gc_stmt *s);
+gc_session *gc_exec_open_session(gc_stmt *s);
 
 #endif

@@ -23,7 +23,7 @@ static void *timer_main(void *arg)
         gc_error err;
         gc_error_clear(&err);
         atomic_store(&t->stmt->timed_out, true);
-        gc_member_cancel(t->stmt->conn->session, &err);
+        gc_session_cancel(t->stmt->conn->session, &err);
     }
     return NULL;
 }

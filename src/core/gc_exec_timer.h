@@ -1,6 +1,6 @@
 /*
  * gc_exec_timer: SQL_ATTR_QUERY_TIMEOUT. While a statement waits for the
- * server, a timer thread cancels it (gc_member_cancel) when the timeout
+ * server, a timer thread cancels it (gc_session_cancel) when the timeout
  * passes; the cancelled statement's 57014 is then reported as HYT00.
  * On a global connection the same bracket tells the in-doubt watcher that
  * the statement waits (gc_global_wait_begin / _end).

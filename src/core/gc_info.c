@@ -385,7 +385,7 @@ static SQLUINTEGER escape_function_mask(const fn_bit *bits)
  * used three parts. */
 static void dbms_version(const gc_conn *c, char *buf, size_t size)
 {
-    int v = gc_conn_is_connected(c) ? gc_member_server_version(c->session) : 0;
+    int v = gc_conn_is_connected(c) ? gc_session_server_version(c->session) : 0;
     if (v >= 100000)
         snprintf(buf, size, "%02d.%02d.0000", v / 10000, v % 10000);
     else
@@ -460,13 +460,13 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
         s = c->settings.dsn != NULL ? c->settings.dsn : "";
         break;
     case SQL_DATABASE_NAME:
-        s = connected ? gc_member_database(c->session) : c->settings.database;
+        s = connected ? gc_session_database(c->session) : c->settings.database;
         break;
     case SQL_USER_NAME:
-        s = connected ? gc_member_user(c->session) : c->settings.uid;
+        s = connected ? gc_session_user(c->session) : c->settings.uid;
         break;
     case SQL_SERVER_NAME:
-        s = connected ? gc_member_host(c->session) : c->settings.host;
+        s = connected ? gc_session_host(c->session) : c->settings.host;
         break;
     case SQL_DATA_SOURCE_READ_ONLY:
         s = c->access_mode == SQL_MODE_READ_ONLY ? "Y" : "N";
@@ -474,7 +474,8 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
     case SQL_DEFAULT_TXN_ISOLATION: {
         /* What the server gives a transaction that asks for nothing. */
         SQLUINTEGER level = SQL_TXN_READ_COMMITTED;
-        const char *iso = connected ? gc_member_parameter(c->session, "default_transaction_isolation") : NULL;
+        const char *iso =
+            connected ? gc_session_parameter(c->session, "default_transaction_isolation") : NULL;
         if (iso != NULL && strcmp(iso, "serializable") == 0)
             level = SQL_TXN_SERIALIZABLE;
         else if (iso != NULL && strcmp(iso, "repeatable read") == 0)

@@ -181,11 +181,11 @@ static bool is_binary_param(const gc_stmt *s, SQLULEN row, int i, const gc_param
 }
 
 /* Collects the results of what was sent on m; false when one is an error. */
-static bool collect_ok(gc_member *m)
+static bool collect_ok(gc_session *m)
 {
     bool ok = true;
     PGresult *r;
-    while ((r = gc_member_next_result(m)) != NULL) {
+    while ((r = gc_session_next_result(m)) != NULL) {
         ok = ok && PQresultStatus(r) != PGRES_FATAL_ERROR && PQresultStatus(r) != PGRES_BAD_RESPONSE;
         PQclear(r);
     }
@@ -193,11 +193,11 @@ static bool collect_ok(gc_member *m)
 }
 
 /* Runs an internal statement on m, ignoring its result. */
-static bool run_quietly(gc_member *m, const char *sql)
+static bool run_quietly(gc_session *m, const char *sql)
 {
     gc_error err;
     gc_error_clear(&err);
-    PGresult *r = gc_member_exec(m, sql, &err);
+    PGresult *r = gc_session_exec(m, sql, &err);
     PQclear(r);
     return r != NULL;
 }
@@ -208,26 +208,26 @@ void gc_lo_describe_params(gc_stmt *s, SQLULEN row, const gc_param_value *pv)
     int n = s->nparams;
     Oid *types = calloc((size_t)n, sizeof *types);
     Oid *inferred = calloc((size_t)n, sizeof *inferred);
-    gc_member *m = s->conn->session;
+    gc_session *m = s->conn->session;
     /* In a failed transaction nothing can be described; ask again later. */
-    if (types == NULL || inferred == NULL || m == NULL || !gc_member_is_open(m) ||
-        gc_member_txn_status(m) == PQTRANS_INERROR) {
+    if (types == NULL || inferred == NULL || m == NULL || !gc_session_is_open(m) ||
+        gc_session_txn_status(m) == PQTRANS_INERROR) {
         free(types);
         free(inferred);
         return;
     }
     for (int i = 0; i < n; i++)
         types[i] = is_binary_param(s, row, i, pv) ? 0 : pv[i].type_oid;
-    gc_stmt_free_session(s->conn);
-    bool in_transaction = gc_member_txn_status(m) == PQTRANS_INTRANS;
+    bool in_transaction =
+        gc_session_idle_txn_status(&s->conn->session_owner, m) == PQTRANS_INTRANS;
     bool guarded = !in_transaction || run_quietly(m, "savepoint gc_lo_describe");
     gc_error err;
     gc_error_clear(&err);
-    bool ok = guarded && gc_member_send_prepare(m, "", s->sql, n, types, &err) && collect_ok(m) &&
-              gc_member_send_describe_prepared(m, "", &err);
+    bool ok = guarded && gc_session_send_prepare(m, "", s->sql, n, types, &err) && collect_ok(m) &&
+              gc_session_send_describe_prepared(m, "", &err);
     if (ok) {
         PGresult *keep = NULL, *r;
-        while ((r = gc_member_next_result(m)) != NULL) {
+        while ((r = gc_session_next_result(m)) != NULL) {
             if (keep == NULL && PQresultStatus(r) == PGRES_COMMAND_OK)
                 keep = r;
             else
@@ -270,16 +270,16 @@ static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, g
 {
     if (!gc_conn_begin_if_needed(s->conn, err))
         return SQL_ERROR;
-    gc_member *m = s->conn->session;
+    gc_session *m = s->conn->session;
     static const Oid bytea_type[1] = { GC_OID_BYTEA };
     static const int binary[1] = { 1 };
     const char *values[1] = { p->data };
     int lengths[1] = { p->length };
-    if (!gc_member_send_query_params(m, "select lo_from_bytea(0, $1)", 1, bytea_type, values,
-                                     lengths, binary, err))
+    if (!gc_session_send_query_params(m, "select lo_from_bytea(0, $1)", 1, bytea_type, values,
+                                      lengths, binary, err))
         return SQL_ERROR;
     PGresult *made = NULL, *r;
-    while ((r = gc_member_next_result(m)) != NULL) {
+    while ((r = gc_session_next_result(m)) != NULL) {
         if (made == NULL)
             made = r;
         else
@@ -287,7 +287,7 @@ static SQLRETURN make_large_object(gc_stmt *s, gc_param_value *p, Oid lo_type, g
     }
     if (made == NULL || PQresultStatus(made) != PGRES_TUPLES_OK || PQntuples(made) != 1) {
         if (made != NULL)
-            gc_member_result_error(m, made, err);
+            gc_session_result_error(m, made, err);
         else
             gc_error_set(err, "08S01", 0, "no answer to lo_from_bytea");
         PQclear(made);

@@ -40,7 +40,7 @@ typedef struct not_null_column {
 
 struct gc_not_null_cache {
     unsigned epoch;               /* the connection's ddl_epoch when learnt */
-    const gc_member *member;      /* global connection: the member session */
+    const gc_session *member;      /* global connection: the member session */
     unsigned long generation;     /* asked, and its generation; else NULL, 0 */
     Oid tables[MAX_TABLES];       /* tables asked about */
     int ntables;
@@ -79,10 +79,10 @@ static bool text_may_null_columns(const char *sql)
 static bool may_ask_server(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->session == NULL || gc_member_txn_status(c->session) == PQTRANS_INERROR)
+    if (c->session == NULL || gc_session_txn_status(c->session) == PQTRANS_INERROR)
         return false;
     for (const gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn)
-        if (o->owns_session && !o->set_complete)
+        if (gc_result_streams(o) && !o->set_complete)
             return false;
     return true;
 }
@@ -90,7 +90,7 @@ static bool may_ask_server(const gc_stmt *s)
 /* The connection's cache for the answers of member session m (generation
  * g; NULL, 0 on a general connection), emptied when DDL ran since it was
  * filled or another member session filled it; NULL when out of memory. */
-static struct gc_not_null_cache *current_cache(gc_conn *c, const gc_member *m,
+static struct gc_not_null_cache *current_cache(gc_conn *c, const gc_session *m,
                                                unsigned long g)
 {
     if (c->not_null != NULL && (c->not_null->epoch != c->ddl_epoch ||
@@ -203,8 +203,8 @@ static void mark_not_null(gc_desc *ird, const struct gc_not_null_cache *cache)
  * that session (compared before anything of ird_member is read). */
 static bool described_by_current_session(const gc_stmt *s)
 {
-    const gc_member *m = s->conn->session;
-    return m != NULL && s->ird_member == m && gc_member_generation(m) == s->ird_generation &&
+    const gc_session *m = s->conn->session;
+    return m != NULL && s->ird_member == m && gc_session_generation(m) == s->ird_generation &&
            !s->spans_groups && s->apd->array_size <= 1;
 }
 
@@ -216,7 +216,7 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
     gc_conn *c = s->conn;
     if (s->sql == NULL || text_may_null_columns(s->sql))
         return;
-    const gc_member *m = NULL;
+    const gc_session *m = NULL;
     unsigned long generation = 0;
     if (c->global != NULL) {
         if (!described_by_current_session(s))

@@ -73,10 +73,10 @@ static bool fetch_texts(gc_stmt *s, char ***texts, int *count)
  * the server's diagnostics. */
 static PGresult *run_fetch(gc_stmt *s, const char *sql)
 {
-    gc_member *m = s->conn->session;
+    gc_session *m = s->conn->session;
     gc_error err;
     gc_error_clear(&err);
-    if (m == NULL || !gc_member_send_query_params(m, sql, 0, NULL, NULL, NULL, NULL, &err)) {
+    if (m == NULL || !gc_session_send_query_params(m, sql, 0, NULL, NULL, NULL, NULL, &err)) {
         if (m == NULL)
             gc_diag_add(&s->h.diag, "08003", 0, "connection not open");
         else
@@ -85,7 +85,7 @@ static PGresult *run_fetch(gc_stmt *s, const char *sql)
     }
     PGresult *rows = NULL, *r;
     bool failed = false;
-    while ((r = gc_member_next_result(m)) != NULL) {
+    while ((r = gc_session_next_result(m)) != NULL) {
         if (!failed && rows == NULL && PQresultStatus(r) == PGRES_TUPLES_OK) {
             rows = r;
             continue;

@@ -43,12 +43,12 @@ static void name_stale_shard_map(gc_stmt *s, int i)
     gc_global_check_catalog_soon(g);
     if (!gc_global_shard_map_moved(g, i))
         return;
-    bool idle = gc_member_txn_status(s->conn->session) == PQTRANS_IDLE;
+    bool idle = gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
     gc_error err;
     gc_error_set(&err, "40001", 0, "the statement was rolled back, nothing applied: the shard "
                  "map changed (a shard moved) since it was read, so member %s reached the "
                  "rows of its key through postgres_fdw; run the %s again",
-                 gc_member_name(s->conn->session), idle ? "statement" : "transaction");
+                 gc_session_name(s->conn->session), idle ? "statement" : "transaction");
     gc_diag_clear(&s->h.diag);
     gc_diag_add_error(&s->h.diag, &err);
 }

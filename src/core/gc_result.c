@@ -1,14 +1,13 @@
 /*
  * gc_result: a statement's results as they arrive from the session.
  *
- * After a send the statement "owns" the session and reads results one at a
- * time: a result set streams one PGRES_SINGLE_TUPLE result per row, ended by
- * a zero-row PGRES_TUPLES_OK. When anything else is sent on the session
- * (gc_stmt_session_before_send, the member layer's choke point for sending)
- * or the session's state must be read, gc_stmt_free_session() makes the
- * owner copy what is left into memory
- * (one PGresult per result set, rows appended with PQsetvalue) and release
- * the session; the owner then reads from memory exactly as from the wire.
+ * After a send the statement "owns" the session (gc_session_own) and reads
+ * results one at a time: a result set streams one PGRES_SINGLE_TUPLE result
+ * per row, ended by a zero-row PGRES_TUPLES_OK. When anything else is sent
+ * on the session or its settled state is read, the session layer calls
+ * gc_result_end_streaming: the owner copies what is left into memory (one
+ * PGresult per result set, rows appended with PQsetvalue) and releases the
+ * session; it then reads from memory exactly as from the wire.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -42,15 +41,15 @@ static SQLLEN command_row_count(PGresult *r)
  * connection's notice routing (gc_conn.h: notice_diag). */
 void gc_result_take_session(gc_stmt *s)
 {
-    s->owns_session = true;
+    gc_session_own(&s->conn->session_owner, s->conn->session, s);
 }
 
 /* The session is free again: the rollback level looks at how the
  * statement ended (gc_txn_guard.h). */
 void gc_result_release_session(gc_stmt *s)
 {
-    bool owned = s->owns_session;
-    s->owns_session = false;
+    bool owned = gc_result_streams(s);
+    gc_session_disown(&s->conn->session_owner, s);
     if (owned)
         gc_txn_guard_settle(s);
 }
@@ -58,10 +57,10 @@ void gc_result_release_session(gc_stmt *s)
 /* Next result from the session while s owns it (NULL when none). */
 static PGresult *session_next(gc_stmt *s)
 {
-    if (!s->owns_session || s->conn->session == NULL)
+    if (!gc_result_streams(s) || s->conn->session == NULL)
         return NULL;
     atomic_store(&s->in_server_call, true);
-    PGresult *r = gc_member_next_result(s->conn->session);
+    PGresult *r = gc_session_next_result(s->conn->session);
     atomic_store(&s->in_server_call, false);
     if (r == NULL)
         gc_result_release_session(s);
@@ -206,34 +205,20 @@ static void buffer_rest(gc_stmt *s)
     gc_result_release_session(s);
 }
 
-void gc_stmt_free_session(gc_conn *c)
+void gc_result_end_streaming(void *stmt)
 {
-    for (gc_stmt *o = c->statements; o != NULL; o = o->next_in_conn) {
-        if (o->owns_session) {
-            buffer_rest(o);
-            break;      /* only one statement owns the session at a time */
-        }
-    }
-}
-
-/* Only the current session has a streaming owner: a send elsewhere (another
- * group's primary, a member being probed) leaves it alone. */
-void gc_stmt_session_before_send(void *ctx, gc_member *m)
-{
-    gc_conn *c = ctx;
-    if (m == c->session)
-        gc_stmt_free_session(c);
+    buffer_rest(stmt);
 }
 
 void gc_stmt_discard_results(gc_stmt *s)
 {
-    if (s->owns_session) {
+    if (gc_result_streams(s)) {
         /* An error read while discarding never reaches the application:
          * the rollback level must not hide it. The transaction stays
          * aborted (25P02, and 40000 at COMMIT) as the server left it. */
         gc_txn_guard_disarm(s);
         if (s->conn->session != NULL)
-            gc_member_drain(s->conn->session);
+            gc_session_drain(s->conn->session);
         gc_result_release_session(s);
     }
     PQclear(s->block);
@@ -305,7 +290,7 @@ static bool ird_describes(const gc_stmt *s, const PGresult *res)
 static void note_describing_member(gc_stmt *s)
 {
     s->ird_member = s->conn->session;
-    s->ird_generation = s->ird_member != NULL ? gc_member_generation(s->ird_member) : 0;
+    s->ird_generation = s->ird_member != NULL ? gc_session_generation(s->ird_member) : 0;
 }
 
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
@@ -343,12 +328,12 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
     return true;
 }
 
-void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r)
+void gc_stmt_add_member_error(gc_stmt *s, const gc_session *m, const PGresult *r)
 {
     if (r != NULL && m != NULL && PQresultErrorField(r, PG_DIAG_SQLSTATE) == NULL) {
         gc_error err;
         gc_error_clear(&err);
-        gc_member_result_error(m, r, &err);
+        gc_session_result_error(m, r, &err);
         if (err.message[0] != '\0') {
             gc_diag_add_error(&s->h.diag, &err);
             return;
@@ -372,7 +357,7 @@ static void add_result_error(gc_stmt *s, const PGresult *r)
         return;
     }
     if (state == NULL && s->conn->session != NULL &&
-        gc_member_get_state(s->conn->session) == GC_MEMBER_DOWN) {
+        gc_session_get_state(s->conn->session) == GC_MEMBER_DOWN) {
         gc_stmt_add_member_error(s, s->conn->session, r);
         return;
     }
@@ -520,8 +505,8 @@ static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
     add_result_error(s, r);
     PQclear(r);
     /* The server skips the rest of a failed batch; collect its end. */
-    if (s->owns_session && s->conn->session != NULL)
-        gc_member_drain(s->conn->session);
+    if (gc_result_streams(s) && s->conn->session != NULL)
+        gc_session_drain(s->conn->session);
     gc_result_release_session(s);
     return SQL_ERROR;
 }
@@ -591,8 +576,8 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
     case PGRES_COPY_OUT:
     case PGRES_COPY_BOTH:
         PQclear(r);
-        if (s->owns_session && s->conn->session != NULL)
-            gc_member_drain(s->conn->session);
+        if (gc_result_streams(s) && s->conn->session != NULL)
+            gc_session_drain(s->conn->session);
         gc_result_release_session(s);
         gc_diag_add(&s->h.diag, "HYC00", 0, "COPY is not supported through ODBC statements");
         return SQL_ERROR;
@@ -615,7 +600,7 @@ SQLRETURN gc_result_begin(gc_stmt *s)
  * first becomes current, the rest wait in the queue for SQLMoreResults. */
 SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n)
 {
-    assert(n > 0 && !s->owns_session && s->queue_len == 0);
+    assert(n > 0 && !gc_result_streams(s) && s->queue_len == 0);
     for (int i = 1; i < n; i++) {
         if (!queue_push(s, results[i])) {
             for (int j = i; j < n; j++)
@@ -713,8 +698,8 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             add_result_error(s, r);
             PQclear(r);
             s->set_complete = true;
-            if (s->owns_session && s->conn->session != NULL)
-                gc_member_drain(s->conn->session);
+            if (gc_result_streams(s) && s->conn->session != NULL)
+                gc_session_drain(s->conn->session);
             gc_route_fetch_failed(s);
             gc_result_release_session(s);
             return SQL_ERROR;

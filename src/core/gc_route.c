@@ -126,8 +126,8 @@ static bool waited_in_vain(const gc_error *err)
  * shared session borrowed) with the connection's session characteristics. */
 static bool open_chosen(gc_conn *c, int member, gc_error *err)
 {
-    gc_member *m = gc_global_member(c->global, member);
-    if (gc_member_is_open(m))
+    gc_session *m = gc_global_member(c->global, member);
+    if (gc_session_is_open(m))
         return true;
     char buf[128];
     return gc_global_open_member(c->global, member,
@@ -145,7 +145,7 @@ static SQLRETURN prepare_session(gc_stmt *s, int i)
     if (!gc_global_settings_replay(g, i, &err)) {
         gc_diag_add(&s->h.diag, err.sqlstate[0] != '\0' ? err.sqlstate : "HY000", err.native,
                     "the session settings could not be replayed on member %s: %s",
-                    gc_member_name(gc_global_member(g, i)), err.message);
+                    gc_session_name(gc_global_member(g, i)), err.message);
         return SQL_ERROR;
     }
     if (!gc_global_prelude_send(g, i, &err)) {
@@ -161,9 +161,9 @@ static SQLRETURN prepare_session(gc_stmt *s, int i)
  * gc_global_member_failed) when member i is dead. */
 static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
 {
-    gc_member *m = gc_global_member(c->global, i);
-    unsigned long generation = gc_member_generation(m);
-    if (gc_member_check_alive(m, err))
+    gc_session *m = gc_global_member(c->global, i);
+    unsigned long generation = gc_session_generation(m);
+    if (gc_session_check_alive(m, err))
         return false;
     gc_global_member_failed(c->global, i, generation, err);
     return true;
@@ -194,10 +194,10 @@ static SQLRETURN join_chosen(gc_stmt *s, int i)
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
-    if (!gc_member_is_open(gc_global_member(c->global, i)) || chosen_is_dead(c, i, &err)) {
+    if (!gc_session_is_open(gc_global_member(c->global, i)) || chosen_is_dead(c, i, &err)) {
         gc_diag_add(&s->h.diag, "08S01", 0, "communication link failure: the transaction "
                     "must join member %s for this write, which does not answer: %s",
-                    gc_member_name(gc_global_member(c->global, i)), err.message);
+                    gc_session_name(gc_global_member(c->global, i)), err.message);
         return SQL_ERROR;
     }
     gc_conn_use_member(c, i);
@@ -336,7 +336,7 @@ static void note_temp_tables(gc_stmt *s, PGTransactionStatusType ts)
     gc_conn *c = s->conn;
     bool in_transaction = ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR;
     if (!gc_temp_tables_note(gc_global_temp_tables(c->global), s->sql, strlen(s->sql),
-                             gc_member_name(c->session), gc_member_generation(c->session),
+                             gc_session_name(c->session), gc_session_generation(c->session),
                              in_transaction))
         gc_trace_write(c->trace, GC_TRACE_ERROR,
                        "out of memory: a temporary table was not registered");
@@ -357,12 +357,12 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     int i = gc_global_member_index(c->global, c->session);
     /* The cluster's trigger refused a write through postgres_fdw (a live
      * session's error): named before the outcome may release the pin. */
-    if (rc == SQL_ERROR && i >= 0 && gc_member_get_state(c->session) != GC_MEMBER_DOWN)
+    if (rc == SQL_ERROR && i >= 0 && gc_session_get_state(c->session) != GC_MEMBER_DOWN)
         gc_remote_refusal_after_failure(s, i);
     /* Before the pin may end: the ON COMMIT DROP tables of its session
      * leave the registry with it. */
     if (rc != SQL_ERROR && i >= 0 && s->temp_effects != 0)
-        note_temp_tables(s, gc_member_txn_status(c->session));
+        note_temp_tables(s, gc_session_txn_status(c->session));
     bool is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT;
     gc_error report;
     gc_error_clear(&report);
@@ -380,16 +380,16 @@ static bool holds_statement(const gc_server_stmt *st, unsigned long g)
     return false;
 }
 
-bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_member *m)
+bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_session *m)
 {
     if (st->name[0] == '\0')
         return false;
     if (c->global == NULL)
-        return st->generation == gc_member_generation(m);
-    return holds_statement(st, gc_member_generation(m));
+        return st->generation == gc_session_generation(m);
+    return holds_statement(st, gc_session_generation(m));
 }
 
-bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m)
+bool gc_route_prepared_on(const gc_stmt *s, const gc_session *m)
 {
     return gc_route_holds(s->conn, &s->server, m);
 }
@@ -408,7 +408,7 @@ static void forget_gone_sessions(gc_stmt *s)
     int kept = 0;
     for (int i = 0; i < s->server.prepared_on_n; i++) {
         for (int j = 0; j < gc_global_member_count(g); j++) {
-            if (gc_member_generation(gc_global_member(g, j)) == s->server.prepared_on[i]) {
+            if (gc_session_generation(gc_global_member(g, j)) == s->server.prepared_on[i]) {
                 s->server.prepared_on[kept++] = s->server.prepared_on[i];
                 break;
             }
@@ -417,9 +417,9 @@ static void forget_gone_sessions(gc_stmt *s)
     s->server.prepared_on_n = kept;
 }
 
-void gc_route_mark_prepared(gc_stmt *s, const gc_member *m)
+void gc_route_mark_prepared(gc_stmt *s, const gc_session *m)
 {
-    unsigned long generation = gc_member_generation(m);
+    unsigned long generation = gc_session_generation(m);
     s->server.generation = generation;
     if (s->conn->global == NULL || holds_statement(&s->server, generation))
         return;
@@ -449,7 +449,7 @@ bool gc_route_may_rerun(const gc_stmt *s)
                           gc_global_pinned_member(c->global) >= 0,
         .read_only = s->analysis != NULL && s->analysis->read_only,
         .known_not_applied = s->analysis != NULL && gc_global_rerun_safe(c->global),
-        .member_broke = c->session != NULL && gc_member_get_state(c->session) == GC_MEMBER_DOWN,
+        .member_broke = c->session != NULL && gc_session_get_state(c->session) == GC_MEMBER_DOWN,
     };
     return gc_outcome_may_rerun(&f);
 }
@@ -481,11 +481,11 @@ void gc_route_fetch_failed(gc_stmt *s)
     if (c->global != NULL)
         gc_remote_refusal_name(&s->h.diag);
     if (c->global == NULL || c->session == NULL ||
-        gc_member_get_state(c->session) != GC_MEMBER_DOWN)
+        gc_session_get_state(c->session) != GC_MEMBER_DOWN)
         return;   /* the statement's own error, or a general connection */
     int i = gc_global_member_index(c->global, c->session);
     bool pinned = i >= 0 && gc_global_holds_transaction(c->global, i);
-    const char *name = gc_member_name(c->session);
+    const char *name = gc_session_name(c->session);
     gc_fetch_verdict v =
         gc_outcome_fetch_failed(pinned, s->analysis != NULL && s->analysis->read_only);
     /* Marks the member down; a pinned transaction is lost (40001 / 19068). */

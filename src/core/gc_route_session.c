@@ -20,7 +20,7 @@ static bool transaction_open(gc_conn *c)
     int p = gc_global_pinned_member(c->global);
     if (p < 0)
         return false;
-    PGTransactionStatusType ts = gc_member_txn_status(gc_global_member(c->global, p));
+    PGTransactionStatusType ts = gc_session_txn_status(gc_global_member(c->global, p));
     return ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR || ts == PQTRANS_ACTIVE;
 }
 

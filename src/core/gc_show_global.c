@@ -36,14 +36,14 @@ static const char *state_text(gc_member_state s)
 
 /* Fills one row; NULL strings are SQL NULL. */
 static bool put_row(PGresult *res, int row, const char *name, const char *group,
-                    gc_member *m, const gc_global_member_stats *st)
+                    gc_session *m, const gc_global_member_stats *st)
 {
     char counts[3][24];
     snprintf(counts[0], sizeof counts[0], "%lu", st->routed_by_key);
     snprintf(counts[1], sizeof counts[1], "%lu", st->routed_by_policy);
     snprintf(counts[2], sizeof counts[2], "%lu", st->errors);
-    const char *v[7] = { name, group, role_text(gc_member_get_role(m)),
-                         state_text(gc_member_get_state(m)), counts[0], counts[1],
+    const char *v[7] = { name, group, role_text(gc_session_get_role(m)),
+                         state_text(gc_session_get_state(m)), counts[0], counts[1],
                          counts[2] };
     for (int f = 0; f < 7; f++) {
         if (!PQsetvalue(res, row, f, (char *)v[f], v[f] != NULL ? (int)strlen(v[f]) : -1))
@@ -110,7 +110,7 @@ static PGresult *general_result(gc_conn *c)
     if (gc_settings_first_server(&c->settings, &host, &port, &err))
         snprintf(name, sizeof name, "%s:%s", host, port);
     else
-        snprintf(name, sizeof name, "%s", gc_member_host(c->session));
+        snprintf(name, sizeof name, "%s", gc_session_host(c->session));
     free(host);
     free(port);
     const char *value = name;

@@ -11,7 +11,7 @@ SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
     gc_conn *c = s->conn;
     /* The write talks to every group's primary: a result still streaming
      * on the current session is buffered first. */
-    gc_stmt_free_session(c);
+    gc_session_end_streaming(&c->session_owner);
     gc_param_wire wire;
     if (!gc_param_wire_fill(&wire, pv, s->nparams)) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");

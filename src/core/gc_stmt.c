@@ -87,6 +87,7 @@ void gc_stmt_destroy(gc_stmt *s)
         return;
     gc_conn *c = s->conn;
     gc_stmt_discard_results(s);
+    assert(!gc_result_streams(s));   /* the session layer must not call it back */
     free(s->queue);
     gc_stmt_reset_exec(s);
     gc_stmt_unprepare(s);

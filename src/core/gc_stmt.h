@@ -8,10 +8,11 @@
  *  - SQLExecDirect sends the text as is (PQsendQuery) or, with parameters, as
  *    an unnamed extended-protocol statement.
  *  - Results stream in libpq's single-row mode. While a statement streams it
- *    "owns" the connection's session; every send on that session first makes
- *    the owner buffer what is left of its results (gc_stmt_session_before_send,
- *    called by the member layer), and gc_stmt_free_session() does it before
- *    the session's state is read or another session becomes current.
+ *    "owns" the connection's session (src/session, gc_session_owner); every
+ *    send on that session, and every read of its settled transaction status,
+ *    first makes the owner buffer what is left of its results
+ *    (gc_result_end_streaming, called by the session layer);
+ *    gc_session_end_streaming does it before another session becomes current.
  *
  * Locking: every function here runs under the connection's lock, except
  * gc_stmt_cancel, which must interrupt a call running in another thread.
@@ -146,7 +147,7 @@ struct gc_stmt {
     bool ird_as_described;    /* the IRD's records are as gc_result_describe_ird
                                * made them: reused for a result of the same
                                * columns */
-    gc_member *ird_member;    /* not owned; the session whose description
+    gc_session *ird_member;    /* not owned; the session whose description
                                * filled the IRD (its table oids are that
                                * member's), or NULL */
     unsigned long ird_generation; /* ird_member's session generation then */
@@ -166,7 +167,6 @@ struct gc_stmt {
 
     /* Results. `block` holds the rows being delivered: a single-row result
      * while streaming, or a result with all (remaining) rows. */
-    bool owns_session;        /* results are still arriving on the session */
     PGresult *block;
     int block_next;           /* next row of block to deliver */
     int current_row;          /* row of block the cursor is on; -1 none */
@@ -214,16 +214,18 @@ SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
                            bool wide);
 
 /* --- session ownership (gc_result.c) --- */
-/* Makes the statement of c that streams (if any) buffer the rest of its
- * results, so the session can take a new command. Every send on the current
- * session does it by itself (gc_stmt_session_before_send); call it only
- * before reading the session's state (its transaction status), before
- * another session becomes current, or to buffer a whole result. */
-void gc_stmt_free_session(gc_conn *c);
-/* The choke point for sending (gc_member_before_send_fn, installed on every
- * session of the connection ctx): a send on the current session first ends
- * the statement streaming there, as gc_stmt_free_session. */
-void gc_stmt_session_before_send(void *ctx, gc_member *m);
+/* The connection's gc_session_end_streaming_fn (stmt: a gc_stmt): the
+ * statement reads the rest of its results into memory and goes on reading
+ * from there; the session is idle afterwards. The session layer calls it
+ * before any send on the session (gc_session_before_send) and when the core
+ * asks for an idle session (gc_session_end_streaming,
+ * gc_session_idle_txn_status). */
+void gc_result_end_streaming(void *stmt);
+/* Whether s's results are still arriving on the session. */
+static inline bool gc_result_streams(const gc_stmt *s)
+{
+    return gc_session_owned_by(&s->conn->session_owner, s);
+}
 /* Drops every result of s (discarding rows still on the session). */
 void gc_stmt_discard_results(gc_stmt *s);
 
@@ -251,7 +253,7 @@ SQLRETURN gc_stmt_set_empty_result(gc_stmt *s);
  * the member layer made itself (no SQLSTATE) gets the member's own account
  * of what broke (MemberTimeout, a lost connection) rather than an empty
  * message. */
-void gc_stmt_add_member_error(gc_stmt *s, const gc_member *m, const PGresult *r);
+void gc_stmt_add_member_error(gc_stmt *s, const gc_session *m, const PGresult *r);
 /* The line a server error gets after its text during the current call
  * (psqlODBC's: GC_CONTEXT_EXECUTE unless the call set another). */
 const char *gc_stmt_error_context(const gc_stmt *s);
@@ -313,9 +315,9 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc);
 /* Whether server statement st of connection c exists on session m; the
  * same for s's; and recording that s's does (per member on a global
  * connection). */
-bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_member *m);
-bool gc_route_prepared_on(const gc_stmt *s, const gc_member *m);
-void gc_route_mark_prepared(gc_stmt *s, const gc_member *m);
+bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_session *m);
+bool gc_route_prepared_on(const gc_stmt *s, const gc_session *m);
+void gc_route_mark_prepared(gc_stmt *s, const gc_session *m);
 /* Whether s->sql may run on the connection: a global connection refuses
  * session-dependent SQL (0A000 added to s's diagnostics). */
 bool gc_route_session_sql_allowed(gc_stmt *s);

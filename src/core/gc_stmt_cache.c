@@ -38,13 +38,11 @@ void gc_server_stmt_clear(gc_server_stmt *st)
 /* DEALLOCATE of st on m when m holds it and can take it now (a statement
  * streaming there is buffered first). Otherwise it lives until the session
  * ends, which is harmless: names are never reused. */
-static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_member *m)
+static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_session *m)
 {
-    if (m == NULL || !gc_member_is_open(m) || !gc_route_holds(c, st, m))
+    if (m == NULL || !gc_session_is_open(m) || !gc_route_holds(c, st, m))
         return;
-    if (m == c->session)
-        gc_stmt_free_session(c);
-    PGTransactionStatusType ts = gc_member_txn_status(m);
+    PGTransactionStatusType ts = gc_session_idle_txn_status(&c->session_owner, m);
     if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
         return;
     char sql[96];
@@ -54,7 +52,7 @@ static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_member *m)
         snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
     gc_error err;
     gc_error_clear(&err);
-    PQclear(gc_member_exec(m, sql, &err));
+    PQclear(gc_session_exec(m, sql, &err));
 }
 
 /* Deallocates st on every session that holds it, and empties it. */

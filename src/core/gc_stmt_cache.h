@@ -22,7 +22,6 @@
 
 struct gc_conn;
 struct gc_stmt;
-struct gc_member;
 
 /* One server-side prepared statement and where it exists. */
 typedef struct gc_server_stmt {
@@ -32,7 +31,7 @@ typedef struct gc_server_stmt {
     Oid *param_types;             /* owned; 0 = left to the server */
     unsigned long *prepared_on;   /* global connection: the generations of the
                                      member sessions that hold it (unique per
-                                     session: gc_member_generation); owned */
+                                     session: gc_session_generation); owned */
     int prepared_on_n;
     int prepared_on_cap;
     int xid_twin;                 /* its twin "<name>x", the same write returning

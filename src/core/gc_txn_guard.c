@@ -25,7 +25,7 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
     *mode = GC_GUARD_NONE;
     c->txn_guard.stmt = NULL;
     int level = gc_txn_rollback_level(c);
-    PGTransactionStatusType ts = gc_member_txn_status(c->session);
+    PGTransactionStatusType ts = gc_session_idle_txn_status(&c->session_owner, c->session);
     if (level == 0 || ts != PQTRANS_INTRANS)
         return SQL_SUCCESS;             /* no transaction, or one already failed */
     c->txn_guard.stmt = s;
@@ -37,7 +37,7 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
     } else {
         gc_error err;
         gc_error_clear(&err);
-        PGresult *r = gc_member_exec(c->session, GC_TXN_SAVEPOINT_SQL, &err);
+        PGresult *r = gc_session_exec(c->session, GC_TXN_SAVEPOINT_SQL, &err);
         if (r == NULL) {
             c->txn_guard.stmt = NULL;
             gc_diag_add_error(&s->h.diag, &err);
@@ -59,11 +59,11 @@ void gc_txn_guard_arm_begun(gc_stmt *s)
 
 /* Runs one internal command of the guard; its failure goes to s's
  * diagnostics. */
-static bool run(gc_stmt *s, gc_member *m, const char *sql)
+static bool run(gc_stmt *s, gc_session *m, const char *sql)
 {
     gc_error err;
     gc_error_clear(&err);
-    PGresult *r = gc_member_exec(m, sql, &err);
+    PGresult *r = gc_session_exec(m, sql, &err);
     if (r == NULL) {
         gc_diag_add_error(&s->h.diag, &err);
         return false;
@@ -79,10 +79,10 @@ void gc_txn_guard_settle(gc_stmt *s)
         return;
     gc_txn_guard_mode mode = (gc_txn_guard_mode)c->txn_guard.mode;
     c->txn_guard.stmt = NULL;
-    gc_member *m = c->session;
-    if (m == NULL || !gc_member_is_open(m))
+    gc_session *m = c->session;
+    if (m == NULL || !gc_session_is_open(m))
         return;
-    PGTransactionStatusType ts = gc_member_txn_status(m);
+    PGTransactionStatusType ts = gc_session_txn_status(m);
     if (ts == PQTRANS_INTRANS && mode == GC_GUARD_SET) {
         run(s, m, GC_TXN_RELEASE_SQL);
         return;
@@ -108,20 +108,21 @@ void gc_txn_guard_settle(gc_stmt *s)
         gc_global_rolled_back_on(c->global, gc_global_member_index(c->global, m));
 }
 
-bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m)
+bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_session *m)
 {
-    if (gc_txn_rollback_level(s->conn) == 0 || gc_member_txn_status(m) != PQTRANS_INTRANS)
+    if (gc_txn_rollback_level(s->conn) == 0 ||
+        gc_session_idle_txn_status(&s->conn->session_owner, m) != PQTRANS_INTRANS)
         return false;
     gc_error err;
     gc_error_clear(&err);
-    PGresult *r = gc_member_exec(m, GC_TXN_SAVEPOINT_SQL, &err);
+    PGresult *r = gc_session_exec(m, GC_TXN_SAVEPOINT_SQL, &err);
     PQclear(r);
     return r != NULL;
 }
 
-void gc_txn_guard_prepare_end(gc_stmt *s, gc_member *m, bool prepared, bool failed)
+void gc_txn_guard_prepare_end(gc_stmt *s, gc_session *m, bool prepared, bool failed)
 {
-    if (!gc_member_is_open(m))
+    if (!gc_session_is_open(m))
         return;
     if (prepared) {
         run(s, m, GC_TXN_RELEASE_SQL);

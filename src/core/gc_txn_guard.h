@@ -37,7 +37,7 @@ typedef struct gc_stmt gc_stmt;
 /* How the statement about to be sent is guarded. */
 typedef enum gc_txn_guard_mode {
     GC_GUARD_NONE = 0,      /* nothing to do before sending */
-    GC_GUARD_PIPELINED,     /* send it with gc_member_send_wrapped(GC_TXN_SAVEPOINT_SQL,
+    GC_GUARD_PIPELINED,     /* send it with gc_session_send_wrapped(GC_TXN_SAVEPOINT_SQL,
                                GC_TXN_RELEASE_SQL, ...) */
     GC_GUARD_SET,           /* its savepoint was set already (a round trip) */
 } gc_txn_guard_mode;
@@ -51,7 +51,7 @@ int gc_txn_rollback_level(const gc_conn *c);
 /* Arms the guard for s, about to be sent on the connection's session.
  * was_in_block: a transaction block was open before the driver's BEGIN (if
  * any) for this statement. can_pipeline: the caller can send s with
- * gc_member_send_wrapped (a parameter array, which runs its own pipeline,
+ * gc_session_send_wrapped (a parameter array, which runs its own pipeline,
  * cannot). Returns how s must be sent; GC_GUARD_SET has cost a SAVEPOINT
  * round trip. SQL_ERROR (diagnostics added to s) only when that SAVEPOINT
  * failed. */
@@ -78,8 +78,8 @@ void gc_txn_guard_settle(gc_stmt *s);
  * failure (failed) applies level 1 by rolling the transaction back, as
  * gc_txn_guard_settle does. False, and nothing to end, outside a
  * transaction, at level 0, or when the savepoint could not be set. */
-bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_member *m);
-void gc_txn_guard_prepare_end(gc_stmt *s, gc_member *m, bool prepared, bool failed);
+bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_session *m);
+void gc_txn_guard_prepare_end(gc_stmt *s, gc_session *m, bool prepared, bool failed);
 
 /* Forgets s's guard without looking at the transaction: for results the
  * application will never read (their error must stay the server's). A

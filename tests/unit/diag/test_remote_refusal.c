@@ -14,13 +14,14 @@
 #include "core/gc_remote_refusal.h"
 #include "global/gc_global.h"
 #include "global/gc_remote_write.h"
+#include "session/gc_session.h"
 
 /* gc_remote_refusal.c also names a moved shard (40001), which asks the
- * global layer; the name mapping under test never calls these. */
+ * global and session layers; the name mapping under test never calls these. */
 void gc_global_check_catalog_soon(gc_global *g) { (void)g; fail(); }
 bool gc_global_shard_map_moved(gc_global *g, int i) { (void)g; (void)i; fail(); return false; }
-PGTransactionStatusType gc_member_txn_status(const gc_member *m) { (void)m; fail(); return PQTRANS_IDLE; }
-const char *gc_member_name(const gc_member *m) { (void)m; fail(); return ""; }
+PGTransactionStatusType gc_session_txn_status(const gc_session *m) { (void)m; fail(); return PQTRANS_IDLE; }
+const char *gc_session_name(const gc_session *m) { (void)m; fail(); return ""; }
 
 static void test_refusal_becomes_0a000_with_native_90123(void **state)
 {
