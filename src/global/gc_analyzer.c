@@ -6,6 +6,7 @@
 #include "global/gc_analyzer.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,12 +255,17 @@ static size_t returning_place(const gc_az *az)
     return last->offset + last->length;
 }
 
+/* The last serial handed out (gc_analysis.serial): analyses are made by
+ * any thread. */
+static atomic_ulong analysis_serials;
+
 bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 {
     assert(out != NULL && err != NULL);
     assert(sql != NULL || len == 0);
     memset(out, 0, sizeof *out);
     out->n_rows = 1;
+    out->serial = atomic_fetch_add_explicit(&analysis_serials, 1, memory_order_relaxed) + 1;
 
     gc_az az;
     memset(&az, 0, sizeof az);

@@ -99,6 +99,9 @@ typedef struct gc_analysis {
     char **insert_columns;  /* the column list's names (NULL for an item
                                that is no plain column), NULL without one */
     int n_insert_columns;
+    unsigned long serial; /* this analysis among the process's, from 1: lets
+                             routing remember what it found for it (its
+                             table in the shard map); 0 for one made by hand */
     size_t returning_at;  /* an INSERT, UPDATE or DELETE alone in the text,
                              without a RETURNING of its own: the byte just
                              past its last token, where a RETURNING clause

@@ -250,6 +250,7 @@ bool gc_global_split_search_path(gc_global *g, const char *text)
     free(g->search_path);
     g->search_path = NULL;
     g->n_search_path = 0;
+    g->map_epoch++;    /* a table named without its schema may be another now */
     int cap = 1;
     for (const char *p = text; *p != '\0'; p++)
         cap += *p == ',';

@@ -83,6 +83,7 @@ void gc_global_load_shardmap(gc_global *g, int preferred)
     if (g->map != NULL)
         gc_shardmap_release(g->map);
     g->map = NULL;
+    g->map_epoch++;    /* what routing remembered of the old map is gone */
     gc_error err;
     gc_error_clear(&err);
     gc_shardmap *map = NULL;

@@ -14,6 +14,17 @@
  * (gc_global_refresh.c). */
 typedef struct gc_global_refresh gc_global_refresh;
 
+/* What the shard map said about a routed statement's target table
+ * (gc_global_route.c), by its analysis serial: found once, not looked up
+ * by name on every execution. Valid while the connection's map_epoch is
+ * the one it was found under. */
+#define GC_GLOBAL_TABLE_MEMO 8
+typedef struct gc_global_table_memo {
+    unsigned long serial;          /* gc_analysis.serial; 0: empty */
+    unsigned long epoch;           /* map_epoch when found */
+    const gc_shard_table *table;   /* into map; NULL: not a cluster table */
+} gc_global_table_memo;
+
 struct gc_global {
     gc_topology topo;              /* owned */
     gc_member **members;           /* topo.n_members sessions, owned */
@@ -24,6 +35,8 @@ struct gc_global {
     gc_shardmap *map;              /* one reference; NULL: everything by policy */
     char **search_path;            /* the session's search_path, split; owned */
     int n_search_path;
+    unsigned long map_epoch;       /* rises whenever map or search_path changes */
+    gc_global_table_memo table_memo[GC_GLOBAL_TABLE_MEMO];
     int pinned;                    /* member of the open transaction, or -1:
                                       its coordinator when it spans groups */
     int *joined;                   /* members of other groups the open

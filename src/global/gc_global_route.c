@@ -123,11 +123,21 @@ static const char *value_text(const gc_value_source *v, const gc_route_request *
 }
 
 /* The statement's target table in the shard map, or NULL when it is not a
- * cluster table (g->map and a->table not NULL). */
-static const gc_shard_table *cluster_table(const gc_global *g, const gc_analysis *a)
+ * cluster table (g->map and a->table not NULL). Remembered by the
+ * analysis's serial until the map or the search_path changes: a prepared
+ * statement is routed again and again, the lookup by name costs about 300
+ * instructions. */
+static const gc_shard_table *cluster_table(gc_global *g, const gc_analysis *a)
 {
-    return gc_shardmap_find(g->map, a->schema, a->table, (const char *const *)g->search_path,
-                            g->n_search_path);
+    gc_global_table_memo *memo = &g->table_memo[a->serial % GC_GLOBAL_TABLE_MEMO];
+    if (a->serial != 0 && memo->serial == a->serial && memo->epoch == g->map_epoch)
+        return memo->table;
+    const gc_shard_table *t = gc_shardmap_find(g->map, a->schema, a->table,
+                                               (const char *const *)g->search_path,
+                                               g->n_search_path);
+    if (a->serial != 0)
+        *memo = (gc_global_table_memo){ a->serial, g->map_epoch, t };
+    return t;
 }
 
 /* Where the key of t comes from in the statement: cols[k] for key column

@@ -67,11 +67,12 @@ static bool parse_integer(const char *s, size_t len, int64_t min, int64_t max, i
         neg = *p++ == '-';
     if (p == end || !is_digit(*p))
         return false;
-    /* Accumulate negatively so INT64_MIN fits. */
+    /* Accumulate negatively so INT64_MIN fits; the overflow test compares
+     * with constants (no division per digit: every routed key is parsed). */
     int64_t v = 0;
     while (p < end && is_digit(*p)) {
         int d = *p++ - '0';
-        if (v < (INT64_MIN + d) / 10)
+        if (v < INT64_MIN / 10 || (v == INT64_MIN / 10 && d > -(INT64_MIN % 10)))
             return false;
         v = v * 10 - d;
     }

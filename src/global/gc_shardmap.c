@@ -36,6 +36,7 @@ void gc_prel_free(gc_prel *p)
     free(p->keys);
     free(p->parts);
     free(p->bounds);
+    gc_hash_slots_free(&p->hash_slots);
     free(p);
 }
 
@@ -168,8 +169,8 @@ static int place_in(const gc_prel *rel, const gc_keyval *top_keys, const char **
             *why = rel->why_not;
             return -1;
         }
-        int idx = gc_part_choose(rel->strategy, rel->bounds, rel->nparts, keys,
-                                 rel->nkeys, why);
+        int idx = gc_part_choose_slotted(rel->strategy, rel->bounds, rel->nparts,
+                                         &rel->hash_slots, keys, rel->nkeys, why);
         if (idx < 0)
             return -1;
         const gc_part *part = &rel->parts[idx];

@@ -302,9 +302,53 @@ static int default_or_none(const gc_part_bound *bounds, int nparts, const char *
     return -1;
 }
 
+bool gc_hash_slots_build(const gc_part_bound *bounds, int nparts, gc_hash_slots *slots)
+{
+    slots->modulus = 0;
+    slots->slot = NULL;
+    uint64_t greatest = 0;
+    for (int i = 0; i < nparts; i++) {
+        if (bounds[i].kind != GC_BOUND_HASH || bounds[i].modulus == 0)
+            return true;
+        if (bounds[i].modulus > greatest)
+            greatest = bounds[i].modulus;
+    }
+    if (greatest == 0 || greatest > GC_HASH_SLOTS_MAX)
+        return true;
+    for (int i = 0; i < nparts; i++)
+        if (greatest % bounds[i].modulus != 0)
+            return true;
+    int *slot = malloc((size_t)greatest * sizeof *slot);
+    if (slot == NULL)
+        return false;
+    for (uint64_t r = 0; r < greatest; r++)
+        slot[r] = -1;
+    for (int i = 0; i < nparts; i++)
+        for (uint64_t r = bounds[i].remainder; r < greatest; r += bounds[i].modulus)
+            if (slot[r] < 0)
+                slot[r] = i;
+    slots->modulus = greatest;
+    slots->slot = slot;
+    return true;
+}
+
+void gc_hash_slots_free(gc_hash_slots *slots)
+{
+    free(slots->slot);
+    slots->slot = NULL;
+    slots->modulus = 0;
+}
+
 /* Chooses the partition of a key (see header). */
 int gc_part_choose(char strategy, const gc_part_bound *bounds, int nparts,
                    const gc_keyval *key, int nkeys, const char **why)
+{
+    return gc_part_choose_slotted(strategy, bounds, nparts, NULL, key, nkeys, why);
+}
+
+int gc_part_choose_slotted(char strategy, const gc_part_bound *bounds, int nparts,
+                           const gc_hash_slots *slots, const gc_keyval *key, int nkeys,
+                           const char **why)
 {
     if (strategy == 'h') {
         uint64_t hashes[32];
@@ -322,6 +366,13 @@ int gc_part_choose(char strategy, const gc_part_bound *bounds, int nparts,
             }
         }
         uint64_t row = gc_pghash_row(hashes, nulls, (size_t)nkeys);
+        if (slots != NULL && slots->modulus > 0) {
+            int i = slots->slot[row % slots->modulus];
+            if (i >= 0)
+                return i;
+            *why = "no hash partition takes the key (the server would refuse the row)";
+            return -1;
+        }
         for (int i = 0; i < nparts; i++)
             if (bounds[i].kind == GC_BOUND_HASH &&
                 gc_pghash_in_partition(row, bounds[i].modulus, bounds[i].remainder))

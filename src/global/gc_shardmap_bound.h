@@ -59,4 +59,29 @@ int gc_range_compare_key(const gc_range_datum *bound, const gc_keyval *key, int 
 int gc_part_choose(char strategy, const gc_part_bound *bounds, int nparts,
                    const gc_keyval *key, int nkeys, const char **why);
 
+/* The hash partitions of one table found by the row hash's remainder at
+ * the greatest modulus instead of by trying each bound: PostgreSQL makes
+ * every modulus of a table divide the next larger one, so h % m == r
+ * exactly when (h % greatest) % m == r. slot[r] is the first partition
+ * (in bound order) taking remainder r, -1 when none does. Built once per
+ * partitioned table; modulus 0 when it does not apply (not all bounds are
+ * hash bounds, a modulus that does not divide the greatest, or more than
+ * GC_HASH_SLOTS_MAX remainders): the bounds are then tried one by one. */
+#define GC_HASH_SLOTS_MAX 4096
+typedef struct gc_hash_slots {
+    uint64_t modulus;
+    int *slot;          /* modulus entries; owned */
+} gc_hash_slots;
+
+/* Builds slots for nparts bounds; false only when out of memory (slots
+ * then modulus 0). */
+bool gc_hash_slots_build(const gc_part_bound *bounds, int nparts, gc_hash_slots *slots);
+void gc_hash_slots_free(gc_hash_slots *slots);
+
+/* gc_part_choose with the table's hash slots (NULL or modulus 0: tried one
+ * by one); the same answer either way. */
+int gc_part_choose_slotted(char strategy, const gc_part_bound *bounds, int nparts,
+                           const gc_hash_slots *slots, const gc_keyval *key, int nkeys,
+                           const char **why);
+
 #endif

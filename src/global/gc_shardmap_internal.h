@@ -43,6 +43,7 @@ struct gc_prel {
     int nparts;
     gc_part *parts;
     gc_part_bound *bounds;  /* parts[i]'s bound */
+    gc_hash_slots hash_slots;   /* strategy 'h': the bounds by remainder */
     const char *why_not;    /* static text: why keys cannot be placed; NULL = they can */
     int common_group;       /* the group of every leaf below, -1 when they differ */
 };

@@ -262,6 +262,9 @@ static gc_prel *build_prel(loader *ld, Oid relid, const gc_prel *top)
         first_leaf = false;
     }
     p->common_group = same ? group : -1;
+    if (p->strategy == 'h' && !p->why_not &&
+        !gc_hash_slots_build(p->bounds, p->nparts, &p->hash_slots))
+        goto oom;
     return p;
 oom:
     gc_prel_free(p);

@@ -38,6 +38,7 @@
 #include "member/gc_member_internal.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #define XID_QUERY_IF_ASSIGNED \
@@ -61,10 +62,11 @@ typedef struct xid_answers {
     bool commit_answered;        /* COMMIT's own answer (or the sync after an
                                     autocommit statement) arrived */
     bool committed;              /* ... and said it committed */
-    gc_error server_error;       /* first server error */
     PGresult *rows;              /* the statement's rows so far, when they come
                                     one at a time (gather_row) */
     bool rows_lost;              /* gathering them ran out of memory */
+    gc_error server_error;       /* first server error; last: the fields before it
+                                    are zeroed, it is only cleared (it is large) */
 } xid_answers;
 
 static bool is_fatal(const PGresult *res)
@@ -74,10 +76,11 @@ static bool is_fatal(const PGresult *res)
 }
 
 /* Copies the value at (row, col) of res into dst (size bytes, cut to fit,
- * "" for NULL): without a format to parse, as on every write. */
+ * "" for NULL, whose length libpq gives as 0): without a format to parse,
+ * as on every write. */
 static void copy_value(char *dst, size_t size, const PGresult *res, int row, int col)
 {
-    size_t n = PQgetisnull(res, row, col) ? 0 : (size_t)PQgetlength(res, row, col);
+    size_t n = (size_t)PQgetlength(res, row, col);
     if (n >= size)
         n = size - 1;
     memcpy(dst, PQgetvalue(res, row, col), n);
@@ -345,11 +348,11 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
     }
 
     xid_answers a;
-    memset(&a, 0, sizeof a);
+    memset(&a, 0, offsetof(xid_answers, server_error));
+    gc_error_clear(&a.server_error);
     a.is_commit = is_commit;
     a.id_returned = id_returned;
     a.keep_error = keep_error;
-    gc_error_clear(&a.server_error);
     static const int xid_then_work[3] = { STEP_XID, STEP_WORK, STEP_SYNC };
     static const int work_then_xid[3] = { STEP_WORK, STEP_XID, STEP_SYNC };
     static const int work_with_xid[2] = { STEP_WORK, STEP_SYNC };

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -207,6 +208,100 @@ static void hash_choice_follows_the_row_hash(void **state)
     gc_part_bound_free(&b[1]);
 }
 
+/* Parses n hash bounds "modulus m, remainder r" given as pairs. */
+static void hash_bounds(const int *pairs, int n, gc_part_bound *b)
+{
+    gc_keytype t[] = {GC_KEY_INT8};
+    char text[80];
+    for (int i = 0; i < n; i++) {
+        snprintf(text, sizeof text, "FOR VALUES WITH (modulus %d, remainder %d)", pairs[2 * i],
+                 pairs[2 * i + 1]);
+        parse_ok(text, t, 1, &b[i]);
+    }
+}
+
+/* For keys 1..2000 the slots choose what trying each bound chooses, with
+ * the same refusal for a remainder no partition takes. Returns how many
+ * keys were refused. */
+static int assert_slots_choose_like_the_bounds(const gc_part_bound *b, int n,
+                                                const gc_hash_slots *slots)
+{
+    char text[24];
+    int refused = 0;
+    for (int v = 1; v <= 2000; v++) {
+        snprintf(text, sizeof text, "%d", v);
+        gc_keyval k = key(GC_KEY_INT8, text);
+        const char *why_tried = NULL, *why_slotted = NULL;
+        int tried = gc_part_choose('h', b, n, &k, 1, &why_tried);
+        int slotted = gc_part_choose_slotted('h', b, n, slots, &k, 1, &why_slotted);
+        assert_int_equal(slotted, tried);
+        if (tried < 0) {
+            assert_string_equal(why_slotted, why_tried);
+            refused++;
+        }
+        gc_keyval_free(&k);
+    }
+    return refused;
+}
+
+static void hash_slots_choose_as_the_bounds_do(void **state)
+{
+    (void)state;
+    /* PostgreSQL's mixed moduli: 2 / 4 / 8 over the same table, one
+     * remainder of 8 left without a partition (a table being split). */
+    const int mixed[] = {2, 0, 4, 1, 8, 3};    /* remainder 7 of 8: nobody */
+    gc_part_bound b[3];
+    hash_bounds(mixed, 3, b);
+    gc_hash_slots slots;
+    assert_true(gc_hash_slots_build(b, 3, &slots));
+    assert_int_equal(slots.modulus, 8);
+    const int expected[8] = {0, 1, 0, 2, 0, 1, 0, -1};
+    for (int r = 0; r < 8; r++)
+        assert_int_equal(slots.slot[r], expected[r]);
+    assert_true(assert_slots_choose_like_the_bounds(b, 3, &slots) > 0);
+    gc_hash_slots_free(&slots);
+    for (int i = 0; i < 3; i++)
+        gc_part_bound_free(&b[i]);
+
+    /* The benchmark's layout: 12 shards of modulus 12. */
+    int twelve[24];
+    for (int i = 0; i < 12; i++)
+        twelve[2 * i] = 12, twelve[2 * i + 1] = (i * 5) % 12;
+    gc_part_bound t[12];
+    hash_bounds(twelve, 12, t);
+    assert_true(gc_hash_slots_build(t, 12, &slots));
+    assert_int_equal(slots.modulus, 12);
+    assert_int_equal(assert_slots_choose_like_the_bounds(t, 12, &slots), 0);
+    gc_hash_slots_free(&slots);
+    for (int i = 0; i < 12; i++)
+        gc_part_bound_free(&t[i]);
+}
+
+static void hash_slots_not_built_where_they_would_not_hold(void **state)
+{
+    (void)state;
+    gc_hash_slots slots;
+    /* 3 does not divide 4: the bounds are tried one by one. */
+    const int odd[] = {3, 0, 4, 1};
+    gc_part_bound b[2];
+    hash_bounds(odd, 2, b);
+    assert_true(gc_hash_slots_build(b, 2, &slots));
+    assert_int_equal(slots.modulus, 0);
+    assert_null(slots.slot);
+    assert_slots_choose_like_the_bounds(b, 2, &slots);
+    gc_part_bound_free(&b[0]);
+    gc_part_bound_free(&b[1]);
+    /* More remainders than GC_HASH_SLOTS_MAX. */
+    const int huge[] = {GC_HASH_SLOTS_MAX * 2, 5};
+    hash_bounds(huge, 1, b);
+    assert_true(gc_hash_slots_build(b, 1, &slots));
+    assert_int_equal(slots.modulus, 0);
+    gc_part_bound_free(&b[0]);
+    /* A table without partitions has no slots either. */
+    assert_true(gc_hash_slots_build(b, 0, &slots));
+    assert_int_equal(slots.modulus, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +313,8 @@ int main(void)
         cmocka_unit_test(range_without_default_refuses_unplaced_rows),
         cmocka_unit_test(list_null_goes_to_null_partition_else_default),
         cmocka_unit_test(hash_choice_follows_the_row_hash),
+        cmocka_unit_test(hash_slots_choose_as_the_bounds_do),
+        cmocka_unit_test(hash_slots_not_built_where_they_would_not_hold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
