@@ -327,8 +327,7 @@ bool gc_member_send_query_after(gc_member *m, const char *first, const char *sql
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
-    /* The newline keeps a `--` comment sql may start with from eating
-     * nothing of first, and first's `;` ends it before sql begins. */
+    /* "first;\nsql": the server sees first as a statement of its own. */
     memcpy(text, first, first_len);
     memcpy(text + first_len, ";\n", 2);
     memcpy(text + first_len + 2, sql, sql_len + 1);

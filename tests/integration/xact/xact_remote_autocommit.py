@@ -22,6 +22,10 @@ The driver's connections put statements without a key on G3
     refused, nothing applied.
 (c) Autocommit, on G3: a text of two statements, an UPDATE of Z, then one
     of W: refused, nothing applied.
+(c') A marked statement's own error comes back as the server gave it
+    (42601 for a text of two statements, the second misspelt; 42883 for a
+    function that does not exist), nothing applied; then a function
+    writing only G3's own account runs.
 (d) The mark costs only where it is sent: G3's pg_stat_statements counts
     the set_config of the mark once for each statement of (a) and (b)
     and none for a read-only SELECT or a plain write by key.
@@ -99,6 +103,23 @@ refused("(c) two statements in one text, the first writing G2",
             f"UPDATE accounts SET balance = balance + 1 WHERE id = {W}"))
 unchanged("(c)", before)
 log("(c) two statements in one text, another group first: refused, nothing changed")
+
+# (c') a marked statement's own error comes back as the server gave it, and
+# the session serves the next statement
+expect_error("(c') a marked text of two statements, the second misspelt",
+             lambda: auto.cursor().execute(
+                 f"UPDATE accounts SET balance = balance + 1 WHERE id = {W}; SELEC 1"), "42601")
+expect_error("(c') a marked call of a function that does not exist",
+             lambda: auto.cursor().execute("SELECT bump(?)", W), "42883")
+unchanged("(c')", before)
+cur = auto.cursor()
+cur.execute("SELECT bump(?, ?)", W, W)
+if balances()[W] != before[W] + 2:
+    fail("(c') a function writing only its own group should run after the errors")
+cur.execute("UPDATE accounts SET balance = balance - 2 WHERE id = ?", W)
+unchanged("(c') restored", before)
+log("(c') a marked statement's own error (42601, 42883) is the server's; a function writing "
+    "only its own group still runs")
 
 # (d) who pays the mark
 if marks != 3:
