@@ -16,8 +16,8 @@ bool gc_commit_write_applies(const gc_stmt *s)
     const gc_conn *c = s->conn;
     if (c->global == NULL || !c->settings.resolve_lost_writes || !c->autocommit ||
         s->analysis == NULL || s->simple_query || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0)
-        return false;
+        gc_global_pinned_member(c->global) >= 0 || gc_global_statement_marked(c->global))
+        return false;     /* a marked statement goes in its own pipeline (gc_exec.c) */
     gc_sql_kind k = s->analysis->kind;
     if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
         return false;

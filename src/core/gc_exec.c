@@ -30,6 +30,7 @@
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
+#include "global/gc_remote_write.h"
 #include "global/gc_session_pool.h"
 #include "sql/gc_sql_rewrite.h"
 
@@ -600,17 +601,36 @@ static bool begin_unless_outside_block(gc_stmt *s, gc_session *m, bool *was_in_b
     return gc_conn_begin_if_needed(s->conn, err);
 }
 
+/* Whether s, an autocommit statement of a global connection, goes with the
+ * statement mark (gc_global_statement_marked), unless PostgreSQL runs it
+ * outside any transaction block (VACUUM...) or it is a COPY, which a
+ * pipeline cannot carry. */
+static bool carries_statement_mark(const gc_stmt *s)
+{
+    return s->conn->global != NULL && s->conn->autocommit &&
+           gc_global_statement_marked(s->conn->global) &&
+           s->txn.kind != GC_SQL_TXN_OUTSIDE_BLOCK && !s->txn.copy;
+}
+
 /* Sends one execution of a statement: between its savepoint and its
  * release, in one pipeline, when the rollback level guards it so
- * (gc_txn_guard.h); prepared when stmt_name is set; as a simple query (a
- * text may hold several statements) when it has no parameters. */
-static bool send_guarded(gc_session *m, gc_txn_guard_mode guard, const char *stmt_name,
-                         const char *sql, int n, const Oid *types, const char *const *values,
-                         const int *lengths, const int *formats, gc_error *err)
+ * (gc_txn_guard.h); after the statement mark when it carries one (in the
+ * same pipeline, or at the head of a text of several statements); prepared
+ * when stmt_name is set; as a simple query (a text may hold several
+ * statements) when it has no parameters. */
+static bool send_guarded(gc_session *m, gc_txn_guard_mode guard, bool marked, bool several,
+                         const char *stmt_name, const char *sql, int n, const Oid *types,
+                         const char *const *values, const int *lengths, const int *formats,
+                         gc_error *err)
 {
     if (guard == GC_GUARD_PIPELINED)
         return gc_session_send_wrapped(m, GC_TXN_SAVEPOINT_SQL, GC_TXN_RELEASE_SQL, stmt_name,
                                        sql, n, types, values, lengths, formats, err);
+    if (marked && several && n == 0)
+        return gc_session_send_query_after(m, GC_REMOTE_WRITE_STATEMENT_MARK_TEXT, sql, err);
+    if (marked)
+        return gc_session_send_wrapped(m, GC_REMOTE_WRITE_STATEMENT_MARK, NULL, stmt_name, sql,
+                                       n, types, values, lengths, formats, err);
     if (stmt_name != NULL)
         return gc_session_send_query_prepared(m, stmt_name, n, values, lengths, formats, err);
     if (n == 0)
@@ -706,8 +726,8 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
         return SQL_ERROR;
     }
     const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
-    bool sent = send_guarded(m, guard, stmt_name, sql, n, types, values, lengths, formats,
-                             &err);
+    bool sent = send_guarded(m, guard, carries_statement_mark(s), s->txn.several, stmt_name,
+                             sql, n, types, values, lengths, formats, &err);
     gc_result_take_session(s);      /* after the send, which ended any other owner */
     if (!sent) {
         gc_result_release_session(s);
@@ -1181,7 +1201,9 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
     gc_txn_guard_mode guard;
     if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS)
         return SQL_ERROR;
-    bool sent = send_guarded(m, guard, NULL, sql, nparams, NULL, values, NULL, NULL, &err);
+    /* The driver's own catalog query: it writes nothing, and carries no mark. */
+    bool sent = send_guarded(m, guard, false, false, NULL, sql, nparams, NULL, values, NULL,
+                             NULL, &err);
     gc_result_take_session(s);      /* after the send, which ended any other owner */
     if (!sent) {
         gc_result_release_session(s);

@@ -101,8 +101,9 @@ typedef struct array_run {
 } array_run;
 
 /* Whether s on a global connection can have its array routed row by row
- * and sent in one pipeline per member: a row write or a read, nothing that
- * changes temporary tables or runs on every group, and not the first
+ * and sent in one pipeline per member: a plain row write or a read (a
+ * write the statement mark may have to go with runs row by row), nothing
+ * that changes temporary tables or runs on every group, and not the first
  * statement after a BEGIN sent in SQL and held back (which chooses the
  * transaction's member as a statement of its own). */
 static bool global_array_applies(gc_stmt *s)
@@ -112,8 +113,7 @@ static bool global_array_applies(gc_stmt *s)
     if (gc_global_prelude_pending(c->global) || an == NULL || s->temp_effects != 0 ||
         gc_ddl_exec_is_cluster_wide(s))
         return false;
-    return an->read_only || an->kind == GC_SQL_INSERT || an->kind == GC_SQL_UPDATE ||
-           an->kind == GC_SQL_DELETE || an->kind == GC_SQL_MERGE;
+    return an->read_only || an->plain_write;
 }
 
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)

@@ -302,6 +302,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
             out->and_chain = true;
 
     if (has_second_statement(&az)) {
+        out->several = true;
         out->read_only = false;
         out->route_as_read = false;
         out->not_routable = "more than one statement";
@@ -315,6 +316,10 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     } else {
         out->not_routable = "not a statement on a table";
     }
+    bool row_write = out->kind == GC_SQL_INSERT || out->kind == GC_SQL_UPDATE ||
+                     out->kind == GC_SQL_DELETE || out->kind == GC_SQL_MERGE;
+    out->plain_write = row_write && !out->several && !cte_modifies &&
+                       gc_az_write_calls_plain(&az);
     free(az.tok);
     if (az.oom) {
         gc_analysis_free(out);

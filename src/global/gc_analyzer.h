@@ -68,6 +68,12 @@ typedef struct gc_analysis {
                              driver does not know (a user's). A standby
                              refuses its write (25006), nothing applied; never
                              run such a statement twice (read_only is false) */
+    bool plain_write;     /* one INSERT, UPDATE, DELETE or MERGE alone in the
+                             text, without a data-modifying WITH, whose function
+                             calls are all built-ins known to read (or sequence
+                             functions): it writes its one table and nothing
+                             else (its table's triggers are not looked into) */
+    bool several;         /* the text holds more than one statement */
     bool is_local;        /* SET LOCAL */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */
     char *schema;         /* target table's schema as written (folded), or NULL */

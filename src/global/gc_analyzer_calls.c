@@ -268,3 +268,36 @@ gc_az_call_class gc_az_classify_calls(const gc_az *az)
     }
     return worst;
 }
+
+/* Names a row write puts before `(` that are no call: ON CONFLICT (...),
+ * UPDATE ... SET (a, b) = ..., MERGE's THEN INSERT (...). */
+static bool write_keyword_before_paren(const gc_az *az, size_t i)
+{
+    return gc_az_kw(az, i, "conflict") || gc_az_kw(az, i, "set") || gc_az_kw(az, i, "insert");
+}
+
+/* The sequence functions: they write a sequence of the member's own, never
+ * a row through postgres_fdw. */
+static bool is_sequence_call(const gc_az *az, size_t i)
+{
+    if (i >= 2 && gc_az_punct(az, i - 1, '.') && !gc_az_kw(az, i - 2, "pg_catalog"))
+        return false;
+    return gc_az_kw(az, i, "nextval") || gc_az_kw(az, i, "currval") ||
+           gc_az_kw(az, i, "setval") || gc_az_kw(az, i, "lastval");
+}
+
+bool gc_az_write_calls_plain(const gc_az *az)
+{
+    const gc_analysis *out = az->out;
+    for (size_t i = 0; i + 1 < az->n; i++) {
+        if (!is_identifier(az, i) || !gc_az_punct(az, i + 1, '(') || names_no_call(az, i))
+            continue;
+        bool target = out->target_name_length > 0 &&
+                      az->tok[i].offset == out->target_name_offset;
+        if (target || write_keyword_before_paren(az, i) || is_sequence_call(az, i))
+            continue;
+        if (class_of_call(az, i) != GC_AZ_CALL_READS)
+            return false;
+    }
+    return true;
+}

@@ -55,6 +55,11 @@ gc_az_call_class gc_az_function_class(const char *name, bool user_schema);
 /* The most a call in the statement may do (gc_analyzer_calls.c). */
 gc_az_call_class gc_az_classify_calls(const gc_az *az);
 
+/* Whether every call in a row write (INSERT, UPDATE, DELETE, MERGE; its
+ * target named in az->out) is a built-in known to read or a sequence
+ * function: its function calls cannot write a row anywhere. */
+bool gc_az_write_calls_plain(const gc_az *az);
+
 /* True when the name lists are sorted as bsearch needs (a unit test asks). */
 bool gc_az_function_lists_sorted(void);
 

@@ -35,8 +35,7 @@ static bool take_kw(ddl_cursor *c, const char *word)
 
 static bool is_name_token(const ddl_cursor *c)
 {
-    return c->have && (c->tok.kind == GC_SQL_TOK_IDENT ||
-                       c->tok.kind == GC_SQL_TOK_QUOTED_IDENT);
+    return c->have && gc_sql_token_is_name(&c->tok);
 }
 
 static void refuse(gc_ddl_plan *out, const char *why)

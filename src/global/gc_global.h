@@ -190,6 +190,15 @@ bool gc_global_route(gc_global *g, const gc_route_request *req,
  * application defined itself, are not looked into. */
 bool gc_global_may_write_elsewhere(const gc_global *g);
 
+/* Whether the autocommit statement routed last must carry the statement
+ * mark (global/gc_remote_write.h): it is not one plain write of one table
+ * whose rows the shard map places in one group, nor a statement that
+ * cannot write (a read-only SELECT, SET, SHOW, transaction control) or
+ * DDL. Every write it makes through postgres_fdw is then refused. False
+ * in a transaction (its BEGIN carries the transaction's mark) and for a
+ * write the driver runs across groups itself. */
+bool gc_global_statement_marked(const gc_global *g);
+
 /* --- transactions across groups (gc_global_spread.c, docs/global-connection.md
  * "Transactions across groups") ---
  *

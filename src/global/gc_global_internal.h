@@ -50,6 +50,9 @@ struct gc_global {
                                       the autocommit statement) may reach rows
                                       of another group, through postgres_fdw
                                       (gc_global_route.c) */
+    bool statement_marked;         /* the autocommit statement routed last
+                                      carries the statement mark
+                                      (gc_global_statement_marked) */
     int last_member;               /* member of the last statement, or -1 */
     bool on_demand;                /* LocalityOnDemand=Yes */
     gc_trace *trace;               /* borrowed from the connection */

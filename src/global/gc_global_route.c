@@ -264,6 +264,29 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     return group;
 }
 
+/* group_by_key looking at the keys whatever req->use_keys says: where the
+ * rows are, however the statement is routed. */
+static int keyed_owner(gc_global *g, const gc_route_request *req, bool *all_in)
+{
+    gc_route_request keyed = *req;
+    keyed.use_keys = true;
+    const char *why, *source;
+    return group_by_key(g, &keyed, &why, &source, all_in);
+}
+
+/* How many groups hold leaf partitions of t; -1 when unknown. */
+static int groups_with_leaves(const gc_global *g, const gc_shard_table *t)
+{
+    int groups = 0;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        int n = gc_shard_table_leaves(t, gi, NULL, 0);
+        if (n < 0)
+            return -1;
+        groups += n > 0;
+    }
+    return groups;
+}
+
 /* For an INSERT whose VALUES rows the map places in several groups: every
  * row's group into g->span_rows (the plan gc_global_run_spanning_write
  * follows). False when a row cannot be placed (the INSERT then cannot be
@@ -305,13 +328,8 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
     default:
         return true;     /* a SELECT that writes, DDL, CALL...: cannot tell where */
     }
-    if (owner == -2) {
-        /* Where the rows are, however the statement is routed. */
-        gc_route_request keyed = *req;
-        keyed.use_keys = true;
-        const char *why, *source;
-        owner = group_by_key(g, &keyed, &why, &source, &all_in);
-    }
+    if (owner == -2)
+        owner = keyed_owner(g, req, &all_in);   /* however the statement is routed */
     if (owner >= 0)
         return owner != group || !all_in;
     /* Not placed by key: outside, unless its table is no cluster table
@@ -429,10 +447,7 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
         (a->kind != GC_SQL_INSERT && a->target_length == 0) || (owner >= 0 && all_in))
         return false;
     if (owner == -2) {
-        gc_route_request keyed = *req;
-        keyed.use_keys = true;
-        const char *why, *source;
-        owner = group_by_key(g, &keyed, &why, &source, &all_in);
+        owner = keyed_owner(g, req, &all_in);
         if (owner >= 0 && all_in)
             return false;
     }
@@ -453,14 +468,7 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
         return true;
     }
     /* Leaves in one group only: that group is the statement's, as by key. */
-    int groups_with_leaves = 0;
-    for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        int n = gc_shard_table_leaves(t, gi, NULL, 0);
-        if (n < 0)
-            return false;
-        groups_with_leaves += n > 0;
-    }
-    if (groups_with_leaves < 2)
+    if (groups_with_leaves(g, t) < 2)
         return false;
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups",
                    a->table);
@@ -648,11 +656,54 @@ static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int 
     return true;
 }
 
+/* Whether every row a row write may touch lies in one group: its key
+ * tuples all placed in one (owner, all_in: group_by_key's answer, owner -2
+ * when keys were not looked at), its table a solo one or one whose leaves
+ * are all in one group, or no cluster table (the member's own). */
+static bool rows_in_one_group(gc_global *g, const gc_route_request *req, int owner, bool all_in)
+{
+    const gc_analysis *a = req->analysis;
+    if (owner == -2)
+        owner = keyed_owner(g, req, &all_in);
+    if (owner >= 0 && all_in)
+        return true;
+    if (a->table == NULL || g->map == NULL)
+        return false;
+    const gc_shard_table *t = cluster_table(g, a);
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
+        return true;
+    int n = groups_with_leaves(g, t);
+    return n >= 0 && n <= 1;
+}
+
+/* gc_global_statement_marked for an autocommit statement routed to one
+ * member (see there): only a plain write of one table proven to stay in
+ * one group goes unmarked among the statements that may write rows. */
+static bool needs_statement_mark(gc_global *g, const gc_route_request *req, int owner,
+                                 bool all_in)
+{
+    const gc_analysis *a = req->analysis;
+    if (a == NULL || a->several)
+        return true;      /* unknown, or several statements */
+    if (a->read_only)
+        return false;
+    switch (a->kind) {
+    case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
+    case GC_SQL_SET: case GC_SQL_SHOW: case GC_SQL_DDL:
+        return false;
+    case GC_SQL_INSERT: case GC_SQL_UPDATE: case GC_SQL_DELETE: case GC_SQL_MERGE:
+        return !a->plain_write || !rows_in_one_group(g, req, owner, all_in);
+    default:
+        return true;      /* a SELECT that may write, CALL, DO, anything else */
+    }
+}
+
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,
                      gc_error *err)
 {
     assert(g != NULL && req != NULL && out != NULL);
     memset(out, 0, sizeof *out);
+    g->statement_marked = false;
     int temp_member;
     if (!temp_table_member(g, req, &temp_member, err))
         return false;
@@ -701,6 +752,7 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     out->by_key = c.by_key;
     /* A new transaction, or an autocommit statement: its own writes only. */
     g->may_write_elsewhere = writes_outside(g, req, c.group, c.owner, c.all_in);
+    g->statement_marked = !req->transaction && needs_statement_mark(g, req, c.owner, c.all_in);
     out->reason = c.by_key ? "by key" : c.why;
     if (c.by_key)
         g->stats[c.member].routed_by_key++;
@@ -722,4 +774,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
 bool gc_global_may_write_elsewhere(const gc_global *g)
 {
     return g->may_write_elsewhere;
+}
+
+bool gc_global_statement_marked(const gc_global *g)
+{
+    return g->statement_marked;
 }

@@ -19,17 +19,6 @@
 #include "global/gc_global_span_internal.h"
 #include "sql/gc_sql_lexer.h"
 
-/* Reads the next token that is not a comment; false at the end. */
-static bool next_code(gc_sql_lexer *lx, gc_sql_token *tok)
-{
-    return gc_sql_lexer_next_code(lx, tok) && !gc_sql_token_is_comment(tok);
-}
-
-static bool is_name(const gc_sql_token *tok)
-{
-    return tok->kind == GC_SQL_TOK_IDENT || tok->kind == GC_SQL_TOK_QUOTED_IDENT;
-}
-
 /* One table name of the list at tok (the cursor moves past it): its place
  * in the text and the cluster table it names (NULL: the map does not know
  * it). False when it is not a plain name of one or two parts. */
@@ -40,17 +29,17 @@ static bool read_name(const gc_global *g, gc_sql_lexer *lx, gc_sql_token *tok, b
     int n = 0;
     out->start = tok->offset;
     for (;;) {
-        if (!is_name(tok) || n == 2)
+        if (!gc_sql_token_is_name(tok) || n == 2)
             return false;
         size_t len = gc_sql_token_identifier(lx, tok, parts[n], sizeof parts[n]);
         if (len == 0 || len >= sizeof parts[n])
             return false;
         n++;
         out->end = tok->offset + tok->length;
-        *have = next_code(lx, tok);
+        *have = gc_sql_lexer_next_code(lx, tok);
         if (!*have || !gc_sql_token_is_punct(lx, tok, '.'))
             break;
-        if (!(*have = next_code(lx, tok)))
+        if (!(*have = gc_sql_lexer_next_code(lx, tok)))
             return false;
     }
     out->table = gc_shardmap_find(g->map, n == 2 ? parts[0] : NULL, parts[n - 1],
@@ -65,9 +54,9 @@ static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have)
 {
     static const char *const options[] = { "restart", "continue", "identity", "cascade",
                                            "restrict" };
-    for (; have; have = next_code(lx, tok)) {
+    for (; have; have = gc_sql_lexer_next_code(lx, tok)) {
         if (gc_sql_token_is_punct(lx, tok, ';'))
-            return !next_code(lx, tok);
+            return !gc_sql_lexer_next_code(lx, tok);
         bool known = false;
         for (size_t k = 0; k < sizeof options / sizeof options[0] && !known; k++)
             known = gc_sql_token_is_keyword(lx, tok, options[k]);
@@ -86,12 +75,12 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
     gc_sql_token tok;
     size_t len = strlen(sql);
     gc_sql_lexer_init(&lx, sql, len);
-    bool have = next_code(&lx, &tok);
+    bool have = gc_sql_lexer_next_code(&lx, &tok);
     if (!have || !gc_sql_token_is_keyword(&lx, &tok, "truncate"))
         return false;
-    have = next_code(&lx, &tok);
+    have = gc_sql_lexer_next_code(&lx, &tok);
     if (have && gc_sql_token_is_keyword(&lx, &tok, "table"))
-        have = next_code(&lx, &tok);
+        have = gc_sql_lexer_next_code(&lx, &tok);
     int cap = 0;
     while (have) {
         /* ONLY: PostgreSQL refuses it for a partitioned table; the text
@@ -109,14 +98,14 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
             break;
         out->n++;
         if (have && gc_sql_token_is_operator(&lx, &tok, "*"))
-            have = next_code(&lx, &tok);
+            have = gc_sql_lexer_next_code(&lx, &tok);
         if (!have || !gc_sql_token_is_punct(&lx, &tok, ',')) {
             out->options = have ? tok.offset : len;
             if (only_options(&lx, &tok, have))
                 return true;
             break;
         }
-        have = next_code(&lx, &tok);
+        have = gc_sql_lexer_next_code(&lx, &tok);
     }
     gc_span_truncate_free(out);
     return false;

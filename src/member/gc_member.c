@@ -153,6 +153,7 @@ PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel)
     pthread_mutex_unlock(&m->cancel_lock);
     m->in_flight = false;
     gc_member_wrap_end(m);
+    m->hide_first = false;
     return conn;
 }
 
@@ -322,6 +323,25 @@ bool gc_member_send_query(gc_member *m, const char *sql, gc_error *err)
     return sent(m, PQsendQuery(m->conn, sql), err);
 }
 
+bool gc_member_send_query_after(gc_member *m, const char *first, const char *sql,
+                                gc_error *err)
+{
+    size_t first_len = strlen(first), sql_len = strlen(sql);
+    char *text = malloc(first_len + 2 + sql_len + 1);
+    if (text == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    /* "first;\nsql": the server sees first as a statement of its own. */
+    memcpy(text, first, first_len);
+    memcpy(text + first_len, ";\n", 2);
+    memcpy(text + first_len + 2, sql, sql_len + 1);
+    bool ok = gc_member_send_query(m, text, err);
+    free(text);
+    m->hide_first = ok;
+    return ok;
+}
+
 bool gc_member_send_prepare(gc_member *m, const char *stmt_name, const char *sql,
                             int nparams, const Oid *param_types, gc_error *err)
 {
@@ -392,7 +412,8 @@ bool gc_member_send_wrapped(gc_member *m, const char *before, const char *after,
     bool ok = PQsendQueryParams(m->conn, before, 0, NULL, NULL, NULL, NULL, 0) == 1 &&
               queue_statement(m->conn, stmt_name, sql, nparams, param_types, values, lengths,
                               formats) &&
-              PQsendQueryParams(m->conn, after, 0, NULL, NULL, NULL, NULL, 0) == 1 &&
+              (after == NULL ||
+               PQsendQueryParams(m->conn, after, 0, NULL, NULL, NULL, NULL, 0) == 1) &&
               PQpipelineSync(m->conn) == 1;
     if (!ok) {
         gc_error why;
@@ -427,13 +448,25 @@ PGresult *gc_member_next_result(gc_member *m)
         return NULL;
     if (m->wrap.active)
         return gc_member_wrapped_next(m);
-    if (!gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true))
-        return PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
-    PGresult *res = PQgetResult(m->conn);
-    if (res == NULL)
-        m->in_flight = false;
-    gc_member_note_connection_health(m);
-    return res;
+    for (;;) {
+        if (!gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true)) {
+            m->hide_first = false;
+            return PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+        }
+        PGresult *res = PQgetResult(m->conn);
+        if (res == NULL)
+            m->in_flight = false;
+        gc_member_note_connection_health(m);
+        bool hidden = m->hide_first && res != NULL &&
+                      PQresultStatus(res) != PGRES_FATAL_ERROR &&
+                      PQresultStatus(res) != PGRES_BAD_RESPONSE;
+        m->hide_first = false;
+        if (!hidden)
+            return res;
+        PQclear(res);      /* the driver's own command: the caller never sees it */
+        if (m->conn == NULL)
+            return NULL;
+    }
 }
 
 void gc_member_drain(gc_member *m)
@@ -459,6 +492,7 @@ void gc_member_drain(gc_member *m)
             break;
     }
     m->in_flight = false;
+    m->hide_first = false;
     gc_member_note_connection_health(m);
 }
 

@@ -190,12 +190,20 @@ bool gc_member_send_query_params(gc_member *m, const char *sql, int nparams,
  * statement's alone: those of `before` and `after` are read and dropped,
  * except that an error of `before` (which makes the server skip the
  * statement) is delivered as the statement's error. `before` and `after`
- * are single commands without parameters (SAVEPOINT, RELEASE). A session
+ * are single commands without parameters (SAVEPOINT, RELEASE); `after` may
+ * be NULL (none). A session
  * that fails half-way through sending is marked down. */
 bool gc_member_send_wrapped(gc_member *m, const char *before, const char *after,
                             const char *stmt_name, const char *sql, int nparams,
                             const Oid *param_types, const char *const *values,
                             const int *lengths, const int *formats, gc_error *err);
+/* Sends `first` (one command without parameters, no result rows) and the
+ * text sql, which may hold several statements, as one simple query: one
+ * round trip, one implicit transaction. The results are sql's alone: that
+ * of `first` is dropped, unless it is an error, which is delivered (the
+ * server then skips sql). */
+bool gc_member_send_query_after(gc_member *m, const char *first, const char *sql,
+                                gc_error *err);
 /* After a send: deliver rows one PGRES_SINGLE_TUPLE result at a time, so a
  * large result never has to fit in memory. */
 bool gc_member_stream_rows(gc_member *m);

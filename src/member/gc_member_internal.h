@@ -48,6 +48,9 @@ struct gc_member {
         bool stream;             /* deliver the statement's rows one at a time */
         PGresult *before_error;  /* the first error of a command before it */
     } wrap;
+    bool hide_first;             /* the simple query in flight starts with a
+                                    command of the driver's whose result the
+                                    caller never sees (gc_member_send_query_after) */
     gc_member_notice_fn notice_fn;
     void *notice_ctx;
     gc_member_before_send_fn before_send_fn;

@@ -252,6 +252,12 @@ bool gc_session_send_wrapped(gc_session *s, const char *before, const char *afte
     return gc_member_send_wrapped(s, before, after, stmt_name, sql, nparams, param_types, values, lengths, formats, err);
 }
 
+bool gc_session_send_query_after(gc_session *s, const char *first, const char *sql,
+                                 gc_error *err)
+{
+    return gc_member_send_query_after(s, first, sql, err);
+}
+
 int gc_session_server_version(const gc_session *s)
 {
     return gc_member_server_version(s);

@@ -109,6 +109,8 @@ bool gc_session_send_wrapped(gc_session *s, const char *before, const char *afte
                              const char *stmt_name, const char *sql, int nparams,
                              const Oid *param_types, const char *const *values,
                              const int *lengths, const int *formats, gc_error *err);
+bool gc_session_send_query_after(gc_session *s, const char *first, const char *sql,
+                                 gc_error *err);
 PGresult* gc_session_next_result(gc_session *s);
 void gc_session_drain(gc_session *s);
 PGresult* gc_session_exec(gc_session *s, const char *sql, gc_error *err);

@@ -363,6 +363,11 @@ bool gc_sql_lexer_next_code(gc_sql_lexer *lx, gc_sql_token *tok)
     return false;
 }
 
+bool gc_sql_token_is_name(const gc_sql_token *tok)
+{
+    return tok->kind == GC_SQL_TOK_IDENT || tok->kind == GC_SQL_TOK_QUOTED_IDENT;
+}
+
 const char *gc_sql_token_text(const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
     assert(tok->offset + tok->length <= lx->length);

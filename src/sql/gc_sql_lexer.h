@@ -100,6 +100,9 @@ bool gc_sql_token_is_operator(const gc_sql_lexer *lx, const gc_sql_token *tok,
 
 bool gc_sql_token_is_comment(const gc_sql_token *tok);
 
+/* True for an identifier, unquoted or quoted (not U&"..."): a name. */
+bool gc_sql_token_is_name(const gc_sql_token *tok);
+
 /* True for every kind of string literal, dollar quotes included. */
 bool gc_sql_token_is_string(const gc_sql_token *tok);
 

@@ -128,14 +128,16 @@ static const char catalog_ddl[] =
      * "Writes through postgres_fdw"). The row trigger on every foreign
      * table of a group's server (guard_foreign_tables) refuses, with the
      * cluster's own SQLSTATE GCF01: in a transaction the driver began
-     * (gcodbc.global_transaction, SET LOCAL with its BEGIN), every such
-     * write; in an autocommit statement of a global connection's session
-     * (gcodbc.global_connection, its startup option), one that cannot
-     * commit atomically: after a write on this group (the local
-     * transaction has an id), or to a second group (the first one's
-     * server is kept in gcodbc.remote_write_server for the transaction).
-     * Other sessions (psql, gcctl, a general connection) write through as
-     * before. TG_ARGV[0] is the foreign table's server. */
+     * (gcodbc.global_transaction = on, SET LOCAL with its BEGIN), every
+     * such write; in an autocommit statement the driver cannot prove to be
+     * one plain write of one table (the same setting = statement, sent
+     * before it), every such write too; in any other autocommit statement
+     * of a global connection's session (gcodbc.global_connection, its
+     * startup option: a plain write whose rows are in one group), one to
+     * a second group (the first one's server is kept in
+     * gcodbc.remote_write_server for the transaction). Other sessions
+     * (psql, gcctl, a general connection) write through as before.
+     * TG_ARGV[0] is the foreign table's server. */
     "CREATE OR REPLACE FUNCTION gcluster.refuse_remote_write()\n"
     "RETURNS trigger LANGUAGE plpgsql AS $fn$\n"
     "DECLARE\n"
@@ -144,11 +146,11 @@ static const char catalog_ddl[] =
     "BEGIN\n"
     "  IF pg_catalog.current_setting('gcodbc.global_transaction', true) = 'on' THEN\n"
     "    why := 'in a transaction of a global connection';\n"
+    "  ELSIF pg_catalog.current_setting('gcodbc.global_transaction', true) = 'statement' THEN\n"
+    "    why := 'in an autocommit statement that is not one plain write of one table';\n"
     "  ELSIF pg_catalog.current_setting('gcodbc.global_connection', true) = 'on' THEN\n"
     "    earlier := pg_catalog.current_setting('gcodbc.remote_write_server', true);\n"
-    "    IF pg_catalog.pg_current_xact_id_if_assigned() IS NOT NULL THEN\n"
-    "      why := 'in an autocommit statement that wrote on this group too';\n"
-    "    ELSIF earlier IS NULL OR earlier = '' THEN\n"
+    "    IF earlier IS NULL OR earlier = '' THEN\n"
     "      PERFORM pg_catalog.set_config('gcodbc.remote_write_server', TG_ARGV[0], true);\n"
     "    ELSIF earlier <> TG_ARGV[0] THEN\n"
     "      why := pg_catalog.format('in an autocommit statement that wrote group %s '\n"

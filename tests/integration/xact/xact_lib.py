@@ -256,3 +256,24 @@ def balance(group, account):
     if not out.endswith(" r"):
         fail(f"account {account} is not in a local shard of {group}'s primary: {out!r}")
     return int(out.split(" ")[0])
+
+
+# Writes through postgres_fdw refused on a global connection
+# (docs/global-connection.md, "Writes through postgres_fdw"): what the
+# refusal says, and the connection options that put statements without a
+# key on G3.
+REFUSED = "cannot commit atomically"
+HOW = "write each group's rows by their sharding key"
+REFUSED_NATIVE = 90123
+ON_G3 = ";LocalityGroupPolicy=1;LocalityGroupPath=G3,G1,G2;LocalityMemberPolicy=0"
+
+
+def accounts_with_bump():
+    """30 accounts, and on every group's primary the function bump(a, b)
+    that adds 1 to account a, then to account b."""
+    helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+    for g in GROUPS:
+        su(primary(g), "CREATE FUNCTION public.bump(a bigint, b bigint) RETURNS void "
+                       "LANGUAGE plpgsql AS $f$ BEGIN "
+                       "UPDATE accounts SET balance = balance + 1 WHERE id = a; "
+                       "UPDATE accounts SET balance = balance + 1 WHERE id = b; END $f$")

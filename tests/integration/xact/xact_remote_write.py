@@ -6,7 +6,9 @@ the two phases of the commit. The row trigger gcctl (and the driver's DDL)
 puts on every foreign table of a group's server refuses it on a global
 connection's session: in a transaction always (the driver marks each
 BEGIN it sends with SET LOCAL gcodbc.global_transaction), in autocommit
-when the statement wrote on its own group first or reaches a second group.
+always for a statement that is not one plain write of one table (the
+statement mark; xact_remote_autocommit.py), else when it reaches a second
+group.
 The application gets 0A000 / 90123 saying how to make the write atomic;
 nothing changes on any group (docs/global-connection.md, "Writes through
 postgres_fdw").
@@ -27,7 +29,7 @@ The driver's connections put statements without a key on G3
     from postgres_fdw (pg_stat_statements). One remote group, nothing
     local: atomic, allowed.
 (c) Autocommit: `SELECT bump(A, Z)` (a function updating A, then Z) on G3:
-    its second write reaches a second group: 0A000 / 90123, saying how to
+    no plain write (the statement mark): 0A000 / 90123, saying how to
     write atomically; nothing changed. `SELECT bump(W, Z)`: a write on G3
     first, then Z through postgres_fdw: refused too.
 (d) In a transaction (autocommit off) begun by a keyed write of W: `SELECT
@@ -47,22 +49,16 @@ The driver's connections put statements without a key on G3
 (h) Writes by key still span groups: a transfer A -> Z commits on both."""
 import pyodbc
 
-from xact_lib import (GROUPS, DSN, balance, calls, connect, expect_error, fail, helper, log,
-                      nothing_left, owners, primary, reset_statements, su)
+from xact_lib import (GROUPS, DSN, HOW, ON_G3, REFUSED, REFUSED_NATIVE as NATIVE,
+                      accounts_with_bump, balance, calls, connect, expect_error, fail, helper,
+                      log, nothing_left, owners, primary, reset_statements, su)
 
 APP = "xremote"
 P = {g: primary(g) for g in GROUPS}
-REFUSED = "cannot commit atomically"
-HOW = "write each group's rows by their sharding key"
-NATIVE = 90123
-ON_G3 = ";LocalityGroupPolicy=1;LocalityGroupPath=G3,G1,G2;LocalityMemberPolicy=0"
 TRIGGER = "gcluster_refuse_remote_write"
 
-helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+accounts_with_bump()
 for g in GROUPS:
-    su(P[g], "CREATE FUNCTION public.bump(a bigint, b bigint) RETURNS void LANGUAGE plpgsql AS "
-             "$f$ BEGIN UPDATE accounts SET balance = balance + 1 WHERE id = a; "
-             "UPDATE accounts SET balance = balance + 1 WHERE id = b; END $f$")
     su(P[g], "CREATE FUNCTION public.bump1(a bigint) RETURNS bigint LANGUAGE plpgsql AS "
              "$f$ BEGIN UPDATE accounts SET balance = balance + 1 WHERE id = a; RETURN 0; END $f$")
 BY_GROUP = owners()

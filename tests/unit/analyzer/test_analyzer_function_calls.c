@@ -140,6 +140,57 @@ static void writes_are_never_routed_as_reads(void **state)
     }
 }
 
+/* A plain write (gc_analysis.plain_write) writes its one table and nothing
+ * else: an autocommit statement that is not one carries the statement mark
+ * (docs/global-connection.md, "Writes through postgres_fdw"). */
+typedef struct plain_case {
+    const char *sql;
+    bool plain;
+} plain_case;
+
+static const plain_case plain_cases[] = {
+    {"INSERT INTO t VALUES (1, 'a')", true},
+    {"INSERT INTO t (k, v) VALUES ($1, $2), ($3, $4)", true},
+    {"INSERT INTO s.t (k, v) VALUES (1, now()) ON CONFLICT (k) DO UPDATE SET v = "
+     "excluded.v RETURNING k", true},
+    {"INSERT INTO t (k, n) VALUES (1, nextval('s'))", true},
+    {"INSERT INTO t (k) VALUES (1) -- a comment calling f(1)\n", true},
+    {"UPDATE t SET v = v + 1, w = lower($2) WHERE k = $1", true},
+    {"UPDATE t SET (v, w) = (1, 2) WHERE k = 1", true},
+    {"DELETE FROM t WHERE k IN (1, 2)", true},
+    {"MERGE INTO t USING s ON t.k = s.k WHEN NOT MATCHED THEN INSERT (k) VALUES (s.k)", true},
+    {"WITH x AS (SELECT 1 AS k) INSERT INTO t SELECT k FROM x", true},
+    {"INSERT INTO t VALUES (my_func(1))", false},
+    {"UPDATE t SET v = public.nextval('s') WHERE k = 1", false},
+    {"UPDATE t SET v = v + bump(2) WHERE k = 1", false},
+    {"DELETE FROM t WHERE k = 1 AND pg_notify('c', 'x') IS NULL", false},
+    {"WITH d AS (DELETE FROM u RETURNING k) INSERT INTO t SELECT k FROM d", false},
+    {"INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)", false},
+    {"SELECT bump(1, 2)", false},
+    {"SELECT 1", false},
+    {"CALL p(1)", false},
+    {"DO $$ BEGIN NULL; END $$", false},
+};
+
+static void plain_writes_call_only_readers(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof plain_cases / sizeof plain_cases[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        if (!gc_analyze(plain_cases[i].sql, strlen(plain_cases[i].sql), &a, &err))
+            fail_msg("%s: analysis failed: %s", plain_cases[i].sql, err.message);
+        if (a.plain_write != plain_cases[i].plain) {
+            failures++;
+            print_error("%s\n  plain_write %d, want %d\n", plain_cases[i].sql, a.plain_write,
+                        plain_cases[i].plain);
+        }
+        gc_analysis_free(&a);
+    }
+    assert_int_equal(failures, 0);
+}
+
 static void name_lists_are_sorted_for_bsearch(void **state)
 {
     (void)state;
@@ -158,6 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_call_decides_read_only_and_routing),
         cmocka_unit_test(writes_are_never_routed_as_reads),
+        cmocka_unit_test(plain_writes_call_only_readers),
         cmocka_unit_test(name_lists_are_sorted_for_bsearch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
