@@ -615,6 +615,25 @@ static SQLRETURN to_numeric(const source *src, const gc_fetch_target *t, gc_erro
     return fraction_lost ? fraction_warning(err) : SQL_SUCCESS;
 }
 
+/* 'infinity' and '-infinity' as the latest and earliest moments an ODBC
+ * structure holds in psqlODBC's reading (9999-12-31 23:59:59, 0001-01-01
+ * 00:00:00), so that a date or timestamp column holding them can be read
+ * as dates. */
+static void infinity_as_limit(gc_datetime *dt)
+{
+    bool latest = dt->infinite > 0;
+    memset(dt, 0, sizeof *dt);
+    dt->has_date = true;
+    dt->year = latest ? 9999 : 1;
+    dt->month = latest ? 12 : 1;
+    dt->day = latest ? 31 : 1;
+    if (latest) {
+        dt->hour = 23;
+        dt->minute = 59;
+        dt->second = 59;
+    }
+}
+
 /* SQL_C_TYPE_DATE, _TIME and _TIMESTAMP. */
 static SQLRETURN to_datetime(const source *src, const gc_fetch_target *t, SQLSMALLINT c_type,
                              gc_error *err)
@@ -629,6 +648,8 @@ static SQLRETURN to_datetime(const source *src, const gc_fetch_target *t, SQLSMA
     gc_datetime dt;
     if (!gc_datetime_parse(src->text, src->len, &dt))
         return fail(err, bad_state, "Invalid datetime format", src);
+    if (dt.infinite != 0 && c_type != SQL_C_TYPE_TIME)
+        infinity_as_limit(&dt);
     if (dt.infinite != 0 || dt.bc || (dt.has_date && dt.year > 32767))
         return fail(err, "22007", "Datetime value cannot be represented in an ODBC structure", src);
     if (!gc_datetime_valid(&dt))

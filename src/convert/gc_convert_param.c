@@ -156,7 +156,7 @@ static SQLRETURN number_to_target(const char *s, size_t len, const target *t,
     if (t->kind == T_BIT && from_char) {
         bool v;
         if (bool_word(s, len, &v))
-            return emit_str(out, v ? "true" : "false", err);
+            return emit_str(out, v ? "1" : "0", err);
     }
     if (!gc_decnum_parse(s, len, &d))
         return error(err, "22018", "Invalid character value for cast specification");
@@ -168,7 +168,10 @@ static SQLRETURN number_to_target(const char *s, size_t len, const target *t,
         if (d.kind != GC_DECNUM_FINITE || (d.negative && d.ndigits > 0) ||
             !gc_decnum_integer(&d, &negative, &mag, &lost) || mag > 1)
             return error(err, "22003", "Numeric value out of range for a bit");
-        SQLRETURN rc = emit_str(out, mag ? "true" : "false", err);
+        /* 1 and 0, as psqlODBC sends bits: a boolean takes them, and so
+         * does an integer column when the declared type is refused and the
+         * server types the parameter (gc_exec's 42804 retry). */
+        SQLRETURN rc = emit_str(out, mag ? "1" : "0", err);
         return lost ? with_info(rc, err, "01S07", "Fractional truncation") : rc;
     }
     case T_INT: {

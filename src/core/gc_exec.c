@@ -187,14 +187,22 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
+/* The SQLSTATEs of a declared parameter type the text cannot use: 42804
+ * (no implicit cast to the column's type) and 42883 (no operator or
+ * function for it: `text_column = $1::int4`). Left to the server, the
+ * type is inferred from where the text uses the parameter. */
+static bool is_type_refusal(const char *state)
+{
+    return state != NULL && (strcmp(state, "42804") == 0 || strcmp(state, "42883") == 0);
+}
+
 /* The server refused to prepare a text with a declared parameter type it
- * has no implicit cast from (42804): send_and_begin sends it again with the
+ * cannot use (is_type_refusal): send_and_begin sends it again with the
  * types left to the server (declared_type_refused), so the refusal is not
  * the statement's failure. */
 static bool refused_declared_type(const PGresult *r, int n, const Oid *types)
 {
-    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    if (state == NULL || strcmp(state, "42804") != 0 || types == NULL)
+    if (!is_type_refusal(PQresultErrorField(r, PG_DIAG_SQLSTATE)) || types == NULL)
         return false;
     for (int i = 0; i < n; i++)
         if (types[i] != 0 && types[i] != GC_OID_BYTEA)
@@ -489,17 +497,20 @@ static bool plan_went_stale(const gc_stmt *s)
 /* Whether s failed only because the server refused a parameter's declared
  * type where the text uses it (42804, "column is of type money but
  * expression is of type double precision": PostgreSQL has no implicit cast
- * from the declared type), and may run again at once with the types of
+ * from the declared type; 42883, "operator does not exist: text =
+ * integer"), and may run again at once with the types of
  * its text values left to the server, as psqlODBC sends them: nothing of
- * it ran, no transaction was lost (none open in autocommit, or the
- * statement's savepoint took the failure back), and some value is typed. */
-static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv)
+ * it ran, no transaction was lost (none open in autocommit, none open
+ * before the call (idle_before), or the statement's savepoint took the
+ * failure back), and some value is typed. */
+static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv, bool idle_before)
 {
     gc_session *m = s->conn->session;
     if (pv == NULL || s->simple_query || m == NULL)
         return false;
     PGTransactionStatusType txn = gc_session_txn_status(m);
-    if (!(txn == PQTRANS_IDLE && s->conn->autocommit) && txn != PQTRANS_INTRANS)
+    if (!(txn == PQTRANS_IDLE && (s->conn->autocommit || idle_before)) &&
+        txn != PQTRANS_INTRANS)
         return false;
     bool typed = false;
     for (int i = 0; i < s->nparams && !typed; i++)
@@ -507,8 +518,22 @@ static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv)
     const gc_diag *d = &s->h.diag;
     bool refused = false;
     for (int i = 0; i < d->count && !refused; i++)
-        refused = strcmp(d->records[i].sqlstate, "42804") == 0;
+        refused = is_type_refusal(d->records[i].sqlstate);
     return typed && refused;
+}
+
+/* Whether no transaction is open on the connection: on no member of a
+ * global connection, on the session of a general one. */
+static bool no_transaction_open(const gc_stmt *s)
+{
+    const gc_global *g = s->conn->global;
+    if (g != NULL) {
+        for (int i = 0; i < gc_global_member_count(g); i++)
+            if (gc_global_holds_transaction(g, i))
+                return false;
+        return true;
+    }
+    return s->conn->session == NULL || gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
 }
 
 /* The values sent as text go without a declared type: the server infers
@@ -544,6 +569,9 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
      * (gc_route_may_rerun). The failed member is down, so routing never
      * picks it again; each rerun costs one member at most. */
     int reruns = s->conn->global != NULL ? gc_global_member_count(s->conn->global) : 0;
+    /* The first statement of a transaction (pyodbc's default): a refusal
+     * then loses nothing the application did before. */
+    bool idle_before = no_transaction_open(s);
     SQLRETURN rc = send_once(s, pv);
     if (rc == SQL_ERROR && plan_went_stale(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
@@ -551,9 +579,9 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         gc_stmt_cache_discard(s);
         rc = send_again(s, pv);
     }
-    if (rc == SQL_ERROR && declared_type_refused(s, pv)) {
+    if (rc == SQL_ERROR && declared_type_refused(s, pv, idle_before)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
-                       "declared type (42804): sent again with the types left to it");
+                       "declared type (42804, 42883): sent again with the types left to it");
         leave_types_to_server(s, pv);
         rc = send_again(s, pv);
     }

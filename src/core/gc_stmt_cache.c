@@ -17,9 +17,13 @@ bool gc_server_stmt_fits(const gc_server_stmt *st, int n, const Oid *types)
 {
     if (st->nparams != n)
         return false;
+    if (types == NULL)
+        return true;                  /* describing: any prepared types do */
     for (int i = 0; i < n; i++) {
-        Oid have = st->param_types ? st->param_types[i] : 0, want = types ? types[i] : 0;
-        if (want == 0 || have == want)
+        Oid have = st->param_types ? st->param_types[i] : 0, want = types[i];
+        /* A value left to the server (character data) needs a parameter the
+         * server typed: one declared int4 for an earlier value refuses 'abc'. */
+        if (have == want)
             continue;
         if (have == 0 && want != GC_OID_BYTEA)
             continue;

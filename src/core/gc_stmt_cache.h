@@ -55,9 +55,10 @@ typedef struct gc_stmt_cache {
 } gc_stmt_cache;
 
 /* Whether st, prepared with its parameter types, can run values converted
- * for `types` (n of them; NULL: all unspecified): an unspecified type the
+ * for `types` (n of them; NULL: any types, as describing needs): a type the
  * server inferred takes text, but bytea values travel in binary and need a
- * bytea parameter. */
+ * bytea parameter; a value left to the server needs a parameter the server
+ * typed, not one declared for another value. */
 bool gc_server_stmt_fits(const gc_server_stmt *st, int n, const Oid *types);
 
 /* Frees st's memory and empties it (the server statement is left alone). */

@@ -626,13 +626,42 @@ static void date_to_date_and_timestamp(void **state)
     assert_state(conv(GC_OID_DATE, "1999-12-31", SQL_C_TYPE_TIME), SQL_ERROR, "07006");
 }
 
+/* Checks that a conversion succeeded into the timestamp y-mo-d h:mi:se.0. */
+static void expect_timestamp(fetch f, int y, int mo, int d, int h, int mi, int se)
+{
+    assert_ok(f);
+    const SQL_TIMESTAMP_STRUCT *ts = (const SQL_TIMESTAMP_STRUCT *)f.buf;
+    int got[7] = { ts->year, ts->month, ts->day, ts->hour, ts->minute, ts->second,
+                   (int)ts->fraction };
+    int want[7] = { y, mo, d, h, mi, se, 0 };
+    assert_memory_equal(got, want, sizeof want);
+}
+
+static void infinities_are_the_latest_and_earliest_moments(void **state)
+{
+    (void)state;
+    expect_timestamp(conv(GC_OID_TIMESTAMP, "infinity", SQL_C_TYPE_TIMESTAMP),
+                     9999, 12, 31, 23, 59, 59);
+    expect_timestamp(conv(GC_OID_TIMESTAMPTZ, "-infinity", SQL_C_TYPE_TIMESTAMP),
+                     1, 1, 1, 0, 0, 0);
+    fetch f = conv(GC_OID_DATE, "infinity", SQL_C_TYPE_DATE);
+    assert_ok(f);                               /* no 01S07: a date has no time */
+    const SQL_DATE_STRUCT *d = (const SQL_DATE_STRUCT *)f.buf;
+    assert_true(d->year == 9999 && d->month == 12 && d->day == 31);
+    f = conv(GC_OID_DATE, "-infinity", SQL_C_TYPE_DATE);
+    assert_ok(f);
+    d = (const SQL_DATE_STRUCT *)f.buf;
+    assert_true(d->year == 1 && d->month == 1 && d->day == 1);
+    f = conv(GC_OID_TIMESTAMP, "infinity", SQL_C_CHAR);   /* as text it stays */
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "infinity");
+}
+
 static void unrepresentable_dates_give_22007(void **state)
 {
     (void)state;
-    assert_state(conv(GC_OID_DATE, "infinity", SQL_C_TYPE_DATE), SQL_ERROR, "22007");
-    assert_state(conv(GC_OID_DATE, "-infinity", SQL_C_TYPE_DATE), SQL_ERROR, "22007");
     assert_state(conv(GC_OID_DATE, "0044-03-15 BC", SQL_C_TYPE_DATE), SQL_ERROR, "22007");
-    assert_state(conv(GC_OID_TIMESTAMP, "infinity", SQL_C_TYPE_TIMESTAMP), SQL_ERROR, "22007");
+    assert_state(conv(GC_OID_TIMESTAMP, "infinity", SQL_C_TYPE_TIME), SQL_ERROR, "22007");
     assert_state(conv(GC_OID_TIME, "24:00:00", SQL_C_TYPE_TIME), SQL_ERROR, "22007");
     assert_state(conv(GC_OID_DATE, "garbage", SQL_C_TYPE_DATE), SQL_ERROR, "22007");
     fetch f = conv(GC_OID_DATE, "0044-03-15 BC", SQL_C_CHAR);   /* as text it is fine */
@@ -838,6 +867,7 @@ int main(void)
         cmocka_unit_test(wchar_is_utf16_with_byte_lengths),
         cmocka_unit_test(wchar_truncation_reports_bytes_and_keeps_pairs_whole),
         cmocka_unit_test(date_to_date_and_timestamp),
+        cmocka_unit_test(infinities_are_the_latest_and_earliest_moments),
         cmocka_unit_test(unrepresentable_dates_give_22007),
         cmocka_unit_test(time_to_time_drops_fraction_with_01S07),
         cmocka_unit_test(time_to_timestamp_takes_todays_date),

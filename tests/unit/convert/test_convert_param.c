@@ -144,24 +144,24 @@ static void character_data_to_numbers_is_validated(void **state)
     gc_param_value_free(&p.v);
 }
 
-static void bits_are_true_or_false(void **state)
+static void bits_are_one_or_zero(void **state)
 {
     (void)state;
     SQLCHAR one = 1, two = 2;
-    expect_text(send_val(SQL_C_BIT, SQL_BIT, &one), "true", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_BIT, SQL_BIT, &one), "1", GC_OID_BOOL);
     expect_text(send_val(SQL_C_BIT, SQL_INTEGER, &one), "1", GC_OID_INT4);
     expect_state(send_val(SQL_C_BIT, SQL_BIT, &two), SQL_ERROR, "22003");
     SQLINTEGER i = 0;
-    expect_text(send_val(SQL_C_SLONG, SQL_BIT, &i), "false", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_SLONG, SQL_BIT, &i), "0", GC_OID_BOOL);
     i = 5;
     expect_state(send_val(SQL_C_SLONG, SQL_BIT, &i), SQL_ERROR, "22003");
-    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "1"), "true", GC_OID_BOOL);
-    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "false"), "false", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "1"), "1", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "false"), "0", GC_OID_BOOL);
     expect_state(send_val(SQL_C_CHAR, SQL_BIT, "maybe"), SQL_ERROR, "22018");
     param p = send_val(SQL_C_CHAR, SQL_BIT, "0.5");
     assert_int_equal(p.rc, SQL_SUCCESS_WITH_INFO);
     assert_string_equal(p.state, "01S07");
-    assert_string_equal(p.v.data, "false");
+    assert_string_equal(p.v.data, "0");
     gc_param_value_free(&p.v);
 }
 
@@ -391,7 +391,7 @@ int main(void)
         cmocka_unit_test(doubles_lose_fractions_into_integers_with_01S07),
         cmocka_unit_test(floats_round_trip_in_shortest_text),
         cmocka_unit_test(character_data_to_numbers_is_validated),
-        cmocka_unit_test(bits_are_true_or_false),
+        cmocka_unit_test(bits_are_one_or_zero),
         cmocka_unit_test(numeric_struct_becomes_decimal_text),
         cmocka_unit_test(numeric_struct_round_trips_through_text),
         cmocka_unit_test(dates_times_and_timestamps_become_iso_text),
