@@ -24,9 +24,6 @@
 #include "session/gc_session.h"
 #include "util/gc_trace.h"
 
-typedef struct gc_stmt gc_stmt;
-typedef struct gc_desc gc_desc;
-
 struct gc_conn {
     gc_handle h;
     gc_env *env;
@@ -131,6 +128,9 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
 /* SQLEndTran on one connection (gc_conn_endtran.c). COMMIT/ROLLBACK are
  * sent only when the server says a transaction is open. */
 SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
+/* SQLEndTran on an environment (gc_conn_endtran.c): every connection of e,
+ * each under its own lock; failures are copied to e's diagnostics. */
+SQLRETURN gc_conn_end_tran_env(gc_env *e, SQLSMALLINT completion);
 
 /* Begins a transaction on the server when autocommit is off and none is open
  * (the state comes from PQtransactionStatus). Call before running a statement. */

@@ -10,7 +10,6 @@
 
 #include "core/gc_conn.h"
 #include "core/gc_conn_global.h"
-#include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "core/gc_conn.h"
-#include "core/gc_stmt.h"
 
 /* Call before routing each statement of a global connection. Between
  * transactions (nothing pinned, no SQL BEGIN held back) it takes queued
