@@ -1,5 +1,6 @@
 /*
- * gc_conn_endtran: transactions of a general connection.
+ * gc_conn_endtran: a connection's transactions: the BEGIN the driver sends,
+ * and SQLEndTran on a connection and on an environment.
  *
  * The server is the only source of truth about whether a transaction is open
  * (PQtransactionStatus): the driver never keeps its own flag that could

@@ -3,7 +3,8 @@
  * opening it, closing it, switching the connection's current session
  * between member sessions, following a new catalog version between
  * transactions and ALTER SYSTEM RECONNECT GLOBAL CONNECTION
- * (gc_conn_global.h; the statement itself is gc_reconnect_stmt.c). Which member runs a statement is gc_route.c's.
+ * (gc_conn_global.h; the statement itself is gc_reconnect_stmt.c). Which
+ * member runs a statement is gc_route.c's.
  */
 #include <stdio.h>
 #include <string.h>
