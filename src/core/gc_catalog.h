@@ -19,7 +19,7 @@
 #include <sql.h>
 #include <sqlext.h>
 
-typedef struct gc_stmt gc_stmt;
+#include "core/gc_handle.h"
 
 SQLRETURN gc_catalog_tables(gc_stmt *s, const char *catalog, const char *schema,
                             const char *table, const char *table_types);

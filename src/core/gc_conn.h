@@ -24,9 +24,6 @@
 #include "session/gc_session.h"
 #include "util/gc_trace.h"
 
-typedef struct gc_stmt gc_stmt;
-typedef struct gc_desc gc_desc;
-
 struct gc_conn {
     gc_handle h;
     gc_env *env;
@@ -131,6 +128,9 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
 /* SQLEndTran on one connection (gc_conn_endtran.c). COMMIT/ROLLBACK are
  * sent only when the server says a transaction is open. */
 SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion);
+/* SQLEndTran on an environment (gc_conn_endtran.c): every connection of e,
+ * each under its own lock; failures are copied to e's diagnostics. */
+SQLRETURN gc_conn_end_tran_env(gc_env *e, SQLSMALLINT completion);
 
 /* Begins a transaction on the server when autocommit is off and none is open
  * (the state comes from PQtransactionStatus). Call before running a statement. */
@@ -170,21 +170,17 @@ bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err);
  * many more) and traces them; false when there were none. */
 bool gc_conn_setup_report_unknown_keys(gc_conn *c);
 
-/* --- the global connection (gc_conn_global.c) --- */
-/* Opens the global connection described by c->settings with `params` as
- * every member's template; adds 01000 naming members that did not answer. */
-SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params);
-/* Rolls back what any member has open, closes every member session. True
- * when a transaction was rolled back. */
-bool gc_conn_close_global(gc_conn *c);
-/* Makes member i the connection's current session (buffering the results
- * of a statement still streaming on the previous one). */
+/* Makes member i of a global connection the connection's current session
+ * (buffering the results of a statement still streaming on the previous
+ * one). Implemented in gc_conn_global.c, whose header declares the rest of
+ * the global connection's side (opening, closing, following the cluster). */
 void gc_conn_use_member(gc_conn *c, int i);
+
+/* --- session characteristics --- */
 /* The SET that gives a member session the connection's isolation level and
  * access mode, or NULL when both are the server's defaults. Static buffer of
  * the caller: buf of size bytes. */
 const char *gc_conn_characteristics_sql(const gc_conn *c, char *buf, size_t size);
-
 /* "SERIALIZABLE" etc. for an SQL_TXN_* level; NULL for 0 (server default). */
 const char *gc_conn_isolation_sql(SQLUINTEGER level);
 /* Sends SET SESSION CHARACTERISTICS for the isolation level and access mode

@@ -1,5 +1,6 @@
 /*
- * gc_conn_endtran: transactions of a general connection.
+ * gc_conn_endtran: a connection's transactions: the BEGIN the driver sends,
+ * and SQLEndTran on a connection and on an environment.
  *
  * The server is the only source of truth about whether a transaction is open
  * (PQtransactionStatus): the driver never keeps its own flag that could
@@ -17,6 +18,7 @@
 
 #include "core/gc_commit.h"
 #include "core/gc_conn.h"
+#include "core/gc_env.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_outcome.h"
@@ -191,4 +193,36 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     if (c->global != NULL)
         return end_global(c, completion == SQL_COMMIT);
     return with_records(c, end_on_member(c, c->session, completion));
+}
+
+/* Commits or rolls back on every connection. The environment lock is held
+ * while walking the list so no connection is freed under us; each
+ * connection's own lock is taken inside (lock order: env, then connection). */
+SQLRETURN gc_conn_end_tran_env(gc_env *e, SQLSMALLINT completion)
+{
+    if (completion != SQL_COMMIT && completion != SQL_ROLLBACK) {
+        gc_diag_add(&e->h.diag, "HY012", 0, "invalid transaction operation code %d", (int)completion);
+        return SQL_ERROR;
+    }
+    SQLRETURN result = SQL_SUCCESS;
+    pthread_mutex_lock(&e->lock);
+    for (gc_conn *c = e->connections; c != NULL; c = c->next_in_env) {
+        pthread_mutex_lock(&c->lock);
+        if (gc_conn_is_connected(c)) {
+            gc_diag_clear(&c->h.diag);
+            SQLRETURN rc = gc_conn_end_tran(c, completion);
+            if (rc == SQL_ERROR) {
+                result = SQL_ERROR;
+                for (int i = 0; i < c->h.diag.count; i++) {
+                    const gc_diag_record *r = &c->h.diag.records[i];
+                    gc_diag_add(&e->h.diag, r->sqlstate, r->native, "%s", r->message);
+                }
+            } else if (rc == SQL_SUCCESS_WITH_INFO && result == SQL_SUCCESS) {
+                result = SQL_SUCCESS_WITH_INFO;
+            }
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return result;
 }

@@ -3,14 +3,14 @@
  * opening it, closing it, switching the connection's current session
  * between member sessions, following a new catalog version between
  * transactions and ALTER SYSTEM RECONNECT GLOBAL CONNECTION
- * (gc_conn_global.h; the statement itself is gc_reconnect_stmt.c). Which member runs a statement is gc_route.c's.
+ * (gc_conn_global.h; the statement itself is gc_reconnect_stmt.c). Which
+ * member runs a statement is gc_route.c's.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/gc_conn.h"
 #include "core/gc_conn_global.h"
-#include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn.h"
 #include "core/gc_desc_attr.h"
 #include "core/gc_desc_bookmark.h"
 #include "core/gc_stmt.h"

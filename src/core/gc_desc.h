@@ -21,8 +21,7 @@
 #include <libpq-fe.h>
 #include <stdbool.h>
 
-#include "convert/gc_convert.h"
-#include "core/gc_conn.h"
+#include "core/gc_desc_rec.h"
 #include "core/gc_handle.h"
 #include "core/gc_strout.h"
 
@@ -33,32 +32,6 @@ typedef enum gc_desc_kind {
     GC_DESC_IPD,
     GC_DESC_EXPLICIT,     /* allocated by the application; used as ARD or APD */
 } gc_desc_kind;
-
-/* One record: a bound column, a bound parameter or a result column. */
-typedef struct gc_desc_rec {
-    SQLSMALLINT type;                 /* SQL_DESC_TYPE (verbose: SQL_DATETIME...) */
-    SQLSMALLINT concise_type;         /* SQL_DESC_CONCISE_TYPE */
-    SQLSMALLINT datetime_interval_code;
-    SQLINTEGER datetime_interval_precision;
-    SQLULEN length;                   /* SQL_DESC_LENGTH (characters) */
-    SQLSMALLINT precision;
-    SQLSMALLINT scale;
-    SQLLEN octet_length;              /* buffer length for app descriptors */
-    SQLPOINTER data_ptr;
-    SQLLEN *octet_length_ptr;
-    SQLLEN *indicator_ptr;
-    SQLSMALLINT parameter_type;       /* IPD: SQL_PARAM_INPUT... */
-    SQLSMALLINT nullable;
-    SQLSMALLINT unnamed;              /* SQL_NAMED / SQL_UNNAMED */
-    char *name;                       /* owned; IRD column label, IPD name */
-
-    /* IRD only: what the server said about the column. */
-    Oid pg_type;
-    int pg_typmod;
-    Oid pg_table;
-    int pg_table_column;              /* the column's number in pg_table, 0 if none */
-    gc_pgtype_info info;
-} gc_desc_rec;
 
 struct gc_desc {
     gc_handle h;

@@ -5,7 +5,7 @@
 #ifndef GC_DESC_ATTR_H
 #define GC_DESC_ATTR_H
 
-#include "core/gc_desc.h"
+#include "core/gc_desc_rec.h"
 
 #define GC_DESC_ATTR_STRING (-1)
 

@@ -1,6 +1,7 @@
 /*
  * gc_env: the ODBC environment handle: ODBC version, pooling attributes and
- * the list of its connections (for SQLEndTran on the environment).
+ * the list of its connections (walked by gc_conn_end_tran_env: the
+ * environment knows its connections only as a list).
  */
 #include "core/gc_env.h"
 
@@ -8,8 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "core/gc_conn.h"
 
 /* Caller owns the result; gc_env_destroy() frees it. */
 gc_env *gc_env_create(void)
@@ -109,36 +108,4 @@ SQLRETURN gc_env_get_attr(gc_env *e, SQLINTEGER attr, SQLPOINTER value,
     if (string_length != NULL)
         *string_length = (SQLINTEGER)sizeof(SQLINTEGER);
     return SQL_SUCCESS;
-}
-
-/* Commits or rolls back on every connection. The environment lock is held
- * while walking the list so no connection is freed under us; each
- * connection's own lock is taken inside (lock order: env, then connection). */
-SQLRETURN gc_env_end_tran(gc_env *e, SQLSMALLINT completion)
-{
-    if (completion != SQL_COMMIT && completion != SQL_ROLLBACK) {
-        gc_diag_add(&e->h.diag, "HY012", 0, "invalid transaction operation code %d", (int)completion);
-        return SQL_ERROR;
-    }
-    SQLRETURN result = SQL_SUCCESS;
-    pthread_mutex_lock(&e->lock);
-    for (gc_conn *c = e->connections; c != NULL; c = c->next_in_env) {
-        pthread_mutex_lock(&c->lock);
-        if (gc_conn_is_connected(c)) {
-            gc_diag_clear(&c->h.diag);
-            SQLRETURN rc = gc_conn_end_tran(c, completion);
-            if (rc == SQL_ERROR) {
-                result = SQL_ERROR;
-                for (int i = 0; i < c->h.diag.count; i++) {
-                    const gc_diag_record *r = &c->h.diag.records[i];
-                    gc_diag_add(&e->h.diag, r->sqlstate, r->native, "%s", r->message);
-                }
-            } else if (rc == SQL_SUCCESS_WITH_INFO && result == SQL_SUCCESS) {
-                result = SQL_SUCCESS_WITH_INFO;
-            }
-        }
-        pthread_mutex_unlock(&c->lock);
-    }
-    pthread_mutex_unlock(&e->lock);
-    return result;
 }

@@ -24,6 +24,13 @@ typedef struct gc_handle {
     gc_diag diag;
 } gc_handle;
 
+/* The four handle types, for a module that only points at them: gc_env.h,
+ * gc_conn.h, gc_stmt.h and gc_desc.h define them. */
+typedef struct gc_env gc_env;
+typedef struct gc_conn gc_conn;
+typedef struct gc_stmt gc_stmt;
+typedef struct gc_desc gc_desc;
+
 /* True when h is a live handle of that kind (NULL-safe). */
 static inline int gc_handle_is(const void *h, gc_handle_kind kind)
 {

@@ -32,8 +32,6 @@
 
 #include "core/gc_conn.h"
 
-typedef struct gc_stmt gc_stmt;
-
 /* How the statement about to be sent is guarded. */
 typedef enum gc_txn_guard_mode {
     GC_GUARD_NONE = 0,      /* nothing to do before sending */

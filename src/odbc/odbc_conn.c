@@ -113,7 +113,7 @@ SQLRETURN SQL_API SQLEndTran(SQLSMALLINT handle_type, SQLHANDLE handle,
         gc_env *e = gc_odbc_enter_env(handle);
         if (e == NULL)
             return SQL_INVALID_HANDLE;
-        return gc_odbc_leave_env(e, gc_env_end_tran(e, completion));
+        return gc_odbc_leave_env(e, gc_conn_end_tran_env(e, completion));
     }
     if (handle_type != SQL_HANDLE_DBC)
         return SQL_INVALID_HANDLE;

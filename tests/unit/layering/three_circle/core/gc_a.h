@@ -1,0 +1,2 @@
+/* gc_a imports gc_b. */
+#include "core/gc_b.h"

@@ -1,0 +1,2 @@
+/* gc_b imports gc_c. */
+#include "core/gc_c.h"
