@@ -151,6 +151,9 @@ SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
         return SQL_SUCCESS;
     case SQL_ATTR_AUTO_IPD:
     case SQL_ATTR_CONNECTION_DEAD:
+    case GCODBC_ATTR_LAST_MEMBER:
+    case GCODBC_ATTR_CATALOG_VERSION:
+    case GCODBC_ATTR_DRIVER_VERSION:
         return attr_error(c, "HY092", "read-only attribute", attr);
     default:
         return attr_error(c, "HY092", "invalid attribute", attr);
@@ -263,6 +266,8 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
         return gc_strout_put_int(&out, "", string_length, &c->h.diag);
     case GCODBC_ATTR_LAST_MEMBER:
         return gc_strout_put_int(&out, last_member_name(c), string_length, &c->h.diag);
+    case GCODBC_ATTR_DRIVER_VERSION:
+        return gc_strout_put_int(&out, GCODBC_DRIVER_VER, string_length, &c->h.diag);
     case GCODBC_ATTR_CATALOG_VERSION: {
         SQLBIGINT v = c->global != NULL ? (SQLBIGINT)gc_global_catalog_version(c->global) : -1;
         if (value != NULL)

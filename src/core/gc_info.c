@@ -51,7 +51,7 @@ static const info_item info_table[] = {
     /* Driver and data source */
     STR(SQL_DRIVER_NAME, "libgcodbc.so"),
     /* Our own version, never a psqlODBC one (docs/connection-attributes.md). */
-    STR(SQL_DRIVER_VER, GCODBC_DRIVER_VER),
+    STR(SQL_DRIVER_VER, GCODBC_PSQLODBC_LEVEL),
     STR(SQL_DRIVER_ODBC_VER, "03.51"),
     STR(SQL_DBMS_NAME, "PostgreSQL"),
     STR(SQL_ACCESSIBLE_PROCEDURES, "N"),

@@ -41,17 +41,33 @@ static SQLUSMALLINT info_u16(SQLHDBC dbc, SQLUSMALLINT item)
     return v;
 }
 
+/* SQL_DRIVER_VER: the psqlODBC release gcodbc behaves as, which clients key
+ * their psqlODBC workarounds on (pyodbc's tests: ODBC 3's column names from
+ * 13.02 on); gcodbc's own version, ##.##.####, from the numbers the build
+ * takes its version from, is its own read-only attribute. */
+static void test_driver_versions(SQLHDBC dbc)
+{
+    check_info_string(dbc, SQL_DRIVER_VER, "SQL_DRIVER_VER", "13.02.0000");
+    char driver_ver[32], own[32];
+    snprintf(driver_ver, sizeof driver_ver, "%02d.%02d.%04d", GCODBC_VERSION_MAJOR,
+             GCODBC_VERSION_MINOR, GCODBC_VERSION_PATCH);
+    SQLINTEGER own_len = 0;
+    SQLRETURN rc = SQLGetConnectAttr(dbc, GCODBC_ATTR_DRIVER_VERSION, own, sizeof own,
+                                     &own_len);
+    CT_CHECK(rc == SQL_SUCCESS && strcmp(own, driver_ver) == 0 &&
+             own_len == (SQLINTEGER)strlen(driver_ver),
+             "GCODBC_ATTR_DRIVER_VERSION: rc=%d '%s', expected '%s'", rc, own, driver_ver);
+    rc = SQLSetConnectAttr(dbc, GCODBC_ATTR_DRIVER_VERSION, (SQLPOINTER) "99.00.0000", SQL_NTS);
+    CT_CHECK(rc == SQL_ERROR && ct_has_state(SQL_HANDLE_DBC, dbc, "HY092"),
+             "setting GCODBC_ATTR_DRIVER_VERSION: rc=%d, expected HY092 (read-only)", rc);
+}
+
 static void test_get_info(SQLHDBC dbc)
 {
     check_info_string(dbc, SQL_DBMS_NAME, "SQL_DBMS_NAME", "PostgreSQL");
     check_info_string(dbc, SQL_DRIVER_NAME, "SQL_DRIVER_NAME", "libgcodbc.so");
     check_info_string(dbc, SQL_DRIVER_ODBC_VER, "SQL_DRIVER_ODBC_VER", "03.51");
-    /* SQL_DRIVER_VER: this driver's own version, ##.##.####, from the numbers
-     * the build takes its version from (never a psqlODBC look-alike). */
-    char driver_ver[32];
-    snprintf(driver_ver, sizeof driver_ver, "%02d.%02d.%04d", GCODBC_VERSION_MAJOR,
-             GCODBC_VERSION_MINOR, GCODBC_VERSION_PATCH);
-    check_info_string(dbc, SQL_DRIVER_VER, "SQL_DRIVER_VER", driver_ver);
+    test_driver_versions(dbc);
     check_info_string(dbc, SQL_IDENTIFIER_QUOTE_CHAR, "SQL_IDENTIFIER_QUOTE_CHAR", "\"");
     check_info_string(dbc, SQL_DATA_SOURCE_NAME, "SQL_DATA_SOURCE_NAME", ct_dsn());
     check_info_string(dbc, SQL_DATABASE_NAME, "SQL_DATABASE_NAME", "gcodbc_test");
