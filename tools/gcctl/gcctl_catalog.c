@@ -135,7 +135,11 @@ static const char catalog_ddl[] =
      * of a global connection's session (gcodbc.global_connection, its
      * startup option: a plain write whose rows are in one group), one to
      * a second group (the first one's server is kept in
-     * gcodbc.remote_write_server for the transaction). Other sessions
+     * gcodbc.remote_write_server for the transaction), or one after the
+     * statement wrote rows on its own member (a trigger of its table
+     * writing another group: the local transaction has an id and the
+     * transaction's table statistics count rows; an id from nextval alone,
+     * WAL-logged every 32 values, counts none). Other sessions
      * (psql, gcctl, a general connection) write through as before.
      * TG_ARGV[0] is the foreign table's server. */
     "CREATE OR REPLACE FUNCTION gcluster.refuse_remote_write()\n"
@@ -156,6 +160,11 @@ static const char catalog_ddl[] =
     "      why := pg_catalog.format('in an autocommit statement that wrote group %s '\n"
     "             'through postgres_fdw too', coalesce((SELECT g.name FROM gcluster.groups g\n"
     "             WHERE g.fdw_server = earlier), earlier));\n"
+    "    END IF;\n"
+    "    IF why IS NULL AND pg_catalog.pg_current_xact_id_if_assigned() IS NOT NULL\n"
+    "       AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_xact_all_tables x\n"
+    "                   WHERE x.n_tup_ins + x.n_tup_upd + x.n_tup_del > 0) THEN\n"
+    "      why := 'in an autocommit statement that wrote on its own member first';\n"
     "    END IF;\n"
     "  END IF;\n"
     "  IF why IS NOT NULL THEN\n"

@@ -35,6 +35,10 @@ The driver's connections put statements without a key on G3
     parameters, run on G3 and reach G1 through postgres_fdw: none is
     refused; G1's primary holds the 100 rows in its own partitions and
     received them from postgres_fdw; G3's sequence moved by 100.
+(e2) A plain UPDATE of W by key whose trigger (on W's partition on G3)
+    updates Z of G2 through postgres_fdw: W's row was written on G3 first
+    (the local transaction wrote rows), so the write to Z is refused and
+    nothing is applied.
 (f) Not the driver's, or not a global connection: psql as the application
     role and a general connection (GlobalConnection=No) run `SELECT bump(Z,
     W)` on G3 as before: both balances rise by one each time."""
@@ -172,6 +176,21 @@ if drawn != "100":
     fail(f"(e) G3's sequence should have given 100 values, its last is {drawn}")
 log("(e) 100 autocommit INSERTs through postgres_fdw with a default drawn on G3 (nextval "
     "WAL-logged 4 times): none refused, 100 rows on G1's own partitions")
+
+# (e2) a plain write whose own table's trigger writes another group: the
+# local row is written first, so the remote write is refused
+leaf = su(P["G3"], f"SELECT tableoid::regclass FROM accounts WHERE id = {W}")
+su(P["G3"], "CREATE FUNCTION public.pass_on() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN "
+            f"UPDATE accounts SET balance = balance + 1 WHERE id = {Z}; RETURN NEW; END $f$; "
+            f"CREATE TRIGGER pass_on AFTER UPDATE ON {leaf} FOR EACH ROW "
+            "EXECUTE FUNCTION public.pass_on()")
+refused("(e2) a plain UPDATE of G3's row whose trigger writes G2's",
+        lambda: auto.cursor().execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?",
+                                      W),
+        why="that wrote on its own member first")
+unchanged("(e2)", before)
+su(P["G3"], f"DROP TRIGGER pass_on ON {leaf}; DROP FUNCTION public.pass_on()")
+log("(e2) a plain write whose table's trigger writes another group: refused, nothing changed")
 
 # (f) psql and a general connection are not the driver's global sessions
 helper("app", P["G3"], f"BEGIN; SELECT bump({Z}, {W}); COMMIT")
