@@ -3,7 +3,7 @@
  * gc_ddl_exec.h and global/gc_ddl.h) instead of routing it to one member.
  */
 #include "core/gc_ddl_exec.h"
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 #include "global/gc_ddl.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"

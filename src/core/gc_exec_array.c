@@ -40,9 +40,9 @@
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
 #include "core/gc_txn_guard.h"
-#include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "sql/gc_analyzer.h"
 
 /* What the pipeline holds around a row of an autocommit batch
  * (array_run.marks). */

@@ -16,13 +16,13 @@
 #include "core/gc_remote_refusal.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
-#include "global/gc_analyzer.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 #include "global/gc_outcome.h"
 #include "global/gc_session_pool.h"
-#include "global/gc_session_sql.h"
 #include "global/gc_temp_tables.h"
+#include "sql/gc_analyzer.h"
+#include "sql/gc_session_sql.h"
 
 void gc_route_analyze(gc_stmt *s)
 {

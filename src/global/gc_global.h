@@ -32,10 +32,10 @@
 #include <stdint.h>
 
 #include "config/gc_settings.h"
-#include "global/gc_analyzer.h"
 #include "global/gc_outcome.h"
 #include "global/gc_topology.h"
 #include "member/gc_member.h"
+#include "sql/gc_analyzer.h"
 #include "util/gc_error.h"
 #include "util/gc_trace.h"
 

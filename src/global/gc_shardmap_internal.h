@@ -8,9 +8,9 @@
 
 #include <stdatomic.h>
 
-#include "global/gc_keyval.h"
 #include "global/gc_shardmap.h"
-#include "global/gc_shardmap_bound.h"
+#include "placement/gc_keyval.h"
+#include "placement/gc_shardmap_bound.h"
 
 typedef struct gc_prel gc_prel;
 

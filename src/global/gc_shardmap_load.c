@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_pghash.h"
 #include "global/gc_shardmap_internal.h"
+#include "placement/gc_pghash.h"
 
 /* Bounds are printed in the session's DateStyle: the load pins ISO (and
  * standard strings) for its own transaction or savepoint only. JIT is off

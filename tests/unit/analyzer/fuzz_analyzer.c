@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

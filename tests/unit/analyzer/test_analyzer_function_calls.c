@@ -14,8 +14,8 @@
 
 #include <string.h>
 
-#include "global/gc_analyzer.h"
-#include "global/gc_analyzer_internal.h"
+#include "sql/gc_analyzer.h"
+#include "sql/gc_analyzer_internal.h"
 
 /* What the analysis must say: read-only (re-runnable), routed as a read only,
  * or a write. */

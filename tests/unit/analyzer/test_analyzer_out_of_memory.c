@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 
 enum { RW = 0, RO = 1 };
 

@@ -12,7 +12,7 @@
 
 #include <libpq-fe.h>
 
-#include "global/gc_pghash.h"
+#include "placement/gc_pghash.h"
 
 #define VALUES_PER_TYPE 3000
 #define SEED GC_PGHASH_PARTITION_SEED

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "global/gc_pghash.h"
+#include "placement/gc_pghash.h"
 
 #define SEED GC_PGHASH_PARTITION_SEED
 

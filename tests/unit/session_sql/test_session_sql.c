@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_session_sql.h"
+#include "sql/gc_session_sql.h"
 
 typedef struct refused_case {
     const char *sql;

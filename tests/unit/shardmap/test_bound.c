@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "global/gc_shardmap_bound.h"
+#include "placement/gc_shardmap_bound.h"
 
 static void parse_ok(const char *text, const gc_keytype *types, int n, gc_part_bound *b)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "global/gc_keyval.h"
+#include "placement/gc_keyval.h"
 
 /* Parses and returns the integer form; fails the test when refused. */
 static int64_t accept_int(gc_keytype t, int32_t typmod, const char *s)

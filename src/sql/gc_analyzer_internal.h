@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 #include "sql/gc_sql_lexer.h"
 
 #define GC_AZ_MAX_CTES 16

@@ -3,14 +3,14 @@
  * lists and statement boundaries. The target table and the pinned columns
  * are in gc_analyzer_target.c.
  */
-#include "global/gc_analyzer.h"
+#include "sql/gc_analyzer.h"
 
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer_internal.h"
+#include "sql/gc_analyzer_internal.h"
 
 bool gc_az_kw(const gc_az *az, size_t i, const char *word)
 {

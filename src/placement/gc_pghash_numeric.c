@@ -1,7 +1,7 @@
 /* numeric's extended hash computed from the value's decimal text, without
  * building a numeric: the base-10000 digits are produced one at a time and
  * streamed into the byte hash. */
-#include "global/gc_pghash.h"
+#include "placement/gc_pghash.h"
 
 #include <assert.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Date and timestamp text to PostgreSQL's internal values (see header). */
-#include "global/gc_keyval_datetime.h"
+#include "placement/gc_keyval_datetime.h"
 
 #include <string.h>
 #include <strings.h>

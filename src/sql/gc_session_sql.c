@@ -5,7 +5,7 @@
  * rule looks at the current token, a few tokens before it and a few after
  * (a copy of the lexer looks ahead), never at the text itself.
  */
-#include "global/gc_session_sql.h"
+#include "sql/gc_session_sql.h"
 
 #include <assert.h>
 #include <stdint.h>

@@ -1,12 +1,12 @@
 /* Key values from text, compared and hashed as PostgreSQL does (see header). */
-#include "global/gc_keyval.h"
+#include "placement/gc_keyval.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "global/gc_keyval_datetime.h"
-#include "global/gc_pghash.h"
+#include "placement/gc_keyval_datetime.h"
+#include "placement/gc_pghash.h"
 #include "util/gc_hex.h"
 
 /* The C locale's isspace/isdigit, independent of the process locale. */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "global/gc_keyval.h"
+#include "placement/gc_keyval.h"
 
 typedef enum gc_bound_kind {
     GC_BOUND_HASH,      /* FOR VALUES WITH (modulus m, remainder r) */

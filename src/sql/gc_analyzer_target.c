@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer_internal.h"
+#include "sql/gc_analyzer_internal.h"
 
 /* Nesting of parentheses the WHERE walk follows; deeper groups are ignored. */
 #define MAX_WHERE_DEPTH 32

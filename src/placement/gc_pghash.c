@@ -1,7 +1,7 @@
 /* Byte, integer and per-type hashes equal to PostgreSQL 15's extended hashes
  * (see gc_pghash.h). Written from the behaviour described in the design notes
  * and checked against a server; the numeric hash is in gc_pghash_numeric.c. */
-#include "global/gc_pghash.h"
+#include "placement/gc_pghash.h"
 
 #include <assert.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* Partition bounds from pg_get_expr text, and choosing a partition (see header). */
-#include "global/gc_shardmap_bound.h"
+#include "placement/gc_shardmap_bound.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_pghash.h"
+#include "placement/gc_pghash.h"
 #include "sql/gc_sql_lexer.h"
 
 /* One item of a bound's value list, before it is typed. */

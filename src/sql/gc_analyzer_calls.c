@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer_internal.h"
+#include "sql/gc_analyzer_internal.h"
 
 /* Built-in functions that write, lock, signal or change server state. A
  * SELECT calling one is never read-only: it must reach a primary, and it

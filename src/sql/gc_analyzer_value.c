@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_analyzer_internal.h"
+#include "sql/gc_analyzer_internal.h"
 #include "util/gc_hex.h"
 
 static char *copy_bytes(gc_az *az, const char *s, size_t n)

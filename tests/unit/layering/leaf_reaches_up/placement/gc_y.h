@@ -1,0 +1,3 @@
+/* The SQL leaf is allowed; a member session is not. */
+#include "sql/gc_x.h"
+#include "member/gc_member.h"

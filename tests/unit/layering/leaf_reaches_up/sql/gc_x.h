@@ -1,0 +1,3 @@
+/* Another leaf's header and util: both allowed. */
+#include "placement/gc_y.h"
+#include "util/gc_error.h"
