@@ -1,6 +1,6 @@
 /*
- * SQLRowCount read from each kind of command tag (docs/statements.md,
- * "Row counts"): the driver reads the count of a well-formed tag itself
+ * SQLRowCount read from each kind of command tag (docs/statements.md, the
+ * SQLRowCount item): the driver reads the count of a well-formed tag itself
  * and leaves the others to libpq (docs/performance.md). INSERT (whose tag
  * has an oid before the count), UPDATE, DELETE, MERGE, SELECT (CREATE
  * TABLE AS), MOVE and FETCH, counts of one digit and of six, a prepared
