@@ -413,13 +413,18 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
     *pv_out = NULL;
     if (n == 0)
         return SQL_SUCCESS;
-    gc_param_value *pv = calloc((size_t)n, sizeof *pv);
+    /* Not calloc (nor malloc and memset, which the compiler makes a
+     * calloc): glibc's calloc bypasses its per-thread cache, some 130
+     * instructions more on every execute. Each value is cleared before it
+     * is converted; only those are freed on failure. */
+    gc_param_value *pv = malloc((size_t)n * sizeof *pv);
     if (pv == NULL) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
     SQLRETURN result = SQL_SUCCESS;
     for (int i = 0; i < n; i++) {
+        pv[i] = (gc_param_value){ 0 };
         gc_param_ref ref;
         gc_param_locate(s, i, row, &ref);
         const void *value = ref.value;
@@ -442,7 +447,7 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
             gc_diag_add_error_at(&s->h.diag, &about, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
         }
         if (rc == SQL_ERROR) {
-            free_values(pv, n);
+            free_values(pv, i + 1);
             return SQL_ERROR;
         }
         if (rc == SQL_SUCCESS_WITH_INFO)

@@ -173,11 +173,15 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
  * SQL_VARBINARY, so all three count). */
 static bool is_binary_param(const gc_stmt *s, SQLULEN row, int i, const gc_param_value *pv)
 {
+    /* The converted value first: locating the bound one costs more, and
+     * most values are not binary. */
+    if (pv[i].data == NULL || pv[i].format != 1)
+        return false;
     gc_param_ref ref;
     gc_param_locate(s, i, row, &ref);
     bool binary_type = ref.sql_type == SQL_LONGVARBINARY || ref.sql_type == SQL_VARBINARY ||
                        ref.sql_type == SQL_BINARY;
-    return binary_type && pv[i].data != NULL && pv[i].format == 1;
+    return binary_type;
 }
 
 /* Collects the results of what was sent on m; false when one is an error. */

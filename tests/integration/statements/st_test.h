@@ -187,6 +187,21 @@ static inline const char *st_query_text(st_conn *c, const char *sql)
     return buf;
 }
 
+/* Closes s's cursor and runs sql on it directly. */
+static inline SQLRETURN st_run(SQLHSTMT s, const char *sql)
+{
+    SQLFreeStmt(s, SQL_CLOSE);
+    return SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS);
+}
+
+/* SQLRowCount of s (checked; -2 when it fails). */
+static inline SQLLEN st_row_count(SQLHSTMT s)
+{
+    SQLLEN n = -2;
+    ST_OK(SQLRowCount(s, &n), s);
+    return n;
+}
+
 static inline int st_finish(const char *name)
 {
     if (st_failures == 0)

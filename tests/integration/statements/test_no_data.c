@@ -7,19 +7,6 @@
  */
 #include "st_test.h"
 
-static SQLRETURN run(SQLHSTMT s, const char *sql)
-{
-    SQLFreeStmt(s, SQL_CLOSE);
-    return SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS);
-}
-
-static SQLLEN row_count(SQLHSTMT s)
-{
-    SQLLEN n = -2;
-    ST_OK(SQLRowCount(s, &n), s);
-    return n;
-}
-
 #define EXPECT_RC(call, s, want)                                                  \
     do {                                                                          \
         SQLRETURN rc_ = (call);                                                   \
@@ -37,31 +24,32 @@ static void odbc3(void)
     st_exec(&c, "insert into nd_t values (1, 'a'), (2, 'b')");
     SQLHSTMT s = st_stmt(&c);
 
-    EXPECT_RC(run(s, "update nd_t set v = 'x' where id = 99"), s, SQL_NO_DATA);
-    ST_CHECK(row_count(s) == 0, "row count after SQL_NO_DATA");
-    EXPECT_RC(run(s, "delete from nd_t where id < 0"), s, SQL_NO_DATA);
-    EXPECT_RC(run(s, "insert into nd_t select * from nd_t where false"), s, SQL_NO_DATA);
-    EXPECT_RC(run(s, "insert into nd_t values (1, 'a') on conflict do nothing"), s, SQL_NO_DATA);
-    EXPECT_RC(run(s, "merge into nd_t t using (select 7 as id) n on t.id = n.id "
+    EXPECT_RC(st_run(s, "update nd_t set v = 'x' where id = 99"), s, SQL_NO_DATA);
+    ST_CHECK(st_row_count(s) == 0, "row count after SQL_NO_DATA");
+    EXPECT_RC(st_run(s, "delete from nd_t where id < 0"), s, SQL_NO_DATA);
+    EXPECT_RC(st_run(s, "insert into nd_t select * from nd_t where false"), s, SQL_NO_DATA);
+    EXPECT_RC(st_run(s, "insert into nd_t values (1, 'a') on conflict do nothing"), s, SQL_NO_DATA);
+    EXPECT_RC(st_run(s, "merge into nd_t t using (select 7 as id) n on t.id = n.id "
                      "when matched then delete"), s, SQL_NO_DATA);
     /* Rows changed, rows returned, or another result to come: success. */
-    EXPECT_RC(run(s, "update nd_t set v = 'y' where id = 1"), s, SQL_SUCCESS);
-    ST_CHECK(row_count(s) == 1, "one row updated");
-    EXPECT_RC(run(s, "select * from nd_t where false"), s, SQL_SUCCESS);
+    EXPECT_RC(st_run(s, "update nd_t set v = 'y' where id = 1"), s, SQL_SUCCESS);
+    ST_CHECK(st_row_count(s) == 1, "one row updated");
+    EXPECT_RC(st_run(s, "select * from nd_t where false"), s, SQL_SUCCESS);
     /* (In a transaction: a global connection sends an autocommit write
      * with its transaction id, which takes one statement only.) */
     SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
-    EXPECT_RC(run(s, "update nd_t set v = 'x' where id = 99; select 1"), s, SQL_SUCCESS);
+    EXPECT_RC(st_run(s, "update nd_t set v = 'x' where id = 99; select 1"), s, SQL_SUCCESS);
     EXPECT_RC(SQLMoreResults(s), s, SQL_SUCCESS);
     SQLFreeStmt(s, SQL_CLOSE);
     SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
-    EXPECT_RC(run(s, "comment on table nd_t is 'no data test'"), s, SQL_SUCCESS);
-    ST_CHECK(row_count(s) == -1, "COMMENT has no count: %ld", (long)row_count(s));
-    EXPECT_RC(run(s, "create index nd_t_v on nd_t (v)"), s, SQL_SUCCESS);
-    ST_CHECK(row_count(s) == 0, "CREATE INDEX counts 0, as psqlODBC: %ld", (long)row_count(s));
-    EXPECT_RC(run(s, "drop index nd_t_v"), s, SQL_SUCCESS);
+    EXPECT_RC(st_run(s, "comment on table nd_t is 'no data test'"), s, SQL_SUCCESS);
+    ST_CHECK(st_row_count(s) == -1, "COMMENT has no count: %ld", (long)st_row_count(s));
+    EXPECT_RC(st_run(s, "create index nd_t_v on nd_t (v)"), s, SQL_SUCCESS);
+    ST_CHECK(st_row_count(s) == 0, "CREATE INDEX counts 0, as psqlODBC: %ld",
+             (long)st_row_count(s));
+    EXPECT_RC(st_run(s, "drop index nd_t_v"), s, SQL_SUCCESS);
     /* An error stays an error. */
-    ST_EXPECT_STATE(run(s, "update no_such_table set v = 1"), s, "42P01");
+    ST_EXPECT_STATE(st_run(s, "update no_such_table set v = 1"), s, "42P01");
 
     /* Prepared, with a parameter; and a parameter array. */
     SQLINTEGER ids[3] = { 99, 98, 97 };
@@ -74,7 +62,7 @@ static void odbc3(void)
     EXPECT_RC(SQLExecute(s), s, SQL_NO_DATA);
     ids[1] = 2;
     EXPECT_RC(SQLExecute(s), s, SQL_SUCCESS);
-    ST_CHECK(row_count(s) == 1, "array deleted one row");
+    ST_CHECK(st_row_count(s) == 1, "array deleted one row");
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)1, 0), s);
 
     /* Data at execution: the SQLParamData that runs it. */
@@ -109,11 +97,11 @@ static void odbc2(void)
     ST_CHECK(ST_SUCCEEDED(rc), "ODBC 2 connect rc=%d", (int)rc);
     SQLHSTMT s;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &s);
-    run(s, "drop table if exists nd_t2");
-    EXPECT_RC(run(s, "create table nd_t2 (id int)"), s, SQL_SUCCESS);
-    EXPECT_RC(run(s, "update nd_t2 set id = 1 where id = 2"), s, SQL_SUCCESS);
-    ST_CHECK(row_count(s) == 0, "ODBC 2 row count");
-    EXPECT_RC(run(s, "drop table nd_t2"), s, SQL_SUCCESS);
+    st_run(s, "drop table if exists nd_t2");
+    EXPECT_RC(st_run(s, "create table nd_t2 (id int)"), s, SQL_SUCCESS);
+    EXPECT_RC(st_run(s, "update nd_t2 set id = 1 where id = 2"), s, SQL_SUCCESS);
+    ST_CHECK(st_row_count(s) == 0, "ODBC 2 row count");
+    EXPECT_RC(st_run(s, "drop table nd_t2"), s, SQL_SUCCESS);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
