@@ -15,14 +15,15 @@
 bool gc_commit_write_applies(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    /* A text of several statements (simple_query) keeps its own path: the
-     * id's pipeline is the extended protocol, which carries one statement
-     * per query; such a text carries its mark at its head (gc_exec.c). A
-     * marked single statement comes here: its mark goes first in the id's
-     * pipeline (marked_before). */
+    /* A text of several statements (simple_query, or seen several by the
+     * analysis before any server refused to prepare it) keeps its own path:
+     * the id's pipeline is the extended protocol, which carries one
+     * statement per query; such a text carries its mark at its head
+     * (gc_exec.c). A marked single statement comes here: its mark goes
+     * first in the id's pipeline (marked_before). */
     if (c->global == NULL || !c->settings.resolve_lost_writes || !c->autocommit ||
-        s->analysis == NULL || s->simple_query || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0)
+        s->analysis == NULL || s->simple_query || s->analysis->several ||
+        gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0)
         return false;
     gc_sql_kind k = s->analysis->kind;
     if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
