@@ -10,14 +10,21 @@
 #include "global/gc_global.h"
 #include "global/gc_global_commit.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_remote_write.h"
 
 bool gc_commit_write_applies(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
+    /* A text of several statements (simple_query, or seen several by the
+     * analysis before any server refused to prepare it) keeps its own path:
+     * the id's pipeline is the extended protocol, which carries one
+     * statement per query; such a text carries its mark at its head
+     * (gc_exec.c). A marked single statement comes here: its mark goes
+     * first in the id's pipeline (marked_before). */
     if (c->global == NULL || !c->settings.resolve_lost_writes || !c->autocommit ||
-        s->analysis == NULL || s->simple_query || gc_global_prelude_pending(c->global) ||
-        gc_global_pinned_member(c->global) >= 0 || gc_global_statement_marked(c->global))
-        return false;     /* a marked statement goes in its own pipeline (gc_exec.c) */
+        s->analysis == NULL || s->simple_query || s->analysis->several ||
+        gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0)
+        return false;
     gc_sql_kind k = s->analysis->kind;
     if (k != GC_SQL_INSERT && k != GC_SQL_UPDATE && k != GC_SQL_DELETE && k != GC_SQL_MERGE)
         return false;
@@ -187,7 +194,18 @@ static SQLRETURN set_write_result(gc_stmt *s, gc_member_xid_source source, PGres
     return gc_stmt_set_local_result(s, result);
 }
 
-/* Sends the write and collects it all, under the query timeout. */
+/* The command the write goes after in its pipeline: the statement mark
+ * when routing gave it one (the trigger on foreign tables then refuses
+ * its writes through postgres_fdw, docs/global-connection.md), else none.
+ * An INSERT, UPDATE, DELETE or MERGE is never a COPY nor refused in a
+ * transaction block, the cases where gc_exec.c sends a statement unmarked. */
+static const char *marked_before(const gc_stmt *s)
+{
+    return gc_global_statement_marked(s->conn->global) ? GC_REMOTE_WRITE_STATEMENT_MARK : NULL;
+}
+
+/* Sends the write (after its mark, if any) and collects it all, under the
+ * query timeout. */
 static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source, int n,
                        const Oid *types, const char *const *values, const int *lengths,
                        const int *formats, gc_member_xid_run *run, gc_error *err)
@@ -201,8 +219,8 @@ static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source, i
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     atomic_store(&s->in_server_call, true);
-    bool ok = gc_session_run_statement_with_xid(m, source, name, s->sql, n, types, values,
-                                                lengths, formats, run, err);
+    bool ok = gc_session_run_statement_with_xid(m, source, marked_before(s), name, s->sql, n,
+                                                types, values, lengths, formats, run, err);
     atomic_store(&s->in_server_call, false);
     gc_exec_timer_stop(&timer);
     return ok;

@@ -29,7 +29,9 @@
 
 /* Whether this execution of s is an autocommit write sent with its
  * transaction id: global connection, autocommit, no transaction open or
- * held back, INSERT/UPDATE/DELETE/MERGE by analysis, one statement. A
+ * held back, INSERT/UPDATE/DELETE/MERGE by analysis, one statement
+ * (with the statement mark or without: the mark goes first in its
+ * pipeline). A
  * write with RETURNING too: its rows arrive in full before it commits, so
  * they are held by the driver (not streamed) and survive a lost answer. */
 bool gc_commit_write_applies(const gc_stmt *s);

@@ -347,7 +347,9 @@ typedef enum gc_member_xid_source {
 /* Runs one autocommit statement in one pipelined exchange (libpq pipeline
  * mode): the statement, then `SELECT pg_current_xact_id_if_assigned(),
  * pg_postmaster_start_time()`, a flush request, sync (or, for
- * GC_XID_RETURNED, the statement, a flush request, sync). Everything up to the
+ * GC_XID_RETURNED, the statement, a flush request, sync), after `before`
+ * when it is not NULL (a command without parameters, whose answer is
+ * dropped: the statement mark). Everything up to the
  * sync is one implicit transaction, committed there: one round trip, no
  * BEGIN or COMMIT, and the id (with the server's incarnation) arrives
  * before the commit. A session lost while the statement itself runs is
@@ -364,10 +366,10 @@ typedef enum gc_member_xid_source {
  * committed. The first server error is also handed over as run->error
  * (with its DETAIL and HINT); the caller calls gc_member_xid_run_clear. */
 bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
-                                      const char *stmt_name, const char *sql, int nparams,
-                                      const Oid *param_types, const char *const *values,
-                                      const int *lengths, const int *formats,
-                                      gc_member_xid_run *run, gc_error *err);
+                                      const char *before, const char *stmt_name, const char *sql,
+                                      int nparams, const Oid *param_types,
+                                      const char *const *values, const int *lengths,
+                                      const int *formats, gc_member_xid_run *run, gc_error *err);
 /* Commits the session's open transaction in one pipelined exchange:
  * `SELECT pg_current_xact_id_if_assigned(), pg_postmaster_start_time()`, a
  * flush request, COMMIT, sync. Same contract as

@@ -18,6 +18,10 @@
  *    with the statement's own answer, from a RETURNING of the id appended
  *    to it: the statement, a flush request, sync. One statement less for
  *    the server to run and the client to read.
+ *    A statement that carries a command before it (the statement mark,
+ *    gc_remote_write.h) has that command first, in the same implicit
+ *    transaction: its answer is dropped; its error is the statement's, and
+ *    the work after it is skipped by the server, so nothing commits.
  *    (Asking the id first, with `SELECT pg_current_xact_id()`, would let a
  *    failure in the middle of a long statement be resolved too, at the cost
  *    of one more wake-up of the client per statement: measured about 25%
@@ -47,7 +51,7 @@
  * on every write cost about a third of a single-row UPDATE's throughput. */
 #define XID_STATEMENT "gc_xid"
 
-enum xid_step { STEP_XID, STEP_WORK, STEP_SYNC };
+enum xid_step { STEP_BEFORE, STEP_XID, STEP_WORK, STEP_SYNC };
 
 /* What the collected answers said so far. */
 typedef struct xid_answers {
@@ -268,15 +272,19 @@ static bool send_xid_query(gc_member *m, const char *xid_query, bool prepared)
 /* Queues one pipelined exchange: with xid_first the id query, a flush
  * request, the work (the statement, or COMMIT), a sync; with id_returned
  * (the statement returns the id itself) the work, a flush request, a sync;
- * else the work, the id query, a flush request, a sync. *work_queued tells
- * whether the part that may commit was queued (libpq sends nothing before
- * the sync, unless its buffer fills). */
-static bool queue_pipeline(gc_member *m, bool xid_first, bool id_returned, const char *xid_query,
-                           bool xid_prepared, const char *stmt_name, const char *sql,
-                           int nparams, const Oid *param_types, const char *const *values,
-                           const int *lengths, const int *formats, bool *work_queued)
+ * else the work, the id query, a flush request, a sync. `before`, when not
+ * NULL, is queued first (an autocommit statement's mark). *work_queued
+ * tells whether the part that may commit was queued (libpq sends nothing
+ * before the sync, unless its buffer fills). */
+static bool queue_pipeline(gc_member *m, const char *before, bool xid_first, bool id_returned,
+                           const char *xid_query, bool xid_prepared, const char *stmt_name,
+                           const char *sql, int nparams, const Oid *param_types,
+                           const char *const *values, const int *lengths, const int *formats,
+                           bool *work_queued)
 {
     *work_queued = false;
+    if (before != NULL && !PQsendQueryParams(m->conn, before, 0, NULL, NULL, NULL, NULL, 0))
+        return false;
     if (xid_first) {
         if (!send_xid_query(m, xid_query, xid_prepared) ||
             !PQsendFlushRequest(m->conn))
@@ -294,11 +302,28 @@ static bool queue_pipeline(gc_member *m, bool xid_first, bool id_returned, const
     return PQpipelineSync(m->conn) == 1;
 }
 
+/* The order in which the answers of queue_pipeline's exchange come, into
+ * steps (room for 4); returns how many. */
+static int pipeline_steps(bool before, bool xid_first, bool id_returned, int *steps)
+{
+    int n = 0;
+    if (before)
+        steps[n++] = STEP_BEFORE;
+    if (xid_first)
+        steps[n++] = STEP_XID;
+    steps[n++] = STEP_WORK;
+    if (!xid_first && !id_returned)
+        steps[n++] = STEP_XID;
+    steps[n++] = STEP_SYNC;
+    return n;
+}
+
 /* The common part of both runs: send, collect, decide. `is_commit`: the
  * work is COMMIT of the open transaction (session in a transaction); else
- * an autocommit statement (session idle). */
-static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_returned,
-                         bool xid_prepared, bool keep_error, const char *stmt_name, const char *sql,
+ * an autocommit statement (session idle), after `before` when not NULL. */
+static bool run_pipeline(gc_member *m, bool is_commit, const char *before, bool xid_first,
+                         bool id_returned, bool xid_prepared, bool keep_error,
+                         const char *stmt_name, const char *sql,
                          int nparams, const Oid *param_types, const char *const *values,
                          const int *lengths, const int *formats, gc_member_xid_run *run,
                          gc_error *err)
@@ -327,8 +352,9 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
         gc_member_error_from_libpq(err, "HY000", PQerrorMessage(m->conn));
         return false;
     }
-    gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s pipelined with xid: %s",
-                   m->name ? m->name : "-", is_commit ? "COMMIT" : sql);
+    gc_trace_write(m->trace, GC_TRACE_DEBUG, "member %s pipelined with xid: %s%s%s",
+                   m->name ? m->name : "-", before != NULL ? before : "",
+                   before != NULL ? "; " : "", is_commit ? "COMMIT" : sql);
     m->in_flight = true;
     m->sent_generation = m->generation;
     m->last_io_ms = gc_member_monotonic_ms();
@@ -336,9 +362,10 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
     bool work_queued = false;
     /* xid_first only for COMMIT: an autocommit statement asks after itself. */
     assert(!xid_first || is_commit);
-    if (!queue_pipeline(m, xid_first, id_returned, XID_QUERY_IF_ASSIGNED, xid_prepared, stmt_name,
-                        sql, nparams,
-                        param_types, values, lengths, formats, &work_queued)) {
+    assert(before == NULL || !is_commit);
+    if (!queue_pipeline(m, before, xid_first, id_returned, XID_QUERY_IF_ASSIGNED, xid_prepared,
+                        stmt_name, sql, nparams, param_types, values, lengths, formats,
+                        &work_queued)) {
         gc_error why;
         gc_member_error_from_libpq(&why, "08S01", PQerrorMessage(m->conn));
         gc_member_went_down(m, &why);    /* the half-sent pipeline is unusable */
@@ -353,12 +380,9 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
     a.is_commit = is_commit;
     a.id_returned = id_returned;
     a.keep_error = keep_error;
-    static const int xid_then_work[3] = { STEP_XID, STEP_WORK, STEP_SYNC };
-    static const int work_then_xid[3] = { STEP_WORK, STEP_XID, STEP_SYNC };
-    static const int work_with_xid[2] = { STEP_WORK, STEP_SYNC };
-    bool complete = id_returned ? collect_answers(m, work_with_xid, 2, run, &a)
-                                : collect_answers(m, xid_first ? xid_then_work : work_then_xid,
-                                                  3, run, &a);
+    int steps[4];
+    int n_steps = pipeline_steps(before != NULL, xid_first, id_returned, steps);
+    bool complete = collect_answers(m, steps, n_steps, run, &a);
     if (!complete) {
         gc_member_note_connection_health(m);
         if (m->conn != NULL) {
@@ -413,12 +437,12 @@ static bool run_pipeline(gc_member *m, bool is_commit, bool xid_first, bool id_r
 
 /* See gc_member.h. */
 bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
-                                      const char *stmt_name, const char *sql, int nparams,
-                                      const Oid *param_types, const char *const *values,
-                                      const int *lengths, const int *formats,
-                                      gc_member_xid_run *run, gc_error *err)
+                                      const char *before, const char *stmt_name, const char *sql,
+                                      int nparams, const Oid *param_types,
+                                      const char *const *values, const int *lengths,
+                                      const int *formats, gc_member_xid_run *run, gc_error *err)
 {
-    return run_pipeline(m, false, false, source == GC_XID_RETURNED,
+    return run_pipeline(m, false, before, false, source == GC_XID_RETURNED,
                         source == GC_XID_QUERY_PREPARED, true, stmt_name, sql, nparams,
                         param_types, values, lengths, formats, run, err);
 }
@@ -427,8 +451,8 @@ bool gc_member_run_statement_with_xid(gc_member *m, gc_member_xid_source source,
 bool gc_member_commit_with_xid(gc_member *m, bool xid_prepared, gc_member_xid_run *run,
                                gc_error *err)
 {
-    return run_pipeline(m, true, true, false, xid_prepared, true, NULL, "COMMIT", 0, NULL, NULL, NULL,
-                        NULL, run, err);
+    return run_pipeline(m, true, NULL, true, false, xid_prepared, true, NULL, "COMMIT", 0, NULL,
+                        NULL, NULL, NULL, run, err);
 }
 
 /* See gc_member.h. */

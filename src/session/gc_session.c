@@ -201,12 +201,13 @@ void gc_session_result_error(const gc_session *s, const PGresult *res, gc_error 
 }
 
 bool gc_session_run_statement_with_xid(gc_session *s, gc_member_xid_source source,
-                                       const char *stmt_name, const char *sql, int nparams,
+                                       const char *before, const char *stmt_name,
+                                       const char *sql, int nparams,
                                        const Oid *param_types, const char *const *values,
                                        const int *lengths, const int *formats,
                                        gc_member_xid_run *run, gc_error *err)
 {
-    return gc_member_run_statement_with_xid(s, source, stmt_name, sql, nparams, param_types, values, lengths, formats, run, err);
+    return gc_member_run_statement_with_xid(s, source, before, stmt_name, sql, nparams, param_types, values, lengths, formats, run, err);
 }
 
 bool gc_session_send_describe_prepared(gc_session *s, const char *stmt_name, gc_error *err)

@@ -132,7 +132,8 @@ bool gc_session_pipeline_end(gc_session *s, gc_error *err);
 
 /* --- a write sent with its transaction id (gc_member.h) --- */
 bool gc_session_run_statement_with_xid(gc_session *s, gc_member_xid_source source,
-                                       const char *stmt_name, const char *sql, int nparams,
+                                       const char *before, const char *stmt_name,
+                                       const char *sql, int nparams,
                                        const Oid *param_types, const char *const *values,
                                        const int *lengths, const int *formats,
                                        gc_member_xid_run *run, gc_error *err);

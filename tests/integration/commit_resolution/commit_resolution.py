@@ -43,6 +43,13 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     keeps the SELECT's single-row mode into the write's pipeline): an
     UPDATE ... RETURNING of two rows returns both, a prepared UPDATE
     returning its id answers row count 1.
+(m) marked autocommit writes (a user function in an INSERT: the driver
+    cannot prove it one plain write, so it carries the statement mark),
+    sent directly and prepared: committed with the answer lost (as in (f)),
+    success and the row there once on G1N1; not committed (as in (g)), run
+    again on G2, the row there once on G2N1. The function writes the
+    transaction's mark into the row: the servers show that the mark ran in
+    the write's own transaction.
 (k) an autocommit write that reached another group through postgres_fdw:
     an INSERT into the sharded `ledger` with a literal key of G1, sent with
     SQLExecDirect, goes by policy to G2N1, which writes the row on G1N1
@@ -399,6 +406,56 @@ for k in range(3):
 conn.close()
 print("ok (j3): after a SELECT on the same session, a write's own RETURNING gives all its rows "
       "and a write returning its id answers its row count")
+
+# --- (m) marked autocommit writes whose answer was lost: resolved as unmarked ones ---
+# The tag names the statement mark the row was written under.
+for member in ("G1N1", "G2N1"):
+    su(member, "CREATE FUNCTION cr_tag(t text) RETURNS text LANGUAGE sql STABLE AS $f$ SELECT t "
+               "|| '-' || coalesce(current_setting('gcodbc.global_transaction', true), '') $f$")
+
+
+def marked_insert(row_id, tag, wait_event):
+    """A marked INSERT of row_id whose G1N1 backend is terminated while it
+    waits on wait_event, sent directly, or prepared when row_id is odd. Its
+    row count."""
+    conn = connect(autocommit=True)
+    cur = conn.cursor()
+    if row_id % 2:
+        join = in_thread(lambda: cur.execute("INSERT INTO cr VALUES (?, cr_tag(?))",
+                                             row_id, tag).rowcount)
+    else:
+        join = in_thread(lambda: cur.execute(f"INSERT INTO cr VALUES ({row_id}, "
+                                             f"cr_tag('{tag}'))").rowcount)
+    su("G1N1", f"SELECT pg_terminate_backend({backend_waiting('G1N1', wait_event)})")
+    rows = expect_ok(join(), f"(m) marked autocommit INSERT of {row_id}")
+    conn.close()
+    if rows != 1:
+        fail(f"(m) the marked INSERT of {row_id} answered row count {rows}, expected 1")
+    return rows
+
+
+def row_once_on(member, row_id, tag):
+    got = su(member, f"SELECT string_agg(tag, ',') FROM cr WHERE id = {row_id}")
+    other = "G2N1" if member == "G1N1" else "G1N1"
+    if got != f"{tag}-statement" or count(other, row_id) != 0:
+        fail(f"(m) row {row_id}: on {member} {got!r} (expected {tag}-statement once), "
+             f"on {other} {count(other, row_id)} times")
+
+
+sync_standby(True)
+for row_id in (140, 141):
+    marked_insert(row_id, "m", "SyncRep")
+sync_standby(False)
+for row_id in (142, 143):
+    marked_insert(row_id, "slow-m", "PgSleep")
+for row_id in (140, 141):
+    row_once_on("G1N1", row_id, "m")
+for row_id in (142, 143):
+    row_once_on("G2N1", row_id, "slow-m")
+print("ok (m): marked autocommit INSERTs (sent directly and prepared) whose answer was lost: "
+      "committed ones succeeded, once on G1N1; uncommitted ones ran again once on G2N1; "
+      "each row written under the statement mark")
+time.sleep(1.2)
 
 # --- (k) a write through postgres_fdw: G2N1 wrote nothing, G1N1 committed ---
 def ledger_key_of_g1(low, what):

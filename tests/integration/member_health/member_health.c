@@ -148,8 +148,9 @@ static void test_xid_resolution(void)
     gc_error err;
     bool decisive;
     const char *one[1] = { "1" };
-    bool ok = gc_member_run_statement_with_xid(m, false, NULL, "INSERT INTO health_t VALUES ($1)",
-                                               1, NULL, one, NULL, NULL, &run, &err);
+    bool ok = gc_member_run_statement_with_xid(m, false, NULL, NULL,
+                                               "INSERT INTO health_t VALUES ($1)", 1, NULL, one,
+                                               NULL, NULL, &run, &err);
     CHECK(ok && run.outcome == GC_XID_COMMITTED && run.xid[0] != '\0' && run.started[0] != '\0',
           "committed insert: %s %s", err.sqlstate, err.message);
     CHECK(run.result != NULL && strcmp(PQcmdTuples(run.result), "1") == 0, "insert's row count");
@@ -168,8 +169,8 @@ static void test_xid_resolution(void)
           "committed, another incarnation: unknown (%s)", err.message);
 
     /* A duplicate key: the statement fails, the id query never runs. */
-    ok = gc_member_run_statement_with_xid(m, false, NULL, "INSERT INTO health_t VALUES ($1)", 1,
-                                          NULL, one, NULL, NULL, &run, &err);
+    ok = gc_member_run_statement_with_xid(m, false, NULL, NULL, "INSERT INTO health_t VALUES ($1)",
+                                          1, NULL, one, NULL, NULL, &run, &err);
     CHECK(!ok && run.outcome == GC_XID_NOT_COMMITTED && strcmp(err.sqlstate, "23505") == 0 &&
               run.error != NULL && run.result == NULL,
           "duplicate insert: outcome %d %s %s", run.outcome, err.sqlstate, err.message);
@@ -177,12 +178,38 @@ static void test_xid_resolution(void)
     CHECK(gc_member_txn_status(m) == PQTRANS_IDLE, "failed pipeline leaves the session idle");
 
     /* A SELECT through the same path returns its rows and writes nothing. */
-    ok = gc_member_run_statement_with_xid(m, false, NULL, "SELECT count(*) FROM health_t", 0,
-                                          NULL, NULL, NULL, NULL, &run, &err);
+    ok = gc_member_run_statement_with_xid(m, false, NULL, NULL, "SELECT count(*) FROM health_t",
+                                          0, NULL, NULL, NULL, NULL, &run, &err);
     CHECK(run.result != NULL && strcmp(PQgetvalue(run.result, 0, 0), "1") == 0 &&
               run.xid_answered && run.xid[0] == '\0',
           "select through the pipeline: rows, no transaction id");
     gc_member_xid_run_clear(&run);
+
+    /* A command before the statement (the driver's statement mark): in the
+     * statement's transaction (its local setting is seen), its answer
+     * dropped, the statement's delivered, the id known. */
+    const char *ten[1] = { "10" }, *eleven[1] = { "11" };
+    char n_rows[16];
+    ok = gc_member_run_statement_with_xid(
+        m, GC_XID_QUERY_TEXT, "SELECT set_config('gcodbc.test_mark', 'on', true)", NULL,
+        "INSERT INTO health_t SELECT $1::int WHERE current_setting('gcodbc.test_mark') = 'on'",
+        1, NULL, ten, NULL, NULL, &run, &err);
+    CHECK(ok && run.outcome == GC_XID_COMMITTED && run.xid[0] != '\0' && run.result != NULL &&
+              strcmp(PQcmdStatus(run.result), "INSERT 0 1") == 0,
+          "write after a command: %s %s", err.sqlstate, err.message);
+    gc_member_xid_run_clear(&run);
+    /* The command fails: its error is the statement's, which the server
+     * skips: nothing applied, the session idle. */
+    ok = gc_member_run_statement_with_xid(m, GC_XID_QUERY_TEXT, "SELECT 1/0", NULL,
+                                          "INSERT INTO health_t VALUES ($1)", 1, NULL, eleven,
+                                          NULL, NULL, &run, &err);
+    CHECK(!ok && run.outcome == GC_XID_NOT_COMMITTED && strcmp(err.sqlstate, "22012") == 0 &&
+              run.error != NULL && run.result == NULL,
+          "failed command before: outcome %d %s %s", run.outcome, err.sqlstate, err.message);
+    gc_member_xid_run_clear(&run);
+    CHECK(gc_member_txn_status(m) == PQTRANS_IDLE, "a failed command before leaves it idle");
+    scalar(m, "SELECT count(*) FROM health_t WHERE id IN (10, 11)", n_rows, sizeof n_rows);
+    CHECK(strcmp(n_rows, "1") == 0, "rows 10 and 11: %s, expected only 10", n_rows);
 
     /* An explicit transaction rolled back. */
     char xid[32];
@@ -346,7 +373,7 @@ static void test_lost_answer_without_an_id_is_unknown(void)
     pthread_t th;
     pthread_create(&th, NULL, kill_later, &k);
     gc_member_xid_run run;
-    bool ok = gc_member_run_statement_with_xid(m, false, NULL,
+    bool ok = gc_member_run_statement_with_xid(m, false, NULL, NULL,
                                                "INSERT INTO health_t SELECT 100 FROM pg_sleep(30)",
                                                0, NULL, NULL, NULL, NULL, &run, &err);
     pthread_join(th, NULL);
