@@ -768,10 +768,18 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
         gc_route_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    gc_session_stream_rows(m);
+    /* A marked statement may write, and commits at the end of its pipeline,
+     * after its rows: it is read whole, so that its execute answers for the
+     * commit. (A text of several statements gives each result in its turn,
+     * a failure too: the commit's error comes after its last result.) */
+    bool settles_commit = carries_statement_mark(s) && !s->txn.several;
+    if (!settles_commit)
+        gc_session_stream_rows(m);
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     SQLRETURN rc = gc_result_begin(s);
+    if (settles_commit)
+        rc = gc_result_settle_commit(s, rc);
     gc_exec_timer_stop(&timer);
     gc_route_done(s, rc);
     return rc;

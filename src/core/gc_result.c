@@ -643,6 +643,34 @@ SQLRETURN gc_result_begin(gc_stmt *s)
     return start_result(s, r);
 }
 
+SQLRETURN gc_result_settle_commit(gc_stmt *s, SQLRETURN rc)
+{
+    if (rc == SQL_ERROR)
+        return rc;
+    PGresult *r;
+    while (gc_result_streams(s) && (r = session_next(s)) != NULL)
+        if (!queue_push(s, r))
+            PQclear(r);
+    /* The later results stay for SQLMoreResults unless one is an error. */
+    bool failed = false;
+    for (int i = 0; i < s->queue_len && !failed; i++) {
+        ExecStatusType st = PQresultStatus(s->queue[s->queue_head + i]);
+        failed = st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE;
+    }
+    if (!failed)
+        return rc;
+    PGresult *error = NULL;
+    while ((r = queue_pop(s)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        if (error == NULL && (st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE))
+            error = r;
+        else
+            PQclear(r);
+    }
+    gc_stmt_discard_results(s);
+    return fail_result(s, error);
+}
+
 /* The results of a parameter array, all complete (gc_exec_array.c): the
  * first becomes current, the rest wait in the queue for SQLMoreResults. */
 SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n)

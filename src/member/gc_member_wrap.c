@@ -7,8 +7,14 @@
  * pipeline with a PGRES_PIPELINE_SYNC result. The reader goes through three
  * phases: the command before (answers dropped, its error kept), the
  * statement (answers delivered, rows one at a time when asked), the command
- * after and the sync (dropped); then it leaves pipeline mode and reports the
- * end with NULL, like gc_member_next_result for an ordinary statement.
+ * after and the sync (dropped, except an error); then it leaves pipeline
+ * mode and reports the end with NULL, like gc_member_next_result for an
+ * ordinary statement.
+ *
+ * An autocommit statement commits at the sync, after its own answers: an
+ * error there (a deferred constraint, a commit the server refused) or a
+ * session that broke before the sync confirmed it is the statement's
+ * failure, delivered after its answers, never dropped as a success.
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
@@ -44,10 +50,13 @@ PGresult *gc_member_wrapped_next(gc_member *m)
     for (;;) {
         if (m->conn == NULL || PQstatus(m->conn) == CONNECTION_BAD) {
             /* Broken: libpq delivers nothing more. An error of the command
-             * before is all the statement gets. */
+             * before is all the statement gets; after its answers, the
+             * commit was never confirmed. */
             PGresult *kept = m->wrap.before_error;
             m->wrap.before_error = NULL;
             gc_member_note_connection_health(m);
+            if (kept == NULL && m->wrap.in_after)
+                kept = PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
             return finish(m, kept);
         }
         if (!gc_member_wait_readable(m, m->member_timeout_s * 1000LL, true))
@@ -77,6 +86,8 @@ PGresult *gc_member_wrapped_next(gc_member *m)
             }
             return r;
         }
+        if (r != NULL && is_error(r))
+            return r;       /* the commit's (or the command after's) error */
         bool synced = r != NULL && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
         PQclear(r);
         if (synced)

@@ -26,6 +26,11 @@ The driver's connections put statements without a key on G3
     (42601 for a text of two statements, the second misspelt; 42883 for a
     function that does not exist), nothing applied; then a function
     writing only G3's own account runs.
+(c'') A marked statement whose implicit commit fails (a deferred
+    constraint trigger on W's partition raises 23514 at commit, after the
+    statement answered): with parameters, SQLExecute returns 23514, not a
+    success; in a text of two statements, the error comes in its turn,
+    after the last result (SQLMoreResults); nothing applied.
 (d) The mark costs only where it is sent: G3's pg_stat_statements counts
     the set_config of the mark once for each statement of (a) and (b)
     and none for a read-only SELECT or a plain write by key.
@@ -124,6 +129,35 @@ cur.execute("UPDATE accounts SET balance = balance - 2 WHERE id = ?", W)
 unchanged("(c') restored", before)
 log("(c') a marked statement's own error (42601, 42883) is the server's; a function writing "
     "only its own group still runs")
+
+# (c'') a marked statement whose implicit commit fails: a deferred
+# constraint trigger on W's partition refuses at commit, after the statement
+# answered; the application hears the commit's error, not a success
+leaf_w = su(P["G3"], f"SELECT tableoid::regclass FROM accounts WHERE id = {W}")
+su(P["G3"], "CREATE FUNCTION public.refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS "
+            "$f$ BEGIN RAISE EXCEPTION USING ERRCODE = '23514', MESSAGE = 'refused at commit'; "
+            "END $f$; "
+            f"CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER UPDATE ON {leaf_w} "
+            "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.refuse_at_commit()")
+
+
+def all_results(sql):
+    """Runs sql and reads every result in its turn (pyodbc's nextset)."""
+    cur = auto.cursor()
+    cur.execute(sql)
+    while cur.nextset():
+        pass
+
+
+for how, run in (("with parameters", lambda: auto.cursor().execute("SELECT bump(?, ?)", W, W)),
+                 ("in a text of two statements, at its last result",
+                  lambda: all_results(f"SELECT bump({W}, {W}); SELECT 1"))):
+    e = expect_error(f"(c'') a marked statement whose commit fails, {how}", run, "23514")
+    if "refused at commit" not in str(e):
+        fail(f"(c'') {how}: the commit's own error should come back: {e}")
+    unchanged(f"(c'') {how}", before)
+su(P["G3"], f"DROP TRIGGER refuse_at_commit ON {leaf_w}; DROP FUNCTION public.refuse_at_commit()")
+log("(c'') a marked statement whose commit fails reports the commit's error; nothing applied")
 
 # (d) who pays the mark
 if marks != 3:
