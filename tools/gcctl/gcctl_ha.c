@@ -303,8 +303,11 @@ bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
                              "--name", m->name, "--formation", m->group, "--dbname", HA_DBNAME,
                              "--monitor", monitor, "--auth", "trust", "--no-ssl",
                              "--replication-quorum", quorum, "--run", NULL };
+    /* A standby reaches 'secondary' once its primary's keeper has let it
+     * in and it has caught up: seconds on a quiet machine, over 120 s once
+     * in a loaded sanitizer test run, hence the bound. */
     if (spawn_keeper(l, m->name, create, err) <= 0 ||
-        !gcctl_ha_wait_state(l, m->name, m->is_primary ? "single" : "secondary", 120, err))
+        !gcctl_ha_wait_state(l, m->name, m->is_primary ? "single" : "secondary", 300, err))
         return false;
     return tune_keeper(l, m, err);
 }
