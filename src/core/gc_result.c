@@ -18,6 +18,7 @@
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
 #include "core/gc_txn_guard.h"
+#include "util/gc_utf16.h"
 
 /* The verbs of the command tags that carry a row count, as libpq's
  * PQcmdTuples knows them, and whether the command changes rows. */
@@ -509,15 +510,6 @@ static PGresult *read_first_window(gc_stmt *s)
     return error;
 }
 
-/* Characters in the UTF-8 text v of len bytes (its non-continuation bytes). */
-static SQLULEN utf8_chars(const char *v, int len)
-{
-    SQLULEN n = 0;
-    for (int i = 0; i < len; i++)
-        n += ((unsigned char)v[i] & 0xC0) != 0x80;
-    return n;
-}
-
 /* UnknownSizes=2: when the whole set arrived with its first window, the
  * character columns whose length the server does not give are described
  * as long as their longest value (gc_pgtype_size_to_longest). A set still
@@ -535,7 +527,7 @@ static void describe_longest_values(gc_stmt *s)
             continue;
         SQLULEN longest = 0;
         for (int i = 0; i < nrows; i++) {
-            SQLULEN n = utf8_chars(PQgetvalue(res, i, c), PQgetlength(res, i, c));
+            SQLULEN n = gc_utf8_chars(PQgetvalue(res, i, c), (size_t)PQgetlength(res, i, c));
             if (n > longest)
                 longest = n;
         }

@@ -8,6 +8,7 @@
 #include "placement/gc_keyval_datetime.h"
 #include "placement/gc_pghash.h"
 #include "util/gc_hex.h"
+#include "util/gc_utf16.h"
 
 /* The C locale's isspace/isdigit, independent of the process locale. */
 static bool is_blank(char c)
@@ -285,15 +286,6 @@ bad:
     return false;
 }
 
-/* Number of characters in UTF-8 text (bytes that do not continue one). */
-static size_t utf8_chars(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
-}
-
 /* Parses text as type t (see header). */
 bool gc_keyval_parse(gc_keytype t, int32_t typmod, const char *text, size_t len,
                      gc_keyval *out, const char **why)
@@ -342,7 +334,7 @@ bool gc_keyval_parse(gc_keytype t, int32_t typmod, const char *text, size_t len,
                 out->len--;
         ok = memchr(text, '\0', len) == NULL;
         if (ok && typmod >= TYPMOD_HEADER &&
-            utf8_chars((const char *)out->data, out->len) > (size_t)(typmod - TYPMOD_HEADER)) {
+            gc_utf8_chars((const char *)out->data, out->len) > (size_t)(typmod - TYPMOD_HEADER)) {
             bad = "value is longer than the column's length (the server would truncate or refuse it)";
             ok = false;
         }

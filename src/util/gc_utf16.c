@@ -184,3 +184,11 @@ char *gc_utf16_to_utf8(const uint16_t *in, ssize_t units, size_t *out_len,
         *out_len = bytes;
     return out;
 }
+
+size_t gc_utf8_chars(const char *in, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)in[i] & 0xC0) != 0x80;
+    return n;
+}

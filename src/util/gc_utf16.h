@@ -17,6 +17,10 @@
 char *gc_utf16_to_utf8(const uint16_t *in, ssize_t units, size_t *out_len,
                        bool *invalid);
 
+/* Characters in `len` bytes of UTF-8 text: its bytes that do not continue
+ * one (the text is taken as valid, as the server sent it). */
+size_t gc_utf8_chars(const char *in, size_t len);
+
 /* Number of UTF-16 code units needed for `len` bytes of UTF-8 (no NUL).
  * Returns -1 for invalid UTF-8. */
 ssize_t gc_utf8_utf16_length(const char *in, size_t len);
