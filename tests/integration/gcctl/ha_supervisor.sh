@@ -31,6 +31,10 @@ fail() {
     echo "FAIL: $*" >&2
     echo "--- supervisor.log:" >&2
     cat "$DIR/supervisor.log" >&2
+    for log in "$base"/logs/*.keeper.log; do
+        echo "--- the end of $(basename "$log"):" >&2
+        tail -25 "$log" >&2
+    done
     exit 1
 }
 
