@@ -4,11 +4,13 @@
 #define _GNU_SOURCE
 #include "gcctl_proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,55 @@ bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t 
         return false;
     }
     return true;
+}
+
+/* Reads the command name and session of pid from /proc/PID/stat; false
+ * when the process is gone. The name is in parentheses and may hold
+ * spaces, so the fields after it are read from the last ')'. */
+static bool read_stat(pid_t pid, char *comm, size_t size, pid_t *session)
+{
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    char *open = strchr(line, '(');
+    char *close = strrchr(line, ')');
+    if (!open || !close || close < open)
+        return false;
+    snprintf(comm, size, "%.*s", (int)(close - open - 1), open + 1);
+    char state;
+    long ppid, pgrp, sess;
+    if (sscanf(close + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &sess) != 4)
+        return false;
+    *session = (pid_t)sess;
+    return state != 'Z';
+}
+
+int gcctl_proc_kill_session(pid_t sid, const char *prefix)
+{
+    if (sid <= 0)
+        return 0;
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return 0;
+    int killed = 0;
+    struct dirent *e;
+    while ((e = readdir(proc)) != NULL) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        char comm[64];
+        pid_t session;
+        if (*end != '\0' || pid <= 0 || !read_stat((pid_t)pid, comm, sizeof comm, &session))
+            continue;
+        if (session == sid && strncmp(comm, prefix, strlen(prefix)) == 0 && kill((pid_t)pid, SIGKILL) == 0)
+            killed++;
+    }
+    closedir(proc);
+    return killed;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

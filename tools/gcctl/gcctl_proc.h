@@ -37,6 +37,12 @@ bool gcctl_proc_wait(pid_t pid);
 bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t gid,
                     const char *log_path, gc_error *err);
 
+/* kill -9 of every process of session sid whose command name begins with
+ * prefix; returns how many were signalled. A keeper that died leaves its
+ * services running in its session (the server too, which is spared by the
+ * name), and they must be gone before another keeper takes the node. */
+int gcctl_proc_kill_session(pid_t sid, const char *prefix);
+
 /* Removes a directory tree (like rm -rf); true when gone. */
 bool gcctl_proc_remove_tree(const char *path);
 

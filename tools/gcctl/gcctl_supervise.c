@@ -201,12 +201,18 @@ static void watch(const gcctl_local *l, watched *w, double now)
     if (!w->seen || w->gave_up)
         return;   /* never seen running (being made), or given up */
     if (w->restart_at == 0) {
-        char why[100];
+        char why[160];
         if (w->ended[0])
             snprintf(why, sizeof why, "pid %ld %s", (long)w->pid, w->ended);
         else
             snprintf(why, sizeof why, "pid %ld no longer runs", (long)w->pid);
         w->ended[0] = '\0';
+        /* Its services outlive it (a kill -9 of the keeper alone, or of a
+         * keeper still starting them); left running they would manage the
+         * server beside the next keeper. The server itself stays. */
+        int leftovers = gcctl_proc_kill_session(w->pid, "pg_autoctl");
+        if (leftovers > 0)
+            snprintf(why + strlen(why), sizeof why - strlen(why), "; %d of its services killed", leftovers);
         int delay = 0;
         if (!count_death(w, now, &delay)) {
             w->gave_up = true;

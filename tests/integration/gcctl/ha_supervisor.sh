@@ -75,16 +75,27 @@ wait_ha G1N1 primary/primary 60
 wait_ha G1N2 secondary/secondary 60
 wait_ha G2N1 primary/primary 60
 
+# session_autoctl SID: the pg_autoctl processes of session SID (a keeper
+# and its services; the server is in that session too, under its own name).
+session_autoctl() { ps -o pid=,comm= -s "$1" | awk '$2 ~ /^pg_autoctl/ { printf "%s ", $1 }'; }
 # kill_keeper NODE: kill -9 of the keeper of NODE (a member, or
-# ha-monitor): pg_autoctl and its services, not the server they run (it is
-# in their session, with its backends); sets kp (the keeper's pid) and
-# killed (the pids killed).
+# ha-monitor): pg_autoctl and its services, not the server they run; again
+# until none is left, since a keeper that is starting forks its services
+# while it is killed. Sets kp (the keeper's pid) and killed (the pids).
 kill_keeper() {
     kp=$(keeper_pid "$1")
     alive "$kp" || fail "$1 has no keeper"
-    killed=$(ps -o pid=,comm= -s "$kp" | awk '$2 ~ /^pg_autoctl/ { printf "%s ", $1 }')
-    # shellcheck disable=SC2086 # one pid per word
-    kill -9 $killed
+    killed=""
+    for _ in $(seq 1 50); do
+        local left
+        left=$(session_autoctl "$kp")
+        [ -z "$left" ] && return
+        killed="$killed$left"
+        # shellcheck disable=SC2086 # one pid per word
+        kill -9 $left 2>/dev/null
+        sleep 0.1
+    done
+    fail "the pg_autoctl processes of $1 (session $kp) survive kill -9: $(session_autoctl "$kp")"
 }
 # wait_restarted NODE OLD SECONDS: waits for a keeper of NODE other than
 # OLD; prints the seconds since t0, nothing when none came.
@@ -96,17 +107,26 @@ wait_restarted() {
     done
 }
 
+# kill -9 of the keeper's top process alone, as when it crashes: its two
+# services outlive it; the supervisor kills them before it starts the next
+# keeper, so two never manage one server.
 pm=$(postmaster_pid G1N1)
 alive "$pm" || fail "G1N1 has no server"
 t0=$(now)
-kill_keeper G1N1
+kp=$(keeper_pid G1N1)
+services=$(ps -o pid=,comm= --ppid "$kp" | awk '$2 ~ /^pg_autoctl/ { printf "%s ", $1 }')
+[ "$(echo $services | wc -w)" = 2 ] || fail "G1N1's keeper $kp does not run two services: $services"
+kill -9 "$kp"
 restarted=$(wait_restarted G1N1 "$kp" 30)
 [ -n "$restarted" ] || fail "the keeper of G1N1 was not restarted within 30 s"
 [ "$(postmaster_pid G1N1)" = "$pm" ] && alive "$pm" || fail "G1N1's server did not survive its keeper"
-grep -q "the keeper of G1N1 is gone (pid $kp no longer runs): restarting it in 1 s" "$DIR/supervisor.log" &&
+[ -z "$(session_autoctl "$kp")" ] || fail "services of the dead keeper $kp still run: $(session_autoctl "$kp")"
+grep -qE "the keeper of G1N1 is gone \(pid $kp no longer runs(; [12] of its services killed)?\): restarting it in 1 s" \
+    "$DIR/supervisor.log" &&
     grep -q "restarted the keeper of G1N1 (pid $(keeper_pid G1N1))" "$DIR/supervisor.log" ||
     fail "the supervisor log does not tell the restart"
-echo "ok: kill -9 of G1N1's keeper (pids $killed): restarted by the supervisor after $restarted s, server untouched"
+echo "ok: kill -9 of G1N1's keeper ($kp, services $services left running): restarted by the supervisor" \
+     "after $restarted s, its services gone, server untouched"
 
 # The keeper is back: kill -9 of the server fails the group over, and the
 # old primary's reported state (only its keeper reports it) goes on.
@@ -193,7 +213,7 @@ echo "ok: kill -9 of the monitor's pg_autoctl: restarted after $restarted s, the
 # A keeper that keeps dying: restarted after 1, 2, 4, 8 s, given up at the
 # 5th death within 60 s; start-member tries again. (The log says how a
 # keeper the supervisor started ended; of another, that it is gone.)
-gone() { echo "the keeper of G2N2 is gone \\(pid $1 (no longer runs|killed by signal 9)\\)"; }
+gone() { echo "the keeper of G2N2 is gone \\(pid $1 (no longer runs|killed by signal 9)(; [0-9]+ of its services killed)?\\)"; }
 t0=$(now)
 for delay in 1 2 4 8; do
     kill_keeper G2N2
