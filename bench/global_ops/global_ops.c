@@ -84,12 +84,12 @@ static void *worker_main(void *arg)
         size_t k = key_index(b, w->index, i);
         ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
     }
-    pthread_barrier_wait(&w->gate->ready);
+    bench_thread_ready(w);
     for (long n = 0; ok && n < b->ops_per_thread; n++, i++) {
         size_t k = key_index(b, w->index, i);
         ok = c->run(c, b->kind, b->keys->ids[k], b->keys->groups[k]);
     }
-    pthread_barrier_wait(&w->gate->done);
+    bench_thread_done(w);
     if (c)
         c->destroy(c);
     w->ok = ok;

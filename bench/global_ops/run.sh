@@ -36,6 +36,10 @@
 #                INSTRUCTIONS (set: count client instructions per operation
 #                  with callgrind instead of timing; INSTRUCTION_OPS, CALLGRIND_DIR;
 #                  SYSCALLS=0 leaves out the strace count),
+#                SERVER_VIEW (set: what the servers do for each client: their CPU
+#                  inside the timed window and in the whole run, the backends'
+#                  context switches and system calls, and what each member ran:
+#                  sessions, transactions, pg_stat_statements),
 #                MEMBER_CPUS (unset: every server shares the machine's cores;
 #                  a number such as 0.2: each member's server processes get
 #                  that many CPUs at most, through a cgroup v1 cpu quota, a
@@ -313,6 +317,106 @@ if [[ -n ${INSTRUCTIONS:-} ]]; then
     echo
   done
   split_tables
+  exit 0
+fi
+
+# SERVER_VIEW=1: what the servers do for each client. Runs are timed and
+# interleaved as usual (REPS repetitions) with statistics reset before
+# each; the hook reads every server process's CPU when all threads are
+# ready and when all are done (server_window.sh), so the CPU of the client
+# backends inside the timed window (primaries', standbys') and of the
+# members' other processes is told apart from the whole run's (the
+# backends reaped after it: connecting and disconnecting included), with
+# the client backends' context switches and system calls in the window
+# (perf). Prints the medians per operation, then for the last repetition
+# what each member ran: sessions, commits and rollbacks (pg_stat_database)
+# and calls and plans per statement text (pg_stat_statements, track_planning on).
+if [[ -n ${SERVER_VIEW:-} ]]; then
+  os_user=$(sed -n 's/^user: //p' "$cluster/local.state")
+  # super_sql MEMBER SQL: SQL as the servers' superuser, over the socket.
+  super_sql() {
+    psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -h "$base/sock" -p "$(port_of "$1")" -U "$os_user" -d app -c "$2"
+  }
+  members=() standbys=" "
+  for dir in "$base"/*/; do [[ -f $dir/postmaster.pid ]] && members+=("$(basename "$dir")"); done
+  for m in "${members[@]}"; do
+    super_sql "$m" "ALTER SYSTEM SET pg_stat_statements.track_planning = on" >/dev/null
+    super_sql "$m" "SELECT pg_reload_conf()" >/dev/null
+    [[ $(super_sql "$m" "SELECT pg_is_in_recovery()") == t ]] && standbys+="$m "
+  done
+  mkdir -p "$state/window"
+  export BENCH_WINDOW_HOOK="$here/server_window.sh $state/window $base"
+  declare -A win_primary=() win_standby=() win_other=() switches=() server_calls=() details=()
+  # window_figures KEY: the last run's window figures, per operation, into the arrays.
+  window_figures() {
+    local p s o c y
+    read -r p s o < <(awk -v standbys="$standbys" -v u="$tick_us" -v n="$ops" '
+      FNR == NR { start[$2] = $3; next }
+      $2 in start { d = ($3 - start[$2]) * u / n
+        if ($0 !~ / app app /) o += d; else if (index(standbys, " " $1 " ")) s += d; else p += d }
+      END { printf "%.2f %.2f %.2f\n", p, s, o }' "$state/window/start" "$state/window/end")
+    win_primary[$1]+="$p " win_standby[$1]+="$s " win_other[$1]+="$o "
+    [[ -s $state/window/perf ]] || return 0
+    c=$(awk -F, '$3 == "context-switches" {print $1}' "$state/window/perf")
+    y=$(awk -F, '$3 == "raw_syscalls:sys_enter" {print $1}' "$state/window/perf")
+    switches[$1]+="$(awk -v c="$c" -v n="$ops" 'BEGIN {printf "%.2f", c / n}') "
+    server_calls[$1]+="$(awk -v c="$y" -v n="$ops" 'BEGIN {printf "%.2f", c / n}') "
+  }
+  # run_details CLIENT OP THREADS: what each member ran for that run.
+  run_details() {
+    local m
+    echo "== $1 $2, $3 threads, $ops operations: per member, sessions, xact_commit, xact_rollback"
+    for m in "${members[@]}"; do
+      echo "$m $(super_sql "$m" "SELECT sessions, xact_commit, xact_rollback FROM pg_stat_database WHERE datname = 'app'")"
+    done
+    echo "statements (pg_stat_statements, 2 calls or more): member, calls, plans, rows, text"
+    for m in "${members[@]}"; do
+      super_sql "$m" "SELECT '$m', calls, plans, rows, left(regexp_replace(query, '\s+', ' ', 'g'), 80)
+                      FROM pg_stat_statements
+                      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'app')
+                        AND calls >= 2 ORDER BY calls DESC"
+    done
+  }
+  for rep in $(seq 1 "$reps"); do
+    for threads in "${thread_counts[@]}"; do
+      for op in "${operations[@]}"; do
+        for client in "${clients[@]}"; do
+          [[ -z ${unavailable[$client]:-} ]] || continue
+          for m in "${members[@]}"; do
+            super_sql "$m" "SELECT pg_stat_statements_reset(), pg_stat_reset()" >/dev/null
+          done
+          rm -f "$state/window/start" "$state/window/end" "$state/window/perf"
+          run_one "$client" "$op" "$threads"
+          [[ -s $state/window/end ]] || continue
+          window_figures "$client.$op.$threads"
+          if ((rep == reps)); then
+            sleep 1   # the ended sessions' statistics are flushed
+            details[$client.$op.$threads]=$(run_details "$client" "$op" "$threads")
+          fi
+        done
+      done
+    done
+  done
+  echo
+  echo "global_ops SERVER_VIEW: $reps runs x $ops operations, medians, per operation; $(nproc) cores${MEMBER_CPUS:+, MEMBER_CPUS=$MEMBER_CPUS}"
+  echo "server CPU us: whole run (reaped backends) and inside the timed window: client backends on the"
+  echo "primaries and on the standbys, the members' other processes; client backends' context switches"
+  echo "and system calls in the window (perf)"
+  printf '%-8s %7s %-15s %8s %9s %9s %8s %9s %9s %9s %9s\n' operation threads client ops/s client-us \
+    whole-us primary-us standby-us other-us switches syscalls
+  for op in "${operations[@]}"; do
+    for threads in "${thread_counts[@]}"; do
+      for client in "${clients[@]}"; do
+        k=$client.$op.$threads
+        printf '%-8s %7s %-15s %8s %9s %9s %8s %9s %9s %9s %9s\n' "$op" "$threads" "$client" \
+          "$(median <<<"${results[$k]:-}")" "$(median <<<"${cpu[$k]:-}")" \
+          "$(median <<<"${server_cpu[$k]:-}")" "$(median <<<"${win_primary[$k]:-}")" \
+          "$(median <<<"${win_standby[$k]:-}")" "$(median <<<"${win_other[$k]:-}")" \
+          "$(median <<<"${switches[$k]:-}")" "$(median <<<"${server_calls[$k]:-}")"
+      done
+    done
+  done
+  for k in "${!details[@]}"; do echo; echo "${details[$k]}"; done
   exit 0
 fi
 

@@ -120,11 +120,11 @@ static void *worker_main(void *arg)
     for (; ok && i < (unsigned long)(WARMUP_ROUNDS * b->conns_per_thread); i++)
         ok = client_run(&clients[i % (unsigned long)b->conns_per_thread], b,
                         key_of(b, w->index, i));
-    pthread_barrier_wait(&w->gate->ready);
+    bench_thread_ready(w);
     for (long n = 0; ok && n < b->ops_per_thread; n++, i++)
         ok = client_run(&clients[i % (unsigned long)b->conns_per_thread], b,
                         key_of(b, w->index, i));
-    pthread_barrier_wait(&w->gate->done);
+    bench_thread_done(w);
     if (pthread_barrier_wait(&b->counted) == PTHREAD_BARRIER_SERIAL_THREAD)
         b->backends = count_backends(b);
     pthread_barrier_wait(&b->counted);

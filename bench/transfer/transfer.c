@@ -125,12 +125,12 @@ static void *worker_main(void *arg)
         pick(b, w->index, i, &from, &to);
         ok = c->run(c, from, to, 1 + (int)(i % 9));
     }
-    pthread_barrier_wait(&w->gate->ready);
+    bench_thread_ready(w);
     for (long n = 0; ok && n < b->ops_per_thread; n++, i++) {
         pick(b, w->index, i, &from, &to);
         ok = c->run(c, from, to, 1 + (int)(i % 9));
     }
-    pthread_barrier_wait(&w->gate->done);
+    bench_thread_done(w);
     if (c)
         c->destroy(c);
     w->ok = ok;
