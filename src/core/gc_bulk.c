@@ -8,6 +8,7 @@
  */
 #include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_desc.h"
 #include "core/gc_fetch.h"
 
 /* The checks of SQLBulkOperations before the operation runs. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_desc.h"
 #include "core/gc_param.h"
 #include "core/gc_stmt_cache.h"
 #include "sql/gc_sql_lexer.h"

@@ -11,8 +11,6 @@
 #include <string.h>
 
 #include "core/gc_conn_global.h"
-#include "core/gc_desc.h"
-#include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_rewrite.h"
 
@@ -26,7 +24,7 @@ gc_conn *gc_conn_create(gc_env *env)
     c->h.kind = GC_HANDLE_DBC;
     gc_diag_init(&c->h.diag);
     c->env = env;
-    gc_session_owner_init(&c->session_owner, gc_result_end_streaming);
+    gc_conn_init_handles(c);
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
@@ -191,7 +189,7 @@ static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
  * say (ReadOnly, ConnSettings) and reports unknown keys (01S00). */
 static SQLRETURN conn_open_session(gc_conn *c)
 {
-    gc_stmt_cache_open(c);
+    gc_conn_open_handles(c);
     gc_trace_close(c->trace);
     c->trace = gc_conn_setup_open_trace(&c->settings);
     if (c->settings.read_only)
@@ -308,20 +306,9 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
         gc_diag_add(&c->h.diag, "08003", 0, "connection not open");
         return SQL_ERROR;
     }
-    gc_stmt_cache_close(c);    /* the sessions close: nothing to deallocate */
+    gc_conn_close_handles(c);
     gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
     gc_conn_forget_not_null(c);
-    gc_stmt *s = c->statements;
-    while (s != NULL) {
-        gc_stmt *next = s->next_in_conn;
-        gc_stmt_destroy(s);
-        s = next;
-    }
-    c->statements = NULL;
-    /* ODBC frees the explicit descriptors with the connection's statements;
-     * the driver manager forgets its handles for them at this point too. */
-    while (c->descriptors != NULL)
-        gc_desc_destroy_explicit(c->descriptors);
     SQLRETURN rc = SQL_SUCCESS;
     if (c->global != NULL) {
         if (gc_conn_close_global(c)) {

@@ -20,7 +20,7 @@
 #include "core/gc_call_kinds.h"
 #include "core/gc_env.h"
 #include "core/gc_handle.h"
-#include "core/gc_stmt_cache.h"
+#include "core/gc_server_stmt.h"
 #include "session/gc_session.h"
 #include "util/gc_trace.h"
 
@@ -36,8 +36,9 @@ struct gc_conn {
                                       connection one of global's members,
                                       owned by global */
     gc_session_owner session_owner; /* the statement streaming on `session`
-                                       (gc_session.h; its callback is
-                                       gc_result_end_streaming) */
+                                       (gc_session.h; its callback,
+                                       gc_result_end_streaming, is set by
+                                       gc_conn_init_handles) */
     struct gc_global *global;      /* NULL for a general connection */
 
     /* Connection attributes. */
@@ -169,6 +170,20 @@ bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err);
 /* Adds 01S00 naming the unknown connection keys (the first few, and how
  * many more) and traces them; false when there were none. */
 bool gc_conn_setup_report_unknown_keys(gc_conn *c);
+
+/* --- the statements and descriptors it owns (gc_conn_handles.c) --- */
+/* A connection is made: a statement streaming on its session is called
+ * back (gc_result_end_streaming) before another send. */
+void gc_conn_init_handles(gc_conn *c);
+/* The connection opens: nothing is parked for reuse yet (gc_stmt_cache.h). */
+void gc_conn_open_handles(gc_conn *c);
+/* Its sessions are about to close: frees every statement and explicit
+ * descriptor (ODBC frees them with the connection) and forgets the parked
+ * server statements without deallocating them. */
+void gc_conn_close_handles(gc_conn *c);
+/* Drops what the connection learnt about NOT NULL columns (at disconnect;
+ * gc_nullability.c). */
+void gc_conn_forget_not_null(gc_conn *c);
 
 /* Makes member i of a global connection the connection's current session
  * (buffering the results of a statement still streaming on the previous

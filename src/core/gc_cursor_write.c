@@ -19,6 +19,7 @@
 #include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
 #include "core/gc_cursor_target.h"
+#include "core/gc_desc.h"
 #include "core/gc_fetch.h"
 #include "util/gc_strbuf.h"
 

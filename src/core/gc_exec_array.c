@@ -37,6 +37,7 @@
 
 #include "core/gc_call.h"
 #include "core/gc_ddl_exec.h"
+#include "core/gc_desc.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_param.h"
 #include "core/gc_txn_guard.h"

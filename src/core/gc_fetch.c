@@ -8,6 +8,7 @@
 #include "config/gc_psqlodbc.h"
 #include "core/gc_bookmark.h"
 #include "core/gc_cursor.h"
+#include "core/gc_desc.h"
 #include "core/gc_fetch.h"
 #include "core/gc_lo.h"
 

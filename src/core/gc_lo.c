@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_desc.h"
 #include "util/gc_strbuf.h"
 
 /* lo_open's mode for reading (INV_READ in libpq-fs.h). */

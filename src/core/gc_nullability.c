@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/gc_cursor_target.h"
+#include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "sql/gc_sql_lexer.h"
 

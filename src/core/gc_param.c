@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_desc.h"
+
 SQLRETURN gc_stmt_bind_parameter(gc_stmt *s, SQLUSMALLINT n, SQLSMALLINT io_type,
                                  SQLSMALLINT c_type, SQLSMALLINT sql_type,
                                  SQLULEN column_size, SQLSMALLINT decimal_digits,

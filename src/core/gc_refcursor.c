@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "convert/gc_convert.h"
+#include "core/gc_desc.h"
 #include "util/gc_strbuf.h"
 
 /* What FetchRefcursors needs that autocommit does not give, in psqlODBC's

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "convert/gc_pgtype_keys.h"
+#include "core/gc_desc.h"
 #include "core/gc_lo.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"

@@ -11,6 +11,7 @@
  * cannot release a row lock earlier: docs/cursors.md.
  */
 #include "core/gc_cursor.h"
+#include "core/gc_desc.h"
 #include "core/gc_fetch.h"
 
 /* The checks of SQLSetPos before the operation runs. */

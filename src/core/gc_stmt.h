@@ -27,8 +27,9 @@
 
 #include "convert/gc_convert.h"
 #include "core/gc_conn.h"
-#include "core/gc_desc.h"
+#include "core/gc_desc_rec.h"
 #include "core/gc_handle.h"
+#include "core/gc_server_stmt.h"
 #include "core/gc_strout.h"
 #include "sql/gc_sql_txn.h"
 
@@ -195,7 +196,7 @@ struct gc_stmt {
     atomic_bool timed_out;        /* the query timeout cancelled the statement */
 };
 
-/* --- life cycle (gc_stmt.c) --- */
+/* --- life cycle (gc_stmt_life.c; cursor names: gc_stmt.c) --- */
 /* SQLAllocHandle(SQL_HANDLE_STMT): links the statement into c->statements. */
 SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out);
 /* SQLFreeHandle: closes results, unlinks, frees; deallocates the server-side
@@ -358,8 +359,6 @@ SQLRETURN gc_result_next_row(gc_stmt *s);
  * SQL_NO_NULLS (gc_nullability.c). Called where an application asks for
  * nullability; never fails: when it cannot tell, columns stay SQL_NULLABLE. */
 void gc_stmt_resolve_nullability(gc_stmt *s);
-/* Drops what the connection learnt about NOT NULL columns (at disconnect). */
-void gc_conn_forget_not_null(gc_conn *c);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
 /* Sets an IRD record's ODBC type fields from its r->info: the wide SQL

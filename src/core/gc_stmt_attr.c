@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 
+#include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 
 /* Makes `d` the statement's ARD or APD; NULL restores the implicit one. */

@@ -18,51 +18,10 @@
 #include <libpq-fe.h>
 #include <stdbool.h>
 
-#define GC_STMT_CACHE_SIZE 32
+#include "core/gc_server_stmt.h"
 
 struct gc_conn;
 struct gc_stmt;
-
-/* One server-side prepared statement and where it exists. */
-typedef struct gc_server_stmt {
-    char name[32];                /* "" when none */
-    unsigned long generation;     /* session generation it was last made on */
-    int nparams;
-    Oid *param_types;             /* owned; 0 = left to the server */
-    unsigned long *prepared_on;   /* global connection: the generations of the
-                                     member sessions that hold it (unique per
-                                     session: gc_session_generation); owned */
-    int prepared_on_n;
-    int prepared_on_cap;
-    int xid_twin;                 /* its twin "<name>x", the same write returning
-                                     its transaction id (gc_commit.h): 1 made
-                                     beside it on every session that holds it,
-                                     -1 refused or not wanted, 0 not tried yet */
-} gc_server_stmt;
-
-typedef struct gc_parked_stmt {
-    char *sql;                    /* owned: the text as the server got it */
-    gc_server_stmt server;
-    unsigned long parked_at;      /* the smallest is deallocated first */
-} gc_parked_stmt;
-
-typedef struct gc_stmt_cache {
-    gc_parked_stmt entries[GC_STMT_CACHE_SIZE];
-    int n;
-    unsigned long clock;
-    bool closing;                 /* the sessions are about to close: keep and
-                                     deallocate nothing */
-} gc_stmt_cache;
-
-/* Whether st, prepared with its parameter types, can run values converted
- * for `types` (n of them; NULL: any types, as describing needs): a type the
- * server inferred takes text, but bytea values travel in binary and need a
- * bytea parameter; a value left to the server needs a parameter the server
- * typed, not one declared for another value. */
-bool gc_server_stmt_fits(const gc_server_stmt *st, int n, const Oid *types);
-
-/* Frees st's memory and empties it (the server statement is left alone). */
-void gc_server_stmt_clear(gc_server_stmt *st);
 
 /* s no longer needs its server statement (new text, or s is freed): parks
  * it, or deallocates it when s has no text or the connection is closing. */

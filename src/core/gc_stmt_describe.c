@@ -4,6 +4,7 @@
  * server (PQdescribePrepared) the first time it is asked. Column 0 is the
  * bookmark while SQL_ATTR_USE_BOOKMARKS is on (gc_desc_bookmark.h).
  */
+#include "core/gc_desc.h"
 #include "core/gc_desc_attr.h"
 #include "core/gc_desc_bookmark.h"
 #include "core/gc_param.h"
