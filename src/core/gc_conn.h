@@ -39,6 +39,8 @@ struct gc_conn {
                                        (gc_session.h; its callback is
                                        gc_result_end_streaming) */
     struct gc_global *global;      /* NULL for a general connection */
+    const struct gc_conn_kind *kind; /* the rules of general or global
+                                        (gc_conn_kind.h); never NULL */
 
     /* Connection attributes. */
     bool autocommit;               /* SQL_ATTR_AUTOCOMMIT */
