@@ -22,8 +22,6 @@
 struct gc_server_stmt;
 
 typedef struct gc_conn_kind {
-    const char *name;             /* "general", "global": for the trace */
-
     /* --- settings the shared code reads --- */
     /* A server statement's name is kept when the session it was made on is
      * gone: the global kind prepares the same name on another member; the

@@ -203,7 +203,6 @@ static void nothing_pinned(gc_conn *c, gc_session *m)
 }
 
 const gc_conn_kind gc_conn_kind_general = {
-    .name = "general",
     .keeps_statement_name = false,
     .several_sessions = false,
     .read_only_cursors = false,

@@ -210,7 +210,6 @@ static void rolled_back_on(gc_conn *c, gc_session *m)
 }
 
 const gc_conn_kind gc_conn_kind_global = {
-    .name = "global",
     .keeps_statement_name = true,
     .several_sessions = true,
     .read_only_cursors = true,
