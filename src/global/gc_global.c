@@ -205,9 +205,9 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, sess
         }
     }
     if (found < 0 && !some_answered && gc_error_is_set(&refused)) {
-        /* The server's own answer (28P01, 28000, 3D000) or the TLS error
-         * (an unverified certificate) tells the application what to fix;
-         * the locator's members would refuse the same. */
+        /* The server's own answer (its 28P01, 28000 or 3D000 after FATAL)
+         * or the TLS error (an unverified certificate) tells the application
+         * what to fix; the locator's members would refuse the same. */
         gc_error_set(err, refused.sqlstate, refused.native, "%s: %s; %s", refusal,
                      tried.data != NULL ? tried.data : "", refused.message);
     } else if (found < 0 && loc != NULL && !some_answered) {
@@ -222,7 +222,8 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, sess
                      "the seed servers, and none has it: %s; last error: %s",
                      tried.data != NULL ? tried.data : "", last.message);
     } else if (found < 0) {
-        gc_error_set(err, "08001", 0, "no seed server answered: %s; last error: %s",
+        gc_error_set(err, "08001", GC_NATIVE_CONNECT_FAILED,
+                     "no seed server answered: %s; last error: %s",
                      tried.data != NULL ? tried.data : "", last.message);
     }
     /* The open sessions wait for their members; the others go. */

@@ -48,7 +48,7 @@ static void note(gc_unanswered *u, const char *host, const char *port, const gc_
 
 bool gc_unanswered_login_refused(const gc_error *e)
 {
-    return strncmp(e->sqlstate, "28", 2) == 0 || strcmp(e->sqlstate, "3D000") == 0;
+    return gc_member_login_refused(e);
 }
 
 int gc_unanswered_connect_all(gc_unanswered *u, gc_member *const *members, int n,

@@ -81,9 +81,13 @@ gc_member *gc_member_create_like(const gc_member *m);
 
 /* Blocking connect of one member (several in parallel: gc_member_connect_all;
  * without waiting: gc_member_connect_begin). On failure fills err with 08001
- * (or 28P01/28000 from the server) and the server's message;
- * GC_NATIVE_CONNECT_FAILED when libpq refused. */
+ * and libpq's message, the server's SQLSTATE after its FATAL when it
+ * refused the login; GC_NATIVE_CONNECT_FAILED when libpq refused. */
 bool gc_member_connect(gc_member *m, gc_error *err);
+/* Whether a failed connect's err is the server turning the login down (bad
+ * password, unknown role or database: its SQLSTATE class 28 or 3D000, named
+ * in the message) rather than not answering. */
+bool gc_member_login_refused(const gc_error *err);
 
 /* Connects every member of `members` at once with non-blocking libpq
  * connects (PQconnectStartParams / PQconnectPoll over poll()), so n members
@@ -112,8 +116,8 @@ typedef enum gc_connect_progress {
 gc_member_connecting *gc_member_connect_begin(gc_member *m, gc_error *err);
 /* Takes the steps of the handshake whose sockets are ready, waiting for
  * them at most wait_ms in all (0: never waits; the attempt's deadline is
- * never passed either). On GC_CONNECT_FAILED err says why (08001, or the server's
- * 28P01/28000/3D000); on GC_CONNECT_DONE it is cleared. A member opened
+ * never passed either). On GC_CONNECT_FAILED err says why (08001, as
+ * gc_member_connect); on GC_CONNECT_DONE it is cleared. A member opened
  * meanwhile by another connect is DONE at once (this attempt's connection
  * is dropped). After DONE or FAILED the attempt only awaits its end. */
 gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_ms,

@@ -63,21 +63,35 @@ static void keyword_add(keyword_list *kl, const char *key, const char *value)
     kl->count++;
 }
 
-/* SQLSTATE for a failed connect. libpq does not expose the server's SQLSTATE
- * of a startup failure, so the best-known server messages are recognized
- * (the server's messages are English unless lc_messages says otherwise);
- * everything else is 08001, "client unable to establish connection". */
-static const char *connect_failure_sqlstate(const char *message)
+/* The server's own SQLSTATE of a refused login, or NULL. libpq does not
+ * expose the SQLSTATE of a startup failure, so the best-known server
+ * messages are recognized (English unless the server's lc_messages says
+ * otherwise). */
+static const char *login_refusal_sqlstate(const char *message)
 {
     if (strstr(message, "password authentication failed") != NULL)
         return "28P01";
     if (strstr(message, "no password supplied") != NULL ||
         strstr(message, "no pg_hba.conf entry") != NULL ||
+        strstr(message, "pg_hba.conf rejects connection") != NULL ||
+        strstr(message, "is not permitted to log in") != NULL ||
         (strstr(message, "role \"") != NULL && strstr(message, "does not exist") != NULL))
         return "28000";
     if (strstr(message, "database \"") != NULL && strstr(message, "does not exist") != NULL)
         return "3D000";
-    return "08001";
+    return NULL;
+}
+
+/* How libpq words the server's FATAL, and how the driver words it with the
+ * server's SQLSTATE. */
+#define LIBPQ_FATAL "FATAL:  "
+#define REFUSAL_MARK "FATAL "
+
+bool gc_member_login_refused(const gc_error *e)
+{
+    const char *mark = strstr(e->message, REFUSAL_MARK);
+    return mark != NULL && (strncmp(mark + strlen(REFUSAL_MARK), "28", 2) == 0 ||
+                            strncmp(mark + strlen(REFUSAL_MARK), "3D000", 5) == 0);
 }
 
 
@@ -184,12 +198,23 @@ static void connect_failed(gc_member *m, PGconn *conn, const gc_error *err)
     m->state = GC_MEMBER_DOWN;
 }
 
-/* Fills err from a connection libpq reports as failed: libpq's message as
- * it is, final newline included, as psqlODBC passes it on. */
+/* Fills err from a connection libpq reports as failed: 08001 whatever the
+ * cause, as psqlODBC answers (pyodbc raises OperationalError), with libpq's
+ * message as it is, final newline included; a login the server refused has
+ * the server's SQLSTATE after its FATAL ("FATAL 28P01 password
+ * authentication failed ..."), so a wrong password still reads differently
+ * from a server that does not answer. */
 static void error_from_failed_conn(PGconn *conn, gc_error *err)
 {
     const char *msg = PQerrorMessage(conn);
-    gc_error_set(err, connect_failure_sqlstate(msg), GC_NATIVE_CONNECT_FAILED, "%s", msg);
+    const char *server_state = login_refusal_sqlstate(msg);
+    const char *fatal = server_state != NULL ? strstr(msg, LIBPQ_FATAL) : NULL;
+    if (fatal == NULL) {
+        gc_error_set(err, "08001", GC_NATIVE_CONNECT_FAILED, "%s", msg);
+        return;
+    }
+    gc_error_set(err, "08001", GC_NATIVE_CONNECT_FAILED, "%.*s" REFUSAL_MARK "%s %s",
+                 (int)(fatal - msg), msg, server_state, fatal + strlen(LIBPQ_FATAL));
 }
 
 /* Takes ownership of conn, which libpq reports as CONNECTION_OK: the member

@@ -30,6 +30,35 @@ static SQLRETURN driver_connect(SQLHENV env, const char *connstr, char state[6],
     return rc;
 }
 
+/* A refused login answers 08001 (as psqlODBC: pyodbc raises
+ * OperationalError), native 101, with libpq's message where the server's own
+ * SQLSTATE, starting with server_state, follows its FATAL. */
+static void check_login_refused(SQLHDBC dbc, SQLRETURN rc, const char *server_state)
+{
+    CT_CHECK(rc == SQL_ERROR, "rc=%d", rc);
+    SQLCHAR st[6] = "", msg[1024] = "";
+    SQLINTEGER native = -1;
+    SQLSMALLINT mlen;
+    SQLGetDiagRec(SQL_HANDLE_DBC, dbc, 1, st, &native, msg, sizeof msg, &mlen);
+    char mark[16];
+    snprintf(mark, sizeof mark, "FATAL %s", server_state);
+    CT_CHECK(strcmp((char *)st, "08001") == 0 && native == 101 &&
+             strstr((char *)msg, mark) != NULL,
+             "want 08001 (101) with '%s': %s (%d) %s", mark, st, (int)native, msg);
+}
+
+/* SQLDriverConnect with connstr, which the server refuses with server_state. */
+static void check_driver_connect_refused(SQLHENV env, const char *connstr,
+                                         const char *server_state)
+{
+    SQLHDBC dbc;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    SQLRETURN rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                                    SQL_DRIVER_NOPROMPT);
+    check_login_refused(dbc, rc, server_state);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+}
+
 /* A loopback port nothing listens on (bound, then closed). */
 static int closed_port(void)
 {
@@ -71,9 +100,7 @@ static void test_sqlconnect_uid_pwd_override_dsn(SQLHENV env)
     /* The DSN's password is right; the argument's wrong one must win. */
     SQLRETURN rc = SQLConnect(dbc, (SQLCHAR *)ct_dsn(), SQL_NTS, (SQLCHAR *)"gcodbc",
                               SQL_NTS, (SQLCHAR *)"wrong-password", SQL_NTS);
-    CT_CHECK(rc == SQL_ERROR, "rc=%d", rc);
-    CT_CHECK(ct_has_state(SQL_HANDLE_DBC, dbc, "28P01"), "state %s",
-             ct_sqlstate(SQL_HANDLE_DBC, dbc));
+    check_login_refused(dbc, rc, "28P01");
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
 }
 
@@ -100,23 +127,19 @@ static void test_driver_connect_dsn_string(SQLHENV env)
 
 static void test_driver_connect_string_overrides_dsn(SQLHENV env)
 {
-    char state[6], out[1024];
     char connstr[256];
-    /* UID from the string overrides the DSN's: an unknown role fails. */
+    /* UID from the string overrides the DSN's: an unknown role fails (the
+     * server says 28P01 or 28000, as its pg_hba.conf has it). */
     snprintf(connstr, sizeof connstr, "DSN=%s;UID=no_such_role", ct_dsn());
-    SQLRETURN rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
-    CT_CHECK(rc == SQL_ERROR, "rc=%d", rc);
-    CT_CHECK(strcmp(state, "28P01") == 0 || strcmp(state, "28000") == 0, "state=%s", state);
+    check_driver_connect_refused(env, connstr, "28");
 
     /* PWD with characters that need braces. */
     snprintf(connstr, sizeof connstr, "DSN=%s;PWD={x;y}}z=}", ct_dsn());
-    rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
-    CT_CHECK(rc == SQL_ERROR && strcmp(state, "28P01") == 0, "rc=%d state=%s", rc, state);
+    check_driver_connect_refused(env, connstr, "28P01");
 
-    /* Database from the string: a missing one gives 3D000. */
+    /* Database from the string: a missing one, the server's 3D000. */
     snprintf(connstr, sizeof connstr, "DSN=%s;Database={no such db}", ct_dsn());
-    rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
-    CT_CHECK(rc == SQL_ERROR && strcmp(state, "3D000") == 0, "rc=%d state=%s", rc, state);
+    check_driver_connect_refused(env, connstr, "3D000");
 }
 
 static void test_driver_connect_driver_path(SQLHENV env)
@@ -153,9 +176,18 @@ static void test_driver_connect_driver_path(SQLHENV env)
     rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
     CT_CHECK(CT_OK(rc), "braced password rc=%d state=%s", rc, state);
     ct_pq_exec(admin, "DROP ROLE IF EXISTS gc_brace_role");
+
+    /* A role that may not log in: the server's 28000. */
+    ct_pq_exec(admin, "DROP ROLE IF EXISTS gc_nologin_role");
+    ct_pq_exec(admin, "CREATE ROLE gc_nologin_role NOLOGIN PASSWORD 'x'");
+    snprintf(connstr, sizeof connstr,
+             "DRIVER={%s};Servers=127.0.0.1:%s;Database=%s;UID=gc_nologin_role;PWD=x",
+             driver, port, dbname);
+    check_driver_connect_refused(env, connstr, "28000");
+    ct_pq_exec(admin, "DROP ROLE IF EXISTS gc_nologin_role");
     PQfinish(admin);
 
-    /* Wrong password: 28P01 with the server's message. */
+    /* Wrong password: 08001 with the server's message and its 28P01. */
     snprintf(connstr, sizeof connstr,
              "DRIVER={%s};Servers=127.0.0.1:%s;Database=%s;UID=%s;PWD=bad",
              driver, port, dbname, user);
@@ -169,12 +201,13 @@ static void test_driver_connect_driver_path(SQLHENV env)
     SQLSMALLINT mlen;
     rc = SQLGetDiagRec(SQL_HANDLE_DBC, dbc, 1, st, &native, msg, sizeof msg, &mlen);
     CT_CHECK(rc == SQL_SUCCESS, "diag rc=%d", rc);
-    CT_CHECK(strcmp((char *)st, "28P01") == 0, "state %s", st);
+    CT_CHECK(strcmp((char *)st, "08001") == 0, "state %s", st);
     /* libpq's words as they are, final newline included, and psqlODBC's
      * native error, as a program moving from psqlODBC reads them. */
     CT_CHECK(strncmp((char *)msg, "connection to server at \"127.0.0.1\"", 35) == 0,
              "not libpq's message: %s", msg);
-    CT_CHECK(strstr((char *)msg, "password authentication failed") != NULL, "msg %s", msg);
+    CT_CHECK(strstr((char *)msg, "FATAL 28P01 password authentication failed") != NULL,
+             "msg %s", msg);
     CT_CHECK(mlen > 0 && msg[mlen - 1] == '\n', "libpq's final newline dropped: %s", msg);
     CT_CHECK(native == 101, "native %d", (int)native);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
@@ -186,6 +219,17 @@ static void test_driver_connect_driver_path(SQLHENV env)
     rc = driver_connect(env, connstr, state, out, sizeof out, NULL);
     CT_CHECK(rc == SQL_ERROR && strcmp(state, "08001") == 0, "no server rc=%d state=%s", rc,
              state);
+    /* ...with native 101 and libpq's reason, no server's FATAL. */
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    rc = SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                          SQL_DRIVER_NOPROMPT);
+    native = -1;
+    msg[0] = '\0';
+    SQLGetDiagRec(SQL_HANDLE_DBC, dbc, 1, st, &native, msg, sizeof msg, &mlen);
+    CT_CHECK(rc == SQL_ERROR && native == 101 && strstr((char *)msg, "FATAL") == NULL &&
+                 strstr((char *)msg, "Connection refused") != NULL,
+             "no server: rc=%d native %d %s", rc, (int)native, msg);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
     free(port);
     free(user);
     free(password);

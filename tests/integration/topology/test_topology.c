@@ -209,7 +209,7 @@ static void cluster_topology(const gc_locator *loc)
                              .dbname = "app", .user = "app", .password = "wrong" };
     gc_member *refused = gc_member_create(&bad, NULL);
     CHECK(gc_member_connect_all(&refused, 1, 10000, &err) == 0 &&
-          strcmp(err.sqlstate, "28P01") == 0 &&
+          strcmp(err.sqlstate, "08001") == 0 && strstr(err.message, "FATAL 28P01") != NULL &&
           gc_member_get_state(refused) == GC_MEMBER_DOWN,
           "wrong password: %s %s", err.sqlstate, err.message);
     gc_member_destroy(refused);
