@@ -116,19 +116,28 @@ bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t 
     return true;
 }
 
+size_t gcctl_proc_read(pid_t pid, const char *file, char *buf, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, file);
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (f) {
+        n = fread(buf, 1, size - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 /* Reads the command name and session of pid from /proc/PID/stat; false
  * when the process is gone. The name is in parentheses and may hold
  * spaces, so the fields after it are read from the last ')'. */
 static bool read_stat(pid_t pid, char *comm, size_t size, pid_t *session)
 {
-    char path[64], line[1024];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    char line[1024];
+    if (gcctl_proc_read(pid, "stat", line, sizeof line) == 0)
         return false;
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
     char *open = strchr(line, '(');
     char *close = strrchr(line, ')');
     if (!open || !close || close < open)

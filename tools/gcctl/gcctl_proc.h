@@ -37,6 +37,10 @@ bool gcctl_proc_wait(pid_t pid);
 bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t gid,
                     const char *log_path, gc_error *err);
 
+/* Reads /proc/PID/FILE into buf (NUL added after what was read); the
+ * bytes read, 0 when the process or the file is gone. */
+size_t gcctl_proc_read(pid_t pid, const char *file, char *buf, size_t size);
+
 /* kill -9 of every process of session sid whose command name begins with
  * prefix; returns how many were signalled. A keeper that died leaves its
  * services running in its session (the server too, which is spared by the

@@ -79,16 +79,10 @@ static bool is_supervisor(pid_t pid)
 {
     if (pid <= 0)
         return false;
-    char path[64], cmdline[4096];
-    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    size_t n = fread(cmdline, 1, sizeof cmdline - 1, f);
-    fclose(f);
+    char cmdline[4096];
+    size_t n = gcctl_proc_read(pid, "cmdline", cmdline, sizeof cmdline);
     bool local = false;
     for (size_t at = 0; at < n; at += strlen(cmdline + at) + 1) {
-        cmdline[n] = '\0';
         if (local && strcmp(cmdline + at, "supervise") == 0)
             return true;
         local = strcmp(cmdline + at, "local") == 0;
