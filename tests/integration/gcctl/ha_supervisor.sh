@@ -76,8 +76,9 @@ wait_ha G1N2 secondary/secondary 60
 wait_ha G2N1 primary/primary 60
 
 # session_autoctl SID: the pg_autoctl processes of session SID (a keeper
-# and its services; the server is in that session too, under its own name).
-session_autoctl() { ps -o pid=,comm= -s "$1" | awk '$2 ~ /^pg_autoctl/ { printf "%s ", $1 }'; }
+# and its services; the server is in that session too, under its own name),
+# zombies left out: a killed orphan waits for PID 1 to reap it.
+session_autoctl() { ps -o pid=,stat=,comm= -s "$1" | awk '$2 !~ /^Z/ && $3 ~ /^pg_autoctl/ { printf "%s ", $1 }'; }
 # kill_keeper NODE: kill -9 of the keeper of NODE (a member, or
 # ha-monitor): pg_autoctl and its services, not the server they run; again
 # until none is left, since a keeper that is starting forks its services
@@ -120,6 +121,7 @@ kill -9 "$kp"
 restarted=$(wait_restarted G1N1 "$kp" 30)
 [ -n "$restarted" ] || fail "the keeper of G1N1 was not restarted within 30 s"
 [ "$(postmaster_pid G1N1)" = "$pm" ] && alive "$pm" || fail "G1N1's server did not survive its keeper"
+for _ in $(seq 1 50); do [ -z "$(session_autoctl "$kp")" ] && break; sleep 0.1; done
 [ -z "$(session_autoctl "$kp")" ] || fail "services of the dead keeper $kp still run: $(session_autoctl "$kp")"
 grep -qE "the keeper of G1N1 is gone \(pid $kp no longer runs(; [12] of its services killed)?\): restarting it in 1 s" \
     "$DIR/supervisor.log" &&
