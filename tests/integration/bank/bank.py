@@ -658,11 +658,15 @@ decisions_before = {}      # gid -> (group holding it, committed)
 for g in GROUPS:
     for gid, c in rows(helper("su", PRIMARY[g], "SELECT gid, committed FROM gcluster.commit_decisions")):
         decisions_before[gid] = (g, c == "t")
+log(f"checks begin: {sum(len(v) for v in prepared_before.values())} prepared transactions on "
+    f"{len(MEMBERS)} members")
+t_resolve = now()
 try:
     resolved = helper("gcctl", "resolve", "--grace", "0")
 except RuntimeError as e:
     resolved = ""
     fail(f"gcctl resolve --grace 0 did not resolve everything: {e}")
+log(f"gcctl resolve --grace 0 took {(now() - t_resolve) * 1000:.0f} ms")
 outcomes = resolve_outcomes(resolved)      # gid -> what gcctl resolve did
 # What the primaries hold (a standby may still be replaying a COMMIT PREPARED).
 in_doubt = sorted({gid for g in GROUPS for gid in prepared_before.get(PRIMARY[g], [])})
