@@ -15,7 +15,6 @@
 
 #include "convert/gc_pgtype_keys.h"
 #include "core/gc_desc.h"
-#include "core/gc_conn_kind.h"
 #include "core/gc_lo.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
@@ -740,7 +739,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
                 add_result_error(s, s->set_error);
                 PQclear(s->set_error);
                 s->set_error = NULL;
-                s->conn->kind->fetch_failed(s);
+                gc_route_fetch_failed(s);
                 return SQL_ERROR;
             }
             return SQL_NO_DATA;
@@ -769,7 +768,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             s->set_complete = true;
             if (gc_result_streams(s) && s->conn->session != NULL)
                 gc_session_drain(s->conn->session);
-            s->conn->kind->fetch_failed(s);
+            gc_route_fetch_failed(s);
             gc_result_release_session(s);
             return SQL_ERROR;
         }
