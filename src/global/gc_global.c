@@ -188,7 +188,7 @@ static bool learn_topology(const gc_global_options *opt, gc_topology *topo, sess
             found = i;
             break;
         }
-        bool login_refused = !answered && gc_unanswered_login_refused(&last);
+        bool login_refused = !answered && gc_member_login_refused(&last);
         bool tls_failed = !answered && !login_refused && is_tls_failure(&last);
         const char *what = answered ? "no cluster catalog"
                            : login_refused ? "login refused"

@@ -46,11 +46,6 @@ static void note(gc_unanswered *u, const char *host, const char *port, const gc_
     u->count++;
 }
 
-bool gc_unanswered_login_refused(const gc_error *e)
-{
-    return gc_member_login_refused(e);
-}
-
 int gc_unanswered_connect_all(gc_unanswered *u, gc_member *const *members, int n,
                               int timeout_ms, gc_error *errs)
 {
@@ -85,7 +80,7 @@ int gc_unanswered_connect_all(gc_unanswered *u, gc_member *const *members, int n
         errs[i] = tried_errs[j];
         if (gc_member_is_open(tried[j]))
             open++;
-        else if (!gc_unanswered_login_refused(&tried_errs[j]))
+        else if (!gc_member_login_refused(&tried_errs[j]))
             note(u, gc_member_host(tried[j]), gc_member_port(tried[j]), &tried_errs[j]);
     }
     free(tried);

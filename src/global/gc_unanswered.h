@@ -38,11 +38,6 @@ const gc_error *gc_unanswered_find(const gc_unanswered *u, const char *host, con
 int gc_unanswered_connect_all(gc_unanswered *u, gc_member *const *members, int n,
                               int timeout_ms, gc_error *errs);
 
-/* Whether a failed connect was the server turning the login down (bad
- * password, unknown role or database: SQLSTATE class 28, 3D000) rather
- * than not answering. */
-bool gc_unanswered_login_refused(const gc_error *e);
-
 /* Frees what u remembers. */
 void gc_unanswered_free(gc_unanswered *u);
 
