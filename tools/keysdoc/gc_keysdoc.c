@@ -83,6 +83,7 @@ static const char intro[] =
     "| 01S00 (warning) | unknown keys, named in the message; the connection is made |\n"
     "| IM002 | the DSN has no section in any odbc.ini |\n"
     "| 08001 | no server to connect to (neither `Servers` nor `Host`), or a locator file that cannot be read or is not valid; the message gives file, line and column; a `pqopt` libpq cannot parse; on a global connection, a `ConnSettings` holding more than SET and RESET |\n"
+    "| 08001 | the server does not answer, or it refuses the login (wrong password, unknown role or database), as psqlODBC answers; libpq's message, with the server's own SQLSTATE after `FATAL` when it refused ([sqlstates.md](sqlstates.md), \"Connecting\") |\n"
     "| (server's) | a `ConnSettings` statement the server refuses fails the connection with the server's SQLSTATE |\n"
     "\n"
     "## Keys\n"
