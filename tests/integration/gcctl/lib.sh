@@ -73,11 +73,42 @@ wait_until() {
 }
 
 # own_cluster SPEC: brings up a private cluster for a test that changes the
-# topology; it is always taken down when the test ends, pass or fail.
+# topology; it is always taken down when the test ends, pass or fail, and
+# also when ctest kills the test at its TIMEOUT (guard_cluster).
 own_cluster() {
-    "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true
-    trap '"$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
+    mkdir -p "$DIR"
+    write_take_down
+    "$DIR/take_down.sh"
+    trap '"$DIR/take_down.sh"' EXIT
+    guard_cluster
     "$GCCTL" local up "$1" --dir "$DIR" || fail "local up $1"
+}
+
+# write_take_down: writes DIR/take_down.sh, which takes the cluster down,
+# continuing first every server and keeper a fault left frozen (a stopped
+# postmaster would never answer the stop).
+write_take_down() {
+    cat >"$DIR/take_down.sh" <<DOWN
+#!/bin/bash
+if [ -x "$DIR/signal_server.sh" ] && [ -f "$DIR/locator.yaml" ]; then
+    for m in \$(sed -n 's/.*name: \([A-Za-z0-9_]*\), group: .*/\1/p' "$DIR/locator.yaml"); do
+        "$DIR/signal_server.sh" CONT "\$m" keeper
+    done
+fi
+"$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true
+DOWN
+    chmod +x "$DIR/take_down.sh"
+}
+
+# guard_cluster: ctest kills a test that runs past its TIMEOUT, and no EXIT
+# trap runs then. A guard outside the test's process tree (ctest kills the
+# tree) waits for the test's shell to end and takes the cluster down, so a
+# timed-out test never leaves its servers loading the tests after it. After
+# a normal end the trap has already done it and the guard's call finds
+# nothing to stop.
+guard_cluster() {
+    (setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; "$2"' \
+        guard "$$" "$DIR/take_down.sh" </dev/null >/dev/null 2>&1 &)
 }
 
 # own_ha_cluster SPEC: own_cluster of SPEC without its 'ha' line, so its
@@ -99,9 +130,8 @@ own_ha_cluster() {
 #   processes and the server's, as when its machine fails: the member is
 #   held, as `local stop-member` holds it, so the cluster's supervisor does
 #   not restart its keeper; `start` releases it), freeze / thaw MEMBER
-#   (SIGSTOP / SIGCONT of the same), monitor SQL (on the monitor's database)
-# and makes sure a frozen server is continued before the cluster is taken
-# down, whatever happens.
+#   (SIGSTOP / SIGCONT of the same), monitor SQL (on the monitor's database).
+# take_down.sh continues whatever they froze before the cluster goes down.
 write_fault_helper() {
     local base os_user
     base=$(sed -n 's/^base: //p' "$DIR/local.state")
@@ -142,8 +172,6 @@ gcctl) shift; timeout 60 "$GCCTL" "\$@" --dir "$DIR" ;;
 esac
 HELPER
     chmod +x "$DIR/signal_server.sh" "$DIR/helper.sh"
-    trap 'for m in $(members); do "$DIR/signal_server.sh" CONT "$m" keeper; done
-          "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true' EXIT
 }
 
 # In-doubt transactions (resolve.sh, resolve_driver.sh).
