@@ -19,17 +19,20 @@ read -r -a extra <<<"${GC_CTEST_ARGS:-}"
 
 "$root/scripts/install-deps.sh"
 
-# run_ctest NAME BUILD_DIR MINUTES: run the whole suite; prints ctest's
-# summary line. No test runs past MINUTES from now (ctest --stop-time): when
-# a slow or broken machine stretches the suite, it ends with the tests it
-# could not finish named as failed, and the steps after it still get their
-# time, instead of the whole run being cut off with nothing reported.
+# run_ctest NAME BUILD_DIR MINUTES [CTEST ARGS...]: run the suite; prints
+# ctest's summary line. Tests with private clusters take slots of the
+# resource file (tests/support/resources.json: a heavy cluster runs alone).
+# No test runs past MINUTES from now (ctest --stop-time): when a slow or
+# broken machine stretches the suite, it ends with the tests it could not
+# finish named as failed, and the steps after it still get their time,
+# instead of the whole run being cut off with nothing reported.
 run_ctest() {
   local name=$1 dir=$2 minutes=$3 status=0 stop
+  shift 3
   stop=$(date -d "+$minutes minutes" +%H:%M:%S)
   echo "== ctest: $name build (no test runs past $stop, $minutes minutes)"
-  (cd "$dir" && ctest --output-on-failure --timeout 900 --stop-time "$stop" -j "$jobs" "${extra[@]}") ||
-    status=$?
+  (cd "$dir" && ctest --output-on-failure --timeout 900 --stop-time "$stop" -j "$jobs" \
+    --resource-spec-file "$root/tests/support/resources.json" "$@" "${extra[@]}") || status=$?
   return "$status"
 }
 
@@ -46,7 +49,10 @@ if [[ ${GC_SKIP_SANITIZE:-0} != 1 ]]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
   export LSAN_OPTIONS=suppressions=$root/tests/support/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  run_ctest sanitize "$asan_build" "${GC_SANITIZE_MINUTES:-30}" || failed+=(sanitize)
+  # Not the tests that wait on pg_auto_failover's own timing (label
+  # pg_auto_failover, docs/testing.md): minutes each, and their driver paths
+  # are the by-hand failover tests' too.
+  run_ctest sanitize "$asan_build" "${GC_SANITIZE_MINUTES:-30}" -LE pg_auto_failover || failed+=(sanitize)
 fi
 
 # ---- fuzz step (owner: analyzer) --------------------------------------

@@ -85,8 +85,9 @@ own_cluster() {
 }
 
 # write_take_down: writes DIR/take_down.sh, which takes the cluster down,
-# continuing first every server and keeper a fault left frozen (a stopped
-# postmaster would never answer the stop).
+# continuing first every server, backend and keeper a fault left frozen (a
+# stopped postmaster would never answer the stop): those signal_server.sh
+# froze, and any process started on the cluster's data directories.
 write_take_down() {
     cat >"$DIR/take_down.sh" <<DOWN
 #!/bin/bash
@@ -95,6 +96,8 @@ if [ -x "$DIR/signal_server.sh" ] && [ -f "$DIR/locator.yaml" ]; then
         "$DIR/signal_server.sh" CONT "\$m" keeper
     done
 fi
+base=\$(sed -n 's/^base: //p' "$DIR/local.state" 2>/dev/null)
+[ -n "\$base" ] && pkill -CONT -f -- "\$base/"
 "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true
 DOWN
     chmod +x "$DIR/take_down.sh"
