@@ -76,31 +76,24 @@ wait_until() {
 # topology; it is always taken down when the test ends, pass or fail, and
 # also when ctest kills the test at its TIMEOUT (guard_cluster).
 own_cluster() {
-    mkdir -p "$DIR"
-    write_take_down
-    "$DIR/take_down.sh"
-    trap '"$DIR/take_down.sh"' EXIT
+    take_down
+    trap take_down EXIT
     guard_cluster
     "$GCCTL" local up "$1" --dir "$DIR" || fail "local up $1"
 }
 
-# write_take_down: writes DIR/take_down.sh, which takes the cluster down,
-# continuing first every server, backend and keeper a fault left frozen (a
-# stopped postmaster would never answer the stop): those signal_server.sh
-# froze, and any process started on the cluster's data directories.
-write_take_down() {
-    cat >"$DIR/take_down.sh" <<DOWN
-#!/bin/bash
-if [ -x "$DIR/signal_server.sh" ] && [ -f "$DIR/locator.yaml" ]; then
-    for m in \$(sed -n 's/.*name: \([A-Za-z0-9_]*\), group: .*/\1/p' "$DIR/locator.yaml"); do
-        "$DIR/signal_server.sh" CONT "\$m" keeper
-    done
-fi
-base=\$(sed -n 's/^base: //p' "$DIR/local.state" 2>/dev/null)
-[ -n "\$base" ] && pkill -CONT -f -- "\$base/"
-"$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true
-DOWN
-    chmod +x "$DIR/take_down.sh"
+# take_down: takes the cluster down, continuing first every server, backend
+# and keeper a fault left frozen (a stopped postmaster would never answer
+# the stop): those signal_server.sh froze, and any process started on the
+# cluster's data directories.
+take_down() {
+    local base m
+    if [ -x "$DIR/signal_server.sh" ] && [ -f "$DIR/locator.yaml" ]; then
+        for m in $(members); do "$DIR/signal_server.sh" CONT "$m" keeper; done
+    fi
+    base=$(sed -n 's/^base: //p' "$DIR/local.state" 2>/dev/null)
+    [ -n "$base" ] && pkill -CONT -f -- "$base/"
+    "$GCCTL" local down --dir "$DIR" >/dev/null 2>&1 || true
 }
 
 # guard_cluster: ctest kills a test that runs past its TIMEOUT, and no EXIT
@@ -110,8 +103,9 @@ DOWN
 # a normal end the trap has already done it and the guard's call finds
 # nothing to stop.
 guard_cluster() {
-    (setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; "$2"' \
-        guard "$$" "$DIR/take_down.sh" </dev/null >/dev/null 2>&1 &)
+    (setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done
+                     GCCTL=$2 DIR=$3; source "$4"; take_down' \
+        guard "$$" "$GCCTL" "$DIR" "${BASH_SOURCE[0]}" </dev/null >/dev/null 2>&1 &)
 }
 
 # own_ha_cluster SPEC: own_cluster of SPEC without its 'ha' line, so its
@@ -134,7 +128,7 @@ own_ha_cluster() {
 #   held, as `local stop-member` holds it, so the cluster's supervisor does
 #   not restart its keeper; `start` releases it), freeze / thaw MEMBER
 #   (SIGSTOP / SIGCONT of the same), monitor SQL (on the monitor's database).
-# take_down.sh continues whatever they froze before the cluster goes down.
+# take_down continues whatever they froze before the cluster goes down.
 write_fault_helper() {
     local base os_user
     base=$(sed -n 's/^base: //p' "$DIR/local.state")
