@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/gc_conn_global.h"
-#include "global/gc_global.h"
+#include "core/gc_conn_kind.h"
 #include "sql/gc_sql_rewrite.h"
 
 /* Caller owns the result; gc_conn_destroy() frees it. */
@@ -24,6 +24,7 @@ gc_conn *gc_conn_create(gc_env *env)
     c->h.kind = GC_HANDLE_DBC;
     gc_diag_init(&c->h.diag);
     c->env = env;
+    c->kind = &gc_conn_kind_general;
     gc_conn_init_handles(c);
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
@@ -123,24 +124,7 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
              "SET SESSION CHARACTERISTICS AS TRANSACTION%s%s %s",
              level != NULL ? " ISOLATION LEVEL " : "", level != NULL ? level : "",
              c->access_mode == SQL_MODE_READ_ONLY ? "READ ONLY" : "READ WRITE");
-    if (c->global == NULL) {
-        PGresult *res = gc_conn_exec(c, sql, err);
-        if (res == NULL)
-            return false;
-        PQclear(res);
-        return true;
-    }
-    gc_session_end_streaming(&c->session_owner);
-    for (int i = 0; i < gc_global_member_count(c->global); i++) {
-        gc_session *m = gc_global_member(c->global, i);
-        if (!gc_session_is_open(m))
-            continue;
-        PGresult *res = gc_session_exec(m, sql, err);
-        if (res == NULL)
-            return false;
-        PQclear(res);
-    }
-    return true;
+    return c->kind->set_on_sessions(c, sql, err);
 }
 
 /* Opens the session described by c->settings: a global connection, or one
@@ -297,6 +281,28 @@ SQLRETURN gc_conn_driver_connect(gc_conn *c, const char *connstr, SQLINTEGER len
     return rc;
 }
 
+/* Rolls back what any open session of c has open, reading what a session
+ * still sends first. True when a transaction was rolled back. */
+static bool roll_back_every_session(gc_conn *c)
+{
+    bool rolled_back = false;
+    gc_session_end_streaming(&c->session_owner);
+    for (int i = 0; i < c->kind->session_count(c); i++) {
+        gc_session *m = c->kind->session_at(c, i);
+        if (!gc_session_is_open(m))
+            continue;
+        gc_session_drain(m);
+        PGTransactionStatusType ts = gc_session_txn_status(m);
+        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
+            gc_error err;
+            gc_error_clear(&err);
+            PQclear(gc_session_exec(m, "ROLLBACK", &err));
+            rolled_back = true;
+        }
+    }
+    return rolled_back;
+}
+
 /* ODBC would let the driver refuse with 25000 while a transaction is open;
  * like most drivers we roll it back instead, which is what the server does
  * anyway when the session ends. */
@@ -310,31 +316,11 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
     gc_conn_forget_not_null(c);
     SQLRETURN rc = SQL_SUCCESS;
-    if (c->global != NULL) {
-        if (gc_conn_close_global(c)) {
-            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
-            rc = SQL_SUCCESS_WITH_INFO;
-        }
-        gc_trace_close(c->trace);
-        c->trace = NULL;
-        return rc;
+    if (roll_back_every_session(c)) {
+        gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
+        rc = SQL_SUCCESS_WITH_INFO;
     }
-    gc_session *m = c->session;
-    if (gc_session_is_open(m)) {
-        gc_session_drain(m);
-        PGTransactionStatusType ts = gc_session_txn_status(m);
-        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
-            gc_error err;
-            gc_error_clear(&err);
-            PGresult *res = gc_session_exec(m, "ROLLBACK", &err);
-            PQclear(res);
-            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
-            rc = SQL_SUCCESS_WITH_INFO;
-        }
-    }
-    gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting");
-    c->session = NULL;
-    gc_session_destroy(m);
+    c->kind->close(c);
     gc_trace_close(c->trace);
     c->trace = NULL;
     return rc;
@@ -347,7 +333,7 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
         return NULL;
     }
     gc_session_end_streaming(&c->session_owner);
-    if (!gc_conn_global_hold_session(c, err))
+    if (!c->kind->hold_session(c, err))
         return NULL;
     return gc_session_exec(c->session, sql, err);
 }
@@ -369,7 +355,7 @@ gc_session *gc_conn_live_session(gc_conn *c, gc_diag *diag)
     }
     gc_error held;
     gc_error_clear(&held);
-    if (!gc_conn_global_hold_session(c, &held)) {
+    if (!c->kind->hold_session(c, &held)) {
         gc_diag_add_error(diag, &held);
         return NULL;
     }

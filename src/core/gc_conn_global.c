@@ -11,6 +11,7 @@
 
 #include "core/gc_conn.h"
 #include "core/gc_conn_global.h"
+#include "core/gc_conn_kind.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
 
@@ -35,6 +36,7 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         return SQL_ERROR;
     }
     c->global = g;
+    c->kind = &gc_conn_kind_global;
     c->session = gc_global_member(g, gc_global_first_open_member(g));
     /* Attributes set before connecting take effect now, on every member. */
     if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
@@ -42,6 +44,7 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         gc_diag_add_error(&c->h.diag, &err);
         gc_global_destroy(g);
         c->global = NULL;
+        c->kind = &gc_conn_kind_general;
         c->session = NULL;
         return SQL_ERROR;
     }
@@ -52,29 +55,14 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
-bool gc_conn_close_global(gc_conn *c)
+void gc_conn_close_global(gc_conn *c)
 {
     gc_global *g = c->global;
-    bool rolled_back = false;
-    gc_session_end_streaming(&c->session_owner);
-    for (int i = 0; i < gc_global_member_count(g); i++) {
-        gc_session *m = gc_global_member(g, i);
-        if (!gc_session_is_open(m))
-            continue;
-        gc_session_drain(m);
-        PGTransactionStatusType ts = gc_session_txn_status(m);
-        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
-            gc_error err;
-            gc_error_clear(&err);
-            PQclear(gc_session_exec(m, "ROLLBACK", &err));
-            rolled_back = true;
-        }
-    }
     gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting the global connection");
     c->session = NULL;
     c->global = NULL;
+    c->kind = &gc_conn_kind_general;
     gc_global_destroy(g);
-    return rolled_back;
 }
 
 void gc_conn_use_member(gc_conn *c, int i)
@@ -132,7 +120,7 @@ static void current_member_name(const gc_conn *c, char *name, size_t size)
 void gc_conn_global_between_transactions(gc_conn *c)
 {
     gc_global *g = c->global;
-    if (g == NULL || in_transaction(c) || !gc_global_refresh_pending(g))
+    if (in_transaction(c) || !gc_global_refresh_pending(g))
         return;
     char name[128];
     current_member_name(c, name, sizeof name);
@@ -172,7 +160,7 @@ static bool hold_member(gc_conn *c, int i, gc_error *err)
 bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
 {
     gc_global *g = c->global;
-    if (g == NULL || !gc_global_shares_sessions(g) || c->session == NULL ||
+    if (!gc_global_shares_sessions(g) || c->session == NULL ||
         gc_session_is_open(c->session))
         return true;
     int current = gc_global_member_index(g, c->session);

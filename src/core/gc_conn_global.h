@@ -15,9 +15,9 @@
 /* Opens the global connection described by c->settings with `params` as
  * every member's template; adds 01000 naming members that did not answer. */
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params);
-/* Rolls back what any member has open, closes every member session. True
- * when a transaction was rolled back. */
-bool gc_conn_close_global(gc_conn *c);
+/* Closes every member session (the global kind's close: what they had
+ * open was rolled back before, gc_conn_disconnect). */
+void gc_conn_close_global(gc_conn *c);
 
 /* Call before routing each statement of a global connection. Between
  * transactions (nothing pinned, no SQL BEGIN held back) it takes queued

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/gc_call.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
 #include "core/gc_exec_timer.h"
@@ -107,7 +108,7 @@ typedef struct array_run {
  * that changes temporary tables or runs on every group, and not the first
  * statement after a BEGIN sent in SQL and held back (which chooses the
  * transaction's member as a statement of its own). */
-static bool global_array_applies(gc_stmt *s)
+bool gc_exec_array_global_applies(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     const gc_analysis *an = s->analysis;
@@ -120,8 +121,7 @@ static bool global_array_applies(gc_stmt *s)
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 {
     if (rows < 2 || s->nparams == 0 || s->exec_row != 0 || s->dae != NULL ||
-        s->simple_query || gc_call_has_outputs(s) ||
-        (s->conn->global != NULL && !global_array_applies(s)))
+        s->simple_query || gc_call_has_outputs(s) || !s->conn->kind->array_applies(s))
         return false;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
     for (SQLULEN r = 0; r < rows; r++) {
@@ -302,7 +302,7 @@ static void route_row(array_run *a, SQLULEN r)
     }
     gc_diag outer = s->h.diag;
     gc_diag_init(&s->h.diag);
-    bool routed = gc_route_statement(s, pv) == SQL_SUCCESS;
+    bool routed = s->conn->kind->route_statement(s, pv) == SQL_SUCCESS;
     if (routed && s->spans_groups) {
         /* It runs on every group (gc_span_exec.h), not on one lane. */
         a->spans = true;
@@ -847,7 +847,7 @@ static void route_lanes_done(array_run *a)
     gc_conn *c = a->s->conn;
     for (int l = 0; l < a->n_lanes; l++) {
         gc_conn_use_member(c, a->lanes[l].member);
-        gc_route_done(a->s, a->lanes[l].lost ? SQL_ERROR : SQL_SUCCESS);
+        a->s->conn->kind->statement_done(a->s, a->lanes[l].lost ? SQL_ERROR : SQL_SUCCESS);
     }
 }
 

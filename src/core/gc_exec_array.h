@@ -33,4 +33,9 @@ void gc_exec_free_values(gc_param_value *pv, int n);
 /* The connection's open session, or NULL with 08003 / 08S01 added. */
 gc_session *gc_exec_open_session(gc_stmt *s);
 
+/* Whether s on a global connection can have its array routed row by row
+ * and sent in one pipeline per member (the global kind's array_applies,
+ * gc_conn_kind.h). */
+bool gc_exec_array_global_applies(gc_stmt *s);
+
 #endif
