@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_conn_global.h"
 #include "core/gc_conn_kind.h"
 #include "sql/gc_sql_rewrite.h"
 
@@ -127,48 +126,6 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
     return c->kind->set_on_sessions(c, sql, err);
 }
 
-/* Opens the session described by c->settings: a global connection, or one
- * member session for a general one. */
-static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
-{
-    gc_error err;
-    gc_error_clear(&err);
-    gc_member_params params = *template;
-    if (c->settings.global_connection) {
-        /* Members of a global connection have a MemberTimeout, so a
-         * stopped or vanished member is found and the statement can go
-         * elsewhere; docs/failover.md. */
-        params.member_timeout_s = c->settings.member_timeout;
-        return gc_conn_open_global(c, &params);
-    }
-
-    char *host = NULL, *port = NULL;
-    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
-    params.host = host;
-    params.port = port;
-    gc_session *m = gc_session_open(&params, c->trace, gc_conn_notice, c, &c->session_owner,
-                                    &err);
-    free(host);
-    free(port);
-    if (m == NULL) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
-    c->session = m;
-    /* Attributes set before connecting take effect now. */
-    if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
-        !gc_conn_apply_session_characteristics(c, &err)) {
-        gc_diag_add_error(&c->h.diag, &err);
-        gc_session_destroy(m);
-        c->session = NULL;
-        return SQL_ERROR;
-    }
-    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
-}
-
 /* Opens the session described by c->settings, then sets it up as the keys
  * say (ReadOnly, ConnSettings) and reports unknown keys (01S00). */
 static SQLRETURN conn_open_session(gc_conn *c)
@@ -199,7 +156,7 @@ static SQLRETURN conn_open_session(gc_conn *c)
                                                   : c->settings.connect_timeout,
         .extra_conninfo = extra,
     };
-    SQLRETURN rc = open_members(c, &params);
+    SQLRETURN rc = gc_conn_kind_for(&c->settings)->open(c, &params);
     free(extra);
     if (rc == SQL_ERROR)
         return rc;

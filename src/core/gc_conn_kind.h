@@ -6,7 +6,9 @@
  * would otherwise ask "is this connection global?"; each kind's rules live
  * in its own files: the general kind in gc_conn_kind_general.c, the global
  * kind's table in gc_conn_kind_global.c, its bodies in gc_route.c and
- * src/global (docs/architecture.md, "Connection kinds").
+ * src/global. Which kind a connection is gets decided in one place,
+ * gc_conn_kind_for (gc_conn_kind.c) (docs/architecture.md, "Connection
+ * kinds").
  */
 #ifndef GC_CONN_KIND_H
 #define GC_CONN_KIND_H
@@ -20,8 +22,20 @@
 /* Only pointed at here: including gc_stmt_cache.h would put this header
  * into the core's import circle (docs/architecture.md). */
 struct gc_server_stmt;
+struct gc_array_lanes;
+struct gc_settings;
 
 typedef struct gc_conn_kind {
+    /* --- connecting --- */
+    /* Opens what c->settings describe (params: every member session's
+     * template) and, when that succeeds, makes this kind c's; errors in c's
+     * diagnostics, c unchanged. */
+    SQLRETURN (*open)(gc_conn *c, const gc_member_params *params);
+    /* After every ODBC call on c (the entry points' leave): what the kind
+     * holds between calls, such as the global session's shared member
+     * sessions (gc_conn_global_idle), goes back. */
+    void (*between_calls)(gc_conn *c);
+
     /* --- settings the shared code reads --- */
     /* A server statement's name is kept when the session it was made on is
      * gone: the global kind prepares the same name on another member; the
@@ -81,8 +95,10 @@ typedef struct gc_conn_kind {
     bool (*may_rerun)(const gc_stmt *s);
     bool (*group_not_writable)(const gc_stmt *s);
     /* Whether s's parameter array may be pipelined (gc_exec_array.h) as far
-     * as the kind is concerned. */
+     * as the kind is concerned, and how its rows are placed on pipelines
+     * then: one lane on the one session, or a lane per member. */
     bool (*array_applies)(gc_stmt *s);
+    const struct gc_array_lanes *array_lanes;
     /* A fetch failed (SQLFetch, SQLMoreResults). */
     void (*fetch_failed)(gc_stmt *s);
     /* Whether an autocommit statement is sent after the statement mark
@@ -108,9 +124,23 @@ typedef struct gc_conn_kind {
      * on the connection's sessions; false with err when refused. */
     bool (*set_on_sessions)(gc_conn *c, const char *sql, gc_error *err);
     bool (*run_conn_settings)(gc_conn *c, const char *sql, gc_error *err);
-    /* GCODBC_ATTR_LAST_MEMBER and GCODBC_ATTR_CATALOG_VERSION. */
+    /* GCODBC_ATTR_LAST_MEMBER and GCODBC_ATTR_CATALOG_VERSION (-1 when the
+     * topology did not come from the cluster's catalog). */
     const char *(*last_member_name)(gc_conn *c);
     SQLBIGINT (*catalog_version)(const gc_conn *c);
+    /* A catalog function names table `table` of `schema` (NULL: any): the
+     * session of a member of its owner group becomes c's when the kind
+     * places tables (gc_catalog_owner.c); never fails the function. */
+    void (*catalog_on_owner)(gc_conn *c, const char *schema, const char *table);
+
+    /* --- statements the driver answers itself --- */
+    /* SHOW GLOBAL CONNECTION and SHOW GLOBAL SESSION (gc_show_global.h):
+     * the result, NULL on out of memory. */
+    PGresult *(*show_connection)(gc_conn *c);
+    PGresult *(*show_sessions)(gc_conn *c);
+    /* ALTER SYSTEM RECONNECT GLOBAL CONNECTION (gc_reconnect_stmt.h):
+     * errors go to diag. */
+    SQLRETURN (*reconnect)(gc_conn *c, gc_diag *diag);
 
     /* --- transactions --- */
     /* The driver sent BEGIN on the connection's session outside routing (a
@@ -135,5 +165,9 @@ typedef struct gc_conn_kind {
 
 extern const gc_conn_kind gc_conn_kind_general;
 extern const gc_conn_kind gc_conn_kind_global;
+
+/* The kind a connection with these settings opens as (GlobalConnection):
+ * the one place the kind is decided. */
+const gc_conn_kind *gc_conn_kind_for(const struct gc_settings *settings);
 
 #endif

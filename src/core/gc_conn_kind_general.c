@@ -3,10 +3,47 @@
  * session is the server its DSN names: nothing to route, no outcome to
  * record beyond the server's own answer, nothing to run again.
  */
+#include <stdlib.h>
+
 #include "core/gc_conn.h"
 #include "core/gc_conn_endtran.h"
 #include "core/gc_conn_kind.h"
+#include "core/gc_exec_array.h"
 #include "core/gc_stmt.h"
+
+/* Opens one member session on the first server the settings name; a new
+ * or disconnected connection has this kind already. */
+static SQLRETURN open_the_server(gc_conn *c, const gc_member_params *template)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    gc_member_params params = *template;
+    char *host = NULL, *port = NULL;
+    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    params.host = host;
+    params.port = port;
+    gc_session *m = gc_session_open(&params, c->trace, gc_conn_notice, c, &c->session_owner,
+                                    &err);
+    free(host);
+    free(port);
+    if (m == NULL) {
+        gc_diag_add_error(&c->h.diag, &err);
+        return SQL_ERROR;
+    }
+    c->session = m;
+    /* Attributes set before connecting take effect now. */
+    if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
+        !gc_conn_apply_session_characteristics(c, &err)) {
+        gc_diag_add_error(&c->h.diag, &err);
+        gc_session_destroy(m);
+        c->session = NULL;
+        return SQL_ERROR;
+    }
+    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+}
 
 static void analyze_nothing(gc_stmt *s)
 {
@@ -165,7 +202,7 @@ static bool nothing_to_control(gc_stmt *s, SQLRETURN *rc)
     return false;
 }
 
-static void no_wait(gc_conn *c)
+static void nothing_to_do(gc_conn *c)
 {
     (void)c;
 }
@@ -189,6 +226,23 @@ static SQLBIGINT no_catalog_version(const gc_conn *c)
     return -1;
 }
 
+/* A catalog function runs on the one server, which holds every table. */
+static void catalog_on_the_server(gc_conn *c, const char *schema, const char *table)
+{
+    (void)c;
+    (void)schema;
+    (void)table;
+}
+
+static SQLRETURN nothing_to_reconnect(gc_conn *c, gc_diag *diag)
+{
+    (void)c;
+    gc_diag_add(diag, "HY000", 0,
+                "ALTER SYSTEM RECONNECT GLOBAL CONNECTION needs a global connection "
+                "(GlobalConnection=Yes)");
+    return SQL_ERROR;
+}
+
 static bool rolled_back_nowhere(gc_conn *c, gc_session *m)
 {
     (void)c;
@@ -203,6 +257,8 @@ static void nothing_pinned(gc_conn *c, gc_session *m)
 }
 
 const gc_conn_kind gc_conn_kind_general = {
+    .open = open_the_server,
+    .between_calls = nothing_to_do,
     .keeps_statement_name = false,
     .several_sessions = false,
     .read_only_cursors = false,
@@ -225,10 +281,11 @@ const gc_conn_kind gc_conn_kind_general = {
     .may_rerun = never,
     .group_not_writable = never,
     .array_applies = allow_all,
+    .array_lanes = &gc_exec_array_one_session,
     .fetch_failed = fetch_error_stands,
     .statement_marked = unmarked,
-    .wait_begins = no_wait,
-    .wait_ends = no_wait,
+    .wait_begins = nothing_to_do,
+    .wait_ends = nothing_to_do,
     .session_count = one_session,
     .session_at = the_session,
     .hold_session = held_always,
@@ -237,6 +294,10 @@ const gc_conn_kind gc_conn_kind_general = {
     .run_conn_settings = exec_on_the_session,
     .last_member_name = server_name,
     .catalog_version = no_catalog_version,
+    .catalog_on_owner = catalog_on_the_server,
+    .show_connection = gc_show_global_server,
+    .show_sessions = gc_show_global_no_sessions,
+    .reconnect = nothing_to_reconnect,
     .began_outside_routing = nothing_to_pin,
     .in_transaction = session_in_transaction,
     .end_tran = end_on_the_session,

@@ -210,6 +210,8 @@ static void rolled_back_on(gc_conn *c, gc_session *m)
 }
 
 const gc_conn_kind gc_conn_kind_global = {
+    .open = gc_conn_open_global,
+    .between_calls = gc_conn_global_idle,
     .keeps_statement_name = true,
     .several_sessions = true,
     .read_only_cursors = true,
@@ -232,6 +234,7 @@ const gc_conn_kind gc_conn_kind_global = {
     .may_rerun = gc_route_may_rerun,
     .group_not_writable = gc_route_group_not_writable,
     .array_applies = gc_exec_array_global_applies,
+    .array_lanes = &gc_exec_array_per_member,
     .fetch_failed = gc_route_fetch_failed,
     .statement_marked = statement_marked,
     .wait_begins = wait_begins,
@@ -244,6 +247,10 @@ const gc_conn_kind gc_conn_kind_global = {
     .run_conn_settings = run_conn_settings,
     .last_member_name = last_member_name,
     .catalog_version = catalog_version,
+    .catalog_on_owner = gc_conn_global_use_owner,
+    .show_connection = gc_show_global_members,
+    .show_sessions = gc_show_global_shared_sessions,
+    .reconnect = gc_conn_reconnect_global,
     .began_outside_routing = began_outside_routing,
     .in_transaction = member_in_transaction,
     .end_tran = end_tran,

@@ -330,8 +330,15 @@ void gc_route_free(gc_stmt *s);
 /* Whether sql (len bytes) is SHOW GLOBAL CONNECTION or its companion SHOW
  * GLOBAL SESSION (any case, optional trailing semicolon). */
 bool gc_show_global_matches(const char *sql, size_t len);
-/* The rows of the one sql is (caller owns), NULL on out-of-memory. */
+/* The rows of the one sql is (caller owns), NULL on out-of-memory: the
+ * connection's kind's show_connection or show_sessions. */
 PGresult *gc_show_global_result(gc_conn *c, const char *sql);
+/* Those of each kind: a general connection's one server and no shared
+ * session; a global connection's members and its shared sessions. */
+PGresult *gc_show_global_server(gc_conn *c);
+PGresult *gc_show_global_no_sessions(gc_conn *c);
+PGresult *gc_show_global_members(gc_conn *c);
+PGresult *gc_show_global_shared_sessions(gc_conn *c);
 
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */

@@ -6,10 +6,15 @@ connection is global instead of calling its kind (core/gc_conn_kind.h):
 `global` (a connection's gc_global, a local flag of that name, or a local
 that holds c->global) compared with NULL, negated, or used as a condition
 of if, while, ?:, && or ||;
-gc_conn_is_global(); a test of settings.global_connection. Comments and
+gc_conn_is_global(); settings.global_connection (or settings->...); a kind
+compared with one of the kinds (== &gc_conn_kind_global). Comments and
 string literals are not read. Prints the count (and, with --list, each
 place); fails (exit 1) when it is above --max: the count may fall, never
 rise (docs/architecture.md, "Connection kinds").
+
+The kinds' own files are not read: gc_conn_kind.c, the one place the kind
+is decided (gc_conn_kind_for), and gc_conn_kind_<kind>.c, each kind's
+table. Choosing or being a kind is what they are for.
 """
 import argparse
 import os
@@ -35,8 +40,14 @@ def tests_of(names):
         re.compile(value + r"\s*(?:\?|&&|\|\|)"),
         re.compile(r"(?:&&|\|\|)\s*" + value),
         re.compile(r"\bgc_conn_is_global\s*\("),
-        re.compile(r"settings\.global_connection\b"),
+        re.compile(r"settings(?:\.|->)global_connection\b"),
+        re.compile(r"[!=]=\s*&\s*gc_conn_kind_\w+"),
+        re.compile(r"&\s*gc_conn_kind_\w+\s*[!=]="),
     ]
+
+
+# The kinds' own files (module docstring).
+KIND_OWN = re.compile(r"gc_conn_kind(?:_\w+)?\.c")
 
 
 COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
@@ -78,7 +89,7 @@ def main(argv):
     folder = os.path.join(args.src, args.folder)
     places = []
     for name in sorted(os.listdir(folder)):
-        if name.endswith(".c"):
+        if name.endswith(".c") and not KIND_OWN.fullmatch(name):
             for number, line in branches(os.path.join(folder, name)):
                 places.append(f"src/{args.folder}/{name}:{number}: {line}")
     if args.list or len(places) > args.max:
