@@ -128,13 +128,14 @@ typedef struct gc_conn_kind {
      * topology did not come from the cluster's catalog). */
     const char *(*last_member_name)(gc_conn *c);
     SQLBIGINT (*catalog_version)(const gc_conn *c);
-    /* A catalog function names table `table` of `schema` (NULL: any): the
-     * session of a member of its owner group becomes c's when the kind
-     * places tables (gc_catalog_owner.c); never fails the function. */
+    /* A catalog function names table `table` of `schema` (NULL: the
+     * search_path's): the session of a member of its owner group becomes
+     * c's when the kind places tables (gc_catalog_owner.c); never fails
+     * the function. */
     void (*catalog_on_owner)(gc_conn *c, const char *schema, const char *table);
 
     /* --- statements the driver answers itself --- */
-    /* SHOW GLOBAL CONNECTION and SHOW GLOBAL SESSION (gc_show_global.h):
+    /* SHOW GLOBAL CONNECTION and SHOW GLOBAL SESSION (gc_show_global.c):
      * the result, NULL on out of memory. */
     PGresult *(*show_connection)(gc_conn *c);
     PGresult *(*show_sessions)(gc_conn *c);

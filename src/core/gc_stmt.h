@@ -333,8 +333,9 @@ bool gc_show_global_matches(const char *sql, size_t len);
 /* The rows of the one sql is (caller owns), NULL on out-of-memory: the
  * connection's kind's show_connection or show_sessions. */
 PGresult *gc_show_global_result(gc_conn *c, const char *sql);
-/* Those of each kind: a general connection's one server and no shared
- * session; a global connection's members and its shared sessions. */
+/* Those of each kind (its table points at them): a general connection's
+ * one server and no shared session; a global connection's members and its
+ * shared sessions. */
 PGresult *gc_show_global_server(gc_conn *c);
 PGresult *gc_show_global_no_sessions(gc_conn *c);
 PGresult *gc_show_global_members(gc_conn *c);
