@@ -2,6 +2,7 @@
  * gc_call: call escapes with output parameters; see gc_call.h.
  */
 #include "core/gc_call.h"
+#include "core/gc_conn_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -256,7 +257,7 @@ SQLRETURN gc_call_before_exec(gc_stmt *s)
     s->sql = text;
     s->keeps_parked_statements = gc_stmt_cache_text_keeps(s->sql);
     gc_route_free(s);
-    gc_route_analyze(s);
+    s->conn->kind->analyze(s);
     return SQL_SUCCESS;
 }
 

@@ -17,9 +17,7 @@
 
 #include "core/gc_catalog_internal.h"
 #include "core/gc_conn.h"
-#include "core/gc_conn_global.h"
-#include "global/gc_global.h"
-#include "global/gc_global_settings.h"
+#include "core/gc_conn_kind.h"
 
 /*
  * The name an argument stands for, as the server stores it, or NULL when it
@@ -85,50 +83,12 @@ void gc_catq_on_owner_of(gc_catq *q, const char *schema, const char *table,
     q->owner_table = plain_name(table, kind, q->metadata_id);
 }
 
-/* Makes a member of the owner group of q's table the connection's current
- * session when that table is a solo table and no transaction holds the
- * connection to its member (a transaction's statements all run on one
- * member, catalog functions included). Never fails the catalog function:
- * a member that cannot be opened leaves the current one, which answers
- * for the table too. */
+/* The connection's kind places the table (a global connection: a member
+ * of its owner group, gc_conn_global_use_owner; a general connection has
+ * only its server). */
 void gc_catq_use_owner(gc_catq *q)
 {
     gc_conn *c = q->s->conn;
-    gc_global *g = c->global;
-    if (g == NULL || q->owner_table == NULL)
-        return;
-    if (gc_global_pinned_member(g) >= 0 || gc_global_prelude_pending(g))
-        return;
-    /* Between transactions: a newer catalog version (a solo table made by
-     * another connection) is followed first, as before a statement. */
-    gc_conn_global_between_transactions(c);
-    gc_analysis a;
-    memset(&a, 0, sizeof a);
-    a.kind = GC_SQL_SELECT;
-    a.read_only = a.route_as_read = true;
-    a.schema = q->owner_schema;
-    a.table = q->owner_table;
-    a.n_rows = 1;
-    char setup_buf[128];
-    gc_route_request req = {
-        .analysis = &a,
-        .use_keys = true,
-        .transaction = false,   /* the catalog query's own BEGIN pins, if any */
-        .read_only_mode = true,
-        .setup_sql = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),
-    };
-    gc_route_decision d;
-    gc_error err;
-    gc_error_clear(&err);
-    if (!gc_global_route(g, &req, &d, &err) || !d.by_key)
-        return;   /* not a solo table the map knows: where catalog functions run */
-    if (!gc_session_is_open(gc_global_member(g, d.member)) &&
-        !gc_global_open_member(g, d.member, req.setup_sql, &err)) {
-        gc_trace_write(c->trace, GC_TRACE_INFO,
-                       "catalog function on solo table %s: owner member not opened (%s); "
-                       "the current member answers", q->owner_table, err.message);
-        return;
-    }
-    gc_conn_use_member(c, d.member);
-    gc_global_catalog_function_on(g, d.member);
+    if (q->owner_table != NULL)
+        c->kind->catalog_on_owner(c, q->owner_schema, q->owner_table);
 }

@@ -15,7 +15,7 @@
 
 #include "core/gc_catalog_internal.h"
 #include "core/gc_conn.h"
-#include "global/gc_global.h"
+#include "core/gc_conn_kind.h"
 #include "util/gc_strbuf.h"
 
 /* SOLO_ARM: on a global connection, a CASE arm that calls a solo table's
@@ -169,7 +169,6 @@ SQLRETURN gc_catalog_tables(gc_stmt *s, const char *catalog, const char *schema,
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
     /* A catalog version means the topology came from the gcluster catalog,
      * whose tables every member holds. */
-    const gc_global *g = s->conn->global;
-    bool cluster = g != NULL && gc_global_catalog_version(g) >= 0;
+    bool cluster = s->conn->kind->catalog_version(s->conn) >= 0;
     return gc_catq_run(&q, cluster ? tables_sql_cluster : tables_sql);
 }

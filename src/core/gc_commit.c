@@ -21,7 +21,7 @@ bool gc_commit_write_applies(const gc_stmt *s)
      * statement per query; such a text carries its mark at its head
      * (gc_exec.c). A marked single statement comes here: its mark goes
      * first in the id's pipeline (marked_before). */
-    if (c->global == NULL || !c->settings.resolve_lost_writes || !c->autocommit ||
+    if (!c->settings.resolve_lost_writes || !c->autocommit ||
         s->analysis == NULL || s->simple_query || s->analysis->several ||
         gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0)
         return false;
@@ -34,7 +34,7 @@ bool gc_commit_write_applies(const gc_stmt *s)
 bool gc_commit_sql_applies(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global == NULL || s->analysis == NULL || s->analysis->kind != GC_SQL_COMMIT ||
+    if (s->analysis == NULL || s->analysis->kind != GC_SQL_COMMIT ||
         s->simple_query || c->session == NULL)
         return false;
     return gc_global_sql_commit_applies(c->global, gc_global_member_index(c->global, c->session),
@@ -115,7 +115,7 @@ SQLRETURN gc_commit_end_tran(gc_conn *c, int i)
 /* Whether s's text may carry the RETURNING of its transaction id. */
 static bool twin_wanted(const gc_stmt *s)
 {
-    return s->conn->global != NULL && s->conn->settings.resolve_lost_writes &&
+    return s->conn->settings.resolve_lost_writes &&
            s->analysis != NULL && s->analysis->returning_at > 0 && !s->simple_query;
 }
 
@@ -178,7 +178,7 @@ static gc_member_xid_source xid_source(gc_stmt *s, gc_session *m)
 {
     gc_global *g = s->conn->global;
     if (s->prepared && !s->simple_query && s->server.xid_twin > 0 &&
-        gc_route_prepared_on(s, m) && !gc_global_may_write_elsewhere(g))
+        gc_route_holds(s->conn, &s->server, m) && !gc_global_may_write_elsewhere(g))
         return GC_XID_RETURNED;
     return gc_global_xid_statement_ready(g, gc_global_member_index(g, m)) ? GC_XID_QUERY_PREPARED
                                                                           : GC_XID_QUERY_TEXT;

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_conn_global.h"
-#include "global/gc_global.h"
+#include "core/gc_conn_kind.h"
 #include "sql/gc_sql_rewrite.h"
 
 /* Caller owns the result; gc_conn_destroy() frees it. */
@@ -24,6 +23,7 @@ gc_conn *gc_conn_create(gc_env *env)
     c->h.kind = GC_HANDLE_DBC;
     gc_diag_init(&c->h.diag);
     c->env = env;
+    c->kind = &gc_conn_kind_general;
     gc_conn_init_handles(c);
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
@@ -123,66 +123,7 @@ bool gc_conn_apply_session_characteristics(gc_conn *c, gc_error *err)
              "SET SESSION CHARACTERISTICS AS TRANSACTION%s%s %s",
              level != NULL ? " ISOLATION LEVEL " : "", level != NULL ? level : "",
              c->access_mode == SQL_MODE_READ_ONLY ? "READ ONLY" : "READ WRITE");
-    if (c->global == NULL) {
-        PGresult *res = gc_conn_exec(c, sql, err);
-        if (res == NULL)
-            return false;
-        PQclear(res);
-        return true;
-    }
-    gc_session_end_streaming(&c->session_owner);
-    for (int i = 0; i < gc_global_member_count(c->global); i++) {
-        gc_session *m = gc_global_member(c->global, i);
-        if (!gc_session_is_open(m))
-            continue;
-        PGresult *res = gc_session_exec(m, sql, err);
-        if (res == NULL)
-            return false;
-        PQclear(res);
-    }
-    return true;
-}
-
-/* Opens the session described by c->settings: a global connection, or one
- * member session for a general one. */
-static SQLRETURN open_members(gc_conn *c, const gc_member_params *template)
-{
-    gc_error err;
-    gc_error_clear(&err);
-    gc_member_params params = *template;
-    if (c->settings.global_connection) {
-        /* Members of a global connection have a MemberTimeout, so a
-         * stopped or vanished member is found and the statement can go
-         * elsewhere; docs/failover.md. */
-        params.member_timeout_s = c->settings.member_timeout;
-        return gc_conn_open_global(c, &params);
-    }
-
-    char *host = NULL, *port = NULL;
-    if (!gc_settings_first_server(&c->settings, &host, &port, &err)) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
-    params.host = host;
-    params.port = port;
-    gc_session *m = gc_session_open(&params, c->trace, gc_conn_notice, c, &c->session_owner,
-                                    &err);
-    free(host);
-    free(port);
-    if (m == NULL) {
-        gc_diag_add_error(&c->h.diag, &err);
-        return SQL_ERROR;
-    }
-    c->session = m;
-    /* Attributes set before connecting take effect now. */
-    if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
-        !gc_conn_apply_session_characteristics(c, &err)) {
-        gc_diag_add_error(&c->h.diag, &err);
-        gc_session_destroy(m);
-        c->session = NULL;
-        return SQL_ERROR;
-    }
-    return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    return c->kind->set_on_sessions(c, sql, err);
 }
 
 /* Opens the session described by c->settings, then sets it up as the keys
@@ -215,7 +156,7 @@ static SQLRETURN conn_open_session(gc_conn *c)
                                                   : c->settings.connect_timeout,
         .extra_conninfo = extra,
     };
-    SQLRETURN rc = open_members(c, &params);
+    SQLRETURN rc = gc_conn_kind_for(&c->settings)->open(c, &params);
     free(extra);
     if (rc == SQL_ERROR)
         return rc;
@@ -297,6 +238,28 @@ SQLRETURN gc_conn_driver_connect(gc_conn *c, const char *connstr, SQLINTEGER len
     return rc;
 }
 
+/* Rolls back what any open session of c has open, reading what a session
+ * still sends first. True when a transaction was rolled back. */
+static bool roll_back_every_session(gc_conn *c)
+{
+    bool rolled_back = false;
+    gc_session_end_streaming(&c->session_owner);
+    for (int i = 0; i < c->kind->session_count(c); i++) {
+        gc_session *m = c->kind->session_at(c, i);
+        if (!gc_session_is_open(m))
+            continue;
+        gc_session_drain(m);
+        PGTransactionStatusType ts = gc_session_txn_status(m);
+        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
+            gc_error err;
+            gc_error_clear(&err);
+            PQclear(gc_session_exec(m, "ROLLBACK", &err));
+            rolled_back = true;
+        }
+    }
+    return rolled_back;
+}
+
 /* ODBC would let the driver refuse with 25000 while a transaction is open;
  * like most drivers we roll it back instead, which is what the server does
  * anyway when the session ends. */
@@ -310,31 +273,11 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
     gc_conn_forget_not_null(c);
     SQLRETURN rc = SQL_SUCCESS;
-    if (c->global != NULL) {
-        if (gc_conn_close_global(c)) {
-            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
-            rc = SQL_SUCCESS_WITH_INFO;
-        }
-        gc_trace_close(c->trace);
-        c->trace = NULL;
-        return rc;
+    if (roll_back_every_session(c)) {
+        gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
+        rc = SQL_SUCCESS_WITH_INFO;
     }
-    gc_session *m = c->session;
-    if (gc_session_is_open(m)) {
-        gc_session_drain(m);
-        PGTransactionStatusType ts = gc_session_txn_status(m);
-        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
-            gc_error err;
-            gc_error_clear(&err);
-            PGresult *res = gc_session_exec(m, "ROLLBACK", &err);
-            PQclear(res);
-            gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");
-            rc = SQL_SUCCESS_WITH_INFO;
-        }
-    }
-    gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting");
-    c->session = NULL;
-    gc_session_destroy(m);
+    c->kind->close(c);
     gc_trace_close(c->trace);
     c->trace = NULL;
     return rc;
@@ -347,7 +290,7 @@ PGresult *gc_conn_exec(gc_conn *c, const char *sql, gc_error *err)
         return NULL;
     }
     gc_session_end_streaming(&c->session_owner);
-    if (!gc_conn_global_hold_session(c, err))
+    if (!c->kind->hold_session(c, err))
         return NULL;
     return gc_session_exec(c->session, sql, err);
 }
@@ -369,7 +312,7 @@ gc_session *gc_conn_live_session(gc_conn *c, gc_diag *diag)
     }
     gc_error held;
     gc_error_clear(&held);
-    if (!gc_conn_global_hold_session(c, &held)) {
+    if (!c->kind->hold_session(c, &held)) {
         gc_diag_add_error(diag, &held);
         return NULL;
     }

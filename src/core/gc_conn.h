@@ -40,6 +40,8 @@ struct gc_conn {
                                        gc_result_end_streaming, is set by
                                        gc_conn_init_handles) */
     struct gc_global *global;      /* NULL for a general connection */
+    const struct gc_conn_kind *kind; /* the rules of general or global
+                                        (gc_conn_kind.h); never NULL */
 
     /* Connection attributes. */
     bool autocommit;               /* SQL_ATTR_AUTOCOMMIT */

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "core/gc_conn.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_strout.h"
 #include "gcodbc.h"
-#include "global/gc_global.h"
 
 /* unixODBC tells the driver whether the application is ANSI (115). */
 #ifndef SQL_ATTR_ANSI_APP
@@ -198,11 +198,7 @@ static SQLUINTEGER server_isolation(gc_conn *c)
  * any); on a general connection, its server as host:port. */
 static const char *last_member_name(gc_conn *c)
 {
-    if (c->global != NULL) {
-        int i = gc_global_last_member(c->global);
-        return i >= 0 ? gc_global_topology(c->global)->members[i].name : "";
-    }
-    return gc_conn_is_connected(c) ? gc_session_host(c->session) : "";
+    return c->kind->last_member_name(c);
 }
 
 SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
@@ -269,7 +265,7 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
     case GCODBC_ATTR_DRIVER_VERSION:
         return gc_strout_put_int(&out, GCODBC_DRIVER_VER, string_length, &c->h.diag);
     case GCODBC_ATTR_CATALOG_VERSION: {
-        SQLBIGINT v = c->global != NULL ? (SQLBIGINT)gc_global_catalog_version(c->global) : -1;
+        SQLBIGINT v = c->kind->catalog_version(c);
         if (value != NULL)
             *(SQLBIGINT *)value = v;
         if (string_length != NULL)

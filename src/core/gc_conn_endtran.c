@@ -16,13 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gc_commit.h"
 #include "core/gc_conn.h"
+#include "core/gc_conn_endtran.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_env.h"
 #include "core/gc_stmt.h"
-#include "global/gc_global.h"
-#include "global/gc_outcome.h"
-#include "global/gc_remote_write.h"
 
 /* The BEGIN statement that opens a transaction with the configured isolation
  * level and access mode (they also hold as session characteristics; saying
@@ -36,7 +34,7 @@ void gc_conn_begin_sql(const gc_conn *c, char *buf, size_t size)
     int n = snprintf(buf, size, "BEGIN%s%s%s%s", level != NULL ? " ISOLATION LEVEL " : "",
                      level != NULL ? level : "",
                      c->access_mode == SQL_MODE_READ_ONLY ? " READ ONLY" : "",
-                     c->global != NULL ? "; " GC_REMOTE_WRITE_TXN_MARK : "");
+                     c->kind->begin_suffix);
     assert(n > 0 && (size_t)n < size);    /* every caller's buffer holds the longest */
     (void)n;
 }
@@ -62,36 +60,31 @@ bool gc_conn_begin_if_needed(gc_conn *c, gc_error *err)
     if (res == NULL)
         return false;
     PQclear(res);
-    /* A transaction begun without routing (a catalog function) holds its
-     * member too, so SQLEndTran finds it. */
-    if (c->global != NULL)
-        gc_global_began_outside_routing(c->global,
-                                        gc_global_member_index(c->global, c->session));
+    c->kind->began_outside_routing(c);
     return true;
+}
+
+/* " on <member>" in the trace, where the connection has several sessions. */
+static const char *on_word(const gc_conn *c)
+{
+    return c->kind->several_sessions ? " on " : "";
+}
+
+static const char *on_name(const gc_conn *c, const gc_session *m)
+{
+    return c->kind->several_sessions ? gc_session_name(m) : "";
 }
 
 /* A ROLLBACK that finds m's session gone as it is sent (its backend was
  * terminated while the transaction sat idle, or the link was lost): the
  * server ends the transaction of a session that ends, so the rollback is
- * done. A general connection is dead from now on, which the application is
- * told (01000); a global connection hands the member to the failover
- * schedule, which reopens it, and goes on. why is the error that showed
- * the loss. */
+ * done; the kind says what follows. why is the error that showed the loss. */
 static SQLRETURN rollback_of_lost_session(gc_conn *c, gc_session *m, const gc_error *why)
 {
     const char *reason = why->message[0] != '\0' ? why->message : "session lost";
     gc_trace_write(c->trace, GC_TRACE_INFO, "ROLLBACK%s%s: the session is gone (%s), so is "
-                   "the transaction", c->global != NULL ? " on " : "",
-                   c->global != NULL ? gc_session_name(m) : "", reason);
-    if (c->global != NULL) {
-        gc_global_member_failed(c->global, gc_global_member_index(c->global, m),
-                                gc_session_generation(m), why);
-        return SQL_SUCCESS;
-    }
-    gc_diag_add(&c->h.diag, "01000", 0,
-                "the transaction was rolled back: the server ended the session (%s); the "
-                "connection is no longer usable", reason);
-    return SQL_SUCCESS_WITH_INFO;
+                   "the transaction", on_word(c), on_name(c, m), reason);
+    return c->kind->rolled_back_with_session(c, m, why, reason);
 }
 
 /* Commits or rolls back what the server has open.
@@ -115,8 +108,7 @@ static SQLRETURN end_on_member(gc_conn *c, gc_session *m, SQLSMALLINT completion
     gc_error err;
     gc_error_clear(&err);
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "%s%s%s", commit ? "COMMIT" : "ROLLBACK",
-                   c->global != NULL ? " on " : "",
-                   c->global != NULL ? gc_session_name(m) : "");
+                   on_word(c), on_name(c, m));
     PGresult *res = gc_session_exec(m, commit ? "COMMIT" : "ROLLBACK", &err);
     if (res == NULL && !commit && !gc_session_is_open(m))
         return rollback_of_lost_session(c, m, &err);
@@ -136,41 +128,16 @@ static SQLRETURN end_on_member(gc_conn *c, gc_session *m, SQLSMALLINT completion
     return SQL_SUCCESS;
 }
 
-/* rc, or SQL_SUCCESS_WITH_INFO when it succeeded with diagnostics. */
-static SQLRETURN with_records(const gc_conn *c, SQLRETURN rc)
+SQLRETURN gc_conn_with_records(const gc_conn *c, SQLRETURN rc)
 {
     if (rc == SQL_ERROR)
         return rc;
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
-/* SQLEndTran on a global connection, by the rules of gc_outcome.h: the
- * open transaction ends on its pinned member (with its transaction id for
- * a COMMIT), in two phases when it wrote in several groups, or not at all
- * when it was lost with its member. */
-static SQLRETURN end_global(gc_conn *c, bool commit)
+SQLRETURN gc_conn_end_on_session(gc_conn *c, gc_session *m, bool commit)
 {
-    int pinned;
-    gc_error report;
-    switch (gc_global_end_transaction(c->global, commit, &pinned, &report)) {
-    case GC_END_SPREAD_COMMIT:
-        return with_records(c, gc_commit_spread(c, &c->h.diag));
-    case GC_END_LOST:
-        /* Nothing was sent, and this answer is final. */
-        if (report.sqlstate[0] != '\0') {
-            gc_diag_add_error(&c->h.diag, &report);
-            return SQL_ERROR;
-        }
-        return SQL_SUCCESS;
-    case GC_END_COMMIT_WITH_ID:
-        return with_records(c, gc_commit_end_tran(c, pinned));   /* a lost answer is resolved */
-    case GC_END_ON_MEMBER:
-        return with_records(c, end_on_member(c, gc_global_member(c->global, pinned),
-                                             commit ? SQL_COMMIT : SQL_ROLLBACK));
-    case GC_END_NOTHING:
-        break;
-    }
-    return with_records(c, SQL_SUCCESS);
+    return gc_conn_with_records(c, end_on_member(c, m, commit ? SQL_COMMIT : SQL_ROLLBACK));
 }
 
 /* Commits or rolls back what the server has open.
@@ -190,9 +157,7 @@ SQLRETURN gc_conn_end_tran(gc_conn *c, SQLSMALLINT completion)
     /* A result still streaming is buffered first: its rows were computed
      * already and stay readable after the transaction ends (SQL_CB_PRESERVE). */
     gc_session_end_streaming(&c->session_owner);
-    if (c->global != NULL)
-        return end_global(c, completion == SQL_COMMIT);
-    return with_records(c, end_on_member(c, c->session, completion));
+    return c->kind->end_tran(c, completion == SQL_COMMIT);
 }
 
 /* Commits or rolls back on every connection. The environment lock is held

@@ -2,17 +2,21 @@
  * gc_conn_global: the ODBC connection's side of a global connection:
  * opening it, closing it, switching the connection's current session
  * between member sessions, following a new catalog version between
- * transactions and ALTER SYSTEM RECONNECT GLOBAL CONNECTION
- * (gc_conn_global.h; the statement itself is gc_reconnect_stmt.c). Which
- * member runs a statement is gc_route.c's.
+ * transactions, the owner's member for a catalog function and ALTER
+ * SYSTEM RECONNECT GLOBAL CONNECTION (gc_conn_global.h; the statement
+ * itself is gc_reconnect_stmt.c). Which member runs a statement is
+ * gc_route.c's. Its public functions are the global kind's operations
+ * (gc_conn_kind_global.c) and run only on a global connection.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/gc_conn.h"
 #include "core/gc_conn_global.h"
+#include "core/gc_conn_kind.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
+#include "sql/gc_analyzer.h"
 
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
 {
@@ -26,6 +30,10 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         .before_send_ctx = &c->session_owner,
     };
     opt.member.global_connection = true;
+    /* Members of a global connection have a MemberTimeout, so a stopped or
+     * vanished member is found and the statement can go elsewhere;
+     * docs/failover.md. */
+    opt.member.member_timeout_s = c->settings.member_timeout;
     gc_error err;
     gc_error_clear(&err);
     gc_global_connect_warnings warnings;
@@ -35,6 +43,7 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         return SQL_ERROR;
     }
     c->global = g;
+    c->kind = &gc_conn_kind_global;
     c->session = gc_global_member(g, gc_global_first_open_member(g));
     /* Attributes set before connecting take effect now, on every member. */
     if ((c->txn_isolation != 0 || c->access_mode == SQL_MODE_READ_ONLY) &&
@@ -42,6 +51,7 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
         gc_diag_add_error(&c->h.diag, &err);
         gc_global_destroy(g);
         c->global = NULL;
+        c->kind = &gc_conn_kind_general;
         c->session = NULL;
         return SQL_ERROR;
     }
@@ -52,29 +62,14 @@ SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params)
     return gc_diag_has_records(&c->h.diag) ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
-bool gc_conn_close_global(gc_conn *c)
+void gc_conn_close_global(gc_conn *c)
 {
     gc_global *g = c->global;
-    bool rolled_back = false;
-    gc_session_end_streaming(&c->session_owner);
-    for (int i = 0; i < gc_global_member_count(g); i++) {
-        gc_session *m = gc_global_member(g, i);
-        if (!gc_session_is_open(m))
-            continue;
-        gc_session_drain(m);
-        PGTransactionStatusType ts = gc_session_txn_status(m);
-        if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) {
-            gc_error err;
-            gc_error_clear(&err);
-            PQclear(gc_session_exec(m, "ROLLBACK", &err));
-            rolled_back = true;
-        }
-    }
     gc_trace_write(c->trace, GC_TRACE_INFO, "disconnecting the global connection");
     c->session = NULL;
     c->global = NULL;
+    c->kind = &gc_conn_kind_general;
     gc_global_destroy(g);
-    return rolled_back;
 }
 
 void gc_conn_use_member(gc_conn *c, int i)
@@ -132,7 +127,7 @@ static void current_member_name(const gc_conn *c, char *name, size_t size)
 void gc_conn_global_between_transactions(gc_conn *c)
 {
     gc_global *g = c->global;
-    if (g == NULL || in_transaction(c) || !gc_global_refresh_pending(g))
+    if (in_transaction(c) || !gc_global_refresh_pending(g))
         return;
     char name[128];
     current_member_name(c, name, sizeof name);
@@ -151,12 +146,51 @@ void gc_conn_global_between_transactions(gc_conn *c)
 void gc_conn_global_idle(gc_conn *c)
 {
     gc_global *g = c->global;
-    if (g == NULL || !gc_global_shares_sessions(g) || in_transaction(c))
+    if (!gc_global_shares_sessions(g) || in_transaction(c))
         return;
     if (c->session_owner.stmt != NULL)
         return;     /* its result is read from the session as fetched */
     char buf[128];
     gc_global_give_back_sessions(g, gc_conn_characteristics_sql(c, buf, sizeof buf) != NULL);
+}
+
+void gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table)
+{
+    gc_global *g = c->global;
+    if (gc_global_pinned_member(g) >= 0 || gc_global_prelude_pending(g))
+        return;
+    /* Between transactions: a newer catalog version (a solo table made by
+     * another connection) is followed first, as before a statement. */
+    gc_conn_global_between_transactions(c);
+    gc_analysis a;
+    memset(&a, 0, sizeof a);
+    a.kind = GC_SQL_SELECT;
+    a.read_only = a.route_as_read = true;
+    a.schema = (char *)schema;   /* the router only reads the names */
+    a.table = (char *)table;
+    a.n_rows = 1;
+    char setup_buf[128];
+    gc_route_request req = {
+        .analysis = &a,
+        .use_keys = true,
+        .transaction = false,   /* the catalog query's own BEGIN pins, if any */
+        .read_only_mode = true,
+        .setup_sql = gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),
+    };
+    gc_route_decision d;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_global_route(g, &req, &d, &err) || !d.by_key)
+        return;   /* not a solo table the map knows: where catalog functions run */
+    if (!gc_session_is_open(gc_global_member(g, d.member)) &&
+        !gc_global_open_member(g, d.member, req.setup_sql, &err)) {
+        gc_trace_write(c->trace, GC_TRACE_INFO,
+                       "catalog function on solo table %s: owner member not opened (%s); "
+                       "the current member answers", table, err.message);
+        return;
+    }
+    gc_conn_use_member(c, d.member);
+    gc_global_catalog_function_on(g, d.member);
 }
 
 /* Borrows member i's session for c, with the connection's session
@@ -172,7 +206,7 @@ static bool hold_member(gc_conn *c, int i, gc_error *err)
 bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
 {
     gc_global *g = c->global;
-    if (g == NULL || !gc_global_shares_sessions(g) || c->session == NULL ||
+    if (!gc_global_shares_sessions(g) || c->session == NULL ||
         gc_session_is_open(c->session))
         return true;
     int current = gc_global_member_index(g, c->session);
@@ -210,12 +244,6 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err)
 SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag)
 {
     gc_global *g = c->global;
-    if (g == NULL) {
-        gc_diag_add(diag, "HY000", 0,
-                    "ALTER SYSTEM RECONNECT GLOBAL CONNECTION needs a global connection "
-                    "(GlobalConnection=Yes)");
-        return SQL_ERROR;
-    }
     if (in_transaction(c)) {
         gc_diag_add(diag, "25000", 0,
                     "invalid transaction state: ALTER SYSTEM RECONNECT GLOBAL CONNECTION "

@@ -13,11 +13,12 @@
 #include "core/gc_conn.h"
 
 /* Opens the global connection described by c->settings with `params` as
- * every member's template; adds 01000 naming members that did not answer. */
+ * every member's template (the global kind's open: it becomes c's kind);
+ * adds 01000 naming members that did not answer. */
 SQLRETURN gc_conn_open_global(gc_conn *c, const gc_member_params *params);
-/* Rolls back what any member has open, closes every member session. True
- * when a transaction was rolled back. */
-bool gc_conn_close_global(gc_conn *c);
+/* Closes every member session (the global kind's close: what they had
+ * open was rolled back before, gc_conn_disconnect). */
+void gc_conn_close_global(gc_conn *c);
 
 /* Call before routing each statement of a global connection. Between
  * transactions (nothing pinned, no SQL BEGIN held back) it takes queued
@@ -27,9 +28,19 @@ bool gc_conn_close_global(gc_conn *c);
  * a failed reload keeps the last good topology (traced). */
 void gc_conn_global_between_transactions(gc_conn *c);
 
+/* A catalog function names table `table` of `schema` (NULL: the
+ * search_path's): when it is a solo table and no transaction holds the
+ * connection to its member (a transaction's statements all run on one
+ * member, catalog functions included), a member of its owner group becomes
+ * the connection's session (the global kind's catalog_on_owner,
+ * gc_catalog_owner.c). Never fails the catalog function: a member that
+ * cannot be opened leaves the current one, which answers for the table
+ * too. */
+void gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table);
+
 /* --- the global session (GlobalSession=Yes, gc_session_pool.h) --- */
 
-/* Between ODBC calls: when c shares member sessions and holds no
+/* Between ODBC calls (the global kind's between_calls): when c shares member sessions and holds no
  * transaction (no pin, no SQL BEGIN held back, no member session in one)
  * and no statement streams a result, every member session it holds goes
  * back to the pool. No-op otherwise. */
@@ -43,7 +54,8 @@ bool gc_conn_global_hold_session(gc_conn *c, gc_error *err);
 /* ALTER SYSTEM RECONNECT GLOBAL CONNECTION on connection c: raises the
  * catalog version on every group's primary, reopens every member session.
  * Errors go to diag: 25000 inside a transaction, the server's 42501 without
- * the admin grant, HY000 on a general connection. */
+ * the admin grant (the global kind's reconnect; a general connection's
+ * answers HY000). */
 SQLRETURN gc_conn_reconnect_global(gc_conn *c, gc_diag *diag);
 
 #endif

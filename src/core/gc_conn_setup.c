@@ -11,8 +11,7 @@
 
 #include "config/gc_psqlodbc.h"
 #include "core/gc_conn.h"
-#include "global/gc_global_settings.h"
-#include "sql/gc_sql_lexer.h"
+#include "core/gc_conn_kind.h"
 #include "util/gc_strbuf.h"
 
 gc_trace *gc_conn_setup_open_trace(const gc_settings *s)
@@ -58,29 +57,6 @@ char *gc_conn_setup_extra_conninfo(const gc_settings *s, bool *oom)
     return text;
 }
 
-/* True when every statement of sql (split at ';') starts with SET or RESET:
- * what a global connection may run on every member and replay. */
-static bool only_settings(const char *sql)
-{
-    gc_sql_lexer lx;
-    gc_sql_token tok;
-    gc_sql_lexer_init(&lx, sql, strlen(sql));
-    bool at_start = true;
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (tok.unterminated)
-            return false;
-        if (gc_sql_token_is_punct(&lx, &tok, ';')) {
-            at_start = true;
-            continue;
-        }
-        if (at_start && !gc_sql_token_is_keyword(&lx, &tok, "SET") &&
-            !gc_sql_token_is_keyword(&lx, &tok, "RESET"))
-            return false;
-        at_start = false;
-    }
-    return true;
-}
-
 bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err)
 {
     const char *text = c->settings.conn_settings;
@@ -92,21 +68,7 @@ bool gc_conn_setup_run_conn_settings(gc_conn *c, gc_error *err)
         return false;
     }
     gc_trace_write(c->trace, GC_TRACE_INFO, "running ConnSettings");
-    bool ok;
-    if (c->global != NULL) {
-        ok = only_settings(sql);
-        if (!ok)
-            gc_error_set(err, "08001", 0,
-                         "ConnSettings on a global connection may hold only SET and "
-                         "RESET statements: they run on every member and again on "
-                         "members opened later");
-        else
-            ok = gc_global_set_everywhere(c->global, sql, err);
-    } else {
-        PGresult *res = gc_conn_exec(c, sql, err);
-        ok = res != NULL;
-        PQclear(res);
-    }
+    bool ok = c->kind->run_conn_settings(c, sql, err);
     if (!ok) {
         gc_error inner = *err;
         gc_error_set(err, inner.sqlstate, inner.native, "ConnSettings failed: %s",

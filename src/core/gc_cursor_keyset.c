@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_kind.h"
 #include "core/gc_cursor.h"
 #include "core/gc_cursor_target.h"
 #include "util/gc_strbuf.h"
@@ -53,10 +54,8 @@ static bool column_twice(const gc_stmt *s, const gc_write_target *t)
  * 01S02 then. */
 static SQLRETURN keep_keyset(gc_stmt *s)
 {
-    const char *why = NULL;
-    if (s->conn->global != NULL) {
-        why = "the rows of a global connection live on several members";
-    } else {
+    const char *why = s->conn->kind->why_no_keyset;
+    if (why == NULL) {
         int before = s->h.diag.count;
         const gc_write_target *t = gc_cursor_target(s);
         drop_diagnostics(s, before);
@@ -333,10 +332,8 @@ SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s)
 
 SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count)
 {
-    const char *why = NULL;
-    if (s->conn->global != NULL)
-        why = "rows of a global connection cannot be locked through a cursor";
-    else if (s->conn->autocommit)
+    const char *why = s->conn->kind->why_no_row_locks;
+    if (why == NULL && s->conn->autocommit)
         why = "SQL_LOCK_EXCLUSIVE needs a transaction (autocommit off): PostgreSQL keeps a "
               "row lock until the transaction ends";
     if (why != NULL) {

@@ -15,6 +15,7 @@
 #include "core/gc_call.h"
 #include "core/gc_commit.h"
 #include "core/gc_conn_global.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
 #include "core/gc_span_exec.h"
@@ -60,7 +61,7 @@ static gc_session *open_session(gc_stmt *s)
 {
     gc_error held;
     gc_error_clear(&held);
-    if (!gc_conn_global_hold_session(s->conn, &held)) {
+    if (!s->conn->kind->hold_session(s->conn, &held)) {
         gc_diag_add_error(&s->h.diag, &held);
         return NULL;
     }
@@ -259,16 +260,16 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_session *m, const Oid *t
         gc_stmt_cache_release(s);    /* other types: park it, find or make another */
     if (s->server.name[0] == '\0')
         gc_stmt_cache_take(s, types);
-    if (gc_route_prepared_on(s, m))
+    if (s->conn->kind->holds(s->conn, &s->server, m))
         return SQL_SUCCESS;
-    if (s->server.name[0] != '\0' && s->conn->global == NULL)
+    if (!s->conn->kind->keeps_statement_name)
         s->server.name[0] = '\0';    /* the session was reconnected: it is gone */
     if (s->server.name[0] != '\0') {
         /* Made on another member already: the same name and types here. */
         if (prepare_on(s, m, s->server.name, s->sql, n, s->server.param_types, refusal) != SQL_SUCCESS)
             return SQL_ERROR;
-        gc_route_mark_prepared(s, m);
-        gc_commit_prepare_twin(s, m);
+        s->conn->kind->mark_prepared(s, m);
+        s->conn->kind->prepare_twin(s, m);
         return SQL_SUCCESS;
     }
     Oid *copy = NULL;
@@ -293,11 +294,11 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_session *m, const Oid *t
         return SQL_ERROR;
     }
     snprintf(s->server.name, sizeof s->server.name, "%s", name);
-    gc_route_mark_prepared(s, m);
+    s->conn->kind->mark_prepared(s, m);
     free(s->server.param_types);
     s->server.param_types = copy;
     s->server.nparams = n;
-    gc_commit_prepare_twin(s, m);
+    s->conn->kind->prepare_twin(s, m);
     return SQL_SUCCESS;
 }
 
@@ -529,18 +530,10 @@ static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv, bo
     return typed && refused;
 }
 
-/* Whether no transaction is open on the connection: on no member of a
- * global connection, on the session of a general one. */
+/* Whether no transaction is open on the connection. */
 static bool no_transaction_open(const gc_stmt *s)
 {
-    const gc_global *g = s->conn->global;
-    if (g != NULL) {
-        for (int i = 0; i < gc_global_member_count(g); i++)
-            if (gc_global_holds_transaction(g, i))
-                return false;
-        return true;
-    }
-    return s->conn->session == NULL || gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
+    return !s->conn->kind->in_transaction(s->conn);
 }
 
 /* The values sent as text go without a declared type: the server infers
@@ -563,19 +556,19 @@ static SQLRETURN send_again(gc_stmt *s, gc_param_value *pv)
 
 static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
-    if (!gc_route_global_session_allows(s))
+    if (!s->conn->kind->shared_session_allows(s))
         return SQL_ERROR;
-    if (gc_ddl_exec_is_cluster_wide(s))
+    if (s->conn->kind->cluster_wide_ddl(s))
         return gc_ddl_exec_statement(s);
     SQLRETURN handled;
-    if (gc_route_session_control(s, &handled))
+    if (s->conn->kind->session_control(s, &handled))
         return handled;
     /* On a global connection, an autocommit statement whose member broke
      * under it runs again elsewhere, silently, when it cannot have taken
      * effect: read-only, or a write known not to have applied
      * (gc_route_may_rerun). The failed member is down, so routing never
      * picks it again; each rerun costs one member at most. */
-    int reruns = s->conn->global != NULL ? gc_global_member_count(s->conn->global) : 0;
+    int reruns = s->conn->kind->reruns(s->conn);
     /* The first statement of a transaction (pyodbc's default): a refusal
      * then loses nothing the application did before. */
     bool idle_before = no_transaction_open(s);
@@ -592,7 +585,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         leave_types_to_server(s, pv);
         rc = send_again(s, pv);
     }
-    while (rc == SQL_ERROR && reruns-- > 0 && gc_route_may_rerun(s)) {
+    while (rc == SQL_ERROR && reruns-- > 0 && s->conn->kind->may_rerun(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO,
                        "statement failed with its member %s and did not take effect: "
                        "run again elsewhere",
@@ -605,7 +598,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
      * 1 s, for a bounded time. */
     for (int waited_ms = 0, pause_ms = 100;
          rc == SQL_ERROR && waited_ms < GC_ROUTE_NOT_WRITABLE_WAIT_MS &&
-         gc_route_group_not_writable(s);
+         s->conn->kind->group_not_writable(s);
          waited_ms += pause_ms, pause_ms = pause_ms < 1000 ? pause_ms * 2 : 1000) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "write refused, its group takes no "
                        "writes yet (on %s): sent again in %d ms",
@@ -636,14 +629,13 @@ static bool begin_unless_outside_block(gc_stmt *s, gc_session *m, bool *was_in_b
     return gc_conn_begin_if_needed(s->conn, err);
 }
 
-/* Whether s, an autocommit statement of a global connection, goes with the
- * statement mark (gc_global_statement_marked), unless PostgreSQL runs it
+/* Whether s goes with the statement mark (the kind's statement_marked:
+ * an autocommit statement of a global connection), unless PostgreSQL runs it
  * outside any transaction block (VACUUM...) or it is a COPY, which a
  * pipeline cannot carry. */
 static bool carries_statement_mark(const gc_stmt *s)
 {
-    return s->conn->global != NULL && s->conn->autocommit &&
-           gc_global_statement_marked(s->conn->global) &&
+    return s->conn->kind->statement_marked(s->conn) &&
            s->txn.kind != GC_SQL_TXN_OUTSIDE_BLOCK && !s->txn.copy;
 }
 
@@ -679,7 +671,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
 /* One try of send_and_begin: route, send, take the first result. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
 {
-    if (gc_route_statement(s, pv) != SQL_SUCCESS)
+    if (s->conn->kind->route_statement(s, pv) != SQL_SUCCESS)
         return SQL_ERROR;
     if (s->spans_groups)
         return gc_span_exec_statement(s, pv);
@@ -693,7 +685,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     if (s->simple_query && n > 0) {
         with_values = gc_exec_several_with_values(s, pv, n);
         if (with_values == NULL) {
-            gc_route_done(s, SQL_ERROR);
+            s->conn->kind->statement_done(s, SQL_ERROR);
             return SQL_ERROR;
         }
         sql = with_values;
@@ -703,7 +695,7 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     if (!gc_param_wire_fill(&a, pv, n)) {
         free(with_values);
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-        gc_route_done(s, SQL_ERROR);
+        s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     SQLRETURN rc = send_on_session(s, m, sql, n, &a);
@@ -734,10 +726,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
             /* The member may have failed under the PREPARE: routing hears
              * of it (a transaction's loss becomes 40001 / 19068). Nothing
              * ran, so an autocommit statement may run again elsewhere. */
-            gc_route_done(s, rc);
-            if (s->conn->global != NULL)
-                gc_global_failed_before_running(s->conn->global,
-                                                gc_global_member_index(s->conn->global, m));
+            s->conn->kind->prepare_failed(s, m, rc);
             return rc;
         }
     }
@@ -746,18 +735,17 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     bool was_in_block = false;
     if (!begin_unless_outside_block(s, m, &was_in_block, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
-        gc_route_done(s, SQL_ERROR);
+        s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     /* A global connection's COMMIT and autocommit writes go with their
      * transaction id, so a lost answer can be resolved (gc_commit.h). */
-    if (gc_commit_sql_applies(s))
-        return gc_commit_run_sql(s);
-    if (gc_commit_write_applies(s))
-        return gc_commit_run_write(s, m, n, types, values, lengths, formats);
+    SQLRETURN with_xid;
+    if (s->conn->kind->ran_with_xid(s, m, n, types, values, lengths, formats, &with_xid))
+        return with_xid;
     gc_txn_guard_mode guard;
     if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS) {
-        gc_route_done(s, SQL_ERROR);
+        s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
@@ -767,7 +755,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     if (!sent) {
         gc_result_release_session(s);
         gc_diag_add_error(&s->h.diag, &err);
-        gc_route_done(s, SQL_ERROR);
+        s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
     /* A marked statement may write, and commits at the end of its pipeline,
@@ -783,7 +771,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     if (settles_commit)
         rc = gc_result_settle_commit(s, rc);
     gc_exec_timer_stop(&timer);
-    gc_route_done(s, rc);
+    s->conn->kind->statement_done(s, rc);
     return rc;
 }
 
@@ -1054,12 +1042,12 @@ SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
     s->show_global = gc_show_global_matches(s->sql, strlen(s->sql));
     s->reconnect_global = gc_reconnect_stmt_matches(s->sql, strlen(s->sql));
     bool answered_by_driver = s->show_global || s->reconnect_global;
-    if (!answered_by_driver && !gc_route_session_sql_allowed(s)) {
+    if (!answered_by_driver && !s->conn->kind->session_sql_allowed(s)) {
         gc_stmt_unprepare(s);
         return SQL_ERROR;
     }
     if (!answered_by_driver)
-        gc_route_analyze(s);
+        s->conn->kind->analyze(s);
     s->prepared = true;
     s->state = GC_STMT_PREPARED;
     return SQL_SUCCESS;
@@ -1100,9 +1088,9 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
         return show_global(s);
     if (gc_reconnect_stmt_matches(s->sql, strlen(s->sql)))
         return gc_reconnect_stmt_run(s);
-    if (!gc_route_session_sql_allowed(s))
+    if (!s->conn->kind->session_sql_allowed(s))
         return SQL_ERROR;
-    gc_route_analyze(s);
+    s->conn->kind->analyze(s);
     return no_data_when_nothing_changed(s, start_exec(s));
 }
 

@@ -28,6 +28,10 @@
  * savepoint (level 2) and are flushed without a sync point; once every
  * lane has answered, each lane is told in one more round trip to release
  * its savepoint, or, when a row failed anywhere, to go back to it.
+ *
+ * Which of the two placements a run follows is the connection's kind's
+ * (its array_lanes): gc_exec_array_one_session or gc_exec_array_per_member,
+ * at the end of this file.
  */
 #include "core/gc_exec_array.h"
 
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "core/gc_call.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
 #include "core/gc_exec_timer.h"
@@ -76,18 +81,19 @@ typedef struct lane {
 } lane;
 
 /* One execution of an array. */
-typedef struct array_run {
+typedef struct gc_array_run {
     gc_stmt *s;
     SQLULEN rows;
     unsigned char *fate;     /* row_fate per row; owned */
     lane *lanes;             /* owned */
     int n_lanes, lanes_cap;
-    int *lane_of;            /* each row's lane (global connection); owned, NULL: lane 0 */
+    int *lane_of;            /* each row's lane (lane per member); owned, NULL: lane 0 */
     gc_param_value **values; /* global: a routed row's values until queued; owned */
     bool sync_each_row;      /* global autocommit: a sync point per row */
     SQLULEN batch_size;      /* general autocommit: rows per BEGIN ... COMMIT; 0: none */
     unsigned char *marks;    /* MARK_* per row when batched; owned */
     bool in_transaction;     /* global connection in a transaction (two steps) */
+    bool lost_fails_all;     /* one session: its loss fails the execution */
     bool stopped;            /* global transaction: a row could not be routed, the
                                 rows after it were not run */
     PGresult **answers;      /* per row, its result; then the results in row order;
@@ -107,7 +113,7 @@ typedef struct array_run {
  * that changes temporary tables or runs on every group, and not the first
  * statement after a BEGIN sent in SQL and held back (which chooses the
  * transaction's member as a statement of its own). */
-static bool global_array_applies(gc_stmt *s)
+bool gc_exec_array_global_applies(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     const gc_analysis *an = s->analysis;
@@ -120,8 +126,7 @@ static bool global_array_applies(gc_stmt *s)
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 {
     if (rows < 2 || s->nparams == 0 || s->exec_row != 0 || s->dae != NULL ||
-        s->simple_query || gc_call_has_outputs(s) ||
-        (s->conn->global != NULL && !global_array_applies(s)))
+        s->simple_query || gc_call_has_outputs(s) || !s->conn->kind->array_applies(s))
         return false;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
     for (SQLULEN r = 0; r < rows; r++) {
@@ -302,7 +307,7 @@ static void route_row(array_run *a, SQLULEN r)
     }
     gc_diag outer = s->h.diag;
     gc_diag_init(&s->h.diag);
-    bool routed = gc_route_statement(s, pv) == SQL_SUCCESS;
+    bool routed = s->conn->kind->route_statement(s, pv) == SQL_SUCCESS;
     if (routed && s->spans_groups) {
         /* It runs on every group (gc_span_exec.h), not on one lane. */
         a->spans = true;
@@ -648,7 +653,7 @@ static SQLRETURN report_rows(array_run *a)
     }
     if (s->ipd->rows_processed_ptr != NULL)
         *s->ipd->rows_processed_ptr = processed;
-    if ((a->lost && a->lane_of == NULL) || (failed > 0 && ran == 0) ||
+    if ((a->lost && a->lost_fails_all) || (failed > 0 && ran == 0) ||
         (a->server_failed && !a->sync_each_row) || a->stopped)
         return SQL_ERROR;
     return failed > 0 || info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
@@ -847,45 +852,88 @@ static void route_lanes_done(array_run *a)
     gc_conn *c = a->s->conn;
     for (int l = 0; l < a->n_lanes; l++) {
         gc_conn_use_member(c, a->lanes[l].member);
-        gc_route_done(a->s, a->lanes[l].lost ? SQL_ERROR : SQL_SUCCESS);
+        a->s->conn->kind->statement_done(a->s, a->lanes[l].lost ? SQL_ERROR : SQL_SUCCESS);
     }
 }
 
+/* Whether the run's memory could not be had: HY001 added. */
+static bool out_of_memory(array_run *a, bool lacking)
+{
+    if (lacking)
+        gc_diag_add(&a->s->h.diag, "HY001", 0, "out of memory");
+    return lacking;
+}
+
+/* The general connection's placement: every row on the one session's
+ * lane, in autocommit batches (their marks). */
+static bool start_one_session(array_run *a)
+{
+    a->marks = calloc(a->rows, 1);
+    a->lost_fails_all = true;
+    return !out_of_memory(a, a->marks == NULL) && open_session_lane(a);
+}
+
+/* The rollback level's guard, armed for the array as one statement, ends. */
+static void finish_one_session(array_run *a)
+{
+    gc_txn_guard_settle(a->s);
+}
+
+const gc_array_lanes gc_exec_array_one_session = {
+    .start = start_one_session,
+    .queue = queue_rows,
+    .finish = finish_one_session,
+};
+
+/* The global connection's placement: a lane per member its rows are
+ * routed to, opened as rows come; in autocommit a sync point after each
+ * row (each its own transaction), in a transaction two steps. */
+static bool start_per_member(array_run *a)
+{
+    gc_conn *c = a->s->conn;
+    a->in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0;
+    a->sync_each_row = !a->in_transaction;
+    a->lane_of = calloc(a->rows, sizeof(int));
+    a->values = calloc(a->rows, sizeof(gc_param_value *));
+    return !out_of_memory(a, a->lane_of == NULL || a->values == NULL);
+}
+
+/* Rollback level 1 rolls a failed transaction back; routing hears how each
+ * member's part went. */
+static void finish_per_member(array_run *a)
+{
+    if (a->in_transaction && a->server_failed && gc_txn_rollback_level(a->s->conn) == 1)
+        roll_back_failed_transaction(a);
+    route_lanes_done(a);
+}
+
+const gc_array_lanes gc_exec_array_per_member = {
+    .start = start_per_member,
+    .queue = route_and_queue_rows,
+    .finish = finish_per_member,
+};
+
 bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
 {
-    bool global = s->conn->global != NULL;
-    bool in_transaction = global && (!s->conn->autocommit ||
-                                     gc_global_pinned_member(s->conn->global) >= 0);
-    int max_lanes = global ? gc_global_member_count(s->conn->global) : 1;
+    const gc_array_lanes *placement = s->conn->kind->array_lanes;
+    int max_lanes = s->conn->kind->session_count(s->conn);
     array_run a = {
         .s = s, .rows = rows,
         .fate = calloc(rows, 1),
         .answers = calloc(rows, sizeof(PGresult *)),
         .lanes = calloc((size_t)(max_lanes > 0 ? max_lanes : 1), sizeof(lane)),
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
-        .lane_of = global ? calloc(rows, sizeof(int)) : NULL,
-        .values = global ? calloc(rows, sizeof(gc_param_value *)) : NULL,
-        .marks = global ? NULL : calloc(rows, 1),
-        .sync_each_row = global && !in_transaction,
-        .in_transaction = in_transaction,
     };
     SQLRETURN rc = SQL_ERROR;
-    if (a.fate == NULL || a.answers == NULL || a.lanes == NULL ||
-        (global && (a.lane_of == NULL || a.values == NULL)) || (!global && a.marks == NULL)) {
-        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+    if (out_of_memory(&a, a.fate == NULL || a.answers == NULL || a.lanes == NULL) ||
+        !placement->start(&a))
         goto done;
-    }
     gc_error err;
     gc_error_clear(&err);
-    if (!global && !open_session_lane(&a))
-        goto done;
     gc_trace_write(s->conn->trace, GC_TRACE_DEBUG, "parameter array of %lu rows pipelined%s",
                    (unsigned long)rows, a.sync_each_row ? ", a transaction per row"
                                         : a.batch_size > 0 ? ", a transaction per batch" : "");
-    if (global)
-        route_and_queue_rows(&a, &err);
-    else
-        queue_rows(&a, &err);
+    placement->queue(&a, &err);
     if (a.spans) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "a row of the array is a write across "
                        "groups: the array runs row by row");
@@ -893,12 +941,7 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         goto done;
     }
     collect_lanes(&a);    /* reports the lanes whose session broke */
-    if (a.in_transaction && a.server_failed && gc_txn_rollback_level(s->conn) == 1)
-        roll_back_failed_transaction(&a);
-    if (global)
-        route_lanes_done(&a);
-    else
-        gc_txn_guard_settle(s);
+    placement->finish(&a);
     rc = report_rows(&a);
     if (rc != SQL_ERROR && publish_results(&a) == SQL_ERROR)
         rc = SQL_ERROR;

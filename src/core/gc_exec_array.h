@@ -33,4 +33,31 @@ void gc_exec_free_values(gc_param_value *pv, int n);
 /* The connection's open session, or NULL with 08003 / 08S01 added. */
 gc_session *gc_exec_open_session(gc_stmt *s);
 
+/* Whether s on a global connection can have its array routed row by row
+ * and sent in one pipeline per member (the global kind's array_applies,
+ * gc_conn_kind.h). */
+bool gc_exec_array_global_applies(gc_stmt *s);
+
+/* How an array's rows are placed on pipelines ("lanes"): the connection's
+ * kind says (its array_lanes), gc_exec_array_run follows. */
+struct gc_array_run;
+typedef struct gc_array_lanes {
+    /* Sets the run up (its memory, the lanes known before any row); false,
+     * diagnostics added, when nothing can be sent. */
+    bool (*start)(struct gc_array_run *a);
+    /* Converts every row and queues it on its lane, then ends the lanes'
+     * queues. */
+    void (*queue)(struct gc_array_run *a, gc_error *err);
+    /* Once every lane's answers are read: what follows a statement. */
+    void (*finish)(struct gc_array_run *a);
+} gc_array_lanes;
+
+/* The general kind's: one lane on the one session, autocommit rows in
+ * batches (docs/parameter-arrays.md). */
+extern const gc_array_lanes gc_exec_array_one_session;
+/* The global kind's: each row routed by its own values to a lane per
+ * member; a sync point after each row in autocommit, two steps in a
+ * transaction. */
+extern const gc_array_lanes gc_exec_array_per_member;
+
 #endif

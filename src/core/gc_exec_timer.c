@@ -2,7 +2,8 @@
  * gc_exec_timer: the query timeout thread.
  */
 #include "core/gc_exec_timer.h"
-#include "global/gc_global.h"
+
+#include "core/gc_conn_kind.h"
 
 #include <errno.h>
 #include <time.h>
@@ -34,9 +35,7 @@ void gc_exec_timer_start(gc_exec_timer *t, gc_stmt *s)
     t->running = false;
     t->stop = false;
     atomic_store(&s->timed_out, false);
-    gc_global *g = s->conn->global;
-    if (g != NULL && s->conn->session != NULL)
-        gc_global_wait_begin(g, gc_global_member_index(g, s->conn->session));
+    s->conn->kind->wait_begins(s->conn);
     if (s->query_timeout == 0)
         return;
     t->seconds = (unsigned)s->query_timeout;
@@ -56,8 +55,7 @@ void gc_exec_timer_start(gc_exec_timer *t, gc_stmt *s)
 
 void gc_exec_timer_stop(gc_exec_timer *t)
 {
-    if (t->stmt->conn->global != NULL)
-        gc_global_wait_end(t->stmt->conn->global);
+    t->stmt->conn->kind->wait_ends(t->stmt->conn);
     if (!t->running)
         return;
     pthread_mutex_lock(&t->mutex);

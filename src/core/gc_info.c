@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gcodbc.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_info.h"
 #include "core/gc_stmt.h"
 #include "core/gc_strout.h"
@@ -523,7 +524,7 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
         }
         if (item->kind != INFO_STR) {
             SQLUINTEGER number = item->number;
-            if (c->global != NULL)
+            if (c->kind->read_only_cursors)
                 number &= ~cursor_write_bits(info_type);
             return put_number(item->kind, number, value, string_length);
         }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_kind.h"
 #include "core/gc_cursor_target.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
@@ -219,7 +220,7 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
         return;
     const gc_session *m = NULL;
     unsigned long generation = 0;
-    if (c->global != NULL) {
+    if (c->kind->several_sessions) {
         if (!described_by_current_session(s))
             return;
         m = s->ird_member;

@@ -1,12 +1,12 @@
 /*
  * gc_reconnect_stmt: ALTER SYSTEM RECONNECT GLOBAL CONNECTION (GOLDILOCKS'
  * statement), answered by the driver: PostgreSQL has no such statement, so
- * it is recognized here and never sent as written. The work is
- * gc_conn_reconnect_global's.
+ * it is recognized here and never sent as written. The work is the
+ * connection's kind's (gc_conn_reconnect_global on a global connection).
  */
 #include "core/gc_reconnect_stmt.h"
 
-#include "core/gc_conn_global.h"
+#include "core/gc_conn_kind.h"
 #include "sql/gc_sql_lexer.h"
 
 bool gc_reconnect_stmt_matches(const char *sql, size_t len)
@@ -20,7 +20,7 @@ SQLRETURN gc_reconnect_stmt_run(gc_stmt *s)
 {
     s->row_count = -1;
     s->row_number = 0;
-    SQLRETURN rc = gc_conn_reconnect_global(s->conn, &s->h.diag);
+    SQLRETURN rc = s->conn->kind->reconnect(s->conn, &s->h.diag);
     if (rc == SQL_ERROR)
         return rc;
     SQLRETURN set = gc_stmt_set_empty_result(s);

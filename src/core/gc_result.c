@@ -15,6 +15,7 @@
 
 #include "convert/gc_pgtype_keys.h"
 #include "core/gc_desc.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_lo.h"
 #include "core/gc_route.h"
 #include "core/gc_stmt.h"
@@ -739,7 +740,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
                 add_result_error(s, s->set_error);
                 PQclear(s->set_error);
                 s->set_error = NULL;
-                gc_route_fetch_failed(s);
+                s->conn->kind->fetch_failed(s);
                 return SQL_ERROR;
             }
             return SQL_NO_DATA;
@@ -768,7 +769,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             s->set_complete = true;
             if (gc_result_streams(s) && s->conn->session != NULL)
                 gc_session_drain(s->conn->session);
-            gc_route_fetch_failed(s);
+            s->conn->kind->fetch_failed(s);
             gc_result_release_session(s);
             return SQL_ERROR;
         }

@@ -26,7 +26,7 @@
 
 void gc_route_analyze(gc_stmt *s)
 {
-    if (s->conn->global == NULL || s->sql == NULL)
+    if (s->sql == NULL)
         return;
     if (s->analysis != NULL) {
         gc_analysis_free(s->analysis);
@@ -53,7 +53,7 @@ void gc_route_analyze(gc_stmt *s)
 bool gc_route_session_sql_allowed(gc_stmt *s)
 {
     gc_conn *c = s->conn;
-    if (c->global == NULL || s->sql == NULL)
+    if (s->sql == NULL)
         return true;
     const gc_topology *t = gc_global_topology(c->global);
     int n = t->n_members + t->n_groups;
@@ -73,7 +73,7 @@ bool gc_route_session_sql_allowed(gc_stmt *s)
 bool gc_route_global_session_allows(gc_stmt *s)
 {
     gc_conn *c = s->conn;
-    if (c->global == NULL || !gc_global_shares_sessions(c->global) || s->sql == NULL)
+    if (!gc_global_shares_sessions(c->global) || s->sql == NULL)
         return true;
     bool is_ddl = s->analysis != NULL && s->analysis->kind == GC_SQL_DDL;
     gc_error err;
@@ -216,8 +216,6 @@ static SQLRETURN join_chosen(gc_stmt *s, int i)
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
 {
     gc_conn *c = s->conn;
-    if (c->global == NULL)
-        return SQL_SUCCESS;
     /* Between transactions: follow a new catalog version first, so this
      * statement already routes by the new topology and shard map. */
     gc_conn_global_between_transactions(c);
@@ -352,8 +350,6 @@ static void report_instead(gc_stmt *s, const gc_error *err)
 void gc_route_done(gc_stmt *s, SQLRETURN rc)
 {
     gc_conn *c = s->conn;
-    if (c->global == NULL)
-        return;
     int i = gc_global_member_index(c->global, c->session);
     /* The cluster's trigger refused a write through postgres_fdw (a live
      * session's error): named before the outcome may release the pin. */
@@ -382,16 +378,8 @@ static bool holds_statement(const gc_server_stmt *st, unsigned long g)
 
 bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_session *m)
 {
-    if (st->name[0] == '\0')
-        return false;
-    if (c->global == NULL)
-        return st->generation == gc_session_generation(m);
-    return holds_statement(st, gc_session_generation(m));
-}
-
-bool gc_route_prepared_on(const gc_stmt *s, const gc_session *m)
-{
-    return gc_route_holds(s->conn, &s->server, m);
+    (void)c;
+    return st->name[0] != '\0' && holds_statement(st, gc_session_generation(m));
 }
 
 /* Drops the generations of sessions that are gone (reconnected members,
@@ -421,7 +409,7 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_session *m)
 {
     unsigned long generation = gc_session_generation(m);
     s->server.generation = generation;
-    if (s->conn->global == NULL || holds_statement(&s->server, generation))
+    if (holds_statement(&s->server, generation))
         return;
     if (s->server.prepared_on_n == s->server.prepared_on_cap)
         forget_gone_sessions(s);
@@ -439,8 +427,6 @@ void gc_route_mark_prepared(gc_stmt *s, const gc_session *m)
 bool gc_route_may_rerun(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global == NULL)
-        return false;
     /* Read-only, or a write whose transaction is known not to have
      * committed (gc_commit_run_write). */
     gc_rerun_facts f = {
@@ -457,7 +443,7 @@ bool gc_route_may_rerun(const gc_stmt *s)
 bool gc_route_group_not_writable(const gc_stmt *s)
 {
     const gc_conn *c = s->conn;
-    if (c->global == NULL || !c->autocommit || c->access_mode == SQL_MODE_READ_ONLY ||
+    if (!c->autocommit || c->access_mode == SQL_MODE_READ_ONLY ||
         gc_global_prelude_pending(c->global) || gc_global_pinned_member(c->global) >= 0 ||
         s->analysis == NULL || s->spans_groups)
         return false;
@@ -478,11 +464,10 @@ bool gc_route_group_not_writable(const gc_stmt *s)
 void gc_route_fetch_failed(gc_stmt *s)
 {
     gc_conn *c = s->conn;
-    if (c->global != NULL)
-        gc_remote_refusal_name(&s->h.diag);
-    if (c->global == NULL || c->session == NULL ||
+    gc_remote_refusal_name(&s->h.diag);
+    if (c->session == NULL ||
         gc_session_get_state(c->session) != GC_MEMBER_DOWN)
-        return;   /* the statement's own error, or a general connection */
+        return;   /* the statement's own error */
     int i = gc_global_member_index(c->global, c->session);
     bool pinned = i >= 0 && gc_global_holds_transaction(c->global, i);
     const char *name = gc_session_name(c->session);

@@ -94,7 +94,7 @@ static SQLRETURN hold_back(gc_stmt *s)
 bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
 {
     gc_conn *c = s->conn;
-    if (c->global == NULL || s->analysis == NULL)
+    if (s->analysis == NULL)
         return false;
     gc_sql_kind kind = s->analysis->kind;
     bool pending = gc_global_prelude_pending(c->global);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "convert/gc_convert.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_session_pool.h"
@@ -100,7 +101,7 @@ static PGresult *empty_result(int name_width, int group_width)
 
 /* A general connection's one row: its server as host:port (no group); it
  * routes nothing, so its counters stay 0. */
-static PGresult *general_result(gc_conn *c)
+PGresult *gc_show_global_server(gc_conn *c)
 {
     gc_global_member_stats none = { 0 };
     char *host = NULL, *port = NULL;
@@ -123,16 +124,13 @@ static PGresult *general_result(gc_conn *c)
 }
 
 /* SHOW GLOBAL SESSION: one row per member with the figures of the shared
- * sessions of its server (gc_session_pool_stats); no row on a connection
- * without the global session. */
-static PGresult *session_result(gc_conn *c)
+ * sessions of its server (gc_session_pool_stats), for the first n members
+ * of t (n is 0 without the global session: no row). */
+static PGresult *session_result(gc_conn *c, const gc_topology *t, int n)
 {
     static const char *const names[10] = { "MEMBER_NAME", "GROUP_NAME", "SESSIONS",
                                            "BORROWED", "IDLE", "WAITS", "TIMEOUTS", "OPENED",
                                            "DISCARDED", "LOST" };
-    const gc_topology *t = c->global != NULL ? gc_global_topology(c->global) : NULL;
-    bool shared = t != NULL && gc_global_shares_sessions(c->global);
-    int n = shared ? t->n_members : 0;
     const char *member_names[n > 0 ? n : 1];
     const char *group_names[n > 0 ? n : 1];
     for (int i = 0; i < n; i++) {
@@ -165,13 +163,29 @@ static PGresult *session_result(gc_conn *c)
     return res;
 }
 
+/* A general connection shares no session: no row. */
+PGresult *gc_show_global_no_sessions(gc_conn *c)
+{
+    return session_result(c, NULL, 0);
+}
+
+PGresult *gc_show_global_shared_sessions(gc_conn *c)
+{
+    const gc_topology *t = gc_global_topology(c->global);
+    return session_result(c, t, gc_global_shares_sessions(c->global) ? t->n_members : 0);
+}
+
 PGresult *gc_show_global_result(gc_conn *c, const char *sql)
 {
     static const char *const session_words[] = { "SHOW", "GLOBAL", "SESSION" };
     if (sql != NULL && gc_sql_text_is_words(sql, strlen(sql), session_words, 3))
-        return session_result(c);
-    if (c->global == NULL)
-        return general_result(c);
+        return c->kind->show_sessions(c);
+    return c->kind->show_connection(c);
+}
+
+/* A global connection's rows: one per member of its topology. */
+PGresult *gc_show_global_members(gc_conn *c)
+{
     const gc_topology *t = gc_global_topology(c->global);
     const char *member_names[t->n_members > 0 ? t->n_members : 1];
     const char *group_names[t->n_groups > 0 ? t->n_groups : 1];

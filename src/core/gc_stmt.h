@@ -303,21 +303,20 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
 /* SQLBulkOperations. */
 SQLRETURN gc_stmt_bulk_operations(gc_stmt *s, SQLSMALLINT operation);
 
-/* --- the global connection (gc_route.c, gc_show_global.c) --- */
-/* Analyzes s->sql for routing on a global connection (no-op otherwise);
- * an analysis that fails only means "route by policy". */
+/* --- the global connection (gc_route.c, gc_show_global.c): the global
+ * kind's operations (gc_conn_kind.h), called through the connection's
+ * kind, never directly by shared code --- */
+/* Analyzes s->sql for routing; an analysis that fails only means "route
+ * by policy". */
 void gc_route_analyze(gc_stmt *s);
 /* Chooses the member for one execution with the converted values pv (may
- * be NULL), opens it if needed and makes it the connection's session.
- * SQL_SUCCESS at once on a general connection. */
+ * be NULL), opens it if needed and makes it the connection's session. */
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv);
 /* After an execution: records the member that ran it, and its error. */
 void gc_route_done(gc_stmt *s, SQLRETURN rc);
-/* Whether server statement st of connection c exists on session m; the
- * same for s's; and recording that s's does (per member on a global
- * connection). */
+/* Whether server statement st of connection c exists on session m, and
+ * recording that s's does (per member session generation). */
 bool gc_route_holds(const gc_conn *c, const gc_server_stmt *st, const gc_session *m);
-bool gc_route_prepared_on(const gc_stmt *s, const gc_session *m);
 void gc_route_mark_prepared(gc_stmt *s, const gc_session *m);
 /* Whether s->sql may run on the connection: a global connection refuses
  * session-dependent SQL (0A000 added to s's diagnostics). */
@@ -331,8 +330,16 @@ void gc_route_free(gc_stmt *s);
 /* Whether sql (len bytes) is SHOW GLOBAL CONNECTION or its companion SHOW
  * GLOBAL SESSION (any case, optional trailing semicolon). */
 bool gc_show_global_matches(const char *sql, size_t len);
-/* The rows of the one sql is (caller owns), NULL on out-of-memory. */
+/* The rows of the one sql is (caller owns), NULL on out-of-memory: the
+ * connection's kind's show_connection or show_sessions. */
 PGresult *gc_show_global_result(gc_conn *c, const char *sql);
+/* Those of each kind (its table points at them): a general connection's
+ * one server and no shared session; a global connection's members and its
+ * shared sessions. */
+PGresult *gc_show_global_server(gc_conn *c);
+PGresult *gc_show_global_no_sessions(gc_conn *c);
+PGresult *gc_show_global_members(gc_conn *c);
+PGresult *gc_show_global_shared_sessions(gc_conn *c);
 
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */

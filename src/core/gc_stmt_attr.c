@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "core/gc_desc.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_stmt.h"
 
 /* Makes `d` the statement's ARD or APD; NULL restores the implicit one. */
@@ -96,7 +97,7 @@ static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
         gc_diag_add(&s->h.diag, "HY024", 0, "invalid concurrency %lu", (unsigned long)v);
         return SQL_ERROR;
     }
-    if (s->conn->global != NULL)
+    if (s->conn->kind->read_only_cursors)
         return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
                            "cursors of a global connection are read-only");
     s->concurrency = v;

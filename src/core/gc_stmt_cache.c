@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "core/gc_conn.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_stmt.h"
-#include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
 
 /* DEALLOCATE of st on m when m holds it and can take it now (a statement
@@ -17,7 +17,7 @@
  * ends, which is harmless: names are never reused. */
 static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_session *m)
 {
-    if (m == NULL || !gc_session_is_open(m) || !gc_route_holds(c, st, m))
+    if (m == NULL || !gc_session_is_open(m) || !c->kind->holds(c, st, m))
         return;
     PGTransactionStatusType ts = gc_session_idle_txn_status(&c->session_owner, m);
     if (ts != PQTRANS_IDLE && ts != PQTRANS_INTRANS)
@@ -36,12 +36,8 @@ static void deallocate_on(gc_conn *c, const gc_server_stmt *st, gc_session *m)
 static void deallocate(gc_conn *c, gc_server_stmt *st)
 {
     if (st->name[0] != '\0' && !c->stmt_cache.closing) {
-        if (c->global == NULL) {
-            deallocate_on(c, st, c->session);
-        } else {
-            for (int i = 0; i < gc_global_member_count(c->global); i++)
-                deallocate_on(c, st, gc_global_member(c->global, i));
-        }
+        for (int i = 0; i < c->kind->session_count(c); i++)
+            deallocate_on(c, st, c->kind->session_at(c, i));
     }
     gc_server_stmt_clear(st);
 }

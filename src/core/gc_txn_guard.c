@@ -2,12 +2,12 @@
  * gc_txn_guard: the rollback level applied to a failed statement (see the
  * header for the rules and their cost).
  */
+#include "core/gc_conn_kind.h"
 #include "core/gc_txn_guard.h"
 
 #include <string.h>
 
 #include "core/gc_stmt.h"
-#include "global/gc_global.h"
 
 int gc_txn_rollback_level(const gc_conn *c)
 {
@@ -97,15 +97,11 @@ void gc_txn_guard_settle(gc_stmt *s)
     }
     gc_trace_write(c->trace, GC_TRACE_INFO,
                    "statement failed in a transaction: transaction rolled back");
-    if (c->global != NULL && gc_global_joined_count(c->global) > 0 &&
-        gc_global_holds_transaction(c->global, gc_global_member_index(c->global, m))) {
-        /* A transaction across groups: every part goes. */
-        gc_global_rollback_transaction(c->global);
+    if (c->kind->rolled_back_everywhere(c, m))
         return;
-    }
     c->ddl_epoch++;   /* DDL the transaction ran is undone: ask the catalog again */
-    if (run(s, m, "ROLLBACK") && c->global != NULL)
-        gc_global_rolled_back_on(c->global, gc_global_member_index(c->global, m));
+    if (run(s, m, "ROLLBACK"))
+        c->kind->rolled_back_on(c, m);
 }
 
 bool gc_txn_guard_prepare_begin(gc_stmt *s, gc_session *m)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gc_conn_global.h"
+#include "core/gc_conn_kind.h"
 #include "core/gc_desc.h"
 #include "core/gc_stmt.h"
 #include "util/gc_utf16.h"
@@ -72,7 +72,7 @@ gc_conn *gc_odbc_enter_conn(SQLHDBC h)
 
 SQLRETURN gc_odbc_leave_conn(gc_conn *c, SQLRETURN rc)
 {
-    gc_conn_global_idle(c);    /* shared sessions go back between calls */
+    c->kind->between_calls(c);    /* shared sessions go back between calls */
     rc = with_info(&c->h, rc);
     c->notice_diag = NULL;
     pthread_mutex_unlock(&c->lock);
@@ -105,7 +105,7 @@ static SQLRETURN leave_child(void *h, SQLRETURN rc)
         gc_diag_end_statement_call(&p->h.diag, gc_stmt_error_context(s));
         s->error_context = NULL;
     }
-    gc_conn_global_idle(c);    /* shared sessions go back between calls */
+    c->kind->between_calls(c);    /* shared sessions go back between calls */
     c->notice_diag = NULL;
     pthread_mutex_unlock(&c->lock);
     return rc;
