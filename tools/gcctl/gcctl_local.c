@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,16 +205,59 @@ static bool is_loopback(const char *host)
     return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
 }
 
+/* Where members' ports are looked for: below the kernel's ephemeral range
+ * (net.ipv4.ip_local_port_range), from which every outgoing connection
+ * takes its local port. A member's server stops and starts again (a
+ * keeper's hand-over after its first start, a failover test's kill -9 and
+ * restart); with a port of that range, any program's connection could hold
+ * it meanwhile, and the server would not start again. The tests' own
+ * servers keep out of it the same way (tests/support/pglib.sh). */
+enum { MEMBER_PORT_FLOOR = 10000, MEMBER_PORT_TRIES = 200 };
+
+static int ephemeral_port_low(void)
+{
+    int low = 0, high = 0;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%d %d", &low, &high) != 2)
+            low = 0;
+        fclose(f);
+    }
+    return low;
+}
+
+/* Binds fd to 127.0.0.1:port (0: any port the kernel picks). */
+static bool bind_loopback(int fd, int port)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+}
+
+/* Binds fd to a free loopback port below the ephemeral range, tried at
+ * random; when that range is too narrow or all tries were taken, to any
+ * port the kernel picks. */
+static bool bind_member_port(int fd)
+{
+    static unsigned seed;
+    if (seed == 0)
+        seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+    int low = ephemeral_port_low();
+    if (low - MEMBER_PORT_FLOOR >= 1024)
+        for (int i = 0; i < MEMBER_PORT_TRIES; i++)
+            if (bind_loopback(fd, MEMBER_PORT_FLOOR + (int)(rand_r(&seed) % (unsigned)(low - MEMBER_PORT_FLOOR))))
+                return true;
+    return bind_loopback(fd, 0);
+}
+
 /* Binds a socket to a free loopback port, held until the caller closes the
  * returned descriptor (-1 with err set on failure). */
 static int bind_free_port(int *port, gc_error *err)
 {
-    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = 0 };
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in sa;
     socklen_t len = sizeof sa;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
-        getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+    if (fd < 0 || !bind_member_port(fd) || getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
         gc_error_set(err, "HY000", 0, "cannot find a free port: %s", strerror(errno));
         if (fd >= 0)
             close(fd);

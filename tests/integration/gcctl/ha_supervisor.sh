@@ -31,10 +31,7 @@ fail() {
     echo "FAIL: $*" >&2
     echo "--- supervisor.log:" >&2
     cat "$DIR/supervisor.log" >&2
-    for log in "$base"/logs/*.keeper.log; do
-        echo "--- the end of $(basename "$log"):" >&2
-        tail -25 "$log" >&2
-    done
+    show_cluster_logs '*.keeper' >&2
     exit 1
 }
 

@@ -79,7 +79,21 @@ own_cluster() {
     take_down
     trap take_down EXIT
     guard_cluster
-    "$GCCTL" local up "$1" --dir "$DIR" || fail "local up $1"
+    "$GCCTL" local up "$1" --dir "$DIR" || { show_cluster_logs '*' >&2; fail "local up $1"; }
+}
+
+# show_cluster_logs PATTERN: the end of each log of the cluster in DIR
+# whose name matches PATTERN ('*', '*.keeper'), so that a failure shows
+# why a server or keeper did not do its part: take_down removes them.
+show_cluster_logs() {
+    local base log
+    base=$(sed -n 's/^base: //p' "$DIR/local.state" 2>/dev/null)
+    [ -n "$base" ] || return 0
+    for log in "$base"/logs/$1.log; do
+        [ -f "$log" ] || continue
+        echo "--- the end of $(basename "$log"):"
+        tail -25 "$log"
+    done
 }
 
 # take_down: takes the cluster down, continuing first every server, backend
