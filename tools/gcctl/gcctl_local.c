@@ -470,11 +470,26 @@ static bool rewrite_conf_step(gcctl_local *l, const gcctl_member *m, gc_error *e
     return write_member_conf(l, m, err);
 }
 
+/* A node of pg_auto_failover made while it is held: a running supervisor
+ * (add-member, add-group) would take the end of its `create` for a
+ * keeper's death and start a second keeper beside gcctl's. */
+static bool create_ha_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
+{
+    if (!gcctl_supervise_hold(l, m->name, true, err))
+        return false;
+    if (gcctl_ha_create_node(l, m, err))
+        return gcctl_supervise_hold(l, m->name, false, err);
+    gc_error ignored;
+    gc_error_clear(&ignored);
+    gcctl_supervise_hold(l, m->name, false, &ignored);
+    return false;
+}
+
 /* A primary starts under its keeper when its group has HA. */
 static bool start_member_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
     if (gcctl_ha_group(&l->spec, m->group))
-        return gcctl_ha_create_node(l, m, err);
+        return create_ha_node(l, m, err);
     return pg_ctl_start(l, m, err);
 }
 
@@ -485,7 +500,7 @@ static bool start_member_step(gcctl_local *l, const gcctl_member *m, gc_error *e
 static bool init_standby_step(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
     if (gcctl_ha_group(&l->spec, m->group))
-        return gcctl_ha_create_node(l, m, err) && write_member_conf(l, m, err);
+        return create_ha_node(l, m, err) && write_member_conf(l, m, err);
     return gcctl_local_init_standby(l, m, err) && pg_ctl_start(l, m, err);
 }
 
@@ -497,10 +512,10 @@ static bool init_primary_step(gcctl_local *l, const gcctl_member *m, gc_error *e
            (!gcctl_ha_group(&l->spec, m->group) || gcctl_ha_allow_nodes(l, m, err));
 }
 
-/* The catalog on the primaries. Under HA a keeper may restart its server
- * once just after it reported 'single' (its init service hands over to its
- * run service), closing apply's session: apply, idempotent, is tried again
- * a second apart, for up to 90 s (the restart took over 5 s on a machine
+/* The catalog on the primaries. Under HA a primary's server may still be
+ * starting when apply connects: its `create` stopped it on the way out and
+ * its keeper's run service starts it again. Apply, idempotent, is tried
+ * again a second apart, for up to 90 s (a start took over 5 s on a machine
  * loaded by other clusters, and over 30 s once under a sanitizer build's
  * test run). */
 static bool apply_settled(gcctl_local *l, gc_error *err)
@@ -549,7 +564,7 @@ static bool adopt_primary(gcctl_local *l, const char *group, gc_error *err)
     const char *stop[] = { "pg_ctl", "stop", "-w", "-t", "60", "-D", datadir, "-m", "fast", NULL };
     return gcctl_ha_create_formation(l, group, err) &&
            gcctl_proc_run("stopping the primary for its keeper", stop, l->uid, l->gid, log, err) &&
-           gcctl_ha_allow_nodes(l, p, err) && gcctl_ha_create_node(l, p, err);
+           gcctl_ha_allow_nodes(l, p, err) && create_ha_node(l, p, err);
 }
 
 bool gcctl_local_add_primary(gcctl_local *l, const gcctl_member *m, gc_error *err)

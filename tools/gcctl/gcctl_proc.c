@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 bool gcctl_proc_server_user(char *name, size_t size, uid_t *uid, gid_t *gid, gc_error *err)
@@ -110,6 +111,38 @@ bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t 
     if (pid < 0)
         return false;
     if (!gcctl_proc_wait(pid)) {
+        gc_error_set(err, "HY000", 0, "%s failed (see %s)", what, log_path ? log_path : "its output");
+        return false;
+    }
+    return true;
+}
+
+bool gcctl_proc_run_within(const char *what, const char *const *argv, uid_t uid, gid_t gid,
+                           const char *log_path, int timeout_s, gc_error *err)
+{
+    pid_t pid = gcctl_proc_spawn(argv, uid, gid, log_path, err);
+    if (pid < 0)
+        return false;
+    int status = 0;
+    for (int tick = 0;; tick++) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid)
+            break;
+        if (got < 0 && errno != EINTR) {
+            gc_error_set(err, "HY000", 0, "%s: cannot wait for it: %s", what, strerror(errno));
+            return false;
+        }
+        if (tick >= timeout_s * 10) {
+            kill(-pid, SIGKILL);   /* its process group: spawn made it a session leader */
+            gcctl_proc_wait(pid);
+            gc_error_set(err, "HY000", 0, "%s did not end within %d s: stopped (see %s)", what,
+                         timeout_s, log_path ? log_path : "its output");
+            return false;
+        }
+        struct timespec ts = { 0, 100 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         gc_error_set(err, "HY000", 0, "%s failed (see %s)", what, log_path ? log_path : "its output");
         return false;
     }

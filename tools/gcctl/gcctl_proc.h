@@ -37,6 +37,11 @@ bool gcctl_proc_wait(pid_t pid);
 bool gcctl_proc_run(const char *what, const char *const *argv, uid_t uid, gid_t gid,
                     const char *log_path, gc_error *err);
 
+/* gcctl_proc_run for a program that may wait on others without end: after
+ * timeout_s its process group is killed (SIGKILL) and err says so. */
+bool gcctl_proc_run_within(const char *what, const char *const *argv, uid_t uid, gid_t gid,
+                           const char *log_path, int timeout_s, gc_error *err);
+
 /* Reads /proc/PID/FILE into buf (NUL added after what was read); the
  * bytes read, 0 when the process or the file is gone. */
 size_t gcctl_proc_read(pid_t pid, const char *file, char *buf, size_t size);
