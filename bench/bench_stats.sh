@@ -7,6 +7,13 @@ median() {
     if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2] + v[NR/2+1]) / 2 }'
 }
 
+# spread: "min-max" of the numbers on stdin, or n/a: how far the runs
+# behind a median lie apart, to tell a change from noise.
+spread() {
+  tr ' ' '\n' | awk 'NF' | sort -g | awk '{v[NR]=$1} END {
+    if (NR == 0) print "n/a"; else print v[1] "-" v[NR] }'
+}
+
 # ratio A B: A / B with two decimals, or n/a when either is missing.
 ratio() {
   if [[ $1 == n/a || $2 == n/a ]]; then echo n/a; else awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f\n", a / b}'; fi

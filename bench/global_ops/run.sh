@@ -489,23 +489,35 @@ shapes() {
       "$(ratio "$r" "$a")"
   done
 }
-if [[ " ${clients[*]} " == *" baseline-global "* ]]; then
+# against_baseline KIND TITLE: this build's client gcodbc-KIND beside the
+# same connection of BASELINE_DRIVER (baseline-KIND), with the spread of
+# the runs behind each median.
+against_baseline() {
+  local kind=$1 op threads b g
   echo
-  echo "this build against BASELINE_DRIVER, global connection with the defaults (CPU: us per operation)"
-  printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' operation threads 'baseline ops/s' \
-    'this ops/s' ratio 'baseline cpu' 'this cpu' 'baseline server' 'this server'
+  echo "this build against BASELINE_DRIVER, $2 (CPU: us per operation)"
+  printf '%-10s %7s %14s %10s %6s %15s %15s %13s %9s %14s %10s\n' operation threads 'baseline ops/s' \
+    'this ops/s' ratio 'baseline runs' 'this runs' 'baseline cpu' 'this cpu' 'baseline server' 'this server'
   for op in "${operations[@]}"; do
     for threads in "${thread_counts[@]}"; do
-      b=$(median <<<"${results[baseline-global.$op.$threads]:-}")
-      g=$(median <<<"${results[gcodbc-global.$op.$threads]:-}")
-      printf '%-10s %7s %14s %10s %6s %13s %9s %14s %10s\n' "$op" "$threads" "$b" "$g" \
+      b=$(median <<<"${results[baseline-$kind.$op.$threads]:-}")
+      g=$(median <<<"${results[gcodbc-$kind.$op.$threads]:-}")
+      printf '%-10s %7s %14s %10s %6s %15s %15s %13s %9s %14s %10s\n' "$op" "$threads" "$b" "$g" \
         "$(ratio "$g" "$b")" \
-        "$(median <<<"${cpu[baseline-global.$op.$threads]:-}")" \
-        "$(median <<<"${cpu[gcodbc-global.$op.$threads]:-}")" \
-        "$(median <<<"${server_cpu[baseline-global.$op.$threads]:-}")" \
-        "$(median <<<"${server_cpu[gcodbc-global.$op.$threads]:-}")"
+        "$(spread <<<"${results[baseline-$kind.$op.$threads]:-}")" \
+        "$(spread <<<"${results[gcodbc-$kind.$op.$threads]:-}")" \
+        "$(median <<<"${cpu[baseline-$kind.$op.$threads]:-}")" \
+        "$(median <<<"${cpu[gcodbc-$kind.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[baseline-$kind.$op.$threads]:-}")" \
+        "$(median <<<"${server_cpu[gcodbc-$kind.$op.$threads]:-}")"
     done
   done
+}
+if [[ " ${clients[*]} " == *" baseline-global "* ]]; then
+  against_baseline global "global connection with the defaults"
+fi
+if [[ " ${clients[*]} " == *" baseline-one "* ]]; then
+  against_baseline one "general connection on G1N1"
 fi
 if [[ " ${clients[*]} " == *" libpq-xidquery "* || " ${clients[*]} " == *" libpq-returning "* ]]; then
   shapes "1-row UPDATE wire shapes through libpq, operations per second" results
