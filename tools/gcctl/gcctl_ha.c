@@ -294,7 +294,7 @@ static bool tune_keeper(const gcctl_local *l, const gcctl_member *m, gc_error *e
  * a keeper while its init service handed over to its run service stopped
  * it for good (its run service read port 5432 from a configuration being
  * rewritten, died five times in a second, and the keeper stopped the
- * server); seen about once in 20 clusters made two at a time. */
+ * server); seen once in 16 clusters made two at a time. */
 bool gcctl_ha_create_node(gcctl_local *l, const gcctl_member *m, gc_error *err)
 {
     char datadir[1100], port[16], pg_ctl[300], monitor[200];
