@@ -1,8 +1,14 @@
 # bench_stats.sh: shell helpers shared by the benchmarks' run.sh (sourced).
 
-# median: the median of the numbers on stdin (spaces or newlines), or n/a.
+# sorted_numbers: the numbers on stdin (spaces or newlines), one a line,
+# in ascending order.
+sorted_numbers() {
+  tr ' ' '\n' | awk 'NF' | sort -g
+}
+
+# median: the median of the numbers on stdin, or n/a.
 median() {
-  tr ' ' '\n' | awk 'NF' | sort -g | awk '{v[NR]=$1} END {
+  sorted_numbers | awk '{v[NR]=$1} END {
     if (NR == 0) { print "n/a"; exit }
     if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2] + v[NR/2+1]) / 2 }'
 }
@@ -10,7 +16,7 @@ median() {
 # spread: "min-max" of the numbers on stdin, or n/a: how far the runs
 # behind a median lie apart, to tell a change from noise.
 spread() {
-  tr ' ' '\n' | awk 'NF' | sort -g | awk '{v[NR]=$1} END {
+  sorted_numbers | awk '{v[NR]=$1} END {
     if (NR == 0) print "n/a"; else print v[1] "-" v[NR] }'
 }
 
