@@ -177,6 +177,7 @@ static SQLRETURN fetch_forward(gc_stmt *s, const gc_rowset_out *out)
     SQLULEN fetched = 0;
     bool info = false, row_error = false;
     SQLRETURN fail = SQL_SUCCESS;
+    gc_fwd_rowset_begin(s, rows);
     for (SQLULEN i = 0; i < rows; i++) {
         if (s->max_rows > 0 && s->row_number >= s->max_rows)
             break;
@@ -187,6 +188,7 @@ static SQLRETURN fetch_forward(gc_stmt *s, const gc_rowset_out *out)
             fail = SQL_ERROR;
             break;
         }
+        gc_fwd_rowset_add_current(s);
         s->row_number++;
         /* A bookmark is the row's number in the set, whatever the cursor. */
         SQLRETURN row_rc = gc_fetch_store_slot(s, s->current_row, (int)s->row_number - 1, i);
@@ -272,7 +274,10 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
     }
     if (!cursor_open(s))
         return SQL_ERROR;
-    if (s->current_row < 0 || s->block == NULL) {
+    /* A forward-only cursor reads the row SQLSetPos stood it on. */
+    int row = s->current_row;
+    const PGresult *res = gc_cursor_scrollable(s) ? s->block : gc_fwd_rowset_current(s, &row);
+    if (row < 0 || res == NULL) {
         gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no current row");
         return SQL_ERROR;
     }
@@ -284,18 +289,17 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         gc_diag_add(&s->h.diag, "HY090", 0, "invalid buffer length %ld", (long)buffer_length);
         return SQL_ERROR;
     }
-    if (s->ard->array_size > 1 && !gc_cursor_scrollable(s)) {
-        gc_diag_add(&s->h.diag, "HYC00", 0,
-                    "SQLGetData with a row array size above 1 needs a scrollable cursor");
-        return SQL_ERROR;
-    }
     if (col == 0) {
         if (c_type == SQL_ARD_TYPE)
             c_type = s->bookmark_col.c_type;
         if (!bookmark_column_ok(s, c_type))
             return SQL_ERROR;
-        int row = gc_cursor_scrollable(s) ? s->current_row : (int)s->row_number - 1;
-        return gc_bookmark_write(s, row, c_type, value, buffer_length, ind);
+        /* A forward-only row's bookmark is its number in the set. */
+        int set_row = (int)s->row_number - 1;
+        if (s->fwd.position > 0)
+            set_row -= (int)(s->fwd.n_rows - s->fwd.position);
+        return gc_bookmark_write(s, gc_cursor_scrollable(s) ? s->current_row : set_row, c_type,
+                                 value, buffer_length, ind);
     }
     SQLSMALLINT precision = 0, scale = 0;
     int leading_precision = 0;
@@ -327,11 +331,10 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
     gc_error err;
     gc_error_clear(&err);
     SQLRETURN rc = rec->info.large_object
-        ? gc_lo_read(s, PQgetvalue(s->block, s->current_row, c),
-                     PQgetisnull(s->block, s->current_row, c), &t, &s->getdata_offset, &err)
-        : gc_convert_value_to_c(rec->pg_type, PQgetvalue(s->block, s->current_row, c),
-                                (size_t)PQgetlength(s->block, s->current_row, c),
-                                PQgetisnull(s->block, s->current_row, c),
+        ? gc_lo_read(s, PQgetvalue(res, row, c), PQgetisnull(res, row, c), &t,
+                     &s->getdata_offset, &err)
+        : gc_convert_value_to_c(rec->pg_type, PQgetvalue(res, row, c),
+                                (size_t)PQgetlength(res, row, c), PQgetisnull(res, row, c),
                                 &t, &s->getdata_offset, &err);
     if (rc == SQL_ERROR || rc == SQL_SUCCESS_WITH_INFO)
         add_value_diag(s, &err, SQL_NO_ROW_NUMBER, col);

@@ -142,7 +142,8 @@ static const info_item info_table[] = {
                              SQL_FD_FETCH_RELATIVE | SQL_FD_FETCH_BOOKMARK),
     U32(SQL_SCROLL_CONCURRENCY, SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES | SQL_SCCO_LOCK |
                                     SQL_SCCO_OPT_ROWVER),
-    U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT),
+    U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1, SQL_CA1_NEXT | SQL_CA1_LOCK_NO_CHANGE |
+                                                 SQL_CA1_POS_POSITION),
     U32(SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES2, SQL_CA2_READ_ONLY_CONCURRENCY |
                                                  SQL_CA2_MAX_ROWS_SELECT),
     U32(SQL_STATIC_CURSOR_ATTRIBUTES1, SCROLLABLE_CA1),
@@ -165,7 +166,8 @@ static const info_item info_table[] = {
     U32(SQL_POS_OPERATIONS, SQL_POS_POSITION | SQL_POS_REFRESH | SQL_POS_UPDATE |
                             SQL_POS_DELETE | SQL_POS_ADD),
     U32(SQL_POSITIONED_STATEMENTS, 0),
-    /* SQL_GD_BLOCK: on the block cursors SQLSetPos positions (static ones). */
+    /* SQL_GD_BLOCK: on the row SQLSetPos positions in a rowset, whatever
+     * the cursor (a forward-only one keeps its last rowset's rows). */
     U32(SQL_GETDATA_EXTENSIONS, SQL_GD_ANY_COLUMN | SQL_GD_ANY_ORDER | SQL_GD_BOUND |
                                     SQL_GD_BLOCK),
 

@@ -77,7 +77,8 @@ static const char *row_count_text(PGresult *r)
  * the driver; psqlODBC's answer, which programs and pyodbc's tests rely on,
  * is 0 for a tag of several words (CREATE TABLE, CREATE INDEX, TRUNCATE
  * TABLE) except DROP TABLE and ALTER TABLE, and -1 for a one-word tag (SET,
- * BEGIN, COMMENT, VACUUM). */
+ * BEGIN, COMMENT, VACUUM): where psqlODBC leaves the count unwritten, which
+ * pyodbc reads as -1. */
 static SQLLEN command_row_count(PGresult *r)
 {
     const char *n = row_count_text(r);
@@ -235,7 +236,7 @@ static void buffer_rest(gc_stmt *s)
             if (s->set_error == NULL)
                 s->set_error = driver_error_result();
         }
-        PQclear(s->block);
+        gc_fwd_rowset_retire_block(s);
         s->block = buf;
         s->block_next -= start;
         if (s->current_row >= 0)
@@ -274,6 +275,7 @@ void gc_stmt_discard_results(gc_stmt *s)
             gc_session_drain(s->conn->session);
         gc_result_release_session(s);
     }
+    gc_fwd_rowset_release(s);
     PQclear(s->block);
     s->block = NULL;
     PQclear(s->set_error);
@@ -745,8 +747,7 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             }
             return SQL_NO_DATA;
         }
-        PQclear(s->block);
-        s->block = NULL;
+        gc_fwd_rowset_retire_block(s);
         s->block_next = 0;
         PGresult *r = session_next(s);
         if (r == NULL) {
@@ -784,6 +785,7 @@ static void skip_rest_of_set(gc_stmt *s)
         if (gc_result_next_row(s) != SQL_SUCCESS)
             break;
     }
+    gc_fwd_rowset_release(s);
     PQclear(s->block);
     s->block = NULL;
     PQclear(s->set_error);

@@ -1,6 +1,7 @@
 /*
- * gc_setpos: SQLSetPos on scrollable cursors. SQL_POSITION moves the current
- * row inside the rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it);
+ * gc_setpos: SQLSetPos. SQL_POSITION moves the current row inside the
+ * rowset (SQLGetData and SQL_ATTR_ROW_NUMBER follow it; on a forward-only
+ * cursor, SQLGetData only: gc_fwd_rowset.h);
  * SQL_REFRESH delivers the rows again from the buffered set (a static cursor
  * sees its own changes, not others'; a keyset-driven one re-reads them);
  * SQL_UPDATE and SQL_DELETE change rows through the cursor
@@ -13,6 +14,42 @@
 #include "core/gc_cursor.h"
 #include "core/gc_desc.h"
 #include "core/gc_fetch.h"
+
+/* Row `row` (0: all) of a fetched rowset of rowset_rows rows. */
+static bool row_in_rowset(gc_stmt *s, SQLSETPOSIROW row, SQLULEN rowset_rows)
+{
+    if (rowset_rows == 0) {
+        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no rowset was fetched");
+        return false;
+    }
+    if (row > rowset_rows) {
+        gc_diag_add(&s->h.diag, "HY107", 0, "row value out of range: %lu (rowset of %lu)",
+                    (unsigned long)row, (unsigned long)rowset_rows);
+        return false;
+    }
+    return true;
+}
+
+/* A forward-only cursor is only stood on a row of its last rowset, for
+ * SQLGetData (SQL_GD_BLOCK): its rows are not kept beyond the rowset, so
+ * they can be neither read again from the server nor changed. */
+static bool forward_only_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
+                                 SQLUSMALLINT lock_type)
+{
+    if (operation != SQL_POSITION || lock_type != SQL_LOCK_NO_CHANGE) {
+        gc_diag_add(&s->h.diag, "HYC00", 0,
+                    "optional feature not implemented: on a forward-only cursor SQLSetPos "
+                    "only positions (SQL_POSITION with SQL_LOCK_NO_CHANGE)");
+        return false;
+    }
+    if (!row_in_rowset(s, row, s->fwd.n_rows))
+        return false;
+    if (s->fwd.n_rows > 1 && !s->fwd.keeping) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory keeping the rowset's rows");
+        return false;
+    }
+    return true;
+}
 
 /* The checks of SQLSetPos before the operation runs. */
 static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
@@ -42,11 +79,8 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
                     "row lock only when the transaction ends)");
         return false;
     }
-    if (!gc_cursor_scrollable(s)) {
-        gc_diag_add(&s->h.diag, "HYC00", 0,
-                    "optional feature not implemented: SQLSetPos needs a scrollable cursor");
-        return false;
-    }
+    if (!gc_cursor_scrollable(s))
+        return forward_only_allowed(s, row, operation, lock_type);
     if (operation == SQL_ADD) {
         /* The rows come from the bound buffers, not from a fetched rowset. */
         if (row <= s->ard->array_size)
@@ -55,16 +89,7 @@ static bool set_pos_allowed(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operatio
                     (unsigned long)row, (unsigned long)s->ard->array_size);
         return false;
     }
-    if (s->scroll.rowset_rows == 0) {
-        gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no rowset was fetched");
-        return false;
-    }
-    if (row > s->scroll.rowset_rows) {
-        gc_diag_add(&s->h.diag, "HY107", 0, "row value out of range: %lu (rowset of %lu)",
-                    (unsigned long)row, (unsigned long)s->scroll.rowset_rows);
-        return false;
-    }
-    return true;
+    return row_in_rowset(s, row, s->scroll.rowset_rows);
 }
 
 /* SQL_REFRESH: rows [first, last] of the rowset delivered again (re-read
@@ -128,6 +153,12 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
             return SQL_ERROR;
         SQLULEN last = row == 0 ? s->ard->array_size - 1 : row - 1;
         return change_rows(s, operation, row == 0 ? 0 : row - 1, last, row == 0);
+    }
+    if (!gc_cursor_scrollable(s)) {
+        gc_fwd_rowset_position(s, row);
+        s->getdata_column = 0;
+        s->getdata_offset = 0;
+        return SQL_SUCCESS;
     }
     /* Row 0 is the whole rowset; the cursor then stands on its first row. */
     SQLULEN first = row == 0 ? 0 : row - 1;

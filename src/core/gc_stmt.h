@@ -28,6 +28,7 @@
 #include "convert/gc_convert.h"
 #include "core/gc_conn.h"
 #include "core/gc_desc_rec.h"
+#include "core/gc_fwd_rowset.h"
 #include "core/gc_handle.h"
 #include "core/gc_server_stmt.h"
 #include "core/gc_strout.h"
@@ -183,6 +184,7 @@ struct gc_stmt {
     int getdata_column;       /* column SQLGetData read last (1-based), 0 none */
     size_t getdata_offset;
     gc_scroll scroll;         /* scrollable cursors only */
+    gc_fwd_rowset fwd;        /* forward-only cursors: the last rowset's rows */
 
     /* Global connection (gc_route.c): what routing knows of the text. */
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */

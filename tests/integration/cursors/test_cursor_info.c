@@ -28,7 +28,9 @@ int main(void)
     ST_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) ==
                  (SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | (global ? 0 : SQL_SO_KEYSET_DRIVEN)),
              "SQL_SCROLL_OPTIONS");
-    ST_CHECK(info_u32(dbc, SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1) == SQL_CA1_NEXT,
+    /* A forward-only rowset's rows can be positioned on for SQLGetData. */
+    ST_CHECK(info_u32(dbc, SQL_FORWARD_ONLY_CURSOR_ATTRIBUTES1) ==
+                 (SQL_CA1_NEXT | SQL_CA1_LOCK_NO_CHANGE | SQL_CA1_POS_POSITION),
              "forward-only attributes 1");
     SQLUINTEGER write1 = SQL_CA1_LOCK_EXCLUSIVE | SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE |
                          SQL_CA1_BULK_ADD |

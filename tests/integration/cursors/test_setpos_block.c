@@ -2,7 +2,7 @@
  * Block cursors on a static cursor: row-wise binding, SQLSetPos
  * (SQL_POSITION then SQLGetData on the positioned row, SQL_ATTR_ROW_NUMBER,
  * SQL_REFRESH), its errors (HY107, HY092 for updates on a read-only cursor,
- * HYC00 for locks and for forward-only cursors, 24000 without a cursor),
+ * HYC00 for locks, 24000 without a cursor),
  * and SQLExtendedFetch (ODBC 2) with SQL_ROWSET_SIZE.
  */
 #include <stddef.h>
@@ -91,15 +91,7 @@ static void row_wise_and_setpos(st_conn *c)
     ST_OK(SQLGetData(s, 2, SQL_C_CHAR, name, sizeof name, &ind), s);
     ST_CHECK(strcmp(name, "r20") == 0, "last row: %s", name);
     SQLFreeHandle(SQL_HANDLE_STMT, s);
-
-    /* Forward-only cursors have no SQLSetPos, nor SQLGetData in a block. */
-    s = st_stmt(c);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)2, 0), s);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)SET20, SQL_NTS), s);
-    ST_OK(SQLFetch(s), s);
-    ST_EXPECT_STATE(SQLSetPos(s, 1, SQL_POSITION, SQL_LOCK_NO_CHANGE), s, "HYC00");
-    ST_EXPECT_STATE(SQLGetData(s, 2, SQL_C_CHAR, name, sizeof name, &ind), s, "HYC00");
-    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    /* Forward-only block cursors: test_forward_block.c. */
 }
 
 static void extended_fetch(st_conn *c)
