@@ -177,7 +177,7 @@ static SQLRETURN fetch_forward(gc_stmt *s, const gc_rowset_out *out)
     SQLULEN fetched = 0;
     bool info = false, row_error = false;
     SQLRETURN fail = SQL_SUCCESS;
-    gc_fwd_rowset_begin(s, rows);
+    gc_fwd_rowset_begin(&s->fwd, rows);
     for (SQLULEN i = 0; i < rows; i++) {
         if (s->max_rows > 0 && s->row_number >= s->max_rows)
             break;
@@ -188,7 +188,7 @@ static SQLRETURN fetch_forward(gc_stmt *s, const gc_rowset_out *out)
             fail = SQL_ERROR;
             break;
         }
-        gc_fwd_rowset_add_current(s);
+        gc_fwd_rowset_add(&s->fwd, s->block, s->current_row);
         s->row_number++;
         /* A bookmark is the row's number in the set, whatever the cursor. */
         SQLRETURN row_rc = gc_fetch_store_slot(s, s->current_row, (int)s->row_number - 1, i);
@@ -276,7 +276,9 @@ SQLRETURN gc_stmt_get_data(gc_stmt *s, SQLUSMALLINT col, SQLSMALLINT c_type,
         return SQL_ERROR;
     /* A forward-only cursor reads the row SQLSetPos stood it on. */
     int row = s->current_row;
-    const PGresult *res = gc_cursor_scrollable(s) ? s->block : gc_fwd_rowset_current(s, &row);
+    const PGresult *res = gc_cursor_scrollable(s) ? NULL : gc_fwd_rowset_positioned(&s->fwd, &row);
+    if (res == NULL)
+        res = s->block;
     if (row < 0 || res == NULL) {
         gc_diag_add(&s->h.diag, "24000", 0, "invalid cursor state: no current row");
         return SQL_ERROR;

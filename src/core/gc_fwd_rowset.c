@@ -8,12 +8,12 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "core/gc_stmt.h"
-
 /* Room for a rowset of `size` rows: each row, and at most one result per
  * row. Reserved before the fetch, so keeping a result never allocates. */
 static bool reserve(gc_fwd_rowset *f, SQLULEN size)
 {
+    if (size > (SQLULEN)INT_MAX)
+        return false;
     if (f->rows_cap < size) {
         gc_fwd_row *rows = realloc(f->rows, size * sizeof *rows);
         if (rows == NULL)
@@ -22,8 +22,6 @@ static bool reserve(gc_fwd_rowset *f, SQLULEN size)
         f->rows_cap = size;
     }
     if ((SQLULEN)f->kept_cap < size) {
-        if (size > (SQLULEN)INT_MAX)
-            return false;
         PGresult **kept = realloc(f->kept, size * sizeof *kept);
         if (kept == NULL)
             return false;
@@ -33,9 +31,8 @@ static bool reserve(gc_fwd_rowset *f, SQLULEN size)
     return true;
 }
 
-void gc_fwd_rowset_release(gc_stmt *s)
+void gc_fwd_rowset_release(gc_fwd_rowset *f)
 {
-    gc_fwd_rowset *f = &s->fwd;
     for (int i = 0; i < f->n_kept; i++)
         PQclear(f->kept[i]);
     f->n_kept = 0;
@@ -44,61 +41,53 @@ void gc_fwd_rowset_release(gc_stmt *s)
     f->keeping = false;
 }
 
-void gc_fwd_rowset_begin(gc_stmt *s, SQLULEN size)
+void gc_fwd_rowset_begin(gc_fwd_rowset *f, SQLULEN size)
 {
-    gc_fwd_rowset_release(s);
+    gc_fwd_rowset_release(f);
     /* Without room the rowset is delivered all the same; SQLSetPos then
      * finds nothing kept (HY001). */
-    s->fwd.keeping = size > 1 && reserve(&s->fwd, size);
+    f->keeping = size > 1 && reserve(f, size);
 }
 
-void gc_fwd_rowset_add_current(gc_stmt *s)
+void gc_fwd_rowset_add(gc_fwd_rowset *f, const PGresult *res, int row)
 {
-    gc_fwd_rowset *f = &s->fwd;
     if (f->keeping) {
         assert(f->n_rows < f->rows_cap);
-        f->rows[f->n_rows] = (gc_fwd_row){ s->block, s->current_row };
+        f->rows[f->n_rows] = (gc_fwd_row){ res, row };
         f->position = 1;
     }
     f->n_rows++;
 }
 
-void gc_fwd_rowset_retire_block(gc_stmt *s)
+void gc_fwd_rowset_retire(gc_fwd_rowset *f, PGresult *block)
 {
-    gc_fwd_rowset *f = &s->fwd;
     /* A rowset's rows come from its results in order, so the last row
      * tells whether this block gave any. */
-    if (s->block != NULL && f->keeping && f->n_rows > 0 &&
-        f->rows[f->n_rows - 1].res == s->block) {
+    if (block != NULL && f->keeping && f->n_rows > 0 && f->rows[f->n_rows - 1].res == block) {
         assert(f->n_kept < f->kept_cap);
-        f->kept[f->n_kept++] = s->block;
+        f->kept[f->n_kept++] = block;
     } else {
-        PQclear(s->block);
+        PQclear(block);
     }
-    s->block = NULL;
 }
 
-void gc_fwd_rowset_position(gc_stmt *s, SQLULEN row)
+void gc_fwd_rowset_position(gc_fwd_rowset *f, SQLULEN row)
 {
-    gc_fwd_rowset *f = &s->fwd;
     f->position = f->keeping ? (row == 0 ? 1 : row) : 0;
 }
 
-const PGresult *gc_fwd_rowset_current(const gc_stmt *s, int *row)
+const PGresult *gc_fwd_rowset_positioned(const gc_fwd_rowset *f, int *row)
 {
-    const gc_fwd_rowset *f = &s->fwd;
-    if (f->position == 0) {
-        *row = s->current_row;
-        return s->block;
-    }
+    if (f->position == 0)
+        return NULL;
     *row = f->rows[f->position - 1].row;
     return f->rows[f->position - 1].res;
 }
 
-void gc_fwd_rowset_free(gc_stmt *s)
+void gc_fwd_rowset_free(gc_fwd_rowset *f)
 {
-    gc_fwd_rowset_release(s);
-    free(s->fwd.rows);
-    free(s->fwd.kept);
-    s->fwd = (gc_fwd_rowset){ 0 };
+    gc_fwd_rowset_release(f);
+    free(f->rows);
+    free(f->kept);
+    *f = (gc_fwd_rowset){ 0 };
 }

@@ -17,8 +17,6 @@
 #include <stdbool.h>
 #include <sql.h>
 
-struct gc_stmt;
-
 typedef struct gc_fwd_row {
     const PGresult *res;      /* the result holding the row (owned by `kept`
                                  or still the statement's block) */
@@ -36,31 +34,31 @@ typedef struct gc_fwd_rowset {
     bool keeping;             /* this rowset has more than one row */
 } gc_fwd_rowset;
 
-/* A fetch of `size` rows begins: the last rowset's results are freed (but
- * the statement's block, which the statement still owns). */
-void gc_fwd_rowset_begin(struct gc_stmt *s, SQLULEN size);
+/* A fetch of `size` rows begins: the last rowset's kept results are freed
+ * (the statement's block is not among them: the statement owns it). */
+void gc_fwd_rowset_begin(gc_fwd_rowset *f, SQLULEN size);
 
-/* The row the statement's cursor now stands on is the rowset's next one. */
-void gc_fwd_rowset_add_current(struct gc_stmt *s);
+/* Row `row` of `res` (the statement's block) is the rowset's next row. */
+void gc_fwd_rowset_add(gc_fwd_rowset *f, const PGresult *res, int row);
 
 /* The statement is done with its block: kept when rows of the rowset came
- * from it, freed otherwise. The statement's block is NULL afterwards. */
-void gc_fwd_rowset_retire_block(struct gc_stmt *s);
+ * from it, freed otherwise. */
+void gc_fwd_rowset_retire(gc_fwd_rowset *f, PGresult *block);
 
 /* The cursor closes or moves to the next result set: every kept result is
- * freed (but the statement's block). */
-void gc_fwd_rowset_release(struct gc_stmt *s);
+ * freed. */
+void gc_fwd_rowset_release(gc_fwd_rowset *f);
 
 /* SQLSetPos(SQL_POSITION) on row `row` (1-based, 0 for the first) of the
  * rowset; the caller has checked it against n_rows. A rowset of one row
  * keeps nothing: its row is the statement's current row. */
-void gc_fwd_rowset_position(struct gc_stmt *s, SQLULEN row);
+void gc_fwd_rowset_position(gc_fwd_rowset *f, SQLULEN row);
+
+/* The positioned row of a kept rowset (its result, and the row in *row);
+ * NULL when the statement's current row is the one to read. */
+const PGresult *gc_fwd_rowset_positioned(const gc_fwd_rowset *f, int *row);
 
 /* Frees what the rowset owns, when the statement is freed. */
-void gc_fwd_rowset_free(struct gc_stmt *s);
-
-/* The result and row SQLGetData reads on a forward-only cursor: the
- * positioned row of a kept rowset, else the statement's current row. */
-const PGresult *gc_fwd_rowset_current(const struct gc_stmt *s, int *row);
+void gc_fwd_rowset_free(gc_fwd_rowset *f);
 
 #endif

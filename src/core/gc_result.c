@@ -236,7 +236,7 @@ static void buffer_rest(gc_stmt *s)
             if (s->set_error == NULL)
                 s->set_error = driver_error_result();
         }
-        gc_fwd_rowset_retire_block(s);
+        gc_fwd_rowset_retire(&s->fwd, s->block);
         s->block = buf;
         s->block_next -= start;
         if (s->current_row >= 0)
@@ -275,7 +275,7 @@ void gc_stmt_discard_results(gc_stmt *s)
             gc_session_drain(s->conn->session);
         gc_result_release_session(s);
     }
-    gc_fwd_rowset_release(s);
+    gc_fwd_rowset_release(&s->fwd);
     PQclear(s->block);
     s->block = NULL;
     PQclear(s->set_error);
@@ -747,7 +747,8 @@ SQLRETURN gc_result_next_row(gc_stmt *s)
             }
             return SQL_NO_DATA;
         }
-        gc_fwd_rowset_retire_block(s);
+        gc_fwd_rowset_retire(&s->fwd, s->block);
+        s->block = NULL;
         s->block_next = 0;
         PGresult *r = session_next(s);
         if (r == NULL) {
@@ -785,7 +786,7 @@ static void skip_rest_of_set(gc_stmt *s)
         if (gc_result_next_row(s) != SQL_SUCCESS)
             break;
     }
-    gc_fwd_rowset_release(s);
+    gc_fwd_rowset_release(&s->fwd);
     PQclear(s->block);
     s->block = NULL;
     PQclear(s->set_error);

@@ -155,7 +155,7 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
         return change_rows(s, operation, row == 0 ? 0 : row - 1, last, row == 0);
     }
     if (!gc_cursor_scrollable(s)) {
-        gc_fwd_rowset_position(s, row);
+        gc_fwd_rowset_position(&s->fwd, row);
         s->getdata_column = 0;
         s->getdata_offset = 0;
         return SQL_SUCCESS;

@@ -67,7 +67,7 @@ void gc_stmt_destroy(gc_stmt *s)
     gc_conn *c = s->conn;
     gc_stmt_discard_results(s);
     assert(!gc_result_streams(s));   /* the session layer must not call it back */
-    gc_fwd_rowset_free(s);
+    gc_fwd_rowset_free(&s->fwd);
     free(s->queue);
     gc_stmt_reset_exec(s);
     gc_stmt_unprepare(s);
