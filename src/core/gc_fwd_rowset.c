@@ -33,6 +33,11 @@ static bool reserve(gc_fwd_rowset *f, SQLULEN size)
 
 void gc_fwd_rowset_release(gc_fwd_rowset *f)
 {
+    if (!f->keeping && f->n_kept == 0) {
+        f->n_rows = 0;
+        f->position = 0;
+        return;
+    }
     for (int i = 0; i < f->n_kept; i++)
         PQclear(f->kept[i]);
     f->n_kept = 0;
@@ -43,6 +48,11 @@ void gc_fwd_rowset_release(gc_fwd_rowset *f)
 
 void gc_fwd_rowset_begin(gc_fwd_rowset *f, SQLULEN size)
 {
+    if (size <= 1 && !f->keeping) {     /* the one-row fetch of every point SELECT */
+        f->n_rows = 0;
+        f->position = 0;
+        return;
+    }
     gc_fwd_rowset_release(f);
     /* Without room the rowset is delivered all the same; SQLSetPos then
      * finds nothing kept (HY001). */
