@@ -212,7 +212,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     if (s->analysis != NULL && s->analysis->kind == GC_SQL_SAVEPOINT) {
         gc_error err;
         gc_error_clear(&err);
-        if (!gc_global_savepoint_before(c->global, s->sql, &err)) {
+        if (!gc_global_savepoint_before(c->global, s->sql, s->analysis->several, &err)) {
             gc_diag_add_error(&s->h.diag, &err);
             return SQL_ERROR;
         }

@@ -52,16 +52,28 @@ static bool run_on_joined(gc_global *g, const char *sql, gc_error *err)
     return true;
 }
 
-bool gc_global_savepoint_before(gc_global *g, const char *sql, gc_error *err)
+bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err)
 {
     switch (kind_of(sql)) {
     case SAVEPOINT_SET:
-        if (g->savepoint_joined < 0)
+        /* The rest of a text of several statements must not run on the
+         * joined members: the savepoint is the pin's alone, so going back
+         * to any savepoint is refused once a member is joined. */
+        if (several)
+            g->savepoint_joined = 0;
+        else if (g->savepoint_joined < 0)
             g->savepoint_joined = g->n_joined;
-        return run_on_joined(g, sql, err);
+        return several || run_on_joined(g, sql, err);
     case SAVEPOINT_ROLLBACK_TO:
         if (g->n_joined == 0)
             return true;
+        if (several) {
+            gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                         "ROLLBACK TO SAVEPOINT in a text of several statements is not "
+                         "supported in a transaction that joined another group's member: "
+                         "send it on its own");
+            return false;
+        }
         /* No savepoint set in this transaction: the pin says so (3B001). */
         if (g->savepoint_joined < 0)
             return true;

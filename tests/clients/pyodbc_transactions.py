@@ -202,6 +202,30 @@ class TransactionTest(unittest.TestCase):
             self.assertIn("rolled back on every group", str(unknown.exception))
         self.assertEqual((committed_ids(), created), ([], 0))
 
+    def test_savepoint_in_a_text_of_several_statements(self):
+        table = TABLE + "_sp4"
+        conn = connect()
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE %s (id int)" % table)
+        cur.execute("SAVEPOINT a; INSERT INTO %s VALUES (5, 'x')" % TABLE)
+        if os.environ.get("GC_TEST_GLOBAL") == "1":
+            # Only the pin runs the text, its INSERT included, so the
+            # savepoint is the pin's alone: going back to it is refused,
+            # nothing is sent, and the transaction goes on.
+            with self.assertRaises(pyodbc.NotSupportedError):
+                cur.execute("ROLLBACK TO SAVEPOINT a; INSERT INTO %s VALUES (6, 'y')" % TABLE)
+            with self.assertRaises(pyodbc.NotSupportedError):
+                cur.execute("ROLLBACK TO SAVEPOINT a")
+            expected = [5]
+        else:
+            cur.execute("ROLLBACK TO SAVEPOINT a; INSERT INTO %s VALUES (6, 'y')" % TABLE)
+            expected = [6]
+        conn.commit()
+        conn.close()
+        with connect(autocommit=True) as check:
+            check.execute("DROP TABLE " + table)
+        self.assertEqual(committed_ids(), expected)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
