@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/gc_conn_global.h"
 #include "core/gc_remote_refusal.h"
@@ -169,18 +168,6 @@ static bool chosen_is_dead(gc_conn *c, int i, gc_error *err)
     return true;
 }
 
-/* Whether s is ROLLBACK TO [SAVEPOINT] (the analyzer's SAVEPOINT kind also
- * covers SAVEPOINT and RELEASE, which are harmless on the pin alone). */
-static bool rolls_back_to_savepoint(const gc_stmt *s)
-{
-    if (s->analysis == NULL || s->analysis->kind != GC_SQL_SAVEPOINT)
-        return false;
-    const char *p = s->sql;
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    return strncasecmp(p, "ROLLBACK", 8) == 0;
-}
-
 /* The open transaction joins member i, of another group, for a write
  * there (gc_global.h, "transactions across groups"): opened when closed,
  * its session settings replayed, then BEGIN. A member that cannot join
@@ -222,12 +209,13 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_statement_starts(c->global);
     s->spans_groups = false;
     s->routed_by_key = false;
-    if (rolls_back_to_savepoint(s) && gc_global_joined_count(c->global) > 0) {
-        gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
-                    "ROLLBACK TO SAVEPOINT in a transaction that spans groups is not "
-                    "supported: the savepoint exists on one member only; roll back the "
-                    "transaction instead");
-        return SQL_ERROR;
+    if (s->analysis != NULL && s->analysis->kind == GC_SQL_SAVEPOINT) {
+        gc_error err;
+        gc_error_clear(&err);
+        if (!gc_global_savepoint_before(c->global, s->sql, s->analysis->several, &err)) {
+            gc_diag_add_error(&s->h.diag, &err);
+            return SQL_ERROR;
+        }
     }
     int n = pv != NULL ? s->nparams : 0;
     /* A BEGIN held back in SQL makes this the transaction's first

@@ -617,6 +617,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     g->pinned = -1;
+    g->savepoint_joined = -1;
     g->last_member = -1;
     g->trace = opt->trace;
     g->temps = gc_temp_tables_create();

@@ -215,6 +215,14 @@ bool gc_global_statement_marked(const gc_global *g);
  * would reach several groups (SQLSTATE 0A000). */
 #define GC_GLOBAL_NATIVE_SPANNING_WRITE 90122
 
+/* Before the application's SAVEPOINT, RELEASE or ROLLBACK TO SAVEPOINT
+ * (sql; several: it starts a text of several statements) runs on the pin:
+ * a savepoint is set on every joined member too, and going back to one goes
+ * back on each of them. False with err (0A000 when a member joined after
+ * the transaction's first savepoint) when the statement must not run
+ * (gc_global_savepoint.c). */
+bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err);
+
 /* Members the open transaction joined besides its pin. */
 int gc_global_joined_count(const gc_global *g);
 /* Whether member i holds part of the open transaction (pinned or joined). */

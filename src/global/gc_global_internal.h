@@ -43,6 +43,9 @@ struct gc_global {
                                       transaction joined (gc_global_spread.c),
                                       n_joined of them; owned */
     int n_joined;
+    int savepoint_joined;          /* n_joined when the open transaction set its
+                                      first savepoint, or -1
+                                      (gc_global_savepoint.c) */
     bool txn_ddl;                  /* cluster DDL ran in the open transaction */
     bool txn_ddl_changes_map;      /* ... and changed tables: the catalog
                                       version rises after its commit */

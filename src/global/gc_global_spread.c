@@ -144,6 +144,7 @@ void gc_global_spread_abandon(gc_global *g)
         rollback_session(g->members[g->joined[k]]);
     }
     g->n_joined = 0;
+    g->savepoint_joined = -1;
     g->txn_ddl = false;
     g->txn_ddl_changes_map = false;
 }
