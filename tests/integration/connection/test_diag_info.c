@@ -165,6 +165,18 @@ static void test_connection_attributes(SQLHDBC dbc)
              "async on rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
     rc = SQLSetConnectAttr(dbc, SQL_ATTR_ASYNC_ENABLE, (SQLPOINTER)SQL_ASYNC_ENABLE_OFF, 0);
     CT_CHECK(rc == SQL_SUCCESS, "async off rc=%d", rc);
+    /* The statement's attribute too: psqlODBC 13.02 says SQL_SUCCESS there
+     * (docs/psqlodbc-differences.md). */
+    SQLHSTMT st = SQL_NULL_HSTMT;
+    SQLULEN async = 99;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    rc = SQLSetStmtAttr(st, SQL_ATTR_ASYNC_ENABLE, (SQLPOINTER)SQL_ASYNC_ENABLE_ON, 0);
+    CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_STMT, st), "HYC00") == 0,
+             "statement async on rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_STMT, st));
+    SQLGetStmtAttr(st, SQL_ATTR_ASYNC_ENABLE, &async, 0, NULL);
+    CT_CHECK(async == SQL_ASYNC_ENABLE_OFF, "statement async after refusal %lu",
+             (unsigned long)async);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
 
     rc = SQLSetConnectAttr(dbc, 31999, (SQLPOINTER)1, 0);
     CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "HY092") == 0,

@@ -141,6 +141,33 @@ static void test_hint_record(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* A message longer than the application's buffer is cut, SQL_SUCCESS_WITH_INFO
+ * with its whole length, and stays one record: psqlODBC hands the rest out as
+ * records 2, 3, ... (docs/psqlodbc-differences.md). */
+static void test_long_message_is_one_record(st_conn *c)
+{
+    SQLHSTMT s = st_stmt(c);
+    SQLRETURN rc = SQLExecDirect(
+        s, (SQLCHAR *)"do $$begin raise exception '%', repeat('x', 5000); end$$", SQL_NTS);
+    ST_CHECK(rc == SQL_ERROR, "long message exec rc %d", rc);
+
+    char state[6] = "", text[100];
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    rc = SQLGetDiagRec(SQL_HANDLE_STMT, s, 1, (SQLCHAR *)state, &native, (SQLCHAR *)text,
+                       sizeof text, &len);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "long message rc %d", rc);
+    ST_CHECK(strcmp(state, "P0001") == 0, "long message SQLSTATE %s", state);
+    ST_CHECK(strlen(text) == sizeof text - 1 && strncmp(text, "ERROR: xxx", 10) == 0,
+             "long message cut to <%s>", text);
+    ST_CHECK(len > 5000, "long message length %d", len);
+    expect_count(s, "long message", 1);
+    rc = SQLGetDiagRec(SQL_HANDLE_STMT, s, 2, (SQLCHAR *)state, &native, (SQLCHAR *)text,
+                       sizeof text, &len);
+    ST_CHECK(rc == SQL_NO_DATA, "record 2 of a long message rc %d", rc);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+}
+
 /* Notices: "<severity>: <message>", native -1, nothing more in the text. */
 static void test_notice(st_conn *c)
 {
@@ -258,6 +285,7 @@ int main(void)
     test_prepared(&c);
     test_fetch();
     test_hint_record(&c);
+    test_long_message_is_one_record(&c);
     test_notice(&c);
     test_notices_of_one_call(&c);
     test_fetch_without_result_set(&c);
