@@ -428,13 +428,27 @@ static SQLRETURN number_to_binary(const source *src, const gc_fetch_target *t, g
     return SQL_SUCCESS;
 }
 
-/* SQL_C_BINARY: bytea as its bytes, numbers in binary form, anything else
- * as its text bytes. */
+/* A boolean (SQL_BIT) as SQL_C_BINARY: the bit in binary form, one byte 1
+ * or 0, as ODBC converts SQL_BIT and as PostgreSQL sends a bool in binary. */
+static SQLRETURN bit_to_binary(const source *src, const gc_fetch_target *t, gc_error *err)
+{
+    unsigned char bit = src->len > 0 && (src->text[0] == 't' || src->text[0] == '1');
+    if (t->buffer != NULL && t->buffer_length < 1)
+        return fail(err, "22003", "Numeric value out of range: binary buffer too small", src);
+    if (t->buffer != NULL)
+        *(unsigned char *)t->buffer = bit;
+    set_length(t, 1);
+    return SQL_SUCCESS;
+}
+
+/* SQL_C_BINARY: bytea as its bytes, numbers and booleans in binary form,
+ * anything else as its text bytes. */
 static SQLRETURN to_binary(const source *src, const gc_fetch_target *t,
                            size_t *piece_offset, gc_error *err)
 {
-    if (src->fam == FAM_INT || src->fam == FAM_FLOAT) {
-        SQLRETURN rc = number_to_binary(src, t, err);
+    if (src->fam == FAM_INT || src->fam == FAM_FLOAT || src->fam == FAM_BOOL) {
+        SQLRETURN rc = src->fam == FAM_BOOL ? bit_to_binary(src, t, err)
+                                            : number_to_binary(src, t, err);
         if (SQL_SUCCEEDED(rc))
             mark_done(piece_offset);
         return rc;

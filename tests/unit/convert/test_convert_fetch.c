@@ -379,6 +379,15 @@ static void numbers_to_binary_are_machine_values(void **state)
     f = conv_full(GC_OID_INT8, "1", SQL_C_BINARY, 4, 0, 0);
     assert_state(f, SQL_ERROR, "22003");
     assert_int_equal(f.buf[0], 0x5A);
+    /* A boolean is its bit, one byte; too small a buffer is 22003. */
+    f = conv(GC_OID_BOOL, "t", SQL_C_BINARY);
+    assert_ok(f);
+    assert_int_equal(f.len, 1);
+    assert_int_equal(f.buf[0], 1);
+    f = conv(GC_OID_BOOL, "f", SQL_C_BINARY);
+    assert_int_equal(f.len, 1);
+    assert_int_equal(f.buf[0], 0);
+    assert_state(conv_full(GC_OID_BOOL, "t", SQL_C_BINARY, 0, 0, 0), SQL_ERROR, "22003");
     /* numeric stays its text, as before */
     f = conv(GC_OID_NUMERIC, "1.5", SQL_C_BINARY);
     assert_ok(f);
