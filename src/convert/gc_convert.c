@@ -46,6 +46,12 @@ typedef struct source {
     size_t len;
 } source;
 
+/* A bool's text as the server sends it ('t' or 'f'; '1' and '0' accepted). */
+static bool source_is_true(const source *src)
+{
+    return src->len > 0 && (src->text[0] == 't' || src->text[0] == '1');
+}
+
 /* Reports the octet length of the data: to the length buffer, and to a
  * separate indicator buffer as 0 ("not NULL"), or as the length when there
  * is no length buffer, so a caller passing only one pointer still gets it. */
@@ -274,7 +280,7 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
     unsigned char *owned = NULL;
 
     if (src->fam == FAM_BOOL) {
-        text = (len > 0 && (src->text[0] == 't' || src->text[0] == '1')) ? "1" : "0";
+        text = source_is_true(src) ? "1" : "0";
         len = 1;
     } else if (src->fam == FAM_BYTEA) {
         if (len >= 2 && text[0] == '\\' && text[1] == 'x') {
@@ -432,7 +438,7 @@ static SQLRETURN number_to_binary(const source *src, const gc_fetch_target *t, g
  * or 0, as ODBC converts SQL_BIT and as PostgreSQL sends a bool in binary. */
 static SQLRETURN bit_to_binary(const source *src, const gc_fetch_target *t, gc_error *err)
 {
-    unsigned char bit = src->len > 0 && (src->text[0] == 't' || src->text[0] == '1');
+    unsigned char bit = source_is_true(src);
     if (t->buffer != NULL && t->buffer_length < 1)
         return fail(err, "22003", "Numeric value out of range: binary buffer too small", src);
     if (t->buffer != NULL)
@@ -474,8 +480,7 @@ static SQLRETURN source_number(const source *src, SQLSMALLINT c_type, gc_decnum 
 {
     switch (src->fam) {
     case FAM_BOOL: {
-        bool yes = src->len > 0 && (src->text[0] == 't' || src->text[0] == '1');
-        gc_decnum_parse(yes ? "1" : "0", 1, d);
+        gc_decnum_parse(source_is_true(src) ? "1" : "0", 1, d);
         return SQL_SUCCESS;
     }
     case FAM_INT: case FAM_NUMERIC: case FAM_FLOAT: case FAM_TEXT:
@@ -588,7 +593,7 @@ static SQLRETURN to_float(const source *src, const gc_fetch_target *t, SQLSMALLI
 {
     double v;
     if (src->fam == FAM_BOOL) {
-        v = (src->len > 0 && (src->text[0] == 't' || src->text[0] == '1')) ? 1.0 : 0.0;
+        v = source_is_true(src) ? 1.0 : 0.0;
     } else if (src->fam == FAM_INT || src->fam == FAM_NUMERIC || src->fam == FAM_FLOAT ||
                src->fam == FAM_TEXT) {
         gc_num_status st = gc_parse_double(src->text, src->len, &v);
