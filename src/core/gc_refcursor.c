@@ -9,6 +9,7 @@
 
 #include "convert/gc_convert.h"
 #include "core/gc_desc.h"
+#include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
 
 /* What FetchRefcursors needs that autocommit does not give, in psqlODBC's
@@ -31,13 +32,8 @@ static char *fetch_all_text(const char *name)
 {
     gc_strbuf sql;
     gc_strbuf_init(&sql);
-    gc_strbuf_append_str(&sql, "FETCH ALL FROM \"");
-    for (const char *p = name; *p != '\0'; p++) {
-        if (*p == '"')
-            gc_strbuf_append_char(&sql, '"');
-        gc_strbuf_append_char(&sql, *p);
-    }
-    gc_strbuf_append_char(&sql, '"');
+    gc_strbuf_append_str(&sql, "FETCH ALL FROM ");
+    gc_sql_append_identifier(&sql, name);
     return gc_strbuf_take(&sql);
 }
 

@@ -209,7 +209,9 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_statement_starts(c->global);
     s->spans_groups = false;
     s->routed_by_key = false;
-    if (s->analysis != NULL && s->analysis->kind == GC_SQL_SAVEPOINT) {
+    /* A text of several statements may hold savepoint statements anywhere. */
+    if (s->analysis != NULL &&
+        (s->analysis->kind == GC_SQL_SAVEPOINT || s->analysis->several)) {
         gc_error err;
         gc_error_clear(&err);
         if (!gc_global_savepoint_before(c->global, s->sql, s->analysis->several, &err)) {

@@ -27,6 +27,7 @@
 #include "global/gc_ddl.h"
 #include "global/gc_decision.h"
 #include "global/gc_global_settings.h"
+#include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
 
 /* One group's primary and what phase one did there. */
@@ -182,13 +183,9 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     if (!on_owner) {
-        gc_strbuf_appendf(&sb, "CREATE FOREIGN TABLE %s (%s) SERVER \"", qualified, columns);
-        for (const char *p = t->groups[owner_group].fdw_server; *p != '\0'; p++) {
-            if (*p == '"')
-                gc_strbuf_append_char(&sb, '"');
-            gc_strbuf_append_char(&sb, *p);
-        }
-        gc_strbuf_append_str(&sb, "\" OPTIONS (schema_name ");
+        gc_strbuf_appendf(&sb, "CREATE FOREIGN TABLE %s (%s) SERVER ", qualified, columns);
+        gc_sql_append_identifier(&sb, t->groups[owner_group].fdw_server);
+        gc_strbuf_append_str(&sb, " OPTIONS (schema_name ");
         gc_ddl_append_literal(&sb, schema);
         gc_strbuf_append_str(&sb, ", table_name ");
         gc_ddl_append_literal(&sb, table);

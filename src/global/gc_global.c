@@ -617,7 +617,6 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     g->pinned = -1;
-    g->savepoint_joined = -1;
     g->last_member = -1;
     g->trace = opt->trace;
     g->temps = gc_temp_tables_create();
@@ -676,6 +675,7 @@ void gc_global_destroy(gc_global *g)
     free(g->connect_order);
     free(g->held);
     free(g->joined);
+    gc_global_savepoints_forget(g);
     free(g->span_rows);
     gc_router_destroy(g->router);
     if (g->map != NULL)

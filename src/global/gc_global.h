@@ -215,12 +215,14 @@ bool gc_global_statement_marked(const gc_global *g);
  * would reach several groups (SQLSTATE 0A000). */
 #define GC_GLOBAL_NATIVE_SPANNING_WRITE 90122
 
-/* Before the application's SAVEPOINT, RELEASE or ROLLBACK TO SAVEPOINT
- * (sql; several: it starts a text of several statements) runs on the pin:
- * a savepoint is set on every joined member too, and going back to one goes
- * back on each of them. False with err (0A000 when a member joined after
- * the transaction's first savepoint) when the statement must not run
- * (gc_global_savepoint.c). */
+/* Before a text that is, or may hold, the application's SAVEPOINT, RELEASE
+ * or ROLLBACK TO SAVEPOINT (sql; several: a text of several statements) runs
+ * on the pin: each runs on every joined member too, and a member that joins
+ * later gets the savepoints in force, so going back to one goes back on each
+ * of them. False with err when the statement must not run: 0A000 for a
+ * ROLLBACK TO the driver cannot follow (in a text of several statements,
+ * or after a savepoint set in one) once a member is joined; a joined
+ * member's refusal, which rolled the transaction back (gc_global_savepoint.c). */
 bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err);
 
 /* Members the open transaction joined besides its pin. */
@@ -230,7 +232,8 @@ bool gc_global_holds_transaction(const gc_global *g, int i);
 /* The member of group gi holding part of the open transaction, or -1. */
 int gc_global_transaction_member_of_group(const gc_global *g, int gi);
 /* Member i (open, its session settings replayed) joins the open transaction:
- * begin_sql is run there. False with err when it failed (the member is then
+ * begin_sql is run there, and the application's savepoints in force are set
+ * after it. False with err when it failed (the member is then
  * not joined; a broken session is marked down). */
 bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err);
 /* The member serving as group gi's primary: an open session the server

@@ -25,6 +25,20 @@ typedef struct gc_global_table_memo {
     const gc_shard_table *table;   /* into map; NULL: not a cluster table */
 } gc_global_table_memo;
 
+/* The savepoints the application set in the open transaction and has not
+ * released or gone back past, oldest first, each as the server names it
+ * (folded or unquoted): a member that joins the transaction gets them set
+ * after its BEGIN (gc_global_savepoint.c). */
+typedef struct gc_global_savepoints {
+    char **names;                  /* n of them, each owned; owned */
+    int n;
+    int cap;
+    bool unknown;                  /* a savepoint statement the list cannot
+                                      follow (in a text of several
+                                      statements): going back is refused once
+                                      the transaction holds another member */
+} gc_global_savepoints;
+
 struct gc_global {
     gc_topology topo;              /* owned */
     gc_member **members;           /* topo.n_members sessions, owned */
@@ -43,8 +57,7 @@ struct gc_global {
                                       transaction joined (gc_global_spread.c),
                                       n_joined of them; owned */
     int n_joined;
-    int savepoint_joined;          /* n_joined when the open transaction set its
-                                      first savepoint, or -1
+    gc_global_savepoints savepoints; /* the open transaction's own
                                       (gc_global_savepoint.c) */
     bool txn_ddl;                  /* cluster DDL ran in the open transaction */
     bool txn_ddl_changes_map;      /* ... and changed tables: the catalog
@@ -181,6 +194,15 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
 /* Rolls back what the open transaction holds on joined members and forgets
  * them (the pin is the caller's). */
 void gc_global_spread_abandon(gc_global *g);
+
+/* --- the application's savepoints (gc_global_savepoint.c) --- */
+/* Appends to sb what sets the open transaction's savepoints on a member
+ * that joins it (`; SAVEPOINT "a"; ...`, to follow its BEGIN in one text);
+ * nothing when there are none. */
+struct gc_strbuf;
+void gc_global_savepoints_append_replay(const gc_global *g, struct gc_strbuf *sb);
+/* Forgets them: the transaction ended. */
+void gc_global_savepoints_forget(gc_global *g);
 
 /* --- failover (gc_global_failover.c) --- */
 /* False on out-of-memory. */

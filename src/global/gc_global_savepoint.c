@@ -1,34 +1,149 @@
 /*
- * gc_global_savepoint: the application's SAVEPOINT and ROLLBACK TO SAVEPOINT
- * in a transaction that holds members of several groups (gc_global.h,
- * "transactions across groups"; docs/global-connection.md).
+ * gc_global_savepoint: the application's SAVEPOINT, RELEASE and ROLLBACK TO
+ * SAVEPOINT in a transaction that holds members of several groups
+ * (gc_global.h, "transactions across groups"; docs/global-connection.md).
  *
- * A savepoint is set on every member the transaction holds at that moment,
- * so going back to it is right on each of them as long as no member joined
- * after the transaction's first savepoint: a member that joined later has
- * work no savepoint of its own covers, and the statement is then refused.
- * RELEASE needs nothing beyond the pin: a savepoint left on a joined member
- * ends with its transaction.
+ * Every member of the transaction holds the same savepoints: each statement
+ * runs on the joined members before the pin, and a member that joins later
+ * gets the savepoints still in force set right after its BEGIN. Going back
+ * to one is then right on each of them, whenever they joined. For that the
+ * driver keeps the list as the server does: SAVEPOINT adds a name, RELEASE
+ * drops the newest of that name and all after it, ROLLBACK TO drops all
+ * after it. A savepoint statement inside a text of several statements runs
+ * on the pin alone; the list is then no longer known, and going back is
+ * refused while the transaction holds another member.
  */
 #include "global/gc_global_internal.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_statements.h"
+#include "util/gc_strbuf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-typedef enum savepoint_kind { SAVEPOINT_SET, SAVEPOINT_ROLLBACK_TO, SAVEPOINT_OTHER } savepoint_kind;
+/* A savepoint name as the server keeps it: at most NAMEDATALEN - 1 bytes. */
+enum { NAME_CAP = 64 };
 
-static savepoint_kind kind_of(const char *sql)
+typedef enum savepoint_kind {
+    SAVEPOINT_NONE,
+    SAVEPOINT_SET,
+    SAVEPOINT_RELEASE,
+    SAVEPOINT_ROLLBACK_TO,
+} savepoint_kind;
+
+/* The savepoint statement that starts at the lexer's position, its name in
+ * name (empty when it cannot be read: a U&"..." name, or one longer than the
+ * server keeps). ROLLBACK without TO is not one. */
+static savepoint_kind read_statement(gc_sql_lexer *lx, char name[NAME_CAP])
+{
+    gc_sql_token tok;
+    name[0] = '\0';
+    if (!gc_sql_lexer_next_code(lx, &tok))
+        return SAVEPOINT_NONE;
+    savepoint_kind kind;
+    if (gc_sql_token_is_keyword(lx, &tok, "SAVEPOINT")) {
+        kind = SAVEPOINT_SET;
+    } else if (gc_sql_token_is_keyword(lx, &tok, "RELEASE")) {
+        kind = SAVEPOINT_RELEASE;
+    } else if (gc_sql_token_is_keyword(lx, &tok, "ROLLBACK")) {
+        if (!gc_sql_lexer_next_code(lx, &tok))
+            return SAVEPOINT_NONE;
+        if ((gc_sql_token_is_keyword(lx, &tok, "WORK") ||
+             gc_sql_token_is_keyword(lx, &tok, "TRANSACTION")) &&
+            !gc_sql_lexer_next_code(lx, &tok))
+            return SAVEPOINT_NONE;
+        if (!gc_sql_token_is_keyword(lx, &tok, "TO"))
+            return SAVEPOINT_NONE;
+        kind = SAVEPOINT_ROLLBACK_TO;
+    } else {
+        return SAVEPOINT_NONE;
+    }
+    if (!gc_sql_lexer_next_code(lx, &tok))
+        return kind;
+    /* RELEASE SAVEPOINT a, ROLLBACK TO SAVEPOINT a; but SAVEPOINT savepoint. */
+    if (kind != SAVEPOINT_SET && gc_sql_token_is_keyword(lx, &tok, "SAVEPOINT")) {
+        gc_sql_lexer probe = *lx;
+        gc_sql_token next;
+        if (gc_sql_lexer_next_code(&probe, &next) && gc_sql_token_is_name(&next)) {
+            *lx = probe;
+            tok = next;
+        }
+    }
+    if (gc_sql_token_is_name(&tok) && gc_sql_token_identifier(lx, &tok, name, NAME_CAP) >= NAME_CAP)
+        name[0] = '\0';
+    return kind;
+}
+
+/* Whether a text of several statements holds a savepoint statement, or a
+ * ROLLBACK, at the start of any of them. */
+static bool several_touch_savepoints(const char *sql)
 {
     gc_sql_lexer lx;
     gc_sql_token tok;
     gc_sql_lexer_init(&lx, sql, strlen(sql));
-    if (!gc_sql_lexer_next_code(&lx, &tok))
-        return SAVEPOINT_OTHER;
-    if (gc_sql_token_is_keyword(&lx, &tok, "SAVEPOINT"))
-        return SAVEPOINT_SET;
-    return gc_sql_token_is_keyword(&lx, &tok, "ROLLBACK") ? SAVEPOINT_ROLLBACK_TO
-                                                          : SAVEPOINT_OTHER;
+    bool at_start = true;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (at_start && (gc_sql_token_is_keyword(&lx, &tok, "SAVEPOINT") ||
+                         gc_sql_token_is_keyword(&lx, &tok, "RELEASE") ||
+                         gc_sql_token_is_keyword(&lx, &tok, "ROLLBACK")))
+            return true;
+        at_start = gc_sql_token_is_punct(&lx, &tok, ';');
+    }
+    return false;
 }
+
+/* --- the list --- */
+
+/* Index of the newest savepoint named name, -1 when none is. */
+static int newest(const gc_global_savepoints *sp, const char *name)
+{
+    for (int k = sp->n - 1; k >= 0; k--)
+        if (strcmp(sp->names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+/* Keeps the first n savepoints. */
+static void keep_first(gc_global_savepoints *sp, int n)
+{
+    while (sp->n > n)
+        free(sp->names[--sp->n]);
+}
+
+/* Room for one more name; false when out of memory. */
+static bool reserve_one(gc_global_savepoints *sp)
+{
+    if (sp->n < sp->cap)
+        return true;
+    int cap = sp->cap > 0 ? sp->cap * 2 : 4;
+    char **grown = realloc(sp->names, (size_t)cap * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    sp->names = grown;
+    sp->cap = cap;
+    return true;
+}
+
+void gc_global_savepoints_forget(gc_global *g)
+{
+    gc_global_savepoints *sp = &g->savepoints;
+    keep_first(sp, 0);
+    free(sp->names);
+    *sp = (gc_global_savepoints){ 0 };
+}
+
+void gc_global_savepoints_append_replay(const gc_global *g, gc_strbuf *sb)
+{
+    const gc_global_savepoints *sp = &g->savepoints;
+    if (sp->unknown)
+        return;
+    for (int k = 0; k < sp->n; k++) {
+        gc_strbuf_append_str(sb, "; SAVEPOINT ");
+        gc_sql_append_identifier(sb, sp->names[k]);
+    }
+}
+
+/* --- the statements --- */
 
 /* Runs sql on every joined member. One that refuses it (a savepoint name
  * never set, a broken session) has its part aborted, which no savepoint of
@@ -52,41 +167,83 @@ static bool run_on_joined(gc_global *g, const char *sql, gc_error *err)
     return true;
 }
 
+/* ROLLBACK TO refused, nothing sent: the transaction goes on. */
+static bool refuse_rollback_to(gc_error *err, const char *why)
+{
+    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                 "ROLLBACK TO SAVEPOINT %s is not supported once the transaction holds "
+                 "another group's member: roll back the transaction instead", why);
+    return false;
+}
+
+static bool set_savepoint(gc_global *g, const char *sql, const char *name, gc_error *err)
+{
+    gc_global_savepoints *sp = &g->savepoints;
+    char *copy = NULL;
+    if (name[0] == '\0') {
+        sp->unknown = true;
+    } else if (!reserve_one(sp) || (copy = strdup(name)) == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory keeping a savepoint");
+        return false;
+    }
+    if (!run_on_joined(g, sql, err)) {
+        free(copy);
+        return false;
+    }
+    if (copy != NULL)
+        sp->names[sp->n++] = copy;
+    return true;
+}
+
+/* RELEASE, and ROLLBACK TO (keep_named): the joined members first, then
+ * the list. A name the list lacks is sent all the same: the joined members
+ * refuse it (3B001), which rolls the transaction back, as a failed RELEASE
+ * or ROLLBACK TO leaves it unusable on one server. */
+static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool keep_named,
+                           gc_error *err)
+{
+    gc_global_savepoints *sp = &g->savepoints;
+    if (name[0] == '\0')
+        sp->unknown = true;
+    if (g->n_joined > 0 && sp->unknown) {
+        if (!keep_named)
+            return true;   /* RELEASE on the pin alone: the joined keep theirs */
+        return refuse_rollback_to(err, name[0] == '\0'
+                                  ? "to a savepoint named U&\"...\" or longer than 63 bytes"
+                                  : "after a savepoint statement in a text of several "
+                                    "statements, which the transaction's first member alone "
+                                    "ran");
+    }
+    if (!run_on_joined(g, sql, err))
+        return false;
+    int k = sp->unknown ? -1 : newest(sp, name);
+    if (k >= 0)
+        keep_first(sp, keep_named ? k + 1 : k);
+    return true;
+}
+
 bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err)
 {
-    switch (kind_of(sql)) {
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    char name[NAME_CAP];
+    savepoint_kind kind = read_statement(&lx, name);
+    if (several) {
+        if (kind == SAVEPOINT_ROLLBACK_TO && g->n_joined > 0)
+            return refuse_rollback_to(err, "in a text of several statements (send it on "
+                                           "its own)");
+        if (kind != SAVEPOINT_NONE || several_touch_savepoints(sql))
+            g->savepoints.unknown = true;
+        return true;
+    }
+    switch (kind) {
     case SAVEPOINT_SET:
-        /* The rest of a text of several statements must not run on the
-         * joined members: the savepoint is the pin's alone, so going back
-         * to any savepoint is refused once a member is joined. */
-        if (several)
-            g->savepoint_joined = 0;
-        else if (g->savepoint_joined < 0)
-            g->savepoint_joined = g->n_joined;
-        return several || run_on_joined(g, sql, err);
+        return set_savepoint(g, sql, name, err);
+    case SAVEPOINT_RELEASE:
+        return end_savepoints(g, sql, name, false, err);
     case SAVEPOINT_ROLLBACK_TO:
-        if (g->n_joined == 0)
-            return true;
-        if (several) {
-            gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
-                         "ROLLBACK TO SAVEPOINT in a text of several statements is not "
-                         "supported in a transaction that joined another group's member: "
-                         "send it on its own");
-            return false;
-        }
-        /* No savepoint set in this transaction: the pin says so (3B001). */
-        if (g->savepoint_joined < 0)
-            return true;
-        if (g->n_joined > g->savepoint_joined) {
-            gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
-                         "ROLLBACK TO SAVEPOINT is not supported after the transaction joined "
-                         "another group's member (a write there, or DDL) following its first "
-                         "savepoint: that member's work has no savepoint; roll back the "
-                         "transaction instead");
-            return false;
-        }
-        return run_on_joined(g, sql, err);
-    case SAVEPOINT_OTHER:
+        return end_savepoints(g, sql, name, true, err);
+    case SAVEPOINT_NONE:
         break;
     }
     return true;

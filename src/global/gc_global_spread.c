@@ -39,6 +39,17 @@ int gc_global_transaction_member_of_group(const gc_global *g, int gi)
     return -1;
 }
 
+/* ROLLBACK on session m when it holds a transaction; errors do not matter
+ * (a session that broke has lost its transaction with it). */
+static void rollback_session(gc_member *m)
+{
+    if (!gc_member_is_open(m) || gc_member_txn_status(m) == PQTRANS_IDLE)
+        return;
+    gc_error e;
+    gc_error_clear(&e);
+    PQclear(gc_member_exec(m, "ROLLBACK", &e));
+}
+
 bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err)
 {
     if (gc_global_holds_transaction(g, i))
@@ -51,10 +62,24 @@ bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err)
     g->joined = grown;
     gc_member *m = g->members[i];
     unsigned long generation = gc_member_generation(m);
-    PGresult *r = gc_member_exec(m, begin_sql, err);
+    /* The savepoints in force go with the BEGIN, in one round trip, so that
+     * going back to one is right on this member too. */
+    gc_strbuf begin;
+    gc_strbuf_init(&begin);
+    gc_strbuf_append_str(&begin, begin_sql);
+    gc_global_savepoints_append_replay(g, &begin);
+    if (begin.failed) {
+        gc_strbuf_free(&begin);
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    PGresult *r = gc_member_exec(m, begin.data, err);
+    gc_strbuf_free(&begin);
     if (r == NULL) {
         if (!gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN)
             gc_global_member_failed(g, i, generation, err);
+        else
+            rollback_session(m);
         return false;
     }
     PQclear(r);
@@ -125,17 +150,6 @@ bool gc_global_commit_is_spread(const gc_global *g)
     return g->n_joined > 0 || g->txn_ddl;
 }
 
-/* ROLLBACK on session m when it holds a transaction; errors do not matter
- * (a session that broke has lost its transaction with it). */
-static void rollback_session(gc_member *m)
-{
-    if (!gc_member_is_open(m) || gc_member_txn_status(m) == PQTRANS_IDLE)
-        return;
-    gc_error e;
-    gc_error_clear(&e);
-    PQclear(gc_member_exec(m, "ROLLBACK", &e));
-}
-
 void gc_global_spread_abandon(gc_global *g)
 {
     for (int k = 0; k < g->n_joined; k++) {
@@ -144,7 +158,7 @@ void gc_global_spread_abandon(gc_global *g)
         rollback_session(g->members[g->joined[k]]);
     }
     g->n_joined = 0;
-    g->savepoint_joined = -1;
+    gc_global_savepoints_forget(g);
     g->txn_ddl = false;
     g->txn_ddl_changes_map = false;
 }

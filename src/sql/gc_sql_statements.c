@@ -72,3 +72,14 @@ char *gc_sql_quote_literal(const char *value, size_t len, const char *type_name)
         gc_strbuf_appendf(&b, "::%s", type_name);
     return gc_strbuf_take(&b);
 }
+
+void gc_sql_append_identifier(gc_strbuf *sb, const char *name)
+{
+    gc_strbuf_append_char(sb, '"');
+    for (const char *p = name; *p != '\0'; p++) {
+        if (*p == '"')
+            gc_strbuf_append_char(sb, '"');
+        gc_strbuf_append_char(sb, *p);
+    }
+    gc_strbuf_append_char(sb, '"');
+}

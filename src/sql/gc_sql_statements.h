@@ -29,4 +29,9 @@ char *gc_sql_substitute_params(const char *sql, size_t len, bool standard_string
  * text, NULL when out of memory. */
 char *gc_sql_quote_literal(const char *value, size_t len, const char *type_name);
 
+/* Appends name to sb as a quoted identifier ("a""b" for a"b), which names
+ * exactly name whatever its case or characters. */
+struct gc_strbuf;
+void gc_sql_append_identifier(struct gc_strbuf *sb, const char *name);
+
 #endif

@@ -223,6 +223,13 @@ def calls(member, like):
                           f"WHERE query LIKE '{like}'"))
 
 
+def expect_calls(member, like, want, what):
+    """Statements matching like ran want times on member (pg_stat_statements)."""
+    got = calls(member, like)
+    if got != want:
+        fail(f"{what}: {member} ran {like!r} {got} times, expected {want}")
+
+
 def prepared_by_the_others(what):
     """The groups whose primary ran PREPARE TRANSACTION (pg_stat_statements
     since the last reset_statements): a write across the three groups in

@@ -30,7 +30,7 @@ primary for where each statement ran.
 (e) The witness for "not forwarded": an INSERT ... SELECT of rows for every
     group run on G1N1 itself, which postgres_fdw spreads, is counted as
     forwarded on the other groups' primaries."""
-from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
+from xact_lib import (GROUPS, balance, calls, connect, expect_calls, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
 APP = "xtransfer"
@@ -55,12 +55,6 @@ def expect_balances(want, what):
         got = balance(group, account)
         if got != value:
             fail(f"{what}: account {account} holds {got} on {group}, expected {value}")
-
-
-def expect_calls(member, like, want, what):
-    got = calls(member, like)
-    if got != want:
-        fail(f"{what}: {member} ran {like!r} {got} times, expected {want}")
 
 
 def expect_ran_on_owners(what):
