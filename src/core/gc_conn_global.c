@@ -127,7 +127,9 @@ static void current_member_name(const gc_conn *c, char *name, size_t size)
 void gc_conn_global_between_transactions(gc_conn *c)
 {
     gc_global *g = c->global;
-    if (in_transaction(c) || !gc_global_refresh_pending(g))
+    /* The cheap test first: a refresh is rarely due, and in_transaction
+     * asks every member's session. */
+    if (!gc_global_refresh_pending(g) || in_transaction(c))
         return;
     char name[128];
     current_member_name(c, name, sizeof name);
