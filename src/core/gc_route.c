@@ -209,9 +209,14 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_statement_starts(c->global);
     s->spans_groups = false;
     s->routed_by_key = false;
-    /* A text of several statements may hold savepoint statements anywhere. */
+    /* A BEGIN held back in SQL makes this the transaction's first
+     * statement: it chooses, and pins, the member. */
+    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
+    /* Savepoints belong to a transaction; a text of several statements may
+     * hold savepoint statements anywhere. */
     if (s->analysis != NULL &&
-        (s->analysis->kind == GC_SQL_SAVEPOINT || s->analysis->several)) {
+        (s->analysis->kind == GC_SQL_SAVEPOINT || s->analysis->several) &&
+        (transaction || gc_global_pinned_member(c->global) >= 0)) {
         gc_error err;
         gc_error_clear(&err);
         if (!gc_global_savepoint_before(c->global, s->sql, s->analysis->several, &err)) {
@@ -220,9 +225,6 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         }
     }
     int n = pv != NULL ? s->nparams : 0;
-    /* A BEGIN held back in SQL makes this the transaction's first
-     * statement: it chooses, and pins, the member. */
-    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
     /* In a transaction a write's keys decide where it may run atomically,
      * however it was sent. */
     bool use_keys = s->prepared || c->settings.direct_execute_routing ||

@@ -74,22 +74,27 @@ static savepoint_kind read_statement(gc_sql_lexer *lx, char name[NAME_CAP])
     return kind;
 }
 
-/* Whether a text of several statements holds a savepoint statement, or a
- * ROLLBACK, at the start of any of them. */
-static bool several_touch_savepoints(const char *sql)
+/* The savepoint statements at the starts of a text of several statements:
+ * whether there is any, and whether one goes back (ROLLBACK TO). */
+static void scan_several(const char *sql, bool *any, bool *goes_back)
 {
     gc_sql_lexer lx;
     gc_sql_token tok;
+    char name[NAME_CAP];
     gc_sql_lexer_init(&lx, sql, strlen(sql));
+    *any = *goes_back = false;
     bool at_start = true;
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (at_start && (gc_sql_token_is_keyword(&lx, &tok, "SAVEPOINT") ||
-                         gc_sql_token_is_keyword(&lx, &tok, "RELEASE") ||
-                         gc_sql_token_is_keyword(&lx, &tok, "ROLLBACK")))
-            return true;
+    for (;;) {
+        if (at_start) {
+            gc_sql_lexer probe = lx;
+            savepoint_kind kind = read_statement(&probe, name);
+            *any |= kind != SAVEPOINT_NONE;
+            *goes_back |= kind == SAVEPOINT_ROLLBACK_TO;
+        }
+        if (!gc_sql_lexer_next_code(&lx, &tok))
+            return;
         at_start = gc_sql_token_is_punct(&lx, &tok, ';');
     }
-    return false;
 }
 
 /* --- the list --- */
@@ -224,18 +229,25 @@ static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool
 
 bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err)
 {
+    /* No transaction is pinned yet: this statement starts one, and any list
+     * left is of no transaction (a savepoint statement sent with autocommit
+     * on, in a text that began no transaction). */
+    if (g->pinned < 0)
+        gc_global_savepoints_forget(g);
+    if (several) {
+        /* The text runs on the pin alone, whichever statement it holds. */
+        bool any, goes_back;
+        scan_several(sql, &any, &goes_back);
+        if (goes_back && g->n_joined > 0)
+            return refuse_rollback_to(err, "in a text of several statements (send it on "
+                                           "its own)");
+        g->savepoints.unknown |= any;
+        return true;
+    }
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, strlen(sql));
     char name[NAME_CAP];
     savepoint_kind kind = read_statement(&lx, name);
-    if (several) {
-        if (kind == SAVEPOINT_ROLLBACK_TO && g->n_joined > 0)
-            return refuse_rollback_to(err, "in a text of several statements (send it on "
-                                           "its own)");
-        if (kind != SAVEPOINT_NONE || several_touch_savepoints(sql))
-            g->savepoints.unknown = true;
-        return true;
-    }
     switch (kind) {
     case SAVEPOINT_SET:
         return set_savepoint(g, sql, name, err);

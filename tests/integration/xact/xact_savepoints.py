@@ -28,7 +28,9 @@ shards, and pg_stat_statements on each group's primary for what ran there.
     left in a transaction, nothing prepared).
 (e) Still refused: a savepoint set inside a text of several statements
     runs on the pin alone, so once G2 joined, ROLLBACK TO it is 0A000 /
-    90122, nothing sent; the transaction goes on and commits."""
+    90122, nothing sent, and so is a text of several statements ending
+    with one (its UPDATE does not run either); the transaction goes on and
+    commits."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
@@ -138,6 +140,9 @@ cur.execute(f"SAVEPOINT s; UPDATE accounts SET balance = balance + 1 WHERE id = 
 cur.execute(BUMP, B)
 expect_error("(e) ROLLBACK TO a savepoint of a text of several statements", lambda: cur.execute(
     "ROLLBACK TO SAVEPOINT s"), "0A000", 90122)
+expect_error("(e) ROLLBACK TO at the end of a text of several statements", lambda: cur.execute(
+    f"UPDATE accounts SET balance = balance + 1 WHERE id = {A}; ROLLBACK TO SAVEPOINT s"),
+    "0A000", 90122)
 for g in GROUPS:
     expect_calls(P[g], "ROLLBACK TO%", 0, f"(e) refused, not sent to {g}")
 conn.commit()
