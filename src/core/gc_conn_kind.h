@@ -44,10 +44,9 @@ typedef struct gc_conn_kind {
     /* The connection has a session per member: the trace names the one a
      * COMMIT or ROLLBACK goes to. */
     bool several_sessions;
-    /* Cursors are read-only (SQL_ATTR_CONCURRENCY, SQLGetInfo's cursor
-     * bits), and why a cursor gets no keyset or row lock: NULL when the
-     * kind allows them. */
-    bool read_only_cursors;
+    /* Why a cursor gets no keyset or row lock (the first fetch says so,
+     * 01S02; SQLGetInfo leaves the bits out): NULL when the kind allows
+     * them. */
     const char *why_no_keyset;
     const char *why_no_row_locks;
     /* Appended to the BEGIN the driver sends (gc_conn_begin_sql). */

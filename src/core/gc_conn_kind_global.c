@@ -214,7 +214,6 @@ const gc_conn_kind gc_conn_kind_global = {
     .between_calls = gc_conn_global_idle,
     .keeps_statement_name = true,
     .several_sessions = true,
-    .read_only_cursors = true,
     .why_no_keyset = "the rows of a global connection live on several members",
     .why_no_row_locks = "rows of a global connection cannot be locked through a cursor",
     .begin_suffix = "; " GC_REMOTE_WRITE_TXN_MARK,

@@ -13,7 +13,8 @@
  * write them), compared with IS NOT DISTINCT FROM so NULLs match.
  * A set that has no such key (a join, neither the key nor every column in
  * the select list, a computed-only list) or a global connection gets a
- * static cursor, 01S02.
+ * static cursor, 01S02 (docs/cursors.md says why a global connection
+ * does).
  * The re-read also reads each row's xmin (SQL_CONCUR_ROWVER: the row's
  * version) or locks the rows (SQL_CONCUR_LOCK: FOR UPDATE, in a
  * transaction); SQLSetPos(SQL_LOCK_EXCLUSIVE) locks rows the same way.
@@ -107,6 +108,16 @@ SQLRETURN gc_keyset_open(gc_stmt *s)
     if (s->concurrency == SQL_CONCUR_ROWVER || s->concurrency == SQL_CONCUR_LOCK) {
         if (keep_concurrency(s) != SQL_SUCCESS)
             rc = SQL_SUCCESS_WITH_INFO;
+    }
+    /* On a global connection only the member that described the set knows
+     * its table's oid: the table is looked up now, while that member is
+     * the connection's session, for the changes to come (a failure is
+     * reported by the change that needs the table). */
+    if (s->conn->kind->several_sessions && s->concurrency != SQL_CONCUR_READ_ONLY &&
+        s->scroll.target == NULL) {
+        int before = s->h.diag.count;
+        (void)gc_cursor_target(s);
+        drop_diagnostics(s, before);
     }
     return rc;
 }

@@ -5,16 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gc_conn_kind.h"
 #include "core/gc_cursor_target.h"
 
 /* The table's name, and per column its number, quoted name and whether it
- * is in the primary key. */
+ * is in the primary key. With $2, a partitioned table without a primary key
+ * of its own takes that of one of its partitions: a global connection's
+ * sharded table has its key on its local shards alone (a parent with
+ * foreign partitions can have no unique index), and the key includes the
+ * sharding key, so it is unique across the shards. */
 static const char target_sql[] =
+    "WITH primary_key AS ("
+    "  SELECT i.indrelid, i.indkey FROM pg_index i"
+    "   WHERE i.indisprimary AND (i.indrelid = $1::oid OR ($2::bool AND i.indrelid IN"
+    "         (SELECT inhrelid FROM pg_inherits WHERE inhparent = $1::oid)))"
+    "   ORDER BY i.indrelid = $1::oid DESC LIMIT 1)"
     "SELECT c.oid::regclass::text, a.attnum, quote_ident(a.attname),"
-    "       coalesce(a.attnum = ANY (i.indkey::int2[]), false)"
+    "       coalesce(a.attname IN (SELECT k.attname FROM primary_key p JOIN pg_attribute k"
+    "           ON k.attrelid = p.indrelid AND k.attnum = ANY (p.indkey::int2[])), false)"
     "  FROM pg_class c"
     "  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
-    "  LEFT JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary"
     " WHERE c.oid = $1::oid";
 
 void gc_cursor_target_free(gc_write_target *t)
@@ -38,8 +48,37 @@ static void copy_diagnostics(gc_stmt *s, const gc_stmt *helper)
     }
 }
 
-PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams,
-                        const char *const *values, SQLLEN *row_count)
+/* Runs sql on `helper` as the application's prepared statement would run:
+ * on a global connection routed by the key its WHERE or VALUES gives, so a
+ * row is changed on its owner group, joining the open transaction there.
+ * The values go as text of a type the server infers; SQL_NO_DATA (no row
+ * changed) is a result like any other. */
+static SQLRETURN exec_as_application(gc_stmt *helper, const char *sql, int nparams,
+                                     const char *const *values)
+{
+    SQLRETURN rc = gc_stmt_prepare(helper, sql, SQL_NTS);
+    SQLLEN *indicators = calloc((size_t)nparams + 1, sizeof *indicators);
+    if (indicators == NULL) {
+        gc_diag_add(&helper->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    for (int i = 0; i < nparams && SQL_SUCCEEDED(rc); i++) {
+        indicators[i] = values[i] != NULL ? SQL_NTS : SQL_NULL_DATA;
+        rc = gc_stmt_bind_parameter(helper, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, SQL_C_CHAR,
+                                    SQL_VARCHAR, 0, 0, (SQLPOINTER)values[i], 0,
+                                    &indicators[i]);
+    }
+    if (SQL_SUCCEEDED(rc))
+        rc = gc_stmt_execute(helper);
+    free(indicators);
+    return rc == SQL_NO_DATA ? SQL_SUCCESS : rc;
+}
+
+/* Runs sql with text parameters on a helper statement of s's connection,
+ * routed like the application's statement or as the driver's catalog
+ * query on the connection's current session. */
+static PGresult *run_helper(gc_stmt *s, bool routed, const char *sql, int nparams,
+                            const char *const *values, SQLLEN *row_count)
 {
     gc_stmt *helper = NULL;
     if (gc_stmt_create(s->conn, &helper) != SQL_SUCCESS) {
@@ -47,7 +86,8 @@ PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams,
         return NULL;
     }
     PGresult *res = NULL;
-    SQLRETURN rc = gc_stmt_exec_catalog(helper, sql, nparams, values);
+    SQLRETURN rc = routed ? exec_as_application(helper, sql, nparams, values)
+                          : gc_stmt_exec_catalog(helper, sql, nparams, values);
     if (SQL_SUCCEEDED(rc)) {
         gc_session_end_streaming(&s->conn->session_owner);      /* the whole result into memory */
         if (helper->set_error != NULL) {
@@ -69,6 +109,18 @@ PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams,
     return res;
 }
 
+PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams, const char *const *values,
+                        SQLLEN *row_count)
+{
+    return run_helper(s, s->conn->kind->several_sessions, sql, nparams, values, row_count);
+}
+
+PGresult *gc_cursor_run_catalog(gc_stmt *s, const char *sql, int nparams,
+                                const char *const *values)
+{
+    return run_helper(s, false, sql, nparams, values, NULL);
+}
+
 /* The one table the set's columns come from; 0 with diagnostics if none or several. */
 static Oid set_table(gc_stmt *s)
 {
@@ -84,9 +136,17 @@ static Oid set_table(gc_stmt *s)
         }
         table = t;
     }
-    if (table == InvalidOid)
+    if (table == InvalidOid) {
         gc_diag_add(&s->h.diag, "HY000", 0,
                     "the cursor's columns come from no table: it cannot change rows");
+    } else if (s->conn->kind->several_sessions && !gc_result_described_by_current_session(s)) {
+        /* Each member has its own oids: only the member that described the
+         * set can tell which table it names. */
+        gc_diag_add(&s->h.diag, "HY000", 0,
+                    "the cursor cannot change rows: its table is no longer known to the member "
+                    "the connection uses now; execute the SELECT again");
+        table = InvalidOid;
+    }
     return table;
 }
 
@@ -115,6 +175,15 @@ static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGres
     }
     if (keys_in_table > 0 && keys_seen == keys_in_table)
         return true;
+    /* A row found by its values would be looked for in every group. */
+    if (s->conn->kind->several_sessions) {
+        gc_diag_add(&s->h.diag, "HY000", 0,
+                    "the cursor cannot change rows of %s: %s (a global connection finds a row, "
+                    "and the group that owns it, by the primary key)", t->table,
+                    keys_in_table > 0 ? "its primary key columns must be in the select list"
+                                      : "the table has no primary key");
+        return false;
+    }
     if (columns_seen == PQntuples(cat)) {
         t->by_values = true;
         memset(t->key, 0, (size_t)t->ncols * sizeof *t->key);
@@ -134,8 +203,8 @@ static gc_write_target *find_target(gc_stmt *s)
         return NULL;
     char oid_text[16];
     snprintf(oid_text, sizeof oid_text, "%u", table);
-    const char *values[] = { oid_text };
-    PGresult *cat = gc_cursor_run(s, target_sql, 1, values, NULL);
+    const char *values[] = { oid_text, s->conn->kind->several_sessions ? "true" : "false" };
+    PGresult *cat = gc_cursor_run_catalog(s, target_sql, 2, values);
     if (cat == NULL)
         return NULL;
     gc_write_target *t = calloc(1, sizeof *t);

@@ -4,8 +4,9 @@
  * from one table, and either that table's primary key columns are all in
  * the select list (a row is found again by its key), or every column of the
  * table is (a row is found by all its values: rows equal in every column
- * cannot be told apart, so any one of them is the row). docs/cursors.md
- * says why not ctid.
+ * cannot be told apart, so any one of them is the row; not on a global
+ * connection, where the key also finds the row's owner group).
+ * docs/cursors.md says why not ctid.
  */
 #ifndef GC_CURSOR_TARGET_H
 #define GC_CURSOR_TARGET_H
@@ -27,10 +28,18 @@ typedef struct gc_write_target {
 const gc_write_target *gc_cursor_target(gc_stmt *s);
 void gc_cursor_target_free(gc_write_target *t);
 
-/* Runs sql with text parameters on a helper statement of s's connection and
- * returns its complete result (caller owns; NULL with s's diagnostics on an
- * error). *row_count gets the command's row count. */
+/* Runs a statement on the cursor's table's rows, with text parameters, on
+ * a helper statement of s's connection and returns its complete result
+ * (caller owns; NULL with s's diagnostics on an error). *row_count gets
+ * the command's row count. On a global connection it runs as the
+ * application's prepared statement would: routed by the key it gives, so
+ * a row is read or changed on its owner group, in the open transaction. */
 PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams,
                         const char *const *values, SQLLEN *row_count);
+/* The driver's catalog query about the set's tables, on the connection's
+ * current session (on a global connection, the caller makes sure that is
+ * the member that described the set: gc_result_described_by_current_session). */
+PGresult *gc_cursor_run_catalog(gc_stmt *s, const char *sql, int nparams,
+                                const char *const *values);
 
 #endif

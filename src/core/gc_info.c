@@ -134,7 +134,7 @@ static const info_item info_table[] = {
 
     /* Cursors and fetching (docs/cursors.md): forward-only cursors stream,
      * static ones are buffered and scroll, keyset-driven ones also re-read
-     * each rowset by primary key (not on a global connection: cursor_write_bits).
+     * each rowset by primary key (not on a global connection: missing_cursor_bits).
      * Dynamic requests become static (01S02), so they offer nothing. */
     U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | SQL_SO_KEYSET_DRIVEN),
     U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT | SQL_FD_FETCH_FIRST | SQL_FD_FETCH_LAST |
@@ -395,27 +395,31 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
         snprintf(buf, size, "%02d.%02d.%04d", v / 10000, (v / 100) % 100, v % 100);
 }
 
-/* The bits of a cursor answer that say rows can be changed through a
- * cursor: a global connection's cursors are read-only (gc_stmt_attr.c),
- * and static (no keyset cursor: gc_cursor_keyset.c). */
-static SQLUINTEGER cursor_write_bits(SQLUSMALLINT info_type)
+/* The bits of a cursor answer the connection's kind cannot give: a
+ * keyset-driven cursor (and with it row versions and locking concurrency,
+ * which need one: gc_cursor_keyset.c) and row locks. */
+static SQLUINTEGER missing_cursor_bits(const gc_conn_kind *k, SQLUSMALLINT info_type)
 {
-    switch (info_type) {
-    case SQL_SCROLL_OPTIONS: return SQL_SO_KEYSET_DRIVEN;
-    case SQL_KEYSET_CURSOR_ATTRIBUTES1:
-    case SQL_KEYSET_CURSOR_ATTRIBUTES2: return 0xFFFFFFFFu;
-    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_OPT_VALUES | SQL_SCCO_LOCK | SQL_SCCO_OPT_ROWVER;
-    case SQL_LOCK_TYPES: return SQL_LCK_EXCLUSIVE;
-    case SQL_POS_OPERATIONS: return SQL_POS_UPDATE | SQL_POS_DELETE | SQL_POS_ADD;
-    case SQL_STATIC_SENSITIVITY: return SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES;
-    case SQL_STATIC_CURSOR_ATTRIBUTES1:
-        return SQL_CA1_LOCK_EXCLUSIVE | SQL_CA1_POS_UPDATE | SQL_CA1_POS_DELETE | SQL_CA1_BULK_ADD |
-               SQL_CA1_BULK_UPDATE_BY_BOOKMARK | SQL_CA1_BULK_DELETE_BY_BOOKMARK;
-    case SQL_STATIC_CURSOR_ATTRIBUTES2:
-        return SQL_CA2_OPT_VALUES_CONCURRENCY | SQL_CA2_SENSITIVITY_ADDITIONS |
-               SQL_CA2_SENSITIVITY_DELETIONS | SQL_CA2_SENSITIVITY_UPDATES;
-    default: return 0;
+    SQLUINTEGER bits = 0;
+    if (k->why_no_keyset != NULL) {
+        switch (info_type) {
+        case SQL_SCROLL_OPTIONS: bits |= SQL_SO_KEYSET_DRIVEN; break;
+        case SQL_KEYSET_CURSOR_ATTRIBUTES1:
+        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= 0xFFFFFFFFu; break;
+        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_LOCK | SQL_SCCO_OPT_ROWVER; break;
+        default: break;
+        }
     }
+    if (k->why_no_row_locks != NULL) {
+        switch (info_type) {
+        case SQL_LOCK_TYPES: bits |= SQL_LCK_EXCLUSIVE; break;
+        case SQL_STATIC_CURSOR_ATTRIBUTES1:
+        case SQL_KEYSET_CURSOR_ATTRIBUTES1: bits |= SQL_CA1_LOCK_EXCLUSIVE; break;
+        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_LOCK; break;
+        default: break;
+        }
+    }
+    return bits;
 }
 
 static SQLRETURN put_number(info_kind kind, SQLUINTEGER v, SQLPOINTER value,
@@ -526,8 +530,7 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
         }
         if (item->kind != INFO_STR) {
             SQLUINTEGER number = item->number;
-            if (c->kind->read_only_cursors)
-                number &= ~cursor_write_bits(info_type);
+            number &= ~missing_cursor_bits(c->kind, info_type);
             return put_number(item->kind, number, value, string_length);
         }
         s = item->string;

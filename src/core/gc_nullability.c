@@ -155,10 +155,10 @@ static PGresult *ask_not_null(gc_stmt *s, const char *tables)
     const char *values[] = { tables };
     gc_diag kept = s->h.diag;
     gc_diag_init(&s->h.diag);
-    PGresult *res = gc_cursor_run(s,
+    PGresult *res = gc_cursor_run_catalog(s,
         "SELECT attrelid, attnum FROM pg_catalog.pg_attribute"
         " WHERE attnotnull AND attnum > 0 AND attrelid = ANY ($1::pg_catalog.oid[])",
-        1, values, NULL);
+        1, values);
     gc_diag_free(&s->h.diag);
     s->h.diag = kept;
     return res;
@@ -199,17 +199,6 @@ static void mark_not_null(gc_desc *ird, const struct gc_not_null_cache *cache)
     }
 }
 
-/* On a global connection: whether the IRD's table oids are those of the
- * current member session, where the lookup would run. The result must be one
- * member's (not a write across groups, not a parameter array), described by
- * that session (compared before anything of ird_member is read). */
-static bool described_by_current_session(const gc_stmt *s)
-{
-    const gc_session *m = s->conn->session;
-    return m != NULL && s->ird_member == m && gc_session_generation(m) == s->ird_generation &&
-           !s->spans_groups && s->apd->array_size <= 1;
-}
-
 void gc_stmt_resolve_nullability(gc_stmt *s)
 {
     if (s->nullability_known)
@@ -221,7 +210,7 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
     const gc_session *m = NULL;
     unsigned long generation = 0;
     if (c->kind->several_sessions) {
-        if (!described_by_current_session(s))
+        if (!gc_result_described_by_current_session(s))
             return;
         m = s->ird_member;
         generation = s->ird_generation;

@@ -348,6 +348,13 @@ static void note_describing_member(gc_stmt *s)
     s->ird_generation = s->ird_member != NULL ? gc_session_generation(s->ird_member) : 0;
 }
 
+bool gc_result_described_by_current_session(const gc_stmt *s)
+{
+    const gc_session *m = s->conn->session;
+    return m != NULL && s->ird_member == m && gc_session_generation(m) == s->ird_generation &&
+           !s->spans_groups && s->apd->array_size <= 1;
+}
+
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;

@@ -368,6 +368,12 @@ SQLRETURN gc_result_next_row(gc_stmt *s);
  * SQL_NO_NULLS (gc_nullability.c). Called where an application asks for
  * nullability; never fails: when it cannot tell, columns stay SQL_NULLABLE. */
 void gc_stmt_resolve_nullability(gc_stmt *s);
+/* Whether the IRD's table oids are those of the connection's current
+ * session, where a catalog query about them would run (a global
+ * connection's members each have their own oids): the result is one
+ * member's (not a write across groups, not a parameter array), described
+ * by that session and generation. */
+bool gc_result_described_by_current_session(const gc_stmt *s);
 /* Fills the IRD from a result's columns. */
 bool gc_result_describe_ird(gc_stmt *s, const PGresult *res);
 /* Sets an IRD record's ODBC type fields from its r->info: the wide SQL

@@ -88,8 +88,8 @@ static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
 /* SQL_ATTR_CONCURRENCY: read-only, optimistic by values or by row versions,
  * or locking (gc_cursor_write.c, gc_cursor_keyset.c: versions and locks
  * need a keyset cursor, and locks a transaction; otherwise the first fetch
- * makes them values with 01S02). A global connection, whose rows live on
- * several members, keeps its cursors read-only. */
+ * makes them values with 01S02; so on a global connection, whose cursors
+ * are static). */
 static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
 {
     if (v != SQL_CONCUR_READ_ONLY && v != SQL_CONCUR_LOCK && v != SQL_CONCUR_ROWVER &&
@@ -97,9 +97,6 @@ static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
         gc_diag_add(&s->h.diag, "HY024", 0, "invalid concurrency %lu", (unsigned long)v);
         return SQL_ERROR;
     }
-    if (s->conn->kind->read_only_cursors)
-        return fixed_value(s, &s->concurrency, v, SQL_CONCUR_READ_ONLY,
-                           "cursors of a global connection are read-only");
     s->concurrency = v;
     return SQL_SUCCESS;
 }

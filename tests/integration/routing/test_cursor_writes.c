@@ -1,0 +1,365 @@
+/*
+ * Rows changed through a static cursor of a global connection are changed
+ * on the group that owns them, with the servers as witnesses:
+ *
+ *   test_cursor_writes DIR DSN
+ *
+ * One cursor (SQL_CONCUR_VALUES, bookmarks) holds two accounts of every
+ * group. With autocommit on, SQLSetPos SQL_UPDATE and SQL_DELETE of rows of
+ * G2 and G3 run on those groups' primaries alone (pg_stat_statements), the
+ * values are on the owners' shards, and a row changed behind the cursor's
+ * back is a conflict (01001) that changes nothing. With autocommit off, an
+ * update in two groups, a delete and SQLBulkOperations SQL_ADD of a row of
+ * a third group join the transaction on each owner: ROLLBACK leaves every
+ * shard as it was, COMMIT applies all of it. A cursor without the primary
+ * key in its select list cannot change rows (HY000) and sends nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_witness.h"
+
+#define PER_GROUP 2
+#define MAX_ROWS (PER_GROUP * RT_MAX_GROUPS)
+
+#define UPDATE_LIKE "UPDATE accounts SET id = $%"
+#define DELETE_LIKE "DELETE FROM accounts WHERE id = $%"
+#define INSERT_LIKE "INSERT INTO accounts%"
+
+typedef struct {
+    SQLHSTMT h;
+    SQLINTEGER mark[MAX_ROWS];
+    SQLLEN mark_len[MAX_ROWS];
+    SQLBIGINT id[MAX_ROWS];
+    SQLLEN id_ind[MAX_ROWS];
+    char balance[MAX_ROWS][32];
+    SQLLEN balance_ind[MAX_ROWS];
+    SQLUSMALLINT status[MAX_ROWS];
+    int rows;
+} cursor;
+
+static rt_cluster cluster;
+static int64_t ids[MAX_ROWS];         /* PER_GROUP accounts of every group */
+static int n_ids;
+
+/* The accounts the cursor shows: the first PER_GROUP ids of each group. */
+static void choose_ids(void)
+{
+    for (int g = 0; g < cluster.n_groups; g++) {
+        int found = 0;
+        for (int64_t id = 1; id <= cluster.max_id && found < PER_GROUP; id++) {
+            if (cluster.owner_of[id] == g) {
+                ids[n_ids++] = id;
+                found++;
+            }
+        }
+        if (found < PER_GROUP)
+            rt_fail("group %s owns fewer than %d accounts", cluster.groups[g], PER_GROUP);
+    }
+}
+
+static rt_member *owner_primary(int64_t id)
+{
+    return &cluster.members[rt_primary_of(&cluster, cluster.owner_of[id])];
+}
+
+/* Runs sql on account id's owner primary, as the superuser. */
+static void owner_exec(int64_t id, const char *sql)
+{
+    rt_member *m = owner_primary(id);
+    PGresult *res = PQexec(m->conn, sql);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        rt_fail("%s: %s: %s", m->name, sql, PQerrorMessage(m->conn));
+    PQclear(res);
+}
+
+/* Runs `<what> WHERE id = <id>` on account id's owner primary. */
+static void on_owner(int64_t id, const char *what)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "%s WHERE id = %lld", what, (long long)id);
+    owner_exec(id, sql);
+}
+
+/* Account id's balance on its owner's own shard, or "gone". */
+static const char *owner_balance(int64_t id)
+{
+    static char text[64];
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT coalesce((SELECT balance::text FROM accounts WHERE id = %lld), 'gone')",
+             (long long)id);
+    rt_member *m = owner_primary(id);
+    PGresult *res = PQexec(m->conn, sql);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        rt_fail("%s: %s: %s", m->name, sql, PQerrorMessage(m->conn));
+    snprintf(text, sizeof text, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return text;
+}
+
+static void expect_balance(int64_t id, const char *want, const char *when)
+{
+    const char *got = owner_balance(id);
+    if (strcmp(got, want) != 0)
+        rt_fail("%s: account %lld on %s holds %s, expected %s", when, (long long)id,
+                owner_primary(id)->name, got, want);
+}
+
+/* Every account of the cursor back to 1000, as the cluster was made. */
+static void restore_accounts(void)
+{
+    for (int i = 0; i < n_ids; i++) {
+        on_owner(ids[i], "DELETE FROM accounts");
+        char sql[128];
+        snprintf(sql, sizeof sql, "INSERT INTO accounts VALUES (%lld, 1000)", (long long)ids[i]);
+        owner_exec(ids[i], sql);
+    }
+}
+
+/* Statements like `like` ran `want` times on group g's primary and on no
+ * other member (want_g < 0: on none at all). */
+static void expect_calls_on(const char *like, int want_g, long want, const char *when)
+{
+    for (int m = 0; m < cluster.n_members; m++) {
+        bool owner = want_g >= 0 && m == rt_primary_of(&cluster, want_g);
+        long got = rt_calls(&cluster, m, like);
+        if (got != (owner ? want : 0))
+            rt_fail("%s: %s ran %ld times on %s, expected %ld", when, like, got,
+                    cluster.members[m].name, owner ? want : 0L);
+    }
+}
+
+static void check(SQLRETURN rc, SQLHSTMT h, const char *what)
+{
+    rt_odbc_check(rc, SQL_HANDLE_STMT, h, what);
+}
+
+/* Whether the statement's first diagnostic has SQLSTATE state. */
+static bool first_state_is(SQLHSTMT h, const char *state, char *message, size_t size)
+{
+    SQLCHAR got[6] = "";
+    SQLINTEGER native = 0;
+    SQLSMALLINT len = 0;
+    message[0] = '\0';
+    SQLGetDiagRec(SQL_HANDLE_STMT, h, 1, got, &native, (SQLCHAR *)message, (SQLSMALLINT)size,
+                  &len);
+    return strcmp((char *)got, state) == 0;
+}
+
+/* Opens a static SQL_CONCUR_VALUES cursor on the accounts in ids and
+ * fetches them all as one rowset. */
+static void open_cursor(cursor *k, SQLHDBC dbc)
+{
+    char sql[512] = "SELECT id, balance FROM accounts WHERE id IN (";
+    for (int i = 0; i < n_ids; i++)
+        snprintf(sql + strlen(sql), sizeof sql - strlen(sql), "%s%lld", i ? ", " : "",
+                 (long long)ids[i]);
+    strcat(sql, ") ORDER BY id");
+    memset(k, 0, sizeof *k);
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &k->h), SQL_HANDLE_DBC, dbc, "alloc");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), k->h,
+          "cursor type");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), k->h,
+          "concurrency");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_USE_BOOKMARKS, (SQLPOINTER)SQL_UB_VARIABLE, 0), k->h,
+          "bookmarks");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)(SQLULEN)MAX_ROWS, 0), k->h,
+          "rowset size");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_ROW_STATUS_PTR, k->status, 0), k->h, "status");
+    check(SQLExecDirect(k->h, (SQLCHAR *)sql, SQL_NTS), k->h, sql);
+    check(SQLBindCol(k->h, 0, SQL_C_VARBOOKMARK, k->mark, sizeof k->mark[0], k->mark_len),
+          k->h, "bind bookmark");
+    check(SQLBindCol(k->h, 1, SQL_C_SBIGINT, k->id, 0, k->id_ind), k->h, "bind id");
+    check(SQLBindCol(k->h, 2, SQL_C_CHAR, k->balance, sizeof k->balance[0], k->balance_ind),
+          k->h, "bind balance");
+    SQLULEN fetched = 0;
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0), k->h, "fetched");
+    check(SQLFetchScroll(k->h, SQL_FETCH_FIRST, 0), k->h, "SQLFetchScroll");
+    k->rows = (int)fetched;
+}
+
+/* The rowset row holding the n-th account (0-based) of group g. */
+static int row_of_group(const cursor *k, int g, int n)
+{
+    for (int r = 0; r < k->rows; r++)
+        if (cluster.owner_of[k->id[r]] == g && n-- == 0)
+            return r;
+    rt_fail("the cursor holds no account %d of group %s", n, cluster.groups[g]);
+}
+
+static void set_balance(cursor *k, int row, const char *value)
+{
+    snprintf(k->balance[row], sizeof k->balance[row], "%s", value);
+    k->balance_ind[row] = SQL_NTS;
+}
+
+/* Autocommit: each change is its own transaction on the row's owner. */
+static void autocommit_changes(SQLHDBC dbc, int g1, int g2, int g3)
+{
+    cursor k;
+    rt_reset_statements(&cluster);
+    open_cursor(&k, dbc);
+    if (k.rows != n_ids)
+        rt_fail("the cursor shows %d rows, expected %d", k.rows, n_ids);
+    int r1 = row_of_group(&k, g1, 0), r2 = row_of_group(&k, g2, 0), r3 = row_of_group(&k, g3, 0);
+    int64_t id1 = k.id[r1], id2 = k.id[r2], id3 = k.id[r3];
+
+    set_balance(&k, r2, "222.00");
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r2 + 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), k.h,
+          "SQLSetPos UPDATE");
+    if (k.status[r2] != SQL_ROW_UPDATED)
+        rt_fail("updated row status %u", k.status[r2]);
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r3 + 1, SQL_DELETE, SQL_LOCK_NO_CHANGE), k.h,
+          "SQLSetPos DELETE");
+    if (k.status[r3] != SQL_ROW_DELETED)
+        rt_fail("deleted row status %u", k.status[r3]);
+    expect_balance(id2, "222.00", "autocommit update");
+    expect_balance(id3, "gone", "autocommit delete");
+    expect_calls_on(UPDATE_LIKE, g2, 1, "autocommit update");
+    expect_calls_on(DELETE_LIKE, g3, 1, "autocommit delete");
+
+    /* Changed behind the cursor's back, on the owner: a conflict. */
+    on_owner(id1, "UPDATE accounts SET balance = 5");
+    set_balance(&k, r1, "111.00");
+    SQLRETURN rc = SQLSetPos(k.h, (SQLSETPOSIROW)r1 + 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE);
+    char message[512];
+    if (rc != SQL_SUCCESS_WITH_INFO || !first_state_is(k.h, "01001", message, sizeof message))
+        rt_fail("a row changed since the cursor read it: rc %d, %s", rc, message);
+    expect_balance(id1, "5.00", "conflict");
+    printf("autocommit: UPDATE on %s, DELETE on %s, conflict on %s: %s\n",
+           owner_primary(id2)->name, owner_primary(id3)->name, owner_primary(id1)->name,
+           message);
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+}
+
+/* One transaction: updates in G1 and G2, a delete in G2, the add of a row
+ * of G3 (deleted on its owner beforehand); then `end`. */
+static void transaction_changes(SQLHDBC dbc, int g1, int g2, int g3, SQLSMALLINT end)
+{
+    const char *when = end == SQL_COMMIT ? "commit" : "rollback";
+    restore_accounts();
+    int64_t added = ids[g3 * PER_GROUP + 1];
+    on_owner(added, "DELETE FROM accounts");
+    rt_reset_statements(&cluster);
+
+    cursor k;
+    open_cursor(&k, dbc);
+    if (k.rows != n_ids - 1)
+        rt_fail("%s: the cursor shows %d rows, expected %d", when, k.rows, n_ids - 1);
+    int r1 = row_of_group(&k, g1, 0), r2 = row_of_group(&k, g2, 0);
+    int r2b = row_of_group(&k, g2, 1);
+    int64_t id1 = k.id[r1], id2 = k.id[r2], id2b = k.id[r2b];
+    set_balance(&k, r1, "311.00");
+    set_balance(&k, r2, "322.00");
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r1 + 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), k.h,
+          "transaction: update G1");
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r2 + 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), k.h,
+          "transaction: update G2");
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r2b + 1, SQL_DELETE, SQL_LOCK_NO_CHANGE), k.h,
+          "transaction: delete G2");
+
+    /* SQL_ADD takes the rowset's first row from the bound buffers. */
+    check(SQLSetStmtAttr(k.h, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)1, 0), k.h, "rowset size 1");
+    k.id[0] = added;
+    k.id_ind[0] = 0;
+    set_balance(&k, 0, "333.00");
+    check(SQLBulkOperations(k.h, SQL_ADD), k.h, "transaction: SQLBulkOperations SQL_ADD");
+    check(SQLFreeStmt(k.h, SQL_CLOSE), k.h, "close");
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+
+    /* Nothing is visible on the owners before the end. */
+    expect_balance(id1, "1000.00", when);
+    expect_balance(added, "gone", when);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, end), SQL_HANDLE_DBC, dbc, "SQLEndTran");
+
+    bool commit = end == SQL_COMMIT;
+    expect_balance(id1, commit ? "311.00" : "1000.00", when);
+    expect_balance(id2, commit ? "322.00" : "1000.00", when);
+    expect_balance(id2b, commit ? "gone" : "1000.00", when);
+    expect_balance(added, commit ? "333.00" : "gone", when);
+    /* Each change ran once, on its owner's primary. */
+    for (int m = 0; m < cluster.n_members; m++) {
+        int g = cluster.members[m].group;
+        bool primary = m == rt_primary_of(&cluster, g);
+        long updates = rt_calls(&cluster, m, UPDATE_LIKE);
+        long deletes = rt_calls(&cluster, m, DELETE_LIKE);
+        long inserts = rt_calls(&cluster, m, INSERT_LIKE);
+        long want_updates = primary && (g == g1 || g == g2) ? 1 : 0;
+        long want_deletes = primary && g == g2 ? 1 : 0;
+        long want_inserts = primary && g == g3 ? 1 : 0;
+        if (updates != want_updates || deletes != want_deletes || inserts != want_inserts)
+            rt_fail("%s: %s ran %ld updates, %ld deletes, %ld inserts; expected %ld, %ld, %ld",
+                    when, cluster.members[m].name, updates, deletes, inserts, want_updates,
+                    want_deletes, want_inserts);
+    }
+    printf("transaction, %s: updates on %s and %s, delete on %s, add on %s\n", when,
+           owner_primary(id1)->name, owner_primary(id2)->name, owner_primary(id2b)->name,
+           owner_primary(added)->name);
+}
+
+/* Without the key in the select list no owner can be found: refused. */
+static void refused_without_key(SQLHDBC dbc)
+{
+    restore_accounts();
+    rt_reset_statements(&cluster);
+    SQLHSTMT h;
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &h), SQL_HANDLE_DBC, dbc, "alloc");
+    check(SQLSetStmtAttr(h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), h, "type");
+    check(SQLSetStmtAttr(h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), h, "conc");
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT balance FROM accounts WHERE id = %lld", (long long)ids[0]);
+    check(SQLExecDirect(h, (SQLCHAR *)sql, SQL_NTS), h, sql);
+    char balance[32] = "";
+    SQLLEN ind = 0;
+    check(SQLBindCol(h, 1, SQL_C_CHAR, balance, sizeof balance, &ind), h, "bind");
+    check(SQLFetchScroll(h, SQL_FETCH_FIRST, 0), h, "fetch");
+    snprintf(balance, sizeof balance, "1.00");
+    ind = SQL_NTS;
+    SQLRETURN rc = SQLSetPos(h, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE);
+    char message[512];
+    if (rc != SQL_ERROR || !first_state_is(h, "HY000", message, sizeof message) ||
+        strstr(message, "primary key") == NULL)
+        rt_fail("a cursor without the key: rc %d, %s", rc, message);
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+    expect_calls_on("UPDATE accounts%", -1, 0, "refused");
+    expect_balance(ids[0], "1000.00", "refused");
+    printf("without the key: %s\n", message);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_cursor_writes DIR DSN\n");
+        return 2;
+    }
+    alarm(300);
+    rt_cluster_open(&cluster, argv[1]);
+    int g1 = rt_group_index(&cluster, "G1"), g2 = rt_group_index(&cluster, "G2"),
+        g3 = rt_group_index(&cluster, "G3");
+    if (g1 < 0 || g2 < 0 || g3 < 0)
+        rt_fail("the cluster needs groups G1, G2, G3");
+    choose_ids();
+    restore_accounts();
+
+    char connstr[256];
+    snprintf(connstr, sizeof connstr, "DSN=%s;LocalityMemberPolicy=0", argv[2]);
+    SQLHENV env;
+    SQLHDBC dbc;
+    rt_odbc_connect(&env, &dbc, connstr);
+    autocommit_changes(dbc, g1, g2, g3);
+    refused_without_key(dbc);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit off");
+    transaction_changes(dbc, g1, g2, g3, SQL_ROLLBACK);
+    transaction_changes(dbc, g1, g2, g3, SQL_COMMIT);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit on");
+    rt_odbc_disconnect(env, dbc);
+    restore_accounts();
+    rt_cluster_close(&cluster);
+    printf("PASS: rows changed through a cursor run on their owners\n");
+    return 0;
+}
