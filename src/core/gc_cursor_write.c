@@ -225,7 +225,10 @@ static bool append_version_check(gc_stmt *s, const gc_write_target *t, int row,
  * SQL_CONCUR_ROWVER when the cursor read it):
  *   " WHERE <key> = $n ... AND <column> IS NOT DISTINCT FROM $m ..."
  * or, without a usable key, one row equal in every column:
- *   " WHERE ctid = (SELECT ctid FROM t WHERE <column> IS NOT DISTINCT FROM $m ... LIMIT 1)" */
+ *   " WHERE (tableoid, ctid) = (SELECT tableoid, ctid FROM t WHERE <column> IS NOT
+ *   DISTINCT FROM $m ... LIMIT 1)"
+ * (a ctid is unique within one table only: every partition of a partitioned
+ * table has its row (0,1)). */
 static bool append_row_check(gc_stmt *s, const gc_write_target *t, int row, gc_strbuf *sql,
                              params *p)
 {
@@ -233,7 +236,8 @@ static bool append_row_check(gc_stmt *s, const gc_write_target *t, int row, gc_s
     if (version != 0 && !t->by_values)
         return append_version_check(s, t, row, version, sql, p);
     if (t->by_values)
-        gc_strbuf_appendf(sql, " WHERE ctid = (SELECT ctid FROM %s", t->table);
+        gc_strbuf_appendf(sql, " WHERE (tableoid, ctid) = (SELECT tableoid, ctid FROM %s",
+                          t->table);
     const char *glue = " WHERE ";
     for (int c = 0; c < t->ncols; c++) {
         if (t->column[c] == NULL)

@@ -292,6 +292,38 @@ static void table_without_key(st_conn *c, bool global)
     st_exec(c, "drop table cur_nokey");
 }
 
+/* A partitioned table without a primary key: each partition has a row at
+ * ctid (0,1), and changing one row changes that row only. */
+static void partitioned_without_key(st_conn *c)
+{
+    st_exec(c, "drop table if exists cur_parted");
+    st_exec(c, "create table cur_parted(i int, t text) partition by list (i)");
+    st_exec(c, "create table cur_parted_1 partition of cur_parted for values in (1)");
+    st_exec(c, "create table cur_parted_2 partition of cur_parted for values in (2)");
+    st_exec(c, "insert into cur_parted values (1, 'a'), (2, 'a')");
+    SQLHSTMT s = st_stmt(c);
+    SQLINTEGER i[2];
+    char text[2][8];
+    SQLLEN i_ind[2], t_ind[2];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)2, 0), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select i, t from cur_parted order by i", SQL_NTS), s);
+    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, i, 0, i_ind), s);
+    ST_OK(SQLBindCol(s, 2, SQL_C_CHAR, text, sizeof text[0], t_ind), s);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
+    strcpy(text[0], "x");
+    t_ind[0] = SQL_NTS;
+    ST_OK(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
+    const char *q = "select string_agg(i || t, ',' order by i) from cur_parted";
+    ST_CHECK(strcmp(st_query_text(c, q), "1x,2a") == 0, "one row of one partition updated: %s",
+             st_query_text(c, q));
+    ST_OK(SQLSetPos(s, 2, SQL_DELETE, SQL_LOCK_NO_CHANGE), s);
+    ST_CHECK(strcmp(st_query_text(c, q), "1x") == 0, "one row deleted: %s", st_query_text(c, q));
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(c, "drop table cur_parted");
+}
+
 int main(void)
 {
     st_conn c;
@@ -312,6 +344,8 @@ int main(void)
     bulk_changes(&c);
     rollback_and_refusals(&c);
     table_without_key(&c, global);
+    if (!global)    /* CREATE TABLE ... PARTITION OF is gcctl's there */
+        partitioned_without_key(&c);
     st_exec(&c, "drop table cur_items");
     st_exec(&c, "drop table cur_other");
     st_disconnect(&c);
