@@ -44,10 +44,10 @@ typedef struct gc_conn_kind {
     /* The connection has a session per member: the trace names the one a
      * COMMIT or ROLLBACK goes to. */
     bool several_sessions;
-    /* Why a cursor gets no keyset or row lock (the first fetch says so,
-     * 01S02; SQLGetInfo leaves the bits out): NULL when the kind allows
-     * them. */
-    const char *why_no_keyset;
+    /* Why a cursor gets no row versions or row locks (the first fetch
+     * says so, 01S02; SQLGetInfo leaves the bits out): NULL when the kind
+     * allows them. */
+    const char *why_no_row_versions;
     const char *why_no_row_locks;
     /* Appended to the BEGIN the driver sends (gc_conn_begin_sql). */
     const char *begin_suffix;

@@ -12,9 +12,10 @@
  * is keyed by all those values (as gc_cursor_target finds such rows to
  * write them), compared with IS NOT DISTINCT FROM so NULLs match.
  * A set that has no such key (a join, neither the key nor every column in
- * the select list, a computed-only list) or a global connection gets a
- * static cursor, 01S02 (docs/cursors.md says why a global connection
- * does).
+ * the select list, a computed-only list) gets a static cursor, 01S02.
+ * On a global connection each row is re-read by a query of its own, keyed
+ * and routed as the application's would be: to its owner group, where the
+ * open transaction sees its own changes.
  * The re-read also reads each row's xmin (SQL_CONCUR_ROWVER: the row's
  * version) or locks the rows (SQL_CONCUR_LOCK: FOR UPDATE, in a
  * transaction); SQLSetPos(SQL_LOCK_EXCLUSIVE) locks rows the same way.
@@ -55,17 +56,17 @@ static bool column_twice(const gc_stmt *s, const gc_write_target *t)
  * 01S02 then. */
 static SQLRETURN keep_keyset(gc_stmt *s)
 {
-    const char *why = s->conn->kind->why_no_keyset;
-    if (why == NULL) {
-        int before = s->h.diag.count;
-        const gc_write_target *t = gc_cursor_target(s);
-        drop_diagnostics(s, before);
-        if (t == NULL)
-            why = "the select list must come from one table and hold its primary key "
-                  "(or, without one, all its columns)";
-        else if (column_twice(s, t))
-            why = "a column of the table is twice in the select list (a self-join?)";
-    }
+    const char *why = NULL;
+    int before = s->h.diag.count;
+    const gc_write_target *t = gc_cursor_target(s);
+    drop_diagnostics(s, before);
+    if (t == NULL && s->conn->kind->several_sessions)
+        why = "the select list must come from one table and hold its primary key";
+    else if (t == NULL)
+        why = "the select list must come from one table and hold its primary key "
+              "(or, without one, all its columns)";
+    else if (column_twice(s, t))
+        why = "a column of the table is twice in the select list (a self-join?)";
     if (why == NULL)
         return SQL_SUCCESS;
     s->cursor_type = SQL_CURSOR_STATIC;
@@ -76,13 +77,19 @@ static SQLRETURN keep_keyset(gc_stmt *s)
 
 /* Concurrency the cursor cannot give becomes SQL_CONCUR_VALUES, 01S02:
  * row versions are read with each rowset's re-read and locks taken by it,
- * so both need a keyset cursor, and a lock lasts only as long as the
- * transaction (autocommit off) it is taken in. */
+ * so both need a keyset cursor (and a connection kind that has them), and
+ * a lock lasts only as long as the transaction (autocommit off) it is
+ * taken in. */
 static SQLRETURN keep_concurrency(gc_stmt *s)
 {
+    const gc_conn_kind *kind = s->conn->kind;
     const char *why = NULL;
     bool keyset = s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN;
-    if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
+    if (s->concurrency == SQL_CONCUR_ROWVER && kind->why_no_row_versions != NULL)
+        why = kind->why_no_row_versions;
+    else if (s->concurrency == SQL_CONCUR_LOCK && kind->why_no_row_locks != NULL)
+        why = kind->why_no_row_locks;
+    else if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
         why = "SQL_CONCUR_ROWVER needs a keyset-driven cursor";
     else if (s->concurrency == SQL_CONCUR_LOCK && !keyset)
         why = "SQL_CONCUR_LOCK needs a keyset-driven cursor";
@@ -193,7 +200,9 @@ static int build_reread(gc_stmt *s, const gc_write_target *t, const int *list, S
         if (is_key(t, c))
             gc_strbuf_appendf(&key, "%s%s", k++ ? ", " : "", t->column[c]);
     }
-    if (t->by_values)
+    /* One row by its key: key = $n AND ..., the form routing reads keys from. */
+    bool one_row = count == 1 && !t->by_values;
+    if (t->by_values || one_row)
         gc_strbuf_appendf(sql, " FROM %s WHERE ", t->table);
     else
         gc_strbuf_appendf(sql, " FROM %s WHERE (%s) IN (", t->table, key.data);
@@ -205,17 +214,23 @@ static int build_reread(gc_stmt *s, const gc_write_target *t, const int *list, S
         if (t->by_values)
             gc_strbuf_appendf(sql, "%s(%s) IS NOT DISTINCT FROM (", tuples++ ? " OR " : "",
                               key.data);
-        else
+        else if (!one_row)
             gc_strbuf_appendf(sql, "%s(", tuples++ ? ", " : "");
+        else
+            tuples++;
         for (int c = 0, k = 0; c < t->ncols; c++) {
             if (!is_key(t, c))
                 continue;
             values[n++] = PQgetisnull(s->block, row, c) ? NULL : PQgetvalue(s->block, row, c);
-            gc_strbuf_appendf(sql, "%s$%d", k++ ? ", " : "", n);
+            if (one_row)
+                gc_strbuf_appendf(sql, "%s%s = $%d", k++ ? " AND " : "", t->column[c], n);
+            else
+                gc_strbuf_appendf(sql, "%s$%d", k++ ? ", " : "", n);
         }
-        gc_strbuf_appendf(sql, ")");
+        if (!one_row)
+            gc_strbuf_appendf(sql, ")");
     }
-    gc_strbuf_appendf(sql, "%s%s", t->by_values ? "" : ")", lock ? " FOR UPDATE" : "");
+    gc_strbuf_appendf(sql, "%s%s", t->by_values || one_row ? "" : ")", lock ? " FOR UPDATE" : "");
     if (key.failed)
         sql->failed = true;
     gc_strbuf_free(&key);
@@ -263,6 +278,14 @@ static bool apply_reread(gc_stmt *s, const gc_write_target *t, const int *list, 
 static SQLRETURN reread(gc_stmt *s, const gc_write_target *t, const int *list, SQLULEN count,
                         bool recheck, bool lock, bool apply)
 {
+    /* A global connection routes a query by its key: one row's key places
+     * it in its owner group, the keys of a rowset would not. */
+    if (s->conn->kind->several_sessions && count > 1) {
+        SQLRETURN rc = SQL_SUCCESS;
+        for (SQLULEN i = 0; i < count && rc != SQL_ERROR; i++)
+            rc = reread(s, t, list + i, 1, recheck, lock, apply);
+        return rc;
+    }
     int nkeys = 0;
     for (int c = 0; c < t->ncols; c++)
         nkeys += is_key(t, c);

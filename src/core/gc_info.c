@@ -134,7 +134,7 @@ static const info_item info_table[] = {
 
     /* Cursors and fetching (docs/cursors.md): forward-only cursors stream,
      * static ones are buffered and scroll, keyset-driven ones also re-read
-     * each rowset by primary key (not on a global connection: missing_cursor_bits).
+     * each rowset by primary key.
      * Dynamic requests become static (01S02), so they offer nothing. */
     U32(SQL_SCROLL_OPTIONS, SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | SQL_SO_KEYSET_DRIVEN),
     U32(SQL_FETCH_DIRECTION, SQL_FD_FETCH_NEXT | SQL_FD_FETCH_FIRST | SQL_FD_FETCH_LAST |
@@ -395,18 +395,15 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
         snprintf(buf, size, "%02d.%02d.%04d", v / 10000, (v / 100) % 100, v % 100);
 }
 
-/* The bits of a cursor answer the connection's kind cannot give: a
- * keyset-driven cursor (and with it row versions and locking concurrency,
- * which need one: gc_cursor_keyset.c) and row locks. */
+/* The bits of a cursor answer the connection's kind cannot give: row
+ * versions and row locks (gc_cursor_keyset.c). */
 static SQLUINTEGER missing_cursor_bits(const gc_conn_kind *k, SQLUSMALLINT info_type)
 {
     SQLUINTEGER bits = 0;
-    if (k->why_no_keyset != NULL) {
+    if (k->why_no_row_versions != NULL) {
         switch (info_type) {
-        case SQL_SCROLL_OPTIONS: bits |= SQL_SO_KEYSET_DRIVEN; break;
-        case SQL_KEYSET_CURSOR_ATTRIBUTES1:
-        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= 0xFFFFFFFFu; break;
-        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_LOCK | SQL_SCCO_OPT_ROWVER; break;
+        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= SQL_CA2_OPT_ROWVER_CONCURRENCY; break;
+        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_OPT_ROWVER; break;
         default: break;
         }
     }
@@ -415,6 +412,7 @@ static SQLUINTEGER missing_cursor_bits(const gc_conn_kind *k, SQLUSMALLINT info_
         case SQL_LOCK_TYPES: bits |= SQL_LCK_EXCLUSIVE; break;
         case SQL_STATIC_CURSOR_ATTRIBUTES1:
         case SQL_KEYSET_CURSOR_ATTRIBUTES1: bits |= SQL_CA1_LOCK_EXCLUSIVE; break;
+        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= SQL_CA2_LOCK_CONCURRENCY; break;
         case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_LOCK; break;
         default: break;
         }

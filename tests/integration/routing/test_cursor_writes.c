@@ -13,6 +13,10 @@
  * a third group join the transaction on each owner: ROLLBACK leaves every
  * shard as it was, COMMIT applies all of it. A cursor without the primary
  * key in its select list cannot change rows (HY000) and sends nothing.
+ * A keyset-driven cursor re-reads each row on its owner: in a transaction
+ * pinned to G1, a row it updated in G2 is re-read on G2's primary, in the
+ * transaction, and keeps its new value; with autocommit on, another
+ * session's update and delete on the owner show at the next fetch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,9 +153,9 @@ static bool first_state_is(SQLHSTMT h, const char *state, char *message, size_t 
     return strcmp((char *)got, state) == 0;
 }
 
-/* Opens a static SQL_CONCUR_VALUES cursor on the accounts in ids and
+/* Opens a SQL_CONCUR_VALUES cursor of `type` on the accounts in ids and
  * fetches them all as one rowset. */
-static void open_cursor(cursor *k, SQLHDBC dbc)
+static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type)
 {
     char sql[512] = "SELECT id, balance FROM accounts WHERE id IN (";
     for (int i = 0; i < n_ids; i++)
@@ -160,8 +164,7 @@ static void open_cursor(cursor *k, SQLHDBC dbc)
     strcat(sql, ") ORDER BY id");
     memset(k, 0, sizeof *k);
     rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &k->h), SQL_HANDLE_DBC, dbc, "alloc");
-    check(SQLSetStmtAttr(k->h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), k->h,
-          "cursor type");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)type, 0), k->h, "cursor type");
     check(SQLSetStmtAttr(k->h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), k->h,
           "concurrency");
     check(SQLSetStmtAttr(k->h, SQL_ATTR_USE_BOOKMARKS, (SQLPOINTER)SQL_UB_VARIABLE, 0), k->h,
@@ -179,6 +182,11 @@ static void open_cursor(cursor *k, SQLHDBC dbc)
     check(SQLSetStmtAttr(k->h, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0), k->h, "fetched");
     check(SQLFetchScroll(k->h, SQL_FETCH_FIRST, 0), k->h, "SQLFetchScroll");
     k->rows = (int)fetched;
+}
+
+static void open_cursor(cursor *k, SQLHDBC dbc)
+{
+    open_cursor_of(k, dbc, SQL_CURSOR_STATIC);
 }
 
 /* The rowset row holding the n-th account (0-based) of group g. */
@@ -329,6 +337,69 @@ static void refused_without_key(SQLHDBC dbc)
     printf("without the key: %s\n", message);
 }
 
+static void fetch_first(cursor *k, const char *what)
+{
+    check(SQLFetchScroll(k->h, SQL_FETCH_FIRST, 0), k->h, what);
+}
+
+#define REREAD_LIKE "SELECT id, balance FROM accounts WHERE id = $1%"
+
+/* Keyset-driven: each row is re-read on its owner (see the top). */
+static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
+{
+    restore_accounts();
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;LocalityMemberPolicy=0;LocalityGroupPolicy=1;LocalityGroupPath=G1", dsn);
+    SQLHENV env;
+    SQLHDBC dbc;
+    rt_odbc_connect(&env, &dbc, connstr);
+
+    /* Autocommit: another session's committed changes show. */
+    cursor k;
+    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN);
+    int r3 = row_of_group(&k, g3, 0), r3b = row_of_group(&k, g3, 1);
+    int64_t id3 = k.id[r3], id3b = k.id[r3b];
+    on_owner(id3, "UPDATE accounts SET balance = 7");
+    on_owner(id3b, "DELETE FROM accounts");
+    fetch_first(&k, "keyset fetch");
+    if (strcmp(k.balance[r3], "7.00") != 0 || k.status[r3] != SQL_ROW_UPDATED ||
+        k.status[r3b] != SQL_ROW_DELETED)
+        rt_fail("keyset, autocommit: account %lld shows %s (status %u), account %lld status %u",
+                (long long)id3, k.balance[r3], k.status[r3], (long long)id3b, k.status[r3b]);
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+    restore_accounts();
+
+    /* A transaction pinned to G1 re-reads its own update of a G2 row there. */
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit off");
+    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN);
+    int r2 = row_of_group(&k, g2, 0);
+    int64_t id2 = k.id[r2];
+    set_balance(&k, r2, "444.00");
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r2 + 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), k.h,
+          "keyset update");
+    rt_reset_statements(&cluster);
+    fetch_first(&k, "keyset fetch after the update");
+    long on_g2 = rt_calls(&cluster, rt_primary_of(&cluster, g2), REREAD_LIKE);
+    /* Both rows of G2, the group the transaction joined, are read there. */
+    if (strcmp(k.balance[r2], "444.00") != 0 || k.status[r2] != SQL_ROW_UPDATED ||
+        on_g2 != PER_GROUP)
+        rt_fail("keyset, transaction: account %lld shows %s (status %u), re-read %ld times on "
+                "%s", (long long)id2, k.balance[r2], k.status[r2], on_g2,
+                owner_primary(id2)->name);
+    long on_g1 = rt_calls(&cluster, rt_primary_of(&cluster, g1), REREAD_LIKE);
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT), SQL_HANDLE_DBC, dbc, "commit");
+    expect_balance(id2, "444.00", "keyset commit");
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit on");
+    rt_odbc_disconnect(env, dbc);
+    printf("keyset: others' changes seen; %ld rows of G2 re-read on %s (the update among them), "
+           "%ld on the pin %s\n", on_g2, owner_primary(id2)->name, on_g1,
+           cluster.members[rt_primary_of(&cluster, g1)].name);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -355,6 +426,7 @@ int main(int argc, char **argv)
                   SQL_HANDLE_DBC, dbc, "autocommit off");
     transaction_changes(dbc, g1, g2, g3, SQL_ROLLBACK);
     transaction_changes(dbc, g1, g2, g3, SQL_COMMIT);
+    keyset_rereads(argv[2], g1, g2, g3);
     rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
                   SQL_HANDLE_DBC, dbc, "autocommit on");
     rt_odbc_disconnect(env, dbc);
