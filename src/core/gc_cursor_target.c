@@ -142,9 +142,14 @@ static Oid set_table(gc_stmt *s)
     } else if (s->conn->kind->several_sessions && !gc_result_described_by_current_session(s)) {
         /* Each member has its own oids: only the member that described the
          * set can tell which table it names. */
-        gc_diag_add(&s->h.diag, "HY000", 0,
-                    "the cursor cannot change rows: its table is no longer known to the member "
-                    "the connection uses now; execute the SELECT again");
+        if (s->spans_groups)
+            gc_diag_add(&s->h.diag, "HY000", 0,
+                        "the cursor cannot change rows: its rows were read from several groups' "
+                        "members");
+        else
+            gc_diag_add(&s->h.diag, "HY000", 0,
+                        "the cursor cannot change rows: its table is no longer known to the "
+                        "member the connection uses now; execute the SELECT again");
         table = InvalidOid;
     }
     return table;
