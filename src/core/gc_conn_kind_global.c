@@ -215,10 +215,8 @@ const gc_conn_kind gc_conn_kind_global = {
     .keeps_statement_name = true,
     .several_sessions = true,
     /* A row of a group the transaction has not joined is read through
-     * postgres_fdw, whose xmin is not the row's, and a lock taken there
-     * would be postgres_fdw's session's, not the transaction's. */
-    .why_no_row_versions = "a global connection reads some rows through postgres_fdw, "
-                           "which does not give their versions",
+     * postgres_fdw: a lock taken there would be postgres_fdw's session's,
+     * not the transaction's. */
     .why_no_row_locks = "rows of a global connection cannot be locked through a cursor",
     .begin_suffix = "; " GC_REMOTE_WRITE_TXN_MARK,
     .analyze = gc_route_analyze,

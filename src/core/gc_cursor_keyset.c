@@ -60,9 +60,7 @@ static SQLRETURN keep_keyset(gc_stmt *s)
     int before = s->h.diag.count;
     const gc_write_target *t = gc_cursor_target(s);
     drop_diagnostics(s, before);
-    if (t == NULL && s->conn->kind->several_sessions)
-        why = "the select list must come from one table and hold its primary key";
-    else if (t == NULL)
+    if (t == NULL)
         why = "the select list must come from one table and hold its primary key "
               "(or, without one, all its columns)";
     else if (column_twice(s, t))
@@ -77,17 +75,15 @@ static SQLRETURN keep_keyset(gc_stmt *s)
 
 /* Concurrency the cursor cannot give becomes SQL_CONCUR_VALUES, 01S02:
  * row versions are read with each rowset's re-read and locks taken by it,
- * so both need a keyset cursor (and a connection kind that has them), and
- * a lock lasts only as long as the transaction (autocommit off) it is
- * taken in. */
+ * so both need a keyset cursor (and locks a connection kind that has
+ * them), and a lock lasts only as long as the transaction (autocommit off)
+ * it is taken in. */
 static SQLRETURN keep_concurrency(gc_stmt *s)
 {
     const gc_conn_kind *kind = s->conn->kind;
     const char *why = NULL;
     bool keyset = s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN;
-    if (s->concurrency == SQL_CONCUR_ROWVER && kind->why_no_row_versions != NULL)
-        why = kind->why_no_row_versions;
-    else if (s->concurrency == SQL_CONCUR_LOCK && kind->why_no_row_locks != NULL)
+    if (s->concurrency == SQL_CONCUR_LOCK && kind->why_no_row_locks != NULL)
         why = kind->why_no_row_locks;
     else if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
         why = "SQL_CONCUR_ROWVER needs a keyset-driven cursor";
@@ -364,12 +360,14 @@ SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s)
     return rc;
 }
 
-SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count)
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count, bool for_change)
 {
     const char *why = s->conn->kind->why_no_row_locks;
-    if (why == NULL && s->conn->autocommit)
+    if (s->conn->autocommit)
         why = "SQL_LOCK_EXCLUSIVE needs a transaction (autocommit off): PostgreSQL keeps a "
               "row lock until the transaction ends";
+    else if (why != NULL && for_change)
+        return SQL_SUCCESS;     /* the UPDATE or DELETE locks the rows it changes */
     if (why != NULL) {
         gc_diag_add(&s->h.diag, "HYC00", 0, "optional feature not implemented: %s", why);
         return SQL_ERROR;

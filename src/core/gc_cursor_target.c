@@ -8,8 +8,8 @@
 #include "core/gc_conn_kind.h"
 #include "core/gc_cursor_target.h"
 
-/* The table's name, and per column its number, quoted name and whether it
- * is in the primary key. With $2, a partitioned table without a primary key
+/* The table's name, and per column its number, quoted name, whether it is
+ * in the primary key and whether the table is partitioned. With $2, a partitioned table without a primary key
  * of its own takes that of one of its partitions: a global connection's
  * sharded table has its key on its local shards alone (a parent with
  * foreign partitions can have no unique index), and the key includes the
@@ -22,7 +22,8 @@ static const char target_sql[] =
     "   ORDER BY i.indrelid = $1::oid DESC LIMIT 1)"
     "SELECT c.oid::regclass::text, a.attnum, quote_ident(a.attname),"
     "       coalesce(a.attname IN (SELECT k.attname FROM primary_key p JOIN pg_attribute k"
-    "           ON k.attrelid = p.indrelid AND k.attnum = ANY (p.indkey::int2[])), false)"
+    "           ON k.attrelid = p.indrelid AND k.attnum = ANY (p.indkey::int2[])), false),"
+    "       c.relkind = 'p'"
     "  FROM pg_class c"
     "  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
     " WHERE c.oid = $1::oid";
@@ -180,11 +181,14 @@ static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGres
     }
     if (keys_in_table > 0 && keys_seen == keys_in_table)
         return true;
-    /* A row found by its values would be looked for in every group. */
-    if (s->conn->kind->several_sessions) {
+    /* A global connection finds a sharded table's row in its owner group by
+     * the key: found by its values it would be looked for in every group. */
+    bool partitioned = PQntuples(cat) > 0 && PQgetvalue(cat, 0, 4)[0] == 't';
+    if (s->conn->kind->several_sessions && partitioned) {
         gc_diag_add(&s->h.diag, "HY000", 0,
-                    "the cursor cannot change rows of %s: %s (a global connection finds a row, "
-                    "and the group that owns it, by the primary key)", t->table,
+                    "the cursor cannot change rows of %s: %s (a global connection finds a row "
+                    "of a partitioned table, and the group that owns it, by the primary key)",
+                    t->table,
                     keys_in_table > 0 ? "its primary key columns must be in the select list"
                                       : "the table has no primary key");
         return false;

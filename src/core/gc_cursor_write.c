@@ -222,7 +222,9 @@ static bool append_version_check(gc_stmt *s, const gc_write_target *t, int row,
 
 /* Appends the condition that finds block row `row` again and checks it
  * still holds what the cursor read (the row's version with
- * SQL_CONCUR_ROWVER when the cursor read it):
+ * SQL_CONCUR_ROWVER when the cursor read one: a row a global connection
+ * read through postgres_fdw has xmin 0, no version, and is checked by its
+ * values):
  *   " WHERE <key> = $n ... AND <column> IS NOT DISTINCT FROM $m ..."
  * or, without a usable key, one row equal in every column:
  *   " WHERE (tableoid, ctid) = (SELECT tableoid, ctid FROM t WHERE <column> IS NOT

@@ -396,28 +396,19 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
 }
 
 /* The bits of a cursor answer the connection's kind cannot give: row
- * versions and row locks (gc_cursor_keyset.c). */
+ * locks (gc_cursor_keyset.c). */
 static SQLUINTEGER missing_cursor_bits(const gc_conn_kind *k, SQLUSMALLINT info_type)
 {
-    SQLUINTEGER bits = 0;
-    if (k->why_no_row_versions != NULL) {
-        switch (info_type) {
-        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= SQL_CA2_OPT_ROWVER_CONCURRENCY; break;
-        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_OPT_ROWVER; break;
-        default: break;
-        }
+    if (k->why_no_row_locks == NULL)
+        return 0;
+    switch (info_type) {
+    case SQL_LOCK_TYPES: return SQL_LCK_EXCLUSIVE;
+    case SQL_STATIC_CURSOR_ATTRIBUTES1:
+    case SQL_KEYSET_CURSOR_ATTRIBUTES1: return SQL_CA1_LOCK_EXCLUSIVE;
+    case SQL_KEYSET_CURSOR_ATTRIBUTES2: return SQL_CA2_LOCK_CONCURRENCY;
+    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_LOCK;
+    default: return 0;
     }
-    if (k->why_no_row_locks != NULL) {
-        switch (info_type) {
-        case SQL_LOCK_TYPES: bits |= SQL_LCK_EXCLUSIVE; break;
-        case SQL_STATIC_CURSOR_ATTRIBUTES1:
-        case SQL_KEYSET_CURSOR_ATTRIBUTES1: bits |= SQL_CA1_LOCK_EXCLUSIVE; break;
-        case SQL_KEYSET_CURSOR_ATTRIBUTES2: bits |= SQL_CA2_LOCK_CONCURRENCY; break;
-        case SQL_SCROLL_CONCURRENCY: bits |= SQL_SCCO_LOCK; break;
-        default: break;
-        }
-    }
-    return bits;
 }
 
 static SQLRETURN put_number(info_kind kind, SQLUINTEGER v, SQLPOINTER value,

@@ -15,8 +15,10 @@
  * key in its select list cannot change rows (HY000) and sends nothing.
  * A keyset-driven cursor re-reads each row on its owner: in a transaction
  * pinned to G1, a row it updated in G2 is re-read on G2's primary, in the
- * transaction, and keeps its new value; with autocommit on, another
- * session's update and delete on the owner show at the next fetch.
+ * transaction, and keeps its new value (SQL_CONCUR_ROWVER: the row was
+ * first read through postgres_fdw, without a version, and is updated by
+ * its values); with autocommit on, another session's update and delete on
+ * the owner show at the next fetch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,9 +155,9 @@ static bool first_state_is(SQLHSTMT h, const char *state, char *message, size_t 
     return strcmp((char *)got, state) == 0;
 }
 
-/* Opens a SQL_CONCUR_VALUES cursor of `type` on the accounts in ids and
+/* Opens a cursor of `type` and `concurrency` on the accounts in ids and
  * fetches them all as one rowset. */
-static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type)
+static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type, SQLULEN concurrency)
 {
     char sql[512] = "SELECT id, balance FROM accounts WHERE id IN (";
     for (int i = 0; i < n_ids; i++)
@@ -165,7 +167,7 @@ static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type)
     memset(k, 0, sizeof *k);
     rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &k->h), SQL_HANDLE_DBC, dbc, "alloc");
     check(SQLSetStmtAttr(k->h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)type, 0), k->h, "cursor type");
-    check(SQLSetStmtAttr(k->h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), k->h,
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)concurrency, 0), k->h,
           "concurrency");
     check(SQLSetStmtAttr(k->h, SQL_ATTR_USE_BOOKMARKS, (SQLPOINTER)SQL_UB_VARIABLE, 0), k->h,
           "bookmarks");
@@ -186,7 +188,7 @@ static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type)
 
 static void open_cursor(cursor *k, SQLHDBC dbc)
 {
-    open_cursor_of(k, dbc, SQL_CURSOR_STATIC);
+    open_cursor_of(k, dbc, SQL_CURSOR_STATIC, SQL_CONCUR_VALUES);
 }
 
 /* The rowset row holding the n-th account (0-based) of group g. */
@@ -342,7 +344,7 @@ static void fetch_first(cursor *k, const char *what)
     check(SQLFetchScroll(k->h, SQL_FETCH_FIRST, 0), k->h, what);
 }
 
-#define REREAD_LIKE "SELECT id, balance FROM accounts WHERE id = $1%"
+#define REREAD_LIKE "SELECT id, balance% FROM accounts WHERE id = $1%"
 
 /* Keyset-driven: each row is re-read on its owner (see the top). */
 static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
@@ -357,7 +359,7 @@ static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
 
     /* Autocommit: another session's committed changes show. */
     cursor k;
-    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN);
+    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN, SQL_CONCUR_VALUES);
     int r3 = row_of_group(&k, g3, 0), r3b = row_of_group(&k, g3, 1);
     int64_t id3 = k.id[r3], id3b = k.id[r3b];
     on_owner(id3, "UPDATE accounts SET balance = 7");
@@ -370,10 +372,12 @@ static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
     SQLFreeHandle(SQL_HANDLE_STMT, k.h);
     restore_accounts();
 
-    /* A transaction pinned to G1 re-reads its own update of a G2 row there. */
+    /* A transaction pinned to G1 re-reads its own update of a G2 row there.
+     * With row versions: the G2 row was first read through postgres_fdw
+     * (no version), so the update checks its values, not a version 0. */
     rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
                   SQL_HANDLE_DBC, dbc, "autocommit off");
-    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN);
+    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN, SQL_CONCUR_ROWVER);
     int r2 = row_of_group(&k, g2, 0);
     int64_t id2 = k.id[r2];
     set_balance(&k, r2, "444.00");
