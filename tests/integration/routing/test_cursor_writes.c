@@ -43,6 +43,7 @@ typedef struct {
     char balance[MAX_ROWS][32];
     SQLLEN balance_ind[MAX_ROWS];
     SQLUSMALLINT status[MAX_ROWS];
+    SQLULEN fetched;          /* SQL_ATTR_ROWS_FETCHED_PTR: written at every fetch */
     int rows;
 } cursor;
 
@@ -180,10 +181,9 @@ static void open_cursor_of(cursor *k, SQLHDBC dbc, SQLULEN type, SQLULEN concurr
     check(SQLBindCol(k->h, 1, SQL_C_SBIGINT, k->id, 0, k->id_ind), k->h, "bind id");
     check(SQLBindCol(k->h, 2, SQL_C_CHAR, k->balance, sizeof k->balance[0], k->balance_ind),
           k->h, "bind balance");
-    SQLULEN fetched = 0;
-    check(SQLSetStmtAttr(k->h, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0), k->h, "fetched");
+    check(SQLSetStmtAttr(k->h, SQL_ATTR_ROWS_FETCHED_PTR, &k->fetched, 0), k->h, "fetched");
     check(SQLFetchScroll(k->h, SQL_FETCH_FIRST, 0), k->h, "SQLFetchScroll");
-    k->rows = (int)fetched;
+    k->rows = (int)k->fetched;
 }
 
 static void open_cursor(cursor *k, SQLHDBC dbc)
