@@ -215,6 +215,7 @@ static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
             break;
         advance(c);
     }
+    out->drop_cascade = out->n_drop > 0 && take_kw(c, "cascade");
     if (out->n_drop > 0)
         copy_written(out->table_as_written, sizeof out->table_as_written, c,
                      out->drop_names[0].start, out->drop_names[0].end);

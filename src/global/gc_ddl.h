@@ -100,6 +100,7 @@ typedef struct gc_ddl_plan {
     int n_drop;
     struct { size_t start, end; } drop_names[GC_DDL_MAX_DROP];
     bool drop_if_exists;
+    bool drop_cascade;          /* CASCADE follows the list */
     size_t drop_tail;
     /* GC_DDL_EVERY_GROUP on one table or index (see gc_ddl_target). */
     gc_ddl_target target;

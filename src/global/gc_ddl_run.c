@@ -226,9 +226,11 @@ static void append_drop_name_literal(gc_strbuf *sb, const char *sql, const gc_dd
 }
 
 /* Before DROP TABLE on a group: removes the catalog row of each table named
- * that a driver registered (origin 'ddl'; gcctl's rows stay), in the DROP's
- * own transaction. NULL when memory runs out; caller frees. */
-static char *unregister_sql(const char *sql, const gc_ddl_plan *plan)
+ * that a driver registered (origin 'ddl'; gcctl's rows stay), and of each
+ * solo view its CASCADE drops (`cascaded`: literals of their names, each
+ * followed by a comma), in the DROP's own transaction. NULL when memory
+ * runs out; caller frees. */
+static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char *cascaded)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -240,6 +242,12 @@ static char *unregister_sql(const char *sql, const gc_ddl_plan *plan)
         gc_strbuf_append_str(&sb, " PERFORM gcluster.unregister_solo_table(to_regclass(");
         append_drop_name_literal(&sb, sql, plan, k);
         gc_strbuf_append_str(&sb, "));");
+    }
+    if (cascaded != NULL && cascaded[0] != '\0') {
+        gc_strbuf_append_str(&sb, " PERFORM gcluster.unregister_solo_table(to_regclass(n))"
+                                  " FROM unnest(ARRAY[");
+        gc_strbuf_append(&sb, cascaded, strlen(cascaded) - 1);     /* the last comma */
+        gc_strbuf_append_str(&sb, "]::text[]) n;");
     }
     gc_strbuf_append_str(&sb, " END IF; END $gcodbc_ddl$");
     return gc_strbuf_take(&sb);
@@ -274,6 +282,55 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
         foreign[k] = strcmp(PQgetvalue(r, k, 0), "f") == 0;
     PQclear(r);
     return true;
+}
+
+/* The solo materialized views (driver-made: a catalog row, the view on
+ * its owner, foreign tables elsewhere) that a DROP ... CASCADE of the named
+ * tables drops on group dg, directly or through views. The owner drops
+ * such a view by the cascade; its foreign tables on the other groups
+ * depend on nothing there and would stay, with its catalog row. Appends
+ * each name as a literal and a comma to `literals`, and to `names` as
+ * written for a DROP (", name"). One round trip. */
+static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char *sql,
+                                const gc_ddl_plan *plan, gc_strbuf *literals,
+                                gc_strbuf *names, gc_error *err)
+{
+    gc_strbuf q;
+    gc_strbuf_init(&q);
+    gc_strbuf_append_str(&q,
+        "WITH RECURSIVE dropped(oid) AS ("
+        " SELECT to_regclass(n)::oid FROM unnest(ARRAY[");
+    for (int k = 0; k < plan->n_drop; k++) {
+        if (k > 0)
+            gc_strbuf_append_str(&q, ", ");
+        append_drop_name_literal(&q, sql, plan, k);
+    }
+    gc_strbuf_append_str(&q,
+        "]::text[]) n WHERE to_regclass(n) IS NOT NULL"
+        " UNION SELECT r.ev_class FROM dropped d"
+        "  JOIN pg_depend p ON p.refclassid = 'pg_class'::regclass AND p.refobjid = d.oid"
+        "   AND p.classid = 'pg_rewrite'::regclass"
+        "  JOIN pg_rewrite r ON r.oid = p.objid AND r.ev_class <> d.oid)"
+        " SELECT c.oid::regclass::text FROM dropped d JOIN pg_class c ON c.oid = d.oid"
+        " WHERE c.relkind = 'm' AND c.relname IN"
+        "  (SELECT name FROM gcluster.tables WHERE method = 'solo')");
+    char *text = gc_strbuf_take(&q);
+    PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
+    free(text);
+    if (r == NULL) {
+        if (err->sqlstate[0] == '\0')
+            gc_error_set(err, "HY001", 0, "out of memory");
+        name_group(err, t, dg);
+        return false;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        gc_ddl_append_literal(literals, PQgetvalue(r, i, 0));
+        gc_strbuf_append_str(literals, ",");
+        gc_strbuf_append_str(names, ", ");
+        gc_strbuf_append_str(names, PQgetvalue(r, i, 0));
+    }
+    PQclear(r);
+    return !literals->failed && !names->failed;
 }
 
 /* Appends "DROP <what> [IF EXISTS] the names k with foreign[k] == want,
@@ -618,6 +675,24 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         return prepare_targeted(t, groups, n, sql, plan, b, &out->result, err);
     char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
     bool ok = true;
+    /* DROP ... CASCADE: the solo views it drops on their owners, found on
+     * every group before any runs; every group unregisters them and drops
+     * their foreign tables. */
+    gc_strbuf cascaded, cascaded_names;
+    gc_strbuf_init(&cascaded);
+    gc_strbuf_init(&cascaded_names);
+    if (plan->scope == GC_DDL_EVERY_GROUP && plan->drop_table_rest > 0 && plan->drop_cascade) {
+        for (int k = 0; k < n && ok; k++)
+            ok = find_cascaded_views(t, &groups[k], sql, plan, &cascaded, &cascaded_names, err);
+    }
+    char *drop_twins = NULL;
+    if (ok && cascaded_names.len > 0) {
+        gc_strbuf d;
+        gc_strbuf_init(&d);
+        gc_strbuf_appendf(&d, "DROP FOREIGN TABLE IF EXISTS %s CASCADE", cascaded_names.data + 2);
+        drop_twins = gc_strbuf_take(&d);
+        ok = drop_twins != NULL;
+    }
     for (int k = 0; k < n && ok; k++) {
         ddl_group *dg = &groups[k];
         bool on_owner = k == 0 && (plan->scope == GC_DDL_SOLO_TABLE ||
@@ -625,13 +700,14 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
-            char *before = drop && plan->n_drop > 0 ? unregister_sql(sql, plan) : NULL;
+            char *before = drop && plan->n_drop > 0
+                               ? unregister_sql(sql, plan, cascaded.data) : NULL;
             ok = !drop || own != NULL;
             if (ok && drop && plan->n_drop > 0 && before == NULL) {
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }
-            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, NULL, b,
+            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, drop_twins, b,
                                      &out->result, err);
             free(own);
             free(before);
@@ -663,6 +739,9 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
     free(qualified);
     free(schema);
     free(table);
+    free(drop_twins);
+    gc_strbuf_free(&cascaded);
+    gc_strbuf_free(&cascaded_names);
     return ok;
 }
 

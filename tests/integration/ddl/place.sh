@@ -167,6 +167,26 @@ on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'mv_totals'" 0 "DROP
 nothing_pending "DROP MATERIALIZED VIEW"
 echo "ok: DROP MATERIALIZED VIEW dropped the view on G2 and its foreign table on G1"
 
+# DROP TABLE ... CASCADE of a solo table a solo materialized view reads
+# (through a view): the cascade drops the view on its owner, the driver its
+# foreign table on the other group and its catalog row everywhere, in the
+# same transaction; the name is free again.
+expect_ok "$(on G2 "CREATE TABLE mv_src (id int PRIMARY KEY, v int)")" "CREATE TABLE mv_src"
+expect_ok "$(on G2 "CREATE VIEW mv_src_view AS SELECT id, v FROM mv_src")" "CREATE VIEW over mv_src"
+expect_ok "$(on G2 "CREATE MATERIALIZED VIEW mv_dep AS SELECT id, v FROM mv_src_view")" \
+    "CREATE MATERIALIZED VIEW mv_dep"
+expect_kinds mv_dep "G1:f G2:m" "the materialized view over a solo table"
+expect_ok "$(on G1 "DROP TABLE mv_src CASCADE")" "DROP TABLE ... CASCADE"
+expect_kinds mv_src "G1:- G2:-" "DROP TABLE ... CASCADE"
+expect_kinds mv_src_view "G1:- G2:-" "the view dropped by the cascade"
+expect_kinds mv_dep "G1:- G2:-" "the materialized view dropped by the cascade"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('mv_src', 'mv_dep')" 0 \
+    "the catalog rows after DROP TABLE ... CASCADE"
+nothing_pending "DROP TABLE ... CASCADE"
+expect_ok "$(on G1 "CREATE MATERIALIZED VIEW mv_dep AS SELECT 1 AS one")" "the name made again"
+expect_ok "$(on G1 "DROP MATERIALIZED VIEW mv_dep")" "DROP of the new view"
+echo "ok: DROP TABLE ... CASCADE dropped the solo materialized view on its owner and its foreign table"
+
 # A materialized view made on every group (not by the driver) behaves as
 # before: its REFRESH runs on the policy's group, DROP on every group.
 for g in G1 G2; do
