@@ -9,11 +9,12 @@
 #include "core/gc_cursor_target.h"
 
 /* The table's name, and per column its number, quoted name, whether it is
- * in the primary key and whether the table is partitioned. With $2, a partitioned table without a primary key
- * of its own takes that of one of its partitions: a global connection's
- * sharded table has its key on its local shards alone (a parent with
- * foreign partitions can have no unique index), and the key includes the
- * sharding key, so it is unique across the shards. */
+ * in the primary key and whether the table is partitioned. With $2, a
+ * partitioned table without a primary key of its own takes that of one of
+ * its partitions: a global connection's sharded table has its key on its
+ * local shards alone (a parent with foreign partitions can have no unique
+ * index), and the key includes the sharding key, so it is unique across
+ * the shards. */
 static const char target_sql[] =
     "WITH primary_key AS ("
     "  SELECT i.indrelid, i.indkey FROM pg_index i"

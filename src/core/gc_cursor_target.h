@@ -4,9 +4,9 @@
  * from one table, and either that table's primary key columns are all in
  * the select list (a row is found again by its key), or every column of the
  * table is (a row is found by all its values: rows equal in every column
- * cannot be told apart, so any one of them is the row; not on a global
- * connection, where the key also finds the row's owner group).
- * docs/cursors.md says why not ctid.
+ * cannot be told apart, so any one of them is the row; not a partitioned
+ * table's on a global connection, where the key also finds the row's
+ * owner group). docs/cursors.md says why not ctid.
  */
 #ifndef GC_CURSOR_TARGET_H
 #define GC_CURSOR_TARGET_H

@@ -87,9 +87,8 @@ static SQLRETURN set_cursor_attr(gc_stmt *s, SQLINTEGER attr, SQLULEN v)
 
 /* SQL_ATTR_CONCURRENCY: read-only, optimistic by values or by row versions,
  * or locking (gc_cursor_write.c, gc_cursor_keyset.c: versions and locks
- * need a keyset cursor, and locks a transaction; otherwise the first fetch
- * makes them values with 01S02; so on a global connection, whose cursors
- * are static). */
+ * need a keyset cursor, and locks a transaction and a connection kind
+ * that has them; otherwise the first fetch makes them values with 01S02). */
 static SQLRETURN set_concurrency(gc_stmt *s, SQLULEN v)
 {
     if (v != SQL_CONCUR_READ_ONLY && v != SQL_CONCUR_LOCK && v != SQL_CONCUR_ROWVER &&

@@ -286,7 +286,8 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
 
 /* The solo materialized views (driver-made: a catalog row, the view on
  * its owner, foreign tables elsewhere) that a DROP ... CASCADE of the named
- * tables drops on group dg, directly or through views. The owner drops
+ * tables drops on group dg, directly or through views (not those named:
+ * the statement drops them everywhere). The owner drops
  * such a view by the cascade; its foreign tables on the other groups
  * depend on nothing there and would stay, with its catalog row. Appends
  * each name as a literal and a comma to `literals`, and to `names` as
@@ -297,23 +298,23 @@ static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char 
 {
     gc_strbuf q;
     gc_strbuf_init(&q);
-    gc_strbuf_append_str(&q,
-        "WITH RECURSIVE dropped(oid) AS ("
-        " SELECT to_regclass(n)::oid FROM unnest(ARRAY[");
+    gc_strbuf_append_str(&q, "WITH RECURSIVE named AS ("
+                             " SELECT to_regclass(n)::oid AS oid FROM unnest(ARRAY[");
     for (int k = 0; k < plan->n_drop; k++) {
         if (k > 0)
             gc_strbuf_append_str(&q, ", ");
         append_drop_name_literal(&q, sql, plan, k);
     }
     gc_strbuf_append_str(&q,
-        "]::text[]) n WHERE to_regclass(n) IS NOT NULL"
+        "]::text[]) n WHERE to_regclass(n) IS NOT NULL),"
+        " dropped(oid) AS (SELECT oid FROM named"
         " UNION SELECT r.ev_class FROM dropped d"
         "  JOIN pg_depend p ON p.refclassid = 'pg_class'::regclass AND p.refobjid = d.oid"
         "   AND p.classid = 'pg_rewrite'::regclass"
         "  JOIN pg_rewrite r ON r.oid = p.objid AND r.ev_class <> d.oid)"
         " SELECT c.oid::regclass::text FROM dropped d JOIN pg_class c ON c.oid = d.oid"
-        " WHERE c.relkind = 'm' AND c.relname IN"
-        "  (SELECT name FROM gcluster.tables WHERE method = 'solo')");
+        " WHERE c.relkind = 'm' AND c.oid NOT IN (SELECT oid FROM named)"
+        "  AND c.relname IN (SELECT name FROM gcluster.tables WHERE method = 'solo')");
     char *text = gc_strbuf_take(&q);
     PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
     free(text);
