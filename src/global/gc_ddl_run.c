@@ -225,6 +225,16 @@ static void append_drop_name_literal(gc_strbuf *sb, const char *sql, const gc_dd
     gc_ddl_append_literal(sb, name);
 }
 
+/* Appends the DROP's names as the elements of an array literal. */
+static void append_drop_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_plan *plan)
+{
+    for (int k = 0; k < plan->n_drop; k++) {
+        if (k > 0)
+            gc_strbuf_append_str(sb, ", ");
+        append_drop_name_literal(sb, sql, plan, k);
+    }
+}
+
 /* Before DROP TABLE on a group: removes the catalog row of each table named
  * that a driver registered (origin 'ddl'; gcctl's rows stay), and of each
  * solo view its CASCADE drops (`cascaded`: literals of their names, each
@@ -262,11 +272,7 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, "SELECT coalesce((SELECT relkind::text FROM pg_class"
                              " WHERE oid = to_regclass(n)), '') FROM unnest(ARRAY[");
-    for (int k = 0; k < plan->n_drop; k++) {
-        if (k > 0)
-            gc_strbuf_append_str(&q, ", ");
-        append_drop_name_literal(&q, sql, plan, k);
-    }
+    append_drop_names_array(&q, sql, plan);
     gc_strbuf_append_str(&q, "]::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i");
     char *text = gc_strbuf_take(&q);
     PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
@@ -300,11 +306,7 @@ static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char 
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, "WITH RECURSIVE named AS ("
                              " SELECT to_regclass(n)::oid AS oid FROM unnest(ARRAY[");
-    for (int k = 0; k < plan->n_drop; k++) {
-        if (k > 0)
-            gc_strbuf_append_str(&q, ", ");
-        append_drop_name_literal(&q, sql, plan, k);
-    }
+    append_drop_names_array(&q, sql, plan);
     gc_strbuf_append_str(&q,
         "]::text[]) n WHERE to_regclass(n) IS NOT NULL),"
         " dropped(oid) AS (SELECT oid FROM named"

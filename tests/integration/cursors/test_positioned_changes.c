@@ -244,6 +244,30 @@ static void rollback_and_refusals(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* Three rows of (int, text) bound for a static SQL_CONCUR_VALUES cursor. */
+typedef struct int_text_rows {
+    SQLINTEGER i[3];
+    char text[3][8];
+    SQLLEN i_ind[3], t_ind[3];
+    SQLUSMALLINT status[3];
+} int_text_rows;
+
+/* A static SQL_CONCUR_VALUES cursor over sql (an int and a text column),
+ * its first rowset of up to three rows fetched into r. */
+static SQLHSTMT int_text_cursor(st_conn *c, int_text_rows *r, const char *sql)
+{
+    SQLHSTMT s = st_stmt(c);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)3, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_STATUS_PTR, r->status, 0), s);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS), s);
+    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, r->i, 0, r->i_ind), s);
+    ST_OK(SQLBindCol(s, 2, SQL_C_CHAR, r->text, sizeof r->text[0], r->t_ind), s);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
+    return s;
+}
+
 /* A table without a primary key: the select list has all its columns, so a
  * row is found by its values; of two equal rows one changes. */
 static void table_without_key(st_conn *c)
@@ -251,21 +275,10 @@ static void table_without_key(st_conn *c)
     st_exec(c, "drop table if exists cur_nokey");
     st_exec(c, "create table cur_nokey(i int, t text)");
     st_exec(c, "insert into cur_nokey values (1, 'a'), (1, 'a'), (2, null)");
-    SQLHSTMT s = st_stmt(c);
-    SQLINTEGER i[3];
-    char text[3][8];
-    SQLLEN i_ind[3], t_ind[3];
-    SQLUSMALLINT status[3];
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), s);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)3, 0), s);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_STATUS_PTR, status, 0), s);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select i, t from cur_nokey order by i", SQL_NTS), s);
-    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, i, 0, i_ind), s);
-    ST_OK(SQLBindCol(s, 2, SQL_C_CHAR, text, sizeof text[0], t_ind), s);
-    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
-    strcpy(text[0], "x");
-    t_ind[0] = SQL_NTS;
+    int_text_rows r;
+    SQLHSTMT s = int_text_cursor(c, &r, "select i, t from cur_nokey order by i");
+    strcpy(r.text[0], "x");
+    r.t_ind[0] = SQL_NTS;
     ST_OK(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
     ST_CHECK(strcmp(st_query_text(c, "select string_agg(coalesce(t, '-'), ',' order by t) "
                                      "from cur_nokey"), "a,x,-") == 0,
@@ -291,19 +304,10 @@ static void partitioned_without_key(st_conn *c)
     st_exec(c, "create table cur_parted_1 partition of cur_parted for values in (1)");
     st_exec(c, "create table cur_parted_2 partition of cur_parted for values in (2)");
     st_exec(c, "insert into cur_parted values (1, 'a'), (2, 'a')");
-    SQLHSTMT s = st_stmt(c);
-    SQLINTEGER i[2];
-    char text[2][8];
-    SQLLEN i_ind[2], t_ind[2];
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), s);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)2, 0), s);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select i, t from cur_parted order by i", SQL_NTS), s);
-    ST_OK(SQLBindCol(s, 1, SQL_C_SLONG, i, 0, i_ind), s);
-    ST_OK(SQLBindCol(s, 2, SQL_C_CHAR, text, sizeof text[0], t_ind), s);
-    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
-    strcpy(text[0], "x");
-    t_ind[0] = SQL_NTS;
+    int_text_rows r;
+    SQLHSTMT s = int_text_cursor(c, &r, "select i, t from cur_parted order by i");
+    strcpy(r.text[0], "x");
+    r.t_ind[0] = SQL_NTS;
     ST_OK(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
     const char *q = "select string_agg(i || t, ',' order by i) from cur_parted";
     ST_CHECK(strcmp(st_query_text(c, q), "1x,2a") == 0, "one row of one partition updated: %s",
