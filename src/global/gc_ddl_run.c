@@ -237,8 +237,8 @@ static void append_drop_names_array(gc_strbuf *sb, const char *sql, const gc_ddl
 
 /* Before DROP TABLE on a group: removes the catalog row of each table named
  * that a driver registered (origin 'ddl'; gcctl's rows stay), and of each
- * solo view its CASCADE drops (`cascaded`: literals of their names, each
- * followed by a comma), in the DROP's own transaction. NULL when memory
+ * solo view its CASCADE drops (`cascaded`: literals of their names,
+ * separated by commas), in the DROP's own transaction. NULL when memory
  * runs out; caller frees. */
 static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char *cascaded)
 {
@@ -256,7 +256,7 @@ static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char
     if (cascaded != NULL && cascaded[0] != '\0') {
         gc_strbuf_append_str(&sb, " PERFORM gcluster.unregister_solo_table(to_regclass(n))"
                                   " FROM unnest(ARRAY[");
-        gc_strbuf_append(&sb, cascaded, strlen(cascaded) - 1);     /* the last comma */
+        gc_strbuf_append_str(&sb, cascaded);
         gc_strbuf_append_str(&sb, "]::text[]) n;");
     }
     gc_strbuf_append_str(&sb, " END IF; END $gcodbc_ddl$");
@@ -296,8 +296,8 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
  * the statement drops them everywhere). The owner drops
  * such a view by the cascade; its foreign tables on the other groups
  * depend on nothing there and would stay, with its catalog row. Appends
- * each name as a literal and a comma to `literals`, and to `names` as
- * written for a DROP (", name"). One round trip. */
+ * each name to two comma-separated lists: `literals` as a string literal,
+ * `names` as written for a DROP. One round trip. */
 static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char *sql,
                                 const gc_ddl_plan *plan, gc_strbuf *literals,
                                 gc_strbuf *names, gc_error *err)
@@ -327,9 +327,10 @@ static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char 
         return false;
     }
     for (int i = 0; i < PQntuples(r); i++) {
+        const char *separator = names->len > 0 ? ", " : "";
+        gc_strbuf_append_str(literals, separator);
         gc_ddl_append_literal(literals, PQgetvalue(r, i, 0));
-        gc_strbuf_append_str(literals, ",");
-        gc_strbuf_append_str(names, ", ");
+        gc_strbuf_append_str(names, separator);
         gc_strbuf_append_str(names, PQgetvalue(r, i, 0));
     }
     PQclear(r);
@@ -692,7 +693,7 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
     if (ok && cascaded_names.len > 0) {
         gc_strbuf d;
         gc_strbuf_init(&d);
-        gc_strbuf_appendf(&d, "DROP FOREIGN TABLE IF EXISTS %s CASCADE", cascaded_names.data + 2);
+        gc_strbuf_appendf(&d, "DROP FOREIGN TABLE IF EXISTS %s CASCADE", cascaded_names.data);
         drop_twins = gc_strbuf_take(&d);
         ok = drop_twins != NULL;
     }
