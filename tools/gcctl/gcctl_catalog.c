@@ -137,9 +137,12 @@ static const char catalog_ddl[] =
      * a second group (the first one's server is kept in
      * gcodbc.remote_write_server for the transaction), or one after the
      * statement wrote rows on its own member (a trigger of its table
-     * writing another group: the local transaction has an id and the
-     * transaction's table statistics count rows; an id from nextval alone,
-     * WAL-logged every 32 values, counts none). Other sessions
+     * writing another group: the local transaction has an id, and a table
+     * it holds ROW EXCLUSIVE on counts written rows; an id from nextval
+     * alone, WAL-logged every 32 values, counts none). The lock matters:
+     * PostgreSQL 15's transaction statistics still hold the counts of the
+     * session's earlier transactions until it flushes them, up to a second
+     * later, and those tables are not locked now. Other sessions
      * (psql, gcctl, a general connection) write through as before.
      * TG_ARGV[0] is the foreign table's server. */
     "CREATE OR REPLACE FUNCTION gcluster.refuse_remote_write()\n"
@@ -163,7 +166,10 @@ static const char catalog_ddl[] =
     "    END IF;\n"
     "    IF why IS NULL AND pg_catalog.pg_current_xact_id_if_assigned() IS NOT NULL\n"
     "       AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_xact_all_tables x\n"
-    "                   WHERE x.n_tup_ins + x.n_tup_upd + x.n_tup_del > 0) THEN\n"
+    "                   JOIN pg_catalog.pg_locks l ON l.relation = x.relid\n"
+    "                   WHERE x.n_tup_ins + x.n_tup_upd + x.n_tup_del > 0\n"
+    "                     AND l.locktype = 'relation' AND l.mode = 'RowExclusiveLock'\n"
+    "                     AND l.pid = pg_catalog.pg_backend_pid()) THEN\n"
     "      why := 'in an autocommit statement that wrote on its own member first';\n"
     "    END IF;\n"
     "  END IF;\n"

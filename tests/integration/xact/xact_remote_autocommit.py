@@ -37,8 +37,10 @@ The driver's connections put statements without a key on G3
 (e) A column of accounts gets a default drawn from a sequence of G3's own
     (nextval WAL-logs every 32 values: the local transaction then has an
     id). 100 autocommit INSERTs with keys of G1, SQLExecDirect without
-    parameters, run on G3 and reach G1 through postgres_fdw: none is
-    refused; G1's primary holds the 100 rows in its own partitions and
+    parameters, run on G3 and reach G1 through postgres_fdw, each just
+    after a plain UPDATE of W on G3 by the same connection (whose row count
+    PostgreSQL 15 keeps in the session's transaction statistics until it
+    flushes them, up to a second later): none is refused; G1's primary holds the 100 rows in its own partitions and
     received them from postgres_fdw; G3's sequence moved by 100.
 (e2) A plain UPDATE of W by key whose trigger (on W's partition on G3)
     updates Z of G2 through postgres_fdw: W's row was written on G3 first
@@ -189,6 +191,11 @@ helper("app", "G1N1", f"DELETE FROM accounts WHERE id IN ({', '.join(map(str, ke
 reset_statements()
 refusals = []
 for k in keys:
+    # A write of W's row on G3 by the same session just before: PostgreSQL
+    # 15 keeps its row count in the session's transaction statistics until
+    # it flushes them (up to a second later), so the INSERT whose nextval
+    # gives the local transaction an id finds a count there.
+    auto.cursor().execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", W)
     try:
         auto.cursor().execute(f"INSERT INTO accounts (id, balance) VALUES ({k}, 7)")
     except pyodbc.Error as e:
