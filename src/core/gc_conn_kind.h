@@ -44,10 +44,6 @@ typedef struct gc_conn_kind {
     /* The connection has a session per member: the trace names the one a
      * COMMIT or ROLLBACK goes to. */
     bool several_sessions;
-    /* Why a cursor gets no row locks (SQL_CONCUR_LOCK becomes
-     * SQL_CONCUR_VALUES at the first fetch, 01S02; SQL_LOCK_EXCLUSIVE is
-     * HYC00; SQLGetInfo leaves the bits out): NULL when the kind has them. */
-    const char *why_no_row_locks;
     /* Appended to the BEGIN the driver sends (gc_conn_begin_sql). */
     const char *begin_suffix;
 

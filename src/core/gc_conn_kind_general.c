@@ -261,7 +261,6 @@ const gc_conn_kind gc_conn_kind_general = {
     .between_calls = nothing_to_do,
     .keeps_statement_name = false,
     .several_sessions = false,
-    .why_no_row_locks = NULL,
     .begin_suffix = "",
     .analyze = analyze_nothing,
     .session_sql_allowed = allow_all,

@@ -214,10 +214,6 @@ const gc_conn_kind gc_conn_kind_global = {
     .between_calls = gc_conn_global_idle,
     .keeps_statement_name = true,
     .several_sessions = true,
-    /* A row of a group the transaction has not joined is read through
-     * postgres_fdw: a lock taken there would be postgres_fdw's session's,
-     * not the transaction's. */
-    .why_no_row_locks = "rows of a global connection cannot be locked through a cursor",
     .begin_suffix = "; " GC_REMOTE_WRITE_TXN_MARK,
     .analyze = gc_route_analyze,
     .session_sql_allowed = gc_route_session_sql_allowed,

@@ -93,11 +93,9 @@ SQLRETURN gc_keyset_reread(gc_stmt *s, const int *rows, SQLULEN count);
  * 60,000 key values. */
 SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s);
 /* SQLSetPos SQL_LOCK_EXCLUSIVE: locks the `count` block rows of `rows` by
- * key (SELECT ... FOR UPDATE, one query) until the transaction ends; a
- * keyset cursor takes the values read. HYC00 with autocommit on or without
- * a key. Before a change (`for_change`: SQL_UPDATE, SQL_DELETE), a
- * connection kind without cursor row locks relies on the change's own row
- * locks, which last as long. */
-SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count, bool for_change);
+ * key (SELECT ... FOR UPDATE; on a global connection a query per row, each
+ * on its owner) until the transaction ends; a keyset cursor takes the
+ * values read. HYC00 with autocommit on or without a key. */
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count);
 
 #endif

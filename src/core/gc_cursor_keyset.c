@@ -75,17 +75,13 @@ static SQLRETURN keep_keyset(gc_stmt *s)
 
 /* Concurrency the cursor cannot give becomes SQL_CONCUR_VALUES, 01S02:
  * row versions are read with each rowset's re-read and locks taken by it,
- * so both need a keyset cursor (and locks a connection kind that has
- * them), and a lock lasts only as long as the transaction (autocommit off)
- * it is taken in. */
+ * so both need a keyset cursor, and a lock lasts only as long as the
+ * transaction (autocommit off) it is taken in. */
 static SQLRETURN keep_concurrency(gc_stmt *s)
 {
-    const gc_conn_kind *kind = s->conn->kind;
     const char *why = NULL;
     bool keyset = s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN;
-    if (s->concurrency == SQL_CONCUR_LOCK && kind->why_no_row_locks != NULL)
-        why = kind->why_no_row_locks;
-    else if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
+    if (s->concurrency == SQL_CONCUR_ROWVER && !keyset)
         why = "SQL_CONCUR_ROWVER needs a keyset-driven cursor";
     else if (s->concurrency == SQL_CONCUR_LOCK && !keyset)
         why = "SQL_CONCUR_LOCK needs a keyset-driven cursor";
@@ -360,16 +356,12 @@ SQLRETURN gc_keyset_recheck_deleted(gc_stmt *s)
     return rc;
 }
 
-SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count, bool for_change)
+SQLRETURN gc_cursor_lock_rows(gc_stmt *s, const int *rows, SQLULEN count)
 {
-    const char *why = s->conn->kind->why_no_row_locks;
-    if (s->conn->autocommit)
-        why = "SQL_LOCK_EXCLUSIVE needs a transaction (autocommit off): PostgreSQL keeps a "
-              "row lock until the transaction ends";
-    else if (why != NULL && for_change)
-        return SQL_SUCCESS;     /* the UPDATE or DELETE locks the rows it changes */
-    if (why != NULL) {
-        gc_diag_add(&s->h.diag, "HYC00", 0, "optional feature not implemented: %s", why);
+    if (s->conn->autocommit) {
+        gc_diag_add(&s->h.diag, "HYC00", 0, "optional feature not implemented: "
+                    "SQL_LOCK_EXCLUSIVE needs a transaction (autocommit off): PostgreSQL keeps "
+                    "a row lock until the transaction ends");
         return SQL_ERROR;
     }
     const gc_write_target *t = gc_cursor_target(s);

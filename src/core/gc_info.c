@@ -395,22 +395,6 @@ static void dbms_version(const gc_conn *c, char *buf, size_t size)
         snprintf(buf, size, "%02d.%02d.%04d", v / 10000, (v / 100) % 100, v % 100);
 }
 
-/* The bits of a cursor answer the connection's kind cannot give: row
- * locks (gc_cursor_keyset.c). */
-static SQLUINTEGER missing_cursor_bits(const gc_conn_kind *k, SQLUSMALLINT info_type)
-{
-    if (k->why_no_row_locks == NULL)
-        return 0;
-    switch (info_type) {
-    case SQL_LOCK_TYPES: return SQL_LCK_EXCLUSIVE;
-    case SQL_STATIC_CURSOR_ATTRIBUTES1:
-    case SQL_KEYSET_CURSOR_ATTRIBUTES1: return SQL_CA1_LOCK_EXCLUSIVE;
-    case SQL_KEYSET_CURSOR_ATTRIBUTES2: return SQL_CA2_LOCK_CONCURRENCY;
-    case SQL_SCROLL_CONCURRENCY: return SQL_SCCO_LOCK;
-    default: return 0;
-    }
-}
-
 static SQLRETURN put_number(info_kind kind, SQLUINTEGER v, SQLPOINTER value,
                             SQLSMALLINT *string_length)
 {
@@ -517,11 +501,8 @@ SQLRETURN gc_info_get(gc_conn *c, SQLUSMALLINT info_type, SQLPOINTER value,
                         (unsigned)info_type);
             return SQL_ERROR;
         }
-        if (item->kind != INFO_STR) {
-            SQLUINTEGER number = item->number;
-            number &= ~missing_cursor_bits(c->kind, info_type);
-            return put_number(item->kind, number, value, string_length);
-        }
+        if (item->kind != INFO_STR)
+            return put_number(item->kind, item->number, value, string_length);
         s = item->string;
         break;
     }

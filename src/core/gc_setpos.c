@@ -168,9 +168,8 @@ SQLRETURN gc_stmt_set_pos(gc_stmt *s, SQLSETPOSIROW row, SQLUSMALLINT operation,
     s->getdata_column = 0;
     s->getdata_offset = 0;
     bool locked = lock_type == SQL_LOCK_EXCLUSIVE;
-    bool changes = operation == SQL_UPDATE || operation == SQL_DELETE;
-    if (locked && gc_cursor_lock_rows(s, s->scroll.slot_rows + first, last - first + 1,
-                                      changes) == SQL_ERROR)
+    if (locked && gc_cursor_lock_rows(s, s->scroll.slot_rows + first, last - first + 1) ==
+                      SQL_ERROR)
         return SQL_ERROR;
     if (operation == SQL_REFRESH)
         return refresh_rows(s, first, last, locked);

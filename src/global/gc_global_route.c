@@ -317,8 +317,8 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
                            bool all_in)
 {
     const gc_analysis *a = req->analysis;
-    if (a != NULL && a->read_only)
-        return false;
+    if (a != NULL && (a->read_only || a->locking_read))
+        return false;    /* a row lock is no write */
     switch (a != NULL ? a->kind : GC_SQL_UNKNOWN) {
     case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
     case GC_SQL_SET: case GC_SQL_SHOW:
@@ -429,6 +429,16 @@ static bool row_write(const gc_analysis *a)
            a->kind == GC_SQL_MERGE;
 }
 
+/* A row write, or a SELECT that locks rows (FOR UPDATE, FOR SHARE...): in
+ * a transaction both must run where their rows are. A lock taken through
+ * postgres_fdw belongs to postgres_fdw's session, not to the transaction:
+ * the transaction's own later write of the row, sent to its owner, would
+ * wait for it until the transaction ends, that is forever. */
+static bool claims_rows(const gc_analysis *a)
+{
+    return row_write(a) || (a != NULL && a->locking_read);
+}
+
 /* Whether a row write runs across groups (gc_global_span.c): an UPDATE or
  * DELETE of a sharded table whose rows the shard map does not place in one
  * group, whose target the text names plainly and whose every leaf's owner
@@ -486,29 +496,40 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
                                   bool all_in, const char *why, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
-    if (!row_write(a) || a->table == NULL || g->map == NULL || (owner >= 0 && all_in))
+    if (!claims_rows(a) || a->table == NULL || g->map == NULL || (owner >= 0 && all_in))
         return false;
     const gc_shard_table *t = cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return false;
-    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
-                 "a write in a transaction on a global connection must place its rows in "
-                 "one group: this one on sharded table %s (%s) would reach other groups "
-                 "through postgres_fdw, whose part cannot commit atomically with the "
-                 "transaction; give the sharding key (one statement per owner group)",
-                 a->table,
-                 owner >= 0 ? "its keys belong to several groups" : why != NULL ? why : "no key");
-    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: write across groups refused "
-                   "in a transaction", a->table);
+    const char *keys =
+        owner >= 0 ? "its keys belong to several groups" : why != NULL ? why : "no key";
+    if (a->locking_read)
+        gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                     "a SELECT that locks rows (FOR UPDATE, FOR SHARE) in a transaction on a "
+                     "global connection must place its rows in one group: this one on "
+                     "sharded table %s (%s) would lock other groups' rows through "
+                     "postgres_fdw, whose session would hold the locks instead of the "
+                     "transaction, and the transaction's own write of such a row would "
+                     "wait for them; give the sharding key (one statement per owner group)",
+                     a->table, keys);
+    else
+        gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                     "a write in a transaction on a global connection must place its rows in "
+                     "one group: this one on sharded table %s (%s) would reach other groups "
+                     "through postgres_fdw, whose part cannot commit atomically with the "
+                     "transaction; give the sharding key (one statement per owner group)",
+                     a->table, keys);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: %s across groups refused "
+                   "in a transaction", a->table, a->locking_read ? "row locks" : "write");
     return true;
 }
 
 /* In the open transaction: its pinned member, unless the statement's key
  * (looked at even for SQLExecDirect: a write's owner decides atomicity)
  * places it in another group. There it runs on the member the transaction
- * holds in that group; a write joins that group's primary first
- * (out->join). A read of a group the transaction does not hold follows
- * the pin, through postgres_fdw. */
+ * holds in that group; a write, or a SELECT that locks rows, joins that
+ * group's primary first (out->join). A read of a group the transaction
+ * does not hold follows the pin, through postgres_fdw. */
 static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
                                  gc_route_decision *out, gc_error *err)
 {
@@ -526,7 +547,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         return true;
     }
     if (!names_temp && a != NULL && a->table != NULL && g->map != NULL &&
-        (row_write(a) || g->n_joined > 0)) {
+        (claims_rows(a) || g->n_joined > 0)) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
         const char *why = NULL, *source = NULL;
@@ -544,7 +565,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->group = owner;
             out->by_key = true;
             out->reason = "the transaction's member of the key's group";
-        } else if (owner >= 0 && all_in && owner != pin_group && row_write(a)) {
+        } else if (owner >= 0 && all_in && owner != pin_group && claims_rows(a)) {
             sync_group(g, owner);
             /* As between transactions: a standby may have been promoted
              * (the primary this connection knew is down). */
@@ -733,8 +754,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         return false;
     /* A transaction's write runs in its key's group or not at all: from
      * another group it would reach it through postgres_fdw, outside the
-     * two phases (docs/global-connection.md, "Transactions across groups"). */
-    if (req->transaction && row_write(req->analysis) && c.owner >= 0 && c.all_in &&
+     * two phases (docs/global-connection.md, "Transactions across groups").
+     * So does a SELECT that locks rows (claims_rows). */
+    if (req->transaction && claims_rows(req->analysis) && c.owner >= 0 && c.all_in &&
         c.group != c.owner) {
         gc_error_set(err, "08S01", 0, "communication link failure: the transaction writes in "
                      "group %s, which has no primary to run it", g->topo.groups[c.owner].name);

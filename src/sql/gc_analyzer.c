@@ -189,19 +189,24 @@ static gc_sql_kind kind_at(gc_az *az, size_t i)
     return kind;
 }
 
-/* Whether a SELECT (its WITH list included) can write by its clauses:
- * locking clauses or SELECT ... INTO. Function calls are judged apart
- * (gc_analyzer_calls.c). */
-static bool select_clauses_write(const gc_az *az)
+/* Whether a SELECT (its WITH list included) has a locking clause: FOR
+ * UPDATE, NO KEY UPDATE, SHARE or KEY SHARE. */
+static bool select_locks_rows(const gc_az *az)
 {
-    for (size_t i = 0; i < az->n; i++) {
+    for (size_t i = 0; i < az->n; i++)
         if (gc_az_kw(az, i, "for") &&
             (gc_az_kw(az, i + 1, "update") || gc_az_kw(az, i + 1, "share") ||
              gc_az_kw(az, i + 1, "no") || gc_az_kw(az, i + 1, "key")))
             return true;
+    return false;
+}
+
+/* Whether a SELECT has an INTO (it makes a table). */
+static bool select_has_into(const gc_az *az)
+{
+    for (size_t i = 0; i < az->n; i++)
         if (gc_az_kw(az, i, "into"))
             return true;
-    }
     return false;
 }
 
@@ -288,12 +293,16 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     az.stmt_end = statement_end(&az, i);
     out->kind = kind_at(&az, i);
 
-    if (out->kind == GC_SQL_SHOW)
+    if (out->kind == GC_SQL_SHOW) {
         out->read_only = true;
-    else if (out->kind == GC_SQL_SELECT && !cte_modifies && !select_clauses_write(&az)) {
+    } else if (out->kind == GC_SQL_SELECT && !cte_modifies && !select_has_into(&az)) {
         gc_az_call_class calls = gc_az_classify_calls(&az);
-        out->read_only = calls == GC_AZ_CALL_READS;
-        out->route_as_read = calls != GC_AZ_CALL_WRITES;
+        if (select_locks_rows(&az)) {
+            out->locking_read = calls == GC_AZ_CALL_READS;
+        } else {
+            out->read_only = calls == GC_AZ_CALL_READS;
+            out->route_as_read = calls != GC_AZ_CALL_WRITES;
+        }
     }
     if (out->read_only)
         out->route_as_read = true;
@@ -305,6 +314,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
         out->several = true;
         out->read_only = false;
         out->route_as_read = false;
+        out->locking_read = false;
         out->not_routable = "more than one statement";
     } else if (out->kind == GC_SQL_INSERT) {
         out->returning_at = returning_place(&az);

@@ -73,6 +73,11 @@ typedef struct gc_analysis {
                              calls are all built-ins known to read (or sequence
                              functions): it writes its one table and nothing
                              else (its table's triggers are not looked into) */
+    bool locking_read;    /* one SELECT alone in the text that writes nothing
+                             but row locks: a locking clause (FOR UPDATE,
+                             NO KEY UPDATE, SHARE, KEY SHARE), no INTO, no
+                             data-modifying WITH, and function calls all
+                             known to read. Not read_only: it locks */
     bool several;         /* the text holds more than one statement */
     bool is_local;        /* SET LOCAL */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */

@@ -1,9 +1,9 @@
 /*
  * What SQLGetInfo and SQLGetFunctions say about cursors, checked against
- * what the driver does: static cursors scroll, position, refresh and fetch
- * by bookmark, and change rows with optimistic concurrency by values (not
- * on a global connection); keyset-driven and dynamic cursors are not
- * offered (a request becomes static); nothing is lockable.
+ * what the driver does: static and keyset-driven cursors scroll, position,
+ * refresh and fetch by bookmark, change rows (optimistic concurrency by
+ * values; keyset-driven also by row versions) and lock them, on a global
+ * connection too; dynamic cursors are not offered.
  */
 #include <stdbool.h>
 
@@ -22,9 +22,8 @@ int main(void)
     st_conn c;
     st_connect(&c);
     SQLHDBC dbc = c.dbc;
-    /* Rows change through static and keyset-driven cursors; a global
-     * connection's cursors lock no rows. */
-    bool global = getenv("GC_TEST_GLOBAL") != NULL;
+    /* Rows change and are locked through static and keyset-driven cursors,
+     * on a global connection too. */
     ST_CHECK(info_u32(dbc, SQL_SCROLL_OPTIONS) ==
                  (SQL_SO_FORWARD_ONLY | SQL_SO_STATIC | SQL_SO_KEYSET_DRIVEN),
              "SQL_SCROLL_OPTIONS");
@@ -41,19 +40,17 @@ int main(void)
     SQLUINTEGER want1 = SQL_CA1_NEXT | SQL_CA1_ABSOLUTE | SQL_CA1_RELATIVE | SQL_CA1_BOOKMARK |
                         SQL_CA1_LOCK_NO_CHANGE | SQL_CA1_POS_POSITION | SQL_CA1_POS_REFRESH |
                         SQL_CA1_BULK_FETCH_BY_BOOKMARK |
-                        (global ? write1 & ~(SQLUINTEGER)SQL_CA1_LOCK_EXCLUSIVE : write1);
+                        write1;
     ST_CHECK(static1 == want1, "static attributes 1: %#x", (unsigned)static1);
     SQLUINTEGER static2 = info_u32(dbc, SQL_STATIC_CURSOR_ATTRIBUTES2);
     SQLUINTEGER want2 = SQL_CA2_READ_ONLY_CONCURRENCY | SQL_CA2_MAX_ROWS_SELECT |
                         SQL_CA2_CRC_EXACT | write2;
     ST_CHECK(static2 == want2, "static attributes 2: %#x", (unsigned)static2);
     /* A keyset-driven cursor does what a static one does (and sees others'
-     * updates and deletions), reads row versions, and locks rows but on a
-     * global connection. */
+     * updates and deletions), reads row versions, and locks rows. */
     ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES1) == want1, "keyset attributes 1");
-    SQLUINTEGER lock2 = global ? 0 : SQL_CA2_LOCK_CONCURRENCY;
     ST_CHECK(info_u32(dbc, SQL_KEYSET_CURSOR_ATTRIBUTES2) ==
-                 (want2 | lock2 | SQL_CA2_OPT_ROWVER_CONCURRENCY),
+                 (want2 | SQL_CA2_LOCK_CONCURRENCY | SQL_CA2_OPT_ROWVER_CONCURRENCY),
              "keyset attributes 2");
     ST_CHECK(info_u32(dbc, SQL_DYNAMIC_CURSOR_ATTRIBUTES1) == 0, "no dynamic cursors");
     SQLUINTEGER pos = SQL_POS_POSITION | SQL_POS_REFRESH;
@@ -62,11 +59,11 @@ int main(void)
              "SQL_POS_OPERATIONS");
     /* No SQL_LCK_UNLOCK: PostgreSQL keeps a row lock until the transaction ends. */
     ST_CHECK(info_u32(dbc, SQL_LOCK_TYPES) ==
-                 (global ? SQL_LCK_NO_CHANGE : SQL_LCK_NO_CHANGE | SQL_LCK_EXCLUSIVE),
+                 (SQL_LCK_NO_CHANGE | SQL_LCK_EXCLUSIVE),
              "SQL_LOCK_TYPES");
     ST_CHECK(info_u32(dbc, SQL_SCROLL_CONCURRENCY) ==
                  (SQL_SCCO_READ_ONLY | SQL_SCCO_OPT_VALUES | SQL_SCCO_OPT_ROWVER |
-                  (global ? 0 : SQL_SCCO_LOCK)),
+                  SQL_SCCO_LOCK),
              "SQL_SCROLL_CONCURRENCY");
     ST_CHECK(info_u32(dbc, SQL_STATIC_SENSITIVITY) ==
                  (SQL_SS_ADDITIONS | SQL_SS_DELETIONS | SQL_SS_UPDATES),

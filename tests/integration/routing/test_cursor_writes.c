@@ -18,7 +18,10 @@
  * transaction, and keeps its new value (SQL_CONCUR_ROWVER: the row was
  * first read through postgres_fdw, without a version, and is updated by
  * its values); with autocommit on, another session's update and delete on
- * the owner show at the next fetch.
+ * the owner show at the next fetch. In a transaction pinned to G1, a
+ * keyset-driven cursor with SQL_CONCUR_LOCK locks each row on its owner
+ * (another session's NOWAIT lock there gets 55P03), and SQLSetPos
+ * SQL_LOCK_EXCLUSIVE locks the one row of G3 it names; ROLLBACK frees them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,16 +349,23 @@ static void fetch_first(cursor *k, const char *what)
 
 #define REREAD_LIKE "SELECT id, balance% FROM accounts WHERE id = $1%"
 
+/* A connection whose statements without a key, and so its transactions'
+ * first statements here, go to G1's primary. */
+static void connect_on_g1(const char *dsn, SQLHENV *env, SQLHDBC *dbc)
+{
+    char connstr[256];
+    snprintf(connstr, sizeof connstr,
+             "DSN=%s;LocalityMemberPolicy=0;LocalityGroupPolicy=1;LocalityGroupPath=G1", dsn);
+    rt_odbc_connect(env, dbc, connstr);
+}
+
 /* Keyset-driven: each row is re-read on its owner (see the top). */
 static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
 {
     restore_accounts();
-    char connstr[256];
-    snprintf(connstr, sizeof connstr,
-             "DSN=%s;LocalityMemberPolicy=0;LocalityGroupPolicy=1;LocalityGroupPath=G1", dsn);
     SQLHENV env;
     SQLHDBC dbc;
-    rt_odbc_connect(&env, &dbc, connstr);
+    connect_on_g1(dsn, &env, &dbc);
 
     /* Autocommit: another session's committed changes show. */
     cursor k;
@@ -404,6 +414,81 @@ static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
            cluster.members[rt_primary_of(&cluster, g1)].name);
 }
 
+/* Whether another session's NOWAIT lock of account id on its owner is
+ * refused because the row is locked (55P03); a granted lock ends at once
+ * (the superuser's session is in autocommit). */
+static bool locked_on_owner(int64_t id)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM accounts WHERE id = %lld FOR UPDATE NOWAIT",
+             (long long)id);
+    rt_member *m = owner_primary(id);
+    PGresult *res = PQexec(m->conn, sql);
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    bool locked = PQresultStatus(res) == PGRES_FATAL_ERROR && state != NULL &&
+                  strcmp(state, "55P03") == 0;
+    if (!locked && PQresultStatus(res) != PGRES_TUPLES_OK)
+        rt_fail("%s: %s: %s", m->name, sql, PQerrorMessage(m->conn));
+    PQclear(res);
+    return locked;
+}
+
+#define LOCK_LIKE "SELECT id, balance FROM accounts WHERE id = $1 FOR UPDATE%"
+
+/* Row locks in a transaction pinned to G1: a keyset-driven cursor with
+ * SQL_CONCUR_LOCK locks every row of its rowset on the row's owner (each
+ * re-read is a query of its own, routed by its key, joined to the
+ * transaction), and SQLSetPos SQL_LOCK_EXCLUSIVE locks the one row it
+ * names; the locks are the transaction's, held until its end. */
+static void row_locks(const char *dsn, int g3)
+{
+    SQLHENV env;
+    SQLHDBC dbc;
+    connect_on_g1(dsn, &env, &dbc);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit off");
+    rt_reset_statements(&cluster);
+    cursor k;
+    open_cursor_of(&k, dbc, SQL_CURSOR_KEYSET_DRIVEN, SQL_CONCUR_LOCK);
+    SQLULEN concurrency = 0;
+    check(SQLGetStmtAttr(k.h, SQL_ATTR_CONCURRENCY, &concurrency, 0, NULL), k.h, "concurrency");
+    if (concurrency != SQL_CONCUR_LOCK)
+        rt_fail("locks: SQL_CONCUR_LOCK became %lu", (unsigned long)concurrency);
+    for (int i = 0; i < n_ids; i++)
+        if (!locked_on_owner(ids[i]))
+            rt_fail("locks: account %lld is not locked on %s", (long long)ids[i],
+                    owner_primary(ids[i])->name);
+    for (int g = 0; g < cluster.n_groups; g++) {
+        rt_member *p = &cluster.members[rt_primary_of(&cluster, g)];
+        long got = rt_calls(&cluster, rt_primary_of(&cluster, g), LOCK_LIKE);
+        if (got != PER_GROUP)
+            rt_fail("locks: %s ran %s %ld times, expected %d (its own rows)", p->name,
+                    LOCK_LIKE, got, PER_GROUP);
+    }
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK), SQL_HANDLE_DBC, dbc, "rollback");
+    for (int i = 0; i < n_ids; i++)
+        if (locked_on_owner(ids[i]))
+            rt_fail("locks: account %lld is still locked after ROLLBACK", (long long)ids[i]);
+
+    /* SQL_LOCK_EXCLUSIVE on a static cursor: the one row of G3 it names. */
+    open_cursor_of(&k, dbc, SQL_CURSOR_STATIC, SQL_CONCUR_READ_ONLY);
+    int r3 = row_of_group(&k, g3, 0);
+    check(SQLSetPos(k.h, (SQLSETPOSIROW)r3 + 1, SQL_POSITION, SQL_LOCK_EXCLUSIVE), k.h,
+          "SQL_LOCK_EXCLUSIVE");
+    for (int i = 0; i < n_ids; i++)
+        if (locked_on_owner(ids[i]) != (ids[i] == k.id[r3]))
+            rt_fail("SQL_LOCK_EXCLUSIVE of account %lld: account %lld is %slocked",
+                    (long long)k.id[r3], (long long)ids[i], ids[i] == k.id[r3] ? "not " : "");
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK), SQL_HANDLE_DBC, dbc, "rollback");
+    if (locked_on_owner(k.id[r3]))
+        rt_fail("SQL_LOCK_EXCLUSIVE: the lock outlived the ROLLBACK");
+    rt_odbc_disconnect(env, dbc);
+    printf("locks: SQL_CONCUR_LOCK locked every row on its owner (%d a group), "
+           "SQL_LOCK_EXCLUSIVE the one row of G3; ROLLBACK freed them\n", PER_GROUP);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -431,6 +516,7 @@ int main(int argc, char **argv)
     transaction_changes(dbc, g1, g2, g3, SQL_ROLLBACK);
     transaction_changes(dbc, g1, g2, g3, SQL_COMMIT);
     keyset_rereads(argv[2], g1, g2, g3);
+    row_locks(argv[2], g3);
     rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
                   SQL_HANDLE_DBC, dbc, "autocommit on");
     rt_odbc_disconnect(env, dbc);

@@ -15,7 +15,9 @@
 
 #include "sql/gc_analyzer.h"
 
-enum { RW = 0, RO = 1 };
+/* RW: may write; RO: read-only; LK: writes nothing but row locks
+ * (locking_read). */
+enum { RW = 0, RO = 1, LK = 2 };
 
 typedef struct statement_case {
     const char *sql;
@@ -69,10 +71,17 @@ static const statement_case cases[] = {
      K(UPDATE), RW, "t", "k='5'", NULL},
 
     /* Read-only. */
-    {"SELECT * FROM t WHERE k = $1 FOR UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
-    {"SELECT * FROM t WHERE k = $1 FOR NO KEY UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
-    {"SELECT * FROM t WHERE k = $1 FOR SHARE", K(SELECT), RW, "t", "k=$0", NULL},
-    {"SELECT * FROM t WHERE k = $1 FOR KEY SHARE NOWAIT", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR UPDATE", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR NO KEY UPDATE", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR SHARE", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR KEY SHARE NOWAIT", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR UPDATE SKIP LOCKED", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT lower(v) FROM t WHERE k = $1 FOR UPDATE", K(SELECT), LK, "t", "k=$0", NULL},
+    {"SELECT bump(v) FROM t WHERE k = $1 FOR UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * INTO t2 FROM t WHERE k = $1 FOR UPDATE", K(SELECT), RW, "t", "k=$0", NULL},
+    {"SELECT * FROM t WHERE k = $1 FOR UPDATE; SELECT 1", K(SELECT), RW, NULL, "", "more than one"},
+    {"WITH d AS (DELETE FROM t WHERE k = 1 RETURNING *) SELECT * FROM u WHERE k = 1 FOR UPDATE",
+     K(SELECT), RW, "u", "k='1'", NULL},
     {"SELECT * INTO t2 FROM t WHERE k = $1", K(SELECT), RW, "t", "k=$0", NULL},
     {"SELECT nextval('s')", K(SELECT), RW, NULL, "", "FROM"},
     {"SELECT setval('s', 5)", K(SELECT), RW, NULL, "", "FROM"},
@@ -247,6 +256,7 @@ static void every_statement_gets_its_kind_table_and_pinned_columns(void **state)
         render_pins(&a, pins, sizeof pins);
         const char *why = a.not_routable ? a.not_routable : "(null)";
         bool ok = a.kind == c->kind && a.read_only == (c->read_only == RO) &&
+                  a.locking_read == (c->read_only == LK) &&
                   strcmp(table, c->table ? c->table : "") == 0 &&
                   strcmp(pins, c->pins) == 0 &&
                   (c->why == NULL ? a.not_routable == NULL
@@ -255,7 +265,7 @@ static void every_statement_gets_its_kind_table_and_pinned_columns(void **state)
             failures++;
             print_error("%s\n  got kind %d ro %d table '%s' pins '%s' why '%s'\n"
                      "  want kind %d ro %d table '%s' pins '%s' why '%s'\n",
-                     c->sql, a.kind, a.read_only, table, pins, why, c->kind, c->read_only,
+                     c->sql, a.kind, a.read_only + 2 * a.locking_read, table, pins, why, c->kind, c->read_only,
                      c->table ? c->table : "", c->pins, c->why ? c->why : "(null)");
         }
         gc_analysis_free(&a);
