@@ -706,8 +706,8 @@ static bool needs_statement_mark(gc_global *g, const gc_route_request *req, int 
     const gc_analysis *a = req->analysis;
     if (a == NULL || a->several)
         return true;      /* unknown, or several statements */
-    if (a->read_only)
-        return false;
+    if (a->read_only || a->locking_read)
+        return false;     /* writes no row: the trigger never fires */
     switch (a->kind) {
     case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
     case GC_SQL_SET: case GC_SQL_SHOW: case GC_SQL_DDL:

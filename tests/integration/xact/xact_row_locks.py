@@ -29,8 +29,9 @@ shards, and another session's NOWAIT lock on the owner.
     the transaction's first statement and after a keyed one. A locking
     SELECT by a key of the pin's own group stays on the pin (G2 ran
     nothing).
-(d) Autocommit: a locking SELECT of B (its own transaction) runs and
-    locks nothing afterwards."""
+(d) Autocommit: a locking SELECT of B (its own transaction) runs on G2
+    and locks nothing afterwards; it carries no statement mark (no
+    set_config anywhere: a lock fires no row trigger)."""
 import pyodbc
 
 from xact_lib import (DSN, GROUPS, balance, calls, connect, expect_calls, expect_error, fail,
@@ -40,6 +41,8 @@ from xact_lib import (DSN, GROUPS, balance, calls, connect, expect_calls, expect
 APP = "xlocks"
 P = {g: primary(g) for g in GROUPS}
 LOCK_B = "SELECT balance FROM accounts WHERE id = $1 FOR UPDATE"
+# The statement mark as pg_stat_statements keeps it.
+MARK = "SELECT pg_catalog.set_config($1, $2, $3)"
 # postgres_fdw reads a foreign partition through a cursor of its own.
 FORWARDED = "DECLARE c%"
 
@@ -156,12 +159,17 @@ log("(c) a locking SELECT without a key in a transaction: 0A000 / 90122, nothing
 # ---- (d) autocommit ----
 auto = connect(APP, autocommit=True)
 acur = auto.cursor()
+reset_statements()
 acur.execute("SELECT balance FROM accounts WHERE id = ? FOR UPDATE", B)
 if acur.fetchall()[0][0] != 110:
     fail("(d) B's balance should read 110")
 if lock_refused("G2", B):
     fail("(d) an autocommit locking SELECT should leave no lock behind")
+expect_calls(P["G2"], LOCK_B, 1, "(d) the autocommit lock of B on its owner")
+for g in GROUPS:
+    expect_calls(P[g], MARK, 0, "(d) no statement mark for a locking SELECT")
 auto.close()
 conn.close()
 nothing_left("(d)")
-log("(d) autocommit: a locking SELECT runs and leaves no lock")
+log("(d) autocommit: a locking SELECT runs on its owner, without the statement mark, and "
+    "leaves no lock")
