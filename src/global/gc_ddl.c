@@ -455,6 +455,7 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
     out->scope = GC_DDL_EVERY_GROUP;
     if (create && take_kw(c, "or"))
         take_kw(c, "replace");
+    out->creates_routine = create && (is_kw(c, "function") || is_kw(c, "procedure"));
     if (is_kw(c, "database") || is_kw(c, "tablespace") || is_kw(c, "subscription") ||
         is_kw(c, "system")) {
         refuse(out, "a statement PostgreSQL does not run inside a transaction block "

@@ -102,6 +102,16 @@ typedef struct gc_ddl_plan {
     bool drop_if_exists;
     bool drop_cascade;          /* CASCADE follows the list */
     size_t drop_tail;
+    /* CREATE [OR REPLACE] FUNCTION / PROCEDURE. */
+    bool creates_routine;
+    /* Such a statement whose body names a temporary table of the session
+     * (gc_temp_tables_adjust_ddl): each group creates the routine with
+     * check_function_bodies off for the statement. Checking the body
+     * would touch the temporary table on its member, after which
+     * PostgreSQL refuses to PREPARE the transaction, and would find no
+     * such table on the other groups; the name is looked up when the
+     * routine runs, as in a body PostgreSQL does not check. */
+    bool skip_body_check;
     /* GC_DDL_EVERY_GROUP on one table or index (see gc_ddl_target). */
     gc_ddl_target target;
     char target_as_written[2 * GC_DDL_NAME_MAX + 8];

@@ -51,6 +51,17 @@ typedef struct ddl_bracket {
 
 #define DDL_SAVEPOINT "gc_ddl"
 
+/* Around a routine whose body is not to be checked (gc_ddl_plan's
+ * skip_body_check): the setting is turned off for the statement and put
+ * back after it, inside the open transaction too. */
+static const char body_check_off[] =
+    "SELECT pg_catalog.set_config('gcodbc.check_function_bodies',"
+    " pg_catalog.current_setting('check_function_bodies'), true),"
+    " pg_catalog.set_config('check_function_bodies', 'off', true)";
+static const char body_check_back[] =
+    "SELECT pg_catalog.set_config('check_function_bodies',"
+    " pg_catalog.current_setting('gcodbc.check_function_bodies'), true)";
+
 /* Rewrites err as "group G (member M): message", keeping its SQLSTATE. */
 static void name_group(gc_error *err, const gc_topology *t, const ddl_group *dg)
 {
@@ -701,6 +712,11 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         ddl_group *dg = &groups[k];
         bool on_owner = k == 0 && (plan->scope == GC_DDL_SOLO_TABLE ||
                                    plan->scope == GC_DDL_SOLO_MATVIEW);
+        if (plan->scope == GC_DDL_EVERY_GROUP && plan->skip_body_check) {
+            ok = prepare_group(t, dg, body_check_off, sql, body_check_back, b, &out->result,
+                               err);
+            continue;
+        }
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;

@@ -440,6 +440,32 @@ static bool written_name_is_temp(const gc_temp_tables *t, const char *written, s
            find_entry(t, name) >= 0;
 }
 
+/* Whether a string of sql (a routine's body: '...' or $tag$...$tag$)
+ * names a registered table, read as SQL. */
+static bool body_names_temp(const gc_temp_tables *t, const char *sql)
+{
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        const char *body = sql + tok.offset;
+        size_t quote = 0;
+        if (tok.kind == GC_SQL_TOK_STRING) {
+            quote = 1;
+        } else if (tok.kind == GC_SQL_TOK_DOLLAR_STRING) {
+            const char *tag_end = memchr(body + 1, '$', tok.length - 1);
+            quote = tag_end != NULL ? (size_t)(tag_end - body) + 1 : 0;
+        }
+        if (quote == 0 || tok.unterminated || tok.length < 2 * quote)
+            continue;
+        gc_temp_use use;
+        gc_error err;
+        if (gc_temp_tables_find(t, body + quote, tok.length - 2 * quote, &use, &err) != 0)
+            return true;
+    }
+    return false;
+}
+
 void gc_temp_tables_adjust_ddl(const gc_temp_tables *t, const char *sql, gc_ddl_plan *plan)
 {
     if (t == NULL || t->n == 0 || plan->scope == GC_DDL_ONE_MEMBER ||
@@ -473,5 +499,7 @@ void gc_temp_tables_adjust_ddl(const gc_temp_tables *t, const char *sql, gc_ddl_
         plan->scope = GC_DDL_REFUSED;
         plan->why = "a DDL statement that runs on every group cannot use a temporary "
                     "table, which lives on one member session only";
+    } else if (plan->creates_routine && body_names_temp(t, sql)) {
+        plan->skip_body_check = true;
     }
 }

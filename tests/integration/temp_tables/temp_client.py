@@ -227,6 +227,45 @@ if (version("G1N1"), version("G2N1")) != (v1, v2):
 ok("DROP naming tmpg2 and accounts: 0A000, nothing dropped; ALTER, CREATE INDEX and "
    "DROP of temporary tables ran on their member, no cluster-wide DDL")
 
+# 6b. A function whose body names a temporary table (psqlODBC's `premature`
+# program): created on every group, its body not checked (checking it would
+# touch tmpa on G1N1, after which PostgreSQL refuses to PREPARE, and find no
+# tmpa on G2N1); with autocommit on and in a transaction. It runs where
+# tmpa is. A body naming no temporary table is still checked: 42P01 for a
+# missing table, nothing created anywhere.
+def functions_named(name):
+    return [m for m in PRIMARIES
+            if su(m, "SELECT count(*) FROM pg_proc WHERE proname = '%s'" % name) != "0"]
+
+
+conn.autocommit = True
+cur.execute("CREATE OR REPLACE FUNCTION tmpins(n text) RETURNS text AS $$ INSERT INTO tmpa "
+            "(id, note) VALUES (100, $1) RETURNING note $$ LANGUAGE sql")
+conn.autocommit = False
+cur.execute("CREATE FUNCTION tmpcount() RETURNS bigint AS 'SELECT count(*) FROM tmpa' "
+            "LANGUAGE sql")
+if scalar(cur, "SHOW check_function_bodies") != "on":
+    fail("check_function_bodies stayed off in the transaction after CREATE FUNCTION")
+conn.commit()
+for name in ("tmpins", "tmpcount"):
+    if functions_named(name) != PRIMARIES:
+        fail("function %s is on %s, expected every primary" % (name, functions_named(name)))
+scalar(cur, "SELECT count(*) FROM tmpa")
+if scalar(cur, "SELECT tmpins(?)", "by function") != "by function":
+    fail("tmpins did not insert into tmpa")
+if scalar(cur, "SELECT tmpcount()") != 31:
+    fail("tmpcount does not see tmpa's 31 rows")
+conn.rollback()
+expect_error(cur, "42P01", ["no_such_table"], "CREATE FUNCTION tmpbad() RETURNS bigint AS "
+             "$$ SELECT count(*) FROM no_such_table $$ LANGUAGE sql")
+conn.rollback()
+if functions_named("tmpbad") != []:
+    fail("the refused function tmpbad is on %s" % functions_named("tmpbad"))
+cur.execute("DROP FUNCTION tmpins(text), tmpcount()")
+conn.commit()
+ok("CREATE FUNCTION naming tmpa in its body (autocommit and in a transaction) made it on "
+   "every primary; it ran on tmpa's member; a body naming a missing table is still 42P01")
+
 # 7. SQL BEGIN with autocommit on: the temporary table is made where the
 # transaction is pinned; it goes with the connection's sessions.
 conn2 = pyodbc.connect(CONN, autocommit=True)
