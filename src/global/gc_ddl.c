@@ -215,10 +215,42 @@ static void note_drop_table(ddl_cursor *c, gc_ddl_plan *out)
             break;
         advance(c);
     }
-    out->drop_cascade = out->n_drop > 0 && take_kw(c, "cascade");
+    if (out->n_drop > 0 && take_kw(c, "cascade")) {
+        out->cascade = GC_DDL_CASCADE_RELATIONS;
+        out->n_cascade = out->n_drop;
+        memcpy(out->cascade_names, out->drop_names, sizeof out->drop_names);
+    }
     if (out->n_drop > 0)
         copy_written(out->table_as_written, sizeof out->table_as_written, c,
                      out->drop_names[0].start, out->drop_names[0].end);
+}
+
+/* DROP VIEW or DROP SCHEMA, the cursor after VIEW or SCHEMA: with CASCADE,
+ * remembers the names it starts from (`from` says what they name). */
+static void note_drop_cascade(ddl_cursor *c, gc_ddl_cascade from, gc_ddl_plan *out)
+{
+    if (take_kw(c, "if"))
+        take_kw(c, "exists");
+    gc_ddl_span names[GC_DDL_MAX_DROP];
+    int n = 0;
+    size_t start, end;
+    while (take_name(c, &start, &end)) {
+        if (n == GC_DDL_MAX_DROP) {
+            refuse(out, "DROP ... CASCADE names more than 32 objects; drop them in several "
+                        "statements");
+            return;
+        }
+        names[n++] = (gc_ddl_span){ start, end };
+        if (!c->have || !gc_sql_token_is_punct(&c->lx, &c->tok, ','))
+            break;
+        advance(c);
+    }
+    if (n == 0 || !take_kw(c, "cascade"))
+        return;
+    out->cascade = from;
+    out->n_cascade = n;
+    memcpy(out->cascade_names, names, (size_t)n * sizeof names[0]);
+    out->changes_map = true;    /* the catalog rows of what it reaches go */
 }
 
 /* The statement changes the table or index named next (cursor on it). */
@@ -509,6 +541,13 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
         return;
     if (drop && !foreign && take_kw(c, "table") && c->have) {
         note_drop_table(c, out);
+        return;
+    }
+    if (drop && !foreign && (is_kw(c, "view") || is_kw(c, "schema"))) {
+        gc_ddl_cascade from =
+            is_kw(c, "view") ? GC_DDL_CASCADE_RELATIONS : GC_DDL_CASCADE_SCHEMAS;
+        advance(c);
+        note_drop_cascade(c, from, out);
         return;
     }
     /* CREATE [UNIQUE] INDEX CONCURRENTLY, DROP INDEX CONCURRENTLY,

@@ -74,6 +74,22 @@ typedef struct gc_ddl_action {
     bool if_not_exists;                 /* ADD COLUMN IF NOT EXISTS */
 } gc_ddl_action;
 
+/* A name as written in a statement: offsets into its text. */
+typedef struct gc_ddl_span {
+    size_t start, end;
+} gc_ddl_span;
+
+/* Where a DROP ... CASCADE starts: the relations it names (DROP TABLE,
+ * DROP MATERIALIZED VIEW, DROP VIEW), or every relation of the schemas it
+ * names (DROP SCHEMA). What it reaches may be solo tables and materialized
+ * views made through a global connection, whose catalog rows and foreign
+ * tables on the other groups the cascade alone would leave behind. */
+typedef enum gc_ddl_cascade {
+    GC_DDL_CASCADE_NONE = 0,
+    GC_DDL_CASCADE_RELATIONS,
+    GC_DDL_CASCADE_SCHEMAS,
+} gc_ddl_cascade;
+
 #define GC_DDL_MAX_ACTIONS 16
 #define GC_DDL_MAX_DROP 32      /* tables one DROP TABLE may name */
 
@@ -98,10 +114,14 @@ typedef struct gc_ddl_plan {
     size_t drop_table_rest;
     bool drop_matview;
     int n_drop;
-    struct { size_t start, end; } drop_names[GC_DDL_MAX_DROP];
+    gc_ddl_span drop_names[GC_DDL_MAX_DROP];
     bool drop_if_exists;
-    bool drop_cascade;          /* CASCADE follows the list */
     size_t drop_tail;
+    /* DROP ... CASCADE: where it starts, and the names it starts from (the
+     * DROP TABLE's own names, or the views or schemas named). */
+    gc_ddl_cascade cascade;
+    int n_cascade;
+    gc_ddl_span cascade_names[GC_DDL_MAX_DROP];
     /* CREATE [OR REPLACE] FUNCTION / PROCEDURE. */
     bool creates_routine;
     /* Such a statement whose body names a temporary table of the session
@@ -127,11 +147,6 @@ typedef struct gc_ddl_plan {
 /* Classifies sql (NUL-terminated, the text the driver sends). Never fails:
  * text it does not recognise as DDL gets GC_DDL_ONE_MEMBER. */
 void gc_ddl_classify(const char *sql, gc_ddl_plan *out);
-
-/* A name as written in a statement: offsets into its text. */
-typedef struct gc_ddl_span {
-    size_t start, end;
-} gc_ddl_span;
 
 #define GC_DDL_MAX_REFERENCES 16
 

@@ -226,30 +226,29 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
 }
 
 /* Appends name k of a DROP TABLE as a string literal. */
-static void append_drop_name_literal(gc_strbuf *sb, const char *sql, const gc_ddl_plan *plan,
-                                     int k)
+static void append_name_literal(gc_strbuf *sb, const char *sql, gc_ddl_span name)
 {
-    size_t n = plan->drop_names[k].end - plan->drop_names[k].start;
-    char name[sizeof plan->table_as_written];
-    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1),
-             sql + plan->drop_names[k].start);
-    gc_ddl_append_literal(sb, name);
+    size_t n = name.end - name.start;
+    char text[2 * GC_DDL_NAME_MAX + 8];
+    snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1),
+             sql + name.start);
+    gc_ddl_append_literal(sb, text);
 }
 
-/* Appends the DROP's names as the elements of an array literal. */
-static void append_drop_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_plan *plan)
+/* Appends names (as written in sql) as the elements of an array literal. */
+static void append_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_span *names, int n)
 {
-    for (int k = 0; k < plan->n_drop; k++) {
+    for (int k = 0; k < n; k++) {
         if (k > 0)
             gc_strbuf_append_str(sb, ", ");
-        append_drop_name_literal(sb, sql, plan, k);
+        append_name_literal(sb, sql, names[k]);
     }
 }
 
-/* Before DROP TABLE on a group: removes the catalog row of each table named
- * that a driver registered (origin 'ddl'; gcctl's rows stay), and of each
- * solo view its CASCADE drops (`cascaded`: literals of their names,
- * separated by commas), in the DROP's own transaction. NULL when memory
+/* Before a DROP on a group: removes the catalog row of each table a DROP
+ * TABLE names that a driver registered (origin 'ddl'; gcctl's rows stay),
+ * and of each solo object a CASCADE drops (`cascaded`: literals of their
+ * names, separated by commas: find_cascaded), in the DROP's own transaction. NULL when memory
  * runs out; caller frees. */
 static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char *cascaded)
 {
@@ -261,7 +260,7 @@ static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char
         " IF f IS NOT NULL AND has_function_privilege(f, 'EXECUTE') THEN");
     for (int k = 0; k < plan->n_drop; k++) {
         gc_strbuf_append_str(&sb, " PERFORM gcluster.unregister_solo_table(to_regclass(");
-        append_drop_name_literal(&sb, sql, plan, k);
+        append_name_literal(&sb, sql, plan->drop_names[k]);
         gc_strbuf_append_str(&sb, "));");
     }
     if (cascaded != NULL && cascaded[0] != '\0') {
@@ -283,7 +282,7 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, "SELECT coalesce((SELECT relkind::text FROM pg_class"
                              " WHERE oid = to_regclass(n)), '') FROM unnest(ARRAY[");
-    append_drop_names_array(&q, sql, plan);
+    append_names_array(&q, sql, plan->drop_names, plan->n_drop);
     gc_strbuf_append_str(&q, "]::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i");
     char *text = gc_strbuf_take(&q);
     PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
@@ -301,32 +300,42 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
     return true;
 }
 
-/* The solo materialized views (driver-made: a catalog row, the view on
- * its owner, foreign tables elsewhere) that a DROP ... CASCADE of the named
- * tables drops on group dg, directly or through views (not those named:
- * the statement drops them everywhere). The owner drops
- * such a view by the cascade; its foreign tables on the other groups
- * depend on nothing there and would stay, with its catalog row. Appends
- * each name to two comma-separated lists: `literals` as a string literal,
- * `names` as written for a DROP. One round trip. */
-static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char *sql,
-                                const gc_ddl_plan *plan, gc_strbuf *literals,
-                                gc_strbuf *names, gc_error *err)
+/* The solo tables and materialized views (driver-made: a catalog row, the
+ * object on its owner, foreign tables elsewhere) that a DROP ... CASCADE
+ * drops on group dg: those its names start from (plan->cascade), and the
+ * materialized views reached from them through views. The cascade drops
+ * them on their owner; a foreign table on another group depends on
+ * nothing there and would stay, with the catalog row. Appends each to
+ * comma-separated lists: `literals`, its name as a string literal, for
+ * every group to unregister it; `names`, as written for a DROP, when it
+ * lies outside what the statement itself drops everywhere (a view reached
+ * from a dropped table, not one in a dropped schema), for every group to
+ * drop its foreign table. One round trip. */
+static bool find_cascaded(const gc_topology *t, ddl_group *dg, const char *sql,
+                          const gc_ddl_plan *plan, gc_strbuf *literals, gc_strbuf *names,
+                          gc_error *err)
 {
     gc_strbuf q;
     gc_strbuf_init(&q);
-    gc_strbuf_append_str(&q, "WITH RECURSIVE named AS ("
-                             " SELECT to_regclass(n)::oid AS oid FROM unnest(ARRAY[");
-    append_drop_names_array(&q, sql, plan);
+    if (plan->cascade == GC_DDL_CASCADE_SCHEMAS)
+        gc_strbuf_append_str(&q, "WITH RECURSIVE named AS (SELECT c.oid FROM pg_class c"
+                                 " WHERE c.relnamespace IN (SELECT to_regnamespace(n)"
+                                 " FROM unnest(ARRAY[");
+    else
+        gc_strbuf_append_str(&q, "WITH RECURSIVE named AS (SELECT to_regclass(n)::oid AS oid"
+                                 " FROM unnest(ARRAY[");
+    append_names_array(&q, sql, plan->cascade_names, plan->n_cascade);
+    gc_strbuf_append_str(&q, plan->cascade == GC_DDL_CASCADE_SCHEMAS
+                                 ? "]::text[]) n))," : "]::text[]) n WHERE to_regclass(n) IS NOT NULL),");
     gc_strbuf_append_str(&q,
-        "]::text[]) n WHERE to_regclass(n) IS NOT NULL),"
         " dropped(oid) AS (SELECT oid FROM named"
         " UNION SELECT r.ev_class FROM dropped d"
         "  JOIN pg_depend p ON p.refclassid = 'pg_class'::regclass AND p.refobjid = d.oid"
         "   AND p.classid = 'pg_rewrite'::regclass"
         "  JOIN pg_rewrite r ON r.oid = p.objid AND r.ev_class <> d.oid)"
-        " SELECT c.oid::regclass::text FROM dropped d JOIN pg_class c ON c.oid = d.oid"
-        " WHERE c.relkind = 'm' AND c.oid NOT IN (SELECT oid FROM named)"
+        " SELECT c.oid::regclass::text, c.oid NOT IN (SELECT oid FROM named)"
+        " FROM dropped d JOIN pg_class c ON c.oid = d.oid"
+        " WHERE c.relkind IN ('r', 'm', 'f')"
         "  AND c.relname IN (SELECT name FROM gcluster.tables WHERE method = 'solo')");
     char *text = gc_strbuf_take(&q);
     PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
@@ -338,10 +347,11 @@ static bool find_cascaded_views(const gc_topology *t, ddl_group *dg, const char 
         return false;
     }
     for (int i = 0; i < PQntuples(r); i++) {
-        const char *separator = names->len > 0 ? ", " : "";
-        gc_strbuf_append_str(literals, separator);
+        gc_strbuf_append_str(literals, literals->len > 0 ? ", " : "");
         gc_ddl_append_literal(literals, PQgetvalue(r, i, 0));
-        gc_strbuf_append_str(names, separator);
+        if (strcmp(PQgetvalue(r, i, 1), "t") != 0)
+            continue;
+        gc_strbuf_append_str(names, names->len > 0 ? ", " : "");
         gc_strbuf_append_str(names, PQgetvalue(r, i, 0));
     }
     PQclear(r);
@@ -690,15 +700,15 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         return prepare_targeted(t, groups, n, sql, plan, b, &out->result, err);
     char *columns = NULL, *qualified = NULL, *schema = NULL, *table = NULL;
     bool ok = true;
-    /* DROP ... CASCADE: the solo views it drops on their owners, found on
+    /* DROP ... CASCADE: the solo objects it drops on their owners, found on
      * every group before any runs; every group unregisters them and drops
-     * their foreign tables. */
+     * the foreign tables the statement itself does not. */
     gc_strbuf cascaded, cascaded_names;
     gc_strbuf_init(&cascaded);
     gc_strbuf_init(&cascaded_names);
-    if (plan->scope == GC_DDL_EVERY_GROUP && plan->drop_table_rest > 0 && plan->drop_cascade) {
+    if (plan->scope == GC_DDL_EVERY_GROUP && plan->cascade != GC_DDL_CASCADE_NONE) {
         for (int k = 0; k < n && ok; k++)
-            ok = find_cascaded_views(t, &groups[k], sql, plan, &cascaded, &cascaded_names, err);
+            ok = find_cascaded(t, &groups[k], sql, plan, &cascaded, &cascaded_names, err);
     }
     char *drop_twins = NULL;
     if (ok && cascaded_names.len > 0) {
@@ -720,10 +730,10 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         if (plan->scope == GC_DDL_EVERY_GROUP) {
             bool drop = plan->drop_table_rest > 0;
             char *own = drop ? drop_text(t, dg, sql, plan, err) : NULL;
-            char *before = drop && plan->n_drop > 0
-                               ? unregister_sql(sql, plan, cascaded.data) : NULL;
+            bool unregisters = (drop && plan->n_drop > 0) || cascaded.len > 0;
+            char *before = unregisters ? unregister_sql(sql, plan, cascaded.data) : NULL;
             ok = !drop || own != NULL;
-            if (ok && drop && plan->n_drop > 0 && before == NULL) {
+            if (ok && unregisters && before == NULL) {
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }

@@ -187,6 +187,51 @@ expect_ok "$(on G1 "CREATE MATERIALIZED VIEW mv_dep AS SELECT 1 AS one")" "the n
 expect_ok "$(on G1 "DROP MATERIALIZED VIEW mv_dep")" "DROP of the new view"
 echo "ok: DROP TABLE ... CASCADE dropped the solo materialized view on its owner and its foreign table"
 
+# DROP VIEW ... CASCADE of the view a solo materialized view reads: the same.
+expect_ok "$(on G2 "CREATE TABLE mv_src (id int PRIMARY KEY, v int)")" "CREATE TABLE mv_src"
+expect_ok "$(on G2 "CREATE VIEW mv_src_view AS SELECT id, v FROM mv_src")" "CREATE VIEW over mv_src"
+expect_ok "$(on G2 "CREATE MATERIALIZED VIEW mv_dep AS SELECT id, v FROM mv_src_view")" \
+    "CREATE MATERIALIZED VIEW mv_dep"
+expect_ok "$(on G1 "DROP VIEW mv_src_view CASCADE")" "DROP VIEW ... CASCADE"
+expect_kinds mv_src_view "G1:- G2:-" "DROP VIEW ... CASCADE"
+expect_kinds mv_dep "G1:- G2:-" "the materialized view dropped by DROP VIEW ... CASCADE"
+expect_kinds mv_src "G1:f G2:r" "the table under the dropped view"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'mv_dep'" 0 \
+    "the catalog row after DROP VIEW ... CASCADE"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'mv_src'" 1 \
+    "the table's catalog row after DROP VIEW ... CASCADE"
+nothing_pending "DROP VIEW ... CASCADE"
+expect_ok "$(on G1 "CREATE MATERIALIZED VIEW mv_dep AS SELECT id FROM mv_src")" "the name made again"
+expect_ok "$(on G1 "DROP TABLE mv_src CASCADE")" "DROP TABLE mv_src CASCADE"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('mv_src', 'mv_dep')" 0 \
+    "the catalog rows after the last DROP TABLE ... CASCADE"
+echo "ok: DROP VIEW ... CASCADE dropped the solo materialized view on its owner and its foreign table"
+
+# DROP SCHEMA ... CASCADE of a schema holding a solo table and a solo
+# materialized view, with a solo materialized view outside it reading the
+# table: every one of them goes on every group, catalog rows included; the
+# names are free again.
+expect_ok "$(on G1 "CREATE SCHEMA dropme")" "CREATE SCHEMA dropme"
+expect_ok "$(on G2 "CREATE TABLE dropme.inner_t (id int PRIMARY KEY)")" "CREATE TABLE dropme.inner_t"
+expect_ok "$(on G2 "CREATE MATERIALIZED VIEW dropme.inner_mv AS SELECT id FROM dropme.inner_t")" \
+    "CREATE MATERIALIZED VIEW dropme.inner_mv"
+expect_ok "$(on G1 "CREATE MATERIALIZED VIEW outer_mv AS SELECT id FROM dropme.inner_t")" \
+    "CREATE MATERIALIZED VIEW outer_mv over the schema's table"
+expect_kinds dropme.inner_t "G1:f G2:r" "the solo table in dropme"
+expect_kinds outer_mv "G1:m G2:f" "the materialized view outside dropme (owned by G1)"
+expect_ok "$(on G1 "DROP SCHEMA dropme CASCADE")" "DROP SCHEMA ... CASCADE"
+expect_kinds outer_mv "G1:- G2:-" "the materialized view outside the dropped schema"
+on_every "SELECT count(*) FROM pg_namespace WHERE nspname = 'dropme'" 0 "the dropped schema"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('inner_t', 'inner_mv', 'outer_mv')" 0 \
+    "the catalog rows after DROP SCHEMA ... CASCADE"
+nothing_pending "DROP SCHEMA ... CASCADE"
+expect_ok "$(on G1 "CREATE SCHEMA dropme")" "CREATE SCHEMA dropme again"
+expect_ok "$(on G1 "CREATE TABLE dropme.inner_t (id int PRIMARY KEY)")" "the table made again"
+expect_ok "$(on G1 "CREATE MATERIALIZED VIEW outer_mv AS SELECT id FROM dropme.inner_t")" \
+    "the outer view made again"
+expect_ok "$(on G2 "DROP SCHEMA dropme CASCADE")" "DROP SCHEMA ... CASCADE again"
+echo "ok: DROP SCHEMA ... CASCADE dropped the solo objects in it and reached from it, catalog rows too"
+
 # A materialized view made on every group (not by the driver) behaves as
 # before: its REFRESH runs on the policy's group, DROP on every group.
 for g in G1 G2; do
