@@ -225,7 +225,7 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
     return gc_strbuf_take(&sb);
 }
 
-/* Appends name k of a DROP TABLE as a string literal. */
+/* Appends a name as written in sql as a string literal. */
 static void append_name_literal(gc_strbuf *sb, const char *sql, gc_ddl_span name)
 {
     size_t n = name.end - name.start;
@@ -248,8 +248,8 @@ static void append_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_span
 /* Before a DROP on a group: removes the catalog row of each table a DROP
  * TABLE names that a driver registered (origin 'ddl'; gcctl's rows stay),
  * and of each solo object a CASCADE drops (`cascaded`: literals of their
- * names, separated by commas: find_cascaded), in the DROP's own transaction. NULL when memory
- * runs out; caller frees. */
+ * names, separated by commas: find_cascaded), in the DROP's own
+ * transaction. NULL when memory runs out; caller frees. */
 static char *unregister_sql(const char *sql, const gc_ddl_plan *plan, const char *cascaded)
 {
     gc_strbuf sb;
