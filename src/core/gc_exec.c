@@ -190,22 +190,20 @@ static bool is_multi_statement_error(const gc_stmt *s, const PGresult *r)
            msg != NULL && strstr(msg, "multiple commands") != NULL;
 }
 
-/* The SQLSTATEs of a declared parameter type the text cannot use: 42804
- * (no implicit cast to the column's type) and 42883 (no operator or
- * function for it: `text_column = $1::int4`). Left to the server, the
- * type is inferred from where the text uses the parameter. */
-static bool is_type_refusal(const char *state)
+/* Left to the server, a parameter's type is inferred from where the text
+ * uses it. */
+bool gc_exec_is_type_refusal(const char *state)
 {
     return state != NULL && (strcmp(state, "42804") == 0 || strcmp(state, "42883") == 0);
 }
 
 /* The server refused to prepare a text with a declared parameter type it
- * cannot use (is_type_refusal): send_and_begin sends it again with the
+ * cannot use (gc_exec_is_type_refusal): send_and_begin sends it again with the
  * types left to the server (declared_type_refused), so the refusal is not
  * the statement's failure. */
 static bool refused_declared_type(const PGresult *r, int n, const Oid *types)
 {
-    if (!is_type_refusal(PQresultErrorField(r, PG_DIAG_SQLSTATE)) || types == NULL)
+    if (!gc_exec_is_type_refusal(PQresultErrorField(r, PG_DIAG_SQLSTATE)) || types == NULL)
         return false;
     for (int i = 0; i < n; i++)
         if (types[i] != 0 && types[i] != GC_OID_BYTEA)
@@ -513,12 +511,7 @@ static bool plan_went_stale(const gc_stmt *s)
  * failure back), and some value is typed. */
 static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv, bool idle_before)
 {
-    gc_session *m = s->conn->session;
-    if (pv == NULL || s->simple_query || m == NULL)
-        return false;
-    PGTransactionStatusType txn = gc_session_txn_status(m);
-    if (!(txn == PQTRANS_IDLE && (s->conn->autocommit || idle_before)) &&
-        txn != PQTRANS_INTRANS)
+    if (pv == NULL || s->simple_query || !gc_exec_refusal_lost_nothing(s, idle_before))
         return false;
     bool typed = false;
     for (int i = 0; i < s->nparams && !typed; i++)
@@ -526,8 +519,18 @@ static bool declared_type_refused(const gc_stmt *s, const gc_param_value *pv, bo
     const gc_diag *d = &s->h.diag;
     bool refused = false;
     for (int i = 0; i < d->count && !refused; i++)
-        refused = is_type_refusal(d->records[i].sqlstate);
+        refused = gc_exec_is_type_refusal(d->records[i].sqlstate);
     return typed && refused;
+}
+
+bool gc_exec_refusal_lost_nothing(const gc_stmt *s, bool idle_before)
+{
+    gc_session *m = s->conn->session;
+    if (m == NULL)
+        return false;
+    PGTransactionStatusType txn = gc_session_txn_status(m);
+    return (txn == PQTRANS_IDLE && (s->conn->autocommit || idle_before)) ||
+           txn == PQTRANS_INTRANS;
 }
 
 /* Whether no transaction is open on the connection. */
@@ -572,6 +575,8 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     /* The first statement of a transaction (pyodbc's default): a refusal
      * then loses nothing the application did before. */
     bool idle_before = no_transaction_open(s);
+    if (s->params_untyped)
+        leave_types_to_server(s, pv);
     SQLRETURN rc = send_once(s, pv);
     if (rc == SQL_ERROR && plan_went_stale(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
@@ -583,6 +588,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
                        "declared type (42804, 42883): sent again with the types left to it");
         leave_types_to_server(s, pv);
+        s->params_untyped = true;
         rc = send_again(s, pv);
     }
     while (rc == SQL_ERROR && reruns-- > 0 && s->conn->kind->may_rerun(s)) {

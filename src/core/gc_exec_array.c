@@ -103,6 +103,8 @@ typedef struct gc_array_run {
     bool server_failed;      /* the server refused a row (or the text) */
     bool lost;               /* a session broke */
     bool parse_reported;     /* a refused text is reported once, not per member */
+    bool type_refused;       /* the text was refused for a declared parameter type
+                                (42804, 42883) */
     bool spans;              /* a row is a write across groups: the array runs
                                 row by row instead (nothing was sent) */
 } array_run;
@@ -155,6 +157,11 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, bool open
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
+    /* Values in text go without a type once the server refused one of
+     * them (gc_stmt.params_untyped). */
+    for (int i = 0; i < n && a->s->params_untyped; i++)
+        if (w.formats[i] == 0)
+            w.types[i] = 0;
     bool ok = true;
     if (!l->prepare_queued) {
         ok = gc_session_pipeline_prepare(l->m, l->stmt, a->s->sql, n, w.types, err);
@@ -602,6 +609,8 @@ static void collect_lane(array_run *a, int l_index)
     }
     if (parse_error != NULL) {
         a->server_failed = true;
+        a->type_refused =
+            gc_exec_is_type_refusal(PQresultErrorField(parse_error, PG_DIAG_SQLSTATE));
         if (!a->parse_reported)
             gc_stmt_add_member_error(a->s, l->m, parse_error);
         a->parse_reported = true;
@@ -913,8 +922,18 @@ const gc_array_lanes gc_exec_array_per_member = {
     .finish = finish_per_member,
 };
 
+/* Whether any row of the array ran. */
+static bool some_row_ran(const array_run *a)
+{
+    for (SQLULEN r = 0; r < a->rows; r++)
+        if (a->fate[r] == ROW_RAN || a->fate[r] == ROW_RAN_WITH_INFO)
+            return true;
+    return false;
+}
+
 bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
 {
+    bool idle_before = !s->conn->kind->in_transaction(s->conn);
     const gc_array_lanes *placement = s->conn->kind->array_lanes;
     int max_lanes = s->conn->kind->session_count(s->conn);
     array_run a = {
@@ -925,6 +944,7 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
     };
     SQLRETURN rc = SQL_ERROR;
+    bool again = false;    /* the whole array goes again, untyped */
     if (out_of_memory(&a, a.fate == NULL || a.answers == NULL || a.lanes == NULL) ||
         !placement->start(&a))
         goto done;
@@ -942,6 +962,13 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
     }
     collect_lanes(&a);    /* reports the lanes whose session broke */
     placement->finish(&a);
+    /* The server refused a declared parameter type where the text uses it
+     * and nothing ran or was lost: the array goes again, its values in
+     * text without a type, as a single execution does (gc_exec.c). */
+    again = a.type_refused && !s->params_untyped && !a.lost && !some_row_ran(&a) &&
+            gc_exec_refusal_lost_nothing(s, idle_before);
+    if (again)
+        goto done;
     rc = report_rows(&a);
     if (rc != SQL_ERROR && publish_results(&a) == SQL_ERROR)
         rc = SQL_ERROR;
@@ -959,6 +986,14 @@ done:
     free(a.marks);
     if (a.spans)
         return false;    /* nothing was sent: the caller runs the rows one by one */
+    if (again) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
+                       "declared type (42804, 42883): the array sent again with the types "
+                       "left to it");
+        s->params_untyped = true;
+        gc_diag_clear(&s->h.diag);
+        return gc_exec_array_run(s, rows, result);
+    }
     gc_stmt_reset_exec(s);
     *result = gc_stmt_rc_with_info(s, rc);
     return true;

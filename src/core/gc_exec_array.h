@@ -32,6 +32,15 @@ SQLRETURN gc_exec_convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out);
 void gc_exec_free_values(gc_param_value *pv, int n);
 /* The connection's open session, or NULL with 08003 / 08S01 added. */
 gc_session *gc_exec_open_session(gc_stmt *s);
+/* After the server refused to prepare the text of s: whether that lost no
+ * transaction of the application's (none open, none open before the call:
+ * idle_before, or the rollback level's savepoint took it back), so the
+ * text may be sent again. */
+bool gc_exec_refusal_lost_nothing(const gc_stmt *s, bool idle_before);
+/* Whether state is the server refusing a declared parameter type where the
+ * text uses it: 42804 (no implicit cast to the column's type), 42883 (no
+ * operator or function for it). */
+bool gc_exec_is_type_refusal(const char *state);
 
 /* Whether s on a global connection can have its array routed row by row
  * and sent in one pipeline per member (the global kind's array_applies,

@@ -24,6 +24,7 @@ void gc_stmt_unprepare(gc_stmt *s)
     s->nparams = 0;
     s->positional_params = 0;
     s->prepared = false;
+    s->params_untyped = false;
     free(s->described_param_types);
     s->described_param_types = NULL;
     s->described_nparams = 0;

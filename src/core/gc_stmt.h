@@ -125,6 +125,9 @@ struct gc_stmt {
                                     error's last line says it (GC_CONTEXT_*);
                                     NULL: executing. Reset after every call */
     bool simple_query;        /* several statements: run with PQsendQuery */
+    bool params_untyped;      /* the server refused a declared parameter type of
+                                 `sql` (42804, 42883): its values sent as text
+                                 go without a type from then on (gc_exec.c) */
     bool keeps_parked_statements;  /* running `sql` leaves the connection's
                                     parked server statements valid
                                     (gc_stmt_cache.h) */
