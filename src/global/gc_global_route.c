@@ -195,6 +195,24 @@ static int place_tuple(const gc_global *g, const gc_route_request *req,
     return group;
 }
 
+static bool row_write(const gc_analysis *a)
+{
+    if (a == NULL || a->read_only)
+        return false;
+    return a->kind == GC_SQL_INSERT || a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
+           a->kind == GC_SQL_MERGE;
+}
+
+/* A row write, or a SELECT that locks rows (FOR UPDATE, FOR SHARE...): in
+ * a transaction both must run where their rows are. A lock taken through
+ * postgres_fdw belongs to postgres_fdw's session, not to the transaction:
+ * the transaction's own later write of the row, sent to its owner, would
+ * wait for it until the transaction ends, that is forever. */
+static bool claims_rows(const gc_analysis *a)
+{
+    return row_write(a) || (a != NULL && a->locking_read);
+}
+
 /* The group holding most of the statement's keys (see gc_global_route);
  * -1 with *why when there is none. *all_in: every key tuple is placed in
  * that group (a solo table's rows are all in its group), so a write
@@ -205,8 +223,13 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
-    if (!req->use_keys) {
-        *why = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
+    /* Not routed by key, a write (or row lock) of a solo table still goes
+     * to the table's group: from another it would go through postgres_fdw,
+     * whose foreign table has none of the table's defaults (serial,
+     * identity, now()) and commits on its own. */
+    static const char no_keys[] = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
+    if (!req->use_keys && !claims_rows(a)) {
+        *why = no_keys;
         return -1;
     }
     if (a == NULL || a->table == NULL) {
@@ -227,6 +250,10 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *source = "solo table";
         *all_in = true;
         return solo;
+    }
+    if (!req->use_keys) {
+        *why = no_keys;
+        return -1;
     }
     const gc_pinned_column *cols[32];
     int nk;
@@ -419,24 +446,6 @@ static void choose(gc_global *g, const gc_route_request *req, gc_route_access ac
     c->member = group >= 0 ? gc_router_member_in_group(g->router, group, access,
                                                        &c->member_reason)
                            : -1;
-}
-
-static bool row_write(const gc_analysis *a)
-{
-    if (a == NULL || a->read_only)
-        return false;
-    return a->kind == GC_SQL_INSERT || a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
-           a->kind == GC_SQL_MERGE;
-}
-
-/* A row write, or a SELECT that locks rows (FOR UPDATE, FOR SHARE...): in
- * a transaction both must run where their rows are. A lock taken through
- * postgres_fdw belongs to postgres_fdw's session, not to the transaction:
- * the transaction's own later write of the row, sent to its owner, would
- * wait for it until the transaction ends, that is forever. */
-static bool claims_rows(const gc_analysis *a)
-{
-    return row_write(a) || (a != NULL && a->locking_read);
 }
 
 /* Whether a row write runs across groups (gc_global_span.c): an UPDATE or

@@ -84,6 +84,37 @@ got_other=$(app_calls "$(primary_of "$other")" 'SELECT body FROM notes WHERE id 
     || fail "statements on the solo table: $got_owner on owner $owner, $got_other on $other (want 20 and 0)"
 echo "ok: 20 statements on the solo table ran on its owner group $owner, none on $other"
 
+# 1c'. Writes of a solo table sent by SQLExecDirect (not routed by key) in
+# autocommit, the policy naming the other group, run on the owner too: a
+# serial key gets its value there (through postgres_fdw the foreign table
+# has no default and would send NULL: 23502), INSERT ... RETURNING answers
+# it, an UPDATE without a key runs there. Reads keep the policy's group.
+out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" \
+    "CREATE TABLE serial_notes (id serial PRIMARY KEY, body text)")
+[ "${out%% *}" = ok ] || fail "CREATE TABLE serial_notes: $out"
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+away="DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$other"
+out=$(odbc_cs "$away" "INSERT INTO serial_notes (body) VALUES ('direct')")
+[ "$out" = "ok 1" ] || fail "INSERT of a serial solo table by SQLExecDirect from $other: $out"
+out=$(odbc_cs "$away" --fetch "INSERT INTO serial_notes (body) VALUES ('returning') RETURNING id")
+[ "$out" = "$(printf 'ok 1\n2')" ] || fail "INSERT ... RETURNING of a serial solo table: $out"
+out=$(odbc_cs "$away" "UPDATE serial_notes SET body = body || '!'")
+[ "$out" = "ok 2" ] || fail "UPDATE of a serial solo table by SQLExecDirect: $out"
+[ "$(sql "$(primary_of "$owner")" "SELECT string_agg(id || ':' || body, ',' ORDER BY id) FROM serial_notes")" \
+    = "1:direct!,2:returning!" ] || fail "the serial solo table's rows on its owner"
+got_owner=$(app_calls "$(primary_of "$owner")" 'INSERT INTO serial_notes')
+got_other=$(app_calls "$(primary_of "$other")" 'INSERT INTO serial_notes')
+[ "$got_owner" = 2 ] && [ "$got_other" = 0 ] \
+    || fail "INSERTs of the serial solo table: $got_owner on owner $owner, $got_other on $other (want 2 and 0)"
+[ "$(app_calls "$(primary_of "$owner")" 'UPDATE serial_notes')" = 1 ] \
+    || fail "the UPDATE of the serial solo table did not run on its owner $owner"
+out=$(odbc_cs "$away" --fetch "SELECT count(*) FROM serial_notes")
+[ "$out" = "$(printf 'ok 1\n2')" ] || fail "SELECT of the serial solo table from $other: $out"
+[ "$(app_calls "$(primary_of "$other")" 'SELECT count(*) FROM serial_notes')" = 1 ] \
+    || fail "a read by SQLExecDirect should keep the policy's group $other"
+odbc "DROP TABLE serial_notes" >/dev/null
+echo "ok: SQLExecDirect writes of a solo table with a serial key ran on its owner $owner from $other's policy"
+
 # 1d. gcctl apply leaves the rows a driver made.
 "$GCCTL" apply "$SPEC" --dir "$DIR" >/dev/null || fail "gcctl apply"
 on_every "SELECT method || ':' || owner_group || ':' || origin FROM gcluster.tables WHERE name = 'notes'" \
