@@ -455,7 +455,9 @@ static SQLRETURN convert_row(gc_stmt *s, SQLULEN row, gc_param_value **pv_out)
             result = rc;
     }
     gc_param_null_empty_dates(s, row, pv);
-    if (gc_lo_resolve_params(s, row, pv) == SQL_ERROR) {
+    /* A large object lives on one server: on a global connection it is
+     * made once the statement's member is known (send_once). */
+    if (!s->conn->kind->several_sessions && gc_lo_resolve_params(s, row, pv) == SQL_ERROR) {
         free_values(pv, n);
         return SQL_ERROR;
     }
@@ -684,6 +686,13 @@ static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
     gc_session *m = open_session(s);
     if (m == NULL)
         return SQL_ERROR;
+    /* A global connection makes a row's large objects on the member that
+     * runs it, where the row will name them. */
+    if (s->conn->kind->several_sessions && pv != NULL &&
+        gc_lo_resolve_params(s, s->exec_row, pv) == SQL_ERROR) {
+        s->conn->kind->statement_done(s, SQL_ERROR);
+        return SQL_ERROR;
+    }
     /* Several statements with parameters: the values go into the text. */
     const char *sql = s->sql;
     char *with_values = NULL;

@@ -44,6 +44,7 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
 #include "core/gc_exec_timer.h"
+#include "core/gc_lo.h"
 #include "core/gc_param.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
@@ -112,7 +113,8 @@ typedef struct gc_array_run {
 /* Whether s on a global connection can have its array routed row by row
  * and sent in one pipeline per member: a plain row write or a read (a
  * write the statement mark may have to go with runs row by row), nothing
- * that changes temporary tables or runs on every group, and not the first
+ * that changes temporary tables or runs on every group, no parameter that
+ * may become a large object, and not the first
  * statement after a BEGIN sent in SQL and held back (which chooses the
  * transaction's member as a statement of its own). */
 bool gc_exec_array_global_applies(gc_stmt *s)
@@ -121,6 +123,10 @@ bool gc_exec_array_global_applies(gc_stmt *s)
     const gc_analysis *an = s->analysis;
     if (gc_global_prelude_pending(c->global) || an == NULL || s->temp_effects != 0 ||
         gc_ddl_exec_is_cluster_wide(s))
+        return false;
+    /* Large objects are made on the member a row runs on (gc_exec.c's
+     * send_once): such rows go one by one. */
+    if (gc_lo_params_possible(s))
         return false;
     return an->read_only || an->plain_write;
 }

@@ -332,6 +332,18 @@ static bool database_has_lo_type(gc_stmt *s)
     return c->lo_type_presence == 2;
 }
 
+bool gc_lo_params_possible(gc_stmt *s)
+{
+    for (int i = 0; i < s->nparams; i++) {
+        gc_param_ref ref;
+        gc_param_locate(s, i, 0, &ref);
+        if (ref.sql_type == SQL_LONGVARBINARY || ref.sql_type == SQL_VARBINARY ||
+            ref.sql_type == SQL_BINARY)
+            return database_has_lo_type(s);
+    }
+    return false;
+}
+
 SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv)
 {
     int n = s->nparams;

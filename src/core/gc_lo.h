@@ -44,6 +44,11 @@ SQLRETURN gc_lo_read(gc_stmt *s, const char *oid_text, bool is_null,
  * diagnostics on s when a large object cannot be made. */
 SQLRETURN gc_lo_resolve_params(gc_stmt *s, SQLULEN row, gc_param_value *pv);
 
+/* Whether parameters of s may become large objects: one is bound as a
+ * binary SQL type and the database has a type named lo (asked once per
+ * connection, gc_lo_resolve_params). */
+bool gc_lo_params_possible(gc_stmt *s);
+
 /* Learns the types the server infers for the parameters of s by describing
  * s->sql as the unnamed statement, the long binary parameters of the row
  * unspecified and the others as pv declares them (in a savepoint inside a

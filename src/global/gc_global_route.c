@@ -223,15 +223,12 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
-    /* Not routed by key, a write (or row lock) of a solo table still goes
-     * to the table's group: from another it would go through postgres_fdw,
-     * whose foreign table has none of the table's defaults (serial,
-     * identity, now()) and commits on its own. */
+    /* Not routed by key, a statement on a solo table still goes to the
+     * table's group, the one server that holds its rows: from another a
+     * write would go through postgres_fdw, whose foreign table has none of
+     * the table's defaults (serial, identity, now()), and a read would
+     * cost that server and the owner both. */
     static const char no_keys[] = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
-    if (!req->use_keys && !claims_rows(a)) {
-        *why = no_keys;
-        return -1;
-    }
     if (a == NULL || a->table == NULL) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
         return -1;

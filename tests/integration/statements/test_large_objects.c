@@ -7,7 +7,10 @@
  * loses none. A missing large object is the server's 42704. SQLPutData in
  * pieces to a SQL_LONGVARBINARY parameter (or a bound SQL_VARBINARY one, as
  * pyodbc binds bytes) whose target is a lo column makes a large object (rolled back with its transaction); to a bytea column it
- * stays bytea, read back in pieces.
+ * stays bytea, read back in pieces. On a global connection
+ * (GC_TEST_GLOBAL) the large object is made on the member the row goes to:
+ * a solo table of G2 written from a connection whose policy and last
+ * statement were on G1 gets its object on G2, where it is read back.
  */
 #include "st_test.h"
 
@@ -193,6 +196,42 @@ static void writes(st_conn *c)
     ST_OK(SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0), s);
 }
 
+/* Large objects per member: a lo row of a table owned by G2, written by a
+ * prepared INSERT from a connection whose statements without a key go to
+ * G1 (its session there the current one), gets its object on G2 and reads
+ * it back; G1 holds no new object. */
+static void objects_live_with_their_rows(st_conn *c)
+{
+    st_conn on_g2;
+    st_connect_with(&on_g2, "LocalityGroupPolicy=1;LocalityGroupPath=G2");
+    st_exec(&on_g2, "drop table if exists stmt_lo_g2");
+    st_exec(&on_g2, "create table stmt_lo_g2(id int primary key, l lo)");
+    const char *count_sql = "select count(*) from pg_largeobject_metadata";
+    int g1_before = atoi(st_query_text(c, count_sql));
+    int g2_before = atoi(st_query_text(&on_g2, count_sql));
+
+    SQLHSTMT s = st_stmt(c);
+    unsigned char small[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
+    SQLLEN len = sizeof small;
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, 200, 0,
+                           small, 0, &len), s);
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"insert into stmt_lo_g2(id, l) values (1, ?)", SQL_NTS), s);
+    ST_OK(SQLExecute(s), s);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    unsigned char got[16];
+    SQLLEN n = read_back(c, "select l from stmt_lo_g2 where id = 1", got, sizeof got);
+    ST_CHECK(n == 8 && memcmp(got, small, 8) == 0, "lo of G2's table read back: %ld bytes",
+             (long)n);
+    int g1_after = atoi(st_query_text(c, count_sql));
+    int g2_after = atoi(st_query_text(&on_g2, count_sql));
+    ST_CHECK(g2_after == g2_before + 1 && g1_after == g1_before,
+             "the object is on G2 (%d -> %d), not on G1 (%d -> %d)", g2_before, g2_after,
+             g1_before, g1_after);
+    st_exec(&on_g2, "select lo_unlink(l) from stmt_lo_g2");
+    st_exec(&on_g2, "drop table stmt_lo_g2");
+    st_disconnect(&on_g2);
+}
+
 int main(void)
 {
     st_conn c;
@@ -272,6 +311,8 @@ int main(void)
     st_exec(&c, "select lo_unlink(o) from stmt_lo where id = 1");
     st_exec(&c, "drop table stmt_lo");
     st_exec(&c, "drop table stmt_lo_bytea");
+    if (getenv("GC_TEST_GLOBAL") != NULL)
+        objects_live_with_their_rows(&c);
     st_disconnect(&c);
     return st_finish("large_objects");
 }
