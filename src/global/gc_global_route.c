@@ -666,13 +666,15 @@ static bool temp_table_member(gc_global *g, const gc_route_request *req, int *me
 
 /* Between transactions, a statement naming a temporary table goes to its
  * member (a primary: temporary tables are made there), and a transaction
- * it begins is pinned there. */
+ * it begins is pinned there; so does a statement that policy would place,
+ * of a connection whose temporary tables all live on one member session
+ * (temp_session_member). */
 static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int member,
-                                 gc_route_decision *out)
+                                 const char *reason, gc_route_decision *out)
 {
     out->member = member;
     out->group = g->topo.members[member].group;
-    out->reason = "names a temporary table of this member's session";
+    out->reason = reason;
     g->stats[member].routed_by_policy++;
     g->may_write_elsewhere = writes_outside(g, req, out->group, -2, false);
     if (req->transaction)
@@ -681,6 +683,21 @@ static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int 
                    table_name(req->analysis), g->topo.members[member].name, out->reason,
                    req->transaction ? ", pinned for the transaction" : "");
     return true;
+}
+
+/* The member whose session holds every temporary table of the connection,
+ * when they all live on one session that is still open; else -1. A
+ * statement no key places and that is not read-only goes there rather
+ * than where policy says: a function it calls may use those tables, which
+ * no other session has (psqlODBC's own programs make such a function). A
+ * read-only statement calls only functions the driver knows, and one that
+ * names a temporary table goes to it anyway, so reads keep the policy. */
+static int temp_session_member(const gc_global *g)
+{
+    unsigned long generation;
+    if (!gc_temp_tables_one_session(g->temps, &generation))
+        return -1;
+    return member_of_session(g, generation);
 }
 
 /* Whether every row a row write may touch lies in one group: its key
@@ -742,7 +759,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         return false;
     }
     if (temp_member >= 0)
-        return route_to_temp_member(g, req, temp_member, out);
+        return route_to_temp_member(g, req, temp_member,
+                                    "names a temporary table of this member's session", out);
     /* Between transactions: members due for a reconnect try it now. */
     gc_global_retry_down_members(g, req->setup_sql);
     gc_route_access access = access_of(req);
@@ -758,6 +776,11 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     }
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))
         return false;
+    bool read_only = req->analysis != NULL && req->analysis->read_only;
+    int affine = c.by_key || read_only ? -1 : temp_session_member(g);
+    if (affine >= 0)
+        return route_to_temp_member(g, req, affine, "the connection's temporary tables are on "
+                                    "this member's session", out);
     /* A transaction's write runs in its key's group or not at all: from
      * another group it would reach it through postgres_fdw, outside the
      * two phases (docs/global-connection.md, "Transactions across groups").

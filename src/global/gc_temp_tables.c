@@ -41,6 +41,17 @@ int gc_temp_tables_count(const gc_temp_tables *t)
     return t != NULL ? t->n : 0;
 }
 
+bool gc_temp_tables_one_session(const gc_temp_tables *t, unsigned long *generation)
+{
+    if (t == NULL || t->n == 0)
+        return false;
+    for (int i = 1; i < t->n; i++)
+        if (t->entries[i].generation != t->entries[0].generation)
+            return false;
+    *generation = t->entries[0].generation;
+    return true;
+}
+
 static int find_entry(const gc_temp_tables *t, const char *name)
 {
     for (int i = 0; i < t->n; i++)

@@ -40,6 +40,11 @@ gc_temp_tables *gc_temp_tables_create(void);
 void gc_temp_tables_destroy(gc_temp_tables *t);
 int gc_temp_tables_count(const gc_temp_tables *t);
 
+/* Whether every registered table lives on one member session: true with
+ * *generation that session's, false when none is registered or they live
+ * on several. */
+bool gc_temp_tables_one_session(const gc_temp_tables *t, unsigned long *generation);
+
 /* What a statement's text may do to temporary tables, read once at
  * SQLPrepare / SQLExecDirect: GC_TEMP_SQL_CREATES for CREATE TEMP TABLE,
  * CREATE TABLE pg_temp.x and SELECT ... INTO TEMP; GC_TEMP_SQL_DROPS for

@@ -266,6 +266,32 @@ conn.commit()
 ok("CREATE FUNCTION naming tmpa in its body (autocommit and in a transaction) made it on "
    "every primary; it ran on tmpa's member; a body naming a missing table is still 42P01")
 
+# 6c. A connection whose temporary tables all live on one member session
+# sends there a statement that policy would place and that is not
+# read-only, so a function using them works though policy says G1; a
+# read-only statement keeps the policy.
+conn3 = pyodbc.connect(CONN)
+cur3 = conn3.cursor()
+scalar(cur3, "SELECT owner FROM accounts WHERE id = ?", KEY_G2)
+cur3.execute("CREATE TEMP TABLE tmpaff (a int)")
+conn3.commit()
+if holders("tmpaff") != ["G2N1"]:
+    fail("tmpaff is held by %s, expected G2N1" % holders("tmpaff"))
+conn3.autocommit = True
+cur3.execute("CREATE FUNCTION tmpaffins(x int) RETURNS int AS $$ INSERT INTO tmpaff VALUES ($1) "
+             "RETURNING a $$ LANGUAGE sql")
+for _ in range(3):
+    if scalar(cur3, "SELECT tmpaffins(?) AS affcall", 7) != 7:
+        fail("tmpaffins did not insert into tmpaff")
+    scalar(cur3, "SELECT count(*) AS affread FROM accounts")
+ran_only_on("G2N1", "SELECT tmpaffins($1) AS affcall", 3, "calls of a function over tmpaff")
+if calls("G2N1", "SELECT count(*) AS affread FROM accounts") != 0:
+    fail("a read-only statement followed the temporary table to G2N1 instead of the policy")
+cur3.execute("DROP FUNCTION tmpaffins(int)")
+conn3.close()
+ok("with its temporary table on G2N1, a connection whose policy says G1 ran a function over it "
+   "on G2N1; read-only statements kept the policy")
+
 # 7. SQL BEGIN with autocommit on: the temporary table is made where the
 # transaction is pinned; it goes with the connection's sessions.
 conn2 = pyodbc.connect(CONN, autocommit=True)
