@@ -223,12 +223,6 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
-    /* Not routed by key, a statement on a solo table still goes to the
-     * table's group, the one server that holds its rows: from another a
-     * write would go through postgres_fdw, whose foreign table has none of
-     * the table's defaults (serial, identity, now()), and a read would
-     * cost that server and the owner both. */
-    static const char no_keys[] = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
     if (a == NULL || a->table == NULL) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
         return -1;
@@ -242,6 +236,10 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *why = "not a cluster table the shard map knows";
         return -1;
     }
+    /* Even a statement not routed by key: a solo table's group is the one
+     * server that holds its rows. From another a write would go through
+     * postgres_fdw, whose foreign table has none of the table's defaults
+     * (serial, identity, now()), and a read would cost both servers. */
     int solo = gc_shard_table_solo_group(t);
     if (solo >= 0) {
         *source = "solo table";
@@ -249,7 +247,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         return solo;
     }
     if (!req->use_keys) {
-        *why = no_keys;
+        *why = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
         return -1;
     }
     const gc_pinned_column *cols[32];

@@ -34,9 +34,8 @@ shards, and another session's NOWAIT lock on the owner.
     set_config anywhere: a lock fires no row trigger)."""
 import pyodbc
 
-from xact_lib import (DSN, GROUPS, balance, calls, connect, expect_calls, expect_error, fail,
-                      helper, in_transaction_on, log, nothing_left, owners, primary,
-                      reset_statements)
+from xact_lib import (DSN, GROUPS, balance, connect, expect_calls, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
 APP = "xlocks"
 P = {g: primary(g) for g in GROUPS}
