@@ -347,9 +347,14 @@ static bool find_cascaded(const gc_topology *t, ddl_group *dg, const char *sql,
         return false;
     }
     for (int i = 0; i < PQntuples(r); i++) {
+        bool outside = strcmp(PQgetvalue(r, i, 1), "t") == 0;
+        /* A DROP TABLE unregisters the tables it names itself
+         * (unregister_sql); the relations a schema holds are the cascade's. */
+        if (!outside && plan->cascade != GC_DDL_CASCADE_SCHEMAS)
+            continue;
         gc_strbuf_append_str(literals, literals->len > 0 ? ", " : "");
         gc_ddl_append_literal(literals, PQgetvalue(r, i, 0));
-        if (strcmp(PQgetvalue(r, i, 1), "t") != 0)
+        if (!outside)
             continue;
         gc_strbuf_append_str(names, names->len > 0 ? ", " : "");
         gc_strbuf_append_str(names, PQgetvalue(r, i, 0));
