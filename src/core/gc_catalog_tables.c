@@ -16,6 +16,7 @@
 #include "core/gc_catalog_internal.h"
 #include "core/gc_conn.h"
 #include "core/gc_conn_kind.h"
+#include "global/gc_shardmap.h"
 #include "util/gc_strbuf.h"
 
 /* SOLO_ARM: on a global connection, a CASE arm that calls a solo table's
@@ -51,7 +52,7 @@ static const char tables_sql[] = TABLES_SQL("");
 static const char tables_sql_cluster[] = TABLES_SQL(
     "  WHEN c.relkind = 'f' AND NOT c.relispartition AND EXISTS (SELECT 1"
     "   FROM gcluster.tables t WHERE t.method = 'solo'"
-    "   AND pg_catalog.to_regclass(pg_catalog.quote_ident(t.name)) = c.oid) THEN 'TABLE'");
+    "   AND " GC_CATALOG_ROW_REGCLASS("t") " = c.oid) THEN 'TABLE'");
 
 static const char catalogs_sql[] =
     "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","

@@ -65,6 +65,10 @@ typedef struct gc_conn_kind {
     /* Chooses the session for one execution with the converted values pv
      * (may be NULL) and makes it the connection's session. */
     SQLRETURN (*route_statement)(gc_stmt *s, const gc_param_value *pv);
+    /* Around one execution, before its routing and after its send: keys
+     * the driver draws for it, written into its text (gc_route_draw_keys). */
+    SQLRETURN (*draw_keys)(gc_stmt *s);
+    void (*keys_done)(gc_stmt *s);
     /* After an execution ended with rc: the outcome's bookkeeping, which may
      * replace s's diagnostics with what the application can act on. */
     void (*statement_done)(gc_stmt *s, SQLRETURN rc);

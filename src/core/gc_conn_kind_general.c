@@ -64,6 +64,18 @@ static SQLRETURN route_to_the_session(gc_stmt *s, const gc_param_value *pv)
     return SQL_SUCCESS;
 }
 
+/* The server draws every key: the one session holds every row. */
+static SQLRETURN draw_no_keys(gc_stmt *s)
+{
+    (void)s;
+    return SQL_SUCCESS;
+}
+
+static void no_keys_drawn(gc_stmt *s)
+{
+    (void)s;
+}
+
 static void note_nothing(gc_stmt *s, SQLRETURN rc)
 {
     (void)s;
@@ -268,6 +280,8 @@ const gc_conn_kind gc_conn_kind_general = {
     .cluster_wide_ddl = not_cluster_wide,
     .session_control = nothing_to_control,
     .route_statement = route_to_the_session,
+    .draw_keys = draw_no_keys,
+    .keys_done = no_keys_drawn,
     .statement_done = note_nothing,
     .prepare_failed = nothing_ran,
     .holds = holds_on_generation,

@@ -676,8 +676,20 @@ static bool send_guarded(gc_session *m, gc_txn_guard_mode guard, bool marked, bo
 static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int n,
                                  const gc_param_wire *a);
 
-/* One try of send_and_begin: route, send, take the first result. */
+static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv);
+
+/* One try of send_and_begin: route, send, take the first result; with the
+ * keys the driver draws for it written into its text, if any. */
 static SQLRETURN send_once(gc_stmt *s, gc_param_value *pv)
+{
+    if (s->conn->kind->draw_keys(s) != SQL_SUCCESS)
+        return SQL_ERROR;
+    SQLRETURN rc = send_routed(s, pv);
+    s->conn->kind->keys_done(s);
+    return rc;
+}
+
+static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
 {
     if (s->conn->kind->route_statement(s, pv) != SQL_SUCCESS)
         return SQL_ERROR;

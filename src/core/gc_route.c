@@ -49,6 +49,51 @@ void gc_route_analyze(gc_stmt *s)
         s->temp_effects = gc_temp_sql_effects(s->sql, strlen(s->sql));
 }
 
+SQLRETURN gc_route_draw_keys(gc_stmt *s)
+{
+    gc_conn *c = s->conn;
+    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
+    gc_error err;
+    char *text = gc_global_with_drawn_keys(c->global, s->sql, s->analysis, transaction, &err);
+    if (text == NULL) {
+        if (err.sqlstate[0] == '\0')
+            return SQL_SUCCESS;
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    gc_analysis *a = calloc(1, sizeof *a);
+    if (a == NULL || !gc_analyze(text, strlen(text), a, &err)) {
+        if (a == NULL)
+            gc_error_set(&err, "HY001", 0, "out of memory");
+        gc_diag_add_error(&s->h.diag, &err);
+        free(a);
+        free(text);
+        return SQL_ERROR;
+    }
+    gc_trace_write(c->trace, GC_TRACE_DEBUG, "sent with the keys drawn: %s", text);
+    s->key_swap.active = true;
+    s->key_swap.sql = s->sql;
+    s->key_swap.analysis = s->analysis;
+    s->key_swap.prepared = s->prepared;
+    s->sql = text;
+    s->analysis = a;
+    s->prepared = false;    /* the server statement holds the text without them */
+    return SQL_SUCCESS;
+}
+
+void gc_route_keys_done(gc_stmt *s)
+{
+    if (!s->key_swap.active)
+        return;
+    gc_analysis_free(s->analysis);
+    free(s->analysis);
+    free(s->sql);
+    s->sql = s->key_swap.sql;
+    s->analysis = s->key_swap.analysis;
+    s->prepared = s->key_swap.prepared;
+    s->key_swap.active = false;
+}
+
 bool gc_route_session_sql_allowed(gc_stmt *s)
 {
     gc_conn *c = s->conn;
@@ -227,7 +272,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     int n = pv != NULL ? s->nparams : 0;
     /* In a transaction a write's keys decide where it may run atomically,
      * however it was sent. */
-    bool use_keys = s->prepared || c->settings.direct_execute_routing ||
+    bool use_keys = s->prepared || c->settings.direct_execute_routing || s->key_swap.active ||
                     (transaction && s->analysis != NULL && !s->analysis->read_only);
     /* On the heap beyond a few: at 65,535 parameters they make 1 MB, more
      * than the stack of an application thread may hold; a few, the common

@@ -194,6 +194,15 @@ struct gc_stmt {
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
     bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
     bool routed_by_key;       /* its member's group came from the sharding key */
+    /* While one execution runs with keys the driver drew written into its
+     * text (gc_route_draw_keys): the statement's own text, analysis and
+     * preparedness, put back when it has been sent (gc_route_keys_done). */
+    struct {
+        bool active;
+        char *sql;
+        struct gc_analysis *analysis;
+        bool prepared;
+    } key_swap;
     bool show_global;         /* the text is SHOW GLOBAL CONNECTION or SESSION */
     bool reconnect_global;    /* the text is ALTER SYSTEM RECONNECT GLOBAL CONNECTION */
 
@@ -317,6 +326,12 @@ void gc_route_analyze(gc_stmt *s);
 /* Chooses the member for one execution with the converted values pv (may
  * be NULL), opens it if needed and makes it the connection's session. */
 SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv);
+/* Before routing one execution: an INSERT that leaves a sharded table's
+ * key to its sequence and could not run as sent gets keys drawn now
+ * (gc_global_with_drawn_keys): s->sql and s->analysis become the text with
+ * them, sent unprepared, until gc_route_keys_done. */
+SQLRETURN gc_route_draw_keys(gc_stmt *s);
+void gc_route_keys_done(gc_stmt *s);
 /* After an execution: records the member that ran it, and its error. */
 void gc_route_done(gc_stmt *s, SQLRETURN rc);
 /* Whether server statement st of connection c exists on session m, and

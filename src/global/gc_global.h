@@ -174,6 +174,17 @@ typedef struct gc_route_decision {
  * when that fails, asks again. False with err 08S01 when no usable member
  * can serve the statement. Counts the route in the member's stats and
  * traces it. */
+/* --- keys the driver draws (gc_global_keys.c) --- */
+/* For an INSERT ... (columns) VALUES into a sharded table that leaves key
+ * columns to their sequences (serial, identity) and that could not run as
+ * sent (in a transaction, or several rows in autocommit): the text with
+ * keys drawn now (on the transaction's member, else a group's primary)
+ * added to its column list and rows, to be analyzed and routed by them.
+ * NULL with err clear when the statement is no such INSERT (or its draw
+ * member broke: routing then tells); NULL with err set when a draw failed. */
+char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
+                                bool transaction, gc_error *err);
+
 bool gc_global_route(gc_global *g, const gc_route_request *req,
                      gc_route_decision *out, gc_error *err);
 

@@ -157,6 +157,11 @@ int gc_global_catalog_read(gc_global *g, int preferred, gc_catalog_read_fn read,
  * gc_global_catalog_read (preferred first); NULL when no member gave it
  * (then every statement goes by LocalityGroupPolicy). */
 void gc_global_load_shardmap(gc_global *g, int preferred);
+/* --- routing (gc_global_route.c) --- */
+/* The statement's target table in the shard map, or NULL when it is not a
+ * cluster table (g->map and a->table not NULL); remembered per analysis. */
+const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a);
+
 /* Whether members are opened only when chosen: LocalityOnDemand=Yes, or
  * the global session (members are borrowed when chosen). */
 bool gc_global_opens_on_demand(const gc_settings *s);

@@ -127,7 +127,7 @@ static const char *value_text(const gc_value_source *v, const gc_route_request *
  * analysis's serial until the map or the search_path changes: a prepared
  * statement is routed again and again, the lookup by name costs about 300
  * instructions. */
-static const gc_shard_table *cluster_table(gc_global *g, const gc_analysis *a)
+const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a)
 {
     gc_global_table_memo *memo = &g->table_memo[a->serial % GC_GLOBAL_TABLE_MEMO];
     if (a->serial != 0 && memo->serial == a->serial && memo->epoch == g->map_epoch)
@@ -231,7 +231,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *why = "no shard map";
         return -1;
     }
-    const gc_shard_table *t = cluster_table(g, a);
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
     if (t == NULL) {
         *why = "not a cluster table the shard map knows";
         return -1;
@@ -356,7 +356,7 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
         return owner != group || !all_in;
     /* Not placed by key: outside, unless its table is no cluster table
      * (the member's own). */
-    return a->table == NULL || g->map == NULL || cluster_table(g, a) != NULL;
+    return a->table == NULL || g->map == NULL || gc_global_cluster_table(g, a) != NULL;
 }
 
 static gc_route_access access_of(const gc_route_request *req)
@@ -465,7 +465,7 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
         if (owner >= 0 && all_in)
             return false;
     }
-    const gc_shard_table *t = cluster_table(g, a);
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return false;
     if (a->kind == GC_SQL_INSERT && a->query_length > 0) {
@@ -502,7 +502,7 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
     const gc_analysis *a = req->analysis;
     if (!claims_rows(a) || a->table == NULL || g->map == NULL || (owner >= 0 && all_in))
         return false;
-    const gc_shard_table *t = cluster_table(g, a);
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return false;
     const char *keys =
@@ -700,8 +700,10 @@ static int temp_session_member(const gc_global *g)
 
 /* Whether every row a row write may touch lies in one group: its key
  * tuples all placed in one (owner, all_in: group_by_key's answer, owner -2
- * when keys were not looked at), its table a solo one or one whose leaves
- * are all in one group, or no cluster table (the member's own). */
+ * when keys were not looked at), an INSERT of one VALUES row (one row is in
+ * one partition, wherever its key, a sequence's default say, places it),
+ * its table a solo one or one whose leaves are all in one group, or no
+ * cluster table (the member's own). */
 static bool rows_in_one_group(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
@@ -709,9 +711,11 @@ static bool rows_in_one_group(gc_global *g, const gc_route_request *req, int own
         owner = keyed_owner(g, req, &all_in);
     if (owner >= 0 && all_in)
         return true;
+    if (a->kind == GC_SQL_INSERT && a->row_offset != NULL && a->n_rows == 1)
+        return true;
     if (a->table == NULL || g->map == NULL)
         return false;
-    const gc_shard_table *t = cluster_table(g, a);
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
     if (t == NULL || gc_shard_table_solo_group(t) >= 0)
         return true;
     int n = groups_with_leaves(g, t);

@@ -24,8 +24,10 @@ void gc_prel_free(gc_prel *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->nkeys; i++)
+    for (int i = 0; i < p->nkeys; i++) {
         free(p->keys[i].name);
+        free(p->keys[i].sequence);
+    }
     for (int i = 0; i < p->nparts; i++) {
         free(p->parts[i].name);
         free(p->parts[i].qualified);
@@ -124,6 +126,13 @@ const char *gc_shard_table_key_name(const gc_shard_table *t, int i)
 {
     assert(t->root && i >= 0 && i < t->root->nkeys);
     return t->root->keys[i].name;
+}
+
+const char *gc_shard_table_key_sequence(const gc_shard_table *t, int i, bool *always)
+{
+    assert(t->root && i >= 0 && i < t->root->nkeys);
+    *always = t->root->keys[i].always;
+    return t->root->keys[i].sequence;
 }
 
 Oid gc_shard_table_key_type(const gc_shard_table *t, int i)

@@ -43,6 +43,16 @@ gc_shardmap *gc_shardmap_cache_get(const char *cluster, int64_t version,
                                    gc_member *session, const gc_topology *topo,
                                    int local_group, gc_trace *trace, gc_error *err);
 
+/* SQL: the regclass of the gcluster.tables row `t` (an alias): in its
+ * schema_name when the row has one (a driver's solo table, which may lie
+ * outside the search_path), else where the search_path finds its name (the
+ * spec's tables, in public). The schema is read through to_jsonb, so the
+ * text works on a catalog older than that column. */
+#define GC_CATALOG_ROW_REGCLASS(t)                                             \
+    "pg_catalog.to_regclass(CASE WHEN pg_catalog.to_jsonb(" t ") ->> 'schema_name' IS NULL" \
+    " THEN pg_catalog.quote_ident(" t ".name) ELSE pg_catalog.quote_ident("  \
+    "pg_catalog.to_jsonb(" t ") ->> 'schema_name') || '.' || pg_catalog.quote_ident(" t ".name) END)"
+
 /* The table named (schema, name): names as the server stores them (already
  * case-folded/unquoted). schema NULL: the first match along search_path
  * (n_path entries; "$user" and pg_catalog as PostgreSQL treats them).
@@ -59,6 +69,9 @@ int gc_shard_table_solo_group(const gc_shard_table *t);
 int gc_shard_table_key_count(const gc_shard_table *t);
 const char *gc_shard_table_key_name(const gc_shard_table *t, int i);
 Oid gc_shard_table_key_type(const gc_shard_table *t, int i);
+/* The sequence key column i owns (a serial or identity column), quoted
+ * schema.name, and whether it is GENERATED ALWAYS; NULL when it owns none. */
+const char *gc_shard_table_key_sequence(const gc_shard_table *t, int i, bool *always);
 int gc_shard_table_key_position(const gc_shard_table *t, int i);
 /* Every column name in table order (visible columns), for analysis. */
 int gc_shard_table_column_count(const gc_shard_table *t);

@@ -22,6 +22,9 @@ typedef struct gc_pkey {
     gc_keytype kt;
     int top_index;      /* sub-partition keys: the top-level key column of the
                            same name and type, -1 when there is none */
+    char *sequence;     /* the sequence the column owns (serial, identity),
+                           schema.name quoted as SQL needs; NULL when none */
+    bool always;        /* an identity GENERATED ALWAYS */
 } gc_pkey;
 
 /* One partition: a leaf (plain or foreign table) or a partitioned table. */

@@ -25,7 +25,13 @@
 #define Q_KEYS                                                                 \
     "SELECT pt.partrelid, pt.partstrat, k.attnum, a.attname, a.atttypid,"    \
     " a.atttypmod, ap.amproc::regproc, coll.collname,"                       \
-    " coll.collisdeterministic, n.nspname, c.relname, c.relispartition"      \
+    " coll.collisdeterministic, n.nspname, c.relname, c.relispartition,"     \
+    " (SELECT quote_ident(sn.nspname) || '.' || quote_ident(sc.relname)"     \
+    "  FROM pg_depend d JOIN pg_class sc ON sc.oid = d.objid AND sc.relkind = 'S'" \
+    "  JOIN pg_namespace sn ON sn.oid = sc.relnamespace"                     \
+    "  WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass" \
+    "  AND d.refobjid = pt.partrelid AND d.refobjsubid = k.attnum"           \
+    "  AND d.deptype IN ('a', 'i') LIMIT 1), a.attidentity"                  \
     " FROM pg_partitioned_table pt"                                          \
     " JOIN pg_class c ON c.oid = pt.partrelid"                               \
     " JOIN pg_namespace n ON n.oid = c.relnamespace"                         \
@@ -62,7 +68,7 @@
 #define Q_SOLO                                                                 \
     "SELECT c.oid, n.nspname, c.relname, c.relkind, t.owner_group"           \
     " FROM gcluster.tables t"                                                \
-    " JOIN pg_class c ON c.oid = to_regclass(quote_ident(t.name))"           \
+    " JOIN pg_class c ON c.oid = " GC_CATALOG_ROW_REGCLASS("t")                 \
     " JOIN pg_namespace n ON n.oid = c.relnamespace"                         \
     " WHERE t.method = 'solo' OR c.relkind = 'r'"
 
@@ -200,6 +206,9 @@ static gc_prel *build_prel(loader *ld, Oid relid, const gc_prel *top)
         key->typmod = (int32_t)strtol(PQgetvalue(kr, row, 5), NULL, 10);
         key->kt = gc_keytype_of_oid(key->type);
         types[k] = key->kt;
+        if (!PQgetisnull(kr, row, 12) && !(key->sequence = strdup(PQgetvalue(kr, row, 12))))
+            goto oom;
+        key->always = !PQgetisnull(kr, row, 13) && PQgetvalue(kr, row, 13)[0] == 'a';
         const char *fn = PQgetvalue(kr, row, 6);
         const char *want = expected_support(key->kt, p->strategy);
         if (atoi(PQgetvalue(kr, row, 2)) == 0)

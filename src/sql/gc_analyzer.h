@@ -107,9 +107,13 @@ typedef struct gc_analysis {
      * list, OVERRIDING), what follows its tail (ON CONFLICT ...). */
     size_t query_offset, query_length;
     bool query_returning;   /* the tail has a RETURNING clause */
-    char **insert_columns;  /* the column list's names (NULL for an item
-                               that is no plain column), NULL without one */
+    char **insert_columns;  /* INSERT ... SELECT and INSERT ... VALUES: the
+                               column list's names (NULL for an item that is
+                               no plain column), NULL without one */
     int n_insert_columns;
+    size_t insert_list_close; /* INSERT with a column list: the byte of its
+                                 ")", where a column can be added; else 0 */
+    bool insert_overriding;   /* INSERT ... OVERRIDING {SYSTEM | USER} VALUE */
     unsigned long serial; /* this analysis among the process's, from 1: lets
                              routing remember what it found for it (its
                              table in the shard map); 0 for one made by hand */

@@ -608,6 +608,25 @@ static void read_query(gc_az *az, size_t i, char ***names, size_t n_names)
     *names = NULL;
 }
 
+/* INSERT ... VALUES: its rows, and a copy of the column list's names (for
+ * a key the driver may add: gc_global_keys.c), made first because
+ * read_rows takes the names it pins. */
+static void read_values(gc_az *az, size_t i, char **names, size_t n_names)
+{
+    gc_analysis *out = az->out;
+    if (names != NULL) {
+        char **copy = calloc(n_names, sizeof *copy);
+        for (size_t k = 0; copy != NULL && k < n_names; k++)
+            if (names[k] != NULL && (copy[k] = strdup(names[k])) == NULL)
+                az->oom = true;
+        if (copy == NULL)
+            az->oom = true;
+        out->insert_columns = copy;
+        out->n_insert_columns = copy != NULL ? (int)n_names : 0;
+    }
+    read_rows(az, i, names, n_names);
+}
+
 void gc_az_analyze_insert(gc_az *az)
 {
     gc_analysis *out = az->out;
@@ -638,14 +657,17 @@ void gc_az_analyze_insert(gc_az *az)
                 out->not_routable = "empty column list";
             return;
         }
+        out->insert_list_close = az->tok[close - 1].offset;
         i = close;
     }
-    if (gc_az_kw(az, i, "overriding"))
+    if (gc_az_kw(az, i, "overriding")) {
+        out->insert_overriding = true;
         i += 3;   /* OVERRIDING { SYSTEM | USER } VALUE */
+    }
     if (gc_az_kw(az, i, "default") && gc_az_kw(az, i + 1, "values"))
         out->not_routable = "DEFAULT VALUES";
     else if (gc_az_kw(az, i, "values"))
-        read_rows(az, i + 1, names, n_names);
+        read_values(az, i + 1, names, n_names);
     else
         read_query(az, i, &names, n_names);
     for (size_t k = 0; names != NULL && k < n_names; k++)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gcctl_catalog.h"
+#include "gcctl_sequences.h"
 
 typedef struct relation {
     char *name;
@@ -526,6 +527,20 @@ static bool pass2_foreign_objects(apply_ctx *a, group_state *g)
 
 /* Whether the groups applied hold different catalog versions: one missed
  * a raise while it was down, and a raise now brings all to the highest. */
+/* Sequences of sharded tables need every group's copy at once (the
+ * highest value handed out anywhere), so an apply that left a group out
+ * leaves them to the next. */
+static bool interleave_sequences(apply_ctx *a, const group_state *gs)
+{
+    size_t n = a->spec->groups.n;
+    gcctl_sequence_group *groups = gcctl_xcalloc(n, sizeof *groups);
+    for (size_t i = 0; i < n; i++)
+        groups[i] = (gcctl_sequence_group){ .conn = gs[i].conn, .who = gs[i].primary->name };
+    bool ok = gcctl_sequences_interleave(a->spec, groups, n, &a->changed, a->err);
+    free(groups);
+    return ok;
+}
+
 static bool versions_differ(const group_state *gs, size_t n)
 {
     long long first = -1;
@@ -614,6 +629,8 @@ static bool apply_locked(const gcctl_target *t, const char *reason, bool *change
         ok = gs[i].unreached || pass1_local_objects(&a, &gs[i]);
     for (size_t i = 0; i < spec->groups.n && ok; i++)
         ok = gs[i].unreached || pass2_foreign_objects(&a, &gs[i]);
+    if (ok && reached == spec->groups.n)
+        ok = interleave_sequences(&a, gs);
     if (ok && !a.changed && versions_differ(gs, spec->groups.n))
         a.changed = true;
     for (size_t i = 0; i < spec->groups.n; i++) {

@@ -116,6 +116,54 @@ out=$(odbc_cs "$away" --fetch "SELECT count(*) FROM serial_notes")
 odbc "DROP TABLE serial_notes" >/dev/null
 echo "ok: SQLExecDirect statements on a solo table with a serial key ran on its owner $owner from $other's policy"
 
+# 1c''. A solo table in a schema of its own, outside the search_path: its
+# catalog row names the schema, so every shard map finds it, whichever
+# group it was read from. Writes in transactions (pyodbc's default), the
+# policy naming the other group, run on its owner; through the foreign
+# twin the other group's member would refuse them (a transaction's write
+# through postgres_fdw). SQLTables calls the twin a TABLE. A second solo
+# table of the name in another schema is refused (42P07, nothing made), and
+# DROP SCHEMA ... CASCADE takes the row with the table. The owner is G1,
+# whose member the driver reads the shard map from: there the table is a
+# plain one, known as solo only by its row.
+home="DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=G1"
+there="DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=G2"
+for ddl in "CREATE SCHEMA app_s" "CREATE TABLE app_s.items (id int PRIMARY KEY, v text)" "CREATE SCHEMA app_t"; do
+    out=$(odbc_cs "$home" "$ddl")
+    [ "${out%% *}" = ok ] || fail "$ddl: $out"
+done
+on_every "SELECT schema_name || '.' || name || ':' || owner_group FROM gcluster.tables WHERE name = 'items'" \
+    "app_s.items:G1" "the catalog row of a solo table in schema app_s"
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+out=$(run_client "$PYTHON" - "$there" <<'PY' 2>&1
+import sys
+import pyodbc
+conn = pyodbc.connect(sys.argv[1], autocommit=False)
+cur = conn.cursor()
+for i in range(10):
+    cur.execute("INSERT INTO app_s.items VALUES (?, 'x')", i)
+    conn.commit()
+cur.execute("UPDATE app_s.items SET v = 'y' WHERE id < 5")
+conn.commit()
+kinds = {r.table_type for r in cur.tables(table="items", schema="app_s")}
+print("ok", ",".join(sorted(kinds)))
+PY
+) || fail "writes to app_s.items in transactions from G2: $out"
+[ "$out" = "ok TABLE" ] || fail "writes to app_s.items from G2, SQLTables: $out"
+[ "$(sql "$(primary_of G1)" "SELECT count(*) || ':' || count(*) FILTER (WHERE v = 'y') FROM app_s.items")" = "10:5" ] \
+    || fail "app_s.items' rows on its owner G1"
+[ "$(app_calls "$(primary_of G1)" 'INSERT INTO app_s.items')" = 10 ] \
+    && [ "$(app_calls "$(primary_of G2)" 'INSERT INTO app_s.items')" = 0 ] \
+    || fail "the INSERTs into app_s.items should all run on its owner G1"
+out=$(odbc_cs "$home" "CREATE TABLE app_t.items (id int)")
+case $out in "error 42P07 "*"exists in schema app_s"*) ;; *) fail "a second solo table items: $out" ;; esac
+on_every "SELECT to_regclass('app_t.items') IS NULL" t "app_t.items after its refused CREATE TABLE"
+on_every "SELECT schema_name FROM gcluster.tables WHERE name = 'items'" app_s "the row of app_s.items"
+out=$(odbc "DROP SCHEMA app_s, app_t CASCADE")
+[ "${out%% *}" = ok ] || fail "DROP SCHEMA app_s, app_t CASCADE: $out"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name = 'items'" 0 "the row of app_s.items after DROP SCHEMA"
+echo "ok: a solo table in schema app_s: found by every map, written in transactions on its owner G1 from G2; a second one of its name refused (42P07)"
+
 # 1d. gcctl apply leaves the rows a driver made.
 "$GCCTL" apply "$SPEC" --dir "$DIR" >/dev/null || fail "gcctl apply"
 on_every "SELECT method || ':' || owner_group || ':' || origin FROM gcluster.tables WHERE name = 'notes'" \

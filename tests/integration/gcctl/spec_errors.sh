@@ -41,6 +41,12 @@ ${head}members:
   - {name: A, group: G1}
 EOF2
 
+# 101 groups: more than the step of the interleaved sequences.
+expect too_many_groups "too_many_groups.yaml:6:5: a cluster has at most 100 groups" <<EOF2
+${head}members:
+$(for g in $(seq 1 101); do echo "  - {name: M$g, group: G$g}"; done)
+EOF2
+
 expect unknown_key "unknown_key.yaml:5:1: unknown key 'membres'" <<EOF2
 ${head}membres: []
 EOF2

@@ -422,6 +422,44 @@ static void insert_rows_are_located_in_the_text(void **state)
     gc_analysis_free(&a);
 }
 
+/* An INSERT ... VALUES keeps its column list's names and where the list
+ * closes, and says whether it names OVERRIDING: the driver adds a key it
+ * draws there (gc_global_keys.c). */
+static void insert_column_list_is_located_in_the_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        int n_columns;            /* -1: no list kept */
+        const char *second;       /* the second name, NULL when none */
+        const char *after_close;  /* the text from the list's ")", NULL: none */
+        bool overriding;
+    } rows[] = {
+        {"INSERT INTO t (item, \"Qty\") VALUES ($1, 2)", 2, "Qty", ") VALUES ($1, 2)", false},
+        {"insert into s.t(a,b) overriding user value values (1,2),(3,4) returning a", 2, "b",
+         ") overriding user value values (1,2),(3,4) returning a", true},
+        {"INSERT INTO t (a, (b).c) VALUES (1, 2)", 2, NULL, ") VALUES (1, 2)", false},
+        {"INSERT INTO t VALUES (1, 2)", -1, NULL, NULL, false},
+        {"INSERT INTO t OVERRIDING SYSTEM VALUE VALUES (1)", -1, NULL, NULL, true},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        bool kept = rows[i].n_columns < 0 ? a.insert_columns == NULL && a.insert_list_close == 0
+                    : a.insert_columns != NULL && a.n_insert_columns == rows[i].n_columns &&
+                          strcmp(rows[i].sql + a.insert_list_close, rows[i].after_close) == 0;
+        const char *second = kept && a.n_insert_columns > 1 ? a.insert_columns[1] : NULL;
+        if (!kept || a.insert_overriding != rows[i].overriding ||
+            (second == NULL) != (rows[i].second == NULL) ||
+            (second != NULL && strcmp(second, rows[i].second) != 0))
+            fail_msg("%s: %d columns, list closes at %zu, second %s, overriding %d", rows[i].sql,
+                     a.n_insert_columns, a.insert_list_close, second ? second : "-",
+                     a.insert_overriding);
+        gc_analysis_free(&a);
+    }
+}
+
 /* An INSERT ... SELECT's query is located (the driver runs it and sends its
  * rows: gc_global_span_select.c), up to a top-level ON CONFLICT or
  * RETURNING, with the column list; not behind a WITH. */
@@ -522,6 +560,7 @@ int main(void)
         cmocka_unit_test(the_target_name_is_located_in_the_text),
         cmocka_unit_test(insert_rows_are_located_in_the_text),
         cmocka_unit_test(insert_query_is_located_in_the_text),
+        cmocka_unit_test(insert_column_list_is_located_in_the_text),
         cmocka_unit_test(returning_goes_after_a_lone_write_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,167 @@
+/*
+ * gc_global_keys: keys the driver draws for an INSERT that leaves a sharded
+ * table's key to its sequence (docs/global-connection.md, "INSERT without
+ * the key"). The server draws such a key only while it inserts the row, too
+ * late for the driver to place it; where the INSERT could not run as sent,
+ * the driver draws the keys first and writes them into the text, and the
+ * INSERT is then placed by its keys like any other. gcctl interleaves every
+ * group's copy of a sharded table's sequences, so a key drawn on any group
+ * is unique in the cluster (docs/cluster.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "global/gc_ddl.h"
+#include "global/gc_global_internal.h"
+#include "sql/gc_sql_statements.h"
+#include "util/gc_strbuf.h"
+
+/* A key column the INSERT leaves to its sequence. */
+typedef struct missing_key {
+    const char *column;
+    const char *sequence;
+    bool always;
+    PGresult *drawn;      /* one row per VALUES row */
+} missing_key;
+
+/* Whether the column list of a names column. */
+static bool listed(const gc_analysis *a, const char *column)
+{
+    for (int c = 0; c < a->n_insert_columns; c++)
+        if (a->insert_columns[c] != NULL && strcmp(a->insert_columns[c], column) == 0)
+            return true;
+    return false;
+}
+
+/* The key columns of t the INSERT leaves to their sequences, into keys
+ * (*n of them); false when one it leaves out has no sequence (nothing the
+ * driver could draw), or the statement names OVERRIDING (USER VALUE would
+ * drop a drawn key). */
+static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_key *keys,
+                         int *n)
+{
+    *n = 0;
+    int nk = gc_shard_table_key_count(t);
+    if (nk <= 0 || nk > 32)
+        return false;
+    for (int k = 0; k < nk; k++) {
+        const char *column = gc_shard_table_key_name(t, k);
+        if (listed(a, column))
+            continue;
+        bool always;
+        const char *sequence = gc_shard_table_key_sequence(t, k, &always);
+        if (sequence == NULL || a->insert_overriding)
+            return false;
+        keys[(*n)++] = (missing_key){ column, sequence, always, NULL };
+    }
+    return true;
+}
+
+/* The member to draw on: the open transaction's (its sequence calls
+ * belong to no transaction, so they never roll back with it), else the
+ * first group's primary that answers. */
+static int draw_member(gc_global *g, gc_error *err)
+{
+    int pinned = gc_global_pinned_member(g);
+    if (pinned >= 0 && gc_global_holds_transaction(g, pinned))
+        return pinned;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        gc_error_clear(err);
+        int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", err);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}
+
+/* n_rows values of key's sequence, drawn on member i. */
+static bool draw(gc_global *g, int i, missing_key *key, int n_rows, gc_error *err)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append_str(&sb, "SELECT pg_catalog.nextval(");
+    gc_ddl_append_literal(&sb, key->sequence);
+    gc_strbuf_appendf(&sb, "::pg_catalog.regclass) FROM pg_catalog.generate_series(1, %d)",
+                      n_rows);
+    char *sql = gc_strbuf_take(&sb);
+    if (sql == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    key->drawn = gc_member_exec(g->members[i], sql, err);
+    free(sql);
+    if (key->drawn == NULL)
+        return false;
+    if (PQntuples(key->drawn) != n_rows) {
+        gc_error_set(err, "HY000", 0, "drawing keys of %s gave %d values for %d rows",
+                     key->sequence, PQntuples(key->drawn), n_rows);
+        return false;
+    }
+    gc_trace_write(g->trace, GC_TRACE_INFO, "drew %d key(s) of %s for %s on member %s", n_rows,
+                   key->sequence, key->column, g->topo.members[i].name);
+    return true;
+}
+
+/* sql with the drawn keys written in: each key column added to the column
+ * list (OVERRIDING SYSTEM VALUE after it for an identity GENERATED ALWAYS),
+ * each row's value before the row's ")". */
+static char *text_with_keys(const char *sql, const gc_analysis *a, const missing_key *keys,
+                            int n)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append(&sb, sql, a->insert_list_close);
+    bool always = false;
+    for (int k = 0; k < n; k++) {
+        gc_strbuf_append_str(&sb, ", ");
+        gc_sql_append_identifier(&sb, keys[k].column);
+        always = always || keys[k].always;
+    }
+    gc_strbuf_append_char(&sb, ')');
+    if (always)
+        gc_strbuf_append_str(&sb, " OVERRIDING SYSTEM VALUE");
+    size_t from = a->insert_list_close + 1;
+    for (int r = 0; r < a->n_rows; r++) {
+        size_t close = a->row_end[r] - 1;
+        gc_strbuf_append(&sb, sql + from, close - from);
+        for (int k = 0; k < n; k++) {
+            gc_strbuf_append_str(&sb, ", ");
+            gc_strbuf_append_str(&sb, PQgetvalue(keys[k].drawn, r, 0));
+        }
+        from = close;
+    }
+    gc_strbuf_append_str(&sb, sql + from);
+    return gc_strbuf_take(&sb);
+}
+
+char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
+                                bool transaction, gc_error *err)
+{
+    gc_error_clear(err);
+    /* A transaction opened by SQL BEGIN in autocommit mode holds its pin. */
+    int pinned = gc_global_pinned_member(g);
+    transaction = transaction || (pinned >= 0 && gc_global_holds_transaction(g, pinned));
+    /* An autocommit INSERT of one row runs as sent: its one row commits
+     * atomically wherever the member's sequence places it. */
+    if (a == NULL || a->kind != GC_SQL_INSERT || a->several || a->row_offset == NULL ||
+        a->insert_list_close == 0 || a->insert_columns == NULL || g->map == NULL ||
+        (!transaction && a->n_rows <= 1))
+        return NULL;
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
+    missing_key keys[32];
+    int n;
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0 || !missing_keys(a, t, keys, &n) || n == 0)
+        return NULL;
+    int i = draw_member(g, err);
+    char *text = NULL;
+    bool drawn = i >= 0;
+    for (int k = 0; k < n && drawn; k++)
+        drawn = draw(g, i, &keys[k], a->n_rows, err);
+    if (!drawn && i >= 0 && !gc_member_is_open(g->members[i]))
+        gc_error_clear(err);   /* its member broke: routing tells, by its rules */
+    if (drawn && (text = text_with_keys(sql, a, keys, n)) == NULL)
+        gc_error_set(err, "HY001", 0, "out of memory");
+    for (int k = 0; k < n; k++)
+        PQclear(keys[k].drawn);
+    return text;
+}

@@ -1,0 +1,190 @@
+"""INSERTs that leave a sharded table's key to its sequence, through a
+global connection (pyodbc, autocommit off unless said):
+docs/global-connection.md, "INSERT without the key". The key exists only
+once drawn; in a transaction, and for several rows in autocommit, the
+driver draws the keys first (gcctl interleaves every group's copy of the
+sequence, so any copy's value is unique in the cluster), writes them into
+the INSERT and places it by them like any keyed write.
+
+usage: xact_drawn_keys.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+orders (id bigserial, item) is hash-sharded over G1, G2 and G3; tickets
+(id int GENERATED ALWAYS AS IDENTITY, item) too. The witnesses:
+pg_stat_statements on each group's primary (the INSERT with its key, by
+owner; nothing written through postgres_fdw; the draws), the rows on their
+owners, pg_prepared_xacts.
+
+(a) In transactions, prepared (pyodbc's execute with a parameter): 30
+    single-row INSERTs, each committed, and one transaction of 12. Every
+    INSERT ran once, on its row's owner group's primary; no row went
+    through postgres_fdw; 42 rows, 42 keys, each ending in the position of
+    a group; the transaction of 12 committed on every group it wrote.
+(b) RETURNING id gives the row's key; a rolled-back INSERT leaves no row.
+(c) SQLExecDirect in a transaction (a literal, no parameter) is placed by
+    its drawn key too.
+(d) Autocommit, several rows in one INSERT: all four rows land, on their
+    owners, with two phases where they span groups; the row count is 4.
+    One row in autocommit runs as sent: no draw, its row lands. SQL BEGIN
+    in autocommit mode, then INSERTs: drawn, each on its owner.
+(e) An identity GENERATED ALWAYS: the drawn key goes in with OVERRIDING
+    SYSTEM VALUE, in a transaction.
+(f) What is not drawn stays refused in a transaction (0A000 / 90122,
+    nothing sent): a key given as DEFAULT, an INSERT without a column
+    list."""
+from xact_lib import (GROUPS, connect, expect_error, fail, helper, log, nothing_left, owners,
+                      primary, reset_statements, calls)
+
+APP = "xkeys"
+P = {g: primary(g) for g in GROUPS}
+POSITION = {"G1": 1, "G2": 2, "G3": 3}
+WITH_KEY = 'INSERT INTO orders (item, "id") VALUES%'
+# What postgres_fdw sends the owner of a foreign partition it writes.
+FORWARDED = "INSERT INTO public.orders%"
+DRAW = "SELECT pg_catalog.nextval%"
+
+
+def by_owner(table="orders"):
+    """{group: number of table's rows it owns}."""
+    return {g: len(ids) for g, ids in owners(table).items()}
+
+
+def all_keys(table="orders"):
+    return sorted(i for ids in owners(table).values() for i in ids)
+
+
+def check_keys(what, want_rows, table="orders"):
+    keys = all_keys(table)
+    if len(keys) != want_rows or len(set(keys)) != want_rows:
+        fail(f"{what}: {len(keys)} rows with {len(set(keys))} keys, expected {want_rows} each")
+    if any(k % 100 not in POSITION.values() for k in keys):
+        fail(f"{what}: keys outside the interleave: {keys}")
+
+
+def on_owners(what, before):
+    """Each owner ran the INSERT with its key (since reset_statements) once
+    per row it came to own since `before` (by_owner() then), and no group
+    wrote through postgres_fdw."""
+    rows = by_owner()
+    for g in GROUPS:
+        got, new = calls(P[g], WITH_KEY), rows[g] - before[g]
+        if got != new:
+            fail(f"{what}: {P[g]} ran the INSERT with its key {got} times, owns {new} new rows")
+        if calls(P[g], FORWARDED):
+            fail(f"{what}: {P[g]} was written through postgres_fdw")
+
+
+helper("app", "G1N1", "TRUNCATE orders, tickets")
+reset_statements()
+before = by_owner()
+conn = connect(APP)
+cur = conn.cursor()
+
+# ---- (a) in transactions, prepared ----
+for i in range(30):
+    cur.execute("INSERT INTO orders (item) VALUES (?)", f"one-{i}")
+    conn.commit()
+for i in range(12):
+    cur.execute("INSERT INTO orders (item) VALUES (?)", f"twelve-{i}")
+conn.commit()
+check_keys("(a)", 42)
+on_owners("(a)", before)
+rows = by_owner()
+if sum(1 for g in GROUPS if rows[g]) < 3:
+    fail(f"(a) 42 random keys should reach all three groups: {rows}")
+draws = sum(calls(P[g], DRAW) for g in GROUPS)
+if draws != 42:
+    fail(f"(a) {draws} draws for 42 INSERTs")
+nothing_left("(a)")
+log(f"(a) 42 INSERTs without the key in transactions: each on its owner {rows}, nothing through "
+    "postgres_fdw, 42 distinct keys of the interleave")
+
+# ---- (b) RETURNING, ROLLBACK ----
+cur.execute("INSERT INTO orders (item) VALUES (?) RETURNING id", "returned")
+key = cur.fetchone()[0]
+conn.commit()
+got = helper("app", "G1N1", f"SELECT item FROM orders WHERE id = {key}")
+if got != "returned":
+    fail(f"(b) RETURNING gave {key}, whose row holds {got!r}")
+cur.execute("INSERT INTO orders (item) VALUES (?) RETURNING id", "rolled back")
+gone = cur.fetchone()[0]
+conn.rollback()
+if helper("app", "G1N1", f"SELECT count(*) FROM orders WHERE id = {gone} OR item = 'rolled back'") != "0":
+    fail(f"(b) the rolled-back INSERT of key {gone} left a row")
+check_keys("(b)", 43)
+log(f"(b) RETURNING gave the row's key {key}; a rolled-back INSERT ({gone}) left nothing")
+
+# ---- (c) SQLExecDirect in a transaction ----
+reset_statements()
+cur.execute("INSERT INTO orders (item) VALUES ('direct')")
+conn.commit()
+check_keys("(c)", 44)
+owner = helper("app", "G1N1", "SELECT s.group_name FROM orders a JOIN gcluster.shards s "
+                             "ON s.name = a.tableoid::regclass::text WHERE a.item = 'direct'")
+if calls(P[owner], WITH_KEY) != 1:
+    fail(f"(c) the direct INSERT did not run on its owner {P[owner]}")
+log(f"(c) SQLExecDirect without a parameter: drawn and placed on {owner}")
+
+# ---- (d) autocommit: several rows in one INSERT, and one row ----
+auto = connect(APP + "auto", autocommit=True)
+acur = auto.cursor()
+reset_statements()
+acur.execute("INSERT INTO orders (item) VALUES ('m1'), ('m2'), ('m3'), ('m4')")
+if acur.rowcount != 4:
+    fail(f"(d) the row count of the four-row INSERT is {acur.rowcount}")
+check_keys("(d)", 48)
+for g in GROUPS:
+    if calls(P[g], FORWARDED):
+        fail(f"(d) {P[g]} was written through postgres_fdw")
+spans = sum(1 for g in GROUPS if calls(P[g], WITH_KEY))
+prepared_on = sum(calls(P[g], "PREPARE TRANSACTION%") for g in GROUPS)
+if spans > 1 and prepared_on != spans - 1:
+    fail(f"(d) the rows went to {spans} groups, {prepared_on} prepared")
+draws = sum(calls(P[g], DRAW) for g in GROUPS)
+acur.execute("INSERT INTO orders (item) VALUES ('single')")
+if sum(calls(P[g], DRAW) for g in GROUPS) != draws:
+    fail("(d) a one-row INSERT in autocommit drew its key in the driver")
+check_keys("(d)", 49)
+nothing_left("(d)")
+log(f"(d) autocommit: four rows in one INSERT on {spans} group(s), {prepared_on} prepared; one row "
+    "as sent")
+
+# ---- (d') a transaction opened by SQL BEGIN in autocommit mode ----
+reset_statements()
+before = by_owner()
+acur.execute("BEGIN")
+for i in range(4):
+    acur.execute("INSERT INTO orders (item) VALUES (?)", f"begun-{i}")
+acur.execute("COMMIT")
+check_keys("(d')", 53)
+on_owners("(d')", before)
+nothing_left("(d')")
+log("(d') SQL BEGIN, four INSERTs without the key, COMMIT: each on its owner")
+
+# ---- (e) identity GENERATED ALWAYS ----
+reset_statements()
+for i in range(6):
+    cur.execute("INSERT INTO tickets (item) VALUES (?)", f"t{i}")
+conn.commit()
+check_keys("(e)", 6, table="tickets")
+for g in GROUPS:
+    if calls(P[g], "INSERT INTO public.tickets%"):
+        fail(f"(e) {P[g]} was written through postgres_fdw")
+total = sum(calls(P[g], 'INSERT INTO tickets (item, "id") OVERRIDING SYSTEM VALUE VALUES%')
+            for g in GROUPS)
+if total != 6:
+    fail(f"(e) {total} INSERTs with OVERRIDING SYSTEM VALUE ran, expected 6")
+log("(e) identity GENERATED ALWAYS: six keys drawn, sent with OVERRIDING SYSTEM VALUE")
+
+# ---- (f) what is not drawn ----
+reset_statements()
+for sql in ("INSERT INTO orders (id, item) VALUES (DEFAULT, 'd')",
+            "INSERT INTO orders VALUES (DEFAULT, 'no list')"):
+    expect_error(f"(f) {sql}", lambda: cur.execute(sql), "0A000", 90122)
+    conn.rollback()
+for g in GROUPS:
+    if calls(P[g], "INSERT INTO orders%"):
+        fail(f"(f) a refused INSERT reached {P[g]}")
+check_keys("(f)", 53)
+log("(f) DEFAULT as the key and an INSERT without a column list: refused in a transaction, "
+    "nothing sent")
+print("PASS")
