@@ -124,9 +124,10 @@ bool gc_exec_array_global_applies(gc_stmt *s)
     if (gc_global_prelude_pending(c->global) || an == NULL || s->temp_effects != 0 ||
         gc_ddl_exec_is_cluster_wide(s))
         return false;
-    /* Large objects are made on the member a row runs on (gc_exec.c's
-     * send_once): such rows go one by one. */
-    if (gc_lo_params_possible(s))
+    /* Large objects are made on the member a row runs on, and keys left to
+     * a sequence are drawn for each row (gc_exec.c's send_once): such rows
+     * go one by one. */
+    if (gc_lo_params_possible(s) || gc_global_draws_keys(c->global, an, !c->autocommit))
         return false;
     return an->read_only || an->plain_write;
 }

@@ -184,6 +184,8 @@ typedef struct gc_route_decision {
  * member broke: routing then tells); NULL with err set when a draw failed. */
 char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
                                 bool transaction, gc_error *err);
+/* Whether gc_global_with_drawn_keys would draw keys for the statement. */
+bool gc_global_draws_keys(gc_global *g, const gc_analysis *a, bool transaction);
 
 bool gc_global_route(gc_global *g, const gc_route_request *req,
                      gc_route_decision *out, gc_error *err);

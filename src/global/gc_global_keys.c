@@ -134,10 +134,11 @@ static char *text_with_keys(const char *sql, const gc_analysis *a, const missing
     return gc_strbuf_take(&sb);
 }
 
-char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
-                                bool transaction, gc_error *err)
+/* Whether the statement is an INSERT whose keys the driver draws: the key
+ * columns it leaves to their sequences into keys (*n of them). */
+static bool keys_wanted(gc_global *g, const gc_analysis *a, bool transaction, missing_key *keys,
+                        int *n)
 {
-    gc_error_clear(err);
     /* A transaction opened by SQL BEGIN in autocommit mode holds its pin. */
     int pinned = gc_global_pinned_member(g);
     transaction = transaction || (pinned >= 0 && gc_global_holds_transaction(g, pinned));
@@ -146,11 +147,25 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
     if (a == NULL || a->kind != GC_SQL_INSERT || a->several || a->row_offset == NULL ||
         a->insert_list_close == 0 || a->insert_columns == NULL || g->map == NULL ||
         (!transaction && a->n_rows <= 1))
-        return NULL;
+        return false;
     const gc_shard_table *t = gc_global_cluster_table(g, a);
+    return t != NULL && gc_shard_table_solo_group(t) < 0 && missing_keys(a, t, keys, n) && *n > 0;
+}
+
+bool gc_global_draws_keys(gc_global *g, const gc_analysis *a, bool transaction)
+{
     missing_key keys[32];
     int n;
-    if (t == NULL || gc_shard_table_solo_group(t) >= 0 || !missing_keys(a, t, keys, &n) || n == 0)
+    return keys_wanted(g, a, transaction, keys, &n);
+}
+
+char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
+                                bool transaction, gc_error *err)
+{
+    gc_error_clear(err);
+    missing_key keys[32];
+    int n;
+    if (!keys_wanted(g, a, transaction, keys, &n))
         return NULL;
     int i = draw_member(g, err);
     char *text = NULL;

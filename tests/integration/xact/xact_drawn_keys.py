@@ -19,6 +19,8 @@ owners, pg_prepared_xacts.
     INSERT ran once, on its row's owner group's primary; no row went
     through postgres_fdw; 42 rows, 42 keys, each ending in the position of
     a group; the transaction of 12 committed on every group it wrote.
+(a') A parameter array (pyodbc's fast_executemany) in a transaction runs
+    row by row, each row's key drawn, each on its owner.
 (b) RETURNING id gives the row's key; a rolled-back INSERT leaves no row.
 (c) SQLExecDirect in a transaction (a literal, no parameter) is placed by
     its drawn key too.
@@ -98,6 +100,18 @@ nothing_left("(a)")
 log(f"(a) 42 INSERTs without the key in transactions: each on its owner {rows}, nothing through "
     "postgres_fdw, 42 distinct keys of the interleave")
 
+# ---- (a') a parameter array in a transaction: row by row, each drawn ----
+reset_statements()
+before = by_owner()
+cur.fast_executemany = True
+cur.executemany("INSERT INTO orders (item) VALUES (?)", [(f"array-{i}",) for i in range(8)])
+cur.fast_executemany = False
+conn.commit()
+check_keys("(a')", 50)
+on_owners("(a')", before)
+nothing_left("(a')")
+log("(a') a parameter array of 8 rows in a transaction: each row drawn and run on its owner")
+
 # ---- (b) RETURNING, ROLLBACK ----
 cur.execute("INSERT INTO orders (item) VALUES (?) RETURNING id", "returned")
 key = cur.fetchone()[0]
@@ -110,14 +124,14 @@ gone = cur.fetchone()[0]
 conn.rollback()
 if helper("app", "G1N1", f"SELECT count(*) FROM orders WHERE id = {gone} OR item = 'rolled back'") != "0":
     fail(f"(b) the rolled-back INSERT of key {gone} left a row")
-check_keys("(b)", 43)
+check_keys("(b)", 51)
 log(f"(b) RETURNING gave the row's key {key}; a rolled-back INSERT ({gone}) left nothing")
 
 # ---- (c) SQLExecDirect in a transaction ----
 reset_statements()
 cur.execute("INSERT INTO orders (item) VALUES ('direct')")
 conn.commit()
-check_keys("(c)", 44)
+check_keys("(c)", 52)
 owner = helper("app", "G1N1", "SELECT s.group_name FROM orders a JOIN gcluster.shards s "
                              "ON s.name = a.tableoid::regclass::text WHERE a.item = 'direct'")
 if calls(P[owner], WITH_KEY) != 1:
@@ -131,7 +145,7 @@ reset_statements()
 acur.execute("INSERT INTO orders (item) VALUES ('m1'), ('m2'), ('m3'), ('m4')")
 if acur.rowcount != 4:
     fail(f"(d) the row count of the four-row INSERT is {acur.rowcount}")
-check_keys("(d)", 48)
+check_keys("(d)", 56)
 for g in GROUPS:
     if calls(P[g], FORWARDED):
         fail(f"(d) {P[g]} was written through postgres_fdw")
@@ -143,7 +157,7 @@ draws = sum(calls(P[g], DRAW) for g in GROUPS)
 acur.execute("INSERT INTO orders (item) VALUES ('single')")
 if sum(calls(P[g], DRAW) for g in GROUPS) != draws:
     fail("(d) a one-row INSERT in autocommit drew its key in the driver")
-check_keys("(d)", 49)
+check_keys("(d)", 57)
 nothing_left("(d)")
 log(f"(d) autocommit: four rows in one INSERT on {spans} group(s), {prepared_on} prepared; one row "
     "as sent")
@@ -155,7 +169,7 @@ acur.execute("BEGIN")
 for i in range(4):
     acur.execute("INSERT INTO orders (item) VALUES (?)", f"begun-{i}")
 acur.execute("COMMIT")
-check_keys("(d')", 53)
+check_keys("(d')", 61)
 on_owners("(d')", before)
 nothing_left("(d')")
 log("(d') SQL BEGIN, four INSERTs without the key, COMMIT: each on its owner")
@@ -184,7 +198,7 @@ for sql in ("INSERT INTO orders (id, item) VALUES (DEFAULT, 'd')",
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 53)
+check_keys("(f)", 61)
 log("(f) DEFAULT as the key and an INSERT without a column list: refused in a transaction, "
     "nothing sent")
 print("PASS")
