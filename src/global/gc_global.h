@@ -178,8 +178,9 @@ typedef struct gc_route_decision {
 /* For an INSERT ... (columns) VALUES into a sharded table that leaves key
  * columns to their sequences (serial, identity) and that could not run as
  * sent (in a transaction, or several rows in autocommit): the text with
- * keys drawn now (on the transaction's member, else a group's primary)
- * added to its column list and rows, to be analyzed and routed by them.
+ * keys drawn now (on the first group's primary outside the open
+ * transaction, else inside it behind a savepoint) added to its column list
+ * and rows, to be analyzed and routed by them.
  * NULL with err clear when the statement is no such INSERT (or its draw
  * member broke: routing then tells); NULL with err set when a draw failed. */
 char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,

@@ -57,41 +57,62 @@ static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_
     return true;
 }
 
-/* The member to draw on: the open transaction's (its sequence calls
- * belong to no transaction, so they never roll back with it), else the
- * first group's primary that answers. */
-static int draw_member(gc_global *g, gc_error *err)
+/* The member to draw on: the first group's primary outside the open
+ * transaction (a sequence's value belongs to no transaction anyway), so
+ * that a draw that fails takes nothing with it; *inside when only members
+ * holding the transaction are left (every group joined it). */
+static int draw_member(gc_global *g, bool *inside, gc_error *err)
 {
-    int pinned = gc_global_pinned_member(g);
-    if (pinned >= 0 && gc_global_holds_transaction(g, pinned))
-        return pinned;
+    *inside = false;
+    int held = -1;
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
         gc_error_clear(err);
         int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", err);
-        if (i >= 0)
+        if (i >= 0 && !gc_global_holds_transaction(g, i))
             return i;
+        if (i >= 0 && held < 0)
+            held = i;
     }
-    return -1;
+    if (held >= 0) {
+        gc_error_clear(err);
+        *inside = true;
+    }
+    return held;
 }
 
-/* n_rows values of key's sequence, drawn on member i. */
-static bool draw(gc_global *g, int i, missing_key *key, int n_rows, gc_error *err)
+/* n_rows values of key's sequence, drawn on member i; inside its open
+ * transaction, behind a savepoint, so a failing draw (no privilege on the
+ * sequence, say) fails the INSERT alone, as the sequence's default would. */
+static bool draw(gc_global *g, int i, bool inside, missing_key *key, int n_rows, gc_error *err)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
+    if (inside)
+        gc_strbuf_append_str(&sb, "SAVEPOINT gc_draw; ");
     gc_strbuf_append_str(&sb, "SELECT pg_catalog.nextval(");
     gc_ddl_append_literal(&sb, key->sequence);
     gc_strbuf_appendf(&sb, "::pg_catalog.regclass) FROM pg_catalog.generate_series(1, %d)",
                       n_rows);
+    if (inside)
+        gc_strbuf_append_str(&sb, "; RELEASE SAVEPOINT gc_draw");
     char *sql = gc_strbuf_take(&sb);
     if (sql == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
-    key->drawn = gc_member_exec(g->members[i], sql, err);
+    gc_member *m = g->members[i];
+    bool ran = gc_member_exec_rows(m, sql, &key->drawn, 1, err);
     free(sql);
-    if (key->drawn == NULL)
+    if (!ran) {
+        key->drawn = NULL;
+        gc_error undo_err;
+        PGresult *undone;
+        if (inside && gc_member_is_open(m) && gc_member_txn_status(m) == PQTRANS_INERROR &&
+            (undone = gc_member_exec(m, "ROLLBACK TO SAVEPOINT gc_draw; "
+                                        "RELEASE SAVEPOINT gc_draw", &undo_err)) != NULL)
+            PQclear(undone);
         return false;
+    }
     if (PQntuples(key->drawn) != n_rows) {
         gc_error_set(err, "HY000", 0, "drawing keys of %s gave %d values for %d rows",
                      key->sequence, PQntuples(key->drawn), n_rows);
@@ -167,11 +188,12 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
     int n;
     if (!keys_wanted(g, a, transaction, keys, &n))
         return NULL;
-    int i = draw_member(g, err);
+    bool inside;
+    int i = draw_member(g, &inside, err);
     char *text = NULL;
     bool drawn = i >= 0;
     for (int k = 0; k < n && drawn; k++)
-        drawn = draw(g, i, &keys[k], a->n_rows, err);
+        drawn = draw(g, i, inside, &keys[k], a->n_rows, err);
     if (!drawn && i >= 0 && !gc_member_is_open(g->members[i]))
         gc_error_clear(err);   /* its member broke: routing tells, by its rules */
     if (drawn && (text = text_with_keys(sql, a, keys, n)) == NULL)

@@ -32,7 +32,11 @@ owners, pg_prepared_xacts.
     SYSTEM VALUE, in a transaction.
 (f) What is not drawn stays refused in a transaction (0A000 / 90122,
     nothing sent): a key given as DEFAULT, an INSERT without a column
-    list."""
+    list.
+(g) A draw the server refuses (no privilege on the sequence: 42501) fails
+    the INSERT alone: as the transaction's first statement, and inside a
+    transaction every group's primary joined (the draw then runs in it,
+    behind a savepoint), which goes on and commits its other writes."""
 from xact_lib import (GROUPS, connect, expect_error, fail, helper, log, nothing_left, owners,
                       primary, reset_statements, calls)
 
@@ -201,4 +205,34 @@ for g in GROUPS:
 check_keys("(f)", 61)
 log("(f) DEFAULT as the key and an INSERT without a column list: refused in a transaction, "
     "nothing sent")
+# ---- (g) a draw that fails fails the INSERT alone ----
+# Without USAGE on the sequence (the owner revokes it from itself on every
+# group) the draw is refused, 42501. As a transaction's first statement it
+# leaves nothing; after writes on every group (every primary holds part of
+# the transaction: the draw runs inside it, behind its savepoint) the
+# transaction goes on and commits its other writes.
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+accounts = owners("accounts")
+for g in GROUPS:
+    helper("app", P[g], "REVOKE USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq FROM app")
+expect_error("(g) first statement", lambda: cur.execute("INSERT INTO orders (item) VALUES (?)", "g"),
+             "42501")
+conn.rollback()
+for g in GROUPS:
+    cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", accounts[g][0])
+expect_error("(g) every group joined", lambda: cur.execute("INSERT INTO orders (item) VALUES (?)", "g"),
+             "42501")
+cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", accounts["G1"][0])
+conn.commit()
+got = helper("app", "G1N1", "SELECT string_agg(balance::text, ',' ORDER BY id) FROM accounts WHERE id IN "
+             f"({accounts['G1'][0]}, {accounts['G2'][0]}, {accounts['G3'][0]})")
+want = ",".join(str(b) for _, b in sorted((accounts[g][0], 102 if g == "G1" else 101) for g in GROUPS))
+if got != want:
+    fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
+for g in GROUPS:
+    helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
+check_keys("(g)", 61)
+nothing_left("(g)")
+log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
+    "every group joined, which then committed")
 print("PASS")
