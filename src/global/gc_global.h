@@ -178,11 +178,13 @@ typedef struct gc_route_decision {
 /* For an INSERT ... (columns) VALUES into a sharded table that leaves key
  * columns to their sequences (serial, identity) and that could not run as
  * sent (in a transaction, or several rows in autocommit): the text with
- * keys drawn now (on the first group's primary outside the open
- * transaction, else inside it behind a savepoint) added to its column list
- * and rows, to be analyzed and routed by them.
- * NULL with err clear when the statement is no such INSERT (or its draw
- * member broke: routing then tells); NULL with err set when a draw failed. */
+ * keys drawn now (on an open primary outside the open transaction, else
+ * inside it behind a savepoint, else on a group's primary opened now; a
+ * member that breaks under the draw is passed over) added to its column
+ * list and rows, to be analyzed and routed by them.
+ * NULL with err clear when the statement is no such INSERT (or the
+ * transaction's member broke under the draw: routing then tells); NULL with
+ * err set when a draw failed. */
 char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
                                 bool transaction, gc_error *err);
 /* Whether gc_global_with_drawn_keys would draw keys for the statement. */

@@ -57,27 +57,35 @@ static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_
     return true;
 }
 
-/* The member to draw on: the first group's primary outside the open
- * transaction (a sequence's value belongs to no transaction anyway), so
- * that a draw that fails takes nothing with it; *inside when only members
- * holding the transaction are left (every group joined it). */
+/* The member to draw on, without waiting for a connect when it can: an
+ * open primary outside the open transaction (a sequence's value belongs to
+ * no transaction, and a draw that fails then takes nothing with it); else
+ * one holding the transaction (*inside: the draw runs in it); else a
+ * group's primary opened now. -1 with err when none answers. */
 static int draw_member(gc_global *g, bool *inside, gc_error *err)
 {
     *inside = false;
     int held = -1;
-    for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        gc_error_clear(err);
-        int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", err);
-        if (i >= 0 && !gc_global_holds_transaction(g, i))
+    for (int i = 0; i < g->topo.n_members; i++) {
+        gc_member *m = g->members[i];
+        if (!gc_member_is_open(m) || gc_member_get_role(m) != GC_ROLE_PRIMARY)
+            continue;
+        if (!gc_global_holds_transaction(g, i))
             return i;
-        if (i >= 0 && held < 0)
+        if (held < 0)
             held = i;
     }
     if (held >= 0) {
-        gc_error_clear(err);
         *inside = true;
+        return held;
     }
-    return held;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        gc_error_clear(err);
+        int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", err);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
 }
 
 /* n_rows values of key's sequence, drawn on member i; inside its open
@@ -188,14 +196,29 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
     int n;
     if (!keys_wanted(g, a, transaction, keys, &n))
         return NULL;
-    bool inside;
-    int i = draw_member(g, &inside, err);
+    /* A member that breaks under its draw is down afterwards: the next
+     * choice is another. At most one try per member. */
+    bool drawn = false;
+    for (int tries = 0; tries < g->topo.n_members; tries++) {
+        bool inside;
+        int i = draw_member(g, &inside, err);
+        if (i < 0)
+            break;
+        drawn = true;
+        for (int k = 0; k < n && drawn; k++)
+            drawn = draw(g, i, inside, &keys[k], a->n_rows, err);
+        if (drawn || gc_member_is_open(g->members[i]))
+            break;    /* drawn, or the server refused the draw: err says why */
+        for (int k = 0; k < n; k++) {
+            PQclear(keys[k].drawn);
+            keys[k].drawn = NULL;
+        }
+        if (inside) {
+            gc_error_clear(err);   /* the transaction's member broke: routing tells */
+            break;
+        }
+    }
     char *text = NULL;
-    bool drawn = i >= 0;
-    for (int k = 0; k < n && drawn; k++)
-        drawn = draw(g, i, inside, &keys[k], a->n_rows, err);
-    if (!drawn && i >= 0 && !gc_member_is_open(g->members[i]))
-        gc_error_clear(err);   /* its member broke: routing tells, by its rules */
     if (drawn && (text = text_with_keys(sql, a, keys, n)) == NULL)
         gc_error_set(err, "HY001", 0, "out of memory");
     for (int k = 0; k < n; k++)

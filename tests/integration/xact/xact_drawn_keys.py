@@ -36,9 +36,15 @@ owners, pg_prepared_xacts.
 (g) A draw the server refuses (no privilege on the sequence: 42501) fails
     the INSERT alone: as the transaction's first statement, and inside a
     transaction every group's primary joined (the draw then runs in it,
-    behind a savepoint), which goes on and commits its other writes."""
-from xact_lib import (GROUPS, connect, expect_error, fail, helper, log, nothing_left, owners,
-                      primary, reset_statements, calls)
+    behind a savepoint), which goes on and commits its other writes.
+(h) kill -9 of the primary the draws go to (G1's): the next draw is made
+    on another group's primary; the INSERTs of G2's and G3's keys commit,
+    G1's keys fail with 08S01 (no primary in G1) and nothing else fails,
+    nothing applies twice; G1's primary comes back."""
+import pyodbc
+
+from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper, kill_member, log,
+                      nothing_left, owners, primary, reset_statements, restart)
 
 APP = "xkeys"
 P = {g: primary(g) for g in GROUPS}
@@ -235,4 +241,34 @@ check_keys("(g)", 61)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
+
+# ---- (h) the draw's member killed ----
+# kill -9 of G1's primary, the member the draws went to: the next draw
+# breaks there and is made on another group's primary; the INSERTs whose
+# keys G2 and G3 own commit, those G1 owns fail (its primary is down),
+# none applies twice. Then G1's primary comes back.
+kill_member(P["G1"], APP)
+landed, refused = [], []
+for i in range(12):
+    try:
+        cur.execute("INSERT INTO orders (item) VALUES (?) RETURNING id", f"after-kill-{i}")
+        landed.append(cur.fetchone()[0])
+        conn.commit()
+    except pyodbc.Error as e:
+        # Only the rows of G1's keys may fail, and only for want of G1's
+        # primary: a draw that broke must have been made again elsewhere.
+        if e.args[0] != "08S01" or "writes in group G1, which has no primary" not in str(e):
+            fail(f"(h) INSERT {i} after the kill: {e}")
+        refused.append(i)
+        conn.rollback()
+if len(landed) < 3 or any(k % 100 == 1 for k in landed):
+    fail(f"(h) after the kill: keys {landed} landed (refused {refused}); expected some, none drawn on G1")
+restart(P["G1"])
+got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
+if got != str(len(landed)):
+    fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
+check_keys("(h)", 61 + len(landed))
+nothing_left("(h)")
+log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
+    f"{len(refused)} with keys of G1 refused (08S01, no primary)")
 print("PASS")
