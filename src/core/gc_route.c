@@ -49,12 +49,19 @@ void gc_route_analyze(gc_stmt *s)
         s->temp_effects = gc_temp_sql_effects(s->sql, strlen(s->sql));
 }
 
+/* Whether the statement runs in a transaction: autocommit off, or a BEGIN
+ * held back in SQL makes it the transaction's first statement. */
+static bool in_transaction(const gc_conn *c)
+{
+    return !c->autocommit || gc_global_prelude_pending(c->global);
+}
+
 SQLRETURN gc_route_draw_keys(gc_stmt *s)
 {
     gc_conn *c = s->conn;
-    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
     gc_error err;
-    char *text = gc_global_with_drawn_keys(c->global, s->sql, s->analysis, transaction, &err);
+    char *text = gc_global_with_drawn_keys(c->global, s->sql, s->analysis, in_transaction(c),
+                                           &err);
     if (text == NULL) {
         if (err.sqlstate[0] == '\0')
             return SQL_SUCCESS;
@@ -254,9 +261,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_global_statement_starts(c->global);
     s->spans_groups = false;
     s->routed_by_key = false;
-    /* A BEGIN held back in SQL makes this the transaction's first
-     * statement: it chooses, and pins, the member. */
-    bool transaction = !c->autocommit || gc_global_prelude_pending(c->global);
+    /* The transaction's first statement chooses, and pins, the member. */
+    bool transaction = in_transaction(c);
     /* Savepoints belong to a transaction; a text of several statements may
      * hold savepoint statements anywhere. */
     if (s->analysis != NULL &&

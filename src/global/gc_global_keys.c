@@ -168,14 +168,16 @@ static char *text_with_keys(const char *sql, const gc_analysis *a, const missing
 static bool keys_wanted(gc_global *g, const gc_analysis *a, bool transaction, missing_key *keys,
                         int *n)
 {
-    /* A transaction opened by SQL BEGIN in autocommit mode holds its pin. */
-    int pinned = gc_global_pinned_member(g);
-    transaction = transaction || (pinned >= 0 && gc_global_holds_transaction(g, pinned));
-    /* An autocommit INSERT of one row runs as sent: its one row commits
-     * atomically wherever the member's sequence places it. */
+    /* Every execution asks: the text's own facts first, they settle most. */
     if (a == NULL || a->kind != GC_SQL_INSERT || a->several || a->row_offset == NULL ||
-        a->insert_list_close == 0 || a->insert_columns == NULL || g->map == NULL ||
-        (!transaction && a->n_rows <= 1))
+        a->insert_list_close == 0 || a->insert_columns == NULL || g->map == NULL)
+        return false;
+    /* An autocommit INSERT of one row runs as sent: its one row commits
+     * atomically wherever the member's sequence places it. A transaction
+     * opened by SQL BEGIN in autocommit mode holds its pin. */
+    int pinned = gc_global_pinned_member(g);
+    if (a->n_rows <= 1 && !transaction &&
+        !(pinned >= 0 && gc_global_holds_transaction(g, pinned)))
         return false;
     const gc_shard_table *t = gc_global_cluster_table(g, a);
     return t != NULL && gc_shard_table_solo_group(t) < 0 && missing_keys(a, t, keys, n) && *n > 0;
