@@ -16,21 +16,73 @@
 #include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
 
+/* How an INSERT leaves a key column to its sequence. */
+typedef enum key_gap {
+    GAP_UNLISTED,    /* out of its column list: added to it, a value per row */
+    GAP_DEFAULT,     /* DEFAULT in some rows (their item `item`): replaced */
+    GAP_PAST_ROWS,   /* no column list, rows shorter than its position
+                        `item`: DEFAULT up to it, then its value */
+    GAP_NO_ROWS,     /* DEFAULT VALUES: a column list and one row written */
+} key_gap;
+
 /* A key column the INSERT leaves to its sequence. */
 typedef struct missing_key {
     const char *column;
     const char *sequence;
     bool always;
-    PGresult *drawn;      /* one row per VALUES row */
+    key_gap gap;
+    int item;
+    int needed;           /* values to draw: rows that leave it out */
+    int used;             /* of them, written into the text so far */
+    PGresult *drawn;      /* `needed` rows */
 } missing_key;
 
-/* Whether the column list of a names column. */
-static bool listed(const gc_analysis *a, const char *column)
+/* The item of the column list naming column, or -1. */
+static int listed_item(const gc_analysis *a, const char *column)
 {
     for (int c = 0; c < a->n_insert_columns; c++)
         if (a->insert_columns[c] != NULL && strcmp(a->insert_columns[c], column) == 0)
-            return true;
-    return false;
+            return c;
+    return -1;
+}
+
+/* The byte of row r's item `item` when it is a lone DEFAULT, else 0. */
+static size_t default_item(const gc_analysis *a, int r, int item)
+{
+    if (a->default_at == NULL || item < 0 || item >= a->row_width)
+        return 0;
+    return a->default_at[(size_t)r * (size_t)a->row_width + (size_t)item];
+}
+
+/* How the INSERT leaves key column `column` (at `position` among its
+ * table's columns) out, and for how many of its rows; 0 when every row
+ * gives it. */
+static int key_gap_of(const gc_analysis *a, const char *column, int position, key_gap *gap,
+                      int *item)
+{
+    *item = -1;
+    if (a->default_values) {
+        *gap = GAP_NO_ROWS;
+        return 1;
+    }
+    if (a->insert_columns != NULL) {
+        *item = listed_item(a, column);
+        if (*item < 0) {
+            *gap = GAP_UNLISTED;
+            return a->n_rows;
+        }
+    } else {
+        *item = position;
+        if (position >= a->row_width) {
+            *gap = GAP_PAST_ROWS;
+            return a->n_rows;
+        }
+    }
+    *gap = GAP_DEFAULT;
+    int rows = 0;
+    for (int r = 0; r < a->n_rows; r++)
+        rows += default_item(a, r, *item) != 0;
+    return rows;
 }
 
 /* The key columns of t the INSERT leaves to their sequences, into keys
@@ -46,13 +98,19 @@ static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_
         return false;
     for (int k = 0; k < nk; k++) {
         const char *column = gc_shard_table_key_name(t, k);
-        if (listed(a, column))
+        int position = gc_shard_table_key_position(t, k);
+        key_gap gap;
+        int item;
+        if (position < 0)
+            return false;
+        int needed = key_gap_of(a, column, position, &gap, &item);
+        if (needed == 0)
             continue;
         bool always;
         const char *sequence = gc_shard_table_key_sequence(t, k, &always);
         if (sequence == NULL || a->insert_overriding)
             return false;
-        keys[(*n)++] = (missing_key){ column, sequence, always, NULL };
+        keys[(*n)++] = (missing_key){ column, sequence, always, gap, item, needed, 0, NULL };
     }
     return true;
 }
@@ -88,10 +146,10 @@ static int draw_member(gc_global *g, bool *inside, gc_error *err)
     return -1;
 }
 
-/* n_rows values of key's sequence, drawn on member i; inside its open
+/* key->needed values of key's sequence, drawn on member i; inside its open
  * transaction, behind a savepoint, so a failing draw (no privilege on the
  * sequence, say) fails the INSERT alone, as the sequence's default would. */
-static bool draw(gc_global *g, int i, bool inside, missing_key *key, int n_rows, gc_error *err)
+static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *err)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -100,7 +158,7 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, int n_rows,
     gc_strbuf_append_str(&sb, "SELECT pg_catalog.nextval(");
     gc_ddl_append_literal(&sb, key->sequence);
     gc_strbuf_appendf(&sb, "::pg_catalog.regclass) FROM pg_catalog.generate_series(1, %d)",
-                      n_rows);
+                      key->needed);
     if (inside)
         gc_strbuf_append_str(&sb, "; RELEASE SAVEPOINT gc_draw");
     char *sql = gc_strbuf_take(&sb);
@@ -121,46 +179,156 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, int n_rows,
             PQclear(undone);
         return false;
     }
-    if (PQntuples(key->drawn) != n_rows) {
+    if (PQntuples(key->drawn) != key->needed) {
         gc_error_set(err, "HY000", 0, "drawing keys of %s gave %d values for %d rows",
-                     key->sequence, PQntuples(key->drawn), n_rows);
+                     key->sequence, PQntuples(key->drawn), key->needed);
         return false;
     }
-    gc_trace_write(g->trace, GC_TRACE_INFO, "drew %d key(s) of %s for %s on member %s", n_rows,
+    gc_trace_write(g->trace, GC_TRACE_INFO, "drew %d key(s) of %s for %s on member %s", key->needed,
                    key->sequence, key->column, g->topo.members[i].name);
     return true;
 }
 
-/* sql with the drawn keys written in: each key column added to the column
- * list (OVERRIDING SYSTEM VALUE after it for an identity GENERATED ALWAYS),
- * each row's value before the row's ")". */
-static char *text_with_keys(const char *sql, const gc_analysis *a, const missing_key *keys,
-                            int n)
+/* One change to the text: bytes [at, at + cut) become pieces[from, + len). */
+typedef struct text_edit {
+    size_t at, cut, from, len;
+} text_edit;
+
+/* The changes that write drawn keys into a text, in the order made. */
+typedef struct key_edits {
+    text_edit *edits;
+    int n;
+    gc_strbuf pieces;
+} key_edits;
+
+static void edit_begin(key_edits *ke, size_t at, size_t cut)
 {
+    ke->edits[ke->n] = (text_edit){ at, cut, ke->pieces.len, 0 };
+}
+
+static void edit_end(key_edits *ke)
+{
+    text_edit *e = &ke->edits[ke->n++];
+    e->len = ke->pieces.len - e->from;
+}
+
+/* The next drawn value of key. */
+static void append_drawn(gc_strbuf *sb, missing_key *key)
+{
+    gc_strbuf_append_str(sb, PQgetvalue(key->drawn, key->used++, 0));
+}
+
+/* DEFAULT VALUES becomes a list of the keys and one row of their values. */
+static void edit_default_values(key_edits *ke, const gc_analysis *a, missing_key *keys, int n,
+                                bool always)
+{
+    edit_begin(ke, a->values_at, a->values_end - a->values_at);
+    gc_strbuf *sb = &ke->pieces;
+    for (int k = 0; k < n; k++) {
+        gc_strbuf_append_str(sb, k == 0 ? "(" : ", ");
+        gc_sql_append_identifier(sb, keys[k].column);
+    }
+    gc_strbuf_append_str(sb, always ? ") OVERRIDING SYSTEM VALUE VALUES " : ") VALUES ");
+    for (int k = 0; k < n; k++) {
+        gc_strbuf_append_str(sb, k == 0 ? "(" : ", ");
+        append_drawn(sb, &keys[k]);
+    }
+    gc_strbuf_append_char(sb, ')');
+    edit_end(ke);
+}
+
+/* Row r: each DEFAULT of a key replaced, and the keys its text leaves out
+ * added before its ")": after the list's other items (a key added to the
+ * list), or at their positions after DEFAULTs (no column list). */
+static void edit_row(key_edits *ke, const gc_analysis *a, int r, missing_key *keys, int n)
+{
+    int last = -1;
+    for (int k = 0; k < n; k++) {
+        size_t at = keys[k].gap == GAP_DEFAULT ? default_item(a, r, keys[k].item) : 0;
+        if (at != 0) {
+            edit_begin(ke, at, strlen("DEFAULT"));
+            append_drawn(&ke->pieces, &keys[k]);
+            edit_end(ke);
+        }
+        if (keys[k].gap == GAP_PAST_ROWS && keys[k].item > last)
+            last = keys[k].item;
+    }
+    edit_begin(ke, a->row_end[r] - 1, 0);
+    for (int k = 0; k < n; k++)
+        if (keys[k].gap == GAP_UNLISTED) {
+            gc_strbuf_append_str(&ke->pieces, ", ");
+            append_drawn(&ke->pieces, &keys[k]);
+        }
+    for (int position = a->row_width; position <= last; position++) {
+        int k = 0;
+        while (k < n && !(keys[k].gap == GAP_PAST_ROWS && keys[k].item == position))
+            k++;
+        gc_strbuf_append_str(&ke->pieces, ", ");
+        if (k < n)
+            append_drawn(&ke->pieces, &keys[k]);
+        else
+            gc_strbuf_append_str(&ke->pieces, "DEFAULT");
+    }
+    edit_end(ke);
+}
+
+static int edit_order(const void *x, const void *y)
+{
+    const text_edit *a = x, *b = y;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* sql with the drawn keys written in (see key_gap); OVERRIDING SYSTEM
+ * VALUE before VALUES for an identity GENERATED ALWAYS. NULL when memory
+ * runs out. */
+static char *text_with_keys(const char *sql, const gc_analysis *a, missing_key *keys, int n)
+{
+    bool always = false, unlisted = false;
+    for (int k = 0; k < n; k++) {
+        always = always || keys[k].always;
+        unlisted = unlisted || keys[k].gap == GAP_UNLISTED;
+    }
+    key_edits ke = { .edits = calloc(2 + (size_t)a->n_rows * (size_t)(n + 1), sizeof(text_edit)) };
+    gc_strbuf_init(&ke.pieces);
+    if (ke.edits == NULL)
+        return NULL;
+    if (a->default_values) {
+        edit_default_values(&ke, a, keys, n, always);
+    } else {
+        if (unlisted) {
+            edit_begin(&ke, a->insert_list_close, 0);
+            for (int k = 0; k < n; k++)
+                if (keys[k].gap == GAP_UNLISTED) {
+                    gc_strbuf_append_str(&ke.pieces, ", ");
+                    gc_sql_append_identifier(&ke.pieces, keys[k].column);
+                }
+            edit_end(&ke);
+        }
+        if (always) {
+            edit_begin(&ke, a->values_at, 0);
+            gc_strbuf_append_str(&ke.pieces, "OVERRIDING SYSTEM VALUE ");
+            edit_end(&ke);
+        }
+        for (int r = 0; r < a->n_rows; r++)
+            edit_row(&ke, a, r, keys, n);
+    }
+    qsort(ke.edits, (size_t)ke.n, sizeof *ke.edits, edit_order);
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    gc_strbuf_append(&sb, sql, a->insert_list_close);
-    bool always = false;
-    for (int k = 0; k < n; k++) {
-        gc_strbuf_append_str(&sb, ", ");
-        gc_sql_append_identifier(&sb, keys[k].column);
-        always = always || keys[k].always;
-    }
-    gc_strbuf_append_char(&sb, ')');
-    if (always)
-        gc_strbuf_append_str(&sb, " OVERRIDING SYSTEM VALUE");
-    size_t from = a->insert_list_close + 1;
-    for (int r = 0; r < a->n_rows; r++) {
-        size_t close = a->row_end[r] - 1;
-        gc_strbuf_append(&sb, sql + from, close - from);
-        for (int k = 0; k < n; k++) {
-            gc_strbuf_append_str(&sb, ", ");
-            gc_strbuf_append_str(&sb, PQgetvalue(keys[k].drawn, r, 0));
-        }
-        from = close;
+    size_t from = 0;
+    for (int e = 0; e < ke.n && !ke.pieces.failed; e++) {
+        const text_edit *ed = &ke.edits[e];
+        gc_strbuf_append(&sb, sql + from, ed->at - from);
+        if (ed->len > 0)
+            gc_strbuf_append(&sb, ke.pieces.data + ed->from, ed->len);
+        from = ed->at + ed->cut;
     }
     gc_strbuf_append_str(&sb, sql + from);
-    return gc_strbuf_take(&sb);
+    char *text = ke.pieces.failed ? NULL : gc_strbuf_take(&sb);
+    gc_strbuf_free(&sb);
+    gc_strbuf_free(&ke.pieces);
+    free(ke.edits);
+    return text;
 }
 
 /* Whether the statement is an INSERT whose keys the driver draws: the key
@@ -169,8 +337,9 @@ static bool keys_wanted(gc_global *g, const gc_analysis *a, bool transaction, mi
                         int *n)
 {
     /* Every execution asks: the text's own facts first, they settle most. */
-    if (a == NULL || a->kind != GC_SQL_INSERT || a->several || a->row_offset == NULL ||
-        a->insert_list_close == 0 || a->insert_columns == NULL || g->map == NULL)
+    if (a == NULL || a->kind != GC_SQL_INSERT || a->several || g->map == NULL ||
+        (a->row_offset == NULL && !a->default_values) ||
+        (a->insert_list_close != 0) != (a->insert_columns != NULL))
         return false;
     /* An autocommit INSERT of one row runs as sent: its one row commits
      * atomically wherever the member's sequence places it. A transaction
@@ -208,7 +377,7 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
             break;
         drawn = true;
         for (int k = 0; k < n && drawn; k++)
-            drawn = draw(g, i, inside, &keys[k], a->n_rows, err);
+            drawn = draw(g, i, inside, &keys[k], err);
         if (drawn || gc_member_is_open(g->members[i]))
             break;    /* drawn, or the server refused the draw: err says why */
         for (int k = 0; k < n; k++) {

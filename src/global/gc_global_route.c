@@ -700,10 +700,10 @@ static int temp_session_member(const gc_global *g)
 
 /* Whether every row a row write may touch lies in one group: its key
  * tuples all placed in one (owner, all_in: group_by_key's answer, owner -2
- * when keys were not looked at), an INSERT of one VALUES row (one row is in
- * one partition, wherever its key, a sequence's default say, places it),
- * its table a solo one or one whose leaves are all in one group, or no
- * cluster table (the member's own). */
+ * when keys were not looked at), an INSERT of one VALUES row or of DEFAULT
+ * VALUES (one row is in one partition, wherever its key, a sequence's
+ * default say, places it), its table a solo one or one whose leaves are
+ * all in one group, or no cluster table (the member's own). */
 static bool rows_in_one_group(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
@@ -711,7 +711,8 @@ static bool rows_in_one_group(gc_global *g, const gc_route_request *req, int own
         owner = keyed_owner(g, req, &all_in);
     if (owner >= 0 && all_in)
         return true;
-    if (a->kind == GC_SQL_INSERT && a->row_offset != NULL && a->n_rows == 1)
+    bool one_row = (a->row_offset != NULL && a->n_rows == 1) || a->default_values;
+    if (a->kind == GC_SQL_INSERT && one_row)
         return true;
     if (a->table == NULL || g->map == NULL)
         return false;

@@ -347,7 +347,8 @@ void gc_analysis_free(gc_analysis *a)
         return;
     free(a->row_offset);
     free(a->row_end);
-    a->row_offset = a->row_end = NULL;
+    free(a->default_at);
+    a->row_offset = a->row_end = a->default_at = NULL;
     for (int c = 0; c < a->n_columns; c++) {
         gc_pinned_column *col = &a->columns[c];
         for (int v = 0; v < col->n_values; v++)

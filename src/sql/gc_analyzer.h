@@ -96,6 +96,14 @@ typedef struct gc_analysis {
                              text, n_rows of each, so rows can be sent apart;
                              NULL otherwise */
     size_t *row_end;
+    int row_width;        /* INSERT ... VALUES: items in each row, else 0 */
+    size_t *default_at;   /* INSERT ... VALUES: row_width items per row, each
+                             the byte of an item that is the lone keyword
+                             DEFAULT, else 0; NULL when no item is (a key
+                             the driver may draw: gc_global_keys.c) */
+    size_t values_at, values_end; /* INSERT: the bytes of its VALUES keyword,
+                             or of DEFAULT VALUES; 0 otherwise */
+    bool default_values;  /* INSERT ... DEFAULT VALUES (one row) */
     int n_columns;
     gc_pinned_column *columns;
     const char *not_routable;  /* static text: why no key can come from this

@@ -484,6 +484,20 @@ static char **read_column_list(gc_az *az, size_t open, size_t close, size_t *cou
     return names;
 }
 
+/* Notes that VALUES item `item` (of n_items, row by row) is a lone DEFAULT
+ * at byte `at`. */
+static void note_default(gc_az *az, size_t item, size_t n_items, size_t at)
+{
+    gc_analysis *out = az->out;
+    if (out->default_at == NULL)
+        out->default_at = calloc(n_items, sizeof *out->default_at);
+    if (out->default_at == NULL) {
+        az->oom = true;
+        return;
+    }
+    out->default_at[item] = at;
+}
+
 /* Reads VALUES rows from i into per-column value arrays and adds every
  * column with a value in every row. names (n_names entries) names the
  * columns, or is NULL for positions. */
@@ -552,11 +566,15 @@ static void read_rows(gc_az *az, size_t i, char **names, size_t n_names)
         out->row_offset[r] = az->tok[j].offset;
         out->row_end[r] = az->tok[close - 1].offset + 1;
         split_row(az, j, close - 1, starts, ends, width);
-        for (size_t c = 0; c < width; c++)
+        for (size_t c = 0; c < width; c++) {
+            if (ends[c] == starts[c] + 1 && gc_az_kw(az, starts[c], "default"))
+                note_default(az, r * width + c, n_rows * width, az->tok[starts[c]].offset);
             if (ok[c] && gc_az_parse_value(az, starts[c], ends[c], &vals[c][r]) != ends[c])
                 ok[c] = false;
+        }
         j = close + 1;
     }
+    out->row_width = (int)width;
     for (size_t c = 0; c < width && !az->oom; c++) {
         if (!ok[c])
             continue;
@@ -664,9 +682,16 @@ void gc_az_analyze_insert(gc_az *az)
         out->insert_overriding = true;
         i += 3;   /* OVERRIDING { SYSTEM | USER } VALUE */
     }
-    if (gc_az_kw(az, i, "default") && gc_az_kw(az, i + 1, "values"))
+    bool default_values = gc_az_kw(az, i, "default") && gc_az_kw(az, i + 1, "values");
+    if (default_values || gc_az_kw(az, i, "values")) {
+        const gc_sql_token *last = &az->tok[default_values ? i + 1 : i];
+        out->values_at = az->tok[i].offset;
+        out->values_end = last->offset + last->length;
+    }
+    if (default_values) {
         out->not_routable = "DEFAULT VALUES";
-    else if (gc_az_kw(az, i, "values"))
+        out->default_values = true;
+    } else if (gc_az_kw(az, i, "values"))
         read_values(az, i + 1, names, n_names);
     else
         read_query(az, i, &names, n_names);

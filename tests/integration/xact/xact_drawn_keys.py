@@ -26,13 +26,18 @@ owners, pg_prepared_xacts.
     its drawn key too.
 (d) Autocommit, several rows in one INSERT: all four rows land, on their
     owners, with two phases where they span groups; the row count is 4.
-    One row in autocommit runs as sent: no draw, its row lands. SQL BEGIN
+    One row in autocommit (VALUES or DEFAULT VALUES) runs as sent: no
+    draw, its row lands. SQL BEGIN
     in autocommit mode, then INSERTs: drawn, each on its owner.
 (e) An identity GENERATED ALWAYS: the drawn key goes in with OVERRIDING
     SYSTEM VALUE, in a transaction.
-(f) What is not drawn stays refused in a transaction (0A000 / 90122,
-    nothing sent): a key given as DEFAULT, an INSERT without a column
-    list.
+(f) The other ways to leave the key out, in a transaction: DEFAULT in
+    its column, an INSERT without a column list (the key DEFAULT, or past
+    the row's values: tickets (item, id)), DEFAULT VALUES, and a DEFAULT
+    row beside a keyed one. Each is drawn and runs on its owner, nothing
+    through postgres_fdw. What stays refused (0A000 / 90122, nothing
+    sent): OVERRIDING named by the statement, a key computed in the
+    text.
 (g) A draw the server refuses (no privilege on the sequence: 42501) fails
     the INSERT alone: as the transaction's first statement, and inside a
     transaction every group's primary joined (the draw then runs in it,
@@ -72,13 +77,13 @@ def check_keys(what, want_rows, table="orders"):
         fail(f"{what}: keys outside the interleave: {keys}")
 
 
-def on_owners(what, before):
-    """Each owner ran the INSERT with its key (since reset_statements) once
-    per row it came to own since `before` (by_owner() then), and no group
-    wrote through postgres_fdw."""
+def on_owners(what, before, sent=WITH_KEY):
+    """Each owner ran the INSERT with its key (the text `sent`, since
+    reset_statements) once per row it came to own since `before`
+    (by_owner() then), and no group wrote through postgres_fdw."""
     rows = by_owner()
     for g in GROUPS:
-        got, new = calls(P[g], WITH_KEY), rows[g] - before[g]
+        got, new = calls(P[g], sent), rows[g] - before[g]
         if got != new:
             fail(f"{what}: {P[g]} ran the INSERT with its key {got} times, owns {new} new rows")
         if calls(P[g], FORWARDED):
@@ -165,8 +170,13 @@ if spans > 1 and prepared_on != spans - 1:
     fail(f"(d) the rows went to {spans} groups, {prepared_on} prepared")
 draws = sum(calls(P[g], DRAW) for g in GROUPS)
 acur.execute("INSERT INTO orders (item) VALUES ('single')")
+# DEFAULT VALUES is one row too: the member's own sequence places it,
+# through postgres_fdw when another group owns it, as one remote write.
+for i in range(6):
+    acur.execute("INSERT INTO orders DEFAULT VALUES")
 if sum(calls(P[g], DRAW) for g in GROUPS) != draws:
     fail("(d) a one-row INSERT in autocommit drew its key in the driver")
+helper("app", "G1N1", "DELETE FROM orders WHERE item IS NULL")
 check_keys("(d)", 57)
 nothing_left("(d)")
 log(f"(d) autocommit: four rows in one INSERT on {spans} group(s), {prepared_on} prepared; one row "
@@ -199,18 +209,52 @@ if total != 6:
     fail(f"(e) {total} INSERTs with OVERRIDING SYSTEM VALUE ran, expected 6")
 log("(e) identity GENERATED ALWAYS: six keys drawn, sent with OVERRIDING SYSTEM VALUE")
 
-# ---- (f) what is not drawn ----
+# ---- (f) DEFAULT, no column list, DEFAULT VALUES ----
 reset_statements()
-for sql in ("INSERT INTO orders (id, item) VALUES (DEFAULT, 'd')",
-            "INSERT INTO orders VALUES (DEFAULT, 'no list')"):
+before = by_owner()
+for i in range(3):
+    cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, ?)", f"default-{i}")
+    cur.execute("INSERT INTO orders VALUES (DEFAULT, ?)", f"no-list-{i}")
+    cur.execute("INSERT INTO orders DEFAULT VALUES")
+    conn.commit()
+check_keys("(f)", 70)
+on_owners("(f)", before, sent="INSERT INTO orders %")
+if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IS NULL") != "3":
+    fail("(f) DEFAULT VALUES did not leave three rows of its own")
+draws = sum(calls(P[g], DRAW) for g in GROUPS)
+if draws != 9:
+    fail(f"(f) {draws} draws for 9 INSERTs")
+# One DEFAULT row beside a keyed one: one key drawn, both rows land.
+cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, 'beside'), (90001, 'keyed')")
+conn.commit()
+check_keys("(f)", 72)
+if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IN ('beside', 'keyed') "
+                         "AND (id = 90001) = (item = 'keyed')") != "2":
+    fail("(f) the DEFAULT row beside a keyed one")
+# tickets (item, id GENERATED ALWAYS): no column list, the key DEFAULT or
+# past the row's one value; sent with OVERRIDING SYSTEM VALUE.
+reset_statements()
+for i in range(3):
+    cur.execute("INSERT INTO tickets VALUES (?)", f"short-{i}")
+    cur.execute("INSERT INTO tickets VALUES (?, DEFAULT)", f"default-{i}")
+conn.commit()
+check_keys("(f)", 12, table="tickets")
+total = sum(calls(P[g], "INSERT INTO tickets OVERRIDING SYSTEM VALUE VALUES%") for g in GROUPS)
+if total != 6 or any(calls(P[g], "INSERT INTO public.tickets%") for g in GROUPS):
+    fail(f"(f) {total} of 6 INSERTs into tickets ran with OVERRIDING SYSTEM VALUE on their owners")
+nothing_left("(f)")
+# What is not drawn stays refused, nothing sent.
+reset_statements()
+for sql in ("INSERT INTO orders (item) OVERRIDING USER VALUE VALUES ('overriding')",
+            "INSERT INTO orders (id, item) VALUES (1 + 1, 'computed')"):
     expect_error(f"(f) {sql}", lambda: cur.execute(sql), "0A000", 90122)
     conn.rollback()
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 61)
-log("(f) DEFAULT as the key and an INSERT without a column list: refused in a transaction, "
-    "nothing sent")
+check_keys("(f)", 72)
+log("(f) DEFAULT as the key, no column list (DEFAULT or past the row), DEFAULT VALUES, a DEFAULT "
+    "row beside a keyed one: drawn, each on its owner; OVERRIDING and a computed key refused")
 # ---- (g) a draw that fails fails the INSERT alone ----
 # Without USAGE on the sequence (the owner revokes it from itself on every
 # group) the draw is refused, 42501. As a transaction's first statement it
@@ -237,7 +281,7 @@ if got != want:
     fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
 for g in GROUPS:
     helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
-check_keys("(g)", 61)
+check_keys("(g)", 72)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
@@ -267,7 +311,7 @@ restart(P["G1"])
 got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
 if got != str(len(landed)):
     fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
-check_keys("(h)", 61 + len(landed))
+check_keys("(h)", 72 + len(landed))
 nothing_left("(h)")
 log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
     f"{len(refused)} with keys of G1 refused (08S01, no primary)")

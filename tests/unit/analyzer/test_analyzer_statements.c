@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sql/gc_analyzer.h"
 
@@ -460,6 +461,47 @@ static void insert_column_list_is_located_in_the_text(void **state)
     }
 }
 
+/* An INSERT's DEFAULT items are located row by row, with the width of its
+ * rows and its VALUES (or DEFAULT VALUES): the driver writes a key it
+ * draws in their place (gc_global_keys.c). */
+static void insert_defaults_are_located_in_the_text(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        int width;
+        const char *defaults;     /* per item, row by row: 'D' a lone DEFAULT */
+        const char *values;       /* the text of [values_at, values_end) */
+        bool default_values;
+    } rows[] = {
+        {"INSERT INTO t VALUES (DEFAULT, $1), (7, default)", 2, "D..D", "VALUES", false},
+        {"insert into t (a, b) values ($1, $2)", 2, "..", "values", false},
+        {"INSERT INTO t (a) VALUES (DEFAULT + 1)", 1, ".", "VALUES", false},
+        {"INSERT INTO t VALUES ((DEFAULT), 1)", 2, "..", "VALUES", false},
+        {"INSERT INTO t DEFAULT  VALUES RETURNING id", 0, "", "DEFAULT  VALUES", true},
+        {"INSERT INTO t SELECT 1", 0, "", "", false},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        char seen[16] = "";
+        int items = a.row_width * a.n_rows;
+        for (int k = 0; k < items && k < 15; k++) {
+            size_t at = a.default_at != NULL ? a.default_at[k] : 0;
+            seen[k] = at != 0 && strncasecmp(rows[i].sql + at, "default", 7) == 0 ? 'D' : '.';
+        }
+        size_t vlen = a.values_end - a.values_at;
+        if (a.row_width != rows[i].width || strcmp(seen, rows[i].defaults) != 0 ||
+            vlen != strlen(rows[i].values) ||
+            strncmp(rows[i].sql + a.values_at, rows[i].values, vlen) != 0 ||
+            a.default_values != rows[i].default_values)
+            fail_msg("%s: width %d, defaults %s, values %.*s, default values %d", rows[i].sql,
+                     a.row_width, seen, (int)vlen, rows[i].sql + a.values_at, a.default_values);
+        gc_analysis_free(&a);
+    }
+}
+
 /* An INSERT ... SELECT's query is located (the driver runs it and sends its
  * rows: gc_global_span_select.c), up to a top-level ON CONFLICT or
  * RETURNING, with the column list; not behind a WITH. */
@@ -561,6 +603,7 @@ int main(void)
         cmocka_unit_test(insert_rows_are_located_in_the_text),
         cmocka_unit_test(insert_query_is_located_in_the_text),
         cmocka_unit_test(insert_column_list_is_located_in_the_text),
+        cmocka_unit_test(insert_defaults_are_located_in_the_text),
         cmocka_unit_test(returning_goes_after_a_lone_write_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
