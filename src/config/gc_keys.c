@@ -153,6 +153,14 @@ const gc_key gc_keys[] = {
              "re-run elsewhere, or 40003). No: one statement less per write; a lost "
              "answer is reported as the error that came and never re-run "
              "(docs/failover.md)." },
+    { .name = "SequenceCache", .type = GC_KEY_INT, .min = 1, .max = 10000,
+      .default_value = "32", .offset = FIELD(sequence_cache),
+      .doc = "Keys a global connection draws ahead from a sharded table's sequence "
+             "for INSERTs that leave the key to it, at most: the first draw takes "
+             "only what its INSERT needs, each later one as many more as the "
+             "connection drew of that sequence before, up to this many; the rest "
+             "serve its next INSERTs without a round trip. 1: every INSERT draws "
+             "its own (docs/global-connection.md, \"INSERT without the key\")." },
     /* TLS */
     { .name = "SSLMode", .psqlodbc = "SSLmode", .psqlodbc_abbrev = "CA",
       .psqlodbc_default = "disable", .type = GC_KEY_ENUM, .choices = sslmode_choices,

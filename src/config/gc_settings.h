@@ -41,6 +41,7 @@ typedef struct gc_settings {
     int global_session_wait;      /* GlobalSessionWait, seconds */
     bool direct_execute_routing;
     bool resolve_lost_writes;
+    int sequence_cache;           /* SequenceCache: keys drawn ahead, at most */
     /* TLS, passed to every member session */
     char *sslmode;
     char *sslrootcert;

@@ -15,6 +15,7 @@
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
 #include "global/gc_global_settings.h"
+#include "global/gc_key_cache.h"
 #include "global/gc_session_pool.h"
 #include "global/gc_temp_tables.h"
 #include "global/gc_unanswered.h"
@@ -626,6 +627,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     g->on_demand = gc_global_opens_on_demand(opt->settings);
+    g->sequence_cache = opt->settings->sequence_cache > 0 ? opt->settings->sequence_cache : 1;
     if (opt->settings->global_session && !gc_global_join_pool(g, opt->settings)) {
         gc_global_destroy(g);
         gc_error_set(err, "HY001", 0, "out of memory");
@@ -685,6 +687,7 @@ void gc_global_destroy(gc_global *g)
     free(g->search_path);
     gc_topology_free(&g->topo);
     gc_temp_tables_destroy(g->temps);
+    gc_key_cache_destroy(g->key_cache);
     free(g);
 }
 

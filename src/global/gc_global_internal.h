@@ -94,6 +94,9 @@ struct gc_global {
     int pool_wait_ms;              /* GlobalSessionWait */
     bool ran_setup;                /* with pool: session characteristics were
                                       run on a borrowed session */
+    struct gc_key_cache *key_cache; /* keys drawn ahead (gc_key_cache.h); NULL
+                                      until the first draw; owned */
+    int sequence_cache;            /* SequenceCache */
     bool changed_settings;         /* with pool: a statement may have changed a
                                       setting the driver does not log
                                       (set_config): RESET ALL for the next

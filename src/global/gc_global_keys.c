@@ -13,6 +13,7 @@
 
 #include "global/gc_ddl.h"
 #include "global/gc_global_internal.h"
+#include "global/gc_key_cache.h"
 #include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
 
@@ -32,9 +33,10 @@ typedef struct missing_key {
     bool always;
     key_gap gap;
     int item;
-    int needed;           /* values to draw: rows that leave it out */
+    int needed;           /* keys wanted: rows that leave it out */
+    int have;             /* of them, in values so far */
     int used;             /* of them, written into the text so far */
-    PGresult *drawn;      /* `needed` rows */
+    int64_t *values;      /* `needed` keys; owned */
 } missing_key;
 
 /* The item of the column list naming column, or -1. */
@@ -110,7 +112,7 @@ static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_
         const char *sequence = gc_shard_table_key_sequence(t, k, &always);
         if (sequence == NULL || a->insert_overriding)
             return false;
-        keys[(*n)++] = (missing_key){ column, sequence, always, gap, item, needed, 0, NULL };
+        keys[(*n)++] = (missing_key){ column, sequence, always, gap, item, needed, 0, 0, NULL };
     }
     return true;
 }
@@ -146,11 +148,14 @@ static int draw_member(gc_global *g, bool *inside, gc_error *err)
     return -1;
 }
 
-/* key->needed values of key's sequence, drawn on member i; inside its open
- * transaction, behind a savepoint, so a failing draw (no privilege on the
- * sequence, say) fails the INSERT alone, as the sequence's default would. */
+/* The keys key still wants, drawn on member i, with as many more as the
+ * cache asks (kept there); inside its open transaction, behind a
+ * savepoint, so a failing draw (no privilege on the sequence, say) fails
+ * the INSERT alone, as the sequence's default would. */
 static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *err)
 {
+    int wanted = key->needed - key->have;
+    int spare = gc_key_cache_spare(g->key_cache, key->sequence, g->map_epoch, g->sequence_cache);
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     if (inside)
@@ -158,7 +163,7 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *e
     gc_strbuf_append_str(&sb, "SELECT pg_catalog.nextval(");
     gc_ddl_append_literal(&sb, key->sequence);
     gc_strbuf_appendf(&sb, "::pg_catalog.regclass) FROM pg_catalog.generate_series(1, %d)",
-                      key->needed);
+                      wanted + spare);
     if (inside)
         gc_strbuf_append_str(&sb, "; RELEASE SAVEPOINT gc_draw");
     char *sql = gc_strbuf_take(&sb);
@@ -167,10 +172,10 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *e
         return false;
     }
     gc_member *m = g->members[i];
-    bool ran = gc_member_exec_rows(m, sql, &key->drawn, 1, err);
+    PGresult *drawn;
+    bool ran = gc_member_exec_rows(m, sql, &drawn, 1, err);
     free(sql);
     if (!ran) {
-        key->drawn = NULL;
         gc_error undo_err;
         PGresult *undone;
         if (inside && gc_member_is_open(m) && gc_member_txn_status(m) == PQTRANS_INERROR &&
@@ -179,13 +184,27 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *e
             PQclear(undone);
         return false;
     }
-    if (PQntuples(key->drawn) != key->needed) {
-        gc_error_set(err, "HY000", 0, "drawing keys of %s gave %d values for %d rows",
-                     key->sequence, PQntuples(key->drawn), key->needed);
+    int got = PQntuples(drawn);
+    if (got != wanted + spare) {
+        gc_error_set(err, "HY000", 0, "drawing keys of %s gave %d values for %d", key->sequence,
+                     got, wanted + spare);
+        PQclear(drawn);
         return false;
     }
-    gc_trace_write(g->trace, GC_TRACE_INFO, "drew %d key(s) of %s for %s on member %s", key->needed,
-                   key->sequence, key->column, g->topo.members[i].name);
+    /* Spare keys that find no memory are lost, as a closed session's are. */
+    int64_t *kept = spare > 0 ? malloc((size_t)spare * sizeof *kept) : NULL;
+    for (int r = 0; r < got; r++) {
+        int64_t v = strtoll(PQgetvalue(drawn, r, 0), NULL, 10);
+        if (r < wanted)
+            key->values[key->have++] = v;
+        else if (kept != NULL)
+            kept[r - wanted] = v;
+    }
+    PQclear(drawn);
+    gc_key_cache_drew(g->key_cache, key->sequence, g->map_epoch, got, kept, kept ? spare : 0);
+    free(kept);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "drew %d key(s) of %s for %s on member %s (%d kept)",
+                   got, key->sequence, key->column, g->topo.members[i].name, spare);
     return true;
 }
 
@@ -215,7 +234,7 @@ static void edit_end(key_edits *ke)
 /* The next drawn value of key. */
 static void append_drawn(gc_strbuf *sb, missing_key *key)
 {
-    gc_strbuf_append_str(sb, PQgetvalue(key->drawn, key->used++, 0));
+    gc_strbuf_appendf(sb, "%lld", (long long)key->values[key->used++]);
 }
 
 /* DEFAULT VALUES becomes a list of the keys and one row of their values. */
@@ -359,6 +378,48 @@ bool gc_global_draws_keys(gc_global *g, const gc_analysis *a, bool transaction)
     return keys_wanted(g, a, transaction, keys, &n);
 }
 
+/* Fills each key's values: from the connection's cache first, the rest
+ * drawn (see draw_member). A member that breaks under its draw is down
+ * afterwards: the next choice is another, at most one try per member; keys
+ * drawn before the break are kept (a sequence's values are unique whoever
+ * drew them). */
+static bool fill_keys(gc_global *g, missing_key *keys, int n, gc_error *err)
+{
+    if (g->key_cache == NULL && (g->key_cache = gc_key_cache_create()) == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    bool short_of_keys = false;
+    for (int k = 0; k < n; k++) {
+        keys[k].values = malloc((size_t)keys[k].needed * sizeof *keys[k].values);
+        if (keys[k].values == NULL) {
+            gc_error_set(err, "HY001", 0, "out of memory");
+            return false;
+        }
+        keys[k].have = gc_key_cache_take(g->key_cache, keys[k].sequence, g->map_epoch,
+                                         keys[k].needed, keys[k].values);
+        short_of_keys = short_of_keys || keys[k].have < keys[k].needed;
+    }
+    if (!short_of_keys)
+        return true;
+    for (int tries = 0; tries < g->topo.n_members; tries++) {
+        bool inside;
+        int i = draw_member(g, &inside, err);
+        if (i < 0)
+            return false;
+        bool drawn = true;
+        for (int k = 0; k < n && drawn; k++)
+            drawn = keys[k].have == keys[k].needed || draw(g, i, inside, &keys[k], err);
+        if (drawn || gc_member_is_open(g->members[i]))
+            return drawn;    /* drawn, or the server refused the draw: err says why */
+        if (inside) {
+            gc_error_clear(err);   /* the transaction's member broke: routing tells */
+            return false;
+        }
+    }
+    return false;
+}
+
 char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis *a,
                                 bool transaction, gc_error *err)
 {
@@ -367,32 +428,10 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
     int n;
     if (!keys_wanted(g, a, transaction, keys, &n))
         return NULL;
-    /* A member that breaks under its draw is down afterwards: the next
-     * choice is another. At most one try per member. */
-    bool drawn = false;
-    for (int tries = 0; tries < g->topo.n_members; tries++) {
-        bool inside;
-        int i = draw_member(g, &inside, err);
-        if (i < 0)
-            break;
-        drawn = true;
-        for (int k = 0; k < n && drawn; k++)
-            drawn = draw(g, i, inside, &keys[k], err);
-        if (drawn || gc_member_is_open(g->members[i]))
-            break;    /* drawn, or the server refused the draw: err says why */
-        for (int k = 0; k < n; k++) {
-            PQclear(keys[k].drawn);
-            keys[k].drawn = NULL;
-        }
-        if (inside) {
-            gc_error_clear(err);   /* the transaction's member broke: routing tells */
-            break;
-        }
-    }
     char *text = NULL;
-    if (drawn && (text = text_with_keys(sql, a, keys, n)) == NULL)
+    if (fill_keys(g, keys, n, err) && (text = text_with_keys(sql, a, keys, n)) == NULL)
         gc_error_set(err, "HY001", 0, "out of memory");
     for (int k = 0; k < n; k++)
-        PQclear(keys[k].drawn);
+        free(keys[k].values);
     return text;
 }

@@ -18,12 +18,15 @@ owners, pg_prepared_xacts.
     single-row INSERTs, each committed, and one transaction of 12. Every
     INSERT ran once, on its row's owner group's primary; no row went
     through postgres_fdw; 42 rows, 42 keys, each ending in the position of
-    a group; the transaction of 12 committed on every group it wrote.
+    a group; the transaction of 12 committed on every group it wrote. The
+    connection keeps keys drawn ahead (SequenceCache, default 32): its
+    draws take 1, 2, 4, 8, 16, 32 keys, six draws for 42 INSERTs.
 (a') A parameter array (pyodbc's fast_executemany) in a transaction runs
     row by row, each row's key drawn, each on its owner.
 (b) RETURNING id gives the row's key; a rolled-back INSERT leaves no row.
 (c) SQLExecDirect in a transaction (a literal, no parameter) is placed by
-    its drawn key too.
+    its drawn key too. A DDL that changes the catalog drops the keys drawn
+    ahead: the next INSERT draws again.
 (d) Autocommit, several rows in one INSERT: all four rows land, on their
     owners, with two phases where they span groups; the row count is 4.
     One row in autocommit (VALUES or DEFAULT VALUES) runs as sent: no
@@ -34,7 +37,9 @@ owners, pg_prepared_xacts.
 (f) The other ways to leave the key out, in a transaction: DEFAULT in
     its column, an INSERT without a column list (the key DEFAULT, or past
     the row's values: tickets (item, id)), DEFAULT VALUES, and a DEFAULT
-    row beside a keyed one. Each is drawn and runs on its owner, nothing
+    row beside a keyed one, through a connection with SequenceCache=1
+    (one draw per INSERT, as (g) and (h) need). Each is drawn and runs on
+    its owner, nothing
     through postgres_fdw. What stays refused (0A000 / 90122, nothing
     sent): OVERRIDING named by the statement, a key computed in the
     text.
@@ -58,6 +63,11 @@ WITH_KEY = 'INSERT INTO orders (item, "id") VALUES%'
 # What postgres_fdw sends the owner of a foreign partition it writes.
 FORWARDED = "INSERT INTO public.orders%"
 DRAW = "SELECT pg_catalog.nextval%"
+
+
+def draws_made():
+    """Draws of keys the driver made (since reset_statements), on all groups."""
+    return sum(calls(P[g], DRAW) for g in GROUPS)
 
 
 def by_owner(table="orders"):
@@ -108,9 +118,9 @@ on_owners("(a)", before)
 rows = by_owner()
 if sum(1 for g in GROUPS if rows[g]) < 3:
     fail(f"(a) 42 random keys should reach all three groups: {rows}")
-draws = sum(calls(P[g], DRAW) for g in GROUPS)
-if draws != 42:
-    fail(f"(a) {draws} draws for 42 INSERTs")
+draws = draws_made()
+if draws != 6:
+    fail(f"(a) {draws} draws for 42 INSERTs, expected 6 (1, 2, 4, 8, 16, 32 keys)")
 nothing_left("(a)")
 log(f"(a) 42 INSERTs without the key in transactions: each on its owner {rows}, nothing through "
     "postgres_fdw, 42 distinct keys of the interleave")
@@ -151,7 +161,21 @@ owner = helper("app", "G1N1", "SELECT s.group_name FROM orders a JOIN gcluster.s
                              "ON s.name = a.tableoid::regclass::text WHERE a.item = 'direct'")
 if calls(P[owner], WITH_KEY) != 1:
     fail(f"(c) the direct INSERT did not run on its owner {P[owner]}")
-log(f"(c) SQLExecDirect without a parameter: drawn and placed on {owner}")
+# The catalog changes (a DDL of this connection): what was drawn ahead
+# under the old shard map is dropped, the next INSERT draws.
+cur.execute("CREATE TABLE drawn_keys_ddl (a int)")
+conn.commit()
+reset_statements()
+cur.execute("INSERT INTO orders (item) VALUES ('after ddl')")
+conn.commit()
+draws = draws_made()
+if draws != 1:
+    fail(f"(c) {draws} draws for the INSERT after a DDL, expected 1 (the kept keys dropped)")
+cur.execute("DROP TABLE drawn_keys_ddl")
+conn.commit()
+check_keys("(c)", 53)
+log(f"(c) SQLExecDirect without a parameter: drawn and placed on {owner}; after a DDL the keys "
+    "drawn ahead are dropped")
 
 # ---- (d) autocommit: several rows in one INSERT, and one row ----
 auto = connect(APP + "auto", autocommit=True)
@@ -160,7 +184,7 @@ reset_statements()
 acur.execute("INSERT INTO orders (item) VALUES ('m1'), ('m2'), ('m3'), ('m4')")
 if acur.rowcount != 4:
     fail(f"(d) the row count of the four-row INSERT is {acur.rowcount}")
-check_keys("(d)", 56)
+check_keys("(d)", 57)
 for g in GROUPS:
     if calls(P[g], FORWARDED):
         fail(f"(d) {P[g]} was written through postgres_fdw")
@@ -168,16 +192,16 @@ spans = sum(1 for g in GROUPS if calls(P[g], WITH_KEY))
 prepared_on = sum(calls(P[g], "PREPARE TRANSACTION%") for g in GROUPS)
 if spans > 1 and prepared_on != spans - 1:
     fail(f"(d) the rows went to {spans} groups, {prepared_on} prepared")
-draws = sum(calls(P[g], DRAW) for g in GROUPS)
+draws = draws_made()
 acur.execute("INSERT INTO orders (item) VALUES ('single')")
 # DEFAULT VALUES is one row too: the member's own sequence places it,
 # through postgres_fdw when another group owns it, as one remote write.
 for i in range(6):
     acur.execute("INSERT INTO orders DEFAULT VALUES")
-if sum(calls(P[g], DRAW) for g in GROUPS) != draws:
+if draws_made() != draws:
     fail("(d) a one-row INSERT in autocommit drew its key in the driver")
 helper("app", "G1N1", "DELETE FROM orders WHERE item IS NULL")
-check_keys("(d)", 57)
+check_keys("(d)", 58)
 nothing_left("(d)")
 log(f"(d) autocommit: four rows in one INSERT on {spans} group(s), {prepared_on} prepared; one row "
     "as sent")
@@ -189,7 +213,7 @@ acur.execute("BEGIN")
 for i in range(4):
     acur.execute("INSERT INTO orders (item) VALUES (?)", f"begun-{i}")
 acur.execute("COMMIT")
-check_keys("(d')", 61)
+check_keys("(d')", 62)
 on_owners("(d')", before)
 nothing_left("(d')")
 log("(d') SQL BEGIN, four INSERTs without the key, COMMIT: each on its owner")
@@ -209,6 +233,12 @@ if total != 6:
     fail(f"(e) {total} INSERTs with OVERRIDING SYSTEM VALUE ran, expected 6")
 log("(e) identity GENERATED ALWAYS: six keys drawn, sent with OVERRIDING SYSTEM VALUE")
 
+# From here on a connection that draws for every INSERT (SequenceCache=1):
+# (f) counts its draws, and (g) and (h) need each INSERT to draw.
+conn.close()
+conn = connect(APP + "1", ";SequenceCache=1")
+cur = conn.cursor()
+
 # ---- (f) DEFAULT, no column list, DEFAULT VALUES ----
 reset_statements()
 before = by_owner()
@@ -217,17 +247,17 @@ for i in range(3):
     cur.execute("INSERT INTO orders VALUES (DEFAULT, ?)", f"no-list-{i}")
     cur.execute("INSERT INTO orders DEFAULT VALUES")
     conn.commit()
-check_keys("(f)", 70)
+check_keys("(f)", 71)
 on_owners("(f)", before, sent="INSERT INTO orders %")
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IS NULL") != "3":
     fail("(f) DEFAULT VALUES did not leave three rows of its own")
-draws = sum(calls(P[g], DRAW) for g in GROUPS)
+draws = draws_made()
 if draws != 9:
     fail(f"(f) {draws} draws for 9 INSERTs")
 # One DEFAULT row beside a keyed one: one key drawn, both rows land.
 cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, 'beside'), (90001, 'keyed')")
 conn.commit()
-check_keys("(f)", 72)
+check_keys("(f)", 73)
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IN ('beside', 'keyed') "
                          "AND (id = 90001) = (item = 'keyed')") != "2":
     fail("(f) the DEFAULT row beside a keyed one")
@@ -252,7 +282,7 @@ for sql in ("INSERT INTO orders (item) OVERRIDING USER VALUE VALUES ('overriding
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 72)
+check_keys("(f)", 73)
 log("(f) DEFAULT as the key, no column list (DEFAULT or past the row), DEFAULT VALUES, a DEFAULT "
     "row beside a keyed one: drawn, each on its owner; OVERRIDING and a computed key refused")
 # ---- (g) a draw that fails fails the INSERT alone ----
@@ -281,7 +311,7 @@ if got != want:
     fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
 for g in GROUPS:
     helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
-check_keys("(g)", 72)
+check_keys("(g)", 73)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
@@ -291,7 +321,7 @@ log("(g) a draw refused (42501) fails its INSERT alone: first statement, and ins
 # breaks there and is made on another group's primary; the INSERTs whose
 # keys G2 and G3 own commit, those G1 owns fail (its primary is down),
 # none applies twice. Then G1's primary comes back.
-kill_member(P["G1"], APP)
+kill_member(P["G1"], APP + "1")
 landed, refused = [], []
 for i in range(12):
     try:
@@ -311,7 +341,7 @@ restart(P["G1"])
 got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
 if got != str(len(landed)):
     fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
-check_keys("(h)", 72 + len(landed))
+check_keys("(h)", 73 + len(landed))
 nothing_left("(h)")
 log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
     f"{len(refused)} with keys of G1 refused (08S01, no primary)")
