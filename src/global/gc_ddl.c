@@ -106,6 +106,25 @@ static bool names_pg_temp(const ddl_cursor *c, size_t start, size_t end)
            strcmp(name, "pg_temp") == 0;
 }
 
+/* The sequences the DDL may make on every group: those of the name at
+ * [start, end) of the text, as `which` says. */
+static void note_sequences(const ddl_cursor *c, size_t start, size_t end, gc_ddl_sequences which,
+                           gc_ddl_plan *out)
+{
+    if (copy_written(out->sequences_of, sizeof out->sequences_of, c, start, end))
+        out->sequences = which;
+}
+
+/* CREATE SEQUENCE, the cursor after SEQUENCE. */
+static void classify_create_sequence(ddl_cursor *c, gc_ddl_plan *out)
+{
+    if (take_kw(c, "if") && take_kw(c, "not"))
+        take_kw(c, "exists");
+    size_t start, end;
+    if (take_name(c, &start, &end))
+        note_sequences(c, start, end, GC_DDL_SEQ_NAMED, out);
+}
+
 /* CREATE [UNLOGGED] TABLE, the cursor after TABLE: a new unpartitioned table
  * is a solo table; PARTITION BY makes a new sharded parent on every group;
  * PARTITION OF would place a shard, which gcctl does. */
@@ -132,6 +151,7 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
                         "add shards with gcctl (apply or move-shard)");
         } else {
             out->scope = GC_DDL_EVERY_GROUP;
+            note_sequences(c, start, end, GC_DDL_SEQ_OF_TABLE, out);
         }
         return;
     }
@@ -374,6 +394,10 @@ static void classify_alter_table(ddl_cursor *c, gc_ddl_plan *out)
     take_kw(c, "only");
     if (!take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_ALTER))
         return;
+    if (strlen(out->target_as_written) < sizeof out->sequences_of) {
+        strcpy(out->sequences_of, out->target_as_written);
+        out->sequences = GC_DDL_SEQ_OF_TABLE;   /* a column it adds may own one */
+    }
     if (c->have && gc_sql_token_is_operator(&c->lx, &c->tok, "*"))
         advance(c);
     while (c->have && !gc_sql_token_is_punct(&c->lx, &c->tok, ';')) {
@@ -513,6 +537,10 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
     if (create && is_kw(c, "table")) {
         advance(c);
         classify_create_table(c, out);
+        return;
+    }
+    if (create && take_kw(c, "sequence")) {
+        classify_create_sequence(c, out);
         return;
     }
     if (take_kw(c, "materialized")) {

@@ -90,6 +90,17 @@ typedef enum gc_ddl_cascade {
     GC_DDL_CASCADE_SCHEMAS,
 } gc_ddl_cascade;
 
+/* Sequences a cluster-wide DDL may make on every group, each group's copy
+ * counting on its own: they are interleaved in the DDL's transaction
+ * (gc_ddl_sequences.c), as gcctl interleaves a sharded table's. */
+typedef enum gc_ddl_sequences {
+    GC_DDL_SEQ_NONE = 0,
+    GC_DDL_SEQ_NAMED,       /* CREATE SEQUENCE: the one sequences_of names */
+    GC_DDL_SEQ_OF_TABLE,    /* CREATE TABLE ... PARTITION BY, ALTER TABLE: those
+                               the columns of sequences_of own, where it is a
+                               partitioned table (a sharded parent) */
+} gc_ddl_sequences;
+
 #define GC_DDL_MAX_ACTIONS 16
 #define GC_DDL_MAX_DROP 32      /* tables one DROP TABLE may name */
 
@@ -137,6 +148,8 @@ typedef struct gc_ddl_plan {
     char target_as_written[2 * GC_DDL_NAME_MAX + 8];
     gc_ddl_twin twin;
     const char *twin_why;   /* GC_DDL_TWIN_REFUSE: static text */
+    gc_ddl_sequences sequences;
+    char sequences_of[2 * GC_DDL_NAME_MAX + 8];   /* as written */
     /* COMMENT: offset of what follows TABLE; ALTER TABLE: offset of what
      * follows TABLE ([IF EXISTS] [ONLY] name), up to actions[0].start. */
     size_t twin_rest;
@@ -184,6 +197,17 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
 bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                                const char *begin_sql, const char *setup_sql,
                                gc_ddl_outcome *out, gc_error *err);
+
+/* --- gc_ddl_sequences.c --- */
+
+/* Brings the sequences plan->sequences names on session m (inside the
+ * DDL's transaction on one group's primary, the DDL already run) into the
+ * cluster's interleave: INCREMENT BY 100 from the group's position, above
+ * any value the copy handed out (docs/global-connection.md, "Sequences").
+ * A copy already stepping by 100, one counting down, or one whose restart
+ * would pass its MAXVALUE is left alone. False with err when a query
+ * failed. */
+bool gc_ddl_interleave_sequences(gc_member *m, const gc_ddl_plan *plan, gc_error *err);
 
 /* --- gc_ddl_twin.c --- */
 

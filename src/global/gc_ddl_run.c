@@ -514,11 +514,22 @@ static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *
     return true;
 }
 
+/* The sequences the plan's DDL made on dg, interleaved (gc_ddl_sequences.c). */
+static bool interleave(const gc_topology *t, ddl_group *dg, const gc_ddl_plan *plan,
+                       gc_error *err)
+{
+    if (gc_ddl_interleave_sequences(dg->session, plan, err))
+        return true;
+    name_group(err, t, dg);
+    return false;
+}
+
 /* Phase one on one group: BEGIN, its statements (before, may be NULL; sql,
- * whose result *keep takes; extra, may be NULL), PREPARE TRANSACTION. */
+ * whose result *keep takes; extra, may be NULL), the sequences plan made
+ * interleaved (plan may be NULL), PREPARE TRANSACTION. */
 static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *before,
-                          const char *sql, const char *extra, const ddl_bracket *gid,
-                          PGresult **keep, gc_error *err)
+                          const char *sql, const char *extra, const gc_ddl_plan *plan,
+                          const ddl_bracket *gid, PGresult **keep, gc_error *err)
 {
     if (!open_step(t, dg, gid, err))
         return false;
@@ -527,6 +538,8 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
     if (!run(t, dg, sql, keep, err))
         return false;
     if (extra != NULL && !run(t, dg, extra, NULL, err))
+        return false;
+    if (plan != NULL && !interleave(t, dg, plan, err))
         return false;
     return prepare_now(t, dg, gid, err);
 }
@@ -624,7 +637,7 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
         bool plain = table ? kinds[k] != 'f' : kinds[k] != '\0' || !any_exists;
         if (!plain)
             continue;
-        if (!run(t, &groups[k], sql, keep, err))
+        if (!run(t, &groups[k], sql, keep, err) || !interleave(t, &groups[k], plan, err))
             return false;
         if (owner == NULL && kinds[k] == 'r')
             owner = groups[k].session;
@@ -728,8 +741,8 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         bool on_owner = k == 0 && (plan->scope == GC_DDL_SOLO_TABLE ||
                                    plan->scope == GC_DDL_SOLO_MATVIEW);
         if (plan->scope == GC_DDL_EVERY_GROUP && plan->skip_body_check) {
-            ok = prepare_group(t, dg, body_check_off, sql, body_check_back, b, &out->result,
-                               err);
+            ok = prepare_group(t, dg, body_check_off, sql, body_check_back, plan, b,
+                               &out->result, err);
             continue;
         }
         if (plan->scope == GC_DDL_EVERY_GROUP) {
@@ -742,8 +755,8 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }
-            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, drop_twins, b,
-                                     &out->result, err);
+            ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, drop_twins, plan,
+                                     b, &out->result, err);
             free(own);
             free(before);
             continue;
@@ -767,7 +780,7 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
             ok = run(t, dg, extra, NULL, err) &&
                  ((b->gid != NULL && owner_decides(plan)) || prepare_now(t, dg, b, err));
         else if (ok)
-            ok = prepare_group(t, dg, NULL, extra, NULL, b, NULL, err);
+            ok = prepare_group(t, dg, NULL, extra, NULL, NULL, b, NULL, err);
         free(extra);
     }
     free(columns);

@@ -297,6 +297,33 @@ on_every "SELECT count(*) FROM accounts WHERE note = 'n' || id" 8 "the new colum
 echo "ok: CREATE INDEX and ALTER TABLE ADD COLUMN show on every group's primary"
 no_prepared_left "after CREATE INDEX / ALTER TABLE"
 
+# 2b. Sequences a cluster-wide DDL makes on every group are interleaved in
+# its own transaction, as gcctl interleaves a sharded table's: each group's
+# copy steps by 100 from the group's position (G1: 1, 101...; G2: 2, 102...),
+# so no value comes from two groups. CREATE SEQUENCE, a bigserial of a new
+# sharded parent, and a serial column added to the sharded table with rows
+# (each group numbers its own rows, then goes on above them).
+next_on() { sql "$(primary_of "$1")" "SELECT nextval('$2')"; }
+out=$(odbc "CREATE SEQUENCE app_numbers")
+[ "${out%% *}" = ok ] || fail "CREATE SEQUENCE: $out"
+out=$(odbc "CREATE TABLE seq_parent (id bigserial, v text) PARTITION BY HASH (id)")
+[ "${out%% *}" = ok ] || fail "CREATE TABLE ... PARTITION BY with bigserial: $out"
+out=$(odbc "ALTER TABLE accounts ADD COLUMN serial_no serial")
+[ "${out%% *}" = ok ] || fail "ALTER TABLE ADD COLUMN serial: $out"
+on_every "SELECT string_agg(increment_by::text, ',' ORDER BY sequencename) FROM pg_sequences
+          WHERE sequencename IN ('app_numbers', 'seq_parent_id_seq', 'accounts_serial_no_seq')" \
+         "100,100,100" "the new sequences' step"
+got="$(next_on G1 app_numbers) $(next_on G1 app_numbers) $(next_on G2 app_numbers) $(next_on G1 seq_parent_id_seq) $(next_on G2 seq_parent_id_seq)"
+[ "$got" = "1 101 2 1 2" ] || fail "interleaved sequences handed out $got, expected 1 101 2 1 2"
+got="$(next_on G1 accounts_serial_no_seq) $(next_on G2 accounts_serial_no_seq)"
+[ "$got" = "101 102" ] || fail "the added serial went on at $got, expected 101 102 (above each group's rows)"
+out=$(odbc "DROP TABLE seq_parent")
+[ "${out%% *}" = ok ] || fail "DROP TABLE seq_parent: $out"
+out=$(odbc "ALTER TABLE accounts DROP COLUMN serial_no")
+[ "${out%% *}" = ok ] || fail "ALTER TABLE DROP COLUMN serial_no: $out"
+no_prepared_left "after the sequences"
+echo "ok: CREATE SEQUENCE, a new sharded parent's bigserial and an added serial step by 100 from each group's position"
+
 # 3. A DDL that fails on one group leaves every group unchanged.
 sql G2N1 "CREATE TABLE clash_idx_holder (x int)" "CREATE INDEX clash_idx ON clash_idx_holder (x)" >/dev/null
 out=$(odbc "CREATE INDEX clash_idx ON accounts (balance)")

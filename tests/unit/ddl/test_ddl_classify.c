@@ -41,6 +41,34 @@ static void partitioned_parent_runs_on_every_group(void **state)
     assert_true(p.changes_map);
 }
 
+/* The sequences a DDL may make on every group, interleaved in its
+ * transaction (gc_ddl_sequences.c): the one CREATE SEQUENCE names, those
+ * owned by a new sharded parent's or an altered table's columns. */
+static void ddl_that_may_make_sequences_names_them(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        gc_ddl_sequences which;
+        const char *of;
+    } rows[] = {
+        {"CREATE SEQUENCE IF NOT EXISTS app.\"Numbers\" START 5", GC_DDL_SEQ_NAMED,
+         "app.\"Numbers\""},
+        {"create sequence n", GC_DDL_SEQ_NAMED, "n"},
+        {"CREATE TABLE m (k bigserial) PARTITION BY HASH (k)", GC_DDL_SEQ_OF_TABLE, "m"},
+        {"ALTER TABLE IF EXISTS ONLY s.a ADD COLUMN n serial", GC_DDL_SEQ_OF_TABLE, "s.a"},
+        {"CREATE TABLE solo (k serial)", GC_DDL_SEQ_NONE, ""},
+        {"CREATE TEMP SEQUENCE t", GC_DDL_SEQ_NONE, ""},
+        {"CREATE INDEX i ON a (x)", GC_DDL_SEQ_NONE, ""},
+        {"ALTER SEQUENCE n RESTART", GC_DDL_SEQ_NONE, ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_ddl_plan p = plan_of(rows[i].sql);
+        if (p.sequences != rows[i].which || strcmp(p.sequences_of, rows[i].of) != 0)
+            fail_msg("%s: sequences %d of '%s'", rows[i].sql, p.sequences, p.sequences_of);
+    }
+}
+
 static void partition_of_and_concurrently_are_refused(void **state)
 {
     (void)state;
@@ -158,6 +186,7 @@ int main(void)
         cmocka_unit_test(materialized_views_are_solo_objects),
         cmocka_unit_test(references_are_read_from_the_text),
         cmocka_unit_test(partitioned_parent_runs_on_every_group),
+        cmocka_unit_test(ddl_that_may_make_sequences_names_them),
         cmocka_unit_test(partition_of_and_concurrently_are_refused),
         cmocka_unit_test(other_ddl_runs_on_every_group),
         cmocka_unit_test(drop_table_notes_every_name),
