@@ -257,6 +257,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_conn *c = s->conn;
     /* Between transactions: follow a new catalog version first, so this
      * statement already routes by the new topology and shard map. */
+    gc_global_check_unknown_write(c->global, s->analysis);
     gc_conn_global_between_transactions(c);
     gc_global_statement_starts(c->global);
     s->spans_groups = false;

@@ -688,6 +688,7 @@ void gc_global_destroy(gc_global *g)
     gc_topology_free(&g->topo);
     gc_temp_tables_destroy(g->temps);
     gc_key_cache_destroy(g->key_cache);
+    gc_global_unknown_writes_free(g);
     free(g);
 }
 

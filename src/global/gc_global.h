@@ -444,6 +444,13 @@ bool gc_global_refresh_pending(gc_global *g);
  * postgres_fdw), so the version is checked before the next transaction
  * rather than TopologyRefresh seconds later. */
 void gc_global_check_catalog_soon(gc_global *g);
+/* Before a statement is routed, between transactions: when it writes a
+ * table the shard map does not know, and that name was not checked under
+ * this map yet, the catalog version is read (one round trip), so that a
+ * table another connection made moments ago (its notification not read
+ * yet) is known before the write is routed: gc_global_refresh_pending is
+ * then true (gc_global_unknown_write.c). */
+void gc_global_check_unknown_write(gc_global *g, const gc_analysis *a);
 /* Whether a shard moved since the shard map the connection routes by was
  * read: a leaf of member i's group by the map is foreign there now, or the
  * catalog version moved. One or two round trips on member i's session,

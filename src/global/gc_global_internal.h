@@ -25,6 +25,16 @@ typedef struct gc_global_table_memo {
     const gc_shard_table *table;   /* into map; NULL: not a cluster table */
 } gc_global_table_memo;
 
+/* Names of tables written while the shard map did not know them, whose
+ * catalog version was checked then (gc_global_unknown_write.c): checked
+ * once per name and map. */
+#define GC_GLOBAL_UNKNOWN_WRITES 8
+typedef struct gc_global_unknown_writes {
+    char *names[GC_GLOBAL_UNKNOWN_WRITES];   /* "schema.table" or ".table"; owned */
+    int next;                                /* slot the next name takes */
+    unsigned long epoch;                     /* map_epoch they were checked under */
+} gc_global_unknown_writes;
+
 /* The savepoints the application set in the open transaction and has not
  * released or gone back past, oldest first, each as the server names it
  * (folded or unquoted): a member that joins the transaction gets them set
@@ -94,6 +104,7 @@ struct gc_global {
     int pool_wait_ms;              /* GlobalSessionWait */
     bool ran_setup;                /* with pool: session characteristics were
                                       run on a borrowed session */
+    gc_global_unknown_writes unknown_writes;
     struct gc_key_cache *key_cache; /* keys drawn ahead (gc_key_cache.h); NULL
                                       until the first draw; owned */
     int sequence_cache;            /* SequenceCache */
@@ -102,6 +113,14 @@ struct gc_global {
                                       (set_config): RESET ALL for the next
                                       borrower of the sessions held now */
 };
+
+/* For gc_global_unknown_write.c (gc_global_refresh.c): an open, idle
+ * session to run a catalog query on, or -1; and the version it read, as
+ * if its notification had arrived (followed between transactions). */
+int gc_global_catalog_query_member(gc_global *g);
+void gc_global_refresh_heard(gc_global *g, int64_t version);
+/* Frees what gc_global_check_unknown_write remembered. */
+void gc_global_unknown_writes_free(gc_global *g);
 
 /* Whether the open transaction was lost with its member (the application
  * has not rolled back yet); cleared as the rules of gc_outcome.h say

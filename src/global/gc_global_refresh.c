@@ -205,8 +205,18 @@ void gc_global_check_catalog_soon(gc_global *g)
         g->refresh->last_check_ms = 0;
 }
 
+void gc_global_refresh_heard(gc_global *g, int64_t version)
+{
+    gc_global_refresh *r = g->refresh;
+    if (r == NULL || version <= g->topo.version)
+        return;
+    r->heard = true;
+    if (version > r->heard_version)
+        r->heard_version = version;
+}
+
 /* An open, idle session to run catalog queries on: the listener first. */
-static int query_member(gc_global *g)
+int gc_global_catalog_query_member(gc_global *g)
 {
     int l = g->refresh->listener;
     if (l >= 0 && gc_member_is_open(g->members[l]) && !gc_member_busy(g->members[l]))
@@ -406,7 +416,7 @@ static bool adopt_topology(gc_global *g, gc_topology *nt, const char *setup_sql,
     free(created);
     ensure_listener(g);
 
-    gc_global_load_shardmap(g, query_member(g));
+    gc_global_load_shardmap(g, gc_global_catalog_query_member(g));
     gc_global_sync_router(g);
     gc_trace_write(g->trace, GC_TRACE_INFO,
                    "now following catalog version %lld: %d groups, %d members",
@@ -534,7 +544,7 @@ static bool follow_catalog(gc_global *g, bool force, int64_t wanted, const char 
                            gc_error *err)
 {
     freshest_topology f = { .have = false, .member = -1, .wanted = wanted };
-    gc_global_catalog_read(g, query_member(g), read_topology, &f, err);
+    gc_global_catalog_read(g, gc_global_catalog_query_member(g), read_topology, &f, err);
     gc_topology nt = f.best;
     if (!f.have) {
         gc_trace_write(g->trace, GC_TRACE_INFO,
@@ -593,7 +603,7 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
         gc_error verr;
         gc_error_clear(&verr);
         /* Under the global session no session listens: one is borrowed. */
-        int preferred = g->pool != NULL ? query_member(g) : ensure_listener(g);
+        int preferred = g->pool != NULL ? gc_global_catalog_query_member(g) : ensure_listener(g);
         if (gc_global_catalog_read(g, preferred, read_version_into, &v, &verr) < 0)
             gc_trace_write(g->trace, GC_TRACE_INFO, "catalog version check: %s", verr.message);
         follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
