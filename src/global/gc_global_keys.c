@@ -350,21 +350,57 @@ static char *text_with_keys(const char *sql, const gc_analysis *a, missing_key *
     return text;
 }
 
+/* An INSERT ... SELECT whose query draws the keys itself: each key column
+ * added to the column list, and to the query's rows as the sequence's
+ * nextval, run where the driver runs the query (the transaction's own
+ * member: gc_global_span_select.c), whose copy of the sequence hands out
+ * values unique in the cluster. NULL when memory runs out. */
+static char *query_with_keys(const char *sql, const gc_analysis *a, const missing_key *keys,
+                             int n)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    gc_strbuf_append(&sb, sql, a->insert_list_close);
+    bool always = false;
+    for (int k = 0; k < n; k++) {
+        gc_strbuf_append_str(&sb, ", ");
+        gc_sql_append_identifier(&sb, keys[k].column);
+        always = always || keys[k].always;
+    }
+    gc_strbuf_append(&sb, sql + a->insert_list_close, a->query_offset - a->insert_list_close);
+    if (always)
+        gc_strbuf_append_str(&sb, "OVERRIDING SYSTEM VALUE ");
+    gc_strbuf_append_str(&sb, "SELECT gc_rows.*");
+    for (int k = 0; k < n; k++) {
+        gc_strbuf_append_str(&sb, ", pg_catalog.nextval(");
+        gc_ddl_append_literal(&sb, keys[k].sequence);
+        gc_strbuf_append_str(&sb, "::pg_catalog.regclass)");
+    }
+    gc_strbuf_append_str(&sb, " FROM (");
+    gc_strbuf_append(&sb, sql + a->query_offset, a->query_length);
+    gc_strbuf_append_str(&sb, ") AS gc_rows");
+    gc_strbuf_append_str(&sb, sql + a->query_offset + a->query_length);
+    return gc_strbuf_take(&sb);
+}
+
 /* Whether the statement is an INSERT whose keys the driver draws: the key
  * columns it leaves to their sequences into keys (*n of them). */
 static bool keys_wanted(gc_global *g, const gc_analysis *a, bool transaction, missing_key *keys,
                         int *n)
 {
-    /* Every execution asks: the text's own facts first, they settle most. */
+    /* Every execution asks: the text's own facts first, they settle most.
+     * An INSERT ... SELECT counts with a column list only: without one,
+     * which of the query's columns is the key is the query's to say. */
+    bool query = a != NULL && a->query_length > 0 && a->insert_columns != NULL;
     if (a == NULL || a->kind != GC_SQL_INSERT || a->several || g->map == NULL ||
-        (a->row_offset == NULL && !a->default_values) ||
+        (a->row_offset == NULL && !a->default_values && !query) ||
         (a->insert_list_close != 0) != (a->insert_columns != NULL))
         return false;
     /* An autocommit INSERT of one row runs as sent: its one row commits
      * atomically wherever the member's sequence places it. A transaction
      * opened by SQL BEGIN in autocommit mode holds its pin. */
     int pinned = gc_global_pinned_member(g);
-    if (a->n_rows <= 1 && !transaction &&
+    if (a->n_rows <= 1 && !query && !transaction &&
         !(pinned >= 0 && gc_global_holds_transaction(g, pinned)))
         return false;
     const gc_shard_table *t = gc_global_cluster_table(g, a);
@@ -429,6 +465,11 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
     if (!keys_wanted(g, a, transaction, keys, &n))
         return NULL;
     char *text = NULL;
+    if (a->query_length > 0) {
+        if ((text = query_with_keys(sql, a, keys, n)) == NULL)
+            gc_error_set(err, "HY001", 0, "out of memory");
+        return text;
+    }
     if (fill_keys(g, keys, n, err) && (text = text_with_keys(sql, a, keys, n)) == NULL)
         gc_error_set(err, "HY001", 0, "out of memory");
     for (int k = 0; k < n; k++)

@@ -37,7 +37,8 @@ owners, pg_prepared_xacts.
 (f) The other ways to leave the key out, in a transaction: DEFAULT in
     its column, an INSERT without a column list (the key DEFAULT, or past
     the row's values: tickets (item, id)), DEFAULT VALUES, and a DEFAULT
-    row beside a keyed one, through a connection with SequenceCache=1
+    row beside a keyed one, an INSERT ... SELECT (its query draws the
+    keys: 12 rows on at least two owners), through a connection with SequenceCache=1
     (one draw per INSERT, as (g) and (h) need). Each is drawn and runs on
     its owner, nothing
     through postgres_fdw. What stays refused (0A000 / 90122, nothing
@@ -261,6 +262,18 @@ check_keys("(f)", 73)
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IN ('beside', 'keyed') "
                          "AND (id = 90001) = (item = 'keyed')") != "2":
     fail("(f) the DEFAULT row beside a keyed one")
+# INSERT ... SELECT with a column list without the key: the query draws
+# the keys (nextval where the driver runs it), the rows go to their owners.
+reset_statements()
+cur.execute("INSERT INTO orders (item) SELECT 'selected-' || g FROM generate_series(1, 12) g")
+if cur.rowcount != 12:
+    fail(f"(f) INSERT ... SELECT of 12 rows reported {cur.rowcount}")
+conn.commit()
+check_keys("(f)", 85)
+if any(calls(P[g], FORWARDED) for g in GROUPS):
+    fail("(f) INSERT ... SELECT wrote through postgres_fdw")
+if sum(1 for g in GROUPS if calls(P[g], 'INSERT INTO orders (item, "id") VALUES%')) < 2:
+    fail("(f) INSERT ... SELECT's 12 rows did not reach two owners")
 # tickets (item, id GENERATED ALWAYS): no column list, the key DEFAULT or
 # past the row's one value; sent with OVERRIDING SYSTEM VALUE.
 reset_statements()
@@ -282,9 +295,10 @@ for sql in ("INSERT INTO orders (item) OVERRIDING USER VALUE VALUES ('overriding
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 73)
+check_keys("(f)", 85)
 log("(f) DEFAULT as the key, no column list (DEFAULT or past the row), DEFAULT VALUES, a DEFAULT "
-    "row beside a keyed one: drawn, each on its owner; OVERRIDING and a computed key refused")
+    "row beside a keyed one, INSERT ... SELECT: drawn, each on its owner; OVERRIDING and a "
+    "computed key refused")
 # ---- (g) a draw that fails fails the INSERT alone ----
 # Without USAGE on the sequence (the owner revokes it from itself on every
 # group) the draw is refused, 42501. As a transaction's first statement it
@@ -311,7 +325,7 @@ if got != want:
     fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
 for g in GROUPS:
     helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
-check_keys("(g)", 73)
+check_keys("(g)", 85)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
@@ -341,7 +355,7 @@ restart(P["G1"])
 got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
 if got != str(len(landed)):
     fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
-check_keys("(h)", 73 + len(landed))
+check_keys("(h)", 85 + len(landed))
 nothing_left("(h)")
 log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
     f"{len(refused)} with keys of G1 refused (08S01, no primary)")
