@@ -123,7 +123,8 @@ static const char *value_text(const gc_value_source *v, const gc_route_request *
 }
 
 /* The statement's target table in the shard map, or NULL when it is not a
- * cluster table (g->map and a->table not NULL). Remembered by the
+ * cluster table (g->map not NULL; a->table, or else a->sequence: the solo
+ * table whose column owns it). Remembered by the
  * analysis's serial until the map or the search_path changes: a prepared
  * statement is routed again and again, the lookup by name costs about 300
  * instructions. */
@@ -132,9 +133,12 @@ const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a
     gc_global_table_memo *memo = &g->table_memo[a->serial % GC_GLOBAL_TABLE_MEMO];
     if (a->serial != 0 && memo->serial == a->serial && memo->epoch == g->map_epoch)
         return memo->table;
-    const gc_shard_table *t = gc_shardmap_find(g->map, a->schema, a->table,
-                                               (const char *const *)g->search_path,
-                                               g->n_search_path);
+    const char *const *path = (const char *const *)g->search_path;
+    const gc_shard_table *t =
+        a->table != NULL
+            ? gc_shardmap_find(g->map, a->schema, a->table, path, g->n_search_path)
+            : gc_shardmap_find_sequence_table(g->map, a->sequence_schema, a->sequence, path,
+                                              g->n_search_path);
     if (a->serial != 0)
         *memo = (gc_global_table_memo){ a->serial, g->map_epoch, t };
     return t;
@@ -223,7 +227,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
-    if (a == NULL || a->table == NULL) {
+    if (a == NULL || (a->table == NULL && a->sequence == NULL)) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
         return -1;
     }
@@ -550,8 +554,11 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         out->spans = true;
         return true;
     }
-    if (!names_temp && a != NULL && a->table != NULL && g->map != NULL &&
-        (claims_rows(a) || g->n_joined > 0)) {
+    /* Rows it writes or locks, or a solo table's sequence (no foreign twin
+     * reaches it), are served by their own group only. */
+    bool on_owner = a != NULL && (claims_rows(a) || a->sequence != NULL);
+    if (!names_temp && a != NULL && (a->table != NULL || a->sequence != NULL) && g->map != NULL &&
+        (on_owner || g->n_joined > 0)) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
         const char *why = NULL, *source = NULL;
@@ -569,7 +576,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->group = owner;
             out->by_key = true;
             out->reason = "the transaction's member of the key's group";
-        } else if (owner >= 0 && all_in && owner != pin_group && claims_rows(a)) {
+        } else if (owner >= 0 && all_in && owner != pin_group && on_owner) {
             sync_group(g, owner);
             /* As between transactions: a standby may have been promoted
              * (the primary this connection knew is down). */

@@ -82,16 +82,18 @@ static const gc_shard_table *find_exact(const gc_shardmap *map, const char *sche
                    table_order);
 }
 
-/* Looks a table up by schema, or along search_path (see header). */
-const gc_shard_table *gc_shardmap_find(const gc_shardmap *map, const char *schema,
-                                       const char *name, const char *const *search_path,
-                                       int n_path)
+/* What find(map, schema, name) gives in schema, or along search_path when
+ * schema is NULL (see gc_shardmap_find). */
+static const gc_shard_table *
+along_path(const gc_shardmap *map, const char *schema, const char *name,
+           const char *const *search_path, int n_path,
+           const gc_shard_table *(*find)(const gc_shardmap *, const char *, const char *))
 {
     static const char *const default_path[] = {"$user", "public"};
     if (!map || !name)
         return NULL;
     if (schema)
-        return find_exact(map, schema, name);
+        return find(map, schema, name);
     if (!search_path || n_path <= 0) {
         search_path = default_path;
         n_path = 2;
@@ -105,11 +107,52 @@ const gc_shard_table *gc_shardmap_find(const gc_shardmap *map, const char *schem
                 continue;
             s = map->user;
         }
-        const gc_shard_table *t = find_exact(map, s, name);
+        const gc_shard_table *t = find(map, s, name);
         if (t)
             return t;
     }
     return NULL;
+}
+
+const gc_shard_table *gc_shardmap_find(const gc_shardmap *map, const char *schema,
+                                       const char *name, const char *const *search_path,
+                                       int n_path)
+{
+    return along_path(map, schema, name, search_path, n_path, find_exact);
+}
+
+/* Whether seq is table_column_seq for t and one of its columns. */
+static bool names_a_column_sequence(const gc_shard_table *t, const char *seq)
+{
+    size_t tl = strlen(t->name), sl = strlen(seq);
+    if (sl < tl + 6 || strncmp(seq, t->name, tl) != 0 || seq[tl] != '_' ||
+        strcmp(seq + sl - 4, "_seq") != 0)
+        return false;
+    const char *column = seq + tl + 1;
+    size_t cl = sl - tl - 5;
+    for (int c = 0; c < t->ncols; c++)
+        if (strlen(t->cols[c]) == cl && strncmp(t->cols[c], column, cl) == 0)
+            return true;
+    return false;
+}
+
+static const gc_shard_table *sequence_table_in(const gc_shardmap *map, const char *schema,
+                                              const char *name)
+{
+    for (int i = 0; i < map->ntables; i++) {
+        const gc_shard_table *t = &map->tables[i];
+        if (t->root == NULL && t->solo_group >= 0 && strcmp(t->schema, schema) == 0 &&
+            names_a_column_sequence(t, name))
+            return t;
+    }
+    return NULL;
+}
+
+const gc_shard_table *gc_shardmap_find_sequence_table(const gc_shardmap *map, const char *schema,
+                                                      const char *name,
+                                                      const char *const *search_path, int n_path)
+{
+    return along_path(map, schema, name, search_path, n_path, sequence_table_in);
 }
 
 int gc_shard_table_solo_group(const gc_shard_table *t)

@@ -61,6 +61,14 @@ const gc_shard_table *gc_shardmap_find(const gc_shardmap *map, const char *schem
                                        const char *name, const char *const *search_path,
                                        int n_path);
 
+/* The solo table whose column owns sequence `name` by PostgreSQL's naming
+ * of a serial's or identity's sequence (table_column_seq), in schema or
+ * along search_path as gc_shardmap_find; NULL when none does. A sequence
+ * renamed, or named apart from another of that name, is not found. */
+const gc_shard_table *gc_shardmap_find_sequence_table(const gc_shardmap *map, const char *schema,
+                                                      const char *name,
+                                                      const char *const *search_path, int n_path);
+
 /* A solo table's owner group; -1 for a sharded table. */
 int gc_shard_table_solo_group(const gc_shard_table *t);
 /* Number of top-level key columns (0 for a solo table), and each one's name,

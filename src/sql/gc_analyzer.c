@@ -323,6 +323,8 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
                out->kind == GC_SQL_SELECT || out->kind == GC_SQL_MERGE) {
         out->returning_at = returning_place(&az);
         gc_az_analyze_filtered(&az);
+        if (out->kind == GC_SQL_SELECT && out->table == NULL)
+            gc_az_find_sequence(&az);
     } else {
         out->not_routable = "not a statement on a table";
     }
@@ -362,5 +364,7 @@ void gc_analysis_free(gc_analysis *a)
     free(a->insert_columns);
     free(a->schema);
     free(a->table);
+    free(a->sequence_schema);
+    free(a->sequence);
     memset(a, 0, sizeof *a);
 }

@@ -122,6 +122,12 @@ typedef struct gc_analysis {
     size_t insert_list_close; /* INSERT with a column list: the byte of its
                                  ")", where a column can be added; else 0 */
     bool insert_overriding;   /* INSERT ... OVERRIDING {SYSTEM | USER} VALUE */
+    /* A SELECT without a target table that calls nextval or setval on a
+     * sequence named by a string literal (`SELECT nextval('items_id_seq')`):
+     * the name the literal gives (folded or unquoted), and its schema when
+     * qualified, else NULL. A serial of a solo table lives on one group
+     * (gc_global_route.c). */
+    char *sequence_schema, *sequence;
     unsigned long serial; /* this analysis among the process's, from 1: lets
                              routing remember what it found for it (its
                              table in the shard map); 0 for one made by hand */

@@ -301,3 +301,74 @@ bool gc_az_write_calls_plain(const gc_az *az)
     }
     return true;
 }
+
+/* Takes the next part of a name as regclass reads it from text at *p
+ * (`name`, folded to lower case, or `"Name"`, as written): a malloc'd copy,
+ * NULL when there is none (or memory runs out: az->oom). */
+static char *regclass_part(gc_az *az, const char **p)
+{
+    const char *s = *p;
+    char *out = malloc(strlen(s) + 1);
+    if (out == NULL) {
+        az->oom = true;
+        return NULL;
+    }
+    size_t n = 0;
+    if (*s == '"') {
+        for (s++; *s != '\0'; s++) {
+            if (*s == '"' && s[1] != '"')
+                break;
+            if (*s == '"')
+                s++;
+            out[n++] = *s;
+        }
+        if (*s != '"') {
+            free(out);
+            return NULL;
+        }
+        s++;
+    } else {
+        for (; *s != '\0' && *s != '.'; s++)
+            out[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+    }
+    out[n] = '\0';
+    *p = s;
+    if (n == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void gc_az_find_sequence(gc_az *az)
+{
+    gc_analysis *out = az->out;
+    for (size_t i = az->stmt_begin; i + 2 < az->stmt_end; i++) {
+        if (!(gc_az_kw(az, i, "nextval") || gc_az_kw(az, i, "setval")) ||
+            !is_sequence_call(az, i) || !gc_az_punct(az, i + 1, '('))
+            continue;
+        size_t end = i + 2;
+        while (end < az->stmt_end && !gc_az_punct(az, end, ',') && !gc_az_punct(az, end, ')'))
+            end++;
+        gc_value_source v;
+        if (gc_az_parse_value(az, i + 2, end, &v) != end || v.literal == NULL) {
+            free(v.literal);
+            return;   /* the sequence comes from a parameter or an expression */
+        }
+        const char *p = v.literal;
+        char *first = regclass_part(az, &p), *second = NULL;
+        if (first != NULL && *p == '.') {
+            p++;
+            second = regclass_part(az, &p);
+        }
+        if (first != NULL && *p == '\0' && (second != NULL || strchr(v.literal, '.') == NULL)) {
+            out->sequence_schema = second != NULL ? first : NULL;
+            out->sequence = second != NULL ? second : first;
+        } else {
+            free(first);
+            free(second);
+        }
+        free(v.literal);
+        return;
+    }
+}

@@ -88,7 +88,8 @@ echo "ok: 20 statements on the solo table ran on its owner group $owner, none on
 # in autocommit, the policy naming the other group, run on the owner too: a
 # serial key gets its value there (through postgres_fdw the foreign table
 # has no default and would send NULL: 23502), INSERT ... RETURNING answers
-# it, an UPDATE without a key and a SELECT run there.
+# it, an UPDATE without a key and a SELECT run there, and so do nextval
+# and setval of its sequence.
 out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" \
     "CREATE TABLE serial_notes (id serial PRIMARY KEY, body text)")
 [ "${out%% *}" = ok ] || fail "CREATE TABLE serial_notes: $out"
@@ -113,8 +114,20 @@ out=$(odbc_cs "$away" --fetch "SELECT count(*) FROM serial_notes")
 [ "$(app_calls "$(primary_of "$owner")" 'SELECT count(*) FROM serial_notes')" = 1 ] \
     && [ "$(app_calls "$(primary_of "$other")" 'SELECT count(*) FROM serial_notes')" = 0 ] \
     || fail "a read of the solo table by SQLExecDirect should run on its owner $owner"
+# Its sequence lives on the owner only: nextval and setval naming it run
+# there, in autocommit and in a transaction (pyodbc's default) alike; from
+# the other group they would find no such relation (42P01).
+out=$(odbc_cs "$away" --fetch "SELECT nextval('serial_notes_id_seq')")
+[ "$out" = "$(printf 'ok 1
+3')" ] || fail "nextval of the solo table's sequence from $other: $out"
+out=$(odbc_cs "$away" --manual --fetch "SELECT setval('public.Serial_Notes_Id_Seq'::regclass, 41)")
+[ "$out" = "$(printf 'ok 1
+41')" ] || fail "setval of the solo table's sequence in a transaction: $out"
+[ "$(app_calls "$(primary_of "$owner")" 'SELECT nextval(')" = 1 ] \
+    && [ "$(app_calls "$(primary_of "$owner")" 'SELECT setval(')" = 1 ] \
+    || fail "nextval and setval of the solo table's sequence did not run on its owner $owner"
 odbc "DROP TABLE serial_notes" >/dev/null
-echo "ok: SQLExecDirect statements on a solo table with a serial key ran on its owner $owner from $other's policy"
+echo "ok: SQLExecDirect statements on a solo table with a serial key, and nextval/setval of its sequence, ran on its owner $owner from $other's policy"
 
 # 1c''. A solo table in a schema of its own, outside the search_path: its
 # catalog row names the schema, so every shard map finds it, whichever

@@ -502,6 +502,41 @@ static void insert_defaults_are_located_in_the_text(void **state)
     }
 }
 
+/* A SELECT without a table that calls nextval or setval on a sequence
+ * named by a literal names that sequence, as regclass would read the
+ * literal: a serial of a solo table is on its owner only (routing). */
+static void sequence_of_nextval_is_read_from_its_literal(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        const char *schema, *name;   /* NULL: none */
+    } rows[] = {
+        {"SELECT nextval('items_id_seq')", NULL, "items_id_seq"},
+        {"select NEXTVAL('Public.Items_Id_Seq'::regclass)", "public", "items_id_seq"},
+        {"SELECT pg_catalog.setval('\"App\".\"Seq\"', 5, true)", "App", "Seq"},
+        {"SELECT nextval($1)", NULL, NULL},
+        {"SELECT nextval('a' || 'b')", NULL, NULL},
+        {"SELECT currval('items_id_seq')", NULL, NULL},
+        {"SELECT nextval('s') FROM t", NULL, NULL},
+        {"SELECT public.nextval('s')", NULL, NULL},
+        {"SELECT nextval('a.b.c')", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        bool same_schema = (a.sequence_schema == NULL) == (rows[i].schema == NULL) &&
+                           (a.sequence_schema == NULL || strcmp(a.sequence_schema, rows[i].schema) == 0);
+        bool same_name = (a.sequence == NULL) == (rows[i].name == NULL) &&
+                         (a.sequence == NULL || strcmp(a.sequence, rows[i].name) == 0);
+        if (!same_schema || !same_name)
+            fail_msg("%s: sequence %s.%s", rows[i].sql,
+                     a.sequence_schema ? a.sequence_schema : "-", a.sequence ? a.sequence : "-");
+        gc_analysis_free(&a);
+    }
+}
+
 /* An INSERT ... SELECT's query is located (the driver runs it and sends its
  * rows: gc_global_span_select.c), up to a top-level ON CONFLICT or
  * RETURNING, with the column list; not behind a WITH. */
@@ -604,6 +639,7 @@ int main(void)
         cmocka_unit_test(insert_query_is_located_in_the_text),
         cmocka_unit_test(insert_column_list_is_located_in_the_text),
         cmocka_unit_test(insert_defaults_are_located_in_the_text),
+        cmocka_unit_test(sequence_of_nextval_is_read_from_its_literal),
         cmocka_unit_test(returning_goes_after_a_lone_write_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,10 +59,45 @@ static void qualified_names_match_exactly_and_paths_in_order(void **state)
     gc_shardmap_release(map);
 }
 
+/* A sequence named table_column_seq belongs to the solo table whose
+ * column it names, found in its schema or along search_path. */
+static void a_serial_sequence_names_its_solo_table(void **state)
+{
+    (void)state;
+    const char *schemas[] = {"public", "sales", "public"};
+    const char *names[] = {"items", "items", "line_items"};
+    gc_shardmap *map = map_of(schemas, names, 3);
+    const char *columns[] = {"id", "item_id"};
+    for (int i = 0; i < map->ntables; i++) {
+        gc_shard_table *t = &map->tables[i];
+        t->cols = calloc(2, sizeof *t->cols);
+        assert_non_null(t->cols);
+        for (int c = 0; c < 2; c++)
+            t->cols[t->ncols++] = strdup(columns[c]);
+    }
+    const gc_shard_table *t = gc_shardmap_find_sequence_table(map, NULL, "items_id_seq", NULL, 0);
+    assert_non_null(t);
+    assert_string_equal(t->schema, "public");
+    assert_string_equal(t->name, "items");
+    t = gc_shardmap_find_sequence_table(map, "sales", "items_item_id_seq", NULL, 0);
+    assert_non_null(t);
+    assert_string_equal(t->schema, "sales");
+    t = gc_shardmap_find_sequence_table(map, NULL, "line_items_item_id_seq", NULL, 0);
+    assert_non_null(t);
+    assert_string_equal(t->name, "line_items");
+    assert_null(gc_shardmap_find_sequence_table(map, NULL, "items_price_seq", NULL, 0));
+    assert_null(gc_shardmap_find_sequence_table(map, NULL, "items_id", NULL, 0));
+    assert_null(gc_shardmap_find_sequence_table(map, NULL, "items__seq", NULL, 0));
+    const char *path[] = {"nowhere"};
+    assert_null(gc_shardmap_find_sequence_table(map, NULL, "items_id_seq", path, 1));
+    gc_shardmap_release(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(qualified_names_match_exactly_and_paths_in_order),
+        cmocka_unit_test(a_serial_sequence_names_its_solo_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
