@@ -106,6 +106,10 @@ static bool names_pg_temp(const ddl_cursor *c, size_t start, size_t end)
            strcmp(name, "pg_temp") == 0;
 }
 
+_Static_assert(sizeof ((gc_ddl_plan *)0)->sequences_of ==
+                   sizeof ((gc_ddl_plan *)0)->target_as_written,
+               "a target's name fits sequences_of");
+
 /* The sequences the DDL may make on every group: those of the name at
  * [start, end) of the text, as `which` says. */
 static void note_sequences(const ddl_cursor *c, size_t start, size_t end, gc_ddl_sequences which,
@@ -394,10 +398,8 @@ static void classify_alter_table(ddl_cursor *c, gc_ddl_plan *out)
     take_kw(c, "only");
     if (!take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_ALTER))
         return;
-    if (strlen(out->target_as_written) < sizeof out->sequences_of) {
-        strcpy(out->sequences_of, out->target_as_written);
-        out->sequences = GC_DDL_SEQ_OF_TABLE;   /* a column it adds may own one */
-    }
+    memcpy(out->sequences_of, out->target_as_written, sizeof out->sequences_of);
+    out->sequences = GC_DDL_SEQ_OF_TABLE;   /* a column it adds may own one */
     if (c->have && gc_sql_token_is_operator(&c->lx, &c->tok, "*"))
         advance(c);
     while (c->have && !gc_sql_token_is_punct(&c->lx, &c->tok, ';')) {
@@ -467,6 +469,17 @@ static bool classify_table_object(ddl_cursor *c, bool create, bool drop, gc_ddl_
     if (!create && (is_kw(c, "trigger") || is_kw(c, "policy") || (drop && is_kw(c, "rule")))) {
         if (skip_past_kw(c, "on"))
             take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
+        return true;
+    }
+    if (!create && !drop && take_kw(c, "sequence")) {
+        if (take_kw(c, "if"))
+            take_kw(c, "exists");
+        if (take_target(c, out, GC_DDL_TARGET_SEQUENCE, GC_DDL_TWIN_SAME)) {
+            /* RESTART or INCREMENT BY would take every copy out of the
+             * interleave; it is brought back in the same transaction. */
+            memcpy(out->sequences_of, out->target_as_written, sizeof out->sequences_of);
+            out->sequences = GC_DDL_SEQ_NAMED;
+        }
         return true;
     }
     if (!create && take_kw(c, "index")) {

@@ -46,6 +46,8 @@ typedef enum gc_ddl_target {
     GC_DDL_TARGET_NONE = 0,
     GC_DDL_TARGET_TABLE,    /* target_as_written names a table */
     GC_DDL_TARGET_INDEX,    /* target_as_written names an index: runs where it exists */
+    GC_DDL_TARGET_SEQUENCE, /* names a sequence (ALTER SEQUENCE): runs where it exists,
+                               which for a solo table's serial is its owner only */
 } gc_ddl_target;
 
 /* What a group where the target table is a foreign table runs instead. */
@@ -95,7 +97,7 @@ typedef enum gc_ddl_cascade {
  * (gc_ddl_sequences.c), as gcctl interleaves a sharded table's. */
 typedef enum gc_ddl_sequences {
     GC_DDL_SEQ_NONE = 0,
-    GC_DDL_SEQ_NAMED,       /* CREATE SEQUENCE: the one sequences_of names */
+    GC_DDL_SEQ_NAMED,       /* CREATE or ALTER SEQUENCE: the one sequences_of names */
     GC_DDL_SEQ_OF_TABLE,    /* CREATE TABLE ... PARTITION BY, ALTER TABLE: those
                                the columns of sequences_of own, where it is a
                                partitioned table (a sharded parent) */
@@ -202,11 +204,11 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
 
 /* Brings the sequences plan->sequences names on session m (inside the
  * DDL's transaction on one group's primary, the DDL already run) into the
- * cluster's interleave: INCREMENT BY 100 from the group's position, above
- * any value the copy handed out (docs/global-connection.md, "Sequences").
- * A copy already stepping by 100, one counting down, or one whose restart
- * would pass its MAXVALUE is left alone. False with err when a query
- * failed. */
+ * cluster's interleave: INCREMENT BY 100, the next value the first one at
+ * or above the copy's own next value that ends in the group's position
+ * (docs/global-connection.md, "Sequences"). A copy already in place, one
+ * counting down, or one whose restart would pass its MAXVALUE is left
+ * alone. False with err when a query failed. */
 bool gc_ddl_interleave_sequences(gc_member *m, const gc_ddl_plan *plan, gc_error *err);
 
 /* --- gc_ddl_twin.c --- */

@@ -632,12 +632,19 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
                      plan->twin_why, plan->target_as_written);
         return false;
     }
+    /* A sequence on one group only (a solo table's serial) needs no
+     * interleave: every nextval of it runs there. */
+    bool everywhere = true;
+    for (int k = 0; k < n; k++)
+        everywhere = everywhere && kinds[k] != '\0';
+    bool interleaves = plan->target != GC_DDL_TARGET_SEQUENCE || everywhere;
     gc_member *owner = NULL;
     for (int k = 0; k < n; k++) {
         bool plain = table ? kinds[k] != 'f' : kinds[k] != '\0' || !any_exists;
         if (!plain)
             continue;
-        if (!run(t, &groups[k], sql, keep, err) || !interleave(t, &groups[k], plan, err))
+        if (!run(t, &groups[k], sql, keep, err) ||
+            (interleaves && !interleave(t, &groups[k], plan, err)))
             return false;
         if (owner == NULL && kinds[k] == 'r')
             owner = groups[k].session;

@@ -126,8 +126,14 @@ out=$(odbc_cs "$away" --manual --fetch "SELECT setval('public.Serial_Notes_Id_Se
 [ "$(app_calls "$(primary_of "$owner")" 'SELECT nextval(')" = 1 ] \
     && [ "$(app_calls "$(primary_of "$owner")" 'SELECT setval(')" = 1 ] \
     || fail "nextval and setval of the solo table's sequence did not run on its owner $owner"
+# ALTER SEQUENCE of it runs where it exists: on the owner only (elsewhere
+# 42P01 would undo it everywhere), and leaves its step alone.
+out=$(odbc "ALTER SEQUENCE serial_notes_id_seq RESTART WITH 500")
+[ "${out%% *}" = ok ] || fail "ALTER SEQUENCE of the solo table's sequence: $out"
+out=$(odbc_cs "$away" --fetch "SELECT nextval('serial_notes_id_seq')")
+[ "$out" = "$(printf 'ok 1\n500')" ] || fail "nextval after ALTER SEQUENCE ... RESTART WITH 500: $out"
 odbc "DROP TABLE serial_notes" >/dev/null
-echo "ok: SQLExecDirect statements on a solo table with a serial key, and nextval/setval of its sequence, ran on its owner $owner from $other's policy"
+echo "ok: SQLExecDirect statements on a solo table with a serial key, and nextval/setval/ALTER SEQUENCE of its sequence, ran on its owner $owner from $other's policy"
 
 # 1c''. A solo table in a schema of its own, outside the search_path: its
 # catalog row names the schema, so every shard map finds it, whichever
@@ -315,12 +321,18 @@ no_prepared_left "after CREATE INDEX / ALTER TABLE"
 # copy steps by 100 from the group's position (G1: 1, 101...; G2: 2, 102...),
 # so no value comes from two groups. CREATE SEQUENCE, a bigserial of a new
 # sharded parent, and a serial column added to the sharded table with rows
-# (each group numbers its own rows, then goes on above them).
+# (each group numbers its own rows, then goes on above them); ALTER
+# SEQUENCE ... RESTART and INCREMENT BY keep the copies apart.
 next_on() { sql "$(primary_of "$1")" "SELECT nextval('$2')"; }
 out=$(odbc "CREATE SEQUENCE app_numbers")
 [ "${out%% *}" = ok ] || fail "CREATE SEQUENCE: $out"
 out=$(odbc "CREATE TABLE seq_parent (id bigserial, v text) PARTITION BY HASH (id)")
 [ "${out%% *}" = ok ] || fail "CREATE TABLE ... PARTITION BY with bigserial: $out"
+# Rows each group holds in its own shards: ADD COLUMN numbers them 1, 2...
+local_rows="SELECT count(*) FROM accounts WHERE tableoid IN (SELECT i.inhrelid FROM pg_inherits i
+            JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'accounts'::regclass AND c.relkind = 'r')"
+rows_g1=$(sql G1N1 "$local_rows")
+rows_g2=$(sql G2N1 "$local_rows")
 out=$(odbc "ALTER TABLE accounts ADD COLUMN serial_no serial")
 [ "${out%% *}" = ok ] || fail "ALTER TABLE ADD COLUMN serial: $out"
 on_every "SELECT string_agg(increment_by::text, ',' ORDER BY sequencename) FROM pg_sequences
@@ -329,13 +341,24 @@ on_every "SELECT string_agg(increment_by::text, ',' ORDER BY sequencename) FROM 
 got="$(next_on G1 app_numbers) $(next_on G1 app_numbers) $(next_on G2 app_numbers) $(next_on G1 seq_parent_id_seq) $(next_on G2 seq_parent_id_seq)"
 [ "$got" = "1 101 2 1 2" ] || fail "interleaved sequences handed out $got, expected 1 101 2 1 2"
 got="$(next_on G1 accounts_serial_no_seq) $(next_on G2 accounts_serial_no_seq)"
-[ "$got" = "101 102" ] || fail "the added serial went on at $got, expected 101 102 (above each group's rows)"
+[ "$got" = "$((rows_g1 + 1 + (101 - rows_g1 - 1) % 100)) $((rows_g2 + 1 + (102 - rows_g2 - 1) % 100))" ] \
+    || fail "the added serial went on at $got, after each group's $rows_g1 and $rows_g2 rows"
+# ALTER SEQUENCE ... RESTART runs on every copy alike: they are brought
+# back apart in its transaction; INCREMENT BY cannot take them out either.
+out=$(odbc "ALTER SEQUENCE app_numbers RESTART WITH 1000")
+[ "${out%% *}" = ok ] || fail "ALTER SEQUENCE RESTART: $out"
+got="$(next_on G1 app_numbers) $(next_on G2 app_numbers)"
+[ "$got" = "1001 1002" ] || fail "after RESTART WITH 1000 the copies handed out $got, expected 1001 1002"
+out=$(odbc "ALTER SEQUENCE app_numbers INCREMENT BY 1")
+[ "${out%% *}" = ok ] || fail "ALTER SEQUENCE INCREMENT BY: $out"
+got="$(next_on G1 app_numbers) $(next_on G2 app_numbers)"
+[ "$got" = "1101 1102" ] || fail "after INCREMENT BY 1 the copies handed out $got, expected 1101 1102"
 out=$(odbc "DROP TABLE seq_parent")
 [ "${out%% *}" = ok ] || fail "DROP TABLE seq_parent: $out"
 out=$(odbc "ALTER TABLE accounts DROP COLUMN serial_no")
 [ "${out%% *}" = ok ] || fail "ALTER TABLE DROP COLUMN serial_no: $out"
 no_prepared_left "after the sequences"
-echo "ok: CREATE SEQUENCE, a new sharded parent's bigserial and an added serial step by 100 from each group's position"
+echo "ok: CREATE SEQUENCE, a new sharded parent's bigserial and an added serial step by 100 from each group's position; ALTER SEQUENCE RESTART / INCREMENT BY keep them apart"
 
 # 2c. A table another connection made moments ago: the writer reads the
 # catalog version before routing a write of a table its shard map does not

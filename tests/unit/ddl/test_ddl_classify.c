@@ -60,13 +60,20 @@ static void ddl_that_may_make_sequences_names_them(void **state)
         {"CREATE TABLE solo (k serial)", GC_DDL_SEQ_NONE, ""},
         {"CREATE TEMP SEQUENCE t", GC_DDL_SEQ_NONE, ""},
         {"CREATE INDEX i ON a (x)", GC_DDL_SEQ_NONE, ""},
-        {"ALTER SEQUENCE n RESTART", GC_DDL_SEQ_NONE, ""},
+        {"ALTER SEQUENCE IF EXISTS s.n RESTART WITH 5", GC_DDL_SEQ_NAMED, "s.n"},
+        {"DROP SEQUENCE n", GC_DDL_SEQ_NONE, ""},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         gc_ddl_plan p = plan_of(rows[i].sql);
         if (p.sequences != rows[i].which || strcmp(p.sequences_of, rows[i].of) != 0)
             fail_msg("%s: sequences %d of '%s'", rows[i].sql, p.sequences, p.sequences_of);
     }
+    /* ALTER SEQUENCE runs where the sequence exists: a solo table's serial
+     * is on its owner only. */
+    gc_ddl_plan p = plan_of("ALTER SEQUENCE items_id_seq RESTART");
+    assert_int_equal(p.scope, GC_DDL_EVERY_GROUP);
+    assert_int_equal(p.target, GC_DDL_TARGET_SEQUENCE);
+    assert_string_equal(p.target_as_written, "items_id_seq");
 }
 
 static void partition_of_and_concurrently_are_refused(void **state)
