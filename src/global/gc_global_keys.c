@@ -20,7 +20,8 @@
 /* How an INSERT leaves a key column to its sequence. */
 typedef enum key_gap {
     GAP_UNLISTED,    /* out of its column list: added to it, a value per row */
-    GAP_DEFAULT,     /* DEFAULT in some rows (their item `item`): replaced */
+    GAP_DEFAULT,     /* DEFAULT or nextval('s') in some rows (their item
+                        `item`): replaced */
     GAP_PAST_ROWS,   /* no column list, rows shorter than its position
                         `item`: DEFAULT up to it, then its value */
     GAP_NO_ROWS,     /* DEFAULT VALUES: a column list and one row written */
@@ -48,21 +49,25 @@ static int listed_item(const gc_analysis *a, const char *column)
     return -1;
 }
 
-/* The byte of row r's item `item` when it is a lone DEFAULT, else 0. */
-static size_t default_item(const gc_analysis *a, int r, int item)
+/* Row r's item `item` when it leaves its column to a sequence, else NULL. */
+static const gc_value_gap *gap_item(const gc_analysis *a, int r, int item)
 {
-    if (a->default_at == NULL || item < 0 || item >= a->row_width)
-        return 0;
-    return a->default_at[(size_t)r * (size_t)a->row_width + (size_t)item];
+    if (a->gaps == NULL || item < 0 || item >= a->row_width)
+        return NULL;
+    const gc_value_gap *gap = &a->gaps[(size_t)r * (size_t)a->row_width + (size_t)item];
+    return gap->at != 0 ? gap : NULL;
 }
 
 /* How the INSERT leaves key column `column` (at `position` among its
  * table's columns) out, and for how many of its rows; 0 when every row
- * gives it. */
+ * gives it. *named: the sequence its rows name (nextval('s')), NULL for
+ * the column's own (DEFAULT, or left out); -1 when rows leave it to two
+ * different sequences. */
 static int key_gap_of(const gc_analysis *a, const char *column, int position, key_gap *gap,
-                      int *item)
+                      int *item, const char **named)
 {
     *item = -1;
+    *named = NULL;
     if (a->default_values) {
         *gap = GAP_NO_ROWS;
         return 1;
@@ -82,8 +87,17 @@ static int key_gap_of(const gc_analysis *a, const char *column, int position, ke
     }
     *gap = GAP_DEFAULT;
     int rows = 0;
-    for (int r = 0; r < a->n_rows; r++)
-        rows += default_item(a, r, *item) != 0;
+    for (int r = 0; r < a->n_rows; r++) {
+        const gc_value_gap *g = gap_item(a, r, *item);
+        if (g == NULL)
+            continue;
+        if (rows > 0 && (g->sequence == NULL) != (*named == NULL))
+            return -1;
+        if (rows > 0 && g->sequence != NULL && strcmp(g->sequence, *named) != 0)
+            return -1;
+        *named = g->sequence;
+        rows++;
+    }
     return rows;
 }
 
@@ -103,14 +117,17 @@ static bool missing_keys(const gc_analysis *a, const gc_shard_table *t, missing_
         int position = gc_shard_table_key_position(t, k);
         key_gap gap;
         int item;
+        const char *named;
         if (position < 0)
             return false;
-        int needed = key_gap_of(a, column, position, &gap, &item);
+        int needed = key_gap_of(a, column, position, &gap, &item, &named);
         if (needed == 0)
             continue;
         bool always;
         const char *sequence = gc_shard_table_key_sequence(t, k, &always);
-        if (sequence == NULL || a->insert_overriding)
+        if (named != NULL)
+            sequence = named;   /* nextval('s') in the row: s, as the server would */
+        if (needed < 0 || sequence == NULL || a->insert_overriding)
             return false;
         keys[(*n)++] = (missing_key){ column, sequence, always, gap, item, needed, 0, 0, NULL };
     }
@@ -256,16 +273,17 @@ static void edit_default_values(key_edits *ke, const gc_analysis *a, missing_key
     edit_end(ke);
 }
 
-/* Row r: each DEFAULT of a key replaced, and the keys its text leaves out
- * added before its ")": after the list's other items (a key added to the
- * list), or at their positions after DEFAULTs (no column list). */
+/* Row r: each DEFAULT or nextval of a key replaced, and the keys its text
+ * leaves out added before its ")": after the list's other items (a key
+ * added to the list), or at their positions after DEFAULTs (no column
+ * list). */
 static void edit_row(key_edits *ke, const gc_analysis *a, int r, missing_key *keys, int n)
 {
     int last = -1;
     for (int k = 0; k < n; k++) {
-        size_t at = keys[k].gap == GAP_DEFAULT ? default_item(a, r, keys[k].item) : 0;
-        if (at != 0) {
-            edit_begin(ke, at, strlen("DEFAULT"));
+        const gc_value_gap *g = keys[k].gap == GAP_DEFAULT ? gap_item(a, r, keys[k].item) : NULL;
+        if (g != NULL) {
+            edit_begin(ke, g->at, g->length);
             append_drawn(&ke->pieces, &keys[k]);
             edit_end(ke);
         }

@@ -349,8 +349,11 @@ void gc_analysis_free(gc_analysis *a)
         return;
     free(a->row_offset);
     free(a->row_end);
-    free(a->default_at);
-    a->row_offset = a->row_end = a->default_at = NULL;
+    for (size_t k = 0; a->gaps != NULL && k < (size_t)a->n_rows * (size_t)a->row_width; k++)
+        free(a->gaps[k].sequence);
+    free(a->gaps);
+    a->gaps = NULL;
+    a->row_offset = a->row_end = NULL;
     for (int c = 0; c < a->n_columns; c++) {
         gc_pinned_column *col = &a->columns[c];
         for (int v = 0; v < col->n_values; v++)

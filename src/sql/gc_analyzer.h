@@ -56,6 +56,15 @@ typedef struct gc_pinned_column {
     gc_value_source *values;
 } gc_pinned_column;
 
+/* An INSERT ... VALUES item that leaves its column to a sequence: the lone
+ * keyword DEFAULT, or nextval('<literal>') alone (pg_catalog's, the literal
+ * possibly cast). */
+typedef struct gc_value_gap {
+    size_t at, length;    /* the item's bytes; at 0: the item gives a value */
+    char *sequence;       /* nextval's literal as written (regclass input
+                             text); NULL for DEFAULT */
+} gc_value_gap;
+
 typedef struct gc_analysis {
     gc_sql_kind kind;
     bool read_only;       /* cannot write, so safe to run again after a
@@ -97,10 +106,10 @@ typedef struct gc_analysis {
                              NULL otherwise */
     size_t *row_end;
     int row_width;        /* INSERT ... VALUES: items in each row, else 0 */
-    size_t *default_at;   /* INSERT ... VALUES: row_width items per row, each
-                             the byte of an item that is the lone keyword
-                             DEFAULT, else 0; NULL when no item is (a key
-                             the driver may draw: gc_global_keys.c) */
+    gc_value_gap *gaps;   /* INSERT ... VALUES: row_width items per row, each
+                             where the item leaves its column to a sequence
+                             (a key the driver may draw: gc_global_keys.c);
+                             NULL when no item does */
     size_t values_at, values_end; /* INSERT: the bytes of its VALUES keyword,
                              or of DEFAULT VALUES; 0 otherwise */
     bool default_values;  /* INSERT ... DEFAULT VALUES (one row) */

@@ -484,18 +484,42 @@ static char **read_column_list(gc_az *az, size_t open, size_t close, size_t *cou
     return names;
 }
 
-/* Notes that VALUES item `item` (of n_items, row by row) is a lone DEFAULT
- * at byte `at`. */
-static void note_default(gc_az *az, size_t item, size_t n_items, size_t at)
+/* The literal of nextval('<literal>') filling tokens [i, end) exactly
+ * (malloc'd), or NULL. */
+static char *nextval_literal(gc_az *az, size_t i, size_t end)
+{
+    if (i + 2 < end && gc_az_kw(az, i, "pg_catalog") && gc_az_punct(az, i + 1, '.'))
+        i += 2;
+    if (i + 3 >= end || !gc_az_kw(az, i, "nextval") || !gc_az_punct(az, i + 1, '(') ||
+        gc_az_skip_parens(az, i + 1, end) != end)
+        return NULL;
+    gc_value_source v;
+    if (gc_az_parse_value(az, i + 2, end - 1, &v) != end - 1 || v.literal == NULL) {
+        free(v.literal);
+        return NULL;
+    }
+    return v.literal;
+}
+
+/* Notes VALUES item `item` (of n_items, row by row) at tokens [i, end)
+ * when it leaves its column to a sequence (gc_value_gap). */
+static void note_gap(gc_az *az, size_t item, size_t n_items, size_t i, size_t end)
 {
     gc_analysis *out = az->out;
-    if (out->default_at == NULL)
-        out->default_at = calloc(n_items, sizeof *out->default_at);
-    if (out->default_at == NULL) {
+    char *sequence = NULL;
+    if (!(end == i + 1 && gc_az_kw(az, i, "default")) &&
+        (sequence = nextval_literal(az, i, end)) == NULL)
+        return;
+    if (out->gaps == NULL)
+        out->gaps = calloc(n_items, sizeof *out->gaps);
+    if (out->gaps == NULL) {
+        free(sequence);
         az->oom = true;
         return;
     }
-    out->default_at[item] = at;
+    const gc_sql_token *last = &az->tok[end - 1];
+    out->gaps[item] = (gc_value_gap){ az->tok[i].offset,
+                                      last->offset + last->length - az->tok[i].offset, sequence };
 }
 
 /* Reads VALUES rows from i into per-column value arrays and adds every
@@ -539,6 +563,7 @@ static void read_rows(gc_az *az, size_t i, char **names, size_t n_names)
         return;
     }
     out->n_rows = (int)n_rows;
+    out->row_width = (int)width;   /* before any gap is noted: the count frees them */
     gc_value_source **vals = calloc(width, sizeof *vals);
     bool *ok = malloc(width * sizeof *ok);
     size_t *starts = malloc(width * sizeof *starts), *ends = malloc(width * sizeof *ends);
@@ -567,14 +592,12 @@ static void read_rows(gc_az *az, size_t i, char **names, size_t n_names)
         out->row_end[r] = az->tok[close - 1].offset + 1;
         split_row(az, j, close - 1, starts, ends, width);
         for (size_t c = 0; c < width; c++) {
-            if (ends[c] == starts[c] + 1 && gc_az_kw(az, starts[c], "default"))
-                note_default(az, r * width + c, n_rows * width, az->tok[starts[c]].offset);
+            note_gap(az, r * width + c, n_rows * width, starts[c], ends[c]);
             if (ok[c] && gc_az_parse_value(az, starts[c], ends[c], &vals[c][r]) != ends[c])
                 ok[c] = false;
         }
         j = close + 1;
     }
-    out->row_width = (int)width;
     for (size_t c = 0; c < width && !az->oom; c++) {
         if (!ok[c])
             continue;

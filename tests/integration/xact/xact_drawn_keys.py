@@ -35,7 +35,7 @@ owners, pg_prepared_xacts.
 (e) An identity GENERATED ALWAYS: the drawn key goes in with OVERRIDING
     SYSTEM VALUE, in a transaction.
 (f) The other ways to leave the key out, in a transaction: DEFAULT in
-    its column, an INSERT without a column list (the key DEFAULT, or past
+    its column, nextval('orders_id_seq') in it, an INSERT without a column list (the key DEFAULT, or past
     the row's values: tickets (item, id)), DEFAULT VALUES, and a DEFAULT
     row beside a keyed one, an INSERT ... SELECT (its query draws the
     keys: 12 rows on at least two owners), through a connection with SequenceCache=1
@@ -43,7 +43,7 @@ owners, pg_prepared_xacts.
     its owner, nothing
     through postgres_fdw. What stays refused (0A000 / 90122, nothing
     sent): OVERRIDING named by the statement, a key computed in the
-    text.
+    text, rows that leave the key to two different forms.
 (g) A draw the server refuses (no privilege on the sequence: 42501) fails
     the INSERT alone: as the transaction's first statement, and inside a
     transaction every group's primary joined (the draw then runs in it,
@@ -247,18 +247,19 @@ for i in range(3):
     cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, ?)", f"default-{i}")
     cur.execute("INSERT INTO orders VALUES (DEFAULT, ?)", f"no-list-{i}")
     cur.execute("INSERT INTO orders DEFAULT VALUES")
+    cur.execute("INSERT INTO orders (id, item) VALUES (nextval('orders_id_seq'), ?)", f"nv-{i}")
     conn.commit()
-check_keys("(f)", 71)
+check_keys("(f)", 74)
 on_owners("(f)", before, sent="INSERT INTO orders %")
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IS NULL") != "3":
     fail("(f) DEFAULT VALUES did not leave three rows of its own")
 draws = draws_made()
-if draws != 9:
-    fail(f"(f) {draws} draws for 9 INSERTs")
+if draws != 12:
+    fail(f"(f) {draws} draws for 12 INSERTs")
 # One DEFAULT row beside a keyed one: one key drawn, both rows land.
 cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, 'beside'), (90001, 'keyed')")
 conn.commit()
-check_keys("(f)", 73)
+check_keys("(f)", 76)
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IN ('beside', 'keyed') "
                          "AND (id = 90001) = (item = 'keyed')") != "2":
     fail("(f) the DEFAULT row beside a keyed one")
@@ -269,7 +270,7 @@ cur.execute("INSERT INTO orders (item) SELECT 'selected-' || g FROM generate_ser
 if cur.rowcount != 12:
     fail(f"(f) INSERT ... SELECT of 12 rows reported {cur.rowcount}")
 conn.commit()
-check_keys("(f)", 85)
+check_keys("(f)", 88)
 if any(calls(P[g], FORWARDED) for g in GROUPS):
     fail("(f) INSERT ... SELECT wrote through postgres_fdw")
 if sum(1 for g in GROUPS if calls(P[g], 'INSERT INTO orders (item, "id") VALUES%')) < 2:
@@ -289,13 +290,14 @@ nothing_left("(f)")
 # What is not drawn stays refused, nothing sent.
 reset_statements()
 for sql in ("INSERT INTO orders (item) OVERRIDING USER VALUE VALUES ('overriding')",
-            "INSERT INTO orders (id, item) VALUES (1 + 1, 'computed')"):
+            "INSERT INTO orders (id, item) VALUES (1 + 1, 'computed')",
+            "INSERT INTO orders VALUES (DEFAULT, 'm1'), (nextval('orders_id_seq'), 'm2')"):
     expect_error(f"(f) {sql}", lambda: cur.execute(sql), "0A000", 90122)
     conn.rollback()
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 85)
+check_keys("(f)", 88)
 log("(f) DEFAULT as the key, no column list (DEFAULT or past the row), DEFAULT VALUES, a DEFAULT "
     "row beside a keyed one, INSERT ... SELECT: drawn, each on its owner; OVERRIDING and a "
     "computed key refused")
@@ -325,7 +327,7 @@ if got != want:
     fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
 for g in GROUPS:
     helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
-check_keys("(g)", 85)
+check_keys("(g)", 88)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
@@ -355,7 +357,7 @@ restart(P["G1"])
 got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
 if got != str(len(landed)):
     fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
-check_keys("(h)", 85 + len(landed))
+check_keys("(h)", 88 + len(landed))
 nothing_left("(h)")
 log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
     f"{len(refused)} with keys of G1 refused (08S01, no primary)")

@@ -470,7 +470,8 @@ static void insert_defaults_are_located_in_the_text(void **state)
     static const struct {
         const char *sql;
         int width;
-        const char *defaults;     /* per item, row by row: 'D' a lone DEFAULT */
+        const char *defaults;     /* per item, row by row: 'D' a lone DEFAULT, 'N'
+                                     nextval('s') of a literal */
         const char *values;       /* the text of [values_at, values_end) */
         bool default_values;
     } rows[] = {
@@ -480,6 +481,10 @@ static void insert_defaults_are_located_in_the_text(void **state)
         {"INSERT INTO t VALUES ((DEFAULT), 1)", 2, "..", "VALUES", false},
         {"INSERT INTO t DEFAULT  VALUES RETURNING id", 0, "", "DEFAULT  VALUES", true},
         {"INSERT INTO t SELECT 1", 0, "", "", false},
+        {"INSERT INTO t VALUES (nextval('s'), 1), (pg_catalog.NEXTVAL('a.s'::regclass), 2)", 2,
+         "N.N.", "VALUES", false},
+        {"INSERT INTO t VALUES (nextval($1), 1), (nextval('s') + 1, 2), (public.nextval('s'), 3)",
+         2, "......", "VALUES", false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         gc_analysis a;
@@ -488,8 +493,13 @@ static void insert_defaults_are_located_in_the_text(void **state)
         char seen[16] = "";
         int items = a.row_width * a.n_rows;
         for (int k = 0; k < items && k < 15; k++) {
-            size_t at = a.default_at != NULL ? a.default_at[k] : 0;
-            seen[k] = at != 0 && strncasecmp(rows[i].sql + at, "default", 7) == 0 ? 'D' : '.';
+            const gc_value_gap *g = a.gaps != NULL && a.gaps[k].at != 0 ? &a.gaps[k] : NULL;
+            seen[k] = g == NULL ? '.'
+                      : g->sequence == NULL && g->length == 7 &&
+                              strncasecmp(rows[i].sql + g->at, "default", 7) == 0
+                          ? 'D'
+                      : g->sequence != NULL && rows[i].sql[g->at + g->length - 1] == ')' ? 'N'
+                                                                                       : '?';
         }
         size_t vlen = a.values_end - a.values_at;
         if (a.row_width != rows[i].width || strcmp(seen, rows[i].defaults) != 0 ||
