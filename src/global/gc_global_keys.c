@@ -156,12 +156,18 @@ static int draw_member(gc_global *g, bool *inside, gc_error *err)
         *inside = true;
         return held;
     }
+    gc_error last;
+    gc_error_clear(&last);
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        gc_error_clear(err);
-        int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", err);
+        gc_error_clear(&last);
+        int i = gc_global_group_primary(g, gi, NULL, "drawing a sharding key", &last);
         if (i >= 0)
             return i;
     }
+    /* Any one primary would do: say that none answered, and why the last not. */
+    const char *why = strstr(last.message, "; ");
+    gc_error_set(err, "08S01", 0, "drawing a sharding key needs a group's primary, and none "
+                 "answers%s", why != NULL ? why : "");
     return -1;
 }
 
@@ -434,7 +440,7 @@ bool gc_global_draws_keys(gc_global *g, const gc_analysis *a, bool transaction)
 
 /* Fills each key's values: from the connection's cache first, the rest
  * drawn (see draw_member). A member that breaks under its draw is down
- * afterwards: the next choice is another, at most one try per member; keys
+ * afterwards: the next choice is another, one try per member; keys
  * drawn before the break are kept (a sequence's values are unique whoever
  * drew them). */
 static bool fill_keys(gc_global *g, missing_key *keys, int n, gc_error *err)
@@ -456,7 +462,9 @@ static bool fill_keys(gc_global *g, missing_key *keys, int n, gc_error *err)
     }
     if (!short_of_keys)
         return true;
-    for (int tries = 0; tries < g->topo.n_members; tries++) {
+    /* One try more than members: once every open one broke, the last
+     * looks for a primary to open (and says none answers). */
+    for (int tries = 0; tries <= g->topo.n_members; tries++) {
         bool inside;
         int i = draw_member(g, &inside, err);
         if (i < 0)
