@@ -922,6 +922,8 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         if (!gc_ddl_refresh(g, primaries, n, setup_sql, &e) && out->info.sqlstate[0] == '\0')
             out->info = e;
     }
+    if (plan->sequences != GC_DDL_SEQ_NONE)
+        gc_global_forget_drawn_keys(g);
     return true;
 }
 
@@ -996,5 +998,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         return false;
     }
     gc_global_note_transaction_ddl(g, plan->changes_map);
+    if (plan->sequences != GC_DDL_SEQ_NONE)
+        gc_global_forget_drawn_keys(g);
     return true;
 }

@@ -189,6 +189,10 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
                                 bool transaction, gc_error *err);
 /* Whether gc_global_with_drawn_keys would draw keys for the statement. */
 bool gc_global_draws_keys(gc_global *g, const gc_analysis *a, bool transaction);
+/* Drops the keys drawn ahead: this connection's DDL may have restarted a
+ * sequence below them, as a server session's own cached values go with its
+ * ALTER SEQUENCE. */
+void gc_global_forget_drawn_keys(gc_global *g);
 
 bool gc_global_route(gc_global *g, const gc_route_request *req,
                      gc_route_decision *out, gc_error *err);

@@ -502,3 +502,9 @@ char *gc_global_with_drawn_keys(gc_global *g, const char *sql, const gc_analysis
         free(keys[k].values);
     return text;
 }
+
+void gc_global_forget_drawn_keys(gc_global *g)
+{
+    gc_key_cache_destroy(g->key_cache);
+    g->key_cache = NULL;
+}

@@ -174,9 +174,24 @@ if draws != 1:
     fail(f"(c) {draws} draws for the INSERT after a DDL, expected 1 (the kept keys dropped)")
 cur.execute("DROP TABLE drawn_keys_ddl")
 conn.commit()
-check_keys("(c)", 53)
-log(f"(c) SQLExecDirect without a parameter: drawn and placed on {owner}; after a DDL the keys "
-    "drawn ahead are dropped")
+# Under the new map: the first draw takes 1 key, the second 2, keeping 1.
+cur.execute("INSERT INTO orders (item) VALUES ('keeps none')")
+cur.execute("INSERT INTO orders (item) VALUES ('keeps one')")
+conn.commit()
+# ALTER SEQUENCE of the connection drops its kept keys too (they may lie
+# above a restart), as a server session's cached values go with it.
+cur.execute("ALTER SEQUENCE orders_id_seq RESTART WITH 700000")
+conn.commit()
+reset_statements()
+cur.execute("INSERT INTO orders (item) VALUES ('after restart') RETURNING id")
+restarted = cur.fetchone()[0]
+conn.commit()
+if draws_made() != 1 or restarted < 700000:
+    fail(f"(c) after ALTER SEQUENCE ... RESTART the INSERT got key {restarted} with "
+         f"{draws_made()} draws, expected one draw from 700000 on")
+check_keys("(c)", 56)
+log(f"(c) SQLExecDirect without a parameter: drawn and placed on {owner}; after a DDL, and after "
+    f"ALTER SEQUENCE ... RESTART (key {restarted}), the keys drawn ahead are dropped")
 
 # ---- (d) autocommit: several rows in one INSERT, and one row ----
 auto = connect(APP + "auto", autocommit=True)
@@ -185,7 +200,7 @@ reset_statements()
 acur.execute("INSERT INTO orders (item) VALUES ('m1'), ('m2'), ('m3'), ('m4')")
 if acur.rowcount != 4:
     fail(f"(d) the row count of the four-row INSERT is {acur.rowcount}")
-check_keys("(d)", 57)
+check_keys("(d)", 60)
 for g in GROUPS:
     if calls(P[g], FORWARDED):
         fail(f"(d) {P[g]} was written through postgres_fdw")
@@ -202,7 +217,7 @@ for i in range(6):
 if draws_made() != draws:
     fail("(d) a one-row INSERT in autocommit drew its key in the driver")
 helper("app", "G1N1", "DELETE FROM orders WHERE item IS NULL")
-check_keys("(d)", 58)
+check_keys("(d)", 61)
 nothing_left("(d)")
 log(f"(d) autocommit: four rows in one INSERT on {spans} group(s), {prepared_on} prepared; one row "
     "as sent")
@@ -214,7 +229,7 @@ acur.execute("BEGIN")
 for i in range(4):
     acur.execute("INSERT INTO orders (item) VALUES (?)", f"begun-{i}")
 acur.execute("COMMIT")
-check_keys("(d')", 62)
+check_keys("(d')", 65)
 on_owners("(d')", before)
 nothing_left("(d')")
 log("(d') SQL BEGIN, four INSERTs without the key, COMMIT: each on its owner")
@@ -249,7 +264,7 @@ for i in range(3):
     cur.execute("INSERT INTO orders DEFAULT VALUES")
     cur.execute("INSERT INTO orders (id, item) VALUES (nextval('orders_id_seq'), ?)", f"nv-{i}")
     conn.commit()
-check_keys("(f)", 74)
+check_keys("(f)", 77)
 on_owners("(f)", before, sent="INSERT INTO orders %")
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IS NULL") != "3":
     fail("(f) DEFAULT VALUES did not leave three rows of its own")
@@ -259,7 +274,7 @@ if draws != 12:
 # One DEFAULT row beside a keyed one: one key drawn, both rows land.
 cur.execute("INSERT INTO orders (id, item) VALUES (DEFAULT, 'beside'), (90001, 'keyed')")
 conn.commit()
-check_keys("(f)", 76)
+check_keys("(f)", 79)
 if helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item IN ('beside', 'keyed') "
                          "AND (id = 90001) = (item = 'keyed')") != "2":
     fail("(f) the DEFAULT row beside a keyed one")
@@ -270,7 +285,7 @@ cur.execute("INSERT INTO orders (item) SELECT 'selected-' || g FROM generate_ser
 if cur.rowcount != 12:
     fail(f"(f) INSERT ... SELECT of 12 rows reported {cur.rowcount}")
 conn.commit()
-check_keys("(f)", 88)
+check_keys("(f)", 91)
 if any(calls(P[g], FORWARDED) for g in GROUPS):
     fail("(f) INSERT ... SELECT wrote through postgres_fdw")
 if sum(1 for g in GROUPS if calls(P[g], 'INSERT INTO orders (item, "id") VALUES%')) < 2:
@@ -297,7 +312,7 @@ for sql in ("INSERT INTO orders (item) OVERRIDING USER VALUE VALUES ('overriding
 for g in GROUPS:
     if calls(P[g], "INSERT INTO orders%"):
         fail(f"(f) a refused INSERT reached {P[g]}")
-check_keys("(f)", 88)
+check_keys("(f)", 91)
 log("(f) DEFAULT as the key, no column list (DEFAULT or past the row), DEFAULT VALUES, a DEFAULT "
     "row beside a keyed one, INSERT ... SELECT: drawn, each on its owner; OVERRIDING and a "
     "computed key refused")
@@ -327,7 +342,7 @@ if got != want:
     fail(f"(g) the transaction around the refused draw committed balances {got}, expected {want}")
 for g in GROUPS:
     helper("app", P[g], "GRANT USAGE, SELECT, UPDATE ON SEQUENCE orders_id_seq TO app")
-check_keys("(g)", 88)
+check_keys("(g)", 91)
 nothing_left("(g)")
 log("(g) a draw refused (42501) fails its INSERT alone: first statement, and inside a transaction "
     "every group joined, which then committed")
@@ -357,7 +372,7 @@ restart(P["G1"])
 got = helper("app", "G1N1", "SELECT count(*) FROM orders WHERE item LIKE 'after-kill-%'")
 if got != str(len(landed)):
     fail(f"(h) {got} rows after the kill, {len(landed)} INSERTs answered success")
-check_keys("(h)", 88 + len(landed))
+check_keys("(h)", 91 + len(landed))
 nothing_left("(h)")
 log(f"(h) G1's primary killed: {len(landed)} INSERTs drew on another group and landed, "
     f"{len(refused)} with keys of G1 refused (08S01, no primary)")
