@@ -14,10 +14,8 @@
 #include <string.h>
 
 #include "global/gc_ddl.h"
+#include "global/gc_sequence_sql.h"
 #include "util/gc_strbuf.h"
-
-/* Must match GCCTL_SEQUENCE_STRIDE. */
-#define STRIDE 100
 
 /* The sequences of the plan on this group: name, step, MAXVALUE, and the
  * group's slot (its catalog position + 1). */
@@ -38,9 +36,8 @@ static char *targets_sql(const gc_ddl_plan *plan)
         gc_strbuf_append_str(&sb,
             "s.seqrelid IN (SELECT d.objid FROM pg_catalog.pg_depend d"
             " JOIN pg_catalog.pg_class t ON t.oid = d.refobjid AND t.relkind = 'p'"
-            " WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass"
-            " AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
-            " AND d.deptype IN ('a', 'i') AND d.refobjid = pg_catalog.to_regclass(");
+            " WHERE " GC_SQL_DEPEND_OWNS_SEQUENCE("d")
+            " AND d.refobjid = pg_catalog.to_regclass(");
         gc_ddl_append_literal(&sb, plan->sequences_of);
         gc_strbuf_append_str(&sb, "))");
     }
@@ -71,9 +68,9 @@ static bool interleave_one(gc_member *m, const char *name, long long step, long 
     long long next;
     if (!next_value(m, name, step, &next, err))
         return false;
-    long long residue = slot % STRIDE;
-    long long off = ((residue - next % STRIDE) % STRIDE + STRIDE) % STRIDE;
-    if (step == STRIDE && off == 0)
+    long long residue = slot % GC_SEQUENCE_STRIDE, at = next % GC_SEQUENCE_STRIDE;
+    long long off = ((residue - at) % GC_SEQUENCE_STRIDE + GC_SEQUENCE_STRIDE) % GC_SEQUENCE_STRIDE;
+    if (step == GC_SEQUENCE_STRIDE && off == 0)
         return true;
     /* The first value at or above next that ends in the group's slot. */
     long long restart = next + off;
@@ -81,7 +78,7 @@ static bool interleave_one(gc_member *m, const char *name, long long step, long 
         return true;
     char alter[512];
     snprintf(alter, sizeof alter, "ALTER SEQUENCE %s INCREMENT BY %d RESTART WITH %lld", name,
-             STRIDE, restart);
+             GC_SEQUENCE_STRIDE, restart);
     PGresult *done = gc_member_exec(m, alter, err);
     PQclear(done);
     return done != NULL;

@@ -40,15 +40,6 @@ typedef struct missing_key {
     int64_t *values;      /* `needed` keys; owned */
 } missing_key;
 
-/* The item of the column list naming column, or -1. */
-static int listed_item(const gc_analysis *a, const char *column)
-{
-    for (int c = 0; c < a->n_insert_columns; c++)
-        if (a->insert_columns[c] != NULL && strcmp(a->insert_columns[c], column) == 0)
-            return c;
-    return -1;
-}
-
 /* Row r's item `item` when it leaves its column to a sequence, else NULL. */
 static const gc_value_gap *gap_item(const gc_analysis *a, int r, int item)
 {
@@ -73,7 +64,7 @@ static int key_gap_of(const gc_analysis *a, const char *column, int position, ke
         return 1;
     }
     if (a->insert_columns != NULL) {
-        *item = listed_item(a, column);
+        *item = gc_analysis_insert_column(a, column);
         if (*item < 0) {
             *gap = GAP_UNLISTED;
             return a->n_rows;
@@ -171,6 +162,36 @@ static int draw_member(gc_global *g, bool *inside, gc_error *err)
     return -1;
 }
 
+/* pg_catalog.nextval('<sequence>'::pg_catalog.regclass), the draw the
+ * driver makes and the one it writes into an INSERT ... SELECT's query. */
+static void append_nextval(gc_strbuf *sb, const char *sequence)
+{
+    gc_strbuf_append_str(sb, "pg_catalog.nextval(");
+    gc_ddl_append_literal(sb, sequence);
+    gc_strbuf_append_str(sb, "::pg_catalog.regclass)");
+}
+
+/* ", column" for each key the column list leaves out, in key order: the
+ * order each row's values are added in. */
+static void append_unlisted_columns(gc_strbuf *sb, const missing_key *keys, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (keys[k].gap == GAP_UNLISTED) {
+            gc_strbuf_append_str(sb, ", ");
+            gc_sql_append_identifier(sb, keys[k].column);
+        }
+}
+
+/* Whether a drawn key goes into an identity GENERATED ALWAYS column: the
+ * INSERT then needs OVERRIDING SYSTEM VALUE. */
+static bool any_always(const missing_key *keys, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (keys[k].always)
+            return true;
+    return false;
+}
+
 /* The keys key still wants, drawn on member i, with as many more as the
  * cache asks (kept there); inside its open transaction, behind a
  * savepoint, so a failing draw (no privilege on the sequence, say) fails
@@ -183,10 +204,9 @@ static bool draw(gc_global *g, int i, bool inside, missing_key *key, gc_error *e
     gc_strbuf_init(&sb);
     if (inside)
         gc_strbuf_append_str(&sb, "SAVEPOINT gc_draw; ");
-    gc_strbuf_append_str(&sb, "SELECT pg_catalog.nextval(");
-    gc_ddl_append_literal(&sb, key->sequence);
-    gc_strbuf_appendf(&sb, "::pg_catalog.regclass) FROM pg_catalog.generate_series(1, %d)",
-                      wanted + spare);
+    gc_strbuf_append_str(&sb, "SELECT ");
+    append_nextval(&sb, key->sequence);
+    gc_strbuf_appendf(&sb, " FROM pg_catalog.generate_series(1, %d)", wanted + spare);
     if (inside)
         gc_strbuf_append_str(&sb, "; RELEASE SAVEPOINT gc_draw");
     char *sql = gc_strbuf_take(&sb);
@@ -326,11 +346,9 @@ static int edit_order(const void *x, const void *y)
  * runs out. */
 static char *text_with_keys(const char *sql, const gc_analysis *a, missing_key *keys, int n)
 {
-    bool always = false, unlisted = false;
-    for (int k = 0; k < n; k++) {
-        always = always || keys[k].always;
+    bool always = any_always(keys, n), unlisted = false;
+    for (int k = 0; k < n; k++)
         unlisted = unlisted || keys[k].gap == GAP_UNLISTED;
-    }
     key_edits ke = { .edits = calloc(2 + (size_t)a->n_rows * (size_t)(n + 1), sizeof(text_edit)) };
     gc_strbuf_init(&ke.pieces);
     if (ke.edits == NULL)
@@ -340,11 +358,7 @@ static char *text_with_keys(const char *sql, const gc_analysis *a, missing_key *
     } else {
         if (unlisted) {
             edit_begin(&ke, a->insert_list_close, 0);
-            for (int k = 0; k < n; k++)
-                if (keys[k].gap == GAP_UNLISTED) {
-                    gc_strbuf_append_str(&ke.pieces, ", ");
-                    gc_sql_append_identifier(&ke.pieces, keys[k].column);
-                }
+            append_unlisted_columns(&ke.pieces, keys, n);
             edit_end(&ke);
         }
         if (always) {
@@ -385,20 +399,14 @@ static char *query_with_keys(const char *sql, const gc_analysis *a, const missin
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     gc_strbuf_append(&sb, sql, a->insert_list_close);
-    bool always = false;
-    for (int k = 0; k < n; k++) {
-        gc_strbuf_append_str(&sb, ", ");
-        gc_sql_append_identifier(&sb, keys[k].column);
-        always = always || keys[k].always;
-    }
+    append_unlisted_columns(&sb, keys, n);   /* every key: a query has no DEFAULT items */
     gc_strbuf_append(&sb, sql + a->insert_list_close, a->query_offset - a->insert_list_close);
-    if (always)
+    if (any_always(keys, n))
         gc_strbuf_append_str(&sb, "OVERRIDING SYSTEM VALUE ");
     gc_strbuf_append_str(&sb, "SELECT gc_rows.*");
     for (int k = 0; k < n; k++) {
-        gc_strbuf_append_str(&sb, ", pg_catalog.nextval(");
-        gc_ddl_append_literal(&sb, keys[k].sequence);
-        gc_strbuf_append_str(&sb, "::pg_catalog.regclass)");
+        gc_strbuf_append_str(&sb, ", ");
+        append_nextval(&sb, keys[k].sequence);
     }
     gc_strbuf_append_str(&sb, " FROM (");
     gc_strbuf_append(&sb, sql + a->query_offset, a->query_length);

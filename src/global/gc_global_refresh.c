@@ -178,12 +178,12 @@ static void take_notifications(gc_global *g)
     if (r->listener < 0)
         return;
     int64_t v = -1;
-    if (gc_member_take_notifications(g->members[r->listener], GC_CHANNEL, &v) &&
-        (v < 0 || v > g->topo.version)) {
-        r->heard = true;
-        if (v > r->heard_version)
-            r->heard_version = v;
-    }
+    if (!gc_member_take_notifications(g->members[r->listener], GC_CHANNEL, &v))
+        return;
+    if (v < 0)
+        r->heard = true;   /* no version in the payload: ask the server */
+    else
+        gc_global_refresh_heard(g, v);
 }
 
 bool gc_global_refresh_pending(gc_global *g)

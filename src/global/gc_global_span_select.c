@@ -52,10 +52,7 @@ bool gc_span_select_plan(const gc_shard_table *t, const gc_analysis *a, int *key
             key_at[k] = gc_shard_table_key_position(t, k);
             continue;
         }
-        key_at[k] = -1;
-        for (int c = 0; c < a->n_insert_columns; c++)
-            if (a->insert_columns[c] != NULL && strcmp(a->insert_columns[c], name) == 0)
-                key_at[k] = c;
+        key_at[k] = gc_analysis_insert_column(a, name);
         if (key_at[k] < 0) {
             gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE, "an INSERT ... "
                          "SELECT into sharded table %s must list its sharding key column %s: "

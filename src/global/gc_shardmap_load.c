@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global/gc_sequence_sql.h"
 #include "global/gc_shardmap_internal.h"
 #include "placement/gc_pghash.h"
 
@@ -29,9 +30,9 @@
     " (SELECT quote_ident(sn.nspname) || '.' || quote_ident(sc.relname)"     \
     "  FROM pg_depend d JOIN pg_class sc ON sc.oid = d.objid AND sc.relkind = 'S'" \
     "  JOIN pg_namespace sn ON sn.oid = sc.relnamespace"                     \
-    "  WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass" \
+    "  WHERE " GC_SQL_DEPEND_OWNS_SEQUENCE("d")                              \
     "  AND d.refobjid = pt.partrelid AND d.refobjsubid = k.attnum"           \
-    "  AND d.deptype IN ('a', 'i') LIMIT 1), a.attidentity"                  \
+    "  LIMIT 1), a.attidentity"                                              \
     " FROM pg_partitioned_table pt"                                          \
     " JOIN pg_class c ON c.oid = pt.partrelid"                               \
     " JOIN pg_namespace n ON n.oid = c.relnamespace"                         \

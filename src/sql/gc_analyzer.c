@@ -40,11 +40,9 @@ size_t gc_az_skip_parens(const gc_az *az, size_t i, size_t end)
     return end;
 }
 
-char *gc_az_ident(gc_az *az, size_t i)
+char *gc_az_identifier_of(gc_az *az, const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
-    if (i >= az->n)
-        return NULL;
-    size_t len = gc_sql_token_identifier(&az->lx, &az->tok[i], NULL, 0);
+    size_t len = gc_sql_token_identifier(lx, tok, NULL, 0);
     if (len == 0)
         return NULL;
     char *s = malloc(len + 1);
@@ -52,8 +50,13 @@ char *gc_az_ident(gc_az *az, size_t i)
         az->oom = true;
         return NULL;
     }
-    gc_sql_token_identifier(&az->lx, &az->tok[i], s, len + 1);
+    gc_sql_token_identifier(lx, tok, s, len + 1);
     return s;
+}
+
+char *gc_az_ident(gc_az *az, size_t i)
+{
+    return i < az->n ? gc_az_identifier_of(az, &az->lx, &az->tok[i]) : NULL;
 }
 
 /* Collects the code tokens of the text into az->tok. Returns false with err
@@ -341,6 +344,14 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     if (out->n_columns == 0 && out->not_routable == NULL)
         out->not_routable = "no column pinned to a value";
     return true;
+}
+
+int gc_analysis_insert_column(const gc_analysis *a, const char *column)
+{
+    for (int c = 0; a->insert_columns != NULL && c < a->n_insert_columns; c++)
+        if (a->insert_columns[c] != NULL && strcmp(a->insert_columns[c], column) == 0)
+            return c;
+    return -1;
 }
 
 void gc_analysis_free(gc_analysis *a)

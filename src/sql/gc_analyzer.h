@@ -153,4 +153,8 @@ typedef struct gc_analysis {
 bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err);
 void gc_analysis_free(gc_analysis *a);
 
+/* The item of the INSERT's column list that names column (as the server
+ * stores it), or -1: none, or no column list. */
+int gc_analysis_insert_column(const gc_analysis *a, const char *column);
+
 #endif

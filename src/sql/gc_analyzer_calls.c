@@ -302,42 +302,28 @@ bool gc_az_write_calls_plain(const gc_az *az)
     return true;
 }
 
-/* Takes the next part of a name as regclass reads it from text at *p
- * (`name`, folded to lower case, or `"Name"`, as written): a malloc'd copy,
- * NULL when there is none (or memory runs out: az->oom). */
-static char *regclass_part(gc_az *az, const char **p)
+/* Reads text as regclass does, `name` or `schema.name` (the lexer's
+ * identifiers: unquoted folded, "..." kept), into *schema (NULL when
+ * unqualified) and *name. False when the text is no such name. */
+static bool regclass_name(gc_az *az, const char *text, char **schema, char **name)
 {
-    const char *s = *p;
-    char *out = malloc(strlen(s) + 1);
-    if (out == NULL) {
-        az->oom = true;
-        return NULL;
-    }
-    size_t n = 0;
-    if (*s == '"') {
-        for (s++; *s != '\0'; s++) {
-            if (*s == '"' && s[1] != '"')
-                break;
-            if (*s == '"')
-                s++;
-            out[n++] = *s;
-        }
-        if (*s != '"') {
-            free(out);
-            return NULL;
-        }
-        s++;
-    } else {
-        for (; *s != '\0' && *s != '.'; s++)
-            out[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
-    }
-    out[n] = '\0';
-    *p = s;
-    if (n == 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, text, strlen(text));
+    gc_sql_token tok[4];
+    int n = 0;
+    while (n < 4 && gc_sql_lexer_next_code(&lx, &tok[n]))
+        n++;
+    bool qualified = n == 3 && gc_sql_token_is_punct(&lx, &tok[1], '.');
+    if (n != 1 && !qualified)
+        return false;
+    *schema = qualified ? gc_az_identifier_of(az, &lx, &tok[0]) : NULL;
+    *name = gc_az_identifier_of(az, &lx, &tok[n - 1]);
+    if (*name != NULL && (!qualified || *schema != NULL))
+        return true;
+    free(*schema);
+    free(*name);
+    *schema = *name = NULL;
+    return false;
 }
 
 void gc_az_find_sequence(gc_az *az)
@@ -355,19 +341,7 @@ void gc_az_find_sequence(gc_az *az)
             free(v.literal);
             return;   /* the sequence comes from a parameter or an expression */
         }
-        const char *p = v.literal;
-        char *first = regclass_part(az, &p), *second = NULL;
-        if (first != NULL && *p == '.') {
-            p++;
-            second = regclass_part(az, &p);
-        }
-        if (first != NULL && *p == '\0' && (second != NULL || strchr(v.literal, '.') == NULL)) {
-            out->sequence_schema = second != NULL ? first : NULL;
-            out->sequence = second != NULL ? second : first;
-        } else {
-            free(first);
-            free(second);
-        }
+        regclass_name(az, v.literal, &out->sequence_schema, &out->sequence);
         free(v.literal);
         return;
     }

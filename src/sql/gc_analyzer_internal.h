@@ -35,6 +35,9 @@ size_t gc_az_skip_parens(const gc_az *az, size_t i, size_t end);
 /* A malloc'd copy of the identifier token i names (folded or unquoted);
  * NULL when it is no identifier or memory runs out (then az->oom). */
 char *gc_az_ident(gc_az *az, size_t i);
+/* The same for token tok of another lexer lx (a literal's text read as a
+ * name). */
+char *gc_az_identifier_of(gc_az *az, const gc_sql_lexer *lx, const gc_sql_token *tok);
 
 /* Parses a value that fills tokens [i, end) exactly: $n or a literal, with
  * optional casts. Returns end and fills *v (literal malloc'd) on success;

@@ -16,9 +16,8 @@ static const char owned_sql[] =
     " FROM pg_catalog.pg_depend d"
     " JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid"
     " JOIN pg_catalog.pg_sequence q ON q.seqrelid = d.objid"
-    " WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass"
-    "   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass"
-    "   AND d.refobjid = pg_catalog.to_regclass($1) AND d.deptype IN ('a', 'i')"
+    " WHERE " GC_SQL_DEPEND_OWNS_SEQUENCE("d")
+    "   AND d.refobjid = pg_catalog.to_regclass($1)"
     " ORDER BY a.attname";
 
 /* One group's copy of one column's sequence. */
@@ -57,9 +56,9 @@ static bool interleave_column(const gcctl_sequence_group *groups, copy *copies, 
     for (size_t i = 0; i < n; i++) {
         if (!read_state(&groups[i], &copies[i], err))
             return false;
-        long long slot = (long long)(i + 1) % GCCTL_SEQUENCE_STRIDE;
-        in_place = in_place && copies[i].step == GCCTL_SEQUENCE_STRIDE &&
-                   next_value(&copies[i]) % GCCTL_SEQUENCE_STRIDE == slot;
+        long long slot = (long long)(i + 1) % GC_SEQUENCE_STRIDE;
+        in_place = in_place && copies[i].step == GC_SEQUENCE_STRIDE &&
+                   next_value(&copies[i]) % GC_SEQUENCE_STRIDE == slot;
         any_called = any_called || copies[i].called;
         if (copies[i].last > highest)
             highest = copies[i].last;
@@ -68,11 +67,11 @@ static bool interleave_column(const gcctl_sequence_group *groups, copy *copies, 
         return true;
     /* Above every value any copy may have handed out; a sequence never
      * drawn from anywhere starts at its group's position. */
-    long long base = any_called ? (highest / GCCTL_SEQUENCE_STRIDE + 1) * GCCTL_SEQUENCE_STRIDE : 0;
+    long long base = any_called ? (highest / GC_SEQUENCE_STRIDE + 1) * GC_SEQUENCE_STRIDE : 0;
     for (size_t i = 0; i < n; i++) {
         char sql[512];
         snprintf(sql, sizeof sql, "ALTER SEQUENCE %s INCREMENT BY %d RESTART WITH %lld",
-                 copies[i].name, GCCTL_SEQUENCE_STRIDE, base + (long long)i + 1);
+                 copies[i].name, GC_SEQUENCE_STRIDE, base + (long long)i + 1);
         if (!gcctl_exec(groups[i].conn, groups[i].who, sql, err))
             return false;
     }

@@ -4,7 +4,7 @@
  * copy of each sequence a column owns (serial, identity). Drawn on two
  * groups, two copies would hand out the same keys. The copies are
  * interleaved instead: on the group at spec position p (1, 2, ...) the
- * sequence steps by GCCTL_SEQUENCE_STRIDE and yields values whose remainder
+ * sequence steps by GC_SEQUENCE_STRIDE and yields values whose remainder
  * by the stride is p, so no two groups ever hand out the same value, and
  * the last two digits of a key tell the group that drew it.
  */
@@ -14,11 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gcctl_spec.h"
+#include "global/gc_sequence_sql.h"
 #include "util/gc_error.h"
-
-/* The step of every interleaved sequence, and so the most groups a
- * cluster may have. */
-#define GCCTL_SEQUENCE_STRIDE 100
 
 /* One group's primary, connected to the cluster database as superuser. */
 typedef struct gcctl_sequence_group {

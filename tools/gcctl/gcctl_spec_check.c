@@ -79,10 +79,10 @@ static bool check_members(gcctl_spec *spec, gc_error *err)
             gcctl_strlist_push(&spec->groups, m->group);
         }
     }
-    if (spec->groups.n > GCCTL_SEQUENCE_STRIDE)
+    if (spec->groups.n > GC_SEQUENCE_STRIDE)
         return fail_pos(err, spec, spec->members[0].pos,
                         "a cluster has at most %d groups (the step of its interleaved "
-                        "sequences), this one %zu", GCCTL_SEQUENCE_STRIDE, spec->groups.n);
+                        "sequences), this one %zu", GC_SEQUENCE_STRIDE, spec->groups.n);
     for (size_t i = 0; i < spec->nmembers; i++)
         for (size_t g = 0; g < spec->groups.n; g++)
             if (strcasecmp(spec->members[i].name, spec->groups.items[g]) == 0)

@@ -531,6 +531,7 @@ static void sequence_of_nextval_is_read_from_its_literal(void **state)
         {"SELECT nextval('s') FROM t", NULL, NULL},
         {"SELECT public.nextval('s')", NULL, NULL},
         {"SELECT nextval('a.b.c')", NULL, NULL},
+        {"SELECT nextval('s.\"x')", NULL, NULL},   /* the schema read, the name not */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         gc_analysis a;
