@@ -689,6 +689,7 @@ void gc_global_destroy(gc_global *g)
     gc_temp_tables_destroy(g->temps);
     gc_key_cache_destroy(g->key_cache);
     gc_global_unknown_writes_free(g);
+    gc_global_zone_memo_free(g);
     free(g);
 }
 

@@ -108,6 +108,9 @@ struct gc_global {
     struct gc_key_cache *key_cache; /* keys drawn ahead (gc_key_cache.h); NULL
                                       until the first draw; owned */
     int sequence_cache;            /* SequenceCache */
+    struct gc_zone_memo *zone_memo; /* UTC times of local timestamptz keys
+                                      asked of the server (gc_global_zone.c);
+                                      NULL until the first; owned */
     bool changed_settings;         /* with pool: a statement may have changed a
                                       setting the driver does not log
                                       (set_config): RESET ALL for the next
@@ -121,6 +124,14 @@ int gc_global_catalog_query_member(gc_global *g);
 void gc_global_refresh_heard(gc_global *g, int64_t version);
 /* Frees what gc_global_check_unknown_write remembered. */
 void gc_global_unknown_writes_free(gc_global *g);
+
+/* A timestamptz sharding key's text with the session TimeZone's UTC offset
+ * written in when it has none (gc_global_zone.c): text itself when it
+ * needs none or the offset cannot be had, else buf. */
+#define GC_GLOBAL_ZONED_KEY_MAX 96
+const char *gc_global_zoned_key(gc_global *g, const char *text,
+                                char buf[GC_GLOBAL_ZONED_KEY_MAX]);
+void gc_global_zone_memo_free(gc_global *g);
 
 /* Whether the open transaction was lost with its member (the application
  * has not rolled back yet); cleared as the rules of gc_outcome.h say

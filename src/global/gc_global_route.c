@@ -13,6 +13,7 @@
 
 #include "global/gc_temp_tables.h"
 #include "member/gc_member_notify.h"
+#include "placement/gc_keyval.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
  * runs something, so an idle session still looks like a standby. When a
@@ -176,15 +177,18 @@ static int key_tuples(const gc_analysis *a, const gc_shard_table *t,
 
 /* The group of key tuple j, or -1 with *why (a parameter whose value is
  * not known, a key the map cannot place). */
-static int place_tuple(const gc_global *g, const gc_route_request *req,
+static int place_tuple(gc_global *g, const gc_route_request *req,
                        const gc_shard_table *t, const gc_pinned_column *const *cols, int nk,
                        int j, bool *from_param, const char **why)
 {
     const char *texts[32];
+    char zoned[32][GC_GLOBAL_ZONED_KEY_MAX];
     bool known = true;
     for (int k = 0; k < nk; k++) {
         const gc_value_source *v = &cols[k]->values[cols[k]->n_values == 1 ? 0 : j];
         texts[k] = value_text(v, req, &known, from_param);
+        if (gc_keytype_of_oid(gc_shard_table_key_type(t, k)) == GC_KEY_TIMESTAMPTZ)
+            texts[k] = gc_global_zoned_key(g, texts[k], zoned[k]);
     }
     if (!known) {
         *why = "a key parameter's value is not known";

@@ -98,4 +98,10 @@ int gc_keyval_compare(const gc_keyval *a, const gc_keyval *b);
  * computes it (support function 2). False for a type it cannot hash. */
 bool gc_keyval_hash(const gc_keyval *v, uint64_t seed, uint64_t *out);
 
+/* Whether text is a timestamp in a form gc_keyval_parse takes but without
+ * a UTC offset (not a special value): a timestamptz key the session's
+ * TimeZone must complete. *has_time: a time of day is written (else the
+ * text is a date alone, midnight). */
+bool gc_keyval_timestamp_is_local(const char *text, size_t len, bool *has_time);
+
 #endif

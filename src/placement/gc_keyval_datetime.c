@@ -1,6 +1,8 @@
 /* Date and timestamp text to PostgreSQL's internal values (see header). */
 #include "placement/gc_keyval_datetime.h"
 
+#include "placement/gc_keyval.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -177,18 +179,31 @@ static bool read_offset(cursor *c, int64_t *secs)
     return true;
 }
 
-/* Parses the timestamp forms listed in the header. */
-bool gc_keyval_parse_timestamp(const char *s, size_t len, bool with_tz, int32_t typmod,
-                               int64_t *usecs, const char **why)
+/* A timestamp's text read in parts: the local time in microseconds since
+ * 2000-01-01 and the offset it gives, if any. */
+typedef struct timestamp_parts {
+    int64_t local;          /* INT64_MAX / INT64_MIN for +/-infinity */
+    bool special;           /* infinity, -infinity or epoch: no offset applies */
+    bool has_time, has_offset;
+    int64_t offset;         /* seconds east of UTC */
+} timestamp_parts;
+
+/* Reads the timestamp forms listed in the header into *ts. */
+static bool read_timestamp(const char *s, size_t len, int32_t typmod, timestamp_parts *ts,
+                           const char **why)
 {
+    memset(ts, 0, sizeof *ts);
     cursor c = {s, s + len};
     skip_blanks(&c);
     while (c.end > c.p && is_blank(c.end[-1]))
         c.end--;
     switch (special_value(&c)) {
-    case SPECIAL_INFINITY: *usecs = INT64_MAX; return true;
-    case SPECIAL_MINUS_INFINITY: *usecs = INT64_MIN; return true;
-    case SPECIAL_EPOCH: *usecs = (int64_t)UNIX_EPOCH_DAY * USECS_PER_DAY; return true;
+    case SPECIAL_INFINITY: ts->local = INT64_MAX; ts->special = true; return true;
+    case SPECIAL_MINUS_INFINITY: ts->local = INT64_MIN; ts->special = true; return true;
+    case SPECIAL_EPOCH:
+        ts->local = (int64_t)UNIX_EPOCH_DAY * USECS_PER_DAY;
+        ts->special = true;
+        return true;
     case SPECIAL_NONE: break;
     }
     *why = "timestamp is not in ISO form YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM]";
@@ -236,20 +251,41 @@ bool gc_keyval_parse_timestamp(const char *s, size_t len, bool with_tz, int32_t 
     if (h > 24 || m > 59 || sec > 59 || (h == 24 && (m || sec || frac)))
         return false;
     skip_blanks(&c);
-    int64_t offset = 0;
-    bool has_offset = false;
     if (c.p < c.end) {
-        if (!has_time || !read_offset(&c, &offset) || c.p != c.end)
+        if (!has_time || !read_offset(&c, &ts->offset) || c.p != c.end)
             return false;
-        has_offset = true;
+        ts->has_offset = true;
     }
-    if (with_tz && !has_offset) {
+    ts->has_time = has_time;
+    ts->local = (int64_t)days * USECS_PER_DAY +
+                ((int64_t)h * 3600 + m * 60 + sec) * USECS_PER_SEC + frac;
+    return true;
+}
+
+bool gc_keyval_parse_timestamp(const char *s, size_t len, bool with_tz, int32_t typmod,
+                               int64_t *usecs, const char **why)
+{
+    timestamp_parts ts;
+    if (!read_timestamp(s, len, typmod, &ts, why))
+        return false;
+    if (ts.special || !with_tz) {
+        *usecs = ts.local;   /* timestamp without time zone ignores a given offset */
+        return true;
+    }
+    if (!ts.has_offset) {
         *why = "timestamptz without an explicit UTC offset depends on the session TimeZone";
         return false;
     }
-    if (!with_tz)
-        offset = 0;   /* timestamp without time zone ignores a given offset */
-    *usecs = (int64_t)days * USECS_PER_DAY +
-             ((int64_t)h * 3600 + m * 60 + sec - offset) * USECS_PER_SEC + frac;
+    *usecs = ts.local - ts.offset * USECS_PER_SEC;
+    return true;
+}
+
+bool gc_keyval_timestamp_is_local(const char *s, size_t len, bool *has_time)
+{
+    timestamp_parts ts;
+    const char *why;
+    if (!read_timestamp(s, len, -1, &ts, &why) || ts.special || ts.has_offset)
+        return false;
+    *has_time = ts.has_time;
     return true;
 }
