@@ -811,6 +811,7 @@ void gc_global_release_pin(gc_global *g)
                                          gc_member_generation(g->members[g->pinned]));
     }
     g->pinned = -1;
+    g->n_reaching = 0;
 }
 
 struct gc_temp_tables *gc_global_temp_tables(gc_global *g)

@@ -176,6 +176,7 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
             PQclear(gc_member_exec(g->members[g->pinned], "ROLLBACK", &ignored));
         }
         g->pinned = -1;
+        g->n_reaching = 0;
     }
     gc_global_sync_router(g);
 }

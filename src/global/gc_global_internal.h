@@ -76,6 +76,14 @@ struct gc_global {
                                       the autocommit statement) may reach rows
                                       of another group, through postgres_fdw
                                       (gc_global_route.c) */
+    int n_reaching;                /* members of the open transaction that
+                                      ran a statement that may reach another
+                                      group through postgres_fdw (such a
+                                      member cannot PREPARE): 0, 1 (then
+                                      `reaching`), 2 for several or unknown
+                                      (gc_global_route.c; the commit's decider
+                                      is chosen by it, gc_global_spread.c) */
+    int reaching;
     bool statement_marked;         /* the autocommit statement routed last
                                       carries the statement mark
                                       (gc_global_statement_marked) */

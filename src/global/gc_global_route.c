@@ -367,6 +367,41 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
     return a->table == NULL || g->map == NULL || gc_global_cluster_table(g, a) != NULL;
 }
 
+/* Whether the statement, run on member i in a transaction, may reach
+ * another group's rows through postgres_fdw there (after which PostgreSQL
+ * refuses to PREPARE i's part): all but transaction control and a
+ * statement of one cluster table (gc_analysis.one_relation) whose rows are
+ * all in i's group. owner and all_in as for writes_outside. */
+static bool may_reach_out(gc_global *g, const gc_route_request *req, int i, int owner,
+                          bool all_in)
+{
+    const gc_analysis *a = req->analysis;
+    switch (a != NULL ? a->kind : GC_SQL_UNKNOWN) {
+    case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
+    case GC_SQL_SET: case GC_SQL_SHOW:
+        return false;
+    default:
+        break;
+    }
+    if (a == NULL || !a->one_relation || g->map == NULL || gc_global_cluster_table(g, a) == NULL)
+        return true;
+    if (owner == -2)
+        owner = keyed_owner(g, req, &all_in);
+    return owner != g->topo.members[i].group || !all_in;
+}
+
+/* Counts member i among the open transaction's members that may have
+ * reached another group (gc_global_internal.h, n_reaching). */
+static void note_reaching(gc_global *g, int i)
+{
+    if (g->n_reaching == 0)
+        g->reaching = i;
+    else if (g->reaching != i)
+        g->n_reaching = 2;
+    if (g->n_reaching == 0)
+        g->n_reaching = 1;
+}
+
 static gc_route_access access_of(const gc_route_request *req)
 {
     if (req->serializable || req->creates_temp)
@@ -556,6 +591,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     if (!names_temp && a != NULL && a->kind == GC_SQL_DDL &&
         gc_global_truncate_spans(g, req->sql, true)) {
         out->spans = true;
+        g->n_reaching = 2;
         return true;
     }
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
@@ -570,6 +606,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         int owner = group_by_key(g, &keyed, &why, &source, &all_in);
         if (spans_groups(g, req, owner, all_in)) {
             out->spans = true;
+            g->n_reaching = 2;
             return true;
         }
         if (refuse_spanning_write(g, req, owner, all_in, why, err))
@@ -609,6 +646,8 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
      * its later statements need not be placed. */
     if (!g->may_write_elsewhere && writes_outside(g, req, out->group, -2, false))
         g->may_write_elsewhere = true;
+    if (names_temp || may_reach_out(g, req, out->member, -2, false))
+        note_reaching(g, out->member);
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                    table_name(req->analysis), g->topo.members[out->member].name,
                    out->reason);
@@ -686,8 +725,10 @@ static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int 
     out->reason = reason;
     g->stats[member].routed_by_policy++;
     g->may_write_elsewhere = writes_outside(g, req, out->group, -2, false);
-    if (req->transaction)
+    if (req->transaction) {
         g->pinned = member;
+        note_reaching(g, member);   /* temporary tables: it cannot PREPARE */
+    }
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)%s",
                    table_name(req->analysis), g->topo.members[member].name, out->reason,
                    req->transaction ? ", pinned for the transaction" : "");
@@ -786,6 +827,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         choose(g, req, access, &c);    /* a member came back */
     if (spans_groups(g, req, c.owner, c.all_in)) {
         out->spans = true;
+        if (req->transaction)
+            g->n_reaching = 2;
         return true;
     }
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))
@@ -823,8 +866,11 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         g->stats[c.member].routed_by_key++;
     else
         g->stats[c.member].routed_by_policy++;
-    if (req->transaction)
+    if (req->transaction) {
         g->pinned = c.member;
+        if (may_reach_out(g, req, c.member, c.owner, c.all_in))
+            note_reaching(g, c.member);
+    }
     gc_trace_write(g->trace, GC_TRACE_INFO,
                    "route: table %s, key from %s -> group %s (%s%s%s), member %s (%s)%s",
                    table_name(req->analysis), c.source, g->topo.groups[c.group].name,

@@ -447,6 +447,28 @@ static void raise_version(gc_global *g, const int *members, int n, const char *s
         *info = e;
 }
 
+/* The decider is the member whose own COMMIT decides; every other member
+ * of the transaction PREPAREs first. PostgreSQL cannot PREPARE a part that
+ * used postgres_fdw or a temporary table, so when the one member that may
+ * have (n_reaching) is a joined one, it takes the pin's place: the pin ran
+ * only statements of its own group's rows and can prepare. DDL keeps its
+ * coordinator (its catalog steps are written for it). */
+static void choose_decider(gc_global *g)
+{
+    if (g->txn_ddl || g->n_reaching != 1 || g->reaching == g->pinned)
+        return;
+    for (int k = 0; k < g->n_joined; k++) {
+        if (g->joined[k] != g->reaching)
+            continue;
+        gc_trace_write(g->trace, GC_TRACE_INFO, "the commit is decided on %s, which may have "
+                       "read another group through postgres_fdw; %s prepares",
+                       g->topo.members[g->reaching].name, g->topo.members[g->pinned].name);
+        g->joined[k] = g->pinned;
+        g->pinned = g->reaching;
+        return;
+    }
+}
+
 gc_spread_outcome gc_global_commit_spread(gc_global *g, const char *setup_sql, gc_error *err,
                                           gc_error *info)
 {
@@ -456,6 +478,7 @@ gc_spread_outcome gc_global_commit_spread(gc_global *g, const char *setup_sql, g
         gc_global_txn_lost_error(err);
         return GC_SPREAD_NOT_COMMITTED;
     }
+    choose_decider(g);
     int n = g->n_joined + 1;
     int members[n];
     members[0] = g->pinned;

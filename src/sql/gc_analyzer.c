@@ -335,6 +335,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
                      out->kind == GC_SQL_DELETE || out->kind == GC_SQL_MERGE;
     out->plain_write = row_write && !out->several && !cte_modifies &&
                        gc_az_write_calls_plain(&az);
+    out->one_relation = !out->several && gc_az_names_one_relation(&az);
     free(az.tok);
     if (az.oom) {
         gc_analysis_free(out);

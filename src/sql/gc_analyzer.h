@@ -82,6 +82,14 @@ typedef struct gc_analysis {
                              calls are all built-ins known to read (or sequence
                              functions): it writes its one table and nothing
                              else (its table's triggers are not looked into) */
+    bool one_relation;    /* one SELECT, INSERT, UPDATE or DELETE alone in
+                             the text, without WITH, naming its target table
+                             and no other relation (no subquery, join, FROM
+                             list of several, UPDATE ... FROM, DELETE ...
+                             USING), whose function calls are all built-ins
+                             known to read (a write's: or sequence functions):
+                             run where its target's rows are, it reads
+                             nothing of another server */
     bool locking_read;    /* one SELECT alone in the text that writes nothing
                              but row locks: a locking clause (FOR UPDATE,
                              NO KEY UPDATE, SHARE, KEY SHARE), no INTO, no

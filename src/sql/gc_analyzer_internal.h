@@ -63,6 +63,10 @@ gc_az_call_class gc_az_classify_calls(const gc_az *az);
  * function: its function calls cannot write a row anywhere. */
 bool gc_az_write_calls_plain(const gc_az *az);
 
+/* Whether the main statement names its target and no other relation, its
+ * calls all known to read (gc_analysis.one_relation; gc_analyzer_relations.c). */
+bool gc_az_names_one_relation(const gc_az *az);
+
 /* True when the name lists are sorted as bsearch needs (a unit test asks). */
 bool gc_az_function_lists_sorted(void);
 

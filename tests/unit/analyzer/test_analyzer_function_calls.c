@@ -172,23 +172,74 @@ static const plain_case plain_cases[] = {
     {"DO $$ BEGIN NULL; END $$", false},
 };
 
-static void plain_writes_call_only_readers(void **state)
+static bool plain_write_of(const gc_analysis *a)
 {
-    (void)state;
+    return a->plain_write;
+}
+
+static bool one_relation_of(const gc_analysis *a)
+{
+    return a->one_relation;
+}
+
+/* How many of the n checks the analysis's flag (named `name`) gets wrong,
+ * each printed. */
+static int flag_mismatches(const plain_case *checks, size_t n,
+                           bool (*flag)(const gc_analysis *), const char *name)
+{
     int failures = 0;
-    for (size_t i = 0; i < sizeof plain_cases / sizeof plain_cases[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         gc_analysis a;
         gc_error err;
-        if (!gc_analyze(plain_cases[i].sql, strlen(plain_cases[i].sql), &a, &err))
-            fail_msg("%s: analysis failed: %s", plain_cases[i].sql, err.message);
-        if (a.plain_write != plain_cases[i].plain) {
+        if (!gc_analyze(checks[i].sql, strlen(checks[i].sql), &a, &err))
+            fail_msg("%s: analysis failed: %s", checks[i].sql, err.message);
+        if (flag(&a) != checks[i].plain) {
             failures++;
-            print_error("%s\n  plain_write %d, want %d\n", plain_cases[i].sql, a.plain_write,
-                        plain_cases[i].plain);
+            print_error("%s\n  %s %d, want %d\n", checks[i].sql, name, flag(&a), checks[i].plain);
         }
         gc_analysis_free(&a);
     }
-    assert_int_equal(failures, 0);
+    return failures;
+}
+
+static void plain_writes_call_only_readers(void **state)
+{
+    (void)state;
+    assert_int_equal(flag_mismatches(plain_cases, sizeof plain_cases / sizeof plain_cases[0],
+                                     plain_write_of, "plain_write"), 0);
+}
+
+/* A statement of one relation (gc_analysis.one_relation) reads nothing of
+ * another server when it runs where its target's rows are: a transaction's
+ * member that ran only such statements can PREPARE its part (the global
+ * connection picks its commit's decider by it). */
+static const plain_case relation_cases[] = {
+    {"SELECT balance FROM accounts WHERE id = $1", true},
+    {"SELECT extract(year FROM at), substring(s FROM 2) FROM t WHERE k = 1 ORDER BY 1", true},
+    {"SELECT * FROM t WHERE k = 1 FOR UPDATE", true},
+    {"INSERT INTO t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v", true},
+    {"UPDATE t SET v = v + 1 WHERE k = $1 RETURNING v", true},
+    {"DELETE FROM t WHERE k IN (1, 2)", true},
+    {"UPDATE t SET v = (SELECT v FROM settings WHERE name = 'bonus') WHERE k = 1", false},
+    {"UPDATE t SET v = s.v FROM s WHERE t.k = s.k AND t.k = 1", false},
+    {"DELETE FROM t USING s WHERE t.k = s.k", false},
+    {"DELETE FROM t WHERE k IN (SELECT k FROM s)", false},
+    {"INSERT INTO t SELECT * FROM s", false},
+    {"SELECT * FROM t, s WHERE t.k = 1", false},
+    {"SELECT * FROM t JOIN s ON s.k = t.k WHERE t.k = 1", false},
+    {"SELECT * FROM t WHERE k = 1 UNION ALL SELECT * FROM s", false},
+    {"WITH x AS (SELECT 1) SELECT * FROM t WHERE k = 1", false},
+    {"SELECT * FROM t WHERE k = my_lookup(1)", false},
+    {"MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN DELETE", false},
+    {"SELECT 1", false},
+};
+
+static void statements_of_one_relation_are_told_apart(void **state)
+{
+    (void)state;
+    assert_int_equal(flag_mismatches(relation_cases,
+                                     sizeof relation_cases / sizeof relation_cases[0],
+                                     one_relation_of, "one_relation"), 0);
 }
 
 static void name_lists_are_sorted_for_bsearch(void **state)
@@ -210,6 +261,7 @@ int main(void)
         cmocka_unit_test(every_call_decides_read_only_and_routing),
         cmocka_unit_test(writes_are_never_routed_as_reads),
         cmocka_unit_test(plain_writes_call_only_readers),
+        cmocka_unit_test(statements_of_one_relation_are_told_apart),
         cmocka_unit_test(name_lists_are_sorted_for_bsearch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,114 @@
+"""A write in a transaction across groups that looks a value up in another
+group's table (pyodbc, autocommit off): docs/global-connection.md,
+"Transactions across groups", the decider. Such a write reads through
+postgres_fdw on its member, after which PostgreSQL refuses to PREPARE that
+member's part. Before, a transaction whose first write was plain and whose
+second, on another group, looked a value up failed at COMMIT with 0A000
+("cannot PREPARE a transaction that has operated on postgres_fdw foreign
+tables"), every part rolled back.
+
+usage: xact_lookup_reads.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+accounts is hash-sharded over G1, G2 and G3; A is an account G1 owns, B
+one G2 owns. rates is a solo table of G3: G1 and G2 read it through
+postgres_fdw. BONUS updates an account by a rate looked up in rates. The
+witnesses: the balances on the owners' own shards, and pg_stat_statements
+on each group's primary (who ran PREPARE TRANSACTION, who decided).
+
+(a) UPDATE A (plain: G1 pinned), BONUS B (G2 joins and reads rates),
+    COMMIT: both applied; G1 prepared its part and G2 decided (its
+    COMMIT carries gcluster.decide_commit); nothing left behind.
+(b) BONUS A (G1 pinned, reads rates), UPDATE B (plain, G2 joins), COMMIT:
+    both applied, G1 decided and G2 prepared, as before.
+(c) BONUS A and BONUS B: both members read through postgres_fdw, and one
+    of them must prepare: the COMMIT fails with 0A000, nothing applied on
+    either group, nothing left behind.
+(d) A plain UPDATE of A, a SELECT of A with a lookup (G1 reads rates), a
+    BONUS of B: two members reached out; the COMMIT fails as in (c).
+(e) The same with a plain SELECT of A (its own group's row, by key) in
+    place of the lookup: it reads nothing of another group, and the COMMIT
+    succeeds, decided on G2."""
+from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
+                      nothing_left, owners, primary, reset_statements)
+
+APP = "xlookup"
+P = {g: primary(g) for g in GROUPS}
+BONUS = "UPDATE accounts SET balance = balance + (SELECT v FROM rates WHERE k = 'bonus') " \
+        "WHERE id = ?"
+PLAIN = "UPDATE accounts SET balance = balance - 1 WHERE id = ?"
+DECIDE = "%gcluster.decide_commit%"
+
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+helper("app", "G3N1", "INSERT INTO rates VALUES ('bonus', 5)")
+BY_GROUP = owners()
+A, B = BY_GROUP["G1"][0], BY_GROUP["G2"][0]
+log(f"A = {A} on G1, B = {B} on G2")
+
+
+def expect_balances(what, a, b):
+    got = (balance("G1", A), balance("G2", B))
+    if got != (a, b):
+        fail(f"{what}: balances of A and B are {got}, expected {(a, b)}")
+
+
+conn = connect(APP)
+cur = conn.cursor()
+
+# (a)
+reset_statements()
+cur.execute(PLAIN, A)
+cur.execute(BONUS, B)
+conn.commit()
+expect_balances("(a)", 99, 105)
+expect_calls(P["G1"], "PREPARE TRANSACTION%", 1, "(a) the plain member prepares")
+expect_calls(P["G2"], "PREPARE TRANSACTION%", 0, "(a) the member that read rates")
+expect_calls(P["G2"], DECIDE, 1, "(a) the member that read rates decides")
+nothing_left("(a)")
+log("(a) the joined member that read through postgres_fdw decided, the pin prepared")
+
+# (b)
+reset_statements()
+cur.execute(BONUS, A)
+cur.execute(PLAIN, B)
+conn.commit()
+expect_balances("(b)", 104, 104)
+expect_calls(P["G1"], DECIDE, 1, "(b) the pin that read rates decides")
+expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(b) the plain joined member prepares")
+nothing_left("(b)")
+log("(b) the pin that read through postgres_fdw decided, as before")
+
+# (c)
+cur.execute(BONUS, A)
+cur.execute(BONUS, B)
+expect_error("(c) COMMIT with two members that read through postgres_fdw", conn.commit, "0A000",
+             says="cannot PREPARE a transaction that has operated on postgres_fdw")
+expect_balances("(c) nothing applied", 104, 104)
+nothing_left("(c)")
+log("(c) two members that read through postgres_fdw: 0A000, nothing applied")
+
+# (d)
+cur.execute(PLAIN, A)
+cur.execute("SELECT balance + (SELECT v FROM rates WHERE k = 'bonus') FROM accounts "
+            "WHERE id = ?", A)
+cur.fetchall()
+cur.execute(BONUS, B)
+expect_error("(d) COMMIT after a lookup on the pin and one on a joined member", conn.commit,
+             "0A000", says="cannot PREPARE")
+expect_balances("(d) nothing applied", 104, 104)
+nothing_left("(d)")
+log("(d) a lookup read on the pin counts")
+
+# (e)
+reset_statements()
+cur.execute(PLAIN, A)
+cur.execute("SELECT balance FROM accounts WHERE id = ?", A)
+cur.fetchall()
+cur.execute(BONUS, B)
+conn.commit()
+expect_balances("(e)", 103, 109)
+expect_calls(P["G2"], DECIDE, 1, "(e) the member that read rates decides")
+nothing_left("(e)")
+log("(e) a plain read of the pin's own row does not count")
+
+conn.close()
+log("lookups through postgres_fdw decide where the commit is decided")
