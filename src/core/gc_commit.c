@@ -84,9 +84,22 @@ SQLRETURN gc_commit_spread(gc_conn *c, gc_diag *diag)
     return reported(gc_global_commit_across_groups(c->global, setup, &report), &report, diag);
 }
 
+SQLRETURN gc_commit_settings_ended(gc_conn *c, unsigned long serial, bool committed,
+                                   gc_diag *diag, SQLRETURN rc)
+{
+    gc_error info;
+    gc_error_clear(&info);
+    gc_global_txn_settings_ended(c->global, serial, committed, &info);
+    if (info.sqlstate[0] == '\0')
+        return rc;
+    gc_diag_add_error(diag, &info);
+    return rc == SQL_SUCCESS ? SQL_SUCCESS_WITH_INFO : rc;
+}
+
 SQLRETURN gc_commit_run_sql(gc_stmt *s)
 {
     gc_conn *c = s->conn;
+    unsigned long serial = gc_global_txn_serial(c->global);
     char buf[128];
     const char *setup = gc_conn_characteristics_sql(c, buf, sizeof buf);
     gc_commit_report report;
@@ -95,7 +108,8 @@ SQLRETURN gc_commit_run_sql(gc_stmt *s)
                                              gc_global_member_index(c->global, c->session),
                                              s->analysis->and_chain, setup, &s->in_server_call,
                                              &report);
-    SQLRETURN rc = reported(end, &report, &s->h.diag);
+    SQLRETURN rc = gc_commit_settings_ended(c, serial, end != GC_COMMIT_END_FAILED, &s->h.diag,
+                                            reported(end, &report, &s->h.diag));
     if (rc == SQL_ERROR)
         return rc;
     SQLRETURN set = gc_stmt_set_empty_result(s);

@@ -61,6 +61,12 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid 
  * connection that gc_commit_run_sql can send (not COMMIT AND CHAIN, the
  * transaction not failed). */
 bool gc_commit_sql_applies(const gc_stmt *s);
+/* After the transaction `serial` (gc_global_txn_serial, read before its
+ * end) ended, committed or not: its SETs go to every member session, or
+ * are dropped (gc_global_txn_settings_ended); a warning of that goes on
+ * diag. Returns rc, SQL_SUCCESS_WITH_INFO for SQL_SUCCESS with a warning. */
+SQLRETURN gc_commit_settings_ended(gc_conn *c, unsigned long serial, bool committed,
+                                   gc_diag *diag, SQLRETURN rc);
 SQLRETURN gc_commit_run_sql(gc_stmt *s);
 
 /* COMMIT of a global connection's transaction that joined members of

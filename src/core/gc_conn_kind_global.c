@@ -71,24 +71,32 @@ static SQLRETURN end_tran(gc_conn *c, bool commit)
 {
     int pinned;
     gc_error report;
+    unsigned long serial = gc_global_txn_serial(c->global);
+    SQLRETURN rc = SQL_SUCCESS;
     switch (gc_global_end_transaction(c->global, commit, &pinned, &report)) {
     case GC_END_SPREAD_COMMIT:
-        return gc_conn_with_records(c, gc_commit_spread(c, &c->h.diag));
+        rc = gc_commit_spread(c, &c->h.diag);
+        break;
     case GC_END_LOST:
         /* Nothing was sent, and this answer is final. */
         if (report.sqlstate[0] != '\0') {
             gc_diag_add_error(&c->h.diag, &report);
-            return SQL_ERROR;
+            rc = SQL_ERROR;
         }
-        return SQL_SUCCESS;
+        gc_commit_settings_ended(c, serial, false, &c->h.diag, rc);
+        return rc;
     case GC_END_COMMIT_WITH_ID:
-        return gc_conn_with_records(c, gc_commit_end_tran(c, pinned));   /* a lost answer is resolved */
+        rc = gc_commit_end_tran(c, pinned);   /* a lost answer is resolved */
+        break;
     case GC_END_ON_MEMBER:
-        return gc_conn_end_on_session(c, gc_global_member(c->global, pinned), commit);
+        rc = gc_conn_end_on_session(c, gc_global_member(c->global, pinned), commit);
+        return gc_commit_settings_ended(c, serial, commit && SQL_SUCCEEDED(rc), &c->h.diag, rc);
     case GC_END_NOTHING:
         break;
     }
-    return gc_conn_with_records(c, SQL_SUCCESS);
+    /* The transaction's own SETs go everywhere once it committed. */
+    rc = gc_commit_settings_ended(c, serial, commit && SQL_SUCCEEDED(rc), &c->h.diag, rc);
+    return gc_conn_with_records(c, rc);
 }
 
 static bool member_in_transaction(const gc_conn *c)

@@ -14,6 +14,7 @@
 #include "core/gc_conn_global.h"
 #include "core/gc_remote_refusal.h"
 #include "core/gc_route.h"
+#include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
@@ -406,6 +407,9 @@ void gc_route_done(gc_stmt *s, SQLRETURN rc)
     bool is_commit = s->analysis != NULL && s->analysis->kind == GC_SQL_COMMIT;
     gc_error report;
     gc_error_clear(&report);
+    if (rc != SQL_ERROR && gc_route_session_sets_in_transaction(s) &&
+        !gc_global_txn_setting_add(c->global, s->sql, &report))
+        rc = SQL_ERROR;   /* the transaction was rolled back on every group */
     gc_global_end_statement(c->global, i, rc == SQL_ERROR, is_commit, c->autocommit, &report);
     if (report.sqlstate[0] != '\0')
         report_instead(s, &report);

@@ -60,21 +60,13 @@ static bool transaction_scoped(const gc_stmt *s)
            (strcmp(w1, "transaction") == 0 || strcmp(w1, "constraints") == 0);
 }
 
-/* A session-level SET / RESET: every member session, or none. */
+/* A session-level SET / RESET between transactions: every member session,
+ * or none. */
 static SQLRETURN set_everywhere(gc_stmt *s)
 {
-    gc_conn *c = s->conn;
-    if (transaction_open(c)) {
-        gc_diag_add(&s->h.diag, "0A000", GC_GLOBAL_SETTINGS_NATIVE_IN_TRANSACTION,
-                    "feature not supported: a session-level SET or RESET inside an open "
-                    "transaction is not allowed in a global connection (it would apply to "
-                    "one member session only); use SET LOCAL, or set it outside the "
-                    "transaction");
-        return SQL_ERROR;
-    }
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_global_set_everywhere(c->global, s->sql, &err)) {
+    if (!gc_global_set_everywhere(s->conn->global, s->sql, &err)) {
         gc_diag_add_error(&s->h.diag, &err);
         return SQL_ERROR;
     }
@@ -91,6 +83,46 @@ static SQLRETURN hold_back(gc_stmt *s)
     return gc_stmt_set_empty_result(s);
 }
 
+bool gc_route_session_sets_in_transaction(const gc_stmt *s)
+{
+    return s->analysis != NULL && s->analysis->kind == GC_SQL_SET && !transaction_scoped(s) &&
+           transaction_open(s->conn);
+}
+
+/* A session-level SET / RESET in a transaction whose BEGIN is held back:
+ * it goes with the BEGIN, and belongs to the transaction
+ * (gc_global_txn_setting_add). */
+static SQLRETURN hold_back_setting(gc_stmt *s)
+{
+    SQLRETURN rc = hold_back(s);
+    gc_error err;
+    gc_error_clear(&err);
+    if (rc != SQL_ERROR && !gc_global_txn_setting_add(s->conn->global, s->sql, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    return rc;
+}
+
+/* A COMMIT or ROLLBACK of a transaction whose BEGIN was held back and that
+ * ran nothing: its settings are applied, or dropped. */
+static SQLRETURN end_unsent(gc_stmt *s, bool committed)
+{
+    gc_global *g = s->conn->global;
+    gc_global_prelude_drop(g);
+    gc_trace_write(s->conn->trace, GC_TRACE_INFO,
+                   "transaction begun in SQL ended before any statement: nothing sent");
+    gc_error info;
+    gc_error_clear(&info);
+    gc_global_txn_settings_ended(g, gc_global_txn_serial(g), committed, &info);
+    SQLRETURN rc = gc_stmt_set_empty_result(s);
+    if (info.sqlstate[0] != '\0') {
+        gc_diag_add_error(&s->h.diag, &info);
+        rc = SQL_SUCCESS_WITH_INFO;
+    }
+    return rc;
+}
+
 bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
 {
     gc_conn *c = s->conn;
@@ -99,7 +131,14 @@ bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
     gc_sql_kind kind = s->analysis->kind;
     bool pending = gc_global_prelude_pending(c->global);
     if (kind == GC_SQL_SET && !transaction_scoped(s)) {
-        *rc = set_everywhere(s);
+        /* Inside a transaction that holds a member it runs there as any
+         * statement (gc_route_done keeps it for the others). */
+        if (pending)
+            *rc = hold_back_setting(s);
+        else if (!transaction_open(c))
+            *rc = set_everywhere(s);
+        else
+            return false;
         return true;
     }
     if (pending) {
@@ -110,10 +149,7 @@ bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
             return true;
         }
         if (kind == GC_SQL_COMMIT || kind == GC_SQL_ROLLBACK) {
-            gc_global_prelude_drop(c->global);
-            gc_trace_write(c->trace, GC_TRACE_INFO,
-                           "transaction begun in SQL ended before any statement: nothing sent");
-            *rc = gc_stmt_set_empty_result(s);
+            *rc = end_unsent(s, kind == GC_SQL_COMMIT);
             return true;
         }
         return false;

@@ -690,6 +690,7 @@ void gc_global_destroy(gc_global *g)
     gc_key_cache_destroy(g->key_cache);
     gc_global_unknown_writes_free(g);
     gc_global_zone_memo_free(g);
+    gc_global_txn_settings_free(g);
     free(g);
 }
 
@@ -810,8 +811,20 @@ void gc_global_release_pin(gc_global *g)
         gc_temp_tables_transaction_ended(g->temps,
                                          gc_member_generation(g->members[g->pinned]));
     }
+    /* Settings the transaction made: the pin's session now holds them, or
+     * not, as it committed or rolled back; routing reads its search_path. */
+    if (g->pinned >= 0 && gc_global_txn_settings_made(g, g->txn_serial) &&
+        gc_member_is_open(g->members[g->pinned]) &&
+        gc_member_txn_status(g->members[g->pinned]) == PQTRANS_IDLE)
+        gc_global_settings_refresh_search_path(g, g->pinned);
     g->pinned = -1;
     g->n_reaching = 0;
+    g->txn_serial++;
+}
+
+unsigned long gc_global_txn_serial(const gc_global *g)
+{
+    return g->txn_serial;
 }
 
 struct gc_temp_tables *gc_global_temp_tables(gc_global *g)

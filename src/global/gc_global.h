@@ -102,6 +102,8 @@ int gc_global_last_member(const gc_global *g);
 
 /* The member the open transaction is pinned to, or -1. */
 int gc_global_pinned_member(const gc_global *g);
+/* The open transaction's number: it rises as each transaction ends. */
+unsigned long gc_global_txn_serial(const gc_global *g);
 
 /* --- the global session (gc_global_session.c, gc_session_pool.h) --- */
 

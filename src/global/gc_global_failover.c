@@ -177,6 +177,7 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
         }
         g->pinned = -1;
         g->n_reaching = 0;
+        g->txn_serial++;
     }
     gc_global_sync_router(g);
 }
@@ -364,6 +365,12 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
 bool gc_global_txn_lost(const gc_global *g)
 {
     return g->failover != NULL && g->failover->txn_lost;
+}
+
+void gc_global_mark_txn_lost(gc_global *g)
+{
+    if (g->failover != NULL)
+        g->failover->txn_lost = true;
 }
 
 void gc_global_clear_txn_lost(gc_global *g)

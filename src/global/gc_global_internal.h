@@ -116,6 +116,11 @@ struct gc_global {
     struct gc_key_cache *key_cache; /* keys drawn ahead (gc_key_cache.h); NULL
                                       until the first draw; owned */
     int sequence_cache;            /* SequenceCache */
+    struct gc_txn_settings *txn_settings; /* SET / RESET of the open
+                                      transaction (gc_global_txn_settings.c);
+                                      NULL until the first; owned */
+    unsigned long txn_serial;      /* rises as each transaction ends
+                                      (gc_global_release_pin) */
     struct gc_zone_memo *zone_memo; /* UTC times of local timestamptz keys
                                       asked of the server (gc_global_zone.c);
                                       NULL until the first; owned */
@@ -146,6 +151,15 @@ void gc_global_zone_memo_free(gc_global *g);
  * (gc_global_lifecycle.c). */
 bool gc_global_txn_lost(const gc_global *g);
 void gc_global_clear_txn_lost(gc_global *g);
+/* Runs sql (a savepoint statement, a SET) on every member the open
+ * transaction joined (gc_global_savepoint.c). One that refuses it (a
+ * savepoint name never set, a broken session) has its part aborted, which
+ * no savepoint of the pin can mend: the whole transaction is rolled back,
+ * and err says so. */
+bool gc_global_run_on_joined(gc_global *g, const char *sql, gc_error *err);
+/* Marks the open transaction lost (it was rolled back under the
+ * application, which learns it at its next statement or COMMIT). */
+void gc_global_mark_txn_lost(gc_global *g);
 
 /* --- transaction state, changed by the lifecycle only (gc_global_lifecycle.c,
  * gc_global_commit.c) and the spread and failover code --- */

@@ -14,6 +14,7 @@
  * refused while the transaction holds another member.
  */
 #include "global/gc_global_internal.h"
+#include "global/gc_global_settings.h"
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
@@ -139,21 +140,21 @@ void gc_global_savepoints_forget(gc_global *g)
 
 void gc_global_savepoints_append_replay(const gc_global *g, gc_strbuf *sb)
 {
+    /* The transaction's SETs go between the savepoints they came between. */
     const gc_global_savepoints *sp = &g->savepoints;
-    if (sp->unknown)
-        return;
     for (int k = 0; k < sp->n; k++) {
+        gc_global_txn_settings_append(g, sb, k);
+        if (sp->unknown)
+            continue;
         gc_strbuf_append_str(sb, "; SAVEPOINT ");
         gc_sql_append_identifier(sb, sp->names[k]);
     }
+    gc_global_txn_settings_append(g, sb, sp->n);
 }
 
 /* --- the statements --- */
 
-/* Runs sql on every joined member. One that refuses it (a savepoint name
- * never set, a broken session) has its part aborted, which no savepoint of
- * the pin can mend: the whole transaction is rolled back, and err says so. */
-static bool run_on_joined(gc_global *g, const char *sql, gc_error *err)
+bool gc_global_run_on_joined(gc_global *g, const char *sql, gc_error *err)
 {
     for (int k = 0; k < g->n_joined; k++) {
         int i = g->joined[k];
@@ -191,7 +192,7 @@ static bool set_savepoint(gc_global *g, const char *sql, const char *name, gc_er
         gc_error_set(err, "HY001", 0, "out of memory keeping a savepoint");
         return false;
     }
-    if (!run_on_joined(g, sql, err)) {
+    if (!gc_global_run_on_joined(g, sql, err)) {
         free(copy);
         return false;
     }
@@ -219,11 +220,13 @@ static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool
                                     "statements, which the transaction's first member alone "
                                     "ran");
     }
-    if (!run_on_joined(g, sql, err))
+    if (!gc_global_run_on_joined(g, sql, err))
         return false;
     int k = sp->unknown ? -1 : newest(sp, name);
-    if (k >= 0)
+    if (k >= 0) {
         keep_first(sp, keep_named ? k + 1 : k);
+        gc_global_txn_settings_savepoints(g, sp->n, keep_named);
+    }
     return true;
 }
 

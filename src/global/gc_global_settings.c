@@ -126,8 +126,7 @@ static bool run(gc_member *m, const char *sql, gc_error *err)
     return true;
 }
 
-/* Reads the search_path of member i again for the shard-map lookup. */
-static void refresh_search_path(gc_global *g, int i)
+void gc_global_settings_refresh_search_path(gc_global *g, int i)
 {
     gc_error err;
     gc_error_clear(&err);
@@ -236,7 +235,7 @@ bool gc_global_set_everywhere(gc_global *g, const char *sql, gc_error *err)
     gc_trace_write(g->trace, GC_TRACE_INFO, "setting \"%s\" applied on every open member",
                    sql);
     if (first_open >= 0)
-        refresh_search_path(g, first_open);
+        gc_global_settings_refresh_search_path(g, first_open);
     return true;
 }
 

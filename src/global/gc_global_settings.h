@@ -28,8 +28,7 @@
 #include "global/gc_global.h"
 #include "util/gc_error.h"
 
-/* Native error code of a SET refused because a transaction is open. */
-#define GC_GLOBAL_SETTINGS_NATIVE_IN_TRANSACTION 90110
+struct gc_strbuf;
 
 /* Runs the session-level SET / RESET `sql` on every open member session, all
  * or none, logs it for replay and refreshes the cached search_path. False
@@ -45,6 +44,39 @@ bool gc_global_settings_replay(gc_global *g, int i, gc_error *err);
  * e.g. when a topology refresh removes or recreates members): a new session
  * allocated at the same address must not pass for one that had the log. */
 void gc_global_settings_forget(gc_global *g, const gc_member *m);
+
+/* Reads the search_path of member i again for the shard-map lookup. */
+void gc_global_settings_refresh_search_path(gc_global *g, int i);
+
+/* --- a session-level SET / RESET inside an open transaction
+ *     (gc_global_txn_settings.c) --- */
+
+/* The SET / RESET `sql`, which the transaction's first member has just run
+ * (or which waits in the prelude of a BEGIN held back), belongs to the open
+ * transaction: it runs on the members the transaction joined, goes with
+ * the BEGIN of those that join later, and is applied to every member
+ * session and logged when the transaction commits; a ROLLBACK (or a
+ * ROLLBACK TO a savepoint set before it) undoes it, as on one server.
+ * False with err when a joined member refused it: the transaction was
+ * then rolled back on every group. */
+bool gc_global_txn_setting_add(gc_global *g, const char *sql, gc_error *err);
+/* Appends "; <SET>" for the open transaction's settings made while `depth`
+ * savepoints were in force (a joining member's BEGIN interleaves them with
+ * its savepoints, so that going back to one is right there too). */
+void gc_global_txn_settings_append(const gc_global *g, struct gc_strbuf *sb, int depth);
+/* The savepoint list kept its first `kept`: a ROLLBACK TO (rolled_back)
+ * drops the settings made after, a RELEASE hands them to the savepoint
+ * that stays. */
+void gc_global_txn_settings_savepoints(gc_global *g, int kept, bool rolled_back);
+/* The transaction `serial` (gc_global_txn_serial, read before its end)
+ * ended: committed, its settings are applied to every member session and
+ * logged (info gets a 01000 warning when that fails somewhere; the
+ * transaction's own members have them already); else they are dropped. */
+void gc_global_txn_settings_ended(gc_global *g, unsigned long serial, bool committed,
+                                  gc_error *info);
+/* Whether the transaction `serial` made settings. */
+bool gc_global_txn_settings_made(const gc_global *g, unsigned long serial);
+void gc_global_txn_settings_free(gc_global *g);
 
 /* Number of logged settings (for tests and traces). */
 int gc_global_settings_count(const gc_global *g);
