@@ -618,6 +618,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     g->pinned = -1;
+    g->joined_now = -1;
     g->last_member = -1;
     g->trace = opt->trace;
     g->temps = gc_temp_tables_create();
@@ -819,6 +820,7 @@ void gc_global_release_pin(gc_global *g)
         gc_global_settings_refresh_search_path(g, g->pinned);
     g->pinned = -1;
     g->n_reaching = 0;
+    gc_global_forget_joined_writes(g);
     g->txn_serial++;
 }
 

@@ -177,6 +177,7 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
         }
         g->pinned = -1;
         g->n_reaching = 0;
+        gc_global_forget_joined_writes(g);
         g->txn_serial++;
     }
     gc_global_sync_router(g);

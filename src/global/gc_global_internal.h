@@ -84,6 +84,16 @@ struct gc_global {
                                       (gc_global_route.c; the commit's decider
                                       is chosen by it, gc_global_spread.c) */
     int reaching;
+    int joined_now;                /* the member the current statement made
+                                      join the transaction, or -1 */
+    /* Cluster tables the open transaction wrote on a member other than its
+     * pin (a joined one, or every group by a spanning write): the pin's
+     * reads of them go through postgres_fdw, which does not see those
+     * writes (gc_global_stale_reads.c). `many`: more than fit, or a TRUNCATE
+     * of several. */
+    const gc_shard_table *joined_writes[8];
+    int n_joined_writes;
+    bool joined_writes_many;
     bool statement_marked;         /* the autocommit statement routed last
                                       carries the statement mark
                                       (gc_global_statement_marked) */
@@ -151,6 +161,25 @@ void gc_global_zone_memo_free(gc_global *g);
  * (gc_global_lifecycle.c). */
 bool gc_global_txn_lost(const gc_global *g);
 void gc_global_clear_txn_lost(gc_global *g);
+/* After a statement failed on member i, which joined the transaction for
+ * it (gc_global_spread.c): when the rollback level undid the statement
+ * (its session still in the transaction), the member's part holds nothing
+ * and leaves the transaction, rolled back: a part that cannot PREPARE (the
+ * failed statement reached postgres_fdw) must not take the transaction
+ * with it at COMMIT. True when it left. */
+bool gc_global_leave_failed_join(gc_global *g, int i);
+
+/* gc_global_stale_reads.c: writes of the open transaction made on other
+ * members than its pin, and the statements of the pin that would read
+ * them through postgres_fdw, which does not see them. */
+void gc_global_note_joined_write(gc_global *g, const gc_analysis *a);
+void gc_global_forget_joined_writes(gc_global *g);
+/* False with err (0A000, nothing sent) when the statement of req, run on
+ * the pin, may read a table the transaction wrote on another member:
+ * owner and all_in are where its keys are (group_by_key). */
+bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
+                                bool all_in, gc_error *err);
+
 /* Runs sql (a savepoint statement, a SET) on every member the open
  * transaction joined (gc_global_savepoint.c). One that refuses it (a
  * savepoint name never set, a broken session) has its part aborted, which

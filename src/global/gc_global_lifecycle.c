@@ -82,6 +82,8 @@ gc_after_action gc_global_end_statement(gc_global *g, int i, bool failed, bool i
     gc_global_set_last_member(g, i);
     if (failed)
         gc_global_count_error(g, i);
+    if (failed && gc_global_leave_failed_join(g, i))
+        i = g->pinned;   /* the statement's outcome is the transaction's, on its pin */
     gc_member *m = i >= 0 ? g->members[i] : NULL;
     gc_statement_facts f = {
         .failed = failed,
@@ -137,6 +139,7 @@ void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation)
 void gc_global_statement_starts(gc_global *g)
 {
     gc_global_set_rerun_safe(g, false);
+    g->joined_now = -1;
 }
 
 void gc_global_failed_before_running(gc_global *g, int i)

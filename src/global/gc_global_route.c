@@ -592,6 +592,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         gc_global_truncate_spans(g, req->sql, true)) {
         out->spans = true;
         g->n_reaching = 2;
+        gc_global_note_joined_write(g, NULL);
         return true;
     }
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
@@ -607,6 +608,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         if (spans_groups(g, req, owner, all_in)) {
             out->spans = true;
             g->n_reaching = 2;
+            gc_global_note_joined_write(g, a);
             return true;
         }
         if (refuse_spanning_write(g, req, owner, all_in, why, err))
@@ -637,6 +639,15 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->join = true;
             out->reason = "joins the key's group for the transaction";
         }
+    }
+    if (out->member != g->pinned && row_write(a)) {
+        gc_global_note_joined_write(g, a);
+    } else if (out->member == g->pinned && !names_temp &&
+               (g->n_joined_writes > 0 || g->joined_writes_many)) {
+        bool all_in = false;
+        int owner = keyed_owner(g, req, &all_in);
+        if (!gc_global_read_sees_writes(g, req, owner, all_in, err))
+            return false;
     }
     if (out->by_key)
         g->stats[out->member].routed_by_key++;
@@ -827,8 +838,10 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         choose(g, req, access, &c);    /* a member came back */
     if (spans_groups(g, req, c.owner, c.all_in)) {
         out->spans = true;
-        if (req->transaction)
+        if (req->transaction) {
             g->n_reaching = 2;
+            gc_global_note_joined_write(g, req->analysis);
+        }
         return true;
     }
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))

@@ -84,6 +84,7 @@ bool gc_global_join(gc_global *g, int i, const char *begin_sql, gc_error *err)
     }
     PQclear(r);
     g->joined[g->n_joined++] = i;
+    g->joined_now = i;
     gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s joined member %s (group %s)",
                    g->pinned >= 0 ? g->topo.members[g->pinned].name : "-",
                    g->topo.members[i].name, g->topo.groups[g->topo.members[i].group].name);
@@ -161,6 +162,27 @@ void gc_global_spread_abandon(gc_global *g)
     gc_global_savepoints_forget(g);
     g->txn_ddl = false;
     g->txn_ddl_changes_map = false;
+}
+
+bool gc_global_leave_failed_join(gc_global *g, int i)
+{
+    if (i < 0 || i != g->joined_now || !gc_member_is_open(g->members[i]) ||
+        gc_member_txn_status(g->members[i]) != PQTRANS_INTRANS)
+        return false;
+    int k = 0;
+    while (k < g->n_joined && g->joined[k] != i)
+        k++;
+    if (k == g->n_joined)
+        return false;
+    rollback_session(g->members[i]);
+    g->joined[k] = g->joined[--g->n_joined];
+    g->joined_now = -1;
+    if (g->n_reaching == 1 && g->reaching == i)
+        g->n_reaching = 0;
+    gc_trace_write(g->trace, GC_TRACE_INFO, "the statement that joined member %s failed: its "
+                   "part, which held nothing else, rolled back and left the transaction",
+                   g->topo.members[i].name);
+    return true;
 }
 
 void gc_global_rollback_transaction(gc_global *g)

@@ -165,6 +165,11 @@ int gc_shard_table_key_count(const gc_shard_table *t)
     return t->root ? t->root->nkeys : 0;
 }
 
+const char *gc_shard_table_name(const gc_shard_table *t)
+{
+    return t->name;
+}
+
 const char *gc_shard_table_key_name(const gc_shard_table *t, int i)
 {
     assert(t->root && i >= 0 && i < t->root->nkeys);

@@ -69,6 +69,8 @@ const gc_shard_table *gc_shardmap_find_sequence_table(const gc_shardmap *map, co
                                                       const char *name,
                                                       const char *const *search_path, int n_path);
 
+/* The table's name, as the server stores it (unquoted, folded). */
+const char *gc_shard_table_name(const gc_shard_table *t);
 /* A solo table's owner group; -1 for a sharded table. */
 int gc_shard_table_solo_group(const gc_shard_table *t);
 /* Number of top-level key columns (0 for a solo table), and each one's name,

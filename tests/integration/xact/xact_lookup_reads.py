@@ -27,7 +27,17 @@ on each group's primary (who ran PREPARE TRANSACTION, who decided).
     BONUS of B: two members reached out; the COMMIT fails as in (c).
 (e) The same with a plain SELECT of A (its own group's row, by key) in
     place of the lookup: it reads nothing of another group, and the COMMIT
-    succeeds, decided on G2."""
+    succeeds, decided on G2.
+(f) An error inside the transaction takes only its statement: BONUS A
+    (G1 pinned, and it read rates through postgres_fdw, so G1 must
+    decide), then on G2, which joins for it, a lookup divided by zero
+    (22012, after reading rates through postgres_fdw) and an UPDATE moving
+    B's row to G1 by its key (refused by the cluster's trigger, 0A000 /
+    90123, after postgres_fdw began on G2): each time G2's part held
+    nothing else and leaves the transaction; a plain UPDATE of B joins G2
+    again, and the COMMIT applies both updates (before, G2 could not
+    PREPARE and the COMMIT failed with 0A000, losing the update of A
+    too)."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
                       nothing_left, owners, primary, reset_statements)
 
@@ -109,6 +119,20 @@ expect_balances("(e)", 103, 109)
 expect_calls(P["G2"], DECIDE, 1, "(e) the member that read rates decides")
 nothing_left("(e)")
 log("(e) a plain read of the pin's own row does not count")
+
+# (f)
+reset_statements()
+cur.execute(BONUS, A)
+expect_error("(f) a lookup divided by zero on G2", lambda: cur.execute(
+    "UPDATE accounts SET balance = balance + (SELECT v FROM rates WHERE k = 'bonus') / 0 "
+    "WHERE id = ?", B), "22012")
+expect_error("(f) B's row moved to G1 by its key", lambda: cur.execute(
+    "UPDATE accounts SET id = ? WHERE id = ?", BY_GROUP["G1"][1], B), "0A000", 90123)
+cur.execute(PLAIN, B)
+conn.commit()
+expect_balances("(f) the two updates, nothing of the failed ones", 108, 108)
+nothing_left("(f)")
+log("(f) a failed statement that joined G2 left the transaction; the COMMIT applied the rest")
 
 conn.close()
 log("lookups through postgres_fdw decide where the commit is decided")

@@ -7,7 +7,7 @@ back or rolls back to a savepoint set before it. Before, it was refused
 
 usage: xact_settings.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
 
-The witness: notes rows written with current_setting('work_mem') by a key
+The witness: setting_notes rows written with current_setting('work_mem') by a key
 of each group, so each row is written by that group's primary's session
 of the connection and read back on its owner.
 
@@ -30,10 +30,10 @@ from xact_lib import GROUPS, connect, expect_error, fail, helper, log, owners, p
 APP = "xsettings"
 P = {g: primary(g) for g in GROUPS}
 helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
-helper("app", "G1N1", "INSERT INTO notes SELECT g, '' FROM generate_series(1, 30) g")
+helper("app", "G1N1", "INSERT INTO setting_notes SELECT g, '' FROM generate_series(1, 30) g")
 ACC = {g: ids[0] for g, ids in owners().items()}
-NOTE = {g: ids[0] for g, ids in owners("notes").items()}
-log(f"accounts {ACC}, notes {NOTE}")
+NOTE = {g: ids[0] for g, ids in owners("setting_notes").items()}
+log(f"accounts {ACC}, setting_notes {NOTE}")
 
 conn = connect(APP)
 cur = conn.cursor()
@@ -43,13 +43,13 @@ def note_settings(tag):
     """Each group's session of the connection writes its work_mem into its
     note (in the open transaction, or on its own with autocommit on)."""
     for g in GROUPS:
-        cur.execute("UPDATE notes SET v = ? || current_setting('work_mem') WHERE id = ?",
+        cur.execute("UPDATE setting_notes SET v = ? || current_setting('work_mem') WHERE id = ?",
                     tag + ":", NOTE[g])
 
 
 def expect_notes(what, tag, want):
     for g in GROUPS:
-        got = su(P[g], f"SELECT v FROM notes WHERE id = {NOTE[g]}")
+        got = su(P[g], f"SELECT v FROM setting_notes WHERE id = {NOTE[g]}")
         if got != f"{tag}:{want}":
             fail(f"{what}: {g}'s session had {got!r}, expected {tag}:{want}")
     log(f"{what}: every group's session has work_mem {want}")

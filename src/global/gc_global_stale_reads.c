@@ -1,0 +1,104 @@
+/*
+ * gc_global_stale_reads: a transaction across groups keeps each group's
+ * writes on that group's member (docs/global-connection.md, "Transactions
+ * across groups"). Its pin reads other groups' rows through postgres_fdw,
+ * whose session is not the transaction's: it sees those rows as they were
+ * before the transaction, not as the transaction wrote them. On one server
+ * a transaction always reads its own writes, so rather than answer with
+ * rows the transaction has changed, such a read is refused before it is
+ * sent. A read that names no table the transaction wrote elsewhere, or
+ * whose keys are all in the pin's group (it reads the pin's own rows), or
+ * all in one joined group (routed to that member, which sees its writes),
+ * is not affected.
+ */
+#include <string.h>
+
+#include "global/gc_global_internal.h"
+#include "sql/gc_sql_lexer.h"
+
+void gc_global_forget_joined_writes(gc_global *g)
+{
+    g->n_joined_writes = 0;
+    g->joined_writes_many = false;
+}
+
+void gc_global_note_joined_write(gc_global *g, const gc_analysis *a)
+{
+    const gc_shard_table *t = a != NULL && a->table != NULL && g->map != NULL
+                                  ? gc_global_cluster_table(g, a) : NULL;
+    if (t == NULL) {
+        /* A TRUNCATE of several tables, a write of a table the map does
+         * not know: every table counts. */
+        g->joined_writes_many = true;
+        return;
+    }
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k] == t)
+            return;
+    int cap = (int)(sizeof g->joined_writes / sizeof g->joined_writes[0]);
+    if (g->n_joined_writes == cap)
+        g->joined_writes_many = true;
+    else
+        g->joined_writes[g->n_joined_writes++] = t;
+}
+
+static bool written_elsewhere(const gc_global *g, const gc_shard_table *t)
+{
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k] == t)
+            return true;
+    return g->joined_writes_many;
+}
+
+/* The first table written elsewhere whose name the text holds as an
+ * identifier (qualified or not, as a table or, over-cautiously, as any
+ * other name); NULL when none. */
+static const char *named_written_table(const gc_global *g, const char *sql)
+{
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (tok.kind != GC_SQL_TOK_IDENT && tok.kind != GC_SQL_TOK_QUOTED_IDENT)
+            continue;
+        char name[64];
+        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
+        if (n == 0 || n >= sizeof name)
+            continue;
+        for (int k = 0; k < g->n_joined_writes; k++)
+            if (strcmp(gc_shard_table_name(g->joined_writes[k]), name) == 0)
+                return gc_shard_table_name(g->joined_writes[k]);
+    }
+    return NULL;
+}
+
+bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
+                                bool all_in, gc_error *err)
+{
+    const gc_analysis *a = req->analysis;
+    if (g->n_joined_writes == 0 && !g->joined_writes_many)
+        return true;
+    if (a == NULL || !(a->kind == GC_SQL_SELECT || a->kind == GC_SQL_INSERT ||
+                       a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
+                       a->kind == GC_SQL_MERGE))
+        return true;
+    int pin_group = g->topo.members[g->pinned].group;
+    const char *table = NULL;
+    if (a->one_relation && g->map != NULL) {
+        const gc_shard_table *t = gc_global_cluster_table(g, a);
+        if (t == NULL || !written_elsewhere(g, t) || (owner == pin_group && all_in))
+            return true;
+        table = gc_shard_table_name(t);
+    } else if (g->joined_writes_many) {
+        table = "(several)";
+    } else if ((table = named_written_table(g, req->sql != NULL ? req->sql : "")) == NULL) {
+        return true;
+    }
+    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                 "this statement would read table %s on member %s through postgres_fdw, "
+                 "which does not see what the open transaction wrote in it on other groups' "
+                 "members: read those rows by their sharding key (the read then runs where "
+                 "they were written), or after COMMIT; nothing was sent",
+                 table, g->topo.members[g->pinned].name);
+    return false;
+}
