@@ -606,6 +606,11 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         bool all_in = false;
         int owner = group_by_key(g, &keyed, &why, &source, &all_in);
         if (spans_groups(g, req, owner, all_in)) {
+            /* An INSERT ... SELECT reads its query on the pin; other
+             * spanning writes run on each group's own member. */
+            if (a->kind == GC_SQL_INSERT && a->query_length > 0 &&
+                !gc_global_read_sees_writes(g, req, owner, all_in, err))
+                return false;
             out->spans = true;
             g->n_reaching = 2;
             gc_global_note_joined_write(g, a);

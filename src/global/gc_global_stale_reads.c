@@ -50,13 +50,13 @@ static bool written_elsewhere(const gc_global *g, const gc_shard_table *t)
     return g->joined_writes_many;
 }
 
-/* The first table written elsewhere whose name the text holds as an
- * identifier (qualified or not, as a table or, over-cautiously, as any
- * other name); NULL when none. */
-static const char *named_written_table(const gc_global *g, const char *sql)
+/* The first table written elsewhere whose name the text (len bytes) holds
+ * as an identifier (qualified or not, as a table or, over-cautiously, as
+ * any other name); NULL when none. */
+static const char *named_written_table(const gc_global *g, const char *sql, size_t len)
 {
     gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_lexer_init(&lx, sql, len);
     gc_sql_token tok;
     while (gc_sql_lexer_next_code(&lx, &tok)) {
         if (tok.kind != GC_SQL_TOK_IDENT && tok.kind != GC_SQL_TOK_QUOTED_IDENT)
@@ -84,14 +84,22 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         return true;
     int pin_group = g->topo.members[g->pinned].group;
     const char *table = NULL;
-    if (a->one_relation && g->map != NULL) {
+    const char *sql = req->sql != NULL ? req->sql : "";
+    if (a->kind == GC_SQL_INSERT && a->query_length > 0) {
+        /* INSERT ... SELECT: its query runs on the pin (its target is
+         * written where each row belongs). */
+        if (g->joined_writes_many)
+            table = "(several)";
+        else if ((table = named_written_table(g, sql + a->query_offset, a->query_length)) == NULL)
+            return true;
+    } else if (a->one_relation && g->map != NULL) {
         const gc_shard_table *t = gc_global_cluster_table(g, a);
         if (t == NULL || !written_elsewhere(g, t) || (owner == pin_group && all_in))
             return true;
         table = gc_shard_table_name(t);
     } else if (g->joined_writes_many) {
         table = "(several)";
-    } else if ((table = named_written_table(g, req->sql != NULL ? req->sql : "")) == NULL) {
+    } else if ((table = named_written_table(g, sql, strlen(sql))) == NULL) {
         return true;
     }
     gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,

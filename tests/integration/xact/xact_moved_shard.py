@@ -25,12 +25,14 @@ transactions only).
    primary, by the old map, where the shard is a foreign partition now,
    whose trigger refuses a global connection's write through postgres_fdw:
    the driver, which routed that write by its key, answers 40001, "the
-   shard map changed".
+   shard map changed". X's primary joined for the write
+   (pg_stat_statements); its part, which held nothing else, left the
+   transaction with the failed statement.
 4. ROLLBACK: on the servers A and Z hold their balances (Z read on Y's own
    partition), nothing is left prepared.
 5. The transfer run again on the same connection commits on C and Y."""
-from xact_lib import (GROUPS, balance, connect, expect_error, fail, helper, in_transaction_on,
-                      log, nothing_left, owners, primary)
+from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
 APP = "xmove"
 P = {g: primary(g) for g in GROUPS}
@@ -60,12 +62,17 @@ for g in GROUPS:
         fail(f"2. after the move, foreign partitions of {P[g]} lack their trigger: {lacking}")
 log(f"2. {shard} moved from {X} to {Y}; every foreign partition has its trigger")
 
+reset_statements()
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
 expect_error("3. the write of the moved account",
              lambda: cur.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", 10, Z),
              "40001", says="shard map changed")
-if not in_transaction_on(P[X], APP):
+# A failed statement leaves no pg_stat_statements entry: the join's BEGIN,
+# which carries the global transaction's mark, does.
+if calls(P[X], "SET LOCAL gcodbc.global_transaction%") != 1:
     fail(f"3. the write of {Z} should have joined {X}'s primary by the old shard map")
+if in_transaction_on(P[X], APP):
+    fail(f"3. {X}'s part, which held only the failed write, should have left the transaction")
 log(f"3. the transfer's write of {Z} joined {X}'s primary and was refused there")
 
 conn.rollback()

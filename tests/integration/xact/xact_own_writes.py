@@ -20,7 +20,8 @@ primary (a refused statement ran nowhere) and the balances on the owners.
 (b) In such a transaction a read of another table (orders, not written)
     runs; a read of A and A2 by keys of G1 runs; a read of A and B by
     keys of two groups, and one naming accounts in a subquery, are
-    refused.
+    refused; so is an INSERT ... SELECT into orders whose query reads
+    accounts (it runs on the pin), while one reading orders runs.
 (c) A spanning UPDATE without a key (every group's member writes): an
     unkeyed read of accounts is refused, a keyed one of G3's rows runs on
     G3's member."""
@@ -83,6 +84,9 @@ if got != 80 + 100:
     fail(f"(b) A and A2 read {got}, expected 180")
 refused("(b) keys of two groups", "SELECT id, balance FROM accounts WHERE id IN (?, ?)", A, B)
 refused("(b) a subquery", "SELECT (SELECT max(balance) FROM accounts) AS m")
+refused("(b) INSERT ... SELECT reading accounts",
+        "INSERT INTO orders (item) SELECT 'a' || id FROM accounts WHERE balance > ?", 0)
+cur.execute("INSERT INTO orders (item) SELECT item || '+' FROM orders")
 conn.rollback()
 log("(b) other tables and the pin's own rows are read; keys of two groups and subqueries refused")
 
