@@ -91,7 +91,10 @@ struct gc_global {
      * reads of them go through postgres_fdw, which does not see those
      * writes (gc_global_stale_reads.c). `many`: more than fit, or a TRUNCATE
      * of several. */
-    const gc_shard_table *joined_writes[8];
+    struct gc_joined_write {
+        const gc_shard_table *table;
+        int group;                 /* -1: every group (a spanning write) */
+    } joined_writes[8];
     int n_joined_writes;
     bool joined_writes_many;
     bool statement_marked;         /* the autocommit statement routed last
@@ -172,7 +175,7 @@ bool gc_global_leave_failed_join(gc_global *g, int i);
 /* gc_global_stale_reads.c: writes of the open transaction made on other
  * members than its pin, and the statements of the pin that would read
  * them through postgres_fdw, which does not see them. */
-void gc_global_note_joined_write(gc_global *g, const gc_analysis *a);
+void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group);
 void gc_global_forget_joined_writes(gc_global *g);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:

@@ -592,7 +592,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         gc_global_truncate_spans(g, req->sql, true)) {
         out->spans = true;
         g->n_reaching = 2;
-        gc_global_note_joined_write(g, NULL);
+        gc_global_note_joined_write(g, NULL, -1);
         return true;
     }
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
@@ -613,7 +613,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
                 return false;
             out->spans = true;
             g->n_reaching = 2;
-            gc_global_note_joined_write(g, a);
+            gc_global_note_joined_write(g, a, -1);
             return true;
         }
         if (refuse_spanning_write(g, req, owner, all_in, why, err))
@@ -646,7 +646,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         }
     }
     if (out->member != g->pinned && row_write(a)) {
-        gc_global_note_joined_write(g, a);
+        gc_global_note_joined_write(g, a, out->group);
     } else if (out->member == g->pinned && !names_temp &&
                (g->n_joined_writes > 0 || g->joined_writes_many)) {
         bool all_in = false;
@@ -845,7 +845,7 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         out->spans = true;
         if (req->transaction) {
             g->n_reaching = 2;
-            gc_global_note_joined_write(g, req->analysis);
+            gc_global_note_joined_write(g, req->analysis, -1);
         }
         return true;
     }

@@ -8,8 +8,9 @@
  * rows the transaction has changed, such a read is refused before it is
  * sent. A read that names no table the transaction wrote elsewhere, or
  * whose keys are all in the pin's group (it reads the pin's own rows), or
- * all in one joined group (routed to that member, which sees its writes),
- * is not affected.
+ * all in one group where the transaction did not write that table, or all
+ * in one joined group (routed to that member, which sees its writes), is
+ * not affected.
  */
 #include <string.h>
 
@@ -22,7 +23,7 @@ void gc_global_forget_joined_writes(gc_global *g)
     g->joined_writes_many = false;
 }
 
-void gc_global_note_joined_write(gc_global *g, const gc_analysis *a)
+void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
 {
     const gc_shard_table *t = a != NULL && a->table != NULL && g->map != NULL
                                   ? gc_global_cluster_table(g, a) : NULL;
@@ -32,22 +33,34 @@ void gc_global_note_joined_write(gc_global *g, const gc_analysis *a)
         g->joined_writes_many = true;
         return;
     }
-    for (int k = 0; k < g->n_joined_writes; k++)
-        if (g->joined_writes[k] == t)
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        struct gc_joined_write *w = &g->joined_writes[k];
+        if (w->table == t && (w->group == group || w->group == -1))
             return;
+        if (w->table == t && group == -1) {
+            w->group = -1;
+            return;
+        }
+    }
     int cap = (int)(sizeof g->joined_writes / sizeof g->joined_writes[0]);
     if (g->n_joined_writes == cap)
         g->joined_writes_many = true;
     else
-        g->joined_writes[g->n_joined_writes++] = t;
+        g->joined_writes[g->n_joined_writes++] = (struct gc_joined_write){ t, group };
 }
 
-static bool written_elsewhere(const gc_global *g, const gc_shard_table *t)
+/* Whether t was written in group `group` (-1: in any group) on a member
+ * other than the pin. */
+static bool written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
 {
-    for (int k = 0; k < g->n_joined_writes; k++)
-        if (g->joined_writes[k] == t)
+    if (g->joined_writes_many)
+        return true;
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        const struct gc_joined_write *w = &g->joined_writes[k];
+        if (w->table == t && (group == -1 || w->group == -1 || w->group == group))
             return true;
-    return g->joined_writes_many;
+    }
+    return false;
 }
 
 /* The first table written elsewhere whose name the text (len bytes) holds
@@ -66,8 +79,8 @@ static const char *named_written_table(const gc_global *g, const char *sql, size
         if (n == 0 || n >= sizeof name)
             continue;
         for (int k = 0; k < g->n_joined_writes; k++)
-            if (strcmp(gc_shard_table_name(g->joined_writes[k]), name) == 0)
-                return gc_shard_table_name(g->joined_writes[k]);
+            if (strcmp(gc_shard_table_name(g->joined_writes[k].table), name) == 0)
+                return gc_shard_table_name(g->joined_writes[k].table);
     }
     return NULL;
 }
@@ -93,8 +106,10 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         else if ((table = named_written_table(g, sql + a->query_offset, a->query_length)) == NULL)
             return true;
     } else if (a->one_relation && g->map != NULL) {
+        /* Keys all in one group: the rows of that group only. */
         const gc_shard_table *t = gc_global_cluster_table(g, a);
-        if (t == NULL || !written_elsewhere(g, t) || (owner == pin_group && all_in))
+        int group = owner >= 0 && all_in ? owner : -1;
+        if (t == NULL || group == pin_group || !written_elsewhere(g, t, group))
             return true;
         table = gc_shard_table_name(t);
     } else if (g->joined_writes_many) {

@@ -18,6 +18,7 @@ primary (a refused statement ran nowhere) and the balances on the owners.
     sent; the transaction goes on and commits; after it, the sum is the
     one before.
 (b) In such a transaction a read of another table (orders, not written)
+    runs; a read of C by its key (G3, where the transaction wrote nothing)
     runs; a read of A and A2 by keys of G1 runs; a read of A and B by
     keys of two groups, and one naming accounts in a subquery, are
     refused; so is an INSERT ... SELECT into orders whose query reads
@@ -79,6 +80,8 @@ log("(a) reads by key see the transaction's writes; the sum is refused, then rig
 reset_statements()
 transfer()
 read("SELECT count(*) FROM orders")
+if read("SELECT balance FROM accounts WHERE id = ?", C)[0][0] != 100:
+    fail("(b) C, of a group the transaction did not write, read wrong by its key")
 got = read("SELECT sum(balance) FROM accounts WHERE id IN (?, ?)", A, A2)[0][0]
 if got != 80 + 100:
     fail(f"(b) A and A2 read {got}, expected 180")
