@@ -598,13 +598,15 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
      * reaches it), are served by their own group only. */
     bool on_owner = a != NULL && (claims_rows(a) || a->sequence != NULL);
+    /* Where the keys are, once looked at (-2: not looked at). */
+    int owner = -2;
+    bool all_in = false;
     if (!names_temp && a != NULL && (a->table != NULL || a->sequence != NULL) && g->map != NULL &&
         (on_owner || g->n_joined > 0)) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
         const char *why = NULL, *source = NULL;
-        bool all_in = false;
-        int owner = group_by_key(g, &keyed, &why, &source, &all_in);
+        owner = group_by_key(g, &keyed, &why, &source, &all_in);
         if (spans_groups(g, req, owner, all_in)) {
             /* An INSERT ... SELECT reads its query on the pin; other
              * spanning writes run on each group's own member. */
@@ -649,8 +651,8 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         gc_global_note_joined_write(g, a, out->group);
     } else if (out->member == g->pinned && !names_temp &&
                (g->n_joined_writes > 0 || g->joined_writes_many)) {
-        bool all_in = false;
-        int owner = keyed_owner(g, req, &all_in);
+        if (owner == -2)
+            owner = keyed_owner(g, req, &all_in);
         if (!gc_global_read_sees_writes(g, req, owner, all_in, err))
             return false;
     }
@@ -662,7 +664,9 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
      * its later statements need not be placed. */
     if (!g->may_write_elsewhere && writes_outside(g, req, out->group, -2, false))
         g->may_write_elsewhere = true;
-    if (names_temp || may_reach_out(g, req, out->member, -2, false))
+    /* Once several members may have reached out, no statement changes
+     * who decides: nothing more to look at. */
+    if (g->n_reaching < 2 && (names_temp || may_reach_out(g, req, out->member, owner, all_in)))
         note_reaching(g, out->member);
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                    table_name(req->analysis), g->topo.members[out->member].name,
