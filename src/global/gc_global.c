@@ -15,6 +15,7 @@
 #include "config/gc_locator.h"
 #include "config/gc_servers.h"
 #include "global/gc_global_settings.h"
+#include "member/gc_member_notify.h"
 #include "global/gc_key_cache.h"
 #include "global/gc_session_pool.h"
 #include "global/gc_temp_tables.h"
@@ -815,7 +816,7 @@ void gc_global_release_pin(gc_global *g)
     /* Settings the transaction made: the pin's session now holds them, or
      * not, as it committed or rolled back; routing reads its search_path. */
     if (g->pinned >= 0 && gc_global_txn_settings_made(g, g->txn_serial) &&
-        gc_member_is_open(g->members[g->pinned]) &&
+        gc_member_is_open(g->members[g->pinned]) && !gc_member_busy(g->members[g->pinned]) &&
         gc_member_txn_status(g->members[g->pinned]) == PQTRANS_IDLE)
         gc_global_settings_refresh_search_path(g, g->pinned);
     g->pinned = -1;

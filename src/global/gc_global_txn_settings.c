@@ -15,6 +15,7 @@
 
 #include "global/gc_global_internal.h"
 #include "global/gc_global_settings.h"
+#include "member/gc_member_notify.h"
 #include "util/gc_strbuf.h"
 
 typedef struct txn_setting {
@@ -147,7 +148,9 @@ void gc_global_txn_settings_ended(gc_global *g, unsigned long serial, bool commi
     /* Taken out first: applying them goes through the settings log. */
     struct gc_txn_settings mine = *ts;
     *ts = (struct gc_txn_settings){ 0 };
+    bool undone = false;
     for (int k = 0; k < mine.n; k++) {
+        undone |= !committed && mine.v[k].serial == serial;
         gc_error e;
         gc_error_clear(&e);
         if (committed && mine.v[k].serial == serial &&
@@ -158,4 +161,12 @@ void gc_global_txn_settings_ended(gc_global *g, unsigned long serial, bool commi
         free(mine.v[k].sql);
     }
     free(mine.v);
+    /* Rolled back: the search_path routing reads may be the undone one. */
+    for (int i = 0; undone && i < g->topo.n_members; i++) {
+        if (gc_member_is_open(g->members[i]) && !gc_member_busy(g->members[i]) &&
+            gc_member_txn_status(g->members[i]) == PQTRANS_IDLE) {
+            gc_global_settings_refresh_search_path(g, i);
+            break;
+        }
+    }
 }

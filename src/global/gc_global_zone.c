@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "global/gc_global_internal.h"
+#include "global/gc_global_settings.h"
 #include "member/gc_member_notify.h"
 #include "placement/gc_keyval.h"
 #include "placement/gc_time_zone.h"
@@ -128,6 +129,12 @@ const char *gc_global_zoned_key(gc_global *g, const char *text,
     if (text == NULL || !gc_keyval_timestamp_is_local(text, len, &has_time))
         return text;
     int asked = idle_member(g);
+    gc_error replay_err;
+    gc_error_clear(&replay_err);
+    /* A session opened since the connection's last SET has it replayed
+     * before it serves: its TimeZone is the connection's only then. */
+    if (asked >= 0 && !gc_global_settings_replay(g, asked, &replay_err))
+        asked = -1;
     int zone_of = g->pinned >= 0 && gc_member_is_open(g->members[g->pinned]) ? g->pinned : asked;
     const char *zone = zone_of >= 0 ? gc_member_parameter(g->members[zone_of], "TimeZone")
                                     : NULL;

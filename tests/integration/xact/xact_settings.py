@@ -24,7 +24,13 @@ of the connection and read back on its owner.
     every group has 13MB; BEGIN; SET '14MB'; ROLLBACK: 13MB stays.
 (f) A value the server refuses (22023) inside a transaction: the
     statement alone fails (RollbackOnError=2), the transaction commits,
-    the setting is unchanged."""
+    the setting is unchanged.
+(g) SET search_path TO a schema without accounts inside a transaction,
+    then ROLLBACK (SQLEndTran): the driver finds accounts in its shard map
+    by the search_path in force again, so a write by key, each the first
+    statement of a transaction, runs on its owner in every group (by the
+    undone search_path it would go by policy and be refused through
+    postgres_fdw in two cases of three)."""
 from xact_lib import GROUPS, connect, expect_error, fail, helper, log, owners, primary, su
 
 APP = "xsettings"
@@ -125,6 +131,15 @@ expect_error("(f) a refused value", lambda: cur.execute("SET work_mem = 'lots'")
 update("G2")
 conn.commit()
 settings_everywhere("(f) after the refused SET and COMMIT", "f", "13MB")
+
+# (g)
+update("G1")
+cur.execute("SET search_path TO pg_catalog")
+conn.rollback()
+for g in GROUPS:
+    update(g)
+    conn.commit()
+log("(g) after a rolled-back SET search_path, writes by key find their owners again")
 
 conn.close()
 log("session settings inside transactions hold, commit and roll back as on one server")
