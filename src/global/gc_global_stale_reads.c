@@ -97,15 +97,7 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         return true;
     int pin_group = g->topo.members[g->pinned].group;
     const char *table = NULL;
-    const char *sql = req->sql != NULL ? req->sql : "";
-    if (a->kind == GC_SQL_INSERT && a->query_length > 0) {
-        /* INSERT ... SELECT: its query runs on the pin (its target is
-         * written where each row belongs). */
-        if (g->joined_writes_many)
-            table = "(several)";
-        else if ((table = named_written_table(g, sql + a->query_offset, a->query_length)) == NULL)
-            return true;
-    } else if (a->one_relation && g->map != NULL) {
+    if (a->one_relation && g->map != NULL) {
         /* Keys all in one group: the rows of that group only. */
         const gc_shard_table *t = gc_global_cluster_table(g, a);
         int group = owner >= 0 && all_in ? owner : -1;
@@ -114,8 +106,15 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         table = gc_shard_table_name(t);
     } else if (g->joined_writes_many) {
         table = "(several)";
-    } else if ((table = named_written_table(g, sql, strlen(sql))) == NULL) {
-        return true;
+    } else {
+        /* An INSERT ... SELECT's query runs on the pin; its target is
+         * written where each row belongs. */
+        const char *sql = req->sql != NULL ? req->sql : "";
+        bool query = a->kind == GC_SQL_INSERT && a->query_length > 0;
+        table = named_written_table(g, query ? sql + a->query_offset : sql,
+                                    query ? a->query_length : strlen(sql));
+        if (table == NULL)
+            return true;
     }
     gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                  "this statement would read table %s on member %s through postgres_fdw, "
