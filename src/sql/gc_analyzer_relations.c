@@ -4,7 +4,8 @@
  * anywhere, a JOIN, a second FROM, a FROM list of several, UPDATE ...
  * FROM and DELETE ... USING each bring in another relation. FROM inside
  * parentheses without a SELECT is a function's syntax (extract(year FROM
- * d), substring(s FROM 2)), not a relation.
+ * d), substring(s FROM 2)), and IS [NOT] DISTINCT FROM a comparison (a
+ * cursor's positioned UPDATE matches each column so): not relations.
  */
 #include "sql/gc_analyzer_internal.h"
 
@@ -37,7 +38,8 @@ bool gc_az_names_one_relation(const gc_az *az)
             return false;
         if (depth != 0)
             continue;
-        if (gc_az_kw(az, i, "from")) {
+        /* a IS [NOT] DISTINCT FROM b compares, it names no relation. */
+        if (gc_az_kw(az, i, "from") && !(i > 0 && gc_az_kw(az, i - 1, "distinct"))) {
             if (a->kind == GC_SQL_UPDATE || ++froms > 1)
                 return false;
             in_from_list = a->kind == GC_SQL_SELECT;

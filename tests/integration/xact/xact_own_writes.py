@@ -19,7 +19,9 @@ primary (a refused statement ran nowhere) and the balances on the owners.
     one before.
 (b) In such a transaction a read of another table (orders, not written)
     runs; a read of C by its key (G3, where the transaction wrote nothing)
-    runs; a read of A and A2 by keys of G1 runs; a read of A and B by
+    runs; an UPDATE of A comparing with IS NOT DISTINCT FROM (as a cursor's
+    positioned update does) runs; a read of A and A2 by keys of G1 runs; a
+    read of A and B by
     keys of two groups, and one naming accounts in a subquery, are
     refused; so is an INSERT ... SELECT into orders whose query reads
     accounts (it runs on the pin), while one reading orders runs.
@@ -82,6 +84,10 @@ transfer()
 read("SELECT count(*) FROM orders")
 if read("SELECT balance FROM accounts WHERE id = ?", C)[0][0] != 100:
     fail("(b) C, of a group the transaction did not write, read wrong by its key")
+cur.execute("UPDATE accounts SET balance = balance WHERE id = ? AND balance IS NOT DISTINCT FROM ?",
+            A, 80)
+if cur.rowcount != 1:
+    fail(f"(b) the pin's own row matched by IS NOT DISTINCT FROM: {cur.rowcount} rows")
 got = read("SELECT sum(balance) FROM accounts WHERE id IN (?, ?)", A, A2)[0][0]
 if got != 80 + 100:
     fail(f"(b) A and A2 read {got}, expected 180")
