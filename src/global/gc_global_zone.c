@@ -54,6 +54,17 @@ static int idle_member(const gc_global *g)
     return -1;
 }
 
+/* An idle member whose session has the connection's settings: one opened
+ * since the last SET gets them replayed first, so that its TimeZone is the
+ * connection's. */
+static int idle_member_with_settings(gc_global *g)
+{
+    int i = idle_member(g);
+    gc_error err;
+    gc_error_clear(&err);
+    return i >= 0 && gc_global_settings_replay(g, i, &err) ? i : -1;
+}
+
 static const char *remembered(const gc_global *g, const char *zone, const char *local)
 {
     if (g->zone_memo == NULL)
@@ -128,14 +139,12 @@ const char *gc_global_zoned_key(gc_global *g, const char *text,
     size_t len = text != NULL ? strlen(text) : 0;
     if (text == NULL || !gc_keyval_timestamp_is_local(text, len, &has_time))
         return text;
-    int asked = idle_member(g);
-    gc_error replay_err;
-    gc_error_clear(&replay_err);
-    /* A session opened since the connection's last SET has it replayed
-     * before it serves: its TimeZone is the connection's only then. */
-    if (asked >= 0 && !gc_global_settings_replay(g, asked, &replay_err))
-        asked = -1;
-    int zone_of = g->pinned >= 0 && gc_member_is_open(g->members[g->pinned]) ? g->pinned : asked;
+    /* In a transaction the pin's TimeZone is the session's; outside one,
+     * the idle member that would be asked holds it. */
+    int asked = -1;
+    int zone_of = g->pinned >= 0 && gc_member_is_open(g->members[g->pinned])
+                      ? g->pinned
+                      : (asked = idle_member_with_settings(g));
     const char *zone = zone_of >= 0 ? gc_member_parameter(g->members[zone_of], "TimeZone")
                                     : NULL;
     if (zone == NULL)
@@ -153,6 +162,8 @@ const char *gc_global_zoned_key(gc_global *g, const char *text,
         snprintf(buf, GC_GLOBAL_ZONED_KEY_MAX, "%s", known);
         return buf;
     }
+    if (asked < 0)
+        asked = idle_member_with_settings(g);
     if (asked < 0 || !ask_server(g, asked, zone, text, buf))
         return text;
     remember(g, zone, text, buf);
