@@ -94,6 +94,8 @@ typedef struct gc_array_run {
     SQLULEN batch_size;      /* general autocommit: rows per BEGIN ... COMMIT; 0: none */
     unsigned char *marks;    /* MARK_* per row when batched; owned */
     bool in_transaction;     /* global connection in a transaction (two steps) */
+    int writes_mark;         /* ... its record of tables written elsewhere before
+                                the array (gc_global_joined_writes_mark) */
     bool lost_fails_all;     /* one session: its loss fails the execution */
     bool stopped;            /* global transaction: a row could not be routed, the
                                 rows after it were not run */
@@ -810,9 +812,11 @@ static void close_transaction_lanes(array_run *a)
             read_sync(l);
         }
     }
-    if (undo)
+    if (undo) {
         gc_trace_write(a->s->conn->trace, GC_TRACE_INFO, "a row of the array failed in a "
                        "transaction: every member went back to the array's savepoint");
+        gc_global_joined_writes_undone(a->s->conn->global, a->writes_mark);
+    }
 }
 
 /* Rollback level 1 after a global transaction's array in which a row
@@ -908,6 +912,7 @@ static bool start_per_member(array_run *a)
 {
     gc_conn *c = a->s->conn;
     a->in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0;
+    a->writes_mark = gc_global_joined_writes_mark(c->global);
     a->sync_each_row = !a->in_transaction;
     a->lane_of = calloc(a->rows, sizeof(int));
     a->values = calloc(a->rows, sizeof(gc_param_value *));

@@ -418,6 +418,12 @@ void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation)
 /* A new execution begins (before routing): what was known of the last
  * send (whether it may run again) no longer holds. */
 void gc_global_statement_starts(gc_global *g);
+/* The open transaction's record of the tables it wrote on members other
+ * than its pin (gc_global_stale_reads.c), as a mark to go back to: a
+ * statement, or a parameter array, that its rollback level undid takes
+ * what it added out of the record. */
+int gc_global_joined_writes_mark(const gc_global *g);
+void gc_global_joined_writes_undone(gc_global *g, int mark);
 /* The statement failed on member i before anything of it ran (its
  * PREPARE): when the member broke under it, an autocommit statement may
  * run again elsewhere. */

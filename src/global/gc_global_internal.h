@@ -89,14 +89,17 @@ struct gc_global {
     /* Cluster tables the open transaction wrote on a member other than its
      * pin (a joined one, or every group by a spanning write): the pin's
      * reads of them go through postgres_fdw, which does not see those
-     * writes (gc_global_stale_reads.c). `many`: more than fit, or a TRUNCATE
-     * of several. */
+     * writes (gc_global_stale_reads.c). Any table: more than fit, a TRUNCATE
+     * of several, a table the map does not know. */
     struct gc_joined_write {
-        const gc_shard_table *table;
+        const gc_shard_table *table;   /* NULL: any table */
         int group;                 /* -1: every group (a spanning write) */
+        int depth;                 /* the application's savepoints in force
+                                      when it was written */
     } joined_writes[8];
     int n_joined_writes;
-    bool joined_writes_many;
+    int joined_writes_mark;        /* n_joined_writes as the current
+                                      statement started */
     bool statement_marked;         /* the autocommit statement routed last
                                       carries the statement mark
                                       (gc_global_statement_marked) */
@@ -177,6 +180,9 @@ bool gc_global_leave_failed_join(gc_global *g, int i);
  * them through postgres_fdw, which does not see them. */
 void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group);
 void gc_global_forget_joined_writes(gc_global *g);
+/* ROLLBACK TO (rolled_back) or RELEASE left kept savepoints: the writes
+ * made after the one gone back to leave the list. */
+void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:
  * owner and all_in are where its keys are (group_by_key). */

@@ -650,7 +650,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     if (out->member != g->pinned && row_write(a)) {
         gc_global_note_joined_write(g, a, out->group);
     } else if (out->member == g->pinned && !names_temp &&
-               (g->n_joined_writes > 0 || g->joined_writes_many)) {
+               g->n_joined_writes > 0) {
         if (owner == -2)
             owner = keyed_owner(g, req, &all_in);
         if (!gc_global_read_sees_writes(g, req, owner, all_in, err))

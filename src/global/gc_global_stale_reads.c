@@ -20,46 +20,95 @@
 void gc_global_forget_joined_writes(gc_global *g)
 {
     g->n_joined_writes = 0;
-    g->joined_writes_many = false;
+    g->joined_writes_mark = 0;
+}
+
+/* Whether the list holds t written in group (-1: every group), or in
+ * every group, or any table, at depth or before it. */
+static bool already_noted(const gc_global *g, const gc_shard_table *t, int group, int depth)
+{
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        const struct gc_joined_write *w = &g->joined_writes[k];
+        if ((w->table == NULL || w->table == t) && (w->group == -1 || w->group == group) &&
+            w->depth <= depth)
+            return true;
+    }
+    return false;
 }
 
 void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
 {
+    /* A TRUNCATE of several tables, a write of a table the map does not
+     * know: every table counts (table NULL). */
     const gc_shard_table *t = a != NULL && a->table != NULL && g->map != NULL
                                   ? gc_global_cluster_table(g, a) : NULL;
-    if (t == NULL) {
-        /* A TRUNCATE of several tables, a write of a table the map does
-         * not know: every table counts. */
-        g->joined_writes_many = true;
+    if (t == NULL)
+        group = -1;
+    int depth = g->savepoints.n;
+    if (already_noted(g, t, group, depth))
+        return;
+    int cap = (int)(sizeof g->joined_writes / sizeof g->joined_writes[0]);
+    if (g->n_joined_writes == cap) {
+        struct gc_joined_write *last = &g->joined_writes[cap - 1];
+        *last = (struct gc_joined_write){ NULL, -1, depth < last->depth ? depth : last->depth };
         return;
     }
-    for (int k = 0; k < g->n_joined_writes; k++) {
-        struct gc_joined_write *w = &g->joined_writes[k];
-        if (w->table == t && (w->group == group || w->group == -1))
-            return;
-        if (w->table == t && group == -1) {
-            w->group = -1;
-            return;
-        }
+    if (g->n_joined_writes == cap - 1) {
+        t = NULL;    /* the last place says: any table */
+        group = -1;
     }
-    int cap = (int)(sizeof g->joined_writes / sizeof g->joined_writes[0]);
-    if (g->n_joined_writes == cap)
-        g->joined_writes_many = true;
-    else
-        g->joined_writes[g->n_joined_writes++] = (struct gc_joined_write){ t, group };
+    g->joined_writes[g->n_joined_writes++] = (struct gc_joined_write){ t, group, depth };
+}
+
+int gc_global_joined_writes_mark(const gc_global *g)
+{
+    return g->n_joined_writes;
+}
+
+void gc_global_joined_writes_undone(gc_global *g, int mark)
+{
+    if (mark >= 0 && mark < g->n_joined_writes) {
+        gc_trace_write(g->trace, GC_TRACE_DEBUG, "the writes of the rolled-back statement "
+                       "leave the transaction's list of tables written elsewhere");
+        g->n_joined_writes = mark;
+    }
+}
+
+void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back)
+{
+    int n = 0;
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        struct gc_joined_write w = g->joined_writes[k];
+        if (w.depth >= kept && rolled_back)
+            continue;    /* written after the savepoint gone back to */
+        if (w.depth > kept)
+            w.depth = kept;
+        g->joined_writes[n++] = w;
+    }
+    g->n_joined_writes = n;
+    if (g->joined_writes_mark > n)
+        g->joined_writes_mark = n;
 }
 
 /* Whether t was written in group `group` (-1: in any group) on a member
  * other than the pin. */
 static bool written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
 {
-    if (g->joined_writes_many)
-        return true;
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
-        if (w->table == t && (group == -1 || w->group == -1 || w->group == group))
+        if ((w->table == NULL || w->table == t) &&
+            (group == -1 || w->group == -1 || w->group == group))
             return true;
     }
+    return false;
+}
+
+/* Whether the list says "any table". */
+static bool any_table_written(const gc_global *g)
+{
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k].table == NULL)
+            return true;
     return false;
 }
 
@@ -78,9 +127,11 @@ static const char *named_written_table(const gc_global *g, const char *sql, size
         size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
         if (n == 0 || n >= sizeof name)
             continue;
-        for (int k = 0; k < g->n_joined_writes; k++)
-            if (strcmp(gc_shard_table_name(g->joined_writes[k].table), name) == 0)
-                return gc_shard_table_name(g->joined_writes[k].table);
+        for (int k = 0; k < g->n_joined_writes; k++) {
+            const gc_shard_table *t = g->joined_writes[k].table;
+            if (t != NULL && strcmp(gc_shard_table_name(t), name) == 0)
+                return gc_shard_table_name(t);
+        }
     }
     return NULL;
 }
@@ -89,7 +140,7 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
                                 bool all_in, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
-    if (g->n_joined_writes == 0 && !g->joined_writes_many)
+    if (g->n_joined_writes == 0)
         return true;
     if (a == NULL || !(a->kind == GC_SQL_SELECT || a->kind == GC_SQL_INSERT ||
                        a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
@@ -104,7 +155,7 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         if (t == NULL || group == pin_group || !written_elsewhere(g, t, group))
             return true;
         table = gc_shard_table_name(t);
-    } else if (g->joined_writes_many) {
+    } else if (any_table_written(g)) {
         table = "(several)";
     } else {
         /* An INSERT ... SELECT's query runs on the pin; its target is

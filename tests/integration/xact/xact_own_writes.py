@@ -27,7 +27,15 @@ primary (a refused statement ran nowhere) and the balances on the owners.
     accounts (it runs on the pin), while one reading orders runs.
 (c) A spanning UPDATE without a key (every group's member writes): an
     unkeyed read of accounts is refused, a keyed one of G3's rows runs on
-    G3's member."""
+    G3's member.
+(d) Writes that were undone leave the record, so reads of their table run
+    again (each time after UPDATE A - 10 on the pin, the sum 2990 read on
+    G1): a write of B undone by ROLLBACK TO SAVEPOINT (one kept by RELEASE
+    still refuses the sum); a parameter array whose second row fails on
+    the pin (its first joined G2 for B: every member goes back to the
+    array's savepoint); a failed UPDATE of B on G2's member, which had
+    joined for an earlier INSERT into orders (orders stays written
+    there)."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -107,6 +115,54 @@ if got != 101:
     fail(f"(c) C read {got} by its key, expected 101")
 conn.rollback()
 log("(c) after a write on every group, unkeyed reads are refused, keyed ones run where written")
+
+# (d)
+def sum_on_pin(what):
+    reset_statements()
+    got = read("SELECT sum(balance) FROM accounts")[0][0]
+    if got != TOTAL - 10:
+        fail(f"{what}: the sum read {got}, expected {TOTAL - 10}")
+    if calls(P["G1"], "SELECT sum(balance) FROM accounts%") != 1:
+        fail(f"{what}: the sum did not run on the pin G1")
+
+
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+cur.execute("SAVEPOINT before_b")
+cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
+reset_statements()
+refused("(d) the sum after a write of B", "SELECT sum(balance) FROM accounts")
+cur.execute("ROLLBACK TO SAVEPOINT before_b")
+sum_on_pin("(d) after ROLLBACK TO SAVEPOINT")
+cur.execute("SAVEPOINT kept")
+cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
+cur.execute("RELEASE SAVEPOINT kept")
+reset_statements()
+refused("(d) the sum after a released savepoint", "SELECT sum(balance) FROM accounts")
+conn.rollback()
+
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+cur.fast_executemany = True
+expect_error("(d) an array with a failing row",
+             lambda: cur.executemany("UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?",
+                                     [(1, B), (0, A2)]), "22012")
+cur.fast_executemany = False
+if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 110:
+    fail("(d) the failed array's first row was not undone")
+sum_on_pin("(d) after the failed array")
+conn.rollback()
+
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+reset_statements()
+cur.execute("INSERT INTO orders (id, item) VALUES (?, 'd')", B)
+if calls(P["G2"], "INSERT INTO orders%") != 1:
+    fail("(d) the INSERT into orders of B's key did not run on G2")
+expect_error("(d) a failing UPDATE of B on G2",
+             lambda: cur.execute("UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?",
+                                 0, B), "22012")
+sum_on_pin("(d) after the failed UPDATE")
+refused("(d) orders, written on G2", "SELECT count(*) FROM orders")
+conn.rollback()
+log("(d) writes undone by a savepoint, an array or their failed statement no longer refuse reads")
 
 conn.close()
 log("a transaction across groups reads its own writes or is told it cannot")
