@@ -64,7 +64,7 @@ SQLRETURN gc_across_error(gc_stmt *s, const gc_error *err)
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
     if (s->analysis == NULL || s->sql == NULL ||
-        s->analysis->kind != GC_SQL_DDL)
+        (s->analysis->kind != GC_SQL_DDL && !s->analysis->select_into))
         return false;
     gc_ddl_plan plan;
     classify(s, &plan);

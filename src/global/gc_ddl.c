@@ -166,6 +166,36 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
     out->scope = GC_DDL_SOLO_TABLE;
 }
 
+/* SELECT ... INTO [UNLOGGED] [TABLE] name ...: CREATE TABLE ... AS written
+ * the older way, a solo table made by its query. INTO TEMP (a table of one
+ * session) and an INTO the cursor cannot read stay with the member. */
+static void classify_select_into(ddl_cursor *c, gc_ddl_plan *out)
+{
+    int depth = 0;
+    for (; c->have; advance(c)) {
+        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
+            depth++;
+        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
+            depth--;
+        else if (depth == 0 && take_kw(c, "into"))
+            break;
+    }
+    if (is_kw(c, "temp") || is_kw(c, "temporary") || is_kw(c, "local") || is_kw(c, "global"))
+        return;
+    take_kw(c, "unlogged");
+    take_kw(c, "table");
+    size_t start, end;
+    if (!take_name(c, &start, &end) || names_pg_temp(c, start, end))
+        return;
+    out->changes_map = true;
+    if (!copy_written(out->table_as_written, sizeof out->table_as_written, c, start, end)) {
+        refuse(out, "the table name is too long");
+        return;
+    }
+    out->owner_decides = true;
+    out->scope = GC_DDL_SOLO_TABLE;
+}
+
 /* CREATE MATERIALIZED VIEW, the cursor after VIEW: a solo object, like a
  * new table; its owner cannot prepare (it read foreign tables), so the
  * owner's commit decides (gc_ddl_run.c). */
@@ -622,6 +652,8 @@ void gc_ddl_classify(const char *sql, gc_ddl_plan *out)
         out->scope = GC_DDL_EVERY_GROUP;
         if (take_kw(&c, "on"))
             classify_comment(&c, out);
+    } else if (take_kw(&c, "select")) {
+        classify_select_into(&c, out);
     } else if (take_kw(&c, "refresh")) {
         classify_refresh(&c, out);
     } else if (is_kw(&c, "grant") || is_kw(&c, "revoke") || is_kw(&c, "security"))

@@ -736,6 +736,7 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
             ok = find_cascaded(t, &groups[k], sql, plan, &cascaded, &cascaded_names, err);
     }
     char *drop_twins = NULL;
+    PGresult *twin_result = NULL;
     if (ok && cascaded_names.len > 0) {
         gc_strbuf d;
         gc_strbuf_init(&d);
@@ -762,8 +763,12 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;
             }
+            /* The command's result is that of a group that ran the text as
+             * is: a foreign twin's DROP FOREIGN TABLE has another tag, which
+             * SQLRowCount reads. */
+            PGresult **keep = own == NULL || strcmp(own, sql) == 0 ? &out->result : &twin_result;
             ok = ok && prepare_group(t, dg, before, own != NULL ? own : sql, drop_twins, plan,
-                                     b, &out->result, err);
+                                     b, keep, err);
             free(own);
             free(before);
             continue;
@@ -790,6 +795,10 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
             ok = prepare_group(t, dg, NULL, extra, NULL, NULL, b, NULL, err);
         free(extra);
     }
+    if (out->result == NULL)
+        out->result = twin_result;
+    else
+        PQclear(twin_result);
     free(columns);
     free(qualified);
     free(schema);

@@ -298,7 +298,9 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 
     if (out->kind == GC_SQL_SHOW) {
         out->read_only = true;
-    } else if (out->kind == GC_SQL_SELECT && !cte_modifies && !select_has_into(&az)) {
+    } else if (out->kind == GC_SQL_SELECT && select_has_into(&az)) {
+        out->select_into = true;
+    } else if (out->kind == GC_SQL_SELECT && !cte_modifies) {
         gc_az_call_class calls = gc_az_classify_calls(&az);
         if (select_locks_rows(&az)) {
             out->locking_read = calls == GC_AZ_CALL_READS;

@@ -95,6 +95,8 @@ typedef struct gc_analysis {
                              NO KEY UPDATE, SHARE, KEY SHARE), no INTO, no
                              data-modifying WITH, and function calls all
                              known to read. Not read_only: it locks */
+    bool select_into;     /* a SELECT with INTO: it makes a table, as
+                             CREATE TABLE ... AS does */
     bool several;         /* the text holds more than one statement */
     bool is_local;        /* SET LOCAL */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */

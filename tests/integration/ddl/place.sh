@@ -142,6 +142,25 @@ on_every "SELECT string_agg(owner || ':' || n || ':' || total, ',' ORDER BY owne
 nothing_pending "CREATE TABLE ... AS"
 echo "ok: CREATE TABLE ... AS over a sharded table made a solo table on G1 with every group's rows"
 
+# SELECT ... INTO, the older spelling of CREATE TABLE ... AS: the same solo
+# table (it was made on the policy's member alone, unknown to the others).
+# DROP TABLE then reports what it does on one server (SQLRowCount -1), also
+# when the first group it ran on held the foreign twin.
+out=$(on G2 "SELECT owner, count(*) AS n, sum(balance) AS total INTO select_into_totals FROM accounts GROUP BY owner")
+expect_ok "$out" "SELECT ... INTO over a sharded table"
+expect_kinds select_into_totals "G1:f G2:r" "SELECT ... INTO over a sharded table"
+on_every "SELECT string_agg(owner || ':' || n || ':' || total, ',' ORDER BY owner) FROM select_into_totals" \
+    "$want" "SELECT ... INTO over a sharded table, read through each primary"
+on_every "SELECT method || ':' || owner_group FROM gcluster.tables WHERE name = 'select_into_totals'" \
+    "solo:G2" "SELECT ... INTO's catalog row"
+nothing_pending "SELECT ... INTO"
+for t in select_into_totals ctas_totals; do
+    out=$(on G1 "DROP TABLE $t")
+    [ "$out" = "ok -1" ] || fail "DROP TABLE $t through the driver gave: $out"
+    expect_kinds $t "G1:- G2:-" "DROP TABLE $t"
+done
+echo "ok: SELECT ... INTO made a solo table on G2 with every group's rows; DROP TABLE reported -1"
+
 # An index on the view is the owner's; ALTER MATERIALIZED VIEW is refused.
 expect_ok "$(on G1 "CREATE INDEX mv_totals_owner ON mv_totals (owner)")" "CREATE INDEX on the materialized view"
 expect_kinds mv_totals_owner "G1:- G2:i" "the index on the materialized view"

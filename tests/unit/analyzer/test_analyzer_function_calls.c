@@ -136,6 +136,9 @@ static void writes_are_never_routed_as_reads(void **state)
         assert_true(gc_analyze(writes[i], strlen(writes[i]), &a, &err));
         if (a.read_only || a.route_as_read)
             fail_msg("%s: routed as a read", writes[i]);
+        /* Only the SELECT ... INTO makes a table (a cluster DDL). */
+        if (a.select_into != (strstr(writes[i], " INTO t2") != NULL))
+            fail_msg("%s: select_into is %d", writes[i], a.select_into);
         gc_analysis_free(&a);
     }
 }

@@ -33,6 +33,32 @@ static void create_table_makes_a_solo_table(void **state)
     assert_false(plan_of("CREATE TABLE t (a int GENERATED ALWAYS AS (1) STORED)").owner_decides);
 }
 
+/* SELECT ... INTO a permanent table is CREATE TABLE ... AS written the
+ * older way; INTO TEMP and a SELECT without INTO stay on one member. */
+static void select_into_makes_a_solo_table(void **state)
+{
+    (void)state;
+    gc_ddl_plan p = plan_of("SELECT a, (SELECT 1) AS b INTO UNLOGGED TABLE app.\"Copy\" "
+                            "FROM t WHERE a IN (SELECT a FROM u) ORDER BY a");
+    assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
+    assert_true(p.changes_map);
+    assert_true(p.owner_decides);
+    assert_string_equal(p.table_as_written, "app.\"Copy\"");
+    p = plan_of("select * into copy from t");
+    assert_int_equal(p.scope, GC_DDL_SOLO_TABLE);
+    assert_string_equal(p.table_as_written, "copy");
+    static const char *const one_member[] = {
+        "SELECT * INTO TEMP copy FROM t", "SELECT * INTO TEMPORARY TABLE copy FROM t",
+        "SELECT * INTO LOCAL TEMP copy FROM t", "SELECT * INTO pg_temp.copy FROM t",
+        "SELECT 'into x' FROM t", "SELECT (SELECT 1) FROM t", "SELECT",
+    };
+    for (size_t i = 0; i < sizeof one_member / sizeof one_member[0]; i++) {
+        p = plan_of(one_member[i]);
+        assert_int_equal(p.scope, GC_DDL_ONE_MEMBER);
+        assert_false(p.changes_map);
+    }
+}
+
 static void partitioned_parent_runs_on_every_group(void **state)
 {
     (void)state;
@@ -190,6 +216,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(create_table_makes_a_solo_table),
+        cmocka_unit_test(select_into_makes_a_solo_table),
         cmocka_unit_test(materialized_views_are_solo_objects),
         cmocka_unit_test(references_are_read_from_the_text),
         cmocka_unit_test(partitioned_parent_runs_on_every_group),
