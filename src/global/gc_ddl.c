@@ -171,16 +171,8 @@ static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
  * session) and an INTO the cursor cannot read stay with the member. */
 static void classify_select_into(ddl_cursor *c, gc_ddl_plan *out)
 {
-    int depth = 0;
-    for (; c->have; advance(c)) {
-        if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))
-            depth++;
-        else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
-            depth--;
-        else if (depth == 0 && take_kw(c, "into"))
-            break;
-    }
-    if (is_kw(c, "temp") || is_kw(c, "temporary") || is_kw(c, "local") || is_kw(c, "global"))
+    if (!skip_past_kw(c, "into") || is_kw(c, "temp") || is_kw(c, "temporary") ||
+        is_kw(c, "local") || is_kw(c, "global"))
         return;
     take_kw(c, "unlogged");
     take_kw(c, "table");
