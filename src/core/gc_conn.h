@@ -158,7 +158,9 @@ gc_session *gc_conn_live_session(gc_conn *c, gc_diag *diag);
 
 /* --- setting a session up from psqlODBC's keys (gc_conn_setup.c) --- */
 /* The trace the settings ask for: LogLevel raised by Debug (3) and CommLog
- * (2), into LogFile, else Logdir/gcodbc_PID.log, else standard error. */
+ * (2), into LogFile, else Logdir/gcodbc_PID.log, else standard error; a
+ * trace only Debug or CommLog turned on goes to gcodbc_PID.log in the
+ * temporary directory instead of standard error, as psqlODBC's logs do. */
 gc_trace *gc_conn_setup_open_trace(const gc_settings *s);
 /* Extra libpq conninfo for every member session: pqopt (percent-decoded)
  * and KeepaliveTime / KeepaliveInterval. Malloc'd (caller frees); NULL when

@@ -14,6 +14,20 @@
 #include "core/gc_conn_kind.h"
 #include "util/gc_strbuf.h"
 
+/* The directory of the trace file when LogFile is unset: Logdir, else, for
+ * a trace that psqlODBC's CommLog or Debug alone turned on, the temporary
+ * directory, where psqlODBC writes those logs: a data source carrying them
+ * must not fill the application's standard error. NULL: standard error. */
+static const char *trace_dir(const gc_settings *s)
+{
+    if (s->log_dir != NULL)
+        return s->log_dir;
+    if (s->log_level != GC_TRACE_OFF || !(s->comm_log || s->debug))
+        return NULL;
+    const char *tmp = getenv("TMPDIR");
+    return tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
+}
+
 gc_trace *gc_conn_setup_open_trace(const gc_settings *s)
 {
     int level = s->log_level;
@@ -21,10 +35,11 @@ gc_trace *gc_conn_setup_open_trace(const gc_settings *s)
         level = GC_TRACE_INFO;
     if (s->debug)
         level = GC_TRACE_DEBUG;
-    if (s->log_file != NULL || s->log_dir == NULL || level == GC_TRACE_OFF)
+    const char *dir = trace_dir(s);
+    if (s->log_file != NULL || dir == NULL || level == GC_TRACE_OFF)
         return gc_trace_open(s->log_file, (gc_trace_level)level);
     char path[4096];
-    snprintf(path, sizeof path, "%s/gcodbc_%ld.log", s->log_dir, (long)getpid());
+    snprintf(path, sizeof path, "%s/gcodbc_%ld.log", dir, (long)getpid());
     return gc_trace_open(path, (gc_trace_level)level);
 }
 

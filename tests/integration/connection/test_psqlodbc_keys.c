@@ -368,6 +368,54 @@ static void test_debug_and_logdir_write_the_trace(void)
     rmdir(dir);
 }
 
+/* CommLog=1 without Logdir or LogFile, as a psqlODBC data source has it:
+ * the trace goes to gcodbc_PID.log in the temporary directory (TMPDIR),
+ * where psqlODBC writes its logs, and nothing of it to standard error. */
+static void test_comm_log_alone_writes_to_the_temporary_directory(void)
+{
+    char dir[] = "/tmp/gc_psqlodbc_tmpdir_XXXXXX";
+    char err_path[] = "/tmp/gc_psqlodbc_stderr_XXXXXX";
+    CT_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    int err_fd = mkstemp(err_path);
+    CT_CHECK(err_fd >= 0, "mkstemp");
+    const char *old_tmp = getenv("TMPDIR");
+    char *saved_tmp = old_tmp != NULL ? strdup(old_tmp) : NULL;
+    setenv("TMPDIR", dir, 1);
+    fflush(stderr);
+    int saved_stderr = dup(2);
+    dup2(err_fd, 2);
+    SQLHDBC dbc = connect_with("CommLog=1");
+    char *v = ct_query_string(dbc, "SELECT 'comm-logged statement'");
+    free(v);
+    drop(dbc);
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    if (saved_tmp != NULL)
+        setenv("TMPDIR", saved_tmp, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved_tmp);
+    char text[65536];
+    ssize_t n = pread(err_fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    close(err_fd);
+    unlink(err_path);
+    CT_CHECK(strstr(text, "gcodbc") == NULL, "CommLog=1 wrote to standard error: %.200s", text);
+    char path[512];
+    snprintf(path, sizeof path, "%s/gcodbc_%ld.log", dir, (long)getpid());
+    FILE *f = fopen(path, "r");
+    CT_CHECK(f != NULL, "no trace file %s", path);
+    if (f != NULL) {
+        n = (ssize_t)fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        fclose(f);
+        CT_CHECK(strstr(text, "gcodbc #") != NULL, "CommLog=1 wrote no trace: %.200s", text);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 /* With standard_conforming_strings off on the server, 'it\'s ?' is one
  * literal: its ? is no parameter marker and the statement runs. */
 static void test_scanner_follows_standard_conforming_strings_off(void)
@@ -427,6 +475,7 @@ int main(void)
     test_pqopt_passes_libpq_options();
     test_type_mapping_keys_change_what_columns_are_described_as();
     test_debug_and_logdir_write_the_trace();
+    test_comm_log_alone_writes_to_the_temporary_directory();
     test_scanner_follows_standard_conforming_strings_off();
 
     SQLFreeHandle(SQL_HANDLE_ENV, env);
