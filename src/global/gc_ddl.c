@@ -73,6 +73,8 @@ static bool skip_past_kw(ddl_cursor *c, const char *word)
             depth++;
         else if (gc_sql_token_is_punct(&c->lx, &c->tok, ')'))
             depth--;
+        else if (depth == 0 && gc_sql_token_is_punct(&c->lx, &c->tok, ';'))
+            return false;
         else if (depth == 0 && is_kw(c, word)) {
             advance(c);
             return true;

@@ -213,6 +213,22 @@ static bool select_has_into(const gc_az *az)
     return false;
 }
 
+/* Whether the SELECT alone in the text has an INTO of its own (not in a
+ * subquery): it makes a table. */
+static bool select_makes_table(const gc_az *az)
+{
+    long depth = 0;
+    for (size_t i = az->stmt_begin; i < az->stmt_end; i++) {
+        if (gc_az_punct(az, i, '('))
+            depth++;
+        else if (gc_az_punct(az, i, ')'))
+            depth--;
+        else if (depth == 0 && gc_az_kw(az, i, "into"))
+            return true;
+    }
+    return false;
+}
+
 /* The end of the statement starting at i: a `;` or a `)` closing a
  * parenthesis opened before i, at depth 0. */
 static size_t statement_end(const gc_az *az, size_t i)
@@ -298,9 +314,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 
     if (out->kind == GC_SQL_SHOW) {
         out->read_only = true;
-    } else if (out->kind == GC_SQL_SELECT && select_has_into(&az)) {
-        out->select_into = true;
-    } else if (out->kind == GC_SQL_SELECT && !cte_modifies) {
+    } else if (out->kind == GC_SQL_SELECT && !cte_modifies && !select_has_into(&az)) {
         gc_az_call_class calls = gc_az_classify_calls(&az);
         if (select_locks_rows(&az)) {
             out->locking_read = calls == GC_AZ_CALL_READS;
@@ -338,6 +352,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     out->plain_write = row_write && !out->several && !cte_modifies &&
                        gc_az_write_calls_plain(&az);
     out->one_relation = !out->several && gc_az_names_one_relation(&az);
+    out->select_into = out->kind == GC_SQL_SELECT && !out->several && select_makes_table(&az);
     free(az.tok);
     if (az.oom) {
         gc_analysis_free(out);

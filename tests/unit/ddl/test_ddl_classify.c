@@ -31,6 +31,8 @@ static void create_table_makes_a_solo_table(void **state)
     assert_string_equal(p.table_as_written, "t");
     assert_true(p.owner_decides);
     assert_false(plan_of("CREATE TABLE t (a int GENERATED ALWAYS AS (1) STORED)").owner_decides);
+    /* The AS of a later statement is not this one's. */
+    assert_false(plan_of("CREATE TABLE t (a int); SELECT 1 AS one").owner_decides);
 }
 
 /* SELECT ... INTO a permanent table is CREATE TABLE ... AS written the
@@ -51,6 +53,7 @@ static void select_into_makes_a_solo_table(void **state)
         "SELECT * INTO TEMP copy FROM t", "SELECT * INTO TEMPORARY TABLE copy FROM t",
         "SELECT * INTO LOCAL TEMP copy FROM t", "SELECT * INTO pg_temp.copy FROM t",
         "SELECT 'into x' FROM t", "SELECT (SELECT 1) FROM t", "SELECT",
+        "SELECT 1; INSERT INTO t VALUES (1)",
     };
     for (size_t i = 0; i < sizeof one_member / sizeof one_member[0]; i++) {
         p = plan_of(one_member[i]);
