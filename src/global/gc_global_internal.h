@@ -174,6 +174,9 @@ void gc_global_clear_txn_lost(gc_global *g);
  * failed statement reached postgres_fdw) must not take the transaction
  * with it at COMMIT. True when it left. */
 bool gc_global_leave_failed_join(gc_global *g, int i);
+/* A member of the open transaction whose part a failed statement left
+ * aborted (rollback level 0), or -1. */
+int gc_global_aborted_member(const gc_global *g);
 
 /* gc_global_stale_reads.c: writes of the open transaction made on other
  * members than its pin, and the statements of the pin that would read

@@ -586,6 +586,18 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     out->pinned = true;
     out->reason = "pinned to the open transaction";
     const gc_analysis *a = req->analysis;
+    /* Rollback level 0 leaves the transaction aborted after a failed
+     * statement. On one server every later statement fails until the
+     * transaction ends; so here one that would run on another member of
+     * it does too, unsent. Ending it, and ROLLBACK TO a savepoint, go on. */
+    int aborted = g->n_joined > 0 ? gc_global_aborted_member(g) : -1;
+    if (aborted >= 0 && (a == NULL || (a->kind != GC_SQL_COMMIT && a->kind != GC_SQL_ROLLBACK &&
+                                       a->kind != GC_SQL_SAVEPOINT))) {
+        gc_error_set(err, "25P02", 0, "current transaction is aborted, commands ignored until "
+                     "end of transaction block (a statement failed on its member %s)",
+                     g->topo.members[aborted].name);
+        return false;
+    }
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
     if (!names_temp && a != NULL && a->kind == GC_SQL_DDL &&

@@ -39,6 +39,16 @@ int gc_global_transaction_member_of_group(const gc_global *g, int gi)
     return -1;
 }
 
+int gc_global_aborted_member(const gc_global *g)
+{
+    if (g->pinned >= 0 && gc_member_txn_status(g->members[g->pinned]) == PQTRANS_INERROR)
+        return g->pinned;
+    for (int k = 0; k < g->n_joined; k++)
+        if (gc_member_txn_status(g->members[g->joined[k]]) == PQTRANS_INERROR)
+            return g->joined[k];
+    return -1;
+}
+
 /* ROLLBACK on session m when it holds a transaction; errors do not matter
  * (a session that broke has lost its transaction with it). */
 static void rollback_session(gc_member *m)

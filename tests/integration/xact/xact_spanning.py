@@ -36,7 +36,11 @@ pg_stat_statements on each group's primary for where each statement ran.
     every row applies on every group.
 (f) Still refused in a transaction (0A000, native 90122), before anything is
     sent: an INSERT with a row whose key is an expression. (INSERT ...
-    SELECT: xact_insert_select.py.)"""
+    SELECT: xact_insert_select.py.)
+(i) RollbackOnError=0: an UPDATE failing on G2's joined member aborts the
+    transaction everywhere: a read of A (G1, the pin) then fails with 25P02
+    and is not sent; ROLLBACK TO an earlier savepoint mends it and the rest
+    commits; without one, COMMIT gives 40000 and nothing applies."""
 from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper, in_transaction_on, log,
                       nothing_left, owners, prepared_by_the_others, primary, reset_statements, su)
 
@@ -257,6 +261,44 @@ for g in GROUPS:
         fail(f"(f) {P[g]} ran an INSERT that should have been refused")
 log("ok (f): an INSERT with a row the driver cannot place is still refused in a transaction, "
     "nothing sent")
+
+# ---- (i) rollback level 0: a failure on one member aborts the transaction ----
+# As on one server: every later statement fails (25P02), also one for
+# another member, which is not sent; ROLLBACK TO a savepoint mends it;
+# COMMIT of the aborted transaction gives 40000 and applies nothing.
+zero = connect(APP, ";RollbackOnError=0")
+zcur = zero.cursor()
+before = all_balances()
+reset_statements()
+zcur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", A)
+zcur.execute("SAVEPOINT before_z")
+zcur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", Z)
+expect_error("(i) a failing UPDATE on G2's member", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?", 0, Z), "22012")
+expect_error("(i) a read on the pin after it", lambda: zcur.execute(
+    "SELECT balance AS after_failure FROM accounts WHERE id = ?", A).fetchall(), "25P02")
+if calls(P["G1"], "SELECT balance AS after_failure%"):
+    fail("(i) the read refused after the failure ran on G1")
+zcur.execute("ROLLBACK TO SAVEPOINT before_z")
+got = zcur.execute("SELECT balance FROM accounts WHERE id = ?", A).fetchall()[0][0]
+if got != before[A] - 1:
+    fail(f"(i) after ROLLBACK TO, A reads {got}, expected {before[A] - 1}")
+zero.commit()
+expect_all({a: v - 1 if a == A else v for a, v in before.items()},
+           "(i) level 0: after ROLLBACK TO the savepoint the rest commits")
+before = all_balances()
+zcur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", A)
+zcur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", Z)
+expect_error("(i) a failing UPDATE on G2's member", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?", 0, Z), "22012")
+expect_error("(i) a write on the pin after it", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance - 1 WHERE id = ?", A), "25P02")
+expect_error("(i) COMMIT of the aborted transaction", zero.commit, "40000")
+expect_all(before, "(i) level 0: the aborted transaction applied nothing")
+nothing_left("(i)")
+zero.close()
+log("ok (i): at rollback level 0 a failure on one member aborts the transaction on every "
+    "member until ROLLBACK TO or its end, as on one server")
 
 conn.close()
 auto.close()
