@@ -351,7 +351,7 @@ static bool writes_outside(gc_global *g, const gc_route_request *req, int group,
         return false;    /* a row lock is no write */
     switch (a != NULL ? a->kind : GC_SQL_UNKNOWN) {
     case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
-    case GC_SQL_SET: case GC_SQL_SHOW:
+    case GC_SQL_SET: case GC_SQL_SHOW: case GC_SQL_MAINTENANCE:
         return false;    /* write no rows */
     case GC_SQL_INSERT: case GC_SQL_UPDATE: case GC_SQL_DELETE: case GC_SQL_MERGE:
         break;
@@ -822,6 +822,8 @@ static bool needs_statement_mark(gc_global *g, const gc_route_request *req, int 
     case GC_SQL_BEGIN: case GC_SQL_COMMIT: case GC_SQL_ROLLBACK: case GC_SQL_SAVEPOINT:
     case GC_SQL_SET: case GC_SQL_SHOW: case GC_SQL_DDL:
         return false;
+    case GC_SQL_MAINTENANCE:
+        return false;     /* no rows; REINDEX of a partitioned table refuses a pipeline */
     case GC_SQL_INSERT: case GC_SQL_UPDATE: case GC_SQL_DELETE: case GC_SQL_MERGE:
         return !a->plain_write || !rows_in_one_group(g, req, owner, all_in);
     default:

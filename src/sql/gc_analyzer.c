@@ -155,6 +155,9 @@ static gc_sql_kind kind_at(gc_az *az, size_t i)
         {"create", GC_SQL_DDL}, {"alter", GC_SQL_DDL}, {"drop", GC_SQL_DDL},
         {"truncate", GC_SQL_DDL}, {"comment", GC_SQL_DDL}, {"grant", GC_SQL_DDL},
         {"revoke", GC_SQL_DDL}, {"refresh", GC_SQL_DDL},
+        {"vacuum", GC_SQL_MAINTENANCE}, {"analyze", GC_SQL_MAINTENANCE},
+        {"analyse", GC_SQL_MAINTENANCE}, {"reindex", GC_SQL_MAINTENANCE},
+        {"cluster", GC_SQL_MAINTENANCE}, {"checkpoint", GC_SQL_MAINTENANCE},
     };
     if (i >= az->n)
         return GC_SQL_UNKNOWN;

@@ -36,6 +36,8 @@ typedef enum gc_sql_kind {
     GC_SQL_SHOW,
     GC_SQL_DDL,           /* CREATE, ALTER, DROP, TRUNCATE, COMMENT, GRANT, REVOKE,
                              REFRESH */
+    GC_SQL_MAINTENANCE,   /* VACUUM, ANALYZE, REINDEX, CLUSTER, CHECKPOINT: they
+                             write no rows */
     GC_SQL_OTHER,
 } gc_sql_kind;
 
