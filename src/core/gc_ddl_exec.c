@@ -98,6 +98,18 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
      * joins it on every group and commits with it; else it is its own
      * transaction, committed at once. */
     bool in_transaction = gc_across_in_transaction(c);
+    /* CONCURRENTLY runs outside a transaction block: with autocommit off
+     * and no transaction open yet it goes on its own, as the general
+     * connection sends it (docs/transactions.md); in an open one the
+     * server's refusal is given, nothing sent. */
+    if (plan.scope == GC_DDL_CONCURRENTLY && in_transaction) {
+        if (gc_global_pinned_member(c->global) >= 0 || gc_global_prelude_pending(c->global)) {
+            gc_diag_add(&s->h.diag, "25001", 0, "CONCURRENTLY cannot run inside a "
+                        "transaction block");
+            return SQL_ERROR;
+        }
+        in_transaction = false;
+    }
     bool ran;
     if (in_transaction) {
         char begin[96];

@@ -466,14 +466,13 @@ static bool classify_table_object(ddl_cursor *c, bool create, bool drop, gc_ddl_
         take_kw(c, "unique");
         if (!take_kw(c, "index"))
             return false;
-        if (is_kw(c, "concurrently")) {
-            refuse(out, refuse_concurrently);
-            return true;
-        }
+        bool concurrently = take_kw(c, "concurrently");
         if (skip_past_kw(c, "on")) {
             take_kw(c, "only");
             take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_SKIP);
         }
+        if (concurrently)
+            out->scope = GC_DDL_CONCURRENTLY;
         return true;
     }
     if (create && (take_kw(c, "constraint") || is_kw(c, "trigger") || is_kw(c, "policy"))) {
@@ -507,15 +506,18 @@ static bool classify_table_object(ddl_cursor *c, bool create, bool drop, gc_ddl_
         return true;
     }
     if (!create && take_kw(c, "index")) {
-        if (is_kw(c, "concurrently")) {
-            refuse(out, refuse_concurrently);
-            return true;
-        }
+        bool concurrently = drop && take_kw(c, "concurrently");
         if (is_kw(c, "all"))
             return true;
         if (take_kw(c, "if"))
             take_kw(c, "exists");
         take_target(c, out, GC_DDL_TARGET_INDEX, GC_DDL_TWIN_SAME);
+        if (concurrently) {
+            /* One index: PostgreSQL refuses DROP INDEX CONCURRENTLY of several. */
+            out->scope = GC_DDL_CONCURRENTLY;
+            if (c->have && gc_sql_token_is_punct(&c->lx, &c->tok, ','))
+                refuse(out, "DROP INDEX CONCURRENTLY drops one index at a time");
+        }
         return true;
     }
     return false;
@@ -615,13 +617,11 @@ static void classify_object(ddl_cursor *c, bool create, bool drop, gc_ddl_plan *
         note_drop_cascade(c, from, out);
         return;
     }
-    /* CREATE [UNIQUE] INDEX CONCURRENTLY, DROP INDEX CONCURRENTLY,
-     * REINDEX ... CONCURRENTLY: refused by PostgreSQL in a transaction. */
+    /* Other CONCURRENTLY forms (ALTER TABLE ... DETACH PARTITION ...
+     * CONCURRENTLY): refused by PostgreSQL in a transaction. */
     for (; c->have; advance(c)) {
         if (is_kw(c, "concurrently")) {
-            refuse(out, "CONCURRENTLY cannot run inside a transaction block, which a "
-                        "cluster-wide DDL needs (two-phase commit); leave it out, or run "
-                        "it on each primary with a general connection");
+            refuse(out, refuse_concurrently);
             return;
         }
         if (gc_sql_token_is_punct(&c->lx, &c->tok, '('))

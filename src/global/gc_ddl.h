@@ -33,6 +33,8 @@ typedef enum gc_ddl_scope {
     GC_DDL_SOLO_MATVIEW,    /* CREATE MATERIALIZED VIEW: one owner group, foreign twins
                                elsewhere, committed by the owner's decision */
     GC_DDL_MATVIEW_REFRESH, /* REFRESH MATERIALIZED VIEW: on the owner's primary only */
+    GC_DDL_CONCURRENTLY,    /* CREATE / DROP INDEX CONCURRENTLY: outside a transaction
+                               block, on the one group whose table or index it is */
     GC_DDL_REFUSED,         /* see why */
 } gc_ddl_scope;
 

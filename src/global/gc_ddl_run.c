@@ -868,6 +868,41 @@ static bool refresh_matview(const gc_topology *t, const ddl_group *groups, int n
     return gc_ddl_matview_refresh(&p, 0, sql, plan->table_as_written, &out->result, err);
 }
 
+/* CREATE / DROP INDEX CONCURRENTLY: PostgreSQL runs it outside any
+ * transaction block, so no two-phase commit can carry it. It goes as it is
+ * to the one group where its table is a plain table (a solo table's owner)
+ * or where its index is; a statement for several groups, which could not
+ * change them all or none, is refused before anything runs. Where nothing
+ * holds the name, one group's server says so (or, with IF [NOT] EXISTS,
+ * does what it says). */
+static bool run_concurrently(const gc_topology *t, ddl_group *groups, int n, const char *sql,
+                             const gc_ddl_plan *plan, gc_ddl_outcome *out, gc_error *err)
+{
+    int where = 0, holders = 0;
+    for (int k = 0; k < n; k++) {
+        char kind = '\0';
+        if (!gc_ddl_relkind(groups[k].session, plan->target_as_written, &kind, err)) {
+            name_group(err, t, &groups[k]);
+            return false;
+        }
+        bool holds = plan->target == GC_DDL_TARGET_INDEX ? kind != '\0'
+                                                         : kind != '\0' && kind != 'f';
+        if (holds) {
+            where = k;
+            holders++;
+        }
+    }
+    if (holders > 1) {
+        gc_error_set(err, "0A000", 0, "feature not supported on a global connection: %s "
+                     "exists on %d groups, and CONCURRENTLY runs outside a transaction "
+                     "block, so it could not change them all or none; leave CONCURRENTLY "
+                     "out, or run it on each primary with a general connection",
+                     plan->target_as_written, holders);
+        return false;
+    }
+    return run(t, &groups[where], sql, &out->result, err);
+}
+
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                 const char *setup_sql, gc_ddl_outcome *out, gc_error *err)
 {
@@ -879,7 +914,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     ddl_group groups[n > 0 ? n : 1];
     /* A new solo object, or a refresh whose view may be on every group: the
      * policy's group first. */
-    bool policy_first = plan->scope != GC_DDL_EVERY_GROUP;
+    bool policy_first = plan->scope != GC_DDL_EVERY_GROUP && plan->scope != GC_DDL_CONCURRENTLY;
     int owner = policy_first ? policy_group(g, err) : -1;
     if (policy_first && owner < 0)
         return false;
@@ -889,6 +924,8 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         return refresh_matview(t, groups, n, sql, plan, out, err);
     if (!check_primaries(t, groups, n, true, err))
         return false;
+    if (plan->scope == GC_DDL_CONCURRENTLY)
+        return run_concurrently(t, groups, n, sql, plan, out, err);
     if (plan->scope == GC_DDL_SOLO_TABLE) {
         if (!place_by_references(t, groups, n, sql, plan, false, err))
             return false;

@@ -374,4 +374,27 @@ expect_kinds mv_txn "G1:f G2:m" "a materialized view in a committed transaction"
 on_every "SELECT sum(n) FROM mv_txn" 36 "the materialized view made in a transaction"
 nothing_pending "a materialized view in a transaction"
 echo "ok: CREATE MATERIALIZED VIEW in a transaction: nothing after ROLLBACK, the view on G2 and its foreign table on G1 after COMMIT"
+
+# CREATE / DROP INDEX CONCURRENTLY runs outside a transaction block, on the
+# one group whose plain table (a solo table's owner) or index it is; a
+# table on several groups is refused (0A000), as is an open transaction
+# (25001); neither leaves anything.
+expect_ok "$(on G2 "CREATE TABLE cic_solo (id int, v text)")" "CREATE TABLE cic_solo"
+expect_kinds cic_solo "G1:f G2:r" "cic_solo made on G2"
+out=$(on G1 "CREATE INDEX CONCURRENTLY cic_solo_v ON cic_solo (v)")
+expect_ok "$out" "CREATE INDEX CONCURRENTLY on a solo table of G2, policy G1"
+expect_kinds cic_solo_v "G1:- G2:i" "the concurrently built index, on the owner only"
+[ "$(sql G2N1 "SELECT indisvalid FROM pg_index WHERE indexrelid = 'cic_solo_v'::regclass")" = t ] \
+    || fail "the concurrently built index is not valid"
+out=$(txn G1 rollback "SELECT 1" "CREATE INDEX CONCURRENTLY cic_solo_id ON cic_solo (id)")
+case $out in *"error 25001"*) ;; *) fail "CREATE INDEX CONCURRENTLY in a transaction gave: $out" ;; esac
+expect_kinds cic_solo_id "G1:- G2:-" "CREATE INDEX CONCURRENTLY refused in a transaction"
+out=$(on G1 "CREATE INDEX CONCURRENTLY accounts_cic ON accounts (owner)")
+case $out in error\ 0A000*"2 groups"*) ;; *) fail "CREATE INDEX CONCURRENTLY on a sharded table gave: $out" ;; esac
+expect_kinds accounts_cic "G1:- G2:-" "CREATE INDEX CONCURRENTLY refused on a sharded table"
+expect_ok "$(on G1 "DROP INDEX CONCURRENTLY cic_solo_v")" "DROP INDEX CONCURRENTLY on the owner"
+expect_kinds cic_solo_v "G1:- G2:-" "DROP INDEX CONCURRENTLY"
+expect_ok "$(on G1 "DROP TABLE cic_solo")" "DROP TABLE cic_solo"
+nothing_pending "CREATE / DROP INDEX CONCURRENTLY"
+echo "ok: CREATE and DROP INDEX CONCURRENTLY ran on the solo table's owner G2; refused on a sharded table and in a transaction"
 echo "PASS"

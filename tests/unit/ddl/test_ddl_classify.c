@@ -105,15 +105,30 @@ static void ddl_that_may_make_sequences_names_them(void **state)
     assert_string_equal(p.target_as_written, "items_id_seq");
 }
 
-static void partition_of_and_concurrently_are_refused(void **state)
+static void partition_of_and_databases_are_refused(void **state)
 {
     (void)state;
     assert_int_equal(plan_of("CREATE TABLE a_9 PARTITION OF a FOR VALUES IN (9)").scope,
                      GC_DDL_REFUSED);
-    assert_int_equal(plan_of("CREATE INDEX CONCURRENTLY i ON a (x)").scope, GC_DDL_REFUSED);
-    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i").scope, GC_DDL_REFUSED);
     assert_int_equal(plan_of("CREATE DATABASE other").scope, GC_DDL_REFUSED);
     assert_non_null(plan_of("CREATE DATABASE other").why);
+    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i, j").scope, GC_DDL_REFUSED);
+}
+
+/* CREATE / DROP INDEX CONCURRENTLY: on the one group of its table or index,
+ * named as the target. */
+static void concurrently_runs_where_its_table_or_index_is(void **state)
+{
+    (void)state;
+    gc_ddl_plan p = plan_of("CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS i ON ONLY s.a (x)");
+    assert_int_equal(p.scope, GC_DDL_CONCURRENTLY);
+    assert_int_equal(p.target, GC_DDL_TARGET_TABLE);
+    assert_string_equal(p.target_as_written, "s.a");
+    assert_false(p.changes_map);
+    p = plan_of("drop index concurrently if exists \"I\"");
+    assert_int_equal(p.scope, GC_DDL_CONCURRENTLY);
+    assert_int_equal(p.target, GC_DDL_TARGET_INDEX);
+    assert_string_equal(p.target_as_written, "\"I\"");
 }
 
 static void other_ddl_runs_on_every_group(void **state)
@@ -224,7 +239,8 @@ int main(void)
         cmocka_unit_test(references_are_read_from_the_text),
         cmocka_unit_test(partitioned_parent_runs_on_every_group),
         cmocka_unit_test(ddl_that_may_make_sequences_names_them),
-        cmocka_unit_test(partition_of_and_concurrently_are_refused),
+        cmocka_unit_test(partition_of_and_databases_are_refused),
+        cmocka_unit_test(concurrently_runs_where_its_table_or_index_is),
         cmocka_unit_test(other_ddl_runs_on_every_group),
         cmocka_unit_test(drop_table_notes_every_name),
         cmocka_unit_test(drop_table_of_too_many_tables_is_refused),
