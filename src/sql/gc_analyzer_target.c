@@ -722,3 +722,44 @@ void gc_az_analyze_insert(gc_az *az)
         free(names[k]);
     free(names);
 }
+
+/* VACUUM, ANALYZE, REINDEX TABLE and CLUSTER naming one table: it becomes
+ * the target (a solo table's maintenance then goes to its owner, the one
+ * group where the table is not a foreign twin). Options in parentheses and
+ * the option words before the name are skipped; a list of several tables,
+ * or REINDEX of an index, schema or database, names no target. */
+void gc_az_analyze_maintenance(gc_az *az)
+{
+    static const char *const option_words[] = {
+        "full", "freeze", "verbose", "analyze", "analyse", "concurrently",
+    };
+    gc_analysis *out = az->out;
+    out->not_routable = "maintenance names no key";
+    size_t i = az->stmt_begin + 1;
+    bool reindex = gc_az_kw(az, az->stmt_begin, "reindex");
+    if (gc_az_punct(az, i, '('))
+        i = gc_az_skip_parens(az, i, az->stmt_end);
+    if (reindex && !gc_az_kw(az, i++, "table"))
+        return;
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t w = 0; w < sizeof option_words / sizeof option_words[0]; w++)
+            if (gc_az_kw(az, i, option_words[w])) {
+                i++;
+                more = true;
+            }
+    }
+    if (!is_name(az, i))
+        return;
+    size_t last = i;
+    while (gc_az_punct(az, last + 1, '.') && is_name(az, last + 2))
+        last += 2;
+    size_t after = last + 1;
+    if (gc_az_punct(az, after, '('))
+        after = gc_az_skip_parens(az, after, az->stmt_end);   /* VACUUM t (columns) */
+    if (gc_az_punct(az, after, ','))
+        return;   /* several tables */
+    out->table = gc_az_ident(az, last);
+    if (last > i)
+        out->schema = gc_az_ident(az, last - 2);
+}

@@ -392,9 +392,20 @@ expect_kinds cic_solo_id "G1:- G2:-" "CREATE INDEX CONCURRENTLY refused in a tra
 out=$(on G1 "CREATE INDEX CONCURRENTLY accounts_cic ON accounts (owner)")
 case $out in error\ 0A000*"2 groups"*) ;; *) fail "CREATE INDEX CONCURRENTLY on a sharded table gave: $out" ;; esac
 expect_kinds accounts_cic "G1:- G2:-" "CREATE INDEX CONCURRENTLY refused on a sharded table"
+# Maintenance naming the solo table runs on its owner whatever the policy
+# says (on G1, the foreign twin, REINDEX and CLUSTER failed with 42809).
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+for stmt in "REINDEX TABLE cic_solo" "CLUSTER cic_solo USING cic_solo_v" "VACUUM cic_solo" \
+            "ANALYZE cic_solo"; do
+    expect_ok "$(on G1 "$stmt")" "$stmt, policy G1"
+    where=$(for g in G1 G2; do
+        echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query = '$stmt'") "
+    done)
+    [ "$where" = "G1:0 G2:1 " ] || fail "$stmt ran on $where, expected on the owner G2 only"
+done
 expect_ok "$(on G1 "DROP INDEX CONCURRENTLY cic_solo_v")" "DROP INDEX CONCURRENTLY on the owner"
 expect_kinds cic_solo_v "G1:- G2:-" "DROP INDEX CONCURRENTLY"
 expect_ok "$(on G1 "DROP TABLE cic_solo")" "DROP TABLE cic_solo"
 nothing_pending "CREATE / DROP INDEX CONCURRENTLY"
-echo "ok: CREATE and DROP INDEX CONCURRENTLY ran on the solo table's owner G2; refused on a sharded table and in a transaction"
+echo "ok: CREATE and DROP INDEX CONCURRENTLY, REINDEX, CLUSTER, VACUUM and ANALYZE ran on the solo table's owner G2; CONCURRENTLY refused on a sharded table and in a transaction"
 echo "PASS"
