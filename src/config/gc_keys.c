@@ -327,7 +327,9 @@ const gc_key gc_keys[] = {
              "written." },
     { .name = "LogFile", .type = GC_KEY_STRING, .offset = FIELD(log_file),
       .value_hint = "file path",
-      .doc = "File the trace log is appended to. Unset: standard error. Each line starts "
+      .doc = "File the trace log is appended to. Unset: `Logdir`'s file, else standard "
+             "error (a trace only Debug or CommLog turned on: the temporary directory, "
+             "below). Each line starts "
              "with the UTC time, the process id in brackets and `gcodbc #N:`, N numbering "
              "the connections of the process in the order they were opened, so that "
              "connections sharing one file can be told apart." },
@@ -337,11 +339,16 @@ const gc_key gc_keys[] = {
              "trace goes to `gcodbc_PID.log` in this directory." },
     { .name = "Debug", .psqlodbc = "Debug", .psqlodbc_abbrev = "B2", .type = GC_KEY_BOOL,
       .default_value = "No", .offset = FIELD(debug),
-      .doc = "psqlODBC's debug log, mapped to the trace: Yes raises LogLevel to 3." },
+      .doc = "psqlODBC's debug log, mapped to the trace: Yes raises LogLevel to 3. When "
+             "it (or CommLog) alone turns the trace on, with neither LogFile nor Logdir "
+             "set, the trace goes to `gcodbc_PID.log` in the temporary directory "
+             "(`TMPDIR`, else `/tmp`), where psqlODBC writes its logs, not to standard "
+             "error." },
     { .name = "CommLog", .psqlodbc = "CommLog", .psqlodbc_abbrev = "B3",
       .type = GC_KEY_BOOL, .default_value = "No", .offset = FIELD(comm_log),
       .doc = "psqlODBC's communication log, mapped to the trace: Yes raises "
-             "LogLevel to 2 at least (connections, statements' routing)." },
+             "LogLevel to 2 at least (connections, statements' routing). Where it goes: "
+             "as for Debug." },
     /* psqlODBC's keys that have no effect here: accepted so that its DSNs
      * work, each with the reason. */
     { .name = "Description", .psqlodbc = "Description", .type = GC_KEY_ACCEPTED,

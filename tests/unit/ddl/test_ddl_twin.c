@@ -89,8 +89,10 @@ static void index_statements_run_where_the_index_exists(void **state)
         assert_int_equal(p.target, GC_DDL_TARGET_INDEX);
     }
     assert_string_equal(plan_of("DROP INDEX IF EXISTS s.i, j").target_as_written, "s.i");
-    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i").scope, GC_DDL_REFUSED);
-    assert_int_equal(plan_of("CREATE INDEX CONCURRENTLY i ON t (a)").scope, GC_DDL_REFUSED);
+    /* CONCURRENTLY: on the one group where the index, or the table, is. */
+    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i").scope, GC_DDL_CONCURRENTLY);
+    assert_int_equal(plan_of("DROP INDEX CONCURRENTLY i").target, GC_DDL_TARGET_INDEX);
+    assert_int_equal(plan_of("CREATE INDEX CONCURRENTLY i ON t (a)").scope, GC_DDL_CONCURRENTLY);
 }
 
 static void alter_table_maps_each_action_for_the_twin(void **state)
