@@ -163,10 +163,14 @@ static gc_sql_kind kind_at(gc_az *az, size_t i)
         return GC_SQL_UNKNOWN;
     if (az->tok[i].kind != GC_SQL_TOK_IDENT)
         return GC_SQL_UNKNOWN;
+    /* Every word is listed once: the first match is the kind. */
     gc_sql_kind kind = GC_SQL_OTHER;
-    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-        if (gc_az_kw(az, i, words[w].word))
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        if (gc_az_kw(az, i, words[w].word)) {
             kind = words[w].kind;
+            break;
+        }
+    }
     size_t j = i + 1;
     switch (kind) {
     case GC_SQL_COMMIT:
