@@ -138,7 +138,11 @@ static Oid set_table(gc_stmt *s)
         }
         table = t;
     }
-    if (table == InvalidOid) {
+    if (table == InvalidOid && s->split_read) {
+        gc_diag_add(&s->h.diag, "HY000", 0,
+                    "the cursor cannot change rows: it reads rows the open transaction wrote on "
+                    "other groups' members, brought to its own member; change them by key");
+    } else if (table == InvalidOid) {
         gc_diag_add(&s->h.diag, "HY000", 0,
                     "the cursor's columns come from no table: it cannot change rows");
     } else if (s->conn->kind->several_sessions && !gc_result_described_by_current_session(s)) {

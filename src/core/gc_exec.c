@@ -705,11 +705,23 @@ static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
         s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    /* Several statements with parameters: the values go into the text. */
     const char *sql = s->sql;
     char *with_values = NULL;
     int n = s->nparams;
-    if (s->simple_query && n > 0) {
+    gc_split_read split = { 0 };
+    if (s->split_read) {
+        /* A read of the transaction's own writes across groups (one
+         * statement): the rows other members hold come along as one more
+         * parameter of a text of its own. */
+        if (gc_span_split_read(s, pv, &split) != SQL_SUCCESS) {
+            s->conn->kind->statement_done(s, SQL_ERROR);
+            return SQL_ERROR;
+        }
+        sql = split.text;
+        pv = split.pv;
+        n = split.n;
+    } else if (s->simple_query && n > 0) {
+        /* Several statements with parameters: the values go into the text. */
         with_values = gc_exec_several_with_values(s, pv, n);
         if (with_values == NULL) {
             s->conn->kind->statement_done(s, SQL_ERROR);
@@ -719,14 +731,15 @@ static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
         n = 0;
     }
     gc_param_wire a;
-    if (!gc_param_wire_fill(&a, pv, n)) {
-        free(with_values);
+    SQLRETURN rc = SQL_ERROR;
+    if (gc_param_wire_fill(&a, pv, n)) {
+        rc = send_on_session(s, m, sql, n, &a);
+        gc_param_wire_free(&a);
+    } else {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         s->conn->kind->statement_done(s, SQL_ERROR);
-        return SQL_ERROR;
     }
-    SQLRETURN rc = send_on_session(s, m, sql, n, &a);
-    gc_param_wire_free(&a);
+    gc_span_split_read_free(&split);
     free(with_values);
     return rc;
 }
@@ -738,7 +751,9 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     const Oid *types = a->types;
     const char *const *values = a->values;
     const int *lengths = a->lengths, *formats = a->formats;
-    if (s->prepared && !s->simple_query) {
+    /* A split read sends a text of its own, unprepared. */
+    bool server_statement = s->prepared && !s->simple_query && !s->split_read;
+    if (server_statement) {
         /* Before BEGIN: a text the server cannot prepare then aborts nothing. */
         PGresult *refusal = NULL;
         SQLRETURN rc = ensure_server_statement(s, m, types, &refusal);
@@ -775,7 +790,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
         s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    const char *stmt_name = s->prepared && !s->simple_query ? s->server.name : NULL;
+    const char *stmt_name = server_statement ? s->server.name : NULL;
     bool sent = send_guarded(m, guard, carries_statement_mark(s), s->txn.several, stmt_name,
                              sql, n, types, values, lengths, formats, &err);
     gc_result_take_session(s);      /* after the send, which ended any other owner */

@@ -262,6 +262,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     gc_conn_global_between_transactions(c);
     gc_global_statement_starts(c->global);
     s->spans_groups = false;
+    s->split_read = false;
     s->routed_by_key = false;
     /* The transaction's first statement chooses, and pins, the member. */
     bool transaction = in_transaction(c);
@@ -340,6 +341,7 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
             break;
         }
         s->routed_by_key = d.by_key;
+        s->split_read = d.split_read;
         if (d.spans) {
             s->spans_groups = true;    /* no member: gc_span_exec runs it */
             rc = SQL_SUCCESS;

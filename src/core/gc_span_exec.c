@@ -3,6 +3,9 @@
  */
 #include "core/gc_span_exec.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/gc_ddl_exec.h"
 #include "global/gc_global.h"
 
@@ -52,4 +55,52 @@ SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
         rc = SQL_SUCCESS_WITH_INFO;
     }
     return rc;
+}
+
+SQLRETURN gc_span_split_read(gc_stmt *s, const gc_param_value *pv, gc_split_read *out)
+{
+    gc_conn *c = s->conn;
+    int n = s->nparams;
+    *out = (gc_split_read){ 0 };
+    /* The rows come from other members' sessions: a result still
+     * streaming on the current one is buffered first. */
+    gc_session_end_streaming(&c->session_owner);
+    gc_param_wire wire;
+    out->pv = malloc((size_t)(n + 1) * sizeof *out->pv);
+    if (out->pv == NULL || !gc_param_wire_fill(&wire, pv, n)) {
+        free(out->pv);
+        out->pv = NULL;
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
+    gc_span_params params = {
+        .n = n, .types = wire.types, .values = wire.values,
+        .lengths = wire.lengths, .formats = wire.formats,
+    };
+    gc_error err;
+    gc_error_clear(&err);
+    bool rolled_back = false;
+    out->text = gc_global_split_read_text(c->global, s->analysis, s->sql, &params, &out->rows,
+                                          &rolled_back, &err);
+    gc_param_wire_free(&wire);
+    if (out->text == NULL) {
+        gc_across_failed_in_transaction(c, rolled_back, &err);
+        gc_span_split_read_free(out);
+        return gc_across_error(s, &err);
+    }
+    /* The statement's values, then the rows, as text of type unknown (the
+     * text casts it to json). The values stay pv's. */
+    if (n > 0)
+        memcpy(out->pv, pv, (size_t)n * sizeof *pv);
+    out->pv[n] = (gc_param_value){ .data = out->rows, .length = (int)strlen(out->rows) };
+    out->n = n + 1;
+    return SQL_SUCCESS;
+}
+
+void gc_span_split_read_free(gc_split_read *r)
+{
+    free(r->text);
+    free(r->rows);
+    free(r->pv);
+    *r = (gc_split_read){ 0 };
 }

@@ -193,6 +193,8 @@ struct gc_stmt {
     struct gc_analysis *analysis; /* owned; of `sql`; NULL when not analyzed */
     unsigned temp_effects;    /* GC_TEMP_SQL_* of `sql` (global/gc_temp_tables.h) */
     bool spans_groups;        /* routed as a write across groups (gc_span_exec.h) */
+    bool split_read;          /* routed as a read of the transaction's own writes
+                                 across groups (gc_span_exec.h) */
     bool routed_by_key;       /* its member's group came from the sharding key */
     /* While one execution runs with keys the driver drew written into its
      * text (gc_route_draw_keys): the statement's own text, analysis and

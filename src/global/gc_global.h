@@ -161,6 +161,9 @@ typedef struct gc_route_decision {
                                      must join first (gc_global_join) */
     bool spans;                   /* a write across groups: no member; run it with
                                      gc_global_run_spanning_write */
+    bool split_read;              /* a SELECT of rows the open transaction wrote on
+                                     other members: run on the pin the text of
+                                     gc_global_split_read_text */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 
@@ -340,6 +343,18 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
                                   const gc_span_params *params, const char *begin_sql,
                                   const char *setup_sql, bool commit_now,
                                   gc_span_outcome *out, gc_error *err);
+
+/* The SELECT a (text sql with its parameters params) routed with
+ * decision.split_read, as the pin runs it: the rows of its table the open
+ * transaction wrote on other groups' members are asked of those members
+ * now, behind a savepoint there, and go in *rows (a json array, owned by
+ * the caller), which the text reads as parameter $(params->n + 1). NULL
+ * with err when that failed (more than 100,000 rows of one group pass the
+ * WHERE: 0A000; the WHERE's own error names the member); *rolled_back
+ * when the failure cost the whole transaction. */
+char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *sql,
+                                const gc_span_params *params, char **rows, bool *rolled_back,
+                                gc_error *err);
 
 /* A statement of the connection now waits on member i's server (sent, no
  * answer yet) / has its answer. While it waits longer than the in-doubt

@@ -188,9 +188,18 @@ void gc_global_forget_joined_writes(gc_global *g);
 void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:
- * owner and all_in are where its keys are (group_by_key). */
+ * owner and all_in are where its keys are (group_by_key). When split is
+ * not NULL, a SELECT the pin can run with those rows brought to it
+ * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
-                                bool all_in, gc_error *err);
+                                bool all_in, bool *split, gc_error *err);
+/* Whether t was written in group `group` (-1: in any group) on a member
+ * other than the pin. */
+bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group);
+/* Whether the SELECT a (text sql), which reads a table the transaction
+ * wrote on other members, can run on the pin with those members' rows
+ * brought to it (gc_global_split_read.c). */
+bool gc_global_read_splits(gc_global *g, const gc_analysis *a, const char *sql);
 
 /* Runs sql (a savepoint statement, a SET) on every member the open
  * transaction joined (gc_global_savepoint.c). One that refuses it (a

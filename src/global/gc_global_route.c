@@ -623,7 +623,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             /* An INSERT ... SELECT reads its query on the pin; other
              * spanning writes run on each group's own member. */
             if (a->kind == GC_SQL_INSERT && a->query_length > 0 &&
-                !gc_global_read_sees_writes(g, req, owner, all_in, err))
+                !gc_global_read_sees_writes(g, req, owner, all_in, NULL, err))
                 return false;
             out->spans = true;
             g->n_reaching = 2;
@@ -665,7 +665,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
                g->n_joined_writes > 0) {
         if (owner == -2)
             owner = keyed_owner(g, req, &all_in);
-        if (!gc_global_read_sees_writes(g, req, owner, all_in, err))
+        if (!gc_global_read_sees_writes(g, req, owner, all_in, &out->split_read, err))
             return false;
     }
     if (out->by_key)

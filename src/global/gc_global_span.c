@@ -69,14 +69,20 @@ static bool gather_rows(PGresult **all, const PGresult *src)
 void gc_span_part_failed(gc_global *g, const span_part *p, unsigned long generation,
                          gc_error *err)
 {
+    gc_span_part_failed_doing(g, p, generation, "the write across groups", err);
+}
+
+void gc_span_part_failed_doing(gc_global *g, const span_part *p, unsigned long generation,
+                               const char *doing, gc_error *err)
+{
     gc_member *m = g->members[p->member];
     bool lost = !gc_member_is_open(m) || gc_member_get_state(m) == GC_MEMBER_DOWN;
     if (lost)
         gc_global_member_failed(g, p->member, generation, err);
     gc_error named;
     gc_error_set(&named, lost || err->sqlstate[0] == '\0' ? "40001" : err->sqlstate,
-                 lost ? 19068 : err->native, "%s (the write across groups, on member %s of "
-                 "group %s)", err->message, g->topo.members[p->member].name,
+                 lost ? 19068 : err->native, "%s (%s, on member %s of group %s)", err->message,
+                 doing, g->topo.members[p->member].name,
                  g->topo.groups[p->group].name);
     *err = named;
 }
@@ -277,8 +283,7 @@ static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
     return ok;
 }
 
-/* Runs sql on part p's session; errors of a session that broke count. */
-static bool run_on(gc_global *g, const span_part *p, const char *sql, gc_error *err)
+bool gc_span_run_on(gc_global *g, const span_part *p, const char *sql, gc_error *err)
 {
     PGresult *r = gc_member_exec(g->members[p->member], sql, err);
     if (r == NULL)
@@ -299,8 +304,8 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
             continue;
         gc_error e;
         gc_error_clear(&e);
-        ok = run_on(g, &parts[k], "ROLLBACK TO SAVEPOINT " SPAN_SAVEPOINT, &e) &&
-             run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, &e) && ok;
+        ok = gc_span_run_on(g, &parts[k], "ROLLBACK TO SAVEPOINT " SPAN_SAVEPOINT, &e) &&
+             gc_span_run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, &e) && ok;
     }
     return ok;
 }
@@ -400,7 +405,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     for (int k = 0; k < n && ok; k++) {
         ok = gc_global_enter_transaction(g, parts[k].member, begin_sql, err);
         if (ok && !commit_now) {
-            ok = run_on(g, &parts[k], "SAVEPOINT " SPAN_SAVEPOINT, err);
+            ok = gc_span_run_on(g, &parts[k], "SAVEPOINT " SPAN_SAVEPOINT, err);
             parts[k].savepoint = ok;
         }
         if (!ok)
@@ -420,7 +425,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
      * go back: the whole transaction is rolled back then. */
     bool released_some = false;
     for (int k = 0; k < n && ok && !commit_now; k++) {
-        ok = run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, err);
+        ok = gc_span_run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, err);
         released_some |= ok;
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "

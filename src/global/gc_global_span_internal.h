@@ -21,6 +21,13 @@ typedef struct gc_span_part {
  * generation: the part's session when it was sent the statement. */
 void gc_span_part_failed(gc_global *g, const gc_span_part *p, unsigned long generation,
                          gc_error *err);
+/* The same for another statement's part: doing names it ("the write
+ * across groups"). */
+void gc_span_part_failed_doing(gc_global *g, const gc_span_part *p, unsigned long generation,
+                               const char *doing, gc_error *err);
+
+/* Runs sql on part p's session; errors of a session that broke count. */
+bool gc_span_run_on(gc_global *g, const gc_span_part *p, const char *sql, gc_error *err);
 
 /* Sends one statement on m and reads its results: the row count added to
  * *rows, the rows of a RETURNING gathered into *returned, the last

@@ -5,7 +5,8 @@
  * whose session is not the transaction's: it sees those rows as they were
  * before the transaction, not as the transaction wrote them. On one server
  * a transaction always reads its own writes, so rather than answer with
- * rows the transaction has changed, such a read is refused before it is
+ * rows the transaction has changed, such a read is split (a SELECT of one
+ * sharded table: gc_global_split_read.c) or else refused before it is
  * sent. A read that names no table the transaction wrote elsewhere, or
  * whose keys are all in the pin's group (it reads the pin's own rows), or
  * all in one group where the transaction did not write that table, or all
@@ -90,9 +91,7 @@ void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back
         g->joined_writes_mark = n;
 }
 
-/* Whether t was written in group `group` (-1: in any group) on a member
- * other than the pin. */
-static bool written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
+bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
 {
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
@@ -137,7 +136,7 @@ static const char *named_written_table(const gc_global *g, const char *sql, size
 }
 
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
-                                bool all_in, gc_error *err)
+                                bool all_in, bool *split, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
     if (g->n_joined_writes == 0)
@@ -152,8 +151,12 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         /* Keys all in one group: the rows of that group only. */
         const gc_shard_table *t = gc_global_cluster_table(g, a);
         int group = owner >= 0 && all_in ? owner : -1;
-        if (t == NULL || group == pin_group || !written_elsewhere(g, t, group))
+        if (t == NULL || group == pin_group || !gc_global_written_elsewhere(g, t, group))
             return true;
+        if (split != NULL && gc_global_read_splits(g, a, req->sql)) {
+            *split = true;
+            return true;
+        }
         table = gc_shard_table_name(t);
     } else if (any_table_written(g)) {
         table = "(several)";

@@ -1,41 +1,53 @@
-"""A transaction across groups reads its own writes, or is told it cannot
-(pyodbc, autocommit off): docs/global-connection.md, "Reading the
-transaction's own writes". The pin reads other groups' rows through
-postgres_fdw, whose session does not see what the transaction wrote on
-those groups' members. Before, such a read answered with the rows as they
-were before the transaction: after a transfer between two groups, the
-transaction's own SELECT sum(balance) was off by the amount.
+"""A transaction across groups reads its own writes (pyodbc, autocommit
+off): docs/global-connection.md, "Reading the transaction's own writes".
+The pin reads other groups' rows through postgres_fdw, whose session does
+not see what the transaction wrote on those groups' members. Before, such
+a read answered with the rows as they were before the transaction (after a
+transfer between two groups, the transaction's own SELECT sum(balance) was
+off by the amount); then it was refused. Now a SELECT of one sharded table
+has the rows the transaction wrote elsewhere brought to the pin from the
+members that hold them (a split read); what it cannot run so stays refused.
 
 usage: xact_own_writes.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
 
 accounts is hash-sharded over G1, G2 and G3; A and A2 are accounts G1
 owns, B one G2 owns. The witnesses: pg_stat_statements on every group's
-primary (a refused statement ran nowhere) and the balances on the owners.
+primary (which member asked for its rows, what the pin ran, a refused
+statement ran nowhere) and the balances on the owners.
 
 (a) UPDATE A - 10 (pins G1), UPDATE B + 10 (G2 joins): a read of B by its
     key runs on G2's member and sees 110, one of A sees 90; SELECT
-    sum(balance) FROM accounts is refused with 0A000 / 90122 before it is
-    sent; the transaction goes on and commits; after it, the sum is the
-    one before.
+    sum(balance) FROM accounts answers 3000 (the stale read said 2990):
+    G2's primary sent its rows once, G3's none, G1 ran the sum over them;
+    the transaction commits; after it, the sum is 3000.
 (b) In such a transaction a read of another table (orders, not written)
     runs; a read of C by its key (G3, where the transaction wrote nothing)
     runs; an UPDATE of A comparing with IS NOT DISTINCT FROM (as a cursor's
-    positioned update does) runs; a read of A and A2 by keys of G1 runs; a
-    read of A and B by
-    keys of two groups, and one naming accounts in a subquery, are
-    refused; so is an INSERT ... SELECT into orders whose query reads
-    accounts (it runs on the pin), while one reading orders runs.
-(c) A spanning UPDATE without a key (every group's member writes): an
-    unkeyed read of accounts is refused, a keyed one of G3's rows runs on
-    G3's member.
+    positioned update does) runs; a read of A and A2 by keys of G1 runs on
+    the pin unsplit; a read of A and B by keys of two groups sees both
+    writes, with ORDER BY, LIMIT, GROUP BY, an alias and parameters; a
+    SELECT naming accounts in a subquery, a UNION, a column alias list and
+    an INSERT ... SELECT into orders whose query reads accounts (it runs
+    on the pin) are refused, nothing sent; an INSERT ... SELECT reading
+    orders runs.
+(c) A spanning UPDATE without a key (every group's member writes): the
+    unkeyed sum sees every group's write, with G2's and G3's rows brought
+    to G1; a keyed read of G3's rows runs on G3's member.
 (d) Writes that were undone leave the record, so reads of their table run
-    again (each time after UPDATE A - 10 on the pin, the sum 2990 read on
-    G1): a write of B undone by ROLLBACK TO SAVEPOINT (one kept by RELEASE
-    still refuses the sum); a parameter array whose second row fails on
-    the pin (its first joined G2 for B: every member goes back to the
-    array's savepoint); a failed UPDATE of B on G2's member, which had
-    joined for an earlier INSERT into orders (orders stays written
-    there)."""
+    on the pin unsplit again (each time after UPDATE A - 10 on the pin,
+    the sum 2990 read on G1 as sent): a write of B undone by ROLLBACK TO
+    SAVEPOINT (one kept by RELEASE is still brought: the sum is 3000); a
+    parameter array whose second row fails on the pin (its first joined
+    G2 for B: every member goes back to the array's savepoint); a failed
+    UPDATE of B on G2's member, which had joined for an earlier INSERT
+    into orders (orders stays written there, and its count includes the
+    row).
+(e) The split read's own failures: a WHERE that fails on G2's member
+    (22012) fails the statement only, the transaction and G2's write go
+    on (rollback level 2, the default); at level 1 it rolls the whole
+    transaction back. More than 100,000 rows of one group (an INSERT ...
+    SELECT of 100,001 events of G2's range) are refused with 0A000, the
+    transaction goes on, and a narrower WHERE is answered."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -64,6 +76,26 @@ def refused(what, sql, *params):
             fail(f"{what}: the refused statement ran on {g}")
 
 
+ROWS_QUERY = "SELECT count(*), coalesce(json_agg(gc_r)%"
+
+
+def split(what, sql, want, sent_by, *params):
+    """sql answers want (rows as tuples); the groups in sent_by, and no
+    other, sent the pin their rows for it once; the pin G1 ran it."""
+    reset_statements()
+    got = [tuple(r) for r in read(sql, *params)]
+    if got != want:
+        fail(f"{what}: read {got}, expected {want}")
+    for g in GROUPS:
+        want_calls = 1 if g in sent_by else 0
+        if calls(P[g], ROWS_QUERY) != want_calls:
+            fail(f"{what}: {g} sent its rows {calls(P[g], ROWS_QUERY)} times, expected "
+                 f"{want_calls}")
+    pattern = sql.split(" FROM ")[0].replace("?", "$1").replace("'", "''") + " FROM (%"
+    if calls(P["G1"], pattern) != 1:
+        fail(f"{what}: the pin G1 did not run the statement over the rows brought to it")
+
+
 def transfer():
     cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
     cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
@@ -76,15 +108,15 @@ if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 110:
     fail("(a) the read of B by its key did not see the transaction's write")
 if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != 90:
     fail("(a) the read of A by its key did not see the transaction's write")
-refused("(a) sum over every group", "SELECT sum(balance) FROM accounts")
+split("(a) sum over every group", "SELECT sum(balance) FROM accounts", [(TOTAL,)], ["G2"])
 conn.commit()
 if (balance("G1", A), balance("G2", B)) != (90, 110):
-    fail("(a) the transfer did not commit after the refused read")
+    fail("(a) the transfer did not commit after the split read")
 total = read("SELECT sum(balance) FROM accounts")[0][0]
 conn.commit()
 if total != TOTAL:
     fail(f"(a) the sum after COMMIT is {total}, expected {TOTAL}")
-log("(a) reads by key see the transaction's writes; the sum is refused, then right after COMMIT")
+log("(a) reads by key and the sum over every group see the transaction's writes")
 
 # (b)
 reset_statements()
@@ -99,22 +131,35 @@ if cur.rowcount != 1:
 got = read("SELECT sum(balance) FROM accounts WHERE id IN (?, ?)", A, A2)[0][0]
 if got != 80 + 100:
     fail(f"(b) A and A2 read {got}, expected 180")
-refused("(b) keys of two groups", "SELECT id, balance FROM accounts WHERE id IN (?, ?)", A, B)
+if calls(P["G1"], "SELECT sum(balance) FROM accounts WHERE%") != 1:
+    fail("(b) the read of A and A2 did not run on the pin as sent")
+split("(b) keys of two groups", "SELECT id, balance FROM accounts WHERE id IN (?, ?) ORDER BY id",
+      sorted([(A, 80), (B, 120)]), ["G2"], A, B)
+split("(b) an alias, ORDER BY and LIMIT",
+      "SELECT a.id FROM accounts a WHERE a.balance >= ? ORDER BY a.balance DESC, a.id LIMIT 2",
+      [(B,), (min(i for i in BY_GROUP["G1"] + BY_GROUP["G2"] + BY_GROUP["G3"]
+                  if i not in (A, B)),)], ["G2"], 100)
+split("(b) GROUP BY", "SELECT balance, count(*) FROM accounts GROUP BY balance ORDER BY balance",
+      [(80, 1), (100, 28), (120, 1)], ["G2"])
 refused("(b) a subquery", "SELECT (SELECT max(balance) FROM accounts) AS m")
+refused("(b) a UNION", "SELECT id FROM accounts WHERE id = ? UNION SELECT id FROM accounts "
+        "WHERE id = ?", A, B)
+refused("(b) a column alias list", "SELECT x FROM accounts AS a (x, y) WHERE y > ?", 100)
 refused("(b) INSERT ... SELECT reading accounts",
         "INSERT INTO orders (item) SELECT 'a' || id FROM accounts WHERE balance > ?", 0)
 cur.execute("INSERT INTO orders (item) SELECT item || '+' FROM orders")
 conn.rollback()
-log("(b) other tables and the pin's own rows are read; keys of two groups and subqueries refused")
+log("(b) other tables and the pin's own rows are read; keys of two groups are split; subqueries refused")
 
 # (c)
 cur.execute("UPDATE accounts SET balance = balance + 1 WHERE balance > 0")
-refused("(c) an unkeyed read after a spanning write", "SELECT count(*) FROM accounts")
+split("(c) an unkeyed read after a spanning write", "SELECT sum(balance) FROM accounts",
+      [(TOTAL + 30,)], ["G2", "G3"])
 got = read("SELECT balance FROM accounts WHERE id = ?", C)[0][0]
 if got != 101:
     fail(f"(c) C read {got} by its key, expected 101")
 conn.rollback()
-log("(c) after a write on every group, unkeyed reads are refused, keyed ones run where written")
+log("(c) after a write on every group, unkeyed reads see it, keyed ones run where written")
 
 # (d)
 def sum_on_pin(what):
@@ -129,15 +174,14 @@ def sum_on_pin(what):
 cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
 cur.execute("SAVEPOINT before_b")
 cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
-reset_statements()
-refused("(d) the sum after a write of B", "SELECT sum(balance) FROM accounts")
+split("(d) the sum after a write of B", "SELECT sum(balance) FROM accounts", [(TOTAL,)], ["G2"])
 cur.execute("ROLLBACK TO SAVEPOINT before_b")
 sum_on_pin("(d) after ROLLBACK TO SAVEPOINT")
 cur.execute("SAVEPOINT kept")
 cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
 cur.execute("RELEASE SAVEPOINT kept")
-reset_statements()
-refused("(d) the sum after a released savepoint", "SELECT sum(balance) FROM accounts")
+split("(d) the sum after a released savepoint", "SELECT sum(balance) FROM accounts",
+      [(TOTAL,)], ["G2"])
 conn.rollback()
 
 cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
@@ -151,6 +195,8 @@ if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 110:
 sum_on_pin("(d) after the failed array")
 conn.rollback()
 
+ORDERS = read("SELECT count(*) FROM orders")[0][0]
+conn.rollback()
 cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
 reset_statements()
 cur.execute("INSERT INTO orders (id, item) VALUES (?, 'd')", B)
@@ -160,9 +206,50 @@ expect_error("(d) a failing UPDATE of B on G2",
              lambda: cur.execute("UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?",
                                  0, B), "22012")
 sum_on_pin("(d) after the failed UPDATE")
-refused("(d) orders, written on G2", "SELECT count(*) FROM orders")
+split("(d) orders, written on G2", "SELECT count(*) FROM orders", [(ORDERS + 1,)], ["G2"])
 conn.rollback()
 log("(d) writes undone by a savepoint, an array or their failed statement no longer refuse reads")
 
+# (e)
+transfer()
+reset_statements()
+expect_error("(e) a WHERE failing on G2's member",
+             lambda: read("SELECT count(*) FROM accounts WHERE 1 / (balance - 120) > 0"), "22012",
+             says="G2")
+if calls(P["G1"], "SELECT count(*) FROM (%") != 0:
+    fail("(e) the pin ran the statement whose rows failed on G2")
+if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 120:
+    fail("(e) G2's write was lost with the failed read")
+split("(e) the sum after the failed read", "SELECT sum(balance) FROM accounts", [(TOTAL,)], ["G2"])
+conn.rollback()
+
+level1 = connect(APP + "1", extra=";Protocol=7.4-1")
+cur1 = level1.cursor()
+cur1.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+cur1.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
+expect_error("(e) the failing WHERE at level 1",
+             lambda: cur1.execute("SELECT count(*) FROM accounts WHERE 1 / (balance - 120) > 0"),
+             "22012", says="rolled back")
+if cur1.execute("SELECT sum(balance) FROM accounts").fetchone()[0] != TOTAL:
+    fail("(e) level 1 did not roll the transfer back")
+level1.commit()
+if (balance("G1", A), balance("G2", B)) != (90, 110):
+    fail("(e) the transfer rolled back at level 1 was applied")
+level1.close()
+
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+cur.execute("INSERT INTO events (id, at) SELECT g, timestamptz '2026-03-01 00:00:00+00' "
+            "+ g * interval '1 second' FROM generate_series(1, 100001) g")
+reset_statements()
+expect_error("(e) more than 100,000 rows of G2", lambda: read("SELECT count(*) FROM events"),
+             "0A000", 90122, says="more than 100000")
+if calls(P["G1"], "SELECT count(*) FROM (%") != 0:
+    fail("(e) the pin ran the statement whose rows were too many")
+# An INSERT ... SELECT counts as written on every group that has a share.
+split("(e) a narrower WHERE", "SELECT count(*) FROM events WHERE id <= ?", [(10,)], ["G2", "G3"],
+      10)
+conn.rollback()
+log("(e) a failed or too large split read fails its statement alone at level 2, all at level 1")
+
 conn.close()
-log("a transaction across groups reads its own writes or is told it cannot")
+log("a transaction across groups reads its own writes, or is told it cannot")
