@@ -66,10 +66,7 @@ SQLRETURN gc_span_split_read(gc_stmt *s, const gc_param_value *pv, gc_split_read
      * streaming on the current one is buffered first. */
     gc_session_end_streaming(&c->session_owner);
     gc_param_wire wire;
-    out->pv = malloc((size_t)(n + 1) * sizeof *out->pv);
-    if (out->pv == NULL || !gc_param_wire_fill(&wire, pv, n)) {
-        free(out->pv);
-        out->pv = NULL;
+    if (!gc_param_wire_fill(&wire, pv, n)) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
@@ -81,25 +78,35 @@ SQLRETURN gc_span_split_read(gc_stmt *s, const gc_param_value *pv, gc_split_read
     gc_error_clear(&err);
     bool rolled_back = false;
     out->text = gc_global_split_read_text(c->global, s->analysis, s->sql, &params, &out->rows,
-                                          &rolled_back, &err);
+                                          &out->n_rows, &rolled_back, &err);
     gc_param_wire_free(&wire);
     if (out->text == NULL) {
         gc_across_failed_in_transaction(c, rolled_back, &err);
         gc_span_split_read_free(out);
         return gc_across_error(s, &err);
     }
-    /* The statement's values, then the rows, as text of type unknown (the
-     * text casts it to json). The values stay pv's. */
+    /* The statement's values (still pv's), then the rows, as text of type
+     * unknown (the text casts them to json). */
+    out->pv = malloc((size_t)(n + out->n_rows) * sizeof *out->pv);
+    if (out->pv == NULL) {
+        gc_span_split_read_free(out);
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        return SQL_ERROR;
+    }
     if (n > 0)
         memcpy(out->pv, pv, (size_t)n * sizeof *pv);
-    out->pv[n] = (gc_param_value){ .data = out->rows, .length = (int)strlen(out->rows) };
-    out->n = n + 1;
+    for (int k = 0; k < out->n_rows; k++)
+        out->pv[n + k] = (gc_param_value){ .data = out->rows[k],
+                                           .length = (int)strlen(out->rows[k]) };
+    out->n = n + out->n_rows;
     return SQL_SUCCESS;
 }
 
 void gc_span_split_read_free(gc_split_read *r)
 {
     free(r->text);
+    for (int k = 0; k < r->n_rows; k++)
+        free(r->rows[k]);
     free(r->rows);
     free(r->pv);
     *r = (gc_split_read){ 0 };

@@ -21,7 +21,8 @@ SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv);
  * other members sent for it last (gc_global_split_read_text). */
 typedef struct gc_split_read {
     char *text;               /* owned */
-    char *rows;               /* owned: the json array, parameter n */
+    char **rows;              /* owned: a json array per table read, n_rows of them */
+    int n_rows;
     gc_param_value *pv;       /* owned array of n: the statement's, then the rows */
     int n;
 } gc_split_read;

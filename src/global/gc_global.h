@@ -345,16 +345,17 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
                                   gc_span_outcome *out, gc_error *err);
 
 /* The SELECT a (text sql with its parameters params) routed with
- * decision.split_read, as the pin runs it: the rows of its table the open
- * transaction wrote on other groups' members are asked of those members
- * now, behind a savepoint there, and go in *rows (a json array, owned by
- * the caller), which the text reads as parameter $(params->n + 1). NULL
- * with err when that failed (more than 100,000 rows of one group pass the
- * WHERE: 0A000; the WHERE's own error names the member); *rolled_back
- * when the failure cost the whole transaction. */
+ * decision.split_read, as the pin runs it: the rows of the tables it reads
+ * that the open transaction wrote on other groups' members are asked of
+ * those members now, behind a savepoint there, and go in *rows (*n_rows
+ * json arrays, a table each; the array and its strings owned by the
+ * caller), which the text reads as parameters $(params->n + 1) on. NULL
+ * with err when that failed (more than 100,000 rows of one table in one
+ * group: 0A000; an error of the WHERE sent along names the member);
+ * *rolled_back when the failure cost the whole transaction. */
 char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *sql,
-                                const gc_span_params *params, char **rows, bool *rolled_back,
-                                gc_error *err);
+                                const gc_span_params *params, char ***rows, int *n_rows,
+                                bool *rolled_back, gc_error *err);
 
 /* A statement of the connection now waits on member i's server (sent, no
  * answer yet) / has its answer. While it waits longer than the in-doubt

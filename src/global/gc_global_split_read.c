@@ -1,31 +1,57 @@
 /*
- * gc_global_split_read: a SELECT of one sharded table that the open
- * transaction wrote on other groups' members (docs/global-connection.md,
- * "Reading the transaction's own writes").
+ * gc_global_split_read: a SELECT that reads tables the open transaction
+ * wrote on other groups' members (docs/global-connection.md, "Reading the
+ * transaction's own writes").
  *
  * The pin reads other groups' rows through postgres_fdw, in a session of
  * its own that does not see the transaction's writes there
- * (gc_global_stale_reads.c). Such a SELECT is split instead: each group
- * whose rows of the table the transaction wrote elsewhere is asked, on the
- * transaction's member there (which sees those writes), for its rows that
- * pass the statement's WHERE, as one json array; the pin then runs the
- * statement with the table replaced by its own group's and the unwritten
- * groups' leaves, plus those rows (json_populate_recordset of the table's
- * row type). Whatever the SELECT does with its rows (aggregates, GROUP BY,
- * ORDER BY, LIMIT, DISTINCT) it does on the pin, over the table as the
- * transaction sees it.
+ * (gc_global_stale_reads.c). Such a SELECT is split instead: for each
+ * table it reads whose rows the transaction wrote elsewhere, each group
+ * holding such rows is asked, on the transaction's member there (which
+ * sees those writes), for its rows of the table as one json array; the pin
+ * then runs the statement with each place the text reads the table from
+ * replaced by a union of the leaves the pin reads itself (its own group's,
+ * and the groups' the transaction did not write it in) and those rows
+ * (json_populate_recordset of the table's row type). Whatever the SELECT
+ * does with its rows (joins, subqueries, aggregates, ORDER BY, LIMIT) it
+ * does on the pin, over the tables as the transaction sees them. A SELECT
+ * of one table alone sends its WHERE along, so that only the rows that
+ * pass it travel.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "global/gc_global_span_internal.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_table_refs.h"
 
 #define SPLIT_SAVEPOINT "gc_split_read"
-/* Rows one group may send to the pin: past it the read is refused, so the
- * client never holds an unbounded copy of another group's rows. */
+/* Rows one group may send to the pin for one table: past it the read is
+ * refused, so the client never holds an unbounded copy of another group's
+ * rows. */
 #define SPLIT_MAX_ROWS 100000
 #define SPLIT_MAX_ROWS_TEXT "100000"
+#define SPLIT_MAX_REFS 16
+#define SPLIT_MAX_TABLES 4
+
+/* A table the statement reads whose rows the transaction wrote elsewhere. */
+typedef struct split_table {
+    const gc_shard_table *t;
+    size_t name_offset, name_length;  /* as the text first names it: NULL::name
+                                         is its row type on the pin */
+    int param;                        /* the parameter that carries its rows */
+} split_table;
+
+/* How the statement is split. */
+typedef struct split_plan {
+    gc_sql_table_ref refs[SPLIT_MAX_REFS];
+    int ref_table[SPLIT_MAX_REFS];    /* index into tables; -1: read as sent */
+    int n_refs;
+    split_table tables[SPLIT_MAX_TABLES];
+    int n_tables;
+    size_t where_end;                 /* one table alone: the end of its WHERE,
+                                         sent to the members; 0: every row */
+} split_plan;
 
 static bool is_clause_after_from(const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
@@ -37,136 +63,37 @@ static bool is_clause_after_from(const gc_sql_lexer *lx, const gc_sql_token *tok
     return false;
 }
 
-static bool is_set_operation(const gc_sql_lexer *lx, const gc_sql_token *tok)
+/* For a SELECT of one table alone (ref, its one FROM item): where the rows
+ * it reads are decided, the end of its WHERE (or of the table and its
+ * alias), before GROUP BY, ORDER BY, LIMIT and the like; 0 when something
+ * else follows the table (a column alias list). */
+static size_t where_end_of(const char *sql, const gc_sql_table_ref *ref)
 {
-    return gc_sql_token_is_keyword(lx, tok, "union") ||
-           gc_sql_token_is_keyword(lx, tok, "intersect") ||
-           gc_sql_token_is_keyword(lx, tok, "except");
-}
-
-/* Reads the SELECT sql (analysed as a): its table is the only item of its
- * FROM, followed by at most an alias; *where_end is where the rows it reads
- * are decided (the end of its WHERE, or of the table and alias), before
- * GROUP BY, ORDER BY, LIMIT and the like. False when it is not one the
- * split can rewrite exactly (no FROM right before the table, ONLY, a column
- * alias list, TABLESAMPLE, a set operation): it stays refused. */
-static bool read_shape(const char *sql, const gc_analysis *a, size_t *where_end)
-{
-    size_t len = strlen(sql), target_end = a->target_offset + a->target_length;
     gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, sql, len);
-    gc_sql_token tok, before = { 0 };
-    bool first = true, seen_before = false;
-    int depth = 0;
-    /* Up to the table: a SELECT whose FROM names it first. */
-    while (gc_sql_lexer_next_code(&lx, &tok) && tok.offset < a->target_offset) {
-        if (first && !gc_sql_token_is_keyword(&lx, &tok, "select"))
-            return false;
-        first = false;
-        if (gc_sql_token_is_punct(&lx, &tok, '('))
-            depth++;
-        else if (gc_sql_token_is_punct(&lx, &tok, ')'))
-            depth--;
-        before = tok;
-        seen_before = true;
-    }
-    if (!seen_before || depth != 0 || !gc_sql_token_is_keyword(&lx, &before, "from"))
-        return false;
-    /* Past it: [AS] alias, then WHERE ... up to the next clause. */
-    gc_sql_lexer_init(&lx, sql, len);
-    lx.pos = target_end;
-    int alias_tokens = 0;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    lx.pos = ref->offset + ref->length;
+    gc_sql_token tok;
+    size_t end = lx.pos;
+    int depth = 0, alias_tokens = 0;
     bool in_where = false;
-    *where_end = target_end;
     while (gc_sql_lexer_next_code(&lx, &tok)) {
         if (gc_sql_token_is_punct(&lx, &tok, '(')) {
             if (!in_where)
-                return false;     /* a column alias list, TABLESAMPLE (...) */
+                return 0;
             depth++;
         } else if (gc_sql_token_is_punct(&lx, &tok, ')')) {
             depth--;
         }
-        if (depth > 0)
-            continue;
-        if (is_set_operation(&lx, &tok))
-            return false;
-        if (gc_sql_token_is_punct(&lx, &tok, ';') || is_clause_after_from(&lx, &tok))
+        if (depth == 0 && (gc_sql_token_is_punct(&lx, &tok, ';') ||
+                           is_clause_after_from(&lx, &tok)))
             break;
-        if (!in_where && gc_sql_token_is_keyword(&lx, &tok, "where")) {
+        if (depth == 0 && !in_where && gc_sql_token_is_keyword(&lx, &tok, "where"))
             in_where = true;
-        } else if (!in_where) {
-            bool as = alias_tokens == 0 && gc_sql_token_is_keyword(&lx, &tok, "as");
-            if (++alias_tokens > 2 || (!as && !gc_sql_token_is_name(&tok)))
-                return false;
-        }
-        *where_end = tok.offset + tok.length;
+        else if (!in_where && ++alias_tokens > 2)
+            return 0;
+        end = tok.offset + tok.length;
     }
-    /* The clauses after the WHERE may not start another query either. */
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (gc_sql_token_is_punct(&lx, &tok, '('))
-            depth++;
-        else if (gc_sql_token_is_punct(&lx, &tok, ')'))
-            depth--;
-        else if (depth == 0 && is_set_operation(&lx, &tok))
-            return false;
-    }
-    return true;
-}
-
-/* The groups other than the pin's whose rows of t the transaction wrote on
- * another member, each with that member (parts, room for every group): the
- * rows come from there. Returns how many, or -1 when a written group has no
- * member in the transaction or its leaves are unknown. */
-static int written_groups(gc_global *g, const gc_shard_table *t, gc_span_part *parts)
-{
-    int pin_group = g->topo.members[g->pinned].group, n = 0;
-    for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        if (gi == pin_group || !gc_global_written_elsewhere(g, t, gi))
-            continue;
-        int leaves = gc_shard_table_leaves(t, gi, NULL, 0);
-        if (leaves == 0)
-            continue;
-        int member = gc_global_transaction_member_of_group(g, gi);
-        if (leaves < 0 || member < 0)
-            return -1;
-        parts[n++] = (gc_span_part){ .group = gi, .member = member };
-    }
-    return n;
-}
-
-/* The table the split reads, or NULL when the statement is not one it can
- * run exactly (then it stays refused). */
-static const gc_shard_table *split_table(gc_global *g, const gc_analysis *a, const char *sql,
-                                         size_t *where_end)
-{
-    if (a == NULL || sql == NULL || a->kind != GC_SQL_SELECT || !a->one_relation ||
-        a->several || a->locking_read || a->select_into || a->target_length == 0 ||
-        g->pinned < 0 || g->map == NULL)
-        return NULL;
-    const gc_shard_table *t = gc_global_cluster_table(g, a);
-    if (t == NULL || gc_shard_table_solo_group(t) >= 0 || !read_shape(sql, a, where_end))
-        return NULL;
-    return t;
-}
-
-bool gc_global_read_splits(gc_global *g, const gc_analysis *a, const char *sql)
-{
-    size_t where_end;
-    const gc_shard_table *t = split_table(g, a, sql, &where_end);
-    int ng = g->topo.n_groups;
-    gc_span_part parts[ng > 0 ? ng : 1];
-    return t != NULL && written_groups(g, t, parts) > 0;
-}
-
-/* Appends the table's name as the statement writes it, as an alias, when
- * the text gives none (the table's columns, qualified by its name, still
- * resolve). */
-static void append_alias(gc_strbuf *sb, const char *sql, const gc_analysis *a)
-{
-    if (a->target_aliased)
-        return;
-    gc_strbuf_append_str(sb, " AS ");
-    gc_strbuf_append(sb, sql + a->target_name_offset, a->target_name_length);
+    return end;
 }
 
 /* The leaves of t that group gi owns, in a new array (*names; NULL when
@@ -183,29 +110,189 @@ static int group_leaves(const gc_shard_table *t, int gi, const char ***names)
     return n;
 }
 
-/* The query asking group gi's member for its rows of t that pass the
- * statement's WHERE (its parameters renumbered into used / *n_used): their
- * count and the rows as one json array. NULL when memory runs out. */
-static char *rows_query(const char *sql, const gc_analysis *a, size_t where_end,
-                        const gc_shard_table *t, int gi, int n_params, int *used, int *n_used)
+/* Whether group gi holds rows of t that the transaction wrote on a member
+ * other than the pin: they must come from that group's member. */
+static bool rows_elsewhere(const gc_global *g, const gc_shard_table *t, int gi)
 {
-    const char **leaves;
-    int n_leaves = group_leaves(t, gi, &leaves);
-    if (n_leaves < 0)
-        return NULL;
-    size_t target_end = a->target_offset + a->target_length;
+    if (gi == g->topo.members[g->pinned].group || !gc_global_written_elsewhere(g, t, gi))
+        return false;
+    int solo = gc_shard_table_solo_group(t);
+    return solo >= 0 ? solo == gi : gc_shard_table_leaves(t, gi, NULL, 0) != 0;
+}
+
+/* Whether the pin needs rows of t from another member; false too when a
+ * group that holds some has no member in the transaction or unknown
+ * leaves (*ok false). */
+static bool needs_rows(const gc_global *g, const gc_shard_table *t, bool *ok)
+{
+    bool needs = false;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        if (!rows_elsewhere(g, t, gi))
+            continue;
+        needs = true;
+        if (gc_global_transaction_member_of_group(g, gi) < 0 ||
+            (gc_shard_table_solo_group(t) < 0 && gc_shard_table_leaves(t, gi, NULL, 0) < 0))
+            *ok = false;
+    }
+    return needs;
+}
+
+/* The cluster table the ref names (names folded as the server stores
+ * them), or NULL. */
+static const gc_shard_table *ref_table(gc_global *g, const char *sql, const gc_sql_table_ref *ref)
+{
+    char schema[64] = "", name[64] = "";
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql + ref->offset, ref->length);
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (!gc_sql_token_is_name(&tok))
+            continue;
+        memcpy(schema, name, sizeof schema);
+        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
+        if (n == 0 || n >= sizeof name)
+            return NULL;
+    }
+    return gc_shardmap_find(g->map, ref->qualified ? schema : NULL, name,
+                            (const char *const *)g->search_path, g->n_search_path);
+}
+
+/* Whether the identifier tok names a table the transaction wrote on
+ * another member (any cluster table, when the record says "any table"). */
+static bool names_written_table(gc_global *g, const gc_sql_lexer *lx, const gc_sql_token *tok)
+{
+    char name[64];
+    size_t n = gc_sql_token_identifier(lx, tok, name, sizeof name);
+    if (n == 0 || n >= sizeof name)
+        return false;
+    const gc_shard_table *t = gc_shardmap_find(g->map, NULL, name,
+                                               (const char *const *)g->search_path,
+                                               g->n_search_path);
+    return t != NULL && gc_global_written_elsewhere(g, t, -1);
+}
+
+/* Whether every mention of a table written elsewhere is one of the plan's
+ * places or a qualifier (name.column): a mention the finder did not read
+ * as a table (a parenthesized join, a CTE or column of that name) leaves
+ * the statement refused. */
+static bool mentions_are_places(gc_global *g, const char *sql, const split_plan *p)
+{
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    gc_sql_token tok, next;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (!gc_sql_token_is_name(&tok))
+            continue;
+        bool placed = false;
+        for (int k = 0; k < p->n_refs && !placed; k++)
+            placed = tok.offset >= p->refs[k].offset &&
+                     tok.offset < p->refs[k].offset + p->refs[k].length;
+        gc_sql_lexer ahead = lx;
+        bool qualifier = gc_sql_lexer_next_code(&ahead, &next) &&
+                         gc_sql_token_is_punct(&ahead, &next, '.');
+        if (!placed && !qualifier && names_written_table(g, &lx, &tok))
+            return false;
+    }
+    return true;
+}
+
+/* Makes the plan for the SELECT a (text sql, n_params parameters); false
+ * when it cannot be split (then it stays refused). */
+static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n_params,
+                      split_plan *p)
+{
+    if (a == NULL || sql == NULL || a->kind != GC_SQL_SELECT || a->several ||
+        a->locking_read || a->select_into || !(a->one_relation || a->read_only) ||
+        g->pinned < 0 || g->map == NULL)
+        return false;
+    memset(p, 0, sizeof *p);
+    p->n_refs = gc_sql_table_refs(sql, strlen(sql), p->refs, SPLIT_MAX_REFS);
+    if (p->n_refs < 0 || p->n_refs > SPLIT_MAX_REFS)
+        return false;
+    for (int k = 0; k < p->n_refs; k++) {
+        const gc_sql_table_ref *ref = &p->refs[k];
+        const gc_shard_table *t = ref_table(g, sql, ref);
+        bool ok = true;
+        p->ref_table[k] = -1;
+        if (t == NULL || !needs_rows(g, t, &ok))
+            continue;
+        if (!ok || ref->only || ref->sampled)
+            return false;
+        int i = 0;
+        while (i < p->n_tables && p->tables[i].t != t)
+            i++;
+        if (i == p->n_tables) {
+            if (i == SPLIT_MAX_TABLES)
+                return false;
+            p->tables[i] = (split_table){ t, ref->offset, ref->length, n_params + 1 + i };
+            p->n_tables++;
+        }
+        p->ref_table[k] = i;
+    }
+    if (p->n_tables == 0 || !mentions_are_places(g, sql, p))
+        return false;
+    if (a->one_relation && p->n_refs == 1)
+        p->where_end = where_end_of(sql, &p->refs[0]);
+    return true;
+}
+
+bool gc_global_read_splits(gc_global *g, const gc_analysis *a, const char *sql)
+{
+    split_plan plan;
+    return make_plan(g, a, sql, 0, &plan);
+}
+
+/* Appends ref's name as written, as an alias, when the text gives none
+ * (the table's columns, qualified by its name, still resolve). */
+static void append_alias(gc_strbuf *sb, const char *sql, const gc_sql_table_ref *ref)
+{
+    if (ref->aliased)
+        return;
+    gc_strbuf_append_str(sb, " AS ");
+    gc_strbuf_append(sb, sql + ref->name_offset, ref->name_length);
+}
+
+/* Appends "SELECT * FROM source [AS name][ WHERE ...]" (source: len
+ * bytes), the one table's WHERE when the plan sends it. */
+static void append_source(gc_strbuf *q, const char *sql, const split_plan *p, const char *source,
+                          size_t len)
+{
+    gc_strbuf_append_str(q, "SELECT * FROM ");
+    gc_strbuf_append(q, source, len);
+    if (p->where_end == 0)
+        return;
+    const gc_sql_table_ref *ref = &p->refs[0];
+    size_t after = ref->offset + ref->length;
+    append_alias(q, sql, ref);
+    gc_strbuf_append(q, sql + after, p->where_end - after);
+}
+
+/* The query asking group gi's member for its rows of table st (those that
+ * pass the WHERE when the plan sends it, its parameters renumbered into
+ * used / *n_used): their count and the rows as one json array. NULL when
+ * memory runs out. */
+static char *rows_query(const char *sql, const split_plan *p, const split_table *st, int gi,
+                        int n_params, int *used, int *n_used)
+{
     gc_strbuf q, out;
     gc_strbuf_init(&q);
     gc_strbuf_init(&out);
     gc_strbuf_append_str(&q, "SELECT count(*), coalesce(json_agg(gc_r), '[]') FROM "
                              "(SELECT * FROM (");
-    for (int k = 0; k < n_leaves; k++) {
-        gc_strbuf_append_str(&q, k > 0 ? " UNION ALL SELECT * FROM " : "SELECT * FROM ");
-        gc_strbuf_append_str(&q, leaves[k]);
-        append_alias(&q, sql, a);
-        gc_strbuf_append(&q, sql + target_end, where_end - target_end);
+    if (gc_shard_table_solo_group(st->t) >= 0) {
+        /* The member's own plain table. */
+        append_source(&q, sql, p, sql + st->name_offset, st->name_length);
+    } else {
+        const char **leaves;
+        int n_leaves = group_leaves(st->t, gi, &leaves);
+        for (int k = 0; k < n_leaves; k++) {
+            if (k > 0)
+                gc_strbuf_append_str(&q, " UNION ALL ");
+            append_source(&q, sql, p, leaves[k], strlen(leaves[k]));
+        }
+        free(leaves);
+        q.failed |= n_leaves < 0;
     }
-    free(leaves);
     gc_strbuf_append_str(&q, ") gc_u LIMIT " SPLIT_MAX_ROWS_TEXT " + 1) gc_r");
     bool ok = !q.failed && gc_span_renumber_params(&out, q.data, q.len, n_params, 1, used,
                                                    n_used);
@@ -220,25 +307,27 @@ static char *rows_query(const char *sql, const gc_analysis *a, size_t where_end,
 /* Takes the answer of rows_query: appends the array's items to *rows
  * (after a comma when it holds some already); false with err when the
  * group has too many rows or memory runs out. */
-static bool take_rows(gc_global *g, const gc_span_part *p, const gc_shard_table *t,
-                      const PGresult *r, gc_strbuf *rows, gc_error *err)
+static bool take_rows(const gc_global *g, const gc_span_part *p, const split_plan *plan,
+                      const split_table *st, const PGresult *r, gc_strbuf *rows, gc_error *err)
 {
     long long count = atoll(PQgetvalue(r, 0, 0));
     if (count > SPLIT_MAX_ROWS) {
         gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                      "this statement reads table %s, which the open transaction wrote on "
-                     "member %s: more than " SPLIT_MAX_ROWS_TEXT " of its rows there pass "
-                     "the statement's WHERE, too many to bring to member %s; narrow the "
-                     "WHERE, read the rows by their sharding key, or read after COMMIT; "
-                     "nothing was changed", gc_shard_table_name(t),
-                     g->topo.members[p->member].name, g->topo.members[g->pinned].name);
+                     "member %s: more than " SPLIT_MAX_ROWS_TEXT " of its rows there%s, too "
+                     "many to bring to member %s; %sread the rows by their sharding key, or "
+                     "read after COMMIT; nothing was changed", gc_shard_table_name(st->t),
+                     g->topo.members[p->member].name,
+                     plan->where_end != 0 ? " pass the statement's WHERE" : "",
+                     g->topo.members[g->pinned].name,
+                     plan->where_end != 0 ? "narrow the WHERE, " : "");
         return false;
     }
     const char *json = PQgetvalue(r, 0, 1);
     size_t len = (size_t)PQgetlength(r, 0, 1);
     if (count == 0 || len < 2)
         return true;
-    if (rows->len > 0)
+    if (rows->len > 1)
         gc_strbuf_append_char(rows, ',');
     gc_strbuf_append(rows, json + 1, len - 2);     /* without the brackets */
     if (rows->failed) {
@@ -252,9 +341,9 @@ static bool take_rows(gc_global *g, const gc_span_part *p, const gc_shard_table 
  * a failure (an error of the WHERE) leaves its transaction as it was; adds
  * them to *rows. *lost: the failure cost the transaction (the session
  * broke, or could not go back to the savepoint). */
-static bool fetch_rows(gc_global *g, const gc_span_part *p, const gc_shard_table *t,
-                       const char *query, const gc_span_params *params, gc_strbuf *rows,
-                       bool *lost, gc_error *err)
+static bool fetch_rows(gc_global *g, const gc_span_part *p, const split_plan *plan,
+                       const split_table *st, const char *query, const gc_span_params *params,
+                       gc_strbuf *rows, bool *lost, gc_error *err)
 {
     gc_member *m = g->members[p->member];
     unsigned long generation = gc_member_generation(m);
@@ -267,7 +356,7 @@ static bool fetch_rows(gc_global *g, const gc_span_part *p, const gc_shard_table
     while (ok && (r = gc_member_next_result(m)) != NULL) {
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 2) {
             answered = true;
-            ok = take_rows(g, p, t, r, rows, err);
+            ok = take_rows(g, p, plan, st, r, rows, err);
         } else {
             gc_member_result_error(m, r, err);
             ok = false;
@@ -294,73 +383,29 @@ static bool fetch_rows(gc_global *g, const gc_span_part *p, const gc_shard_table
     return false;
 }
 
-/* The statement as the pin runs it: its table replaced by the leaves the
- * pin reads itself (its own group's, and those of groups whose rows the
- * transaction did not write elsewhere) and the rows in parameter
- * $rows_param. NULL when memory runs out. */
-static char *pin_text(const gc_global *g, const char *sql, const gc_analysis *a,
-                      const gc_shard_table *t, const gc_span_part *parts, int n_parts,
-                      int rows_param)
+/* Brings the rows of table st that other members hold into *rows, a json
+ * array. */
+static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
+                       const split_table *st, const gc_span_params *params, gc_strbuf *rows,
+                       bool *lost, gc_error *err)
 {
-    gc_strbuf sb;
-    gc_strbuf_init(&sb);
-    gc_strbuf_append(&sb, sql, a->target_offset);
-    gc_strbuf_append_char(&sb, '(');
-    for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        bool fetched = false;
-        for (int k = 0; k < n_parts; k++)
-            fetched = fetched || parts[k].group == gi;
-        const char **leaves = NULL;
-        int n = fetched ? 0 : group_leaves(t, gi, &leaves);
-        if (n < 0) {
-            gc_strbuf_free(&sb);
-            return NULL;
-        }
-        for (int k = 0; k < n; k++)
-            gc_strbuf_appendf(&sb, "SELECT * FROM %s UNION ALL ", leaves[k]);
-        free(leaves);
-    }
-    gc_strbuf_append_str(&sb, "SELECT * FROM json_populate_recordset(NULL::");
-    gc_strbuf_append(&sb, sql + a->target_offset, a->target_length);
-    gc_strbuf_appendf(&sb, ", $%d::json))", rows_param);
-    append_alias(&sb, sql, a);
-    gc_strbuf_append_str(&sb, sql + a->target_offset + a->target_length);
-    return gc_strbuf_take(&sb);
-}
-
-char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *sql,
-                                const gc_span_params *params, char **rows, bool *rolled_back,
-                                gc_error *err)
-{
-    *rows = NULL;
-    *rolled_back = false;
-    size_t where_end;
-    const gc_shard_table *t = split_table(g, a, sql, &where_end);
-    int ng = g->topo.n_groups;
-    gc_span_part parts[ng > 0 ? ng : 1];
-    int n_parts = t != NULL ? written_groups(g, t, parts) : -1;
-    if (n_parts <= 0) {
-        gc_error_set(err, "HY000", 0, "the read of table %s can no longer be split over the "
-                     "transaction's members", a != NULL && a->table != NULL ? a->table : "?");
-        return NULL;
-    }
     size_t slots = params->n > 0 ? (size_t)params->n : 1;
     int *used = malloc(slots * sizeof *used);
     Oid *types = malloc(slots * sizeof *types);
     const char **values = malloc(slots * sizeof *values);
     int *lengths = malloc(slots * sizeof *lengths), *formats = malloc(slots * sizeof *formats);
-    gc_strbuf all;
-    gc_strbuf_init(&all);
-    gc_strbuf_append_char(&all, '[');
     bool ok = used != NULL && types != NULL && values != NULL && lengths != NULL &&
               formats != NULL;
     if (!ok)
         gc_error_set(err, "HY001", 0, "out of memory");
-    gc_strbuf items;
-    gc_strbuf_init(&items);
-    for (int k = 0; k < n_parts && ok; k++) {
+    gc_strbuf_append_char(rows, '[');
+    for (int gi = 0; gi < g->topo.n_groups && ok; gi++) {
+        if (!rows_elsewhere(g, st->t, gi))
+            continue;
+        gc_span_part part = { .group = gi,
+                              .member = gc_global_transaction_member_of_group(g, gi) };
         int n_used = 0;
-        char *query = rows_query(sql, a, where_end, t, parts[k].group, params->n, used, &n_used);
+        char *query = rows_query(sql, plan, st, gi, params->n, used, &n_used);
         if (query == NULL) {
             gc_error_set(err, "HY001", 0, "out of memory");
             ok = false;
@@ -368,32 +413,106 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
         }
         gc_span_params mine;
         gc_span_pick_params(params, used, n_used, types, values, lengths, formats, &mine);
-        ok = fetch_rows(g, &parts[k], t, query, &mine, &items, rolled_back, err);
+        ok = fetch_rows(g, &part, plan, st, query, &mine, rows, lost, err);
         free(query);
+    }
+    gc_strbuf_append_char(rows, ']');
+    if (ok && rows->failed) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        ok = false;
     }
     free(used);
     free(types);
     free(values);
     free(lengths);
     free(formats);
-    char *text = NULL;
-    if (ok) {
-        gc_strbuf_append(&all, items.data != NULL ? items.data : "", items.len);
-        gc_strbuf_append_char(&all, ']');
-        text = all.failed ? NULL : pin_text(g, sql, a, t, parts, n_parts, params->n + 1);
-        if (text == NULL)
-            gc_error_set(err, "HY001", 0, "out of memory");
+    return ok;
+}
+
+/* Appends what the pin reads in place of table st: the leaves it reads
+ * itself and the rows of st's parameter. False when memory runs out. */
+static bool append_union(gc_strbuf *sb, const gc_global *g, const char *sql,
+                         const split_table *st)
+{
+    gc_strbuf_append_char(sb, '(');
+    for (int gi = 0; gi < g->topo.n_groups && gc_shard_table_solo_group(st->t) < 0; gi++) {
+        if (rows_elsewhere(g, st->t, gi))
+            continue;
+        const char **leaves = NULL;
+        int n = group_leaves(st->t, gi, &leaves);
+        if (n < 0)
+            return false;
+        for (int k = 0; k < n; k++)
+            gc_strbuf_appendf(sb, "SELECT * FROM %s UNION ALL ", leaves[k]);
+        free(leaves);
     }
-    gc_strbuf_free(&items);
+    gc_strbuf_append_str(sb, "SELECT * FROM json_populate_recordset(NULL::");
+    gc_strbuf_append(sb, sql + st->name_offset, st->name_length);
+    gc_strbuf_appendf(sb, ", $%d::json))", st->param);
+    return true;
+}
+
+/* The statement as the pin runs it: each place it reads a table of the
+ * plan replaced by append_union's. NULL when memory runs out. */
+static char *pin_text(const gc_global *g, const char *sql, const split_plan *p)
+{
+    gc_strbuf sb;
+    gc_strbuf_init(&sb);
+    size_t copied = 0;
+    for (int k = 0; k < p->n_refs; k++) {
+        const gc_sql_table_ref *ref = &p->refs[k];
+        if (p->ref_table[k] < 0)
+            continue;
+        gc_strbuf_append(&sb, sql + copied, ref->offset - copied);
+        if (!append_union(&sb, g, sql, &p->tables[p->ref_table[k]])) {
+            gc_strbuf_free(&sb);
+            return NULL;
+        }
+        append_alias(&sb, sql, ref);
+        copied = ref->offset + ref->length;
+    }
+    gc_strbuf_append_str(&sb, sql + copied);
+    return gc_strbuf_take(&sb);
+}
+
+char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *sql,
+                                const gc_span_params *params, char ***rows, int *n_rows,
+                                bool *rolled_back, gc_error *err)
+{
+    *rows = NULL;
+    *n_rows = 0;
+    *rolled_back = false;
+    split_plan plan;
+    if (!make_plan(g, a, sql, params->n, &plan)) {
+        gc_error_set(err, "HY000", 0, "the read of table %s can no longer be split over the "
+                     "transaction's members", a != NULL && a->table != NULL ? a->table : "?");
+        return NULL;
+    }
+    char **arrays = calloc((size_t)plan.n_tables, sizeof *arrays);
+    bool ok = arrays != NULL;
+    if (!ok)
+        gc_error_set(err, "HY001", 0, "out of memory");
+    for (int k = 0; k < plan.n_tables && ok; k++) {
+        gc_strbuf one;
+        gc_strbuf_init(&one);
+        ok = bring_rows(g, sql, &plan, &plan.tables[k], params, &one, rolled_back, err);
+        arrays[k] = gc_strbuf_take(&one);
+    }
+    char *text = ok ? pin_text(g, sql, &plan) : NULL;
+    if (ok && text == NULL)
+        gc_error_set(err, "HY001", 0, "out of memory");
     if (text == NULL) {
-        gc_strbuf_free(&all);
+        for (int k = 0; arrays != NULL && k < plan.n_tables; k++)
+            free(arrays[k]);
+        free(arrays);
         if (*rolled_back)
             gc_global_rollback_transaction(g);
         return NULL;
     }
-    gc_trace_write(g->trace, GC_TRACE_INFO, "read of table %s split: the rows the "
-                   "transaction wrote on %d other group(s) brought to member %s",
-                   gc_shard_table_name(t), n_parts, g->topo.members[g->pinned].name);
-    *rows = gc_strbuf_take(&all);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "read split: the rows of %d table(s) the "
+                   "transaction wrote on other groups' members brought to member %s",
+                   plan.n_tables, g->topo.members[g->pinned].name);
+    *rows = arrays;
+    *n_rows = plan.n_tables;
     return text;
 }

@@ -158,6 +158,9 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
             return true;
         }
         table = gc_shard_table_name(t);
+    } else if (split != NULL && gc_global_read_splits(g, a, req->sql)) {
+        *split = true;
+        return true;
     } else if (any_table_written(g)) {
         table = "(several)";
     } else {

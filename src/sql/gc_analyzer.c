@@ -353,6 +353,8 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
             gc_az_find_sequence(&az);
     } else if (out->kind == GC_SQL_MAINTENANCE) {
         gc_az_analyze_maintenance(&az);
+    } else if (gc_az_kw(&az, az.stmt_begin, "copy")) {
+        gc_az_analyze_copy(&az);
     } else {
         out->not_routable = "not a statement on a table";
     }

@@ -75,6 +75,7 @@ bool gc_az_function_lists_sorted(void);
 void gc_az_analyze_insert(gc_az *az);
 void gc_az_analyze_filtered(gc_az *az);   /* UPDATE, DELETE, SELECT, TABLE, MERGE */
 void gc_az_analyze_maintenance(gc_az *az); /* VACUUM, ANALYZE, REINDEX TABLE, CLUSTER */
+void gc_az_analyze_copy(gc_az *az);        /* COPY table ... */
 /* The sequence the statement's first nextval or setval names by a string
  * literal, into az->out's sequence and sequence_schema (gc_analyzer_calls.c). */
 void gc_az_find_sequence(gc_az *az);

@@ -723,6 +723,32 @@ void gc_az_analyze_insert(gc_az *az)
     free(names);
 }
 
+/* Reads the table whose name starts at token i ([schema.]name) into the
+ * target; the token past its name, or 0 when no name is there. */
+static size_t read_target_name(gc_az *az, size_t i)
+{
+    gc_analysis *out = az->out;
+    if (!is_name(az, i))
+        return 0;
+    size_t last = i;
+    while (gc_az_punct(az, last + 1, '.') && is_name(az, last + 2))
+        last += 2;
+    out->table = gc_az_ident(az, last);
+    if (last > i)
+        out->schema = gc_az_ident(az, last - 2);
+    return last + 1;
+}
+
+/* COPY naming a table (COPY t [(columns)] FROM | TO ...): it becomes the
+ * target, so that a solo table's COPY goes to its owner, the one group
+ * where the table is not a foreign twin (PostgreSQL cannot COPY from a
+ * foreign table). COPY (query) TO names no target. */
+void gc_az_analyze_copy(gc_az *az)
+{
+    az->out->not_routable = "COPY names no key";
+    read_target_name(az, az->stmt_begin + 1);
+}
+
 /* VACUUM, ANALYZE, REINDEX TABLE and CLUSTER naming one table: it becomes
  * the target (a solo table's maintenance then goes to its owner, the one
  * group where the table is not a foreign twin). Options in parentheses and
@@ -749,17 +775,14 @@ void gc_az_analyze_maintenance(gc_az *az)
                 more = true;
             }
     }
-    if (!is_name(az, i))
+    size_t after = read_target_name(az, i);
+    if (after == 0)
         return;
-    size_t last = i;
-    while (gc_az_punct(az, last + 1, '.') && is_name(az, last + 2))
-        last += 2;
-    size_t after = last + 1;
     if (gc_az_punct(az, after, '('))
         after = gc_az_skip_parens(az, after, az->stmt_end);   /* VACUUM t (columns) */
-    if (gc_az_punct(az, after, ','))
-        return;   /* several tables */
-    out->table = gc_az_ident(az, last);
-    if (last > i)
-        out->schema = gc_az_ident(az, last - 2);
+    if (gc_az_punct(az, after, ',')) {
+        free(out->table);     /* several tables: no target */
+        free(out->schema);
+        out->table = out->schema = NULL;
+    }
 }

@@ -25,11 +25,12 @@ statement ran nowhere) and the balances on the owners.
     runs; an UPDATE of A comparing with IS NOT DISTINCT FROM (as a cursor's
     positioned update does) runs; a read of A and A2 by keys of G1 runs on
     the pin unsplit; a read of A and B by keys of two groups sees both
-    writes, with ORDER BY, LIMIT, GROUP BY, an alias and parameters; a
-    SELECT naming accounts in a subquery, a UNION, a column alias list and
-    an INSERT ... SELECT into orders whose query reads accounts (it runs
-    on the pin) are refused, nothing sent; an INSERT ... SELECT reading
-    orders runs.
+    writes, with ORDER BY, LIMIT, GROUP BY, an alias and parameters, and so
+    do a scalar subquery, a UNION, a column alias list and a join of
+    accounts with itself (one query to G2 for the table's rows, however
+    often the text names it); a parenthesized join and an INSERT ... SELECT into
+    orders whose query reads accounts (it runs on the pin) are refused,
+    nothing sent; an INSERT ... SELECT reading orders runs.
 (c) A spanning UPDATE without a key (every group's member writes): the
     unkeyed sum sees every group's write, with G2's and G3's rows brought
     to G1; a keyed read of G3's rows runs on G3's member.
@@ -47,7 +48,10 @@ statement ran nowhere) and the balances on the owners.
     on (rollback level 2, the default); at level 1 it rolls the whole
     transaction back. More than 100,000 rows of one group (an INSERT ...
     SELECT of 100,001 events of G2's range) are refused with 0A000, the
-    transaction goes on, and a narrower WHERE is answered."""
+    transaction goes on, and a narrower WHERE is answered.
+(f) A join of accounts (written on the pin only) with rates, a solo table
+    of G3 the transaction wrote there: G3 sends rates' rows, the pin joins
+    them with its own and sees the write."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -79,9 +83,10 @@ def refused(what, sql, *params):
 ROWS_QUERY = "SELECT count(*), coalesce(json_agg(gc_r)%"
 
 
-def split(what, sql, want, sent_by, *params):
+def split(what, sql, want, sent_by, *params, pin_like=None):
     """sql answers want (rows as tuples); the groups in sent_by, and no
-    other, sent the pin their rows for it once; the pin G1 ran it."""
+    other, sent the pin their rows for it once; the pin G1 ran it (a text
+    like pin_like, by default sql's up to its first table, replaced)."""
     reset_statements()
     got = [tuple(r) for r in read(sql, *params)]
     if got != want:
@@ -91,7 +96,7 @@ def split(what, sql, want, sent_by, *params):
         if calls(P[g], ROWS_QUERY) != want_calls:
             fail(f"{what}: {g} sent its rows {calls(P[g], ROWS_QUERY)} times, expected "
                  f"{want_calls}")
-    pattern = sql.split(" FROM ")[0].replace("?", "$1").replace("'", "''") + " FROM (%"
+    pattern = pin_like or sql.split(" FROM ")[0].replace("?", "$1").replace("'", "''") + " FROM (%"
     if calls(P["G1"], pattern) != 1:
         fail(f"{what}: the pin G1 did not run the statement over the rows brought to it")
 
@@ -141,15 +146,21 @@ split("(b) an alias, ORDER BY and LIMIT",
                   if i not in (A, B)),)], ["G2"], 100)
 split("(b) GROUP BY", "SELECT balance, count(*) FROM accounts GROUP BY balance ORDER BY balance",
       [(80, 1), (100, 28), (120, 1)], ["G2"])
-refused("(b) a subquery", "SELECT (SELECT max(balance) FROM accounts) AS m")
-refused("(b) a UNION", "SELECT id FROM accounts WHERE id = ? UNION SELECT id FROM accounts "
-        "WHERE id = ?", A, B)
-refused("(b) a column alias list", "SELECT x FROM accounts AS a (x, y) WHERE y > ?", 100)
+split("(b) a subquery", "SELECT (SELECT max(balance) FROM accounts) AS m", [(120,)], ["G2"])
+split("(b) a UNION", "SELECT id FROM accounts WHERE id = ? UNION SELECT id FROM accounts "
+      "WHERE id = ? ORDER BY id", sorted([(A,), (B,)]), ["G2"], A, B)
+split("(b) a join of the table with itself",
+      "SELECT a.balance - b.balance FROM accounts a JOIN accounts b ON b.id = ? WHERE a.id = ?",
+      [(-40,)], ["G2"], B, A)
+split("(b) a column alias list", "SELECT x FROM accounts AS a (x, y) WHERE y > ? ORDER BY x",
+      [(B,)], ["G2"], 100)
+refused("(b) a parenthesized join", "SELECT count(*) FROM (accounts a JOIN accounts b ON "
+        "a.id = b.id)")
 refused("(b) INSERT ... SELECT reading accounts",
         "INSERT INTO orders (item) SELECT 'a' || id FROM accounts WHERE balance > ?", 0)
 cur.execute("INSERT INTO orders (item) SELECT item || '+' FROM orders")
 conn.rollback()
-log("(b) other tables and the pin's own rows are read; keys of two groups are split; subqueries refused")
+log("(b) other tables and the pin's own rows are read; keys of two groups, subqueries, joins split")
 
 # (c)
 cur.execute("UPDATE accounts SET balance = balance + 1 WHERE balance > 0")
@@ -250,6 +261,19 @@ split("(e) a narrower WHERE", "SELECT count(*) FROM events WHERE id <= ?", [(10,
       10)
 conn.rollback()
 log("(e) a failed or too large split read fails its statement alone at level 2, all at level 1")
+
+# (f)
+auto = connect(APP + "a", autocommit=True)
+auto.cursor().execute("INSERT INTO rates (k, v) VALUES ('own', 7)")
+auto.close()
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+cur.execute("UPDATE rates SET v = v + 5 WHERE k = 'own'")
+split("(f) a join with a solo table written on its owner",
+      "SELECT a.balance + r.v FROM accounts a JOIN rates r ON r.k = 'own' WHERE a.id = ?",
+      [(92,)], ["G3"], A,
+      pin_like="SELECT a.balance + r.v FROM accounts a JOIN (SELECT * FROM json_populate%")
+conn.rollback()
+log("(f) a solo table written on its owner is brought whole to the pin")
 
 conn.close()
 log("a transaction across groups reads its own writes, or is told it cannot")

@@ -1,7 +1,8 @@
 /*
  * libFuzzer target for the SQL text layer: any byte string must lex into
  * tokens that tile it and rewrite (with every flag combination) either into
- * text that reads back cleanly or into an error with a known SQLSTATE.
+ * text that reads back cleanly or into an error with a known SQLSTATE,
+ * and its table references must lie inside it.
  * A violated invariant aborts, which libFuzzer reports as a crash.
  */
 #include <stdint.h>
@@ -10,6 +11,7 @@
 
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_rewrite.h"
+#include "sql/gc_sql_table_refs.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -56,6 +58,17 @@ static void check_rewrite(const char *text, size_t len, unsigned flags)
     gc_sql_rewritten_free(&out);
 }
 
+static void check_table_refs(const char *text, size_t len)
+{
+    gc_sql_table_ref refs[8];
+    int n = gc_sql_table_refs(text, len, refs, 8);
+    for (int i = 0; i < n && i < 8; i++) {
+        CHECK(refs[i].length > 0 && refs[i].offset + refs[i].length <= len);
+        CHECK(refs[i].name_offset >= refs[i].offset &&
+              refs[i].name_offset + refs[i].name_length == refs[i].offset + refs[i].length);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -67,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 0)
         memcpy(text, data, size);
     check_tokens(text, size);
+    check_table_refs(text, size);
     for (unsigned flags = 0; flags < 4; flags++)
         check_rewrite(text, size, flags);
     free(text);
