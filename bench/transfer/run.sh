@@ -25,7 +25,12 @@
 #
 #   bench/transfer/run.sh [BUILD_DIR]     (default: build)
 #   environment: OPS (transfers per run, 3000), REPS (repetitions, 5),
-#                THREADS (thread counts, "1 8")
+#                THREADS (thread counts, "1 8"), CHECK=1 (each transfer
+#                reads the sum of its two balances back before COMMIT:
+#                across two groups gcodbc's is a split read, the second
+#                group's row brought to the coordinator; libpq reads each
+#                balance on its owner; psqlODBC+fdw reads the remote one
+#                through postgres_fdw, as it was before the transaction)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,6 +39,8 @@ build=$(cd "${1:-$root/build}" && pwd)
 ops=${OPS:-3000}
 reps=${REPS:-5}
 read -r -a thread_counts <<<"${THREADS:-1 8}"
+check=()
+[[ ${CHECK:-0} == 1 ]] && check=(check)
 bin="$build/bench/transfer/bench_transfer"
 psqlodbc=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so
 rows=30000
@@ -71,7 +78,8 @@ run_one() {
   local client=$1 kind=$2 threads=$3 mode conn out rate cpu_us
   mode=${target[$client]%% *}
   conn=${target[$client]#* }
-  if out=$(timeout 300 "$bin" "$mode" "$conn" "$kind" "$threads" "$ops" "$state/owners" 2>"$state/err"); then
+  if out=$(timeout 300 "$bin" "$mode" "$conn" "$kind" "$threads" "$ops" "$state/owners" \
+                          "${check[@]}" 2>"$state/err"); then
     read -r rate _ _ cpu_us <<<"$out"
     results[$client.$kind.$threads]+="$rate "
     cpu[$client.$kind.$threads]+="$cpu_us "
@@ -123,7 +131,7 @@ table() {
 }
 
 echo
-echo "transfer: $reps runs x $ops transfers per client, kind and thread count, medians;"
+echo "transfer${check:+ with the check read}: $reps runs x $ops transfers per client, kind and thread count, medians;"
 echo "3 groups x 2 members, accounts: $rows rows in 12 hash shards; PostgreSQL $server_version"
 echo "on loopback (gcctl local cluster, fsync=off, asynchronous standbys), $(nproc) cores shared"
 echo "by every server and client; afterwards: total balance $total (was $((rows * 1000))),"

@@ -4,9 +4,10 @@
  * through one client (run.sh starts the cluster and runs this for each
  * client, kind, thread count and repetition).
  *
- *   transfer odbc  CONNSTR       same|cross THREADS OPS OWNERS
- *   transfer libpq CONNINFO_FILE same|cross THREADS OPS OWNERS
+ *   transfer odbc  CONNSTR       same|cross THREADS OPS OWNERS [check]
+ *   transfer libpq CONNINFO_FILE same|cross THREADS OPS OWNERS [check]
  *
+ * check: each transfer reads its two balances back before COMMIT.
  * OWNERS lists "id group" per account (bench_owners.h); CONNINFO_FILE holds
  * one "NAME conninfo" line per group primary, in group index order. OPS
  * transfers are shared out over the threads. Prints one line: "<transfers
@@ -31,7 +32,7 @@ typedef struct {
     const char *mode, *target;
     char *conninfos[MAX_GROUPS], *names[MAX_GROUPS];
     int n_conninfos;
-    bool cross;
+    bool cross, check;
     long ops_per_thread;
     bench_owners keys;
     int n_groups;
@@ -115,8 +116,9 @@ static void *worker_main(void *arg)
     bench_thread *w = arg;
     bench *b = w->shared;
     transfer_client *c = strcmp(b->mode, "odbc") == 0
-                             ? transfer_client_odbc(b->target)
-                             : transfer_client_libpq(b->conninfos, b->names, b->n_conninfos, w->index);
+                             ? transfer_client_odbc(b->target, b->check)
+                             : transfer_client_libpq(b->conninfos, b->names, b->n_conninfos,
+                                                     w->index, b->check);
     bool ok = c != NULL;
     unsigned long i = 0;
     transfer_account from, to;
@@ -139,7 +141,8 @@ static void *worker_main(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: transfer odbc CONNSTR|libpq CONNINFO_FILE same|cross THREADS OPS OWNERS\n");
+    fprintf(stderr, "usage: transfer odbc CONNSTR|libpq CONNINFO_FILE same|cross THREADS OPS "
+                    "OWNERS [check]\n");
     return 2;
 }
 
@@ -147,8 +150,9 @@ int main(int argc, char **argv)
 {
     bench b = {0};
 
-    if (argc != 7)
+    if (argc != 7 && !(argc == 8 && strcmp(argv[7], "check") == 0))
         return usage();
+    b.check = argc == 8;
     b.mode = argv[1];
     b.target = argv[2];
     if (strcmp(argv[3], "same") != 0 && strcmp(argv[3], "cross") != 0)

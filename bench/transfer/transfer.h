@@ -32,16 +32,21 @@ struct transfer_client {
 };
 
 /* Connects with an ODBC connection string (autocommit off); NULL on
- * failure (message on stderr). */
-transfer_client *transfer_client_odbc(const char *connstr);
+ * failure (message on stderr). check: each transfer reads the sum of its
+ * two balances back before COMMIT (TRANSFER_CHECK_SQL_ODBC), which across
+ * groups on a global connection is a split read. */
+transfer_client *transfer_client_odbc(const char *connstr, bool check);
 /*
  * Connects to every group's primary: conninfos[i] and names[i] (the group's
  * name, which the two-phase commit's transaction name carries) for group
  * index i. A transfer inside one group is BEGIN, two UPDATEs, COMMIT on its
  * primary; one across two groups commits in two phases by hand, the way
- * the driver does. NULL on failure (message on stderr).
+ * the driver does. check: the sum read back before COMMIT, in one group on
+ * its primary, across two as each balance read on its own owner and added
+ * here. NULL on failure (message on stderr).
  */
-transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, int thread);
+transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, int thread,
+                                       bool check);
 
 /* How often a transfer is tried when it meets a serialization failure
  * (40001: postgres_fdw's remote part, at REPEATABLE READ, found its row
@@ -50,5 +55,8 @@ transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, in
 
 #define TRANSFER_UPDATE_SQL_ODBC "UPDATE accounts SET balance = balance + ? WHERE id = ?"
 #define TRANSFER_UPDATE_SQL_PG   "UPDATE accounts SET balance = balance + $1 WHERE id = $2"
+/* The check read: the two balances as the transaction sees them. */
+#define TRANSFER_CHECK_SQL_ODBC "SELECT sum(balance) FROM accounts WHERE id IN (?, ?)"
+#define TRANSFER_CHECK_SQL_PG   "SELECT sum(balance) FROM accounts WHERE id IN ($1, $2)"
 
 #endif

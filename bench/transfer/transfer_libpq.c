@@ -7,7 +7,9 @@
  * groups"), by hand: the first UPDATE's group coordinates; BEGIN and the
  * UPDATE on each; PREPARE TRANSACTION on the other; the decision recorded
  * (gcluster.decide_commit) and COMMIT on the coordinator; COMMIT PREPARED;
- * the decision forgotten (9 round trips).
+ * the decision forgotten (9 round trips). Checking, the two balances are
+ * read back before COMMIT: their sum in one group on its primary, each on
+ * its own owner across two (one round trip more, two).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ typedef struct {
     char *names[MAX_GROUPS];      /* borrowed: the groups' names */
     int n, thread;
     unsigned long seq;            /* transactions across groups so far */
+    bool check;                   /* read the balances back before COMMIT */
 } pq_client;
 
 /* Runs sql (no parameters, or one text parameter) on conn; true when it
@@ -56,6 +59,36 @@ static bool update(PGconn *conn, int64_t id, int delta)
     return ok;
 }
 
+/* Runs the prepared statement name with the ids (n of them) on conn: one
+ * row whose value is not NULL. */
+static bool read_one(PGconn *conn, const char *name, const int64_t *ids, int n)
+{
+    char k[2][24];
+    const char *values[2] = {k[0], k[1]};
+
+    for (int i = 0; i < n; i++)
+        snprintf(k[i], sizeof k[i], "%lld", (long long)ids[i]);
+    PGresult *r = PQexecPrepared(conn, name, n, values, NULL, NULL, 0);
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);
+    if (!ok)
+        fprintf(stderr, "transfer: the check read failed: %s", PQerrorMessage(conn));
+    PQclear(r);
+    return ok;
+}
+
+/* The check read of both balances, each where the transaction wrote it. */
+static bool check_read(pq_client *c, transfer_account first, transfer_account second)
+{
+    int64_t ids[2] = {first.id, second.id};
+
+    if (!c->check)
+        return true;
+    if (first.group == second.group)
+        return read_one(c->conns[first.group], "transfer_check", ids, 2);
+    return read_one(c->conns[first.group], "transfer_balance", &ids[0], 1) &&
+           read_one(c->conns[second.group], "transfer_balance", &ids[1], 1);
+}
+
 static bool pq_run(transfer_client *base, transfer_account from, transfer_account to, int amount)
 {
     pq_client *c = (pq_client *)base;
@@ -67,7 +100,7 @@ static bool pq_run(transfer_client *base, transfer_account from, transfer_accoun
     if (first.group == second.group)
         return exec(coordinator, "BEGIN", NULL, PGRES_COMMAND_OK) &&
                update(coordinator, first.id, first_delta) &&
-               update(coordinator, second.id, -first_delta) &&
+               update(coordinator, second.id, -first_delta) && check_read(c, first, second) &&
                exec(coordinator, "COMMIT", NULL, PGRES_COMMAND_OK);
 
     char gid[128], prepare[160], commit[160];
@@ -78,7 +111,7 @@ static bool pq_run(transfer_client *base, transfer_account from, transfer_accoun
     return exec(coordinator, "BEGIN", NULL, PGRES_COMMAND_OK) &&
            update(coordinator, first.id, first_delta) &&
            exec(other, "BEGIN", NULL, PGRES_COMMAND_OK) &&
-           update(other, second.id, -first_delta) &&
+           update(other, second.id, -first_delta) && check_read(c, first, second) &&
            exec(other, prepare, NULL, PGRES_COMMAND_OK) &&
            exec(coordinator, "SELECT gcluster.decide_commit($1, true)", gid, PGRES_TUPLES_OK) &&
            exec(coordinator, "COMMIT", NULL, PGRES_COMMAND_OK) &&
@@ -95,7 +128,26 @@ static void pq_destroy(transfer_client *base)
     free(c);
 }
 
-transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, int thread)
+/* Prepares the statements of a session; false with the error on stderr. */
+static bool prepare_all(PGconn *conn, bool check)
+{
+    static const char *const names[] = {"transfer_update", "transfer_check", "transfer_balance"};
+    static const char *const texts[] = {TRANSFER_UPDATE_SQL_PG, TRANSFER_CHECK_SQL_PG,
+                                        "SELECT balance FROM accounts WHERE id = $1"};
+    bool ok = PQstatus(conn) == CONNECTION_OK;
+
+    for (int i = 0; ok && i < (check ? 3 : 1); i++) {
+        PGresult *r = PQprepare(conn, names[i], texts[i], 0, NULL);
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+    }
+    if (!ok)
+        fprintf(stderr, "transfer: connection or PQprepare failed: %s", PQerrorMessage(conn));
+    return ok;
+}
+
+transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, int thread,
+                                       bool check)
 {
     pq_client *c = calloc(1, sizeof *c);
 
@@ -104,6 +156,7 @@ transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, in
     c->base.run = pq_run;
     c->base.destroy = pq_destroy;
     c->thread = thread;
+    c->check = check;
     if (n < 1 || n > MAX_GROUPS) {
         fprintf(stderr, "transfer: between 1 and %d conninfos\n", MAX_GROUPS);
         free(c);
@@ -112,13 +165,7 @@ transfer_client *transfer_client_libpq(char **conninfos, char **names, int n, in
     for (; c->n < n; c->n++) {
         c->names[c->n] = names[c->n];
         c->conns[c->n] = PQconnectdb(conninfos[c->n]);
-        PGresult *r = PQstatus(c->conns[c->n]) == CONNECTION_OK
-                          ? PQprepare(c->conns[c->n], "transfer_update", TRANSFER_UPDATE_SQL_PG, 2, NULL)
-                          : NULL;
-        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        PQclear(r);
-        if (!ok) {
-            fprintf(stderr, "transfer: connection or PQprepare failed: %s", PQerrorMessage(c->conns[c->n]));
+        if (!prepare_all(c->conns[c->n], check)) {
             c->n++;
             pq_destroy(&c->base);
             return NULL;

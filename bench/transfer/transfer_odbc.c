@@ -1,6 +1,7 @@
 /* transfer_odbc.c: the transfer through the unixODBC driver manager,
- * autocommit off, one prepared UPDATE run twice, then SQLEndTran; run
- * again after a serialization failure (40001). */
+ * autocommit off, one prepared UPDATE run twice (and, checking, a prepared
+ * SELECT of the two balances' sum), then SQLEndTran; run again after a
+ * serialization failure (40001). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@ typedef struct {
     transfer_client base;  /* first: the interface */
     bench_odbc odbc;       /* the session */
     SQLBIGINT delta, id;   /* bound parameters */
+    SQLHSTMT check;        /* the check read, or NULL */
+    SQLBIGINT check_ids[2], sum;
 } odbc_client;
 
 static bool odbc_fail(SQLSMALLINT htype, SQLHANDLE h, const char *what)
@@ -54,6 +57,26 @@ static step update(odbc_client *c, int64_t id, int delta, bool last)
     return STEP_OK;
 }
 
+/* The check read: the sum of the two balances, one row. */
+static step check_read(odbc_client *c, int64_t first, int64_t second, bool last)
+{
+    SQLLEN ind = 0;
+
+    c->check_ids[0] = first;
+    c->check_ids[1] = second;
+    if (!SQL_SUCCEEDED(SQLExecute(c->check)) ||
+        !SQL_SUCCEEDED(SQLBindCol(c->check, 1, SQL_C_SBIGINT, &c->sum, 0, &ind)) ||
+        !SQL_SUCCEEDED(SQLFetch(c->check)) || ind == SQL_NULL_DATA) {
+        bool retry = !last && serialization_failure(SQL_HANDLE_STMT, c->check);
+        if (!retry)
+            odbc_fail(SQL_HANDLE_STMT, c->check, "the check read");
+        SQLCloseCursor(c->check);
+        return retry ? STEP_RETRY : STEP_FAILED;
+    }
+    SQLCloseCursor(c->check);
+    return STEP_OK;
+}
+
 static step commit(odbc_client *c, bool last)
 {
     if (SQL_SUCCEEDED(SQLEndTran(SQL_HANDLE_DBC, c->odbc.dbc, SQL_COMMIT)))
@@ -76,6 +99,8 @@ static bool odbc_run(transfer_client *base, transfer_account from, transfer_acco
         step s = update(c, first, first_delta, last);
         if (s == STEP_OK)
             s = update(c, second, -first_delta, last);
+        if (s == STEP_OK && c->check != NULL)
+            s = check_read(c, first, second, last);
         if (s == STEP_OK)
             s = commit(c, last);
         if (s == STEP_OK)
@@ -91,11 +116,13 @@ static void odbc_destroy(transfer_client *base)
 {
     odbc_client *c = (odbc_client *)base;
 
+    if (c->check != NULL)
+        SQLFreeHandle(SQL_HANDLE_STMT, c->check);
     bench_odbc_close(&c->odbc);
     free(c);
 }
 
-transfer_client *transfer_client_odbc(const char *connstr)
+transfer_client *transfer_client_odbc(const char *connstr, bool check)
 {
     odbc_client *c = calloc(1, sizeof *c);
 
@@ -118,6 +145,15 @@ transfer_client *transfer_client_odbc(const char *connstr)
                  SQL_SUCCEEDED(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
                                                 0, &c->id, 0, NULL))) ||
                 odbc_fail(SQL_HANDLE_STMT, st, "SQLBindParameter"));
+    if (ok && check) {
+        ok = (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_STMT, c->odbc.dbc, &c->check)) &&
+              SQL_SUCCEEDED(SQLPrepare(c->check, (SQLCHAR *)TRANSFER_CHECK_SQL_ODBC, SQL_NTS)) &&
+              SQL_SUCCEEDED(SQLBindParameter(c->check, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT,
+                                             SQL_BIGINT, 0, 0, &c->check_ids[0], 0, NULL)) &&
+              SQL_SUCCEEDED(SQLBindParameter(c->check, 2, SQL_PARAM_INPUT, SQL_C_SBIGINT,
+                                             SQL_BIGINT, 0, 0, &c->check_ids[1], 0, NULL))) ||
+             odbc_fail(SQL_HANDLE_DBC, c->odbc.dbc, "preparing the check read");
+    }
     if (!ok) {
         odbc_destroy(&c->base);
         return NULL;

@@ -620,6 +620,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
     }
     g->pinned = -1;
     g->joined_now = -1;
+    g->n_split_keys = -1;
     g->last_member = -1;
     g->trace = opt->trace;
     g->temps = gc_temp_tables_create();

@@ -118,6 +118,11 @@ struct gc_global {
                                       their role (gc_global_route.c) */
     struct gc_in_doubt_watch *in_doubt_watch; /* this connection in the process's
                                       in-doubt watcher (gc_in_doubt_watch.c) */
+    /* The partitions the keys of the SELECT last routed as a split read
+     * place its rows in (pointers into map; gc_global_split_read.c), or
+     * n_split_keys -1: its keys are unknown, every leaf may hold rows. */
+    const char *split_keys[32];
+    int n_split_keys;
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */
@@ -196,10 +201,15 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
 /* Whether t was written in group `group` (-1: in any group) on a member
  * other than the pin. */
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group);
-/* Whether the SELECT a (text sql), which reads a table the transaction
- * wrote on other members, can run on the pin with those members' rows
- * brought to it (gc_global_split_read.c). */
-bool gc_global_read_splits(gc_global *g, const gc_analysis *a, const char *sql);
+/* Whether the SELECT of req, which reads a table the transaction wrote on
+ * other members, can run on the pin with those members' rows brought to
+ * it (gc_global_split_read.c); notes the partitions its keys place it in. */
+bool gc_global_read_splits(gc_global *g, const gc_route_request *req);
+/* The partitions of t the key tuples of req's statement place rows in
+ * (names pointers into the map, up to max); their number, or -1 when the
+ * statement does not give every key column or a tuple cannot be placed. */
+int gc_global_key_partitions(gc_global *g, const gc_route_request *req,
+                             const gc_shard_table *t, const char **names, int max);
 
 /* Runs sql (a savepoint statement, a SET) on every member the open
  * transaction joined (gc_global_savepoint.c). One that refuses it (a

@@ -175,11 +175,12 @@ static int key_tuples(const gc_analysis *a, const gc_shard_table *t,
     return tuples;
 }
 
-/* The group of key tuple j, or -1 with *why (a parameter whose value is
- * not known, a key the map cannot place). */
+/* The group of key tuple j (its partition's name into *partition, when
+ * not NULL), or -1 with *why (a parameter whose value is not known, a key
+ * the map cannot place). */
 static int place_tuple(gc_global *g, const gc_route_request *req,
                        const gc_shard_table *t, const gc_pinned_column *const *cols, int nk,
-                       int j, bool *from_param, const char **why)
+                       int j, bool *from_param, const char **partition, const char **why)
 {
     const char *texts[32];
     char zoned[32][GC_GLOBAL_ZONED_KEY_MAX];
@@ -195,7 +196,7 @@ static int place_tuple(gc_global *g, const gc_route_request *req,
         return -1;
     }
     const char *why_not = NULL;
-    int group = gc_shard_table_place(t, texts, NULL, &why_not);
+    int group = gc_shard_table_place(t, texts, partition, &why_not);
     if (group < 0 || group >= g->topo.n_groups) {
         *why = why_not != NULL ? why_not : "the key cannot be placed";
         return -1;
@@ -275,7 +276,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     bool from_param = false;
     *why = NULL;
     for (int j = 0; j < tuples; j++) {
-        int group = place_tuple(g, req, t, cols, nk, j, &from_param, why);
+        int group = place_tuple(g, req, t, cols, nk, j, &from_param, NULL, why);
         if (group < 0)
             continue;
         if (first_group < 0)
@@ -296,6 +297,25 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
 
 /* group_by_key looking at the keys whatever req->use_keys says: where the
  * rows are, however the statement is routed. */
+int gc_global_key_partitions(gc_global *g, const gc_route_request *req,
+                             const gc_shard_table *t, const char **names, int max)
+{
+    const gc_pinned_column *cols[32];
+    int nk;
+    const char *why;
+    int tuples = req->analysis != NULL ? key_tuples(req->analysis, t, cols, &nk, &why) : -1;
+    if (tuples < 0 || tuples > max)
+        return -1;
+    for (int j = 0; j < tuples; j++) {
+        bool from_param = false;
+        names[j] = NULL;
+        if (place_tuple(g, req, t, cols, nk, j, &from_param, &names[j], &why) < 0 ||
+            names[j] == NULL)
+            return -1;
+    }
+    return tuples;
+}
+
 static int keyed_owner(gc_global *g, const gc_route_request *req, bool *all_in)
 {
     gc_route_request keyed = *req;
@@ -335,7 +355,7 @@ static bool place_rows(gc_global *g, const gc_route_request *req, const gc_shard
     g->span_rows = rows;
     bool from_param = false;
     for (int j = 0; j < a->n_rows; j++)
-        if ((rows[j] = place_tuple(g, req, t, cols, nk, j, &from_param, &why)) < 0)
+        if ((rows[j] = place_tuple(g, req, t, cols, nk, j, &from_param, NULL, &why)) < 0)
             return false;
     return true;
 }

@@ -51,6 +51,8 @@ typedef struct split_plan {
     int n_tables;
     size_t where_end;                 /* one table alone: the end of its WHERE,
                                          sent to the members; 0: every row */
+    bool keyed;                       /* one table alone, read by keys: only the
+                                         leaves of g->split_keys hold its rows */
 } split_plan;
 
 static bool is_clause_after_from(const gc_sql_lexer *lx, const gc_sql_token *tok)
@@ -236,10 +238,58 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
     return true;
 }
 
-bool gc_global_read_splits(gc_global *g, const gc_analysis *a, const char *sql)
+/* Notes in g the leaves the keys of a SELECT of one sharded table alone
+ * place its rows in (g->split_keys), when they are known. */
+static void note_keys(gc_global *g, const gc_route_request *req, const split_plan *p)
+{
+    g->n_split_keys = -1;
+    const gc_shard_table *t = p->tables[0].t;
+    if (!req->analysis->one_relation || p->n_refs != 1 || gc_shard_table_solo_group(t) >= 0)
+        return;
+    const char *names[32];
+    int n = gc_global_key_partitions(g, req, t, names, 32);
+    for (int j = 0; j < n; j++)
+        if ((g->split_keys[j] = gc_shard_table_leaf(t, names[j])) == NULL)
+            return;
+    g->n_split_keys = n;
+}
+
+bool gc_global_read_splits(gc_global *g, const gc_route_request *req)
 {
     split_plan plan;
-    return make_plan(g, a, sql, 0, &plan);
+    g->n_split_keys = -1;
+    if (!make_plan(g, req->analysis, req->sql, 0, &plan))
+        return false;
+    note_keys(g, req, &plan);
+    return true;
+}
+
+/* Whether the plan reads leaf: every leaf, or one its keys place rows in. */
+static bool reads_leaf(const gc_global *g, const split_plan *p, const char *leaf)
+{
+    if (!p->keyed)
+        return true;
+    for (int j = 0; j < g->n_split_keys; j++)
+        if (strcmp(g->split_keys[j], leaf) == 0)
+            return true;
+    return false;
+}
+
+/* Whether group gi's member must send rows of st: it holds some the
+ * transaction wrote there, and (read by keys) a leaf the keys place in. */
+static bool sends_rows(const gc_global *g, const split_plan *p, const split_table *st, int gi)
+{
+    if (!rows_elsewhere(g, st->t, gi))
+        return false;
+    if (!p->keyed)
+        return true;
+    const char **leaves;
+    int n = group_leaves(st->t, gi, &leaves);
+    bool holds = n < 0;       /* unknown, or no memory: ask */
+    for (int k = 0; k < n && !holds; k++)
+        holds = reads_leaf(g, p, leaves[k]);
+    free(leaves);
+    return holds;
 }
 
 /* Appends ref's name as written, as an alias, when the text gives none
@@ -271,8 +321,8 @@ static void append_source(gc_strbuf *q, const char *sql, const split_plan *p, co
  * pass the WHERE when the plan sends it, its parameters renumbered into
  * used / *n_used): their count and the rows as one json array. NULL when
  * memory runs out. */
-static char *rows_query(const char *sql, const split_plan *p, const split_table *st, int gi,
-                        int n_params, int *used, int *n_used)
+static char *rows_query(const gc_global *g, const char *sql, const split_plan *p,
+                        const split_table *st, int gi, int n_params, int *used, int *n_used)
 {
     gc_strbuf q, out;
     gc_strbuf_init(&q);
@@ -285,9 +335,13 @@ static char *rows_query(const char *sql, const split_plan *p, const split_table 
     } else {
         const char **leaves;
         int n_leaves = group_leaves(st->t, gi, &leaves);
+        bool first = true;
         for (int k = 0; k < n_leaves; k++) {
-            if (k > 0)
+            if (!reads_leaf(g, p, leaves[k]))
+                continue;
+            if (!first)
                 gc_strbuf_append_str(&q, " UNION ALL ");
+            first = false;
             append_source(&q, sql, p, leaves[k], strlen(leaves[k]));
         }
         free(leaves);
@@ -400,12 +454,12 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
         gc_error_set(err, "HY001", 0, "out of memory");
     gc_strbuf_append_char(rows, '[');
     for (int gi = 0; gi < g->topo.n_groups && ok; gi++) {
-        if (!rows_elsewhere(g, st->t, gi))
+        if (!sends_rows(g, plan, st, gi))
             continue;
         gc_span_part part = { .group = gi,
                               .member = gc_global_transaction_member_of_group(g, gi) };
         int n_used = 0;
-        char *query = rows_query(sql, plan, st, gi, params->n, used, &n_used);
+        char *query = rows_query(g, sql, plan, st, gi, params->n, used, &n_used);
         if (query == NULL) {
             gc_error_set(err, "HY001", 0, "out of memory");
             ok = false;
@@ -432,7 +486,7 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
 /* Appends what the pin reads in place of table st: the leaves it reads
  * itself and the rows of st's parameter. False when memory runs out. */
 static bool append_union(gc_strbuf *sb, const gc_global *g, const char *sql,
-                         const split_table *st)
+                         const split_plan *p, const split_table *st)
 {
     gc_strbuf_append_char(sb, '(');
     for (int gi = 0; gi < g->topo.n_groups && gc_shard_table_solo_group(st->t) < 0; gi++) {
@@ -443,7 +497,8 @@ static bool append_union(gc_strbuf *sb, const gc_global *g, const char *sql,
         if (n < 0)
             return false;
         for (int k = 0; k < n; k++)
-            gc_strbuf_appendf(sb, "SELECT * FROM %s UNION ALL ", leaves[k]);
+            if (reads_leaf(g, p, leaves[k]))
+                gc_strbuf_appendf(sb, "SELECT * FROM %s UNION ALL ", leaves[k]);
         free(leaves);
     }
     gc_strbuf_append_str(sb, "SELECT * FROM json_populate_recordset(NULL::");
@@ -464,7 +519,7 @@ static char *pin_text(const gc_global *g, const char *sql, const split_plan *p)
         if (p->ref_table[k] < 0)
             continue;
         gc_strbuf_append(&sb, sql + copied, ref->offset - copied);
-        if (!append_union(&sb, g, sql, &p->tables[p->ref_table[k]])) {
+        if (!append_union(&sb, g, sql, p, &p->tables[p->ref_table[k]])) {
             gc_strbuf_free(&sb);
             return NULL;
         }
@@ -483,7 +538,9 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
     *n_rows = 0;
     *rolled_back = false;
     split_plan plan;
-    if (!make_plan(g, a, sql, params->n, &plan)) {
+    bool planned = make_plan(g, a, sql, params->n, &plan);
+    plan.keyed = planned && g->n_split_keys >= 0;    /* as routed (gc_global_read_splits) */
+    if (!planned) {
         gc_error_set(err, "HY000", 0, "the read of table %s can no longer be split over the "
                      "transaction's members", a != NULL && a->table != NULL ? a->table : "?");
         return NULL;

@@ -5,9 +5,9 @@
  * whose session is not the transaction's: it sees those rows as they were
  * before the transaction, not as the transaction wrote them. On one server
  * a transaction always reads its own writes, so rather than answer with
- * rows the transaction has changed, such a read is split (a SELECT of one
- * sharded table: gc_global_split_read.c) or else refused before it is
- * sent. A read that names no table the transaction wrote elsewhere, or
+ * rows the transaction has changed, such a read is split (a SELECT whose
+ * FROM lists name the tables: gc_global_split_read.c) or else refused
+ * before it is sent. A read that names no table the transaction wrote elsewhere, or
  * whose keys are all in the pin's group (it reads the pin's own rows), or
  * all in one group where the transaction did not write that table, or all
  * in one joined group (routed to that member, which sees its writes), is
@@ -153,12 +153,12 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         int group = owner >= 0 && all_in ? owner : -1;
         if (t == NULL || group == pin_group || !gc_global_written_elsewhere(g, t, group))
             return true;
-        if (split != NULL && gc_global_read_splits(g, a, req->sql)) {
+        if (split != NULL && gc_global_read_splits(g, req)) {
             *split = true;
             return true;
         }
         table = gc_shard_table_name(t);
-    } else if (split != NULL && gc_global_read_splits(g, a, req->sql)) {
+    } else if (split != NULL && gc_global_read_splits(g, req)) {
         *split = true;
         return true;
     } else if (any_table_written(g)) {

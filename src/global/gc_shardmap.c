@@ -328,6 +328,25 @@ static bool collect_leaves(const gc_prel *rel, int group, const char **names, in
     return true;
 }
 
+/* The leaf below rel whose name is name (see gc_shard_table_leaf). */
+static const gc_part *find_leaf(const gc_prel *rel, const char *name)
+{
+    for (int i = 0; i < rel->nparts; i++) {
+        const gc_part *part = &rel->parts[i];
+        const gc_part *leaf = part->sub != NULL ? find_leaf(part->sub, name)
+                                                : strcmp(part->name, name) == 0 ? part : NULL;
+        if (leaf != NULL)
+            return leaf;
+    }
+    return NULL;
+}
+
+const char *gc_shard_table_leaf(const gc_shard_table *t, const char *name)
+{
+    const gc_part *leaf = t->root != NULL && name != NULL ? find_leaf(t->root, name) : NULL;
+    return leaf != NULL ? leaf->qualified : NULL;
+}
+
 int gc_shardmap_group_leaves(const gc_shardmap *map, int group, const char **names, int max)
 {
     int n = 0;

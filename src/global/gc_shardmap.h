@@ -104,6 +104,11 @@ int gc_shard_table_place(const gc_shard_table *t, const char *const *key_text,
  * on each group's own leaves (gc_global_span.c). */
 int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max);
 
+/* The leaf partition of t named name (as gc_shard_table_place gives a
+ * partition): its schema-qualified name as gc_shard_table_leaves gives it;
+ * NULL when no leaf has that name (a partition partitioned further). */
+const char *gc_shard_table_leaf(const gc_shard_table *t, const char *name);
+
 /* The leaf partitions of every sharded table that group owns by this map
  * (names as gc_shard_table_leaves gives them, up to max); returns how many
  * there are. A shard moved since the map was read shows as one of them

@@ -18,14 +18,15 @@ statement ran nowhere) and the balances on the owners.
 (a) UPDATE A - 10 (pins G1), UPDATE B + 10 (G2 joins): a read of B by its
     key runs on G2's member and sees 110, one of A sees 90; SELECT
     sum(balance) FROM accounts answers 3000 (the stale read said 2990):
-    G2's primary sent its rows once, G3's none, G1 ran the sum over them;
+    G2's primary sent its rows once, G3's none (G1 read them through
+    postgres_fdw, as before), G1 ran the sum over them;
     the transaction commits; after it, the sum is 3000.
 (b) In such a transaction a read of another table (orders, not written)
     runs; a read of C by its key (G3, where the transaction wrote nothing)
     runs; an UPDATE of A comparing with IS NOT DISTINCT FROM (as a cursor's
     positioned update does) runs; a read of A and A2 by keys of G1 runs on
     the pin unsplit; a read of A and B by keys of two groups sees both
-    writes, with ORDER BY, LIMIT, GROUP BY, an alias and parameters, and so
+    writes (and reads nothing of G3: only the keys' leaves), with ORDER BY, LIMIT, GROUP BY, an alias and parameters, and so
     do a scalar subquery, a UNION, a column alias list and a join of
     accounts with itself (one query to G2 for the table's rows, however
     often the text names it); a parenthesized join and an INSERT ... SELECT into
@@ -114,6 +115,8 @@ if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 110:
 if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != 90:
     fail("(a) the read of A by its key did not see the transaction's write")
 split("(a) sum over every group", "SELECT sum(balance) FROM accounts", [(TOTAL,)], ["G2"])
+if calls(P["G3"], "DECLARE%accounts%") == 0:
+    fail("(a) the pin did not read G3's rows through postgres_fdw")
 conn.commit()
 if (balance("G1", A), balance("G2", B)) != (90, 110):
     fail("(a) the transfer did not commit after the split read")
@@ -140,6 +143,8 @@ if calls(P["G1"], "SELECT sum(balance) FROM accounts WHERE%") != 1:
     fail("(b) the read of A and A2 did not run on the pin as sent")
 split("(b) keys of two groups", "SELECT id, balance FROM accounts WHERE id IN (?, ?) ORDER BY id",
       sorted([(A, 80), (B, 120)]), ["G2"], A, B)
+if calls(P["G3"], "DECLARE%accounts%") != 0:
+    fail("(b) the read by keys of G1 and G2 read G3's leaves through postgres_fdw")
 split("(b) an alias, ORDER BY and LIMIT",
       "SELECT a.id FROM accounts a WHERE a.balance >= ? ORDER BY a.balance DESC, a.id LIMIT 2",
       [(B,), (min(i for i in BY_GROUP["G1"] + BY_GROUP["G2"] + BY_GROUP["G3"]
