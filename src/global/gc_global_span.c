@@ -148,19 +148,39 @@ bool gc_span_renumber_params(gc_strbuf *out, const char *text, size_t len, int n
     return !out->failed;
 }
 
-void gc_span_pick_params(const gc_span_params *params, const int *used, int n_used,
-                         Oid *types, const char **values, int *lengths, int *formats,
+bool gc_span_wire_init(gc_span_wire *w, int cap)
+{
+    w->cap = cap > 0 ? cap : 1;
+    w->used = malloc((size_t)w->cap * sizeof *w->used);
+    w->types = calloc((size_t)w->cap, sizeof *w->types);
+    w->values = calloc((size_t)w->cap, sizeof *w->values);
+    w->lengths = calloc((size_t)w->cap, sizeof *w->lengths);
+    w->formats = calloc((size_t)w->cap, sizeof *w->formats);
+    return w->used != NULL && w->types != NULL && w->values != NULL && w->lengths != NULL &&
+           w->formats != NULL;
+}
+
+void gc_span_wire_free(gc_span_wire *w)
+{
+    free(w->used);
+    free(w->types);
+    free(w->values);
+    free(w->lengths);
+    free(w->formats);
+}
+
+void gc_span_pick_params(const gc_span_params *params, gc_span_wire *w, int at, int n_used,
                          gc_span_params *mine)
 {
     for (int k = 0; k < n_used; k++) {
-        int i = used[k];
-        types[k] = params->types != NULL ? params->types[i] : 0;
-        values[k] = params->values[i];
-        lengths[k] = params->lengths != NULL ? params->lengths[i] : 0;
-        formats[k] = params->formats != NULL ? params->formats[i] : 0;
+        int i = w->used[k];
+        w->types[at + k] = params->types != NULL ? params->types[i] : 0;
+        w->values[at + k] = params->values[i];
+        w->lengths[at + k] = params->lengths != NULL ? params->lengths[i] : 0;
+        w->formats[at + k] = params->formats != NULL ? params->formats[i] : 0;
     }
-    *mine = (gc_span_params){ .n = n_used, .types = types, .values = values,
-                              .lengths = lengths, .formats = formats };
+    *mine = (gc_span_params){ .n = n_used, .types = w->types + at, .values = w->values + at,
+                              .lengths = w->lengths + at, .formats = w->formats + at };
 }
 
 /* The INSERT with only the VALUES rows of `group` (g->span_rows), its
@@ -198,28 +218,20 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
                      const gc_span_params *params, long long *rows, PGresult **returned,
                      PGresult **tag, gc_error *err)
 {
-    size_t slots = params->n > 0 ? (size_t)params->n : 1;
-    int *used = malloc(slots * sizeof *used);
-    Oid *types = malloc(slots * sizeof *types);
-    const char **values = malloc(slots * sizeof *values);
-    int *lengths = malloc(slots * sizeof *lengths), *formats = malloc(slots * sizeof *formats);
+    gc_span_wire w;
     int n_used = 0;
-    char *text = used != NULL ? rows_text(g, sql, a, p->group, params->n, used, &n_used) : NULL;
-    bool ok = text != NULL && types != NULL && values != NULL && lengths != NULL &&
-              formats != NULL;
-    if (!ok) {
+    bool ok = gc_span_wire_init(&w, params->n);
+    char *text = ok ? rows_text(g, sql, a, p->group, params->n, w.used, &n_used) : NULL;
+    if (text == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
+        ok = false;
     } else {
         gc_span_params mine;
-        gc_span_pick_params(params, used, n_used, types, values, lengths, formats, &mine);
+        gc_span_pick_params(params, &w, 0, n_used, &mine);
         ok = gc_span_run_statement(g->members[p->member], text, &mine, rows, returned, tag, err);
     }
     free(text);
-    free(used);
-    free(types);
-    free(values);
-    free(lengths);
-    free(formats);
+    gc_span_wire_free(&w);
     return ok;
 }
 

@@ -44,10 +44,25 @@ bool gc_span_run_statement(gc_member *m, const char *text, const gc_span_params 
 bool gc_span_renumber_params(gc_strbuf *out, const char *text, size_t len, int n_params,
                              int first_number, int *used, int *n_used);
 
-/* The parameters of params listed in used (n_used of them), into the
- * arrays of *mine (n_used slots each, owned by the caller). */
-void gc_span_pick_params(const gc_span_params *params, const int *used, int n_used,
-                         Oid *types, const char **values, int *lengths, int *formats,
+/* The wire arrays of a statement built from another's parameters: its
+ * own values first (an INSERT ... SELECT's rows), then the application's
+ * parameters it uses; used[] says which (gc_span_renumber_params). */
+typedef struct gc_span_wire {
+    int cap;
+    int *used;
+    Oid *types;
+    const char **values;
+    int *lengths, *formats;
+} gc_span_wire;
+
+/* Room for cap parameters (at least one). False when memory runs out; the
+ * wire must be freed either way. */
+bool gc_span_wire_init(gc_span_wire *w, int cap);
+void gc_span_wire_free(gc_span_wire *w);
+
+/* The parameters of params listed in w->used (n_used of them), into w's
+ * arrays from slot at on; *mine describes them. */
+void gc_span_pick_params(const gc_span_params *params, gc_span_wire *w, int at, int n_used,
                          gc_span_params *mine);
 
 /* INSERT ... SELECT into a sharded table (gc_global_span_select.c). */

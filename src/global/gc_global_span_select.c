@@ -96,41 +96,13 @@ static bool place_batch(const gc_global *g, const gc_shard_table *t, const gc_an
     return true;
 }
 
-/* The wire arrays of one INSERT: the values of its rows, then the
- * application's parameters its tail (ON CONFLICT ...) uses. */
-typedef struct values_wire {
-    int cap;
-    Oid *types;
-    const char **values;
-    int *lengths, *formats;
-} values_wire;
-
-static bool wire_init(values_wire *w, int cap)
-{
-    w->cap = cap;
-    w->types = malloc((size_t)cap * sizeof *w->types);
-    w->values = malloc((size_t)cap * sizeof *w->values);
-    w->lengths = calloc((size_t)cap, sizeof *w->lengths);
-    w->formats = calloc((size_t)cap, sizeof *w->formats);
-    return w->types != NULL && w->values != NULL && w->lengths != NULL && w->formats != NULL;
-}
-
-static void wire_free(values_wire *w)
-{
-    free(w->types);
-    free(w->values);
-    free(w->lengths);
-    free(w->formats);
-}
-
 /* Inserts rows [from, to) of batch that belong to part p's group, as one
  * INSERT ... VALUES: the statement's head and tail kept, the query
  * replaced by the rows (text parameters, typed as the query typed them). */
 static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
                         const gc_analysis *a, const gc_span_params *params,
                         const PGresult *batch, const int *group_of, int from, int to,
-                        values_wire *w, int *tail_used, long long *rows, PGresult **tag,
-                        gc_error *err)
+                        gc_span_wire *w, long long *rows, PGresult **tag, gc_error *err)
 {
     int nf = PQnfields(batch), n = 0;
     gc_strbuf text;
@@ -145,6 +117,8 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
             Oid type = PQftype(batch, f);
             w->types[n] = type < FIRST_USER_OID ? type : 0;
             w->values[n] = PQgetisnull(batch, r, f) ? NULL : PQgetvalue(batch, r, f);
+            w->lengths[n] = 0; /* text: the slot may have held a binary parameter before */
+            w->formats[n] = 0;
             gc_strbuf_appendf(&text, f > 0 ? ", $%d" : "$%d", ++n);
         }
         gc_strbuf_append_str(&text, ")");
@@ -155,7 +129,7 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
     }
     const char *tail = sql + a->query_offset + a->query_length;
     int n_tail = 0;
-    bool ok = gc_span_renumber_params(&text, tail, strlen(tail), params->n, n + 1, tail_used,
+    bool ok = gc_span_renumber_params(&text, tail, strlen(tail), params->n, n + 1, w->used,
                                       &n_tail);
     if (!ok) {
         gc_strbuf_free(&text);
@@ -163,8 +137,7 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
         return false;
     }
     gc_span_params picked;
-    gc_span_pick_params(params, tail_used, n_tail, w->types + n, w->values + n,
-                        w->lengths + n, w->formats + n, &picked);
+    gc_span_pick_params(params, w, n, n_tail, &picked);
     gc_span_params all = { .n = n + n_tail, .types = w->types, .values = w->values,
                            .lengths = w->lengths, .formats = w->formats };
     PGresult *none = NULL;
@@ -178,8 +151,8 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
  * MAX_STATEMENT_PARAMS parameters. */
 static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const char *sql,
                          const gc_analysis *a, const gc_span_params *params,
-                         const PGresult *batch, const int *group_of, values_wire *w,
-                         int *tail_used, long long *rows, PGresult **tag, gc_error *err)
+                         const PGresult *batch, const int *group_of, gc_span_wire *w,
+                         long long *rows, PGresult **tag, gc_error *err)
 {
     int nf = PQnfields(batch) > 0 ? PQnfields(batch) : 1;
     int per = (w->cap - params->n) / nf;
@@ -194,7 +167,7 @@ static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const c
         for (int from = 0; from < PQntuples(batch); from += per) {
             int to = from + per < PQntuples(batch) ? from + per : PQntuples(batch);
             if (!insert_rows(g, &parts[k], sql, a, params, batch, group_of, from, to, w,
-                             tail_used, rows, tag, err)) {
+                             rows, tag, err)) {
                 gc_span_part_failed(g, &parts[k], generation, err);
                 return false;
             }
@@ -236,21 +209,19 @@ static bool insert_none(gc_global *g, const gc_span_part *p, const char *sql,
 static bool open_cursor(gc_global *g, const gc_span_part *coordinator, const char *sql,
                         const gc_analysis *a, const gc_span_params *params, gc_error *err)
 {
-    size_t slots = params->n > 0 ? (size_t)params->n : 1;
-    values_wire w;
-    int *used = malloc(slots * sizeof *used), n_used = 0;
+    gc_span_wire w;
+    int n_used = 0;
     gc_strbuf text;
     gc_strbuf_init(&text);
     gc_strbuf_append_str(&text, "DECLARE " SELECT_CURSOR " NO SCROLL CURSOR FOR ");
-    bool ok = wire_init(&w, (int)slots) && used != NULL &&
+    bool ok = gc_span_wire_init(&w, params->n) &&
               gc_span_renumber_params(&text, sql + a->query_offset, a->query_length,
-                                      params->n, 1, used, &n_used);
+                                      params->n, 1, w.used, &n_used);
     if (!ok) {
         gc_error_set(err, "HY001", 0, "out of memory");
     } else {
         gc_span_params mine;
-        gc_span_pick_params(params, used, n_used, w.types, w.values, w.lengths, w.formats,
-                            &mine);
+        gc_span_pick_params(params, &w, 0, n_used, &mine);
         long long none_rows = 0;
         PGresult *none = NULL, *tag = NULL;
         ok = gc_span_run_statement(g->members[coordinator->member], text.data, &mine,
@@ -258,8 +229,7 @@ static bool open_cursor(gc_global *g, const gc_span_part *coordinator, const cha
         PQclear(none);
         PQclear(tag);
     }
-    wire_free(&w);
-    free(used);
+    gc_span_wire_free(&w);
     gc_strbuf_free(&text);
     return ok;
 }
@@ -275,10 +245,11 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
         gc_span_part_failed(g, &parts[0], generation, err);
         return false;
     }
-    values_wire w;
+    /* Room for a batch's row values and the application's parameters: the
+     * wire's used[] (cap slots) holds the latter, as cap >= params->n. */
+    gc_span_wire w;
     int *group_of = malloc(SELECT_BATCH_ROWS * sizeof *group_of);
-    int *tail_used = malloc((params->n > 0 ? (size_t)params->n : 1) * sizeof *tail_used);
-    bool ok = wire_init(&w, MAX_STATEMENT_PARAMS) && group_of != NULL && tail_used != NULL;
+    bool ok = gc_span_wire_init(&w, MAX_STATEMENT_PARAMS) && group_of != NULL;
     if (!ok)
         gc_error_set(err, "HY001", 0, "out of memory");
     long long fetched = 0;
@@ -294,17 +265,15 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
         width = PQnfields(batch);
         ok = got == 0 ||
              (place_batch(g, t, a, batch, key_at, nk, fetched, group_of, err) &&
-              insert_batch(g, parts, n, sql, a, params, batch, group_of, &w, tail_used, rows,
-                           tag, err));
+              insert_batch(g, parts, n, sql, a, params, batch, group_of, &w, rows, tag, err));
         PQclear(batch);
         fetched += got;
         batches += got > 0;
         if (got == 0)
             break;
     }
-    wire_free(&w);
+    gc_span_wire_free(&w);
     free(group_of);
-    free(tail_used);
     gc_trace_write(g->trace, GC_TRACE_INFO, "INSERT ... SELECT into table %s: %lld rows of the "
                    "query in %d batches%s", a->table, fetched, batches, ok ? "" : ", failed");
     if (!ok)

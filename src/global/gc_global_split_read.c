@@ -443,13 +443,8 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
                        const split_table *st, const gc_span_params *params, gc_strbuf *rows,
                        bool *lost, gc_error *err)
 {
-    size_t slots = params->n > 0 ? (size_t)params->n : 1;
-    int *used = malloc(slots * sizeof *used);
-    Oid *types = malloc(slots * sizeof *types);
-    const char **values = malloc(slots * sizeof *values);
-    int *lengths = malloc(slots * sizeof *lengths), *formats = malloc(slots * sizeof *formats);
-    bool ok = used != NULL && types != NULL && values != NULL && lengths != NULL &&
-              formats != NULL;
+    gc_span_wire w;
+    bool ok = gc_span_wire_init(&w, params->n);
     if (!ok)
         gc_error_set(err, "HY001", 0, "out of memory");
     gc_strbuf_append_char(rows, '[');
@@ -459,14 +454,14 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
         gc_span_part part = { .group = gi,
                               .member = gc_global_transaction_member_of_group(g, gi) };
         int n_used = 0;
-        char *query = rows_query(g, sql, plan, st, gi, params->n, used, &n_used);
+        char *query = rows_query(g, sql, plan, st, gi, params->n, w.used, &n_used);
         if (query == NULL) {
             gc_error_set(err, "HY001", 0, "out of memory");
             ok = false;
             break;
         }
         gc_span_params mine;
-        gc_span_pick_params(params, used, n_used, types, values, lengths, formats, &mine);
+        gc_span_pick_params(params, &w, 0, n_used, &mine);
         ok = fetch_rows(g, &part, plan, st, query, &mine, rows, lost, err);
         free(query);
     }
@@ -475,11 +470,7 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
         gc_error_set(err, "HY001", 0, "out of memory");
         ok = false;
     }
-    free(used);
-    free(types);
-    free(values);
-    free(lengths);
-    free(formats);
+    gc_span_wire_free(&w);
     return ok;
 }
 
