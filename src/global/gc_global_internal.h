@@ -100,6 +100,15 @@ struct gc_global {
     int n_joined_writes;
     int joined_writes_mark;        /* n_joined_writes as the current
                                       statement started */
+    /* Names of the tables the open transaction wrote on its pin: a
+     * statement it runs on another member (a write placed in another
+     * group) reads them through postgres_fdw, which does not see those
+     * writes. Kept until the transaction ends (a savepoint rolled back
+     * leaves them: a needless refusal, never a stale read). Any table:
+     * more than fit, a write whose table is not known. */
+    char pin_writes[8][64];
+    int n_pin_writes;
+    bool pin_writes_any;
     bool statement_marked;         /* the autocommit statement routed last
                                       carries the statement mark
                                       (gc_global_statement_marked) */
@@ -198,6 +207,14 @@ void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
+/* A row write of the open transaction ran on its pin. */
+void gc_global_note_pin_write(gc_global *g, const gc_analysis *a);
+/* False with err (0A000, nothing sent) when the statement of req, run on
+ * the transaction's member `member` other than its pin, may read through
+ * postgres_fdw a table the transaction wrote on another of its members
+ * (its pin, or another group's member). */
+bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
+                                       gc_error *err);
 /* Whether t was written in group `group` (-1: in any group) on a member
  * other than the pin. */
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group);

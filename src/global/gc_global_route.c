@@ -555,8 +555,9 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
 /* Refuses (0A000) a row write in a transaction that the shard map cannot
  * place in one group and that cannot run across groups (spans_groups): an
  * INSERT of rows for several groups, INSERT ... SELECT, MERGE. From any
- * member it would reach the other groups through postgres_fdw, which commits its remote part on its own, before the
- * transaction's COMMIT: never atomically (docs/global-connection.md,
+ * member it would reach the other groups through postgres_fdw, which
+ * commits its remote part on its own, before the transaction's COMMIT:
+ * never atomically (docs/global-connection.md,
  * "Transactions across groups"). owner and all_in: group_by_key's answer
  * with keys used. */
 static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int owner,
@@ -679,6 +680,11 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->reason = "joins the key's group for the transaction";
         }
     }
+    if (out->member != g->pinned && !names_temp &&
+        !gc_global_member_read_sees_writes(g, req, out->member, err))
+        return false;
+    if (out->member == g->pinned && row_write(a) && !names_temp)
+        gc_global_note_pin_write(g, a);
     if (out->member != g->pinned && row_write(a)) {
         gc_global_note_joined_write(g, a, out->group);
     } else if (out->member == g->pinned && !names_temp &&
@@ -924,6 +930,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         g->stats[c.member].routed_by_policy++;
     if (req->transaction) {
         g->pinned = c.member;
+        if (row_write(req->analysis))
+            gc_global_note_pin_write(g, req->analysis);
         if (may_reach_out(g, req, c.member, c.owner, c.all_in))
             note_reaching(g, c.member);
     }

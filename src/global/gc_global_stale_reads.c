@@ -17,11 +17,34 @@
 
 #include "global/gc_global_internal.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_table_refs.h"
 
 void gc_global_forget_joined_writes(gc_global *g)
 {
     g->n_joined_writes = 0;
     g->joined_writes_mark = 0;
+    g->n_pin_writes = 0;
+    g->pin_writes_any = false;
+}
+
+void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
+{
+    if (g->pin_writes_any)
+        return;
+    const char *name = a != NULL ? a->table : NULL;
+    int cap = (int)(sizeof g->pin_writes / sizeof g->pin_writes[0]);
+    if (name == NULL || strlen(name) >= sizeof g->pin_writes[0]) {
+        g->pin_writes_any = true;
+        return;
+    }
+    for (int k = 0; k < g->n_pin_writes; k++)
+        if (strcmp(g->pin_writes[k], name) == 0)
+            return;
+    if (g->n_pin_writes == cap) {
+        g->pin_writes_any = true;
+        return;
+    }
+    strcpy(g->pin_writes[g->n_pin_writes++], name);
 }
 
 /* Whether the list holds t written in group (-1: every group), or in
@@ -133,6 +156,109 @@ static const char *named_written_table(const gc_global *g, const char *sql, size
         }
     }
     return NULL;
+}
+
+/* The table `name` as the transaction's record of writes holds it, when
+ * it wrote it in a group other than `group`: on its pin (another group's)
+ * or on another group's member; else NULL. */
+static const char *written_outside(const gc_global *g, const char *name, int group)
+{
+    if (group != g->topo.members[g->pinned].group)
+        for (int k = 0; k < g->n_pin_writes; k++)
+            if (strcmp(g->pin_writes[k], name) == 0)
+                return g->pin_writes[k];
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        const struct gc_joined_write *w = &g->joined_writes[k];
+        if (w->table != NULL && w->group != group &&
+            strcmp(gc_shard_table_name(w->table), name) == 0)
+            return gc_shard_table_name(w->table);
+    }
+    return NULL;
+}
+
+/* Whether the transaction wrote tables it does not name outside group. */
+static bool any_written_outside(const gc_global *g, int group)
+{
+    if (g->pin_writes_any && group != g->topo.members[g->pinned].group)
+        return true;
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k].table == NULL && g->joined_writes[k].group != group)
+            return true;
+    return false;
+}
+
+/* Whether the token at offset is inside one of refs (a table the text
+ * reads in a FROM list or JOIN). */
+static bool inside_ref(const gc_sql_table_ref *refs, int n, size_t offset)
+{
+    for (int k = 0; k < n; k++)
+        if (offset >= refs[k].offset && offset < refs[k].offset + refs[k].length)
+            return true;
+    return false;
+}
+
+/* The first table the write a (text sql) reads, other than the rows of
+ * its target that its keys placed, which the transaction wrote outside
+ * group: a name anywhere (over-cautiously, as a column too), its target
+ * only where a FROM list or JOIN reads it. "(several)" when tables it
+ * does not name count; NULL when none. */
+static const char *read_written_outside(const gc_global *g, const gc_analysis *a,
+                                        const char *sql, int group)
+{
+    size_t len = strlen(sql);
+    gc_sql_table_ref refs[16];
+    int n_refs = gc_sql_table_refs(sql, len, refs, 16);
+    if (n_refs < 0 || n_refs > 16)
+        return "(several)";
+    size_t target_end = a->target_offset + a->target_length;
+    bool reads_others = false;
+    for (int k = 0; k < n_refs; k++)
+        reads_others |= a->target_length == 0 || refs[k].offset < a->target_offset ||
+                        refs[k].offset >= target_end;
+    if (reads_others && any_written_outside(g, group))
+        return "(several)";
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, len);
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (!gc_sql_token_is_name(&tok) ||
+            (a->target_length > 0 && tok.offset >= a->target_offset && tok.offset < target_end))
+            continue;
+        char name[64];
+        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
+        const char *written = n > 0 && n < sizeof name ? written_outside(g, name, group) : NULL;
+        bool target = a->table != NULL && strcmp(name, a->table) == 0;
+        if (written != NULL && (!target || inside_ref(refs, n_refs, tok.offset)))
+            return written;
+    }
+    return NULL;
+}
+
+bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
+                                       gc_error *err)
+{
+    const gc_analysis *a = req->analysis;
+    if (g->n_joined_writes == 0 && g->n_pin_writes == 0 && !g->pin_writes_any)
+        return true;
+    if (a == NULL || req->sql == NULL ||
+        !(a->kind == GC_SQL_SELECT || a->kind == GC_SQL_INSERT || a->kind == GC_SQL_UPDATE ||
+          a->kind == GC_SQL_DELETE || a->kind == GC_SQL_MERGE))
+        return true;
+    int group = g->topo.members[member].group;
+    const char *table = read_written_outside(g, a, req->sql, group);
+    if (table == NULL)
+        return true;
+    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                 "this statement runs on member %s, the open transaction's member in group %s "
+                 "where its rows are, and would read table %s there through postgres_fdw, "
+                 "which does not see what the open transaction wrote in it on its other members: "
+                 "read those rows in a statement of their own (a SELECT sees the "
+                 "transaction's writes) and pass their values, or COMMIT first; nothing was "
+                 "sent", g->topo.members[member].name, g->topo.groups[group].name, table);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: a read of table %s on member %s would "
+                   "miss the transaction's writes on its other members: refused", table,
+                   g->topo.members[member].name);
+    return false;
 }
 
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,

@@ -52,7 +52,15 @@ statement ran nowhere) and the balances on the owners.
     transaction goes on, and a narrower WHERE is answered.
 (f) A join of accounts (written on the pin only) with rates, a solo table
     of G3 the transaction wrote there: G3 sends rates' rows, the pin joins
-    them with its own and sees the write."""
+    them with its own and sees the write.
+(g) A write that runs on another member than the pin (rates' owner G3)
+    reads through postgres_fdw there too: one reading accounts, which the
+    transaction wrote on the pin G1 (an UPDATE with a scalar subquery) or
+    on G2's member (an INSERT ... SELECT), is refused with 0A000, nothing
+    sent (before, it silently missed those writes); the transaction goes
+    on, and commits. One reading a table it did not write (orders) runs, and
+    so does the transfer's keyed UPDATE of B on G2's member after the
+    pin's write of A."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -280,5 +288,22 @@ split("(f) a join with a solo table written on its owner",
 conn.rollback()
 log("(f) a solo table written on its owner is brought whole to the pin")
 
+# (g)
+cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
+refused("(g) a write on G3 reading the pin's write",
+        "UPDATE rates SET v = (SELECT balance FROM accounts WHERE id = ?) WHERE k = 'own'", A)
+cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
+refused("(g) a write on G3 reading G2's write",
+        "INSERT INTO rates (k, v) SELECT 'b', balance FROM accounts WHERE id = ?", B)
+cur.execute("UPDATE rates SET v = (SELECT count(*) FROM orders) + 1 WHERE k = 'own'")
+reset_statements()
+cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", B)
+if calls(P["G2"], "UPDATE accounts SET balance = balance + %") != 1:
+    fail("(g) the keyed UPDATE of B did not run on G2's member")
+conn.commit()
+if (balance("G1", A), balance("G2", B)) != (80, 121):
+    fail(f"(g) after COMMIT A and B hold {balance('G1', A)} and {balance('G2', B)}")
 conn.close()
+log("(g) a write on another member than the pin reading the transaction's writes elsewhere "
+    "is refused; others run")
 log("a transaction across groups reads its own writes, or is told it cannot")
