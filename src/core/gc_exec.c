@@ -764,6 +764,7 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
                 add_prepare_error(s, m, refusal);
             PQclear(refusal);
         }
+        server_statement = !s->simple_query;    /* no server statement was made */
         if (rc != SQL_SUCCESS && !s->simple_query) {
             /* The member may have failed under the PREPARE: routing hears
              * of it (a transaction's loss becomes 40001 / 19068). Nothing
@@ -800,18 +801,21 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
         s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    /* A marked statement may write, and commits at the end of its pipeline,
-     * after its rows: it is read whole, so that its execute answers for the
-     * commit. (A text of several statements gives each result in its turn,
-     * a failure too: the commit's error comes after its last result.) */
-    bool settles_commit = carries_statement_mark(s) && !s->txn.several;
-    if (!settles_commit)
+    /* Read whole, so that the execute answers for every statement it ran:
+     * a marked statement, which may write and commits at the end of its
+     * pipeline, after its rows; and a text of several statements, where a
+     * later statement's failure undoes the earlier ones (their implicit
+     * transaction, or the savepoint of the rollback level): psqlODBC fails
+     * such a text at its execute, and programs that never call
+     * SQLMoreResults would take it for done. */
+    bool settles = carries_statement_mark(s) || s->txn.several;
+    if (!settles)
         gc_session_stream_rows(m);
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     SQLRETURN rc = gc_result_begin(s);
-    if (settles_commit)
-        rc = gc_result_settle_commit(s, rc);
+    if (settles)
+        rc = gc_result_settle(s, rc);
     gc_exec_timer_stop(&timer);
     s->conn->kind->statement_done(s, rc);
     return rc;

@@ -646,7 +646,7 @@ SQLRETURN gc_result_begin(gc_stmt *s)
     return start_result(s, r);
 }
 
-SQLRETURN gc_result_settle_commit(gc_stmt *s, SQLRETURN rc)
+SQLRETURN gc_result_settle(gc_stmt *s, SQLRETURN rc)
 {
     if (rc == SQL_ERROR)
         return rc;

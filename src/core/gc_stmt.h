@@ -366,12 +366,14 @@ PGresult *gc_show_global_shared_sessions(gc_conn *c);
 /* --- internal, shared by the files of this module --- */
 /* Has the statement wait for and take the first result after a send. */
 SQLRETURN gc_result_begin(gc_stmt *s);
-/* For a statement with one result of its own that commits after it (an
- * autocommit statement sent with the statement mark, read whole): reads
- * the session to its end, and when an error followed that result (the
- * commit's), the statement failed with it (SQL_ERROR, its result dropped).
- * rc is gc_result_begin's, returned when nothing failed. */
-SQLRETURN gc_result_settle_commit(gc_stmt *s, SQLRETURN rc);
+/* For a statement read whole (not streamed): an autocommit statement sent
+ * with the statement mark, whose commit follows its result, or a text of
+ * several statements. Reads the session to its end; when any later result
+ * is an error (the commit's, a later statement's), the statement failed
+ * with it (SQL_ERROR, every result dropped), as psqlODBC fails such a
+ * text at its execute. rc is gc_result_begin's, returned when nothing
+ * failed; the later results then wait for SQLMoreResults. */
+SQLRETURN gc_result_settle(gc_stmt *s, SQLRETURN rc);
 /* Makes complete results results[0..n) (n > 0, all owned from then on) the
  * statement's results: the first current, the rest for SQLMoreResults. */
 SQLRETURN gc_result_begin_list(gc_stmt *s, PGresult **results, int n);

@@ -1,8 +1,10 @@
 /*
  * A batch of several statements gives several results, walked with
  * SQLMoreResults: result sets and row counts in order, then SQL_NO_DATA.
- * An error in a later statement is reported by the SQLMoreResults that
- * reaches it. Also: notices arrive as SQL_SUCCESS_WITH_INFO with the
+ * An error in a later statement fails the execute itself, as psqlODBC
+ * fails it, and nothing of the text stays applied (the server ran it as
+ * one implicit transaction): a program that never calls SQLMoreResults
+ * must not take it for done. Also: notices arrive as SQL_SUCCESS_WITH_INFO with the
  * server's SQLSTATE (00000 for RAISE NOTICE), as psqlODBC gives them.
  */
 #include "st_test.h"
@@ -52,10 +54,15 @@ int main(void)
     ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "four results");
     ST_CHECK(SQLFetch(s) != SQL_SUCCESS, "no cursor after the last result");
 
-    /* An error in the second statement. */
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select 1; select 1/0; select 3", SQL_NTS), s);
-    ST_OK(SQLFetch(s), s);
-    ST_EXPECT_STATE(SQLMoreResults(s), s, "22012");
+    /* An error in the second statement fails the execute; no result is
+     * left to walk, and the first statement's insert is undone. */
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"select 1; select 1/0; select 3", SQL_NTS), s,
+                    "22012");
+    ST_CHECK(SQLFetch(s) == SQL_ERROR, "no cursor after a failed text");
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"insert into stmt_mr values (7); "
+                                  "insert into stmt_mr values (1/0)", SQL_NTS), s, "22012");
+    ST_CHECK(strcmp(st_query_text(&c, "select count(*) from stmt_mr where id = 7"), "0") == 0,
+             "the failed text's first insert stayed");
     ST_OK(SQLFreeStmt(s, SQL_CLOSE), s);
 
     /* Notices. */

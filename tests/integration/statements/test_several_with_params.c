@@ -113,14 +113,30 @@ int main(void)
     ST_CHECK(count_rows(&c, "select count(*) from stmt_several where id = 7") == 1,
              "row 7 inserted");
 
-    /* An error in the second statement comes with its SQLSTATE. */
+    /* An error in the second statement fails the execute with its SQLSTATE. */
     ST_OK(SQLFreeStmt(s, SQL_CLOSE), s);
     ST_OK(SQLFreeStmt(s, SQL_RESET_PARAMS), s);
     ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, &idlen),
           s);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)"select 1; select 1 / (? - 7)", SQL_NTS), s);
-    ST_EXPECT_STATE(SQLMoreResults(s), s, "22012");
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"select 1; select 1 / (? - 7)", SQL_NTS), s,
+                    "22012");
 
+    /* Without parameters, prepared and executed with nothing between (as
+     * PHP's PDO::query does): the server refuses to prepare it, so it runs
+     * as a simple query, each result in its turn, again on a second run.
+     * Before, the execute asked for an unnamed statement never made (26000). */
+    SQLFreeStmt(s, SQL_CLOSE);
+    SQLFreeStmt(s, SQL_RESET_PARAMS);
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"select 'p1'; select 'p2'", SQL_NTS), s);
+    for (int run = 0; run < 2; run++) {
+        ST_OK(SQLExecute(s), s);
+        one_row_text(s, 1, buf, sizeof buf);
+        ST_CHECK(strcmp(buf, "p1") == 0, "run %d: first result '%s'", run, buf);
+        ST_OK(SQLMoreResults(s), s);
+        one_row_text(s, 1, buf, sizeof buf);
+        ST_CHECK(strcmp(buf, "p2") == 0, "run %d: second result '%s'", run, buf);
+        ST_CHECK(SQLMoreResults(s) == SQL_NO_DATA, "run %d: two results", run);
+    }
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_exec(&c, "drop table stmt_several");
     st_exec(&c, "drop function stmt_several_add(text)");

@@ -29,8 +29,8 @@ The driver's connections put statements without a key on G3
 (c'') A marked statement whose implicit commit fails (a deferred
     constraint trigger on W's partition raises 23514 at commit, after the
     statement answered): with parameters, SQLExecute returns 23514, not a
-    success; in a text of two statements, the error comes in its turn,
-    after the last result (SQLMoreResults); nothing applied.
+    success; in a text of two statements, SQLExecDirect returns it too
+    (the text is read whole); nothing applied.
 (d) The mark costs only where it is sent: G3's pg_stat_statements counts
     the set_config of the mark once for each statement of (a) and (b)
     and none for a read-only SELECT or a plain write by key, nor for
@@ -154,7 +154,7 @@ def all_results(sql):
 
 
 for how, run in (("with parameters", lambda: auto.cursor().execute("SELECT bump(?, ?)", W, W)),
-                 ("in a text of two statements, at its last result",
+                 ("in a text of two statements",
                   lambda: all_results(f"SELECT bump({W}, {W}); SELECT 1"))):
     e = expect_error(f"(c'') a marked statement whose commit fails, {how}", run, "23514")
     if "refused at commit" not in str(e):
