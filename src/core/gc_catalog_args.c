@@ -171,7 +171,8 @@ void gc_catq_int(gc_catq *q, long value)
 
 void gc_catq_typemap(gc_catq *q)
 {
-    char *map = gc_catalog_typemap_text(&q->s->conn->settings, q->s->conn->wide_app);
+    char *map = gc_catalog_typemap_text(&q->s->conn->settings,
+                                        gc_catalog_type_view(q->s->conn));
     catq_push(q, map, map == NULL);
 }
 

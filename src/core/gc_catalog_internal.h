@@ -85,12 +85,25 @@ bool gc_catalog_names_schema(const char *schema);
  * (*sub = 0 when it has none). */
 void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,
                              SQLSMALLINT *sub);
+/* How the application reads type codes in catalog results: the wide
+ * character types when it connected through a W function, ODBC 2's
+ * datetime codes (SQL_DATE 9, SQL_TIME 10, SQL_TIMESTAMP 11) when it
+ * declared SQL_OV_ODBC2, as psqlODBC answers such an application (the
+ * driver manager maps result columns' types, not catalog rows). */
+typedef struct gc_type_view {
+    bool wide;
+    bool odbc2;
+} gc_type_view;
+
+gc_type_view gc_catalog_type_view(const gc_conn *c);
+/* Type code t (an ODBC 3 one) as the application reads it. */
+SQLSMALLINT gc_catalog_viewed_type(SQLSMALLINT t, gc_type_view view);
 /* The DATA_TYPE catalog results give a type: the one SQLDescribeCol reports
  * for a result column of that type, which for character types is the wide
- * twin (SQL_WVARCHAR, SQL_WLONGVARCHAR...) when `wide` (the application
- * connected through a W function) and the narrow type otherwise, as the
- * statement module describes result columns. */
-SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, bool wide);
+ * twin (SQL_WVARCHAR, SQL_WLONGVARCHAR...) for a wide application and the
+ * narrow type otherwise, as the statement module describes result columns;
+ * seen through view. */
+SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, gc_type_view view);
 /* True when DECIMAL_DIGITS means something for this ODBC type. */
 bool gc_catalog_has_decimal_digits(SQLSMALLINT sql_type);
 
@@ -127,7 +140,7 @@ extern const size_t gc_catalog_type_count;
  * GC_CATALOG_TYPEMAP_CTE turns it into a relation `tm` and
  * GC_CATALOG_TYPE_LATERAL(...) computes the ODBC columns from it.
  */
-char *gc_catalog_typemap_text(const gc_settings *settings, bool wide);
+char *gc_catalog_typemap_text(const gc_settings *settings, gc_type_view view);
 
 #define GC_CATALOG_TYPEMAP_CTE(param)                                          \
     "tm AS (SELECT split_part(l, '|', 1)::oid AS oid,"                       \

@@ -165,6 +165,7 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
     SQLSMALLINT types[sizeof gc_catalog_types / sizeof gc_catalog_types[0]];
     size_t n = 0;
     SQLSMALLINT wanted = odbc3_type(data_type);
+    gc_type_view view = gc_catalog_type_view(s->conn);
     if (wanted != SQL_ALL_TYPES && !gc_sql_type_is_valid(wanted)) {
         gc_diag_add(gc_catalog_diag(s), "HY004", 0, "invalid SQL data type %d", (int)data_type);
         return SQL_ERROR;
@@ -179,9 +180,9 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
         if (gc_catalog_types[i].oid == GC_OID_BYTEA && infos[i].sql_type == SQL_LONGVARBINARY)
             infos[i].column_size = BYTEA_TYPE_SIZE;
         if (wanted == SQL_ALL_TYPES)
-            types[i] = gc_catalog_reported_type(&infos[i], s->conn->wide_app);
+            types[i] = gc_catalog_reported_type(&infos[i], view);
         else if (infos[i].sql_type == wanted || infos[i].sql_wide_type == wanted)
-            types[i] = wanted;
+            types[i] = gc_catalog_viewed_type(wanted, view);
         else
             continue;
         /* Insertion keeps the table's order among equal DATA_TYPEs. */

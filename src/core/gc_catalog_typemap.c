@@ -34,9 +34,26 @@ void gc_catalog_verbose_type(SQLSMALLINT sql_type, SQLSMALLINT *verbose,
     }
 }
 
-SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, bool wide)
+gc_type_view gc_catalog_type_view(const gc_conn *c)
 {
-    return wide ? info->sql_wide_type : info->sql_type;
+    return (gc_type_view){ .wide = c->wide_app, .odbc2 = c->env->odbc_version == SQL_OV_ODBC2 };
+}
+
+SQLSMALLINT gc_catalog_viewed_type(SQLSMALLINT t, gc_type_view view)
+{
+    if (!view.odbc2)
+        return t;
+    switch (t) {
+    case SQL_TYPE_DATE: return SQL_DATE;
+    case SQL_TYPE_TIME: return SQL_TIME;
+    case SQL_TYPE_TIMESTAMP: return SQL_TIMESTAMP;
+    default: return t;
+    }
+}
+
+SQLSMALLINT gc_catalog_reported_type(const gc_pgtype_info *info, gc_type_view view)
+{
+    return gc_catalog_viewed_type(view.wide ? info->sql_wide_type : info->sql_type, view);
 }
 
 bool gc_catalog_has_decimal_digits(SQLSMALLINT sql_type)
@@ -88,11 +105,11 @@ static int numeric_octet_extra(void)
 /* One line of the type map: oid described by info (oid 0 = every type
  * the driver does not know, or with kind 'l' the lo type). */
 static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid,
-                             const gc_pgtype_info *info_in, char kind, bool wide)
+                             const gc_pgtype_info *info_in, char kind, gc_type_view view)
 {
     gc_pgtype_info info = *info_in;
     SQLSMALLINT verbose, sub;
-    SQLSMALLINT data_type = gc_catalog_reported_type(&info, wide);
+    SQLSMALLINT data_type = gc_catalog_reported_type(&info, view);
     gc_catalog_verbose_type(data_type, &verbose, &sub);
 
     gc_strbuf_appendf(sb, "%u|%s|%d|", (unsigned)oid,
@@ -124,7 +141,7 @@ static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid
          * read as long text. */
         gc_pgtype_info declared;
         gc_pgtype_describe(oid, 10 + 4, &declared);
-        gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared, wide));
+        gc_strbuf_appendf(sb, "%d", gc_catalog_reported_type(&declared, view));
     }
     gc_strbuf_append_char(sb, '|');
     if (kind == 'c' && settings->max_varchar_size > 0) {
@@ -134,7 +151,7 @@ static void append_info_line(gc_strbuf *sb, const gc_settings *settings, Oid oid
         gc_pgtype_describe(oid, over + 4, &longer);
         gc_pgtype_apply_keys(settings, oid, over + 4, &longer);
         gc_strbuf_appendf(sb, "%d|%d", settings->max_varchar_size,
-                          gc_catalog_reported_type(&longer, wide));
+                          gc_catalog_reported_type(&longer, view));
     } else {
         gc_strbuf_append_char(sb, '|');
     }
@@ -156,7 +173,7 @@ static const struct { Oid oid; char kind; } described_only_types[] = {
  * result column without a modifier is under the connection's type mapping
  * keys (BoolsAsChar, TextAsLongVarchar, MaxVarcharSize, BI, ...). */
 static void append_type_line(gc_strbuf *sb, const gc_settings *settings, Oid oid, char kind,
-                             bool wide)
+                             gc_type_view view)
 {
     gc_pgtype_info info;
     gc_pgtype_describe(oid, -1, &info);
@@ -165,33 +182,33 @@ static void append_type_line(gc_strbuf *sb, const gc_settings *settings, Oid oid
      * CHAR_OCTET_LENGTH is then the buffer length, as for the others. */
     bool now_character = info.sql_type == SQL_CHAR || info.sql_type == SQL_VARCHAR
                          || info.sql_type == SQL_LONGVARCHAR;
-    append_info_line(sb, settings, oid, &info, kind == '\0' && now_character ? 'b' : kind, wide);
+    append_info_line(sb, settings, oid, &info, kind == '\0' && now_character ? 'b' : kind, view);
 }
 
 /* The type map text (see gc_catalog_internal.h). Caller frees; NULL on
  * out-of-memory. */
-char *gc_catalog_typemap_text(const gc_settings *settings, bool wide)
+char *gc_catalog_typemap_text(const gc_settings *settings, gc_type_view view)
 {
     assert(settings != NULL);
     gc_strbuf sb;
     gc_strbuf_init(&sb);
     for (size_t i = 0; i < gc_catalog_type_count; i++) {
         append_type_line(&sb, settings, gc_catalog_types[i].oid,
-                         gc_catalog_types[i].typmod_kind, wide);
+                         gc_catalog_types[i].typmod_kind, view);
         gc_strbuf_append_char(&sb, '\n');
     }
     for (size_t i = 0; i < sizeof described_only_types / sizeof described_only_types[0]; i++) {
         append_type_line(&sb, settings, described_only_types[i].oid,
-                         described_only_types[i].kind, wide);
+                         described_only_types[i].kind, view);
         gc_strbuf_append_char(&sb, '\n');
     }
     /* unknown types read as long text (or as UnknownsAsLongVarchar says) */
-    append_type_line(&sb, settings, 0, 'b', wide);
+    append_type_line(&sb, settings, 0, 'b', view);
     gc_strbuf_append_char(&sb, '\n');
     /* The lo extension's type, whose oid differs in each database: found by
      * name, as results find it (gc_lo.c), and described alike. */
     gc_pgtype_info lo;
     gc_pgtype_describe_large_object(&lo);
-    append_info_line(&sb, settings, 0, &lo, 'l', wide);
+    append_info_line(&sb, settings, 0, &lo, 'l', view);
     return gc_strbuf_take(&sb);
 }

@@ -50,6 +50,13 @@ struct gc_conn {
     SQLUINTEGER login_timeout;     /* SQL_ATTR_LOGIN_TIMEOUT, seconds */
     SQLUINTEGER connection_timeout;
     SQLULEN query_timeout_default;
+    /* ODBC 2 statement options set on the connection, for every statement
+     * (gc_conn_stmt_options.c): one place per option at most. */
+    struct gc_conn_stmt_option {
+        SQLINTEGER attr;
+        SQLULEN value;
+    } stmt_options[11];          /* gc_conn_is_statement_option: 11 */
+    int n_stmt_options;
     SQLUINTEGER metadata_id;
     SQLUINTEGER async_enable;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/gc_conn.h"
+#include "core/gc_conn_stmt_options.h"
 #include "core/gc_conn_kind.h"
 #include "core/gc_strout.h"
 #include "gcodbc.h"
@@ -156,6 +157,8 @@ SQLRETURN gc_conn_set_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
     case GCODBC_ATTR_DRIVER_VERSION:
         return attr_error(c, "HY092", "read-only attribute", attr);
     default:
+        if (gc_conn_is_statement_option(attr))
+            return gc_conn_set_statement_option(c, attr, v);
         return attr_error(c, "HY092", "invalid attribute", attr);
     }
 }

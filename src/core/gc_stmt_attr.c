@@ -253,17 +253,37 @@ static SQLRETURN get_attr_full_width(gc_stmt *s, SQLINTEGER attr, SQLPOINTER val
     }
 }
 
+/* Whether an ODBC 2 application's SQLGetStmtOption reads attr as a 32-bit
+ * value: all but the options 64-bit ODBC made SQLULEN (the row counts
+ * and lengths, the bookmark, the row number). */
+static bool odbc2_option_is_32_bits(SQLINTEGER attr)
+{
+    switch (attr) {
+    case SQL_KEYSET_SIZE: case SQL_MAX_LENGTH: case SQL_MAX_ROWS: case SQL_ROWSET_SIZE:
+    case SQL_GET_BOOKMARK: case SQL_ROW_NUMBER:
+        return false;
+    default:
+        return true;
+    }
+}
+
 /*
  * SQLGetStmtAttr. Integer attributes are SQLULEN, but many applications read
  * one into an SQLUINTEGER and say so with SQL_IS_UINTEGER (or SQL_IS_INTEGER)
  * as the buffer length: writing 8 bytes there would overwrite what follows
- * their variable, so the value is handed over in the 4 bytes they name.
+ * their variable, so the value is handed over in the 4 bytes they name. So
+ * it is for an ODBC 2 application's SQLGetStmtOption, which the driver
+ * manager passes on with SQL_MAX_OPTION_STRING_LENGTH as the length, for
+ * the options that stayed 32-bit (SQL_CURSOR_TYPE, SQL_CONCURRENCY, ...).
  */
 SQLRETURN gc_stmt_get_attr(gc_stmt *s, SQLINTEGER attr, SQLPOINTER value,
                            SQLINTEGER buffer_length, SQLINTEGER *string_length,
                            bool wide)
 {
-    if (buffer_length != SQL_IS_UINTEGER && buffer_length != SQL_IS_INTEGER)
+    bool narrow = buffer_length == SQL_IS_UINTEGER || buffer_length == SQL_IS_INTEGER ||
+                  (buffer_length == SQL_MAX_OPTION_STRING_LENGTH && attr >= SQL_QUERY_TIMEOUT &&
+                   attr <= SQL_ROW_NUMBER && odbc2_option_is_32_bits(attr));
+    if (!narrow)
         return get_attr_full_width(s, attr, value, string_length);
     SQLULEN full = 0;
     SQLRETURN rc = get_attr_full_width(s, attr, &full, NULL);

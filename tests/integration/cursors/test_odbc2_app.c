@@ -3,6 +3,12 @@
  * and SQL_ROWSET_SIZE, SQLExtendedFetch in several directions with its own
  * row count and status array, SQLSetPos + SQLGetData in the rowset, and a
  * fixed bookmark through SQLExtendedFetch(SQL_FETCH_BOOKMARK).
+ * SQLGetStmtOption of a 32-bit option writes 4 bytes (before, 8 bytes
+ * overwrote the variable after the application's, as ruby-odbc found);
+ * a statement option set on the connection (SQLSetConnectOption) holds for
+ * its statements, those it has and new ones (before, S1092); catalog
+ * results give ODBC 2's datetime codes (SQL_DATE 9, SQL_TIME 10,
+ * SQL_TIMESTAMP 11), as psqlODBC gives them to such an application.
  */
 #include "st_test.h"
 
@@ -58,6 +64,75 @@ int main(void)
     ST_CHECK(g[0] == 4, "relative -5 gave %d", (int)g[0]);
     ST_CHECK(SQLExtendedFetch(s, SQL_FETCH_ABSOLUTE, 11, &count, status) == SQL_NO_DATA,
              "past the end");
+    /* SQLGetStmtOption: the 4 bytes of a 32-bit option, the 8 of a row count. */
+    struct { SQLUINTEGER value, after; } narrow = { 0, 0xAAAAAAAAu };
+    ST_OK(SQLGetStmtOption(s, SQL_CURSOR_TYPE, &narrow.value), s);
+    ST_CHECK(narrow.value == SQL_CURSOR_STATIC && narrow.after == 0xAAAAAAAAu,
+             "SQL_CURSOR_TYPE read as %u, the next 4 bytes %08x", (unsigned)narrow.value,
+             (unsigned)narrow.after);
+    narrow.after = 0xAAAAAAAAu;
+    ST_OK(SQLGetStmtOption(s, SQL_CONCURRENCY, &narrow.value), s);
+    ST_CHECK(narrow.value == SQL_CONCUR_READ_ONLY && narrow.after == 0xAAAAAAAAu,
+             "SQL_CONCURRENCY read as %u, the next 4 bytes %08x", (unsigned)narrow.value,
+             (unsigned)narrow.after);
+    SQLULEN rowset = 0;
+    ST_OK(SQLGetStmtOption(s, SQL_ROWSET_SIZE, &rowset), s);
+    ST_CHECK(rowset == 4, "SQL_ROWSET_SIZE read as %lu", (unsigned long)rowset);
+    SQLFreeStmt(s, SQL_CLOSE);
+
+    /* A statement option on the connection: the statement it has, a new one. */
+    ST_OK(SQLSetStmtOption(s, SQL_CURSOR_TYPE, SQL_CURSOR_FORWARD_ONLY), s);
+    if (!ST_SUCCEEDED(SQLSetConnectOption(dbc, SQL_CURSOR_TYPE, SQL_CURSOR_KEYSET_DRIVEN)) ||
+        !ST_SUCCEEDED(SQLSetConnectOption(dbc, SQL_MAX_ROWS, 3))) {
+        st_dump_diag(SQL_HANDLE_DBC, dbc);
+        ST_CHECK(0, "SQLSetConnectOption of statement options");
+    }
+    SQLHSTMT later;
+    SQLAllocStmt(dbc, &later);
+    SQLUINTEGER cursor_type = 0;
+    ST_OK(SQLGetStmtOption(later, SQL_CURSOR_TYPE, &cursor_type), later);
+    ST_CHECK(cursor_type == SQL_CURSOR_KEYSET_DRIVEN, "a new statement's cursor type %u",
+             (unsigned)cursor_type);
+    ST_OK(SQLGetStmtOption(s, SQL_CURSOR_TYPE, &cursor_type), s);
+    ST_CHECK(cursor_type == SQL_CURSOR_KEYSET_DRIVEN, "the open statement's cursor type %u",
+             (unsigned)cursor_type);
+    ST_OK(SQLExecDirect(later, (SQLCHAR *)"select g from generate_series(1, 10) g", SQL_NTS),
+          later);
+    int rows = 0;
+    SQLRETURN fetched;
+    /* The first with 01S02: the keyset-driven cursor became static. */
+    while (fetched = SQLFetch(later), ST_SUCCEEDED(fetched))
+        rows++;
+    if (fetched != SQL_NO_DATA)
+        st_dump_diag(SQL_HANDLE_STMT, later);
+    ST_CHECK(rows == 3, "SQL_MAX_ROWS 3 on the connection: %d rows", rows);
+    SQLFreeStmt(later, SQL_DROP);
+    ST_CHECK(SQLSetConnectOption(dbc, SQL_CONCURRENCY, 12345) == SQL_ERROR,
+             "a concurrency no statement takes is refused");
+    ST_OK(SQLSetConnectOption(dbc, SQL_MAX_ROWS, 0), s);
+
+    /* Catalog rows in ODBC 2's codes. */
+    SQLFreeStmt(s, SQL_CLOSE);
+    SQLFreeStmt(s, SQL_UNBIND);
+    SQLExecDirect(s, (SQLCHAR *)"drop table if exists odbc2_dates", SQL_NTS);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"create table odbc2_dates(d date, t time, ts timestamp, "
+                                      "tz timestamptz)", SQL_NTS), s);
+    ST_OK(SQLColumns(s, NULL, 0, NULL, 0, (SQLCHAR *)"odbc2_dates", SQL_NTS, NULL, 0), s);
+    SQLSMALLINT data_type = 0;
+    char codes[64] = "";
+    SQLRETURN row_rc;
+    while (row_rc = SQLFetch(s), ST_SUCCEEDED(row_rc)) {
+        ST_OK(SQLGetData(s, 5, SQL_C_SSHORT, &data_type, 0, &ind), s);
+        snprintf(codes + strlen(codes), sizeof codes - strlen(codes), "%d ", (int)data_type);
+    }
+    ST_CHECK(strcmp(codes, "9 10 11 11 ") == 0, "SQLColumns DATA_TYPE %s", codes);
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLGetTypeInfo(s, SQL_DATE), s);
+    ST_OK(SQLFetch(s), s);
+    ST_OK(SQLGetData(s, 2, SQL_C_SSHORT, &data_type, 0, &ind), s);
+    ST_CHECK(data_type == SQL_DATE, "SQLGetTypeInfo(SQL_DATE) DATA_TYPE %d", (int)data_type);
+    SQLFreeStmt(s, SQL_CLOSE);
+    ST_OK(SQLExecDirect(s, (SQLCHAR *)"drop table odbc2_dates", SQL_NTS), s);
     /* Freed the ODBC 2 way. */
     SQLFreeStmt(s, SQL_DROP);
     SQLDisconnect(dbc);
