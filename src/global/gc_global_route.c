@@ -212,6 +212,18 @@ static bool row_write(const gc_analysis *a)
            a->kind == GC_SQL_MERGE;
 }
 
+/* Whether a text of several statements may write: one of its statements
+ * is no read-only SELECT, or they are not all known. */
+static bool several_writes(const gc_analysis *a)
+{
+    if (a == NULL || !a->several)
+        return false;
+    for (int k = 0; k < a->n_several_targets; k++)
+        if (a->several_targets[k].writes)
+            return true;
+    return a->n_several_targets < 0;
+}
+
 /* A row write, or a SELECT that locks rows (FOR UPDATE, FOR SHARE...): in
  * a transaction both must run where their rows are. A lock taken through
  * postgres_fdw belongs to postgres_fdw's session, not to the transaction:
@@ -220,6 +232,24 @@ static bool row_write(const gc_analysis *a)
 static bool claims_rows(const gc_analysis *a)
 {
     return row_write(a) || (a != NULL && a->locking_read);
+}
+
+/* The group holding every table a text of several statements names, when
+ * all are solo tables of one group; else -1. */
+static int several_solo_group(gc_global *g, const gc_analysis *a)
+{
+    const char *const *path = (const char *const *)g->search_path;
+    int group = -1;
+    for (int k = 0; k < a->n_several_targets; k++) {
+        const gc_shard_table *t = gc_shardmap_find(g->map, a->several_targets[k].schema,
+                                                   a->several_targets[k].table, path,
+                                                   g->n_search_path);
+        int solo = t != NULL ? gc_shard_table_solo_group(t) : -1;
+        if (solo < 0 || (group >= 0 && solo != group))
+            return -1;
+        group = solo;
+    }
+    return group;
 }
 
 /* The group holding most of the statement's keys (see gc_global_route);
@@ -232,6 +262,15 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
+    /* A text of several statements on solo tables of one group runs there,
+     * as each of its statements alone would. */
+    if (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL) {
+        int solo = several_solo_group(g, a);
+        *why = solo < 0 ? "more than one statement" : NULL;
+        *source = solo < 0 ? "none" : "solo tables of one group";
+        *all_in = solo >= 0;
+        return solo;
+    }
     if (a == NULL || (a->table == NULL && a->sequence == NULL)) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
         return -1;
@@ -630,12 +669,14 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     }
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
      * reaches it), are served by their own group only. */
-    bool on_owner = a != NULL && (claims_rows(a) || a->sequence != NULL);
+    bool on_owner = a != NULL && (claims_rows(a) || a->sequence != NULL ||
+                                  (a->several && a->n_several_targets > 0));
     /* Where the keys are, once looked at (-2: not looked at). */
     int owner = -2;
     bool all_in = false;
-    if (!names_temp && a != NULL && (a->table != NULL || a->sequence != NULL) && g->map != NULL &&
-        (on_owner || g->n_joined > 0)) {
+    if (!names_temp && a != NULL &&
+        (a->table != NULL || a->sequence != NULL || a->n_several_targets > 0) &&
+        g->map != NULL && (on_owner || g->n_joined > 0)) {
         gc_route_request keyed = *req;
         keyed.use_keys = true;
         const char *why = NULL, *source = NULL;
@@ -683,9 +724,10 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     if (out->member != g->pinned && !names_temp &&
         !gc_global_member_read_sees_writes(g, req, out->member, err))
         return false;
-    if (out->member == g->pinned && row_write(a) && !names_temp)
+    bool writes = row_write(a) || several_writes(a);
+    if (out->member == g->pinned && writes && !names_temp)
         gc_global_note_pin_write(g, a);
-    if (out->member != g->pinned && row_write(a)) {
+    if (out->member != g->pinned && writes) {
         gc_global_note_joined_write(g, a, out->group);
     } else if (out->member == g->pinned && !names_temp &&
                g->n_joined_writes > 0) {
@@ -930,7 +972,7 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         g->stats[c.member].routed_by_policy++;
     if (req->transaction) {
         g->pinned = c.member;
-        if (row_write(req->analysis))
+        if (row_write(req->analysis) || several_writes(req->analysis))
             gc_global_note_pin_write(g, req->analysis);
         if (may_reach_out(g, req, c.member, c.owner, c.all_in))
             note_reaching(g, c.member);

@@ -27,11 +27,11 @@ void gc_global_forget_joined_writes(gc_global *g)
     g->pin_writes_any = false;
 }
 
-void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
+/* Notes the table `name` written on the pin (NULL: a table not known). */
+static void note_pin_table(gc_global *g, const char *name)
 {
     if (g->pin_writes_any)
         return;
-    const char *name = a != NULL ? a->table : NULL;
     int cap = (int)(sizeof g->pin_writes / sizeof g->pin_writes[0]);
     if (name == NULL || strlen(name) >= sizeof g->pin_writes[0]) {
         g->pin_writes_any = true;
@@ -47,6 +47,17 @@ void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
     strcpy(g->pin_writes[g->n_pin_writes++], name);
 }
 
+void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
+{
+    if (a != NULL && a->several && a->n_several_targets > 0) {
+        for (int k = 0; k < a->n_several_targets; k++)
+            if (a->several_targets[k].writes)
+                note_pin_table(g, a->several_targets[k].table);
+        return;
+    }
+    note_pin_table(g, a != NULL ? a->table : NULL);
+}
+
 /* Whether the list holds t written in group (-1: every group), or in
  * every group, or any table, at depth or before it. */
 static bool already_noted(const gc_global *g, const gc_shard_table *t, int group, int depth)
@@ -60,12 +71,11 @@ static bool already_noted(const gc_global *g, const gc_shard_table *t, int group
     return false;
 }
 
-void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
+/* Notes t written in group on a member other than the pin. */
+static void note_joined_table(gc_global *g, const gc_shard_table *t, int group)
 {
     /* A TRUNCATE of several tables, a write of a table the map does not
      * know: every table counts (table NULL). */
-    const gc_shard_table *t = a != NULL && a->table != NULL && g->map != NULL
-                                  ? gc_global_cluster_table(g, a) : NULL;
     if (t == NULL)
         group = -1;
     int depth = g->savepoints.n;
@@ -82,6 +92,23 @@ void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
         group = -1;
     }
     g->joined_writes[g->n_joined_writes++] = (struct gc_joined_write){ t, group, depth };
+}
+
+void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
+{
+    if (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL) {
+        const char *const *path = (const char *const *)g->search_path;
+        for (int k = 0; k < a->n_several_targets; k++)
+            if (a->several_targets[k].writes)
+                note_joined_table(g, gc_shardmap_find(g->map, a->several_targets[k].schema,
+                                                      a->several_targets[k].table, path,
+                                                      g->n_search_path),
+                                  group);
+        return;
+    }
+    note_joined_table(g, a != NULL && a->table != NULL && g->map != NULL
+                             ? gc_global_cluster_table(g, a) : NULL,
+                      group);
 }
 
 int gc_global_joined_writes_mark(const gc_global *g)

@@ -286,6 +286,82 @@ static size_t returning_place(const gc_az *az)
     return last->offset + last->length;
 }
 
+static void free_several_targets(gc_analysis *a)
+{
+    for (int k = 0; k < a->n_several_targets; k++) {
+        free(a->several_targets[k].schema);
+        free(a->several_targets[k].table);
+    }
+    a->n_several_targets = 0;
+}
+
+/* Notes in out the target of the statement `one` of a text of several;
+ * false when it is no row statement on a table, a SELECT of none, or
+ * memory or room runs out. */
+static bool note_target(gc_analysis *out, const gc_analysis *one)
+{
+    bool row_statement = one->kind == GC_SQL_SELECT || one->kind == GC_SQL_INSERT ||
+                         one->kind == GC_SQL_UPDATE || one->kind == GC_SQL_DELETE ||
+                         one->kind == GC_SQL_MERGE;
+    if (!row_statement)
+        return false;
+    if (one->table == NULL)    /* SELECT 1, not a function that may write */
+        return one->kind == GC_SQL_SELECT && one->sequence == NULL && one->read_only;
+    int cap = (int)(sizeof out->several_targets / sizeof out->several_targets[0]);
+    if (out->n_several_targets >= cap)
+        return false;
+    struct gc_several_target *t = &out->several_targets[out->n_several_targets];
+    t->table = strdup(one->table);
+    t->schema = one->schema != NULL ? strdup(one->schema) : NULL;
+    t->writes = !(one->kind == GC_SQL_SELECT && one->read_only);
+    out->n_several_targets++;
+    return t->table != NULL && (one->schema == NULL || t->schema != NULL);
+}
+
+/* Analyzes the statement of tokens [from, to) of az's text and notes its
+ * target in out; false as note_target says. */
+static bool note_piece(const gc_az *az, size_t from, size_t to, gc_analysis *out)
+{
+    if (from == to)
+        return true;    /* an empty statement (`;;`) */
+    const char *text = az->lx.text;
+    size_t begin = az->tok[from].offset;
+    size_t end = az->tok[to - 1].offset + az->tok[to - 1].length;
+    gc_analysis one;
+    gc_error ignored;
+    gc_error_clear(&ignored);
+    if (!gc_analyze(text + begin, end - begin, &one, &ignored))
+        return false;
+    bool ok = !one.several && note_target(out, &one);
+    gc_analysis_free(&one);
+    return ok;
+}
+
+/* For a text of several statements: the target of each, split at the
+ * `;` outside parentheses (gc_analysis.several_targets), or
+ * n_several_targets -1. Each part holds one statement, so its own analysis
+ * does not come back here. */
+static void note_several_targets(const gc_az *az, gc_analysis *out)
+{
+    bool ok = true;
+    long depth = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= az->n && ok; i++) {
+        if (i < az->n && gc_az_punct(az, i, '('))
+            depth++;
+        else if (i < az->n && gc_az_punct(az, i, ')'))
+            depth--;
+        else if (i == az->n || (depth <= 0 && gc_az_punct(az, i, ';'))) {
+            ok = note_piece(az, from, i, out);
+            from = i + 1;
+        }
+    }
+    if (!ok) {
+        free_several_targets(out);
+        out->n_several_targets = -1;
+    }
+}
+
 /* The last serial handed out (gc_analysis.serial): analyses are made by
  * any thread. */
 static atomic_ulong analysis_serials;
@@ -338,6 +414,7 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
 
     if (has_second_statement(&az)) {
         out->several = true;
+        note_several_targets(&az, out);
         out->read_only = false;
         out->route_as_read = false;
         out->locking_read = false;
@@ -387,6 +464,7 @@ void gc_analysis_free(gc_analysis *a)
 {
     if (a == NULL)
         return;
+    free_several_targets(a);
     free(a->row_offset);
     free(a->row_end);
     for (size_t k = 0; a->gaps != NULL && k < (size_t)a->n_rows * (size_t)a->row_width; k++)

@@ -100,6 +100,18 @@ typedef struct gc_analysis {
     bool select_into;     /* a SELECT with INTO: it makes a table, as
                              CREATE TABLE ... AS does */
     bool several;         /* the text holds more than one statement */
+    /* A text of several statements, each a SELECT, INSERT, UPDATE, DELETE
+     * or MERGE: the table each names as its target, "schema.table" when
+     * qualified (up to 8; statements without a table,
+     * SELECT 1, name none). n_several_targets -1 when a statement is
+     * anything else or names no target the analyzer can read, or there
+     * are more. */
+    struct gc_several_target {
+        char *schema;     /* folded, NULL when not written */
+        char *table;
+        bool writes;      /* its statement may write (not a read-only SELECT) */
+    } several_targets[8];
+    int n_several_targets;
     bool is_local;        /* SET LOCAL */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */
     char *schema;         /* target table's schema as written (folded), or NULL */

@@ -411,9 +411,24 @@ where=$(for g in G1 G2; do
     echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query = 'COPY cic_solo TO STDOUT'") "
 done)
 [ "$where" = "G1:0 G2:1 " ] || fail "COPY of the solo table ran on $where, expected on the owner G2 only"
+# So does a text of several statements naming it alone: in autocommit, and
+# in a transaction pinned to G1, which G2 joins for it. On G1 its writes
+# went through the foreign twin, refused (0A000 / 90123).
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+expect_ok "$(on G1 "INSERT INTO cic_solo VALUES (1, 'a'); UPDATE cic_solo SET v = 'b' WHERE id = 1")" \
+    "two statements on the solo table, policy G1"
+out=$(txn G1 commit "SELECT 1" "INSERT INTO cic_solo VALUES (2, 'c'); DELETE FROM cic_solo WHERE id = 1")
+case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
+    fail "two statements on the solo table in a transaction on G1: $out" ;; esac
+where=$(for g in G1 G2; do
+    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'INSERT INTO cic_solo VALUES%'") "
+done)
+[ "$where" = "G1:0 G2:2 " ] || fail "the texts of two statements ran on $where, expected on the owner G2 only"
+[ "$(sql G2N1 "SELECT string_agg(id || v, ',' ORDER BY id) FROM cic_solo")" = "2c" ] \
+    || fail "the texts of two statements left: $(sql G2N1 "SELECT string_agg(id || v, ',') FROM cic_solo")"
 expect_ok "$(on G1 "DROP INDEX CONCURRENTLY cic_solo_v")" "DROP INDEX CONCURRENTLY on the owner"
 expect_kinds cic_solo_v "G1:- G2:-" "DROP INDEX CONCURRENTLY"
 expect_ok "$(on G1 "DROP TABLE cic_solo")" "DROP TABLE cic_solo"
 nothing_pending "CREATE / DROP INDEX CONCURRENTLY"
-echo "ok: CREATE and DROP INDEX CONCURRENTLY, REINDEX, CLUSTER, VACUUM, ANALYZE and COPY ran on the solo table's owner G2; CONCURRENTLY refused on a sharded table and in a transaction"
+echo "ok: CREATE and DROP INDEX CONCURRENTLY, REINDEX, CLUSTER, VACUUM, ANALYZE, COPY and texts of several statements ran on the solo table's owner G2; CONCURRENTLY refused on a sharded table and in a transaction"
 echo "PASS"

@@ -651,9 +651,51 @@ static void returning_goes_after_a_lone_write_only(void **state)
     }
 }
 
+/* A text of several statements lists each statement's target, so that a
+ * global connection can send it to the one group that holds them all;
+ * anything but row statements on tables (or SELECTs of none) lists none. */
+static void several_statements_list_their_targets(void **state)
+{
+    (void)state;
+    static const struct { const char *sql; const char *targets; } rows[] = {
+        {"insert into t values (1); insert into t values (2)", "t t"},
+        {"INSERT INTO app.t VALUES (1);\n UPDATE \"U\" SET v = 1 WHERE k = 2; SELECT 1;", "app.t U"},
+        {"select 1; delete from t where k = 'a;b'", "t"},
+        {"select * from t; select * from u", "t u"},
+        {"insert into t values (1); ; insert into t values (2); -- done\n", "t t"},
+        {"insert into t values (1); create table u (k int)", "-"},
+        {"insert into t values (1); set x = 1", "-"},
+        {"insert into t values (1); select nextval('s')", "-"},
+        {"insert into t values (1); select my_function()", "-"},
+        {"insert into t values (1); commit", "-"},
+        {"select 1; select 2", ""},
+        {"insert into t values (1);insert into t values (2);insert into t values (3);"
+         "insert into t values (4);insert into t values (5);insert into t values (6);"
+         "insert into t values (7);insert into t values (8);insert into t values (9)", "-"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        assert_true(a.several);
+        char got[128] = "";
+        if (a.n_several_targets < 0)
+            snprintf(got, sizeof got, "-");
+        for (int k = 0; k < a.n_several_targets; k++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s%s%s", k > 0 ? " " : "",
+                     a.several_targets[k].schema != NULL ? a.several_targets[k].schema : "",
+                     a.several_targets[k].schema != NULL ? "." : "",
+                     a.several_targets[k].table);
+        if (strcmp(got, rows[i].targets) != 0)
+            fail_msg("%s: targets '%s', expected '%s'", rows[i].sql, got, rows[i].targets);
+        gc_analysis_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(several_statements_list_their_targets),
         cmocka_unit_test(every_statement_gets_its_kind_table_and_pinned_columns),
         cmocka_unit_test(insert_reports_its_row_count),
         cmocka_unit_test(set_local_is_local_and_plain_set_is_not),
