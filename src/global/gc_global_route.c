@@ -145,6 +145,23 @@ const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a
     return t;
 }
 
+/* Whether a is an UPDATE whose SET list assigns a sharding-key column of
+ * t, which may move rows to another partition. Even sent by SQLExecDirect it
+ * goes by its key: only on the owner group are the row's partitions the
+ * table's own, so that PostgreSQL moves the row; from another group
+ * postgres_fdw updates the partition itself, which refuses the new key
+ * (23514), so the outcome would depend on the group the policy drew. */
+static bool update_moves_key(const gc_analysis *a, const gc_shard_table *t)
+{
+    if (a->kind != GC_SQL_UPDATE)
+        return false;
+    for (int k = 0; k < gc_shard_table_key_count(t); k++)
+        for (int c = 0; c < a->n_set_columns; c++)
+            if (strcmp(a->set_columns[c], gc_shard_table_key_name(t, k)) == 0)
+                return true;
+    return false;
+}
+
 /* Where the key of t comes from in the statement: cols[k] for key column
  * k. Returns the number of key tuples (rows of an INSERT, values of IN),
  * or -1 with *why when some key column is not pinned. */
@@ -294,7 +311,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
         *all_in = true;
         return solo;
     }
-    if (!req->use_keys) {
+    if (!req->use_keys && !update_moves_key(a, t)) {
         *why = "not routed by key (SQLExecDirect: DirectExecuteRouting=No)";
         return -1;
     }

@@ -483,6 +483,9 @@ void gc_analysis_free(gc_analysis *a)
     for (int c = 0; c < a->n_insert_columns; c++)
         free(a->insert_columns[c]);
     free(a->insert_columns);
+    for (int c = 0; c < a->n_set_columns; c++)
+        free(a->set_columns[c]);
+    free(a->set_columns);
     free(a->schema);
     free(a->table);
     free(a->sequence_schema);

@@ -139,6 +139,9 @@ typedef struct gc_analysis {
     bool default_values;  /* INSERT ... DEFAULT VALUES (one row) */
     int n_columns;
     gc_pinned_column *columns;
+    char **set_columns;   /* UPDATE: the columns its SET list assigns (folded
+                             or unquoted), in order; NULL otherwise */
+    int n_set_columns;
     const char *not_routable;  /* static text: why no key can come from this
                                   statement (NULL when columns may give one) */
     /* INSERT ... SELECT (any query feeding the rows, no WITH before the

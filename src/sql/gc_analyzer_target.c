@@ -411,6 +411,51 @@ static bool target_is_cte(gc_az *az)
     return false;
 }
 
+/* Appends the column an UPDATE's SET item names at i (name, or the first
+ * token of name[...] or name.field) to out->set_columns. */
+static void add_set_column(gc_az *az, size_t i)
+{
+    gc_analysis *out = az->out;
+    if (!is_name(az, i))
+        return;
+    char **grown = realloc(out->set_columns, (size_t)(out->n_set_columns + 1) * sizeof *grown);
+    char *name = gc_az_ident(az, i);
+    if (grown == NULL || name == NULL) {
+        az->oom = true;
+        free(name);
+        if (grown != NULL)
+            out->set_columns = grown;
+        return;
+    }
+    out->set_columns = grown;
+    out->set_columns[out->n_set_columns++] = name;
+}
+
+/* The columns UPDATE's SET list at i assigns (`col = ...`, `col[1] = ...`,
+ * `(a, b) = ...`), up to its top-level FROM, WHERE or RETURNING. */
+static void read_set_columns(gc_az *az, size_t i)
+{
+    long depth = 0;
+    bool item_start = true;
+    for (; i < az->stmt_end && !az->oom; i++) {
+        if (depth == 0 && (gc_az_kw(az, i, "from") || gc_az_kw(az, i, "where") ||
+                           gc_az_kw(az, i, "returning")))
+            return;
+        if (depth == 0 && item_start && gc_az_punct(az, i, '(')) {
+            for (size_t k = i + 1; k < az->stmt_end && !gc_az_punct(az, k, ')'); k++)
+                if (gc_az_punct(az, k - 1, '(') || gc_az_punct(az, k - 1, ','))
+                    add_set_column(az, k);
+        } else if (depth == 0 && item_start) {
+            add_set_column(az, i);
+        }
+        item_start = depth == 0 && gc_az_punct(az, i, ',');
+        if (gc_az_punct(az, i, '(') || gc_az_punct(az, i, '['))
+            depth++;
+        else if (gc_az_punct(az, i, ')') || gc_az_punct(az, i, ']'))
+            depth--;
+    }
+}
+
 void gc_az_analyze_filtered(gc_az *az)
 {
     gc_analysis *out = az->out;
@@ -441,6 +486,8 @@ void gc_az_analyze_filtered(gc_az *az)
         free(tg.alias);
         return;
     }
+    if (out->kind == GC_SQL_UPDATE && gc_az_kw(az, i, "set"))
+        read_set_columns(az, i + 1);
     if (gc_az_kw(az, az->stmt_begin, "merge")) {
         out->not_routable = "MERGE is not routed by key";
     } else if (has_set_operation(az)) {

@@ -431,4 +431,33 @@ expect_kinds cic_solo_v "G1:- G2:-" "DROP INDEX CONCURRENTLY"
 expect_ok "$(on G1 "DROP TABLE cic_solo")" "DROP TABLE cic_solo"
 nothing_pending "CREATE / DROP INDEX CONCURRENTLY"
 echo "ok: CREATE and DROP INDEX CONCURRENTLY, REINDEX, CLUSTER, VACUUM, ANALYZE, COPY and texts of several statements ran on the solo table's owner G2; CONCURRENTLY refused on a sharded table and in a transaction"
+
+# An UPDATE that changes a row's sharding key, sent by SQLExecDirect (which
+# goes by policy, not by key), runs on the group owning the row whatever the
+# policy says. There PostgreSQL moves the row to the group's other partition;
+# a move into another group's partition is refused (0A000 / 90123) and the
+# row stays. From G1 postgres_fdw updated G2's partition itself, which
+# refused the new key (23514).
+parts=$(sql G2N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r' GROUP BY c.relname ORDER BY c.relname")
+set -- $parts
+[ $# -eq 2 ] || fail "G2 holds rows of $# local partitions of accounts, expected 2: $parts"
+from=$1 to=$2
+g1_id=$(sql G1N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
+sql G2N1 "DELETE FROM accounts WHERE id = $to" >/dev/null
+sql G1N1 "DELETE FROM accounts WHERE id = $g1_id" >/dev/null
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+expect_ok "$(on G1 "UPDATE accounts SET id = $to WHERE id = $from")" \
+    "an UPDATE moving account $from to another partition of G2, policy G1"
+where=$(for g in G1 G2; do
+    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'UPDATE accounts SET id =%'") "
+done)
+[ "$where" = "G1:0 G2:1 " ] || fail "the key-moving UPDATE ran on $where, expected on the owner G2 only"
+[ "$(sql G2N1 "SELECT string_agg(c.relkind::text || ':' || a.balance, ',') FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE a.id IN ($from, $to)")" = "r:$from.00" ] \
+    || fail "after moving $from to $to, G2 holds: $(sql G2N1 "SELECT string_agg(id || ':' || balance, ',') FROM accounts WHERE id IN ($from, $to)")"
+out=$(on G1 "UPDATE accounts SET id = $g1_id WHERE id = $to")
+case $out in "error 0A000"*"(90123)"*) ;; *) fail "an UPDATE moving a row of G2 into G1's partition gave: $out" ;; esac
+[ "$(sql G1N1 "SELECT string_agg(id::text, ',' ORDER BY id) FROM accounts WHERE id IN ($to, $g1_id)")" = "$to" ] \
+    || fail "the refused move left: $(sql G1N1 "SELECT string_agg(id::text, ',') FROM accounts WHERE id IN ($to, $g1_id)")"
+nothing_pending "key-moving UPDATEs"
+echo "ok: an UPDATE changing the key ran on the owner G2 against the policy and moved the row there; a move into G1 was refused and left the row"
 echo "PASS"

@@ -692,10 +692,39 @@ static void several_statements_list_their_targets(void **state)
     }
 }
 
+/* An UPDATE lists the columns its SET assigns, so that one changing a
+ * row's sharding key can go to the group that owns the row. */
+static void update_lists_the_columns_it_sets(void **state)
+{
+    (void)state;
+    static const struct { const char *sql; const char *columns; } rows[] = {
+        {"update t set id = id + 100 where id = 3", "id"},
+        {"UPDATE t SET \"Id\" = 1, v = f(a, b), w = ARRAY[x, y] WHERE k = 1", "Id v w"},
+        {"update app.t as u set (a, b) = (1, 2), c[1] = 3, d.f = 4 from s where u.k = s.k", "a b c d"},
+        {"update t set v = (select max(k) from u where u.x = t.x) returning id", "v"},
+        {"update t set v = case when a then 1 else 2 end, w = default", "v w"},
+        {"delete from t where id = 1", ""},
+        {"select id from t where id = 1", ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        char got[128] = "";
+        for (int k = 0; k < a.n_set_columns; k++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k > 0 ? " " : "",
+                     a.set_columns[k]);
+        if (strcmp(got, rows[i].columns) != 0)
+            fail_msg("%s: sets '%s', expected '%s'", rows[i].sql, got, rows[i].columns);
+        gc_analysis_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(several_statements_list_their_targets),
+        cmocka_unit_test(update_lists_the_columns_it_sets),
         cmocka_unit_test(every_statement_gets_its_kind_table_and_pinned_columns),
         cmocka_unit_test(insert_reports_its_row_count),
         cmocka_unit_test(set_local_is_local_and_plain_set_is_not),
