@@ -271,7 +271,7 @@ SQLRETURN gc_conn_disconnect(gc_conn *c)
     }
     gc_conn_close_handles(c);
     gc_call_kinds_forget(&c->call_kinds);   /* the next connect may reach another database */
-    gc_conn_forget_not_null(c);
+    gc_conn_forget_table_columns(c);
     SQLRETURN rc = SQL_SUCCESS;
     if (roll_back_every_session(c)) {
         gc_diag_add(&c->h.diag, "01000", 0, "the open transaction was rolled back");

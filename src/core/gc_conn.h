@@ -92,9 +92,9 @@ struct gc_conn {
     int lo_type_presence;
     unsigned lo_type_epoch;
     gc_call_kinds call_kinds;      /* procedure or function, by called name */
-    /* The NOT NULL columns of the tables results came from
-     * (gc_nullability.c), learnt in not_null_epoch. */
-    struct gc_not_null_cache *not_null;   /* owned; NULL when empty */
+    /* The names and NOT NULL columns of the tables results came from
+     * (gc_table_columns.c). */
+    struct gc_table_columns *table_columns;   /* owned; NULL when empty */
     gc_stmt_cache stmt_cache;              /* server statements parked for reuse */
     gc_stmt *statements;           /* list through gc_stmt.next_in_conn */
     gc_desc *descriptors;          /* explicitly allocated descriptors */
@@ -192,9 +192,9 @@ void gc_conn_open_handles(gc_conn *c);
  * descriptor (ODBC frees them with the connection) and forgets the parked
  * server statements without deallocating them. */
 void gc_conn_close_handles(gc_conn *c);
-/* Drops what the connection learnt about NOT NULL columns (at disconnect;
- * gc_nullability.c). */
-void gc_conn_forget_not_null(gc_conn *c);
+/* Drops what the connection learnt about the tables of results (at
+ * disconnect; gc_table_columns.c). */
+void gc_conn_forget_table_columns(gc_conn *c);
 
 /* Makes member i of a global connection the connection's current session
  * (buffering the results of a statement still streaming on the previous

@@ -112,6 +112,7 @@ gc_desc_rec *gc_desc_rec_get(gc_desc *d, int n)
         for (int i = d->count; i < n; i++) {
             gc_desc_rec *r = &d->recs[i];
             free(r->name);
+            gc_desc_rec_forget_origin(r);
             memset(r, 0, sizeof *r);
             r->parameter_type = SQL_PARAM_INPUT;
             r->nullable = SQL_NULLABLE;
@@ -121,6 +122,15 @@ gc_desc_rec *gc_desc_rec_get(gc_desc *d, int n)
         d->count = n;
     }
     return &d->recs[n - 1];
+}
+
+void gc_desc_rec_forget_origin(gc_desc_rec *r)
+{
+    free(r->origin.catalog);
+    free(r->origin.schema);
+    free(r->origin.table);
+    free(r->origin.column);
+    r->origin = (gc_column_origin){ NULL, NULL, NULL, NULL };
 }
 
 gc_desc_rec *gc_desc_rec_find(gc_desc *d, int n)
@@ -133,6 +143,7 @@ void gc_desc_clear_records(gc_desc *d)
     for (int i = 0; i < d->capacity; i++) {
         free(d->recs[i].name);
         d->recs[i].name = NULL;
+        gc_desc_rec_forget_origin(&d->recs[i]);
     }
     d->count = 0;
 }
@@ -273,6 +284,9 @@ SQLRETURN gc_desc_get_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
         return SQL_ERROR;
     if (field == SQL_DESC_NULLABLE && recno > 0)
         resolve_ird_nullability(d);
+    if (gc_desc_attr_names_origin((SQLUSMALLINT)field) && recno > 0 &&
+        d->kind == GC_DESC_IRD && d->owner != NULL)
+        gc_stmt_resolve_origins(d->owner);
     gc_desc_rec *r = recno == 0 ? &bookmark : gc_desc_rec_find(d, recno);
     if (r == NULL)
         return SQL_NO_DATA;
@@ -365,6 +379,7 @@ SQLRETURN gc_desc_set_field(gc_desc *d, SQLSMALLINT recno, SQLSMALLINT field,
             for (int i = (int)iv; i < d->count; i++) {
                 free(d->recs[i].name);
                 d->recs[i].name = NULL;
+                gc_desc_rec_forget_origin(&d->recs[i]);
             }
             d->count = (int)iv;
         }
@@ -552,6 +567,7 @@ SQLRETURN gc_desc_copy(gc_desc *src, gc_desc *dst)
         gc_desc_rec *to = &dst->recs[i];
         *to = src->recs[i];
         to->name = src->recs[i].name ? strdup(src->recs[i].name) : NULL;
+        to->origin = (gc_column_origin){ NULL, NULL, NULL, NULL };
     }
     dst->count = src->count;
     dst->array_size = src->array_size;

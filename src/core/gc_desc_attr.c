@@ -20,6 +20,18 @@ static const char *literal_quote(SQLSMALLINT sql_type)
     }
 }
 
+static const char *or_empty(const char *s)
+{
+    return s != NULL ? s : "";
+}
+
+bool gc_desc_attr_names_origin(SQLUSMALLINT field)
+{
+    return field == SQL_DESC_BASE_COLUMN_NAME || field == SQL_DESC_TABLE_NAME ||
+           field == SQL_DESC_BASE_TABLE_NAME || field == SQL_DESC_SCHEMA_NAME ||
+           field == SQL_DESC_CATALOG_NAME;
+}
+
 int gc_desc_ird_attr(const gc_desc_rec *r, SQLUSMALLINT field, const char **str,
                      SQLLEN *num)
 {
@@ -28,13 +40,17 @@ int gc_desc_ird_attr(const gc_desc_rec *r, SQLUSMALLINT field, const char **str,
     switch (field) {
     /* Strings. */
     case SQL_DESC_NAME: case SQL_COLUMN_NAME: case SQL_DESC_LABEL:
-    case SQL_DESC_BASE_COLUMN_NAME:
         *str = name; return GC_DESC_ATTR_STRING;
+    /* A table column's own names; an expression's label (psqlODBC's). */
+    case SQL_DESC_BASE_COLUMN_NAME:
+        *str = r->origin.column != NULL ? r->origin.column : name;
+        return GC_DESC_ATTR_STRING;
     case SQL_DESC_TYPE_NAME: case SQL_DESC_LOCAL_TYPE_NAME:
         *str = t->type_name ? t->type_name : ""; return GC_DESC_ATTR_STRING;
     case SQL_DESC_TABLE_NAME: case SQL_DESC_BASE_TABLE_NAME:
-    case SQL_DESC_SCHEMA_NAME: case SQL_DESC_CATALOG_NAME:
-        *str = ""; return GC_DESC_ATTR_STRING;
+        *str = or_empty(r->origin.table); return GC_DESC_ATTR_STRING;
+    case SQL_DESC_SCHEMA_NAME: *str = or_empty(r->origin.schema); return GC_DESC_ATTR_STRING;
+    case SQL_DESC_CATALOG_NAME: *str = or_empty(r->origin.catalog); return GC_DESC_ATTR_STRING;
     case SQL_DESC_LITERAL_PREFIX: case SQL_DESC_LITERAL_SUFFIX:
         *str = literal_quote(r->concise_type); return GC_DESC_ATTR_STRING;
     /* Numbers. */

@@ -12,6 +12,13 @@
 
 #include "convert/gc_pgtype.h"
 
+/* Where a result column comes from when it is a table column, as the
+ * catalog names it (gc_table_columns.c); all NULL until looked up, or when
+ * it is not one. Owned. */
+typedef struct gc_column_origin {
+    char *catalog, *schema, *table, *column;
+} gc_column_origin;
+
 /* One record: a bound column, a bound parameter or a result column. */
 typedef struct gc_desc_rec {
     SQLSMALLINT type;                 /* SQL_DESC_TYPE (verbose: SQL_DATETIME...) */
@@ -35,7 +42,11 @@ typedef struct gc_desc_rec {
     int pg_typmod;
     Oid pg_table;
     int pg_table_column;              /* the column's number in pg_table, 0 if none */
+    gc_column_origin origin;
     gc_pgtype_info info;
 } gc_desc_rec;
+
+/* Frees r's origin names (gc_desc.c). */
+void gc_desc_rec_forget_origin(gc_desc_rec *r);
 
 #endif

@@ -359,6 +359,7 @@ bool gc_result_describe_ird(gc_stmt *s, const PGresult *res)
 {
     gc_desc *ird = s->ird;
     s->nullability_known = false;
+    s->origins_known = false;
     note_describing_member(s);
     int n = PQnfields(res);
     if (ird_describes(s, res)) {

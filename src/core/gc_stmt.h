@@ -149,6 +149,8 @@ struct gc_stmt {
                                * (gc_exec_array.c) */
     bool nullability_known;   /* the IRD's nullable fields were looked up
                                * (gc_stmt_resolve_nullability) */
+    bool origins_known;       /* so were its columns' origins
+                               * (gc_stmt_resolve_origins) */
     bool ird_as_described;    /* the IRD's records are as gc_result_describe_ird
                                * made them: reused for a result of the same
                                * columns */
@@ -387,9 +389,14 @@ bool gc_result_keep_row(gc_stmt *s);
 SQLRETURN gc_result_next_row(gc_stmt *s);
 /* Looks up, once per described result, which of its columns come straight
  * from a NOT NULL table column and sets their IRD nullable field to
- * SQL_NO_NULLS (gc_nullability.c). Called where an application asks for
+ * SQL_NO_NULLS (gc_table_columns.c). Called where an application asks for
  * nullability; never fails: when it cannot tell, columns stay SQL_NULLABLE. */
 void gc_stmt_resolve_nullability(gc_stmt *s);
+/* Looks up, once per described result, the catalog, schema, table and
+ * column names of its columns that are table columns, into their IRD
+ * records' origin (gc_table_columns.c). Called where an application asks
+ * for one of them; never fails: when it cannot tell, they stay empty. */
+void gc_stmt_resolve_origins(gc_stmt *s);
 /* Whether the IRD's table oids are those of the connection's current
  * session, where a catalog query about them would run (a global
  * connection's members each have their own oids): the result is one

@@ -94,6 +94,8 @@ SQLRETURN gc_stmt_col_attribute(gc_stmt *s, SQLUSMALLINT col, SQLUSMALLINT field
     }
     if (col > 0 && (field == SQL_DESC_NULLABLE || field == SQL_COLUMN_NULLABLE))
         gc_stmt_resolve_nullability(s);
+    if (col > 0 && gc_desc_attr_names_origin(field))
+        gc_stmt_resolve_origins(s);
     gc_desc_rec bookmark;
     const gc_desc_rec *r = column_rec(s, col, &bookmark);
     if (r == NULL)
