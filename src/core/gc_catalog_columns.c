@@ -68,7 +68,7 @@ SQLRETURN gc_catalog_columns(gc_stmt *s, const char *catalog, const char *schema
     gc_catq_arg(&q, column, GC_CATARG_PATTERN, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
     gc_catq_text(&q, gc_catalog_names_schema(schema) ? "true" : "false");
-    return gc_catq_run(&q, columns_sql);
+    return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, columns_sql), GC_CATALOG_COLUMNS);
 }
 
 /* $1 type map, $2 catalog, $3 schema, $4 table, $5 only NOT NULL columns,
@@ -146,5 +146,6 @@ SQLRETURN gc_catalog_special_columns(gc_stmt *s, SQLUSMALLINT identifier_type,
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     gc_catq_text(&q, nullable == SQL_NO_NULLS ? "true" : "false");
     gc_catq_text(&q, identifier_type == SQL_BEST_ROWID ? "true" : "false");
-    return gc_catq_run(&q, special_columns_sql);
+    return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, special_columns_sql),
+                                     GC_CATALOG_SPECIAL_COLUMNS);
 }

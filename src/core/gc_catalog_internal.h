@@ -98,6 +98,19 @@ typedef struct gc_type_view {
 gc_type_view gc_catalog_type_view(const gc_conn *c);
 /* Type code t (an ODBC 3 one) as the application reads it. */
 SQLSMALLINT gc_catalog_viewed_type(SQLSMALLINT t, gc_type_view view);
+/* The catalog results whose columns ODBC 3 renamed. */
+typedef enum gc_catalog_result {
+    GC_CATALOG_TABLES,
+    GC_CATALOG_COLUMNS,
+    GC_CATALOG_STATISTICS,
+    GC_CATALOG_PRIMARY_KEYS,
+    GC_CATALOG_SPECIAL_COLUMNS,
+    GC_CATALOG_TYPE_INFO,
+} gc_catalog_result;
+/* Gives the result columns of `result` ODBC 2's names when the application
+ * declared SQL_OV_ODBC2 and rc succeeded; returns rc
+ * (gc_catalog_odbc2_names.c). */
+SQLRETURN gc_catalog_name_for_odbc2(gc_stmt *s, SQLRETURN rc, gc_catalog_result result);
 /* The DATA_TYPE catalog results give a type: the one SQLDescribeCol reports
  * for a result column of that type, which for character types is the wide
  * twin (SQL_WVARCHAR, SQL_WLONGVARCHAR...) for a wide application and the

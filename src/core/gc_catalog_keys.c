@@ -41,7 +41,8 @@ SQLRETURN gc_catalog_primary_keys(gc_stmt *s, const char *catalog,
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
     gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
-    return gc_catq_run(&q, primary_keys_sql);
+    return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, primary_keys_sql),
+                                     GC_CATALOG_PRIMARY_KEYS);
 }
 
 /*
@@ -203,5 +204,6 @@ SQLRETURN gc_catalog_statistics(gc_stmt *s, const char *catalog,
     gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_text(&q, unique == SQL_INDEX_UNIQUE ? "true" : "false");
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
-    return gc_catq_run(&q, statistics_sql);
+    return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, statistics_sql),
+                                     GC_CATALOG_STATISTICS);
 }

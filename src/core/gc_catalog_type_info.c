@@ -205,5 +205,6 @@ SQLRETURN gc_catalog_type_info(gc_stmt *s, SQLSMALLINT data_type)
         gc_diag_add(gc_catalog_diag(s), "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
-    return gc_stmt_set_local_result(s, res);
+    return gc_catalog_name_for_odbc2(s, gc_stmt_set_local_result(s, res),
+                                     GC_CATALOG_TYPE_INFO);
 }

@@ -8,9 +8,72 @@
  * a statement option set on the connection (SQLSetConnectOption) holds for
  * its statements, those it has and new ones (before, S1092); catalog
  * results give ODBC 2's datetime codes (SQL_DATE 9, SQL_TIME 10,
- * SQL_TIMESTAMP 11), as psqlODBC gives them to such an application.
+ * SQL_TIMESTAMP 11), as psqlODBC gives them to such an application, and
+ * the columns ODBC 3 renamed their ODBC 2 names (TABLE_QUALIFIER,
+ * PRECISION...).
  */
 #include "st_test.h"
+
+/* The names of result columns first..last of s, separated by spaces. */
+static const char *names(SQLHSTMT s, SQLUSMALLINT first, SQLUSMALLINT last)
+{
+    static char out[512];
+    out[0] = '\0';
+    for (SQLUSMALLINT col = first; col <= last; col++) {
+        char name[64] = "";
+        ST_OK(SQLDescribeCol(s, col, (SQLCHAR *)name, sizeof name, NULL, NULL, NULL, NULL,
+                             NULL), s);
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", col > first ? " " : "",
+                 name);
+    }
+    return out;
+}
+
+/* Catalog columns that ODBC 3 renamed have ODBC 2's names, as psqlODBC
+ * names them for such an application; the rest keep ODBC 3's. */
+static void catalog_names(SQLHSTMT s)
+{
+    static const struct {
+        const char *what;
+        SQLUSMALLINT first, last;
+        const char *want;
+    } cases[] = {
+        {"SQLTables", 1, 5, "TABLE_QUALIFIER TABLE_OWNER TABLE_NAME TABLE_TYPE REMARKS"},
+        {"SQLColumns", 1, 12, "TABLE_QUALIFIER TABLE_OWNER TABLE_NAME COLUMN_NAME DATA_TYPE "
+                              "TYPE_NAME PRECISION LENGTH SCALE RADIX NULLABLE REMARKS"},
+        {"SQLStatistics", 7, 10, "TYPE SEQ_IN_INDEX COLUMN_NAME COLLATION"},
+        {"SQLPrimaryKeys", 1, 4, "TABLE_QUALIFIER TABLE_OWNER TABLE_NAME COLUMN_NAME"},
+        {"SQLSpecialColumns", 4, 7, "TYPE_NAME PRECISION LENGTH SCALE"},
+        {"SQLGetTypeInfo", 2, 4, "DATA_TYPE PRECISION LITERAL_PREFIX"},
+        {"SQLGetTypeInfo ", 11, 12, "MONEY AUTO_INCREMENT"},
+        {"SQLForeignKeys", 1, 2, "PKTABLE_CAT PKTABLE_SCHEM"},
+    };
+    SQLCHAR *table = (SQLCHAR *)"odbc2_dates";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *what = cases[i].what;
+        SQLRETURN rc;
+        if (strcmp(what, "SQLTables") == 0)
+            rc = SQLTables(s, NULL, 0, NULL, 0, table, SQL_NTS, NULL, 0);
+        else if (strcmp(what, "SQLColumns") == 0)
+            rc = SQLColumns(s, NULL, 0, NULL, 0, table, SQL_NTS, NULL, 0);
+        else if (strcmp(what, "SQLStatistics") == 0)
+            rc = SQLStatistics(s, NULL, 0, NULL, 0, table, SQL_NTS, SQL_INDEX_ALL, SQL_QUICK);
+        else if (strcmp(what, "SQLPrimaryKeys") == 0)
+            rc = SQLPrimaryKeys(s, NULL, 0, NULL, 0, table, SQL_NTS);
+        else if (strcmp(what, "SQLSpecialColumns") == 0)
+            rc = SQLSpecialColumns(s, SQL_BEST_ROWID, NULL, 0, NULL, 0, table, SQL_NTS,
+                                   SQL_SCOPE_SESSION, SQL_NULLABLE);
+        else if (strcmp(what, "SQLForeignKeys") == 0)
+            rc = SQLForeignKeys(s, NULL, 0, NULL, 0, table, SQL_NTS, NULL, 0, NULL, 0, NULL, 0);
+        else
+            rc = SQLGetTypeInfo(s, SQL_ALL_TYPES);
+        ST_OK(rc, s);
+        const char *got = names(s, cases[i].first, cases[i].last);
+        ST_CHECK(strcmp(got, cases[i].want) == 0, "%s columns %u-%u: '%s'", what,
+                 cases[i].first, cases[i].last, got);
+        SQLFreeStmt(s, SQL_CLOSE);
+    }
+}
 
 int main(void)
 {
@@ -116,7 +179,7 @@ int main(void)
     SQLFreeStmt(s, SQL_UNBIND);
     SQLExecDirect(s, (SQLCHAR *)"drop table if exists odbc2_dates", SQL_NTS);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"create table odbc2_dates(d date, t time, ts timestamp, "
-                                      "tz timestamptz)", SQL_NTS), s);
+                                      "tz timestamptz, id int primary key)", SQL_NTS), s);
     ST_OK(SQLColumns(s, NULL, 0, NULL, 0, (SQLCHAR *)"odbc2_dates", SQL_NTS, NULL, 0), s);
     SQLSMALLINT data_type = 0;
     char codes[64] = "";
@@ -125,13 +188,14 @@ int main(void)
         ST_OK(SQLGetData(s, 5, SQL_C_SSHORT, &data_type, 0, &ind), s);
         snprintf(codes + strlen(codes), sizeof codes - strlen(codes), "%d ", (int)data_type);
     }
-    ST_CHECK(strcmp(codes, "9 10 11 11 ") == 0, "SQLColumns DATA_TYPE %s", codes);
+    ST_CHECK(strcmp(codes, "9 10 11 11 4 ") == 0, "SQLColumns DATA_TYPE %s", codes);
     SQLFreeStmt(s, SQL_CLOSE);
     ST_OK(SQLGetTypeInfo(s, SQL_DATE), s);
     ST_OK(SQLFetch(s), s);
     ST_OK(SQLGetData(s, 2, SQL_C_SSHORT, &data_type, 0, &ind), s);
     ST_CHECK(data_type == SQL_DATE, "SQLGetTypeInfo(SQL_DATE) DATA_TYPE %d", (int)data_type);
     SQLFreeStmt(s, SQL_CLOSE);
+    catalog_names(s);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)"drop table odbc2_dates", SQL_NTS), s);
     /* Freed the ODBC 2 way. */
     SQLFreeStmt(s, SQL_DROP);
