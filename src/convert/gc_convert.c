@@ -271,6 +271,22 @@ static bool lf_to_crlf(const char *text, size_t len, char **out, size_t *out_len
     return true;
 }
 
+/* The character form of a date or timestamp 'infinity' / '-infinity': the
+ * moment the ODBC structures read it as (infinity_as_limit), so that a
+ * program reading dates as text (R's RODBC) gets a date it can convert, as
+ * psqlODBC gives the latest timestamp; NULL for any other text. */
+static const char *infinity_text(const source *src)
+{
+    bool date = src->fam == FAM_DATE;
+    if (!date && src->fam != FAM_TIMESTAMP)
+        return NULL;
+    if (src->len == 8 && memcmp(src->text, "infinity", 8) == 0)
+        return date ? "9999-12-31" : "9999-12-31 23:59:59";
+    if (src->len == 9 && memcmp(src->text, "-infinity", 9) == 0)
+        return date ? "0001-01-01" : "0001-01-01 00:00:00";
+    return NULL;
+}
+
 /* SQL_C_CHAR and SQL_C_WCHAR: the value's character form, piecewise. */
 static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool wide,
                               size_t *piece_offset, gc_error *err)
@@ -308,6 +324,9 @@ static SQLRETURN to_character(const source *src, const gc_fetch_target *t, bool 
             text = (const char *)owned;
             len = 2 * n;
         }
+    } else if (infinity_text(src) != NULL) {
+        text = infinity_text(src);
+        len = strlen(text);
     } else if (src->oid == GC_OID_TIMESTAMPTZ) {
         char *plain;
         if (!timestamptz_without_zone(text, len, &plain, &len))

@@ -3,8 +3,8 @@
  * date and timestamp structures as the latest and earliest moments
  * (9999-12-31 23:59:59 and 0001-01-01 00:00:00), as psqlODBC reads them, so
  * a table holding such sentinels can be fetched as dates (pyodbc reads them
- * so). As text they stay `infinity`; a time structure cannot hold them
- * (22007).
+ * so). As text they read as the same moments (R's RODBC converts the text
+ * of a date column); a time structure cannot hold them (22007).
  */
 #include "st_test.h"
 
@@ -41,7 +41,9 @@ int main(void)
     SQLFreeStmt(s, SQL_CLOSE);
 
     const char *text = st_query_text(&c, "select '-infinity'::timestamp");
-    ST_CHECK(strcmp(text, "-infinity") == 0, "as text: %s", text);
+    ST_CHECK(strcmp(text, "0001-01-01 00:00:00") == 0, "-infinity as text: %s", text);
+    text = st_query_text(&c, "select 'infinity'::date");
+    ST_CHECK(strcmp(text, "9999-12-31") == 0, "date infinity as text: %s", text);
 
     SQLFreeHandle(SQL_HANDLE_STMT, s);
     st_disconnect(&c);

@@ -516,7 +516,7 @@ static void dates_times_uuids_to_char(void **state)
         { "2024-02-29 10:11:12.5+01", "2024-02-29 10:11:12.5" },
         { "2024-02-29 10:11:12-03:30:15", "2024-02-29 10:11:12" },
         { "0044-03-15 12:00:00+00 BC", "0044-03-15 12:00:00 BC" },
-        { "-infinity", "-infinity" },
+        { "-infinity", "0001-01-01 00:00:00" },
     };
     for (size_t i = 0; i < sizeof tstz / sizeof tstz[0]; i++) {
         f = conv(GC_OID_TIMESTAMPTZ, tstz[i][0], SQL_C_CHAR);
@@ -661,7 +661,14 @@ static void infinities_are_the_latest_and_earliest_moments(void **state)
     assert_ok(f);
     d = (const SQL_DATE_STRUCT *)f.buf;
     assert_true(d->year == 1 && d->month == 1 && d->day == 1);
-    f = conv(GC_OID_TIMESTAMP, "infinity", SQL_C_CHAR);   /* as text it stays */
+    /* As text, the same moments. */
+    f = conv(GC_OID_TIMESTAMP, "infinity", SQL_C_CHAR);
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "9999-12-31 23:59:59");
+    f = conv(GC_OID_DATE, "-infinity", SQL_C_CHAR);
+    assert_ok(f);
+    assert_string_equal((char *)f.buf, "0001-01-01");
+    f = conv(GC_OID_TEXT, "infinity", SQL_C_CHAR);     /* a text column holds a word */
     assert_ok(f);
     assert_string_equal((char *)f.buf, "infinity");
 }
