@@ -161,30 +161,6 @@ static bool any_table_written(const gc_global *g)
     return false;
 }
 
-/* The first table written elsewhere whose name the text (len bytes) holds
- * as an identifier (qualified or not, as a table or, over-cautiously, as
- * any other name); NULL when none. */
-static const char *named_written_table(const gc_global *g, const char *sql, size_t len)
-{
-    gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, sql, len);
-    gc_sql_token tok;
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (tok.kind != GC_SQL_TOK_IDENT && tok.kind != GC_SQL_TOK_QUOTED_IDENT)
-            continue;
-        char name[64];
-        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
-        if (n == 0 || n >= sizeof name)
-            continue;
-        for (int k = 0; k < g->n_joined_writes; k++) {
-            const gc_shard_table *t = g->joined_writes[k].table;
-            if (t != NULL && strcmp(gc_shard_table_name(t), name) == 0)
-                return gc_shard_table_name(t);
-        }
-    }
-    return NULL;
-}
-
 /* The table `name` as the transaction's record of writes holds it, when
  * it wrote it in a group other than `group`: on its pin (another group's)
  * or on another group's member; else NULL. */
@@ -224,6 +200,34 @@ static bool inside_ref(const gc_sql_table_ref *refs, int n, size_t offset)
     return false;
 }
 
+/* The first table written outside group (written_outside) whose name the
+ * text (len bytes) holds as an identifier, qualified or not (over-cautiously
+ * also where it names something else); NULL when none. With a target
+ * (a statement run where its keys placed its rows), the target's own name
+ * and the bytes naming it as the target are passed over, unless one of
+ * refs (the FROM lists and JOINs) reads it again. */
+static const char *named_written_outside(const gc_global *g, const char *sql, size_t len,
+                                         int group, const gc_analysis *target,
+                                         const gc_sql_table_ref *refs, int n_refs)
+{
+    size_t skip_at = target != NULL ? target->target_offset : 0;
+    size_t skip_end = target != NULL ? skip_at + target->target_length : 0;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, len);
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (!gc_sql_token_is_name(&tok) || (tok.offset >= skip_at && tok.offset < skip_end))
+            continue;
+        char name[64];
+        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
+        const char *written = n > 0 && n < sizeof name ? written_outside(g, name, group) : NULL;
+        bool own = target != NULL && target->table != NULL && strcmp(name, target->table) == 0;
+        if (written != NULL && (!own || inside_ref(refs, n_refs, tok.offset)))
+            return written;
+    }
+    return NULL;
+}
+
 /* The first table the write a (text sql) reads, other than the rows of
  * its target that its keys placed, which the transaction wrote outside
  * group: a name anywhere (over-cautiously, as a column too), its target
@@ -244,21 +248,7 @@ static const char *read_written_outside(const gc_global *g, const gc_analysis *a
                         refs[k].offset >= target_end;
     if (reads_others && any_written_outside(g, group))
         return "(several)";
-    gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, sql, len);
-    gc_sql_token tok;
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (!gc_sql_token_is_name(&tok) ||
-            (a->target_length > 0 && tok.offset >= a->target_offset && tok.offset < target_end))
-            continue;
-        char name[64];
-        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
-        const char *written = n > 0 && n < sizeof name ? written_outside(g, name, group) : NULL;
-        bool target = a->table != NULL && strcmp(name, a->table) == 0;
-        if (written != NULL && (!target || inside_ref(refs, n_refs, tok.offset)))
-            return written;
-    }
-    return NULL;
+    return named_written_outside(g, sql, len, group, a, refs, n_refs);
 }
 
 bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
@@ -321,8 +311,9 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
          * written where each row belongs. */
         const char *sql = req->sql != NULL ? req->sql : "";
         bool query = a->kind == GC_SQL_INSERT && a->query_length > 0;
-        table = named_written_table(g, query ? sql + a->query_offset : sql,
-                                    query ? a->query_length : strlen(sql));
+        table = named_written_outside(g, query ? sql + a->query_offset : sql,
+                                      query ? a->query_length : strlen(sql), pin_group, NULL,
+                                      NULL, 0);
         if (table == NULL)
             return true;
     }
