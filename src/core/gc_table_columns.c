@@ -41,6 +41,7 @@ enum { MAX_TABLES = 256 };
 typedef struct known_table {
     Oid oid;
     char *schema, *name;          /* owned; NULL when the server has no such table */
+    int first, ncolumns;          /* its columns in gc_table_columns.columns, by number */
 } known_table;
 
 typedef struct known_column {
@@ -144,11 +145,13 @@ static known_table *table_of(struct gc_table_columns *cache, Oid table)
     return NULL;
 }
 
-static const known_column *column_of(const struct gc_table_columns *cache, Oid table,
-                                     int number)
+/* Column `number` of table t; a table's columns are kept together, in
+ * order (the lookup sorts them), so this costs the table's width at most. */
+static const known_column *column_of(const struct gc_table_columns *cache,
+                                     const known_table *t, int number)
 {
-    for (int i = 0; i < cache->ncolumns; i++)
-        if (cache->columns[i].table == table && cache->columns[i].number == number)
+    for (int i = t->first; i < t->first + t->ncolumns; i++)
+        if (cache->columns[i].number == number)
             return &cache->columns[i];
     return NULL;
 }
@@ -157,6 +160,16 @@ static const known_column *column_of(const struct gc_table_columns *cache, Oid t
 static bool from_table(const gc_desc_rec *r)
 {
     return r->pg_table != InvalidOid && r->pg_table_column > 0;
+}
+
+/* The table column IRD record r comes from, and its table into *table,
+ * when the cache knows them; else NULL. */
+static const known_column *source_column(struct gc_table_columns *cache, const gc_desc_rec *r,
+                                         const known_table **table)
+{
+    const known_table *t = from_table(r) ? table_of(cache, r->pg_table) : NULL;
+    *table = t;
+    return t != NULL && t->name != NULL ? column_of(cache, t, r->pg_table_column) : NULL;
 }
 
 /* The array literal of the IRD's tables the cache does not know ('{1,2}'),
@@ -196,7 +209,8 @@ static PGresult *ask_tables(gc_stmt *s, const char *tables)
         " FROM pg_catalog.pg_class c"
         " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
         " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid"
-        " WHERE a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ($1::pg_catalog.oid[])",
+        " WHERE a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ($1::pg_catalog.oid[])"
+        " ORDER BY c.oid, a.attnum",
         1, values);
     gc_diag_free(&s->h.diag);
     s->h.diag = kept;
@@ -216,7 +230,7 @@ static bool learn(struct gc_table_columns *cache, const gc_desc *ird, const PGre
     for (int i = 0; i < ird->count; i++) {
         Oid table = ird->recs[i].pg_table;
         if (from_table(&ird->recs[i]) && table_of(cache, table) == NULL)
-            cache->tables[cache->ntables++] = (known_table){ table, NULL, NULL };
+            cache->tables[cache->ntables++] = (known_table){ table, NULL, NULL, 0, 0 };
     }
     for (int row = 0; row < n; row++) {
         Oid table = (Oid)strtoul(PQgetvalue(res, row, 0), NULL, 10);
@@ -226,6 +240,7 @@ static bool learn(struct gc_table_columns *cache, const gc_desc *ird, const PGre
         if (t->name == NULL) {
             t->schema = strdup(PQgetvalue(res, row, 1));
             t->name = strdup(PQgetvalue(res, row, 2));
+            t->first = cache->ncolumns;
             if (t->schema == NULL || t->name == NULL)
                 return false;
         }
@@ -236,6 +251,7 @@ static bool learn(struct gc_table_columns *cache, const gc_desc *ird, const PGre
         if (col->name == NULL)
             return false;
         cache->ncolumns++;
+        t->ncolumns++;
     }
     return true;
 }
@@ -284,8 +300,8 @@ void gc_stmt_resolve_nullability(gc_stmt *s)
     struct gc_table_columns *cache = known_tables(s);
     for (int i = 0; cache != NULL && i < s->ird->count; i++) {
         gc_desc_rec *r = &s->ird->recs[i];
-        const known_column *col =
-            from_table(r) ? column_of(cache, r->pg_table, r->pg_table_column) : NULL;
+        const known_table *t;
+        const known_column *col = source_column(cache, r, &t);
         if (col != NULL && col->not_null)
             r->nullable = SQL_NO_NULLS;
     }
@@ -301,10 +317,9 @@ void gc_stmt_resolve_origins(gc_stmt *s)
     struct gc_table_columns *cache = known_tables(s);
     for (int i = 0; cache != NULL && i < s->ird->count; i++) {
         gc_desc_rec *r = &s->ird->recs[i];
-        const known_table *t = from_table(r) ? table_of(cache, r->pg_table) : NULL;
-        const known_column *col =
-            t != NULL ? column_of(cache, r->pg_table, r->pg_table_column) : NULL;
-        if (col == NULL || t->name == NULL)
+        const known_table *t;
+        const known_column *col = source_column(cache, r, &t);
+        if (col == NULL)
             continue;
         gc_desc_rec_forget_origin(r);
         r->origin.catalog = strdup(cache->database);
