@@ -829,20 +829,6 @@ static bool each_row_own_transaction(const gc_stmt *s)
            gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
 }
 
-/* Some rows of an array ran and some failed: SQL_SUCCESS_WITH_INFO. When
- * the last row failed, the execution still has a result (an empty one)
- * so that SQLRowCount gives the other rows' total. */
-static SQLRETURN last_row_failed(gc_stmt *s)
-{
-    if (s->state != GC_STMT_EXECUTED && s->state != GC_STMT_CURSOR) {
-        SQLRETURN rc = gc_stmt_set_empty_result(s);
-        if (rc == SQL_ERROR)
-            return rc;
-        s->row_count = 0;
-    }
-    return SQL_SUCCESS_WITH_INFO;
-}
-
 /* The rows of an array run one by one are done: the results they kept and
  * the last row's become the statement's, in row order, as the pipelined
  * path gives them. SQLRowCount on the first gives the total of all rows. */
@@ -977,7 +963,6 @@ static SQLRETURN continue_exec(gc_stmt *s)
             result = SQL_ERROR;
             break;
         }
-        s->exec_rows_ran++;
         if (status != NULL)
             status[row] = rc == SQL_SUCCESS_WITH_INFO ? SQL_PARAM_SUCCESS_WITH_INFO
                                                       : SQL_PARAM_SUCCESS;
@@ -995,11 +980,16 @@ static SQLRETURN continue_exec(gc_stmt *s)
             s->state = idle_state(s);
         }
     }
+    if (result != SQL_ERROR && s->exec_rows_failed > 0) {
+        /* A failed row fails the execution, as a pipelined array's does
+         * (gc_exec_array.c); the statuses say which rows ran. */
+        gc_stmt_discard_results(s);
+        s->state = idle_state(s);
+        result = SQL_ERROR;
+    }
     if (result != SQL_ERROR && s->exec_kept_len > 0)
         result = publish_kept_rows(s, result);
     gc_diag_move_at(&s->h.diag, &s->exec_diag, SQL_NO_ROW_NUMBER);
-    if (result != SQL_ERROR && s->exec_rows_failed > 0)
-        result = s->exec_rows_ran > 0 ? last_row_failed(s) : SQL_ERROR;
     if (result != SQL_ERROR && rows > 1 && s->row_count >= 0)
         s->row_count += s->exec_row_count;
     gc_stmt_reset_exec(s);
@@ -1027,7 +1017,7 @@ static SQLRETURN start_exec(gc_stmt *s)
         return SQL_ERROR;
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
-    s->exec_rows_ran = s->exec_rows_failed = 0;
+    s->exec_rows_failed = 0;
     gc_diag_clear(&s->exec_diag);
     s->row_count = -1;
     s->row_number = 0;

@@ -96,7 +96,6 @@ typedef struct gc_array_run {
     bool in_transaction;     /* global connection in a transaction (two steps) */
     int writes_mark;         /* ... its record of tables written elsewhere before
                                 the array (gc_global_joined_writes_mark) */
-    bool lost_fails_all;     /* one session: its loss fails the execution */
     bool stopped;            /* global transaction: a row could not be routed, the
                                 rows after it were not run */
     PGresult **answers;      /* per row, its result; then the results in row order;
@@ -645,22 +644,23 @@ static void fail_unanswered(array_run *a, int l_index)
 }
 
 /* Writes the status array and the processed count, and says how the
- * execution ended: SQL_ERROR when no row ran, when the server refused a
- * row inside a transaction (PostgreSQL aborted it), or when the general
- * connection's session broke; SQL_SUCCESS_WITH_INFO when some rows failed
- * or warned (on a global connection, also when one member's session broke
- * and others ran their rows). */
+ * execution ended: SQL_ERROR when a row failed or a session broke, as
+ * psqlODBC fails an array whose row fails (a program that reads only the
+ * return code, as pyodbc's executemany does, must see the error; the
+ * statuses say which rows ran, on a global connection in autocommit also
+ * those after the failing one); SQL_SUCCESS_WITH_INFO when rows only
+ * warned. */
 static SQLRETURN report_rows(array_run *a)
 {
     gc_stmt *s = a->s;
     SQLUSMALLINT *status = s->ipd->array_status_ptr;
     SQLULEN processed = 0;
-    int ran = 0, failed = 0, info = 0;
+    int failed = 0, info = 0;
     for (SQLULEN r = 0; r < a->rows; r++) {
         SQLUSMALLINT st = SQL_PARAM_UNUSED;
         switch ((row_fate)a->fate[r]) {
-        case ROW_RAN: st = SQL_PARAM_SUCCESS; ran++; break;
-        case ROW_RAN_WITH_INFO: st = SQL_PARAM_SUCCESS_WITH_INFO; ran++; info++; break;
+        case ROW_RAN: st = SQL_PARAM_SUCCESS; break;
+        case ROW_RAN_WITH_INFO: st = SQL_PARAM_SUCCESS_WITH_INFO; info++; break;
         case ROW_FAILED: st = SQL_PARAM_ERROR; failed++; break;
         default: break;
         }
@@ -671,10 +671,9 @@ static SQLRETURN report_rows(array_run *a)
     }
     if (s->ipd->rows_processed_ptr != NULL)
         *s->ipd->rows_processed_ptr = processed;
-    if ((a->lost && a->lost_fails_all) || (failed > 0 && ran == 0) ||
-        (a->server_failed && !a->sync_each_row) || a->stopped)
+    if (failed > 0 || a->lost || a->stopped)
         return SQL_ERROR;
-    return failed > 0 || info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
+    return info > 0 ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
 }
 
 /* Makes the rows' results the statement's, in row order: SQLRowCount on
@@ -889,7 +888,6 @@ static bool out_of_memory(array_run *a, bool lacking)
 static bool start_one_session(array_run *a)
 {
     a->marks = calloc(a->rows, 1);
-    a->lost_fails_all = true;
     return !out_of_memory(a, a->marks == NULL) && open_session_lane(a);
 }
 

@@ -120,6 +120,24 @@ class PyodbcClientTest(unittest.TestCase):
             "select count(*), sum(id) from " + name).fetchone()
         self.assertEqual((count, total), (2500, 2500 * 2501 // 2))
 
+    def test_fast_executemany_raises_for_a_failing_row(self):
+        # A row the server refuses fails the parameter array's execution
+        # (SQL_ERROR), as through psqlODBC: pyodbc reads only the return
+        # code, and raised nothing when a global connection answered
+        # SQL_SUCCESS_WITH_INFO because it had run the other rows.
+        name = self.make_table("fast_dup", "id int primary key")
+        self.cur.fast_executemany = True
+        try:
+            with self.assertRaises(pyodbc.IntegrityError) as raised:
+                self.cur.executemany("insert into %s (id) values (?)" % name,
+                                     [(1,), (2,), (1,), (3,)])
+        finally:
+            self.cur.fast_executemany = False
+        self.assertIn("23505", str(raised.exception))
+        stored = [r[0] for r in self.cur.execute(
+            "select id from %s where id < 3 order by id" % name).fetchall()]
+        self.assertEqual(stored, [1, 2])
+
     def test_non_ascii_text_round_trips_through_parameters_and_table(self):
         samples = [
             "한국어 텍스트",
