@@ -236,9 +236,7 @@ SQLRETURN gc_conn_get_attr(gc_conn *c, SQLINTEGER attr, SQLPOINTER value,
         /* The IPD is filled only by SQLBindParameter, never by the driver. */
         return put_uint(value, string_length, SQL_FALSE);
     case SQL_ATTR_CONNECTION_DEAD:
-        return put_uint(value, string_length,
-                        gc_conn_is_connected(c) && gc_session_is_open(c->session)
-                            ? SQL_CD_FALSE : SQL_CD_TRUE);
+        return put_uint(value, string_length, c->kind->alive(c) ? SQL_CD_FALSE : SQL_CD_TRUE);
     case SQL_ATTR_PACKET_SIZE:
         return put_uint(value, string_length, c->packet_size);
     case GC_ATTR_PSQLODBC_BATCHSIZE:

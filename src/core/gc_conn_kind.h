@@ -109,6 +109,9 @@ typedef struct gc_conn_kind {
     void (*wait_ends)(gc_conn *c);
 
     /* --- the sessions --- */
+    /* Whether the connection lives (SQL_ATTR_CONNECTION_DEAD false; a
+     * driver manager's pool keeps it for the next user). */
+    bool (*alive)(const gc_conn *c);
     /* The connection's member sessions, open or not: i in [0, count). */
     int (*session_count)(const gc_conn *c);
     gc_session *(*session_at)(const gc_conn *c, int i);

@@ -186,6 +186,12 @@ static gc_session *the_session(const gc_conn *c, int i)
 }
 
 /* The one session is the connection's for good. */
+/* The one session: dead once it is lost. */
+static bool session_open(const gc_conn *c)
+{
+    return c->session != NULL && gc_session_is_open(c->session);
+}
+
 static bool held_always(gc_conn *c, gc_error *err)
 {
     (void)c;
@@ -297,6 +303,7 @@ const gc_conn_kind gc_conn_kind_general = {
     .statement_marked = unmarked,
     .wait_begins = nothing_to_do,
     .wait_ends = nothing_to_do,
+    .alive = session_open,
     .session_count = one_session,
     .session_at = the_session,
     .hold_session = held_always,

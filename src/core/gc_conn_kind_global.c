@@ -118,6 +118,15 @@ static SQLRETURN member_failed(gc_conn *c, gc_session *m, const gc_error *why,
     return SQL_SUCCESS;
 }
 
+/* Alive while connected: it fails over and reconnects its members itself,
+ * and under GlobalSession holds no member session between calls (before,
+ * a driver manager's pool took it for dead and made a new one at every
+ * reuse). */
+static bool connected(const gc_conn *c)
+{
+    return c->global != NULL;
+}
+
 static int member_count(const gc_conn *c)
 {
     return gc_global_member_count(c->global);
@@ -246,6 +255,7 @@ const gc_conn_kind gc_conn_kind_global = {
     .statement_marked = statement_marked,
     .wait_begins = wait_begins,
     .wait_ends = wait_ends,
+    .alive = connected,
     .session_count = member_count,
     .session_at = member_at,
     .hold_session = gc_conn_global_hold_session,

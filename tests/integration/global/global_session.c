@@ -24,7 +24,8 @@
  *   script terminates the idle shared sessions on every member; then runs
  *   on every group again without an error, and SHOW GLOBAL SESSION shows
  *   the dead sessions discarded by the pool, none lost while held (no
- *   dead session was handed out) and no member down.
+ *   dead session was handed out) and no member down; SQL_ATTR_CONNECTION_DEAD
+ *   says alive throughout, though no session is held between calls.
  *        global_session DSN threads
  *   8 threads, each with 8 connections of its own and a setting of its
  *   own (work_mem), share one pool bounded by GlobalSessionMax=2: each
@@ -415,13 +416,32 @@ static void touch_every_group(SQLHDBC dbc)
         run_keyed(dbc, "UPDATE accounts SET balance = balance + 1 WHERE id = ?", k, NULL, 0);
 }
 
+/* Between calls the connection holds no member session, yet it lives: a
+ * driver manager's pool asks SQL_ATTR_CONNECTION_DEAD before handing it to
+ * the next user (before, SQL_CD_TRUE, and the pool connected anew each
+ * time). */
+static void expect_alive(SQLHDBC dbc, const char *when)
+{
+    SQLUINTEGER dead = SQL_CD_TRUE;
+    fail_on(SQLGetConnectAttr(dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL), SQL_HANDLE_DBC,
+            dbc, "SQL_ATTR_CONNECTION_DEAD");
+    if (dead != SQL_CD_FALSE) {
+        fprintf(stderr, "FAIL: %s, SQL_ATTR_CONNECTION_DEAD says the connection is dead\n",
+                when);
+        exit(1);
+    }
+}
+
 static int kill_sessions(SQLHENV env)
 {
     SQLHDBC a = connect_one(env, "Yes");
+    expect_alive(a, "connected");
     touch_every_group(a);
+    expect_alive(a, "idle between calls");
     long idle = session_figure(a, COL_IDLE, NULL);
     printf("idle %ld\n", idle);
     wait_for_script();
+    expect_alive(a, "its idle shared sessions terminated");
     touch_every_group(a);
     long discarded = session_figure(a, COL_DISCARDED, NULL);
     long lost = session_figure(a, COL_LOST, NULL);
