@@ -95,9 +95,21 @@ static SQLRETURN end_on_member(gc_conn *c, gc_session *m, SQLSMALLINT completion
 {
     PGTransactionStatusType ts = gc_session_txn_status(m);
     if (ts == PQTRANS_UNKNOWN || !gc_session_is_open(m)) {
-        /* Known dead before: a general connection reports it on every call
-         * (a global one learnt it through the failover, gc_conn_end_tran). */
-        gc_diag_add(&c->h.diag, "08S01", 0, "communication link failure: the connection to the server was lost");
+        /* Known dead before (a global connection learnt it through the
+         * failover, gc_conn_end_tran). A COMMIT cannot be done: a general
+         * connection reports the loss on every call. A ROLLBACK is done, the
+         * server ended the transaction with the session: answered as when
+         * the ROLLBACK finds the loss, as psqlODBC answers it (a program's
+         * `except: rollback()` must not raise in turn). */
+        gc_error lost;
+        gc_error_set(&lost, "08S01", 0,
+                     "communication link failure: the connection to the server was lost");
+        if (completion != SQL_COMMIT) {
+            const gc_error *why = gc_session_down_error(m);
+            return rollback_of_lost_session(c, m,
+                                            why != NULL && gc_error_is_set(why) ? why : &lost);
+        }
+        gc_diag_add_error(&c->h.diag, &lost);
         return SQL_ERROR;
     }
     if (ts != PQTRANS_INTRANS && ts != PQTRANS_INERROR)

@@ -1,8 +1,9 @@
 /*
  * A session the server ends (pg_terminate_backend from another session):
  * the driver notices, SQL_ATTR_CONNECTION_DEAD turns true, later calls fail
- * with 08S01 instead of hanging or crashing, and the handle can still be
- * disconnected and connected again.
+ * with 08S01 instead of hanging or crashing (but a ROLLBACK, which the
+ * server did), and the handle can still be disconnected and connected
+ * again.
  */
 #include "conn_test.h"
 
@@ -38,9 +39,18 @@ int main(void)
     SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0);
     rc = ct_exec(dbc, "SELECT 1", state);
     CT_CHECK(rc == SQL_ERROR && strcmp(state, "08S01") == 0, "manual rc=%d state=%s", rc, state);
-    rc = SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK);
+    /* COMMIT cannot be done; ROLLBACK is done (the server ended the
+     * transaction with the session), with a warning, as psqlODBC answers
+     * it: a program's `except: rollback()` does not raise in turn. */
+    rc = SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT);
     CT_CHECK(rc == SQL_ERROR && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "08S01") == 0,
+             "commit rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+    rc = SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK);
+    CT_CHECK(rc == SQL_SUCCESS_WITH_INFO && strcmp(ct_sqlstate(SQL_HANDLE_DBC, dbc), "01000") == 0,
              "rollback rc=%d state=%s", rc, ct_sqlstate(SQL_HANDLE_DBC, dbc));
+    rc = ct_exec(dbc, "SELECT 1", state);
+    CT_CHECK(rc == SQL_ERROR && strcmp(state, "08S01") == 0, "after rollback rc=%d state=%s", rc,
+             state);
 
     /* Disconnect works, and the same handle connects again. */
     rc = SQLDisconnect(dbc);
