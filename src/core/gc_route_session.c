@@ -132,10 +132,12 @@ bool gc_route_session_control(gc_stmt *s, SQLRETURN *rc)
     bool pending = gc_global_prelude_pending(c->global);
     if (kind == GC_SQL_SET && !transaction_scoped(s)) {
         /* Inside a transaction that holds a member it runs there as any
-         * statement (gc_route_done keeps it for the others). */
+         * statement (gc_route_done keeps it for the others); so it does as
+         * the first statement with autocommit off, which opens the
+         * transaction (a ROLLBACK undoes it, as on one server). */
         if (pending)
             *rc = hold_back_setting(s);
-        else if (!transaction_open(c))
+        else if (!transaction_open(c) && c->autocommit)
             *rc = set_everywhere(s);
         else
             return false;

@@ -30,7 +30,12 @@ of the connection and read back on its owner.
     by the search_path in force again, so a write by key, each the first
     statement of a transaction, runs on its owner in every group (by the
     undone search_path it would go by policy and be refused through
-    postgres_fdw in two cases of three)."""
+    postgres_fdw in two cases of three).
+(h) With autocommit off a SET as the transaction's first statement opens
+    it, as the driver's BEGIN goes before any statement: ROLLBACK leaves
+    every group at the value before (before, it was applied everywhere
+    at once, as between transactions, and stayed); a COMMIT applies it
+    everywhere."""
 from xact_lib import GROUPS, connect, expect_error, fail, helper, log, owners, primary, su
 
 APP = "xsettings"
@@ -140,6 +145,18 @@ for g in GROUPS:
     update(g)
     conn.commit()
 log("(g) after a rolled-back SET search_path, writes by key find their owners again")
+
+# (h)
+cur.execute("SET work_mem = '15MB'")
+shown = cur.execute("SHOW work_mem").fetchone()[0]
+if shown != "15MB":
+    fail(f"(h) SHOW after a first-statement SET gave {shown}, expected 15MB")
+conn.rollback()
+settings_everywhere("(h) a SET opening the transaction, rolled back", "h", "13MB")
+cur.execute("SET work_mem = '16MB'")
+update("G2")
+conn.commit()
+settings_everywhere("(h) a SET opening the transaction, committed", "h2", "16MB")
 
 conn.close()
 log("session settings inside transactions hold, commit and roll back as on one server")
