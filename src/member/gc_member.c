@@ -571,8 +571,15 @@ bool gc_member_cancel(gc_member *m, gc_error *err)
     return ok;
 }
 
+bool gc_member_result_is_fatal(const PGresult *res)
+{
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
+}
+
 /* A result without SQLSTATE is an error libpq made itself: in practice a
- * lost or broken connection, hence 08S01. */
+ * lost or broken connection, hence 08S01. A FATAL one ended the session:
+ * psqlODBC words it with its own native number whatever call met it. */
 void gc_member_error_from_result(const PGresult *res, gc_error *err)
 {
     const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -580,9 +587,11 @@ void gc_member_error_from_result(const PGresult *res, gc_error *err)
     if (sqlstate != NULL && primary != NULL) {
         const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY);
         const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
-        gc_error_set(err, sqlstate, GC_NATIVE_SERVER_ERROR, "%s: %s%s%s",
-                     severity != NULL ? severity : "ERROR", primary,
-                     detail != NULL ? "\nDETAIL: " : "", detail != NULL ? detail : "");
+        bool fatal = gc_member_result_is_fatal(res);
+        gc_error_set(err, sqlstate, fatal ? GC_NATIVE_CONNECTION_LOST : GC_NATIVE_SERVER_ERROR,
+                     "%s: %s%s%s%s", severity != NULL ? severity : "ERROR", primary,
+                     detail != NULL ? "\nDETAIL: " : "", detail != NULL ? detail : "",
+                     fatal ? ";\nThe connection has been lost" : "");
     } else if (primary != NULL)
         gc_error_set(err, "08S01", 0, "%s", primary);
     else

@@ -263,8 +263,12 @@ bool gc_member_cancel(gc_member *m, gc_error *err);
 /* Fills err from a failed result: the server's SQLSTATE, and its message as
  * psqlODBC words an error of a connection's call ("<severity>: <primary>",
  * "\nDETAIL: <detail>" when sent; docs/sqlstates.md), native error
- * GC_NATIVE_SERVER_ERROR; a result without SQLSTATE gives libpq's message. */
+ * GC_NATIVE_SERVER_ERROR; a FATAL one says the connection has been lost,
+ * native GC_NATIVE_CONNECTION_LOST, as gc_diag_add_server_error words it; a
+ * result without SQLSTATE gives libpq's message. */
 void gc_member_error_from_result(const PGresult *res, gc_error *err);
+/* Whether a failed result ended the server session (FATAL or PANIC). */
+bool gc_member_result_is_fatal(const PGresult *res);
 /* The same, knowing the member: a result the driver made itself (no
  * SQLSTATE) after the member went down gets the member's down error, e.g.
  * 08S01 "member G1N1 did not answer within 5 s". */

@@ -73,12 +73,6 @@ typedef struct xid_answers {
                                     are zeroed, it is only cleared (it is large) */
 } xid_answers;
 
-static bool is_fatal(const PGresult *res)
-{
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
-}
-
 /* Copies the value at (row, col) of res into dst (size bytes, cut to fit,
  * "" for NULL, whose length libpq gives as 0): without a format to parse,
  * as on every write. */
@@ -157,7 +151,7 @@ static void take_result(gc_member_xid_run *run, xid_answers *a, int step, PGresu
             gc_member_error_from_result(res, &a->server_error);
             keep = a->keep_error && run->error == NULL;    /* DETAIL and HINT too */
         }
-        if (is_fatal(res)) {
+        if (gc_member_result_is_fatal(res)) {
             /* The session ends. Before the id's answer: nothing ran (see
              * the top of the file). After it: the commit may have happened
              * (a COMMIT waiting for a synchronous standby commits locally
