@@ -821,14 +821,6 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     return rc;
 }
 
-/* Whether a failed row of a parameter array leaves the later rows to run:
- * no transaction is open, so each row is a transaction of its own. */
-static bool each_row_own_transaction(const gc_stmt *s)
-{
-    return s->conn->autocommit && s->conn->session != NULL &&
-           gc_session_txn_status(s->conn->session) == PQTRANS_IDLE;
-}
-
 /* The rows of an array run one by one are done: the results they kept and
  * the last row's become the statement's, in row order, as the pipelined
  * path gives them. SQLRowCount on the first gives the total of all rows. */
@@ -952,11 +944,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
             if (status != NULL)
                 status[row] = SQL_PARAM_ERROR;
             s->state = idle_state(s);
-            s->exec_rows_failed++;
-            if (row + 1 < rows && each_row_own_transaction(s)) {
-                gc_stmt_discard_results(s);
-                continue;    /* the later rows go on (docs/parameter-arrays.md) */
-            }
+            /* The rows after it are not run, in autocommit too, as psqlODBC
+             * stops (docs/parameter-arrays.md). */
             if (status != NULL)
                 for (SQLULEN r = row + 1; r < rows; r++)
                     status[r] = SQL_PARAM_UNUSED;
@@ -979,13 +968,6 @@ static SQLRETURN continue_exec(gc_stmt *s)
             }
             s->state = idle_state(s);
         }
-    }
-    if (result != SQL_ERROR && s->exec_rows_failed > 0) {
-        /* A failed row fails the execution, as a pipelined array's does
-         * (gc_exec_array.c); the statuses say which rows ran. */
-        gc_stmt_discard_results(s);
-        s->state = idle_state(s);
-        result = SQL_ERROR;
     }
     if (result != SQL_ERROR && s->exec_kept_len > 0)
         result = publish_kept_rows(s, result);
@@ -1017,7 +999,6 @@ static SQLRETURN start_exec(gc_stmt *s)
         return SQL_ERROR;
     gc_stmt_reset_exec(s);
     s->exec_row_count = 0;
-    s->exec_rows_failed = 0;
     gc_diag_clear(&s->exec_diag);
     s->row_count = -1;
     s->row_number = 0;

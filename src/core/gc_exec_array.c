@@ -21,7 +21,10 @@
  *
  * On a global connection every row is routed by its own values first,
  * then queued on its member's pipeline (a "lane"): each owner's primary
- * gets its rows in one round trip, all members at once. In a transaction
+ * gets its rows in one round trip, all members at once. In autocommit each
+ * lane gets the general connection's batches: a window of batch-size rows
+ * is one transaction on every lane that has rows of it, and a failing row
+ * ends its own lane only (the others run at the same time). In a transaction
  * the rows route as the transaction's statements do (the pinned member,
  * or a joined member of the key's group), and the array is one statement
  * for the rollback level on every lane: each lane's rows go behind a
@@ -79,6 +82,9 @@ typedef struct lane {
                                 BEGIN and COMMIT would replace the unnamed one */
     bool prepare_queued;
     bool lost;               /* the session broke */
+    bool batch_open;         /* autocommit: a batch's BEGIN is queued, its end not yet */
+    SQLULEN batch_window;    /* ... the batch's rows are of window r / batch_size */
+    SQLULEN last_queued;     /* the last row queued on the lane */
 } lane;
 
 /* One execution of an array. */
@@ -90,8 +96,8 @@ typedef struct gc_array_run {
     int n_lanes, lanes_cap;
     int *lane_of;            /* each row's lane (lane per member); owned, NULL: lane 0 */
     gc_param_value **values; /* global: a routed row's values until queued; owned */
-    bool sync_each_row;      /* global autocommit: a sync point per row */
-    SQLULEN batch_size;      /* general autocommit: rows per BEGIN ... COMMIT; 0: none */
+    SQLULEN batch_size;      /* autocommit: each window of this many rows is one
+                                BEGIN ... COMMIT on each lane; 0: none */
     unsigned char *marks;    /* MARK_* per row when batched; owned */
     bool in_transaction;     /* global connection in a transaction (two steps) */
     int writes_mark;         /* ... its record of tables written elsewhere before
@@ -179,7 +185,7 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, bool open
     ok = ok && gc_session_pipeline_query_prepared(l->m, l->stmt, n, w.values, w.lengths,
                                                   w.formats, err);
     gc_param_wire_free(&w);
-    return ok && (!a->sync_each_row || gc_session_pipeline_sync(l->m, err));
+    return ok;
 }
 
 /* Ends every lane's queue: inside a transaction one sync point closes it;
@@ -191,7 +197,7 @@ static void sync_lanes(array_run *a, gc_error *err)
     for (int i = 0; i < a->n_lanes; i++) {
         lane *l = &a->lanes[i];
         bool queued = l->begin_queued || l->prepare_queued;
-        if (a->sync_each_row || !queued || l->lost)
+        if (!queued || l->lost)
             continue;
         bool sent = a->in_transaction ? gc_session_pipeline_flush(l->m, err)
                                       : gc_session_pipeline_sync(l->m, err);
@@ -210,14 +216,47 @@ static void sync_lanes(array_run *a, gc_error *err)
     }
 }
 
-/* Ends the open batch after row last with cmd (COMMIT or ROLLBACK,
- * marked so); the lane is lost when that cannot be queued. */
-static void end_batch(array_run *a, SQLULEN last, int mark, gc_error *err)
+/* Ends lane l's open batch after its last row with cmd (COMMIT or
+ * ROLLBACK, marked so); the lane is lost when that cannot be queued. */
+static void end_batch(array_run *a, lane *l, int mark, gc_error *err)
 {
     const char *cmd = mark == MARK_COMMIT ? "COMMIT" : "ROLLBACK";
-    a->marks[last] |= (unsigned char)mark;
-    if (!gc_session_pipeline_query(a->lanes[0].m, cmd, err))
-        a->lanes[0].lost = true;
+    a->marks[l->last_queued] |= (unsigned char)mark;
+    l->batch_open = false;
+    if (!l->lost && !gc_session_pipeline_query(l->m, cmd, err))
+        l->lost = true;
+}
+
+/* Queues row r (converted to pv) on lane l. In autocommit batches the
+ * row opens a batch on its lane, after committing the lane's batch of an
+ * earlier window: each window of batch_size rows is one transaction on
+ * each lane that got rows of it. */
+static void queue_batched(array_run *a, lane *l, SQLULEN r, const gc_param_value *pv,
+                          gc_error *err)
+{
+    bool open_batch = false;
+    if (a->batch_size > 0) {
+        if (l->batch_open && r / a->batch_size != l->batch_window)
+            end_batch(a, l, MARK_COMMIT, err);
+        open_batch = !l->batch_open;
+    }
+    if (!l->lost && !queue_row(a, l, pv, open_batch, err))
+        l->lost = true;    /* this row's answer never comes either */
+    l->last_queued = r;
+    if (!open_batch)
+        return;
+    a->marks[r] |= MARK_BEGIN;
+    l->batch_open = true;
+    l->batch_window = r / a->batch_size;
+}
+
+/* Commits every lane's open batch, then ends every lane's queue. */
+static void end_queues(array_run *a, gc_error *err)
+{
+    for (int i = 0; i < a->n_lanes; i++)
+        if (a->lanes[i].batch_open)
+            end_batch(a, &a->lanes[i], MARK_COMMIT, err);
+    sync_lanes(a, err);
 }
 
 /* Converts and queues every row on the general connection's one lane. A
@@ -229,10 +268,9 @@ static void end_batch(array_run *a, SQLULEN last, int mark, gc_error *err)
 static void queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
+    lane *l = &a->lanes[0];
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
-    bool batch_open = false;
-    SQLULEN last_queued = 0;
-    for (SQLULEN r = 0; r < a->rows && !a->lanes[0].lost; r++) {
+    for (SQLULEN r = 0; r < a->rows && !l->lost; r++) {
         if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
             continue;
         gc_param_value *pv = NULL;
@@ -241,31 +279,24 @@ static void queue_rows(array_run *a, gc_error *err)
             a->fate[r] = ROW_FAILED;
             if (a->batch_size == 0)
                 continue;
-            if (batch_open)
-                end_batch(a, last_queued, MARK_ROLLBACK, err);
-            batch_open = false;
+            if (l->batch_open)
+                end_batch(a, l, MARK_ROLLBACK, err);
             a->stopped = true;
             break;
         }
-        bool open_batch = a->batch_size > 0 && !batch_open;
-        if (!queue_row(a, &a->lanes[0], pv, open_batch, err))
-            a->lanes[0].lost = true;    /* this row's answer never comes either */
+        queue_batched(a, l, r, pv, err);
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
-        if (a->batch_size == 0)
-            continue;
-        if (open_batch)
-            a->marks[r] |= MARK_BEGIN;
-        batch_open = true;
-        last_queued = r;
-        if ((r + 1) % a->batch_size == 0 && !a->lanes[0].lost) {
-            end_batch(a, r, MARK_COMMIT, err);
-            batch_open = false;
-        }
     }
-    if (batch_open && !a->lanes[0].lost)
-        end_batch(a, last_queued, MARK_COMMIT, err);
-    sync_lanes(a, err);
+    end_queues(a, err);
+}
+
+/* Batches queue BEGIN and COMMIT between the rows, each of which would
+ * replace the session's unnamed statement: the text gets a name of its
+ * own on lane l, freed after the array (sync_lanes). */
+static void name_lane_statement(array_run *a, lane *l)
+{
+    snprintf(l->stmt, sizeof l->stmt, "gc_%lu", ++a->s->conn->next_statement_number);
 }
 
 /* The lane of global member i, made (its pipeline entered) when the
@@ -285,6 +316,8 @@ static lane *lane_of_member(array_run *a, int i, gc_error *err)
         return NULL;
     lane *l = &a->lanes[a->n_lanes++];
     *l = (lane){.m = m, .member = i};
+    if (a->batch_size > 0)
+        name_lane_statement(a, l);
     if (a->in_transaction && gc_txn_rollback_level(a->s->conn) == 2) {
         l->savepoint_queued = true;
         if (!gc_session_pipeline_query(m, GC_TXN_SAVEPOINT_SQL, err))
@@ -309,8 +342,10 @@ static bool begin_routed_transaction(gc_stmt *s)
 
 /* Routes one row of a global connection's array by its own values (as a
  * single execution would be: gc_route_statement) and keeps its values for
- * its member's pipeline. Routing's errors are the row's; in a transaction
- * they end the array (a->stopped), as a failed statement would. */
+ * its member's pipeline. Routing's errors are the row's and end the array
+ * (a->stopped), as a failed statement would; so do a row's values that do
+ * not convert, in autocommit (in a transaction that row fails alone, as
+ * on a general connection). */
 static void route_row(array_run *a, SQLULEN r)
 {
     gc_stmt *s = a->s;
@@ -318,6 +353,7 @@ static void route_row(array_run *a, SQLULEN r)
     SQLRETURN rc = gc_exec_convert_row(s, r, &pv);
     if (rc == SQL_ERROR) {
         a->fate[r] = ROW_FAILED;
+        a->stopped = a->batch_size > 0;    /* autocommit: it ends the array */
         return;
     }
     gc_diag outer = s->h.diag;
@@ -340,12 +376,27 @@ static void route_row(array_run *a, SQLULEN r)
     if (!routed) {
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = ROW_FAILED;
-        a->stopped = a->in_transaction;
+        a->stopped = true;
         return;
     }
     a->lane_of[r] = gc_global_member_index(s->conn->global, s->conn->session);
     a->values[r] = pv;
     a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
+}
+
+/* Autocommit: row r failed before anything was sent (its values, its
+ * routing) and ends the array. The rows of its batch window before it are
+ * not sent either: they fail with it, as a general connection's batch
+ * sent before such a row is rolled back (queue_rows). */
+static void fail_window_before(array_run *a, SQLULEN r)
+{
+    for (SQLULEN q = r - r % a->batch_size; q < r; q++) {
+        if (a->values[q] == NULL)
+            continue;
+        gc_exec_free_values(a->values[q], a->s->nparams);
+        a->values[q] = NULL;
+        a->fate[q] = ROW_FAILED;
+    }
 }
 
 /* Routes every row. A row's routing may follow a new catalog version
@@ -364,6 +415,8 @@ static void route_rows(array_run *a)
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
+            if (a->stopped && a->batch_size > 0)
+                fail_window_before(a, r);
             if (a->spans || a->stopped)
                 return;
             if (!routed_any)
@@ -385,8 +438,9 @@ static void route_rows(array_run *a)
 
 /* A global connection's rows: every row routed first (nothing is in
  * flight while routing looks at the sessions), then each queued on its
- * member's pipeline, in row order. A member whose session breaks loses
- * its lane; the other members' rows go on. */
+ * member's pipeline, in row order, in autocommit in batches per lane. A
+ * member whose session breaks loses its lane; the other members' rows go
+ * on. */
 static void route_and_queue_rows(array_run *a, gc_error *err)
 {
     gc_stmt *s = a->s;
@@ -402,13 +456,12 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
             gc_diag_add_error_at(&s->h.diag, err, (SQLLEN)r + 1, SQL_NO_COLUMN_NUMBER);
         } else {
             a->lane_of[r] = (int)(l - a->lanes);
-            if (!l->lost && !queue_row(a, l, a->values[r], false, err))
-                l->lost = true;    /* its rows' answers never come */
+            queue_batched(a, l, r, a->values[r], err);
         }
         gc_exec_free_values(a->values[r], s->nparams);
         a->values[r] = NULL;
     }
-    sync_lanes(a, err);
+    end_queues(a, err);
 }
 
 /* Whether r is libpq's own error: the session broke. */
@@ -512,13 +565,15 @@ static void read_closing_command(lane *l)
     PQclear(read_command(l));
 }
 
-/* The autocommit batch of rows first .. last was rolled back (a row of it
- * failed, its COMMIT failed, or a later row did not convert): the rows of
- * it that ran are undone with it: SQL_PARAM_ERROR, their results gone. */
-static void undo_batch(array_run *a, SQLULEN first, SQLULEN last)
+/* The autocommit batch of lane l's rows first .. last was rolled back (a
+ * row of it failed, its COMMIT failed, or a later row did not convert):
+ * the rows of it that ran are undone with it: SQL_PARAM_ERROR, their
+ * results gone. */
+static void undo_batch(array_run *a, int l, SQLULEN first, SQLULEN last)
 {
     for (SQLULEN r = first; r <= last; r++) {
-        if (a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO)
+        if ((a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO) ||
+            (a->lane_of != NULL && a->lane_of[r] != l))
             continue;
         PGresult *kept = a->answers[r];
         if (kept != NULL && PQresultStatus(kept) == PGRES_COMMAND_OK &&
@@ -533,9 +588,10 @@ static void undo_batch(array_run *a, SQLULEN first, SQLULEN last)
 /* Reads the answer of the COMMIT or ROLLBACK that ends the batch at row
  * last (queue_rows) and undoes the batch when it did not commit. A COMMIT
  * the server refuses (a deferred constraint) is the last row's error. */
-static void end_batch_answer(array_run *a, lane *l, SQLULEN first, SQLULEN last,
+static void end_batch_answer(array_run *a, int l_index, SQLULEN first, SQLULEN last,
                              bool batch_failed)
 {
+    lane *l = &a->lanes[l_index];
     PGresult *r = read_command(l);
     if (l->lost) {
         PQclear(r);
@@ -549,7 +605,7 @@ static void end_batch_answer(array_run *a, lane *l, SQLULEN first, SQLULEN last,
     }
     PQclear(r);
     if (batch_failed || (a->marks[last] & MARK_ROLLBACK) != 0)
-        undo_batch(a, first, last);
+        undo_batch(a, l_index, first, last);
 }
 
 /* Reads every answer of lane l in the order queued. A failed parse fails
@@ -596,11 +652,9 @@ static void collect_lane(array_run *a, int l_index)
         gc_diag_free(&notes);
         batch_failed = batch_failed || a->fate[row] == ROW_FAILED;
         if (mark & (MARK_COMMIT | MARK_ROLLBACK))
-            end_batch_answer(a, l, batch_first, row, batch_failed);
-        if (a->sync_each_row)
-            read_sync(l);
+            end_batch_answer(a, l_index, batch_first, row, batch_failed);
     }
-    if (!a->sync_each_row && !a->in_transaction && !l->lost &&
+    if (!a->in_transaction && !l->lost &&
         (l->begin_queued || l->prepare_queued))
         read_sync(l);
     if (l->stmt[0] != '\0' && l->prepare_queued && !l->lost) {
@@ -705,6 +759,16 @@ static SQLRETURN publish_results(array_run *a)
     return rc;
 }
 
+/* Autocommit: the rows go in batches, each its own transaction. A
+ * prepared statement the application described or ran one row at a time
+ * is one psqlODBC has prepared on the server by then, and psqlODBC runs its
+ * arrays row by row: batches of one. */
+static SQLULEN autocommit_batch_size(const gc_stmt *s)
+{
+    bool row_by_row = s->prepared && (s->described || s->ran_one_row);
+    return !row_by_row && s->conn->psqlodbc_batch_size > 0 ? s->conn->psqlodbc_batch_size : 1;
+}
+
 /* The general connection's one lane: the session, entered in pipeline
  * mode, with the driver's BEGIN queued first when autocommit is off and no
  * transaction is open (one round trip for the whole array then too). The
@@ -733,16 +797,9 @@ static bool open_session_lane(array_run *a)
     else if (gc_txn_guard_arm(s, true, false, &guard) != SQL_SUCCESS)
         return false;
     a->lanes[0] = (lane){.m = m, .member = -1};
-    /* Autocommit: the rows in batches, each its own transaction. A prepared
-     * statement the application described or ran one row at a time is one
-     * psqlODBC has prepared on the server by then, and psqlODBC runs its
-     * arrays row by row: batches of one. */
     if (!begin && ts == PQTRANS_IDLE) {
-        bool row_by_row = s->prepared && (s->described || s->ran_one_row);
-        a->batch_size = !row_by_row && s->conn->psqlodbc_batch_size > 0
-                        ? s->conn->psqlodbc_batch_size : 1;
-        snprintf(a->lanes[0].stmt, sizeof a->lanes[0].stmt, "gc_%lu",
-                 ++s->conn->next_statement_number);
+        a->batch_size = autocommit_batch_size(s);
+        name_lane_statement(a, &a->lanes[0]);
     }
     a->n_lanes = 1;
     if (!gc_session_pipeline_begin(m, &err)) {
@@ -904,17 +961,22 @@ const gc_array_lanes gc_exec_array_one_session = {
 };
 
 /* The global connection's placement: a lane per member its rows are
- * routed to, opened as rows come; in autocommit a sync point after each
- * row (each its own transaction), in a transaction two steps. */
+ * routed to, opened as rows come; in autocommit each lane's rows in
+ * batches as on a general connection's one session, in a transaction two
+ * steps. */
 static bool start_per_member(array_run *a)
 {
     gc_conn *c = a->s->conn;
     a->in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0;
     a->writes_mark = gc_global_joined_writes_mark(c->global);
-    a->sync_each_row = !a->in_transaction;
+    if (!a->in_transaction) {
+        a->batch_size = autocommit_batch_size(a->s);
+        a->marks = calloc(a->rows, 1);
+    }
     a->lane_of = calloc(a->rows, sizeof(int));
     a->values = calloc(a->rows, sizeof(gc_param_value *));
-    return !out_of_memory(a, a->lane_of == NULL || a->values == NULL);
+    return !out_of_memory(a, a->lane_of == NULL || a->values == NULL ||
+                             (!a->in_transaction && a->marks == NULL));
 }
 
 /* Rollback level 1 rolls a failed transaction back; routing hears how each
@@ -961,8 +1023,7 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
     gc_error err;
     gc_error_clear(&err);
     gc_trace_write(s->conn->trace, GC_TRACE_DEBUG, "parameter array of %lu rows pipelined%s",
-                   (unsigned long)rows, a.sync_each_row ? ", a transaction per row"
-                                        : a.batch_size > 0 ? ", a transaction per batch" : "");
+                   (unsigned long)rows, a.batch_size > 0 ? ", a transaction per batch" : "");
     placement->queue(&a, &err);
     if (a.spans) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "a row of the array is a write across "

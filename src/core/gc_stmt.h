@@ -161,7 +161,6 @@ struct gc_stmt {
 
     /* Execution in progress (parameter arrays, data at execution). */
     SQLULEN exec_row;         /* row of the parameter array being executed */
-    SQLULEN exec_rows_failed;  /* rows of the array that failed */
     SQLLEN exec_row_count;    /* sum of row counts over the array */
     int dae_current;          /* 0-based parameter SQLPutData fills; -1 none */
     gc_dae_value *dae;        /* nparams entries while executing, else NULL */

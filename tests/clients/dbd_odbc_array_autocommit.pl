@@ -8,8 +8,8 @@
 # - a statement sent with SQLExecDirect (odbc_exec_direct) goes as one
 #   batch: the failing row undoes the rows before it.
 # The prepared statement's error is the server's 23505. Runs against the DSN in
-# GC_TEST_DSN (gcodbc and psqlODBC; a global connection runs each row as its
-# own transaction whatever the statement, docs/parameter-arrays.md).
+# GC_TEST_DSN (gcodbc and psqlODBC, and a global connection, which does the
+# same on the member the table's rows go to: docs/parameter-arrays.md).
 use strict;
 use warnings;
 use DBI;

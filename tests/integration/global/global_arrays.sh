@@ -4,8 +4,10 @@
 # unixODBC, and the servers as witnesses: each row of an autocommit INSERT
 # array ran on the primary of the group owning its key (pg_stat_statements
 # calls of the application's INSERT on each primary equal the rows its
-# group's shards received), no row ran on a standby, and every row the
-# driver reported inserted is there, in a shard of its owner group.
+# group's shards received), no row ran on a standby, every row the
+# driver reported inserted is there, in a shard of its owner group, and
+# the rows the failing row's batch undid ran on its group's primary only
+# and are gone.
 # usage: global_arrays.sh GCCTL PROGRAM SPEC DIR
 GCCTL=$1
 PROGRAM=$2
@@ -21,16 +23,20 @@ for m in $(members); do
 done
 trace="$DIR/global_arrays.log"
 rm -f "$trace"
-run_client "$PROGRAM" gquick "$FIRST" "$ROWS" "$trace" || fail "global_arrays failed"
+out=$(run_client "$PROGRAM" gquick "$FIRST" "$ROWS" "$trace") || fail "global_arrays failed: $out"
+echo "$out" | grep -v '^undone: '
+undone_ids=$(echo "$out" | sed -n 's/^undone: //p' | paste -sd, -)
+undone=$(echo "$out" | grep -c '^undone: ')
 
-# Rows inserted: every id but the ignored row 5's, the last row failing.
+# Rows inserted: every id but the ignored row 5's and the undone ones, the
+# last row failing.
 LAST=$((FIRST + ROWS - 2))
-want_rows=$((ROWS - 2))
+want_rows=$((ROWS - 2 - undone))
 got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id BETWEEN $FIRST AND $LAST
-                 AND id <> $((FIRST + 4)) AND owner = 'a' || id")
+                 AND id <> $((FIRST + 4)) AND id NOT IN ($undone_ids) AND owner = 'a' || id")
 [ "$got" = "$want_rows" ] || fail "$got of the $want_rows inserted rows are there"
-got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id = $((FIRST + 4))")
-[ "$got" = 0 ] || fail "the ignored row was inserted"
+got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id IN ($((FIRST + 4)), $undone_ids)")
+[ "$got" = 0 ] || fail "the ignored row or an undone row is there"
 
 # The servers' account: on each primary, the application's INSERT ran once
 # per row its group owns (pg_stat_statements counts what completed there;
@@ -46,13 +52,18 @@ calls() {
              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'app')
                AND query LIKE 'INSERT INTO accounts (id, owner) VALUES (\$1%'"
 }
+# The undone rows ran (and were rolled back) on the failing row's group.
+failing_group=$(sql G1N1 "SELECT s.group_name FROM accounts a JOIN gcluster.shards s
+                          ON s.name = a.tableoid::regclass::text WHERE a.id = $FIRST")
 total=0
 for g in G1 G2; do
     p=$(primary_of "$g")
     own=$(owned "$g")
     [ "$own" -gt 0 ] || fail "group $g owns none of the rows: the test proves nothing"
+    ran=$own
+    [ "$g" = "$failing_group" ] && ran=$((own + undone))
     got=$(calls "$p")
-    [ "$got" = "$own" ] || fail "$p ran the INSERT $got times; its group $g owns $own rows"
+    [ "$got" = "$ran" ] || fail "$p ran the INSERT $got times; its group $g owns $own rows"
     total=$((total + own))
     for m in $(members "$g"); do
         [ "$m" = "$p" ] && continue
