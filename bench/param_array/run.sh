@@ -8,8 +8,9 @@
 #   psqlODBC  Debian's odbc-postgresql the same way, UseServerSidePrepare=1
 #   libpq     raw libpq in pipeline mode: a named prepared INSERT, one
 #             PQsendQueryPrepared per row
-# in two commit modes: each-row (autocommit: every row its own transaction;
-# libpq syncs after every row) and each-batch (autocommit off, a COMMIT per
+# in two commit modes: each-row (autocommit: the ODBC drivers commit each
+# BatchSize rows, psqlODBC's batches; libpq commits and syncs after every
+# row) and each-batch (autocommit off, a COMMIT per
 # execution; libpq syncs once per batch). Clients are interleaved over
 # several repetitions; prints medians and ratios. A benchmark, not a test.
 #

@@ -3,8 +3,9 @@
 # own local cluster of 3 groups x 2 members with gcctl (taken down on exit,
 # whatever happens), bench_rows hashed on id into 12 shards, and inserts
 # ROWS rows (100,000) into it, BATCH (1,000) rows per execution, in the
-# commit modes MODES (default both): each-row (autocommit, every row its
-# own transaction; libpq syncs after every row) and each-batch (autocommit
+# commit modes MODES (default both): each-row (autocommit: the ODBC drivers
+# commit each BatchSize rows, psqlODBC's batches; libpq commits and syncs
+# after every row) and each-batch (autocommit
 # off, a COMMIT per execution: a global transaction over every group,
 # committed with two phases; libpq syncs once per batch on each session),
 # through
