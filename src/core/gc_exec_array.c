@@ -49,6 +49,7 @@
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
 #include "core/gc_param.h"
+#include "core/gc_remote_refusal.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
 #include "global/gc_global_settings.h"
@@ -102,8 +103,11 @@ typedef struct gc_array_run {
     bool in_transaction;     /* global connection in a transaction (two steps) */
     int writes_mark;         /* ... its record of tables written elsewhere before
                                 the array (gc_global_joined_writes_mark) */
-    bool stopped;            /* global transaction: a row could not be routed, the
-                                rows after it were not run */
+    bool stopped;            /* a row failed before it was sent (conversion,
+                                routing): the rows after it were not run */
+    SQLULEN stopped_at;      /* ... that row */
+    bool writes_elsewhere;   /* global: a row's write may reach another group
+                                through postgres_fdw (gc_global_may_write_elsewhere) */
     PGresult **answers;      /* per row, its result; then the results in row order;
                                 owned until published */
     bool published;
@@ -354,6 +358,7 @@ static void route_row(array_run *a, SQLULEN r)
     if (rc == SQL_ERROR) {
         a->fate[r] = ROW_FAILED;
         a->stopped = a->batch_size > 0;    /* autocommit: it ends the array */
+        a->stopped_at = r;
         return;
     }
     gc_diag outer = s->h.diag;
@@ -377,8 +382,10 @@ static void route_row(array_run *a, SQLULEN r)
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = ROW_FAILED;
         a->stopped = true;
+        a->stopped_at = r;
         return;
     }
+    a->writes_elsewhere = a->writes_elsewhere || gc_global_may_write_elsewhere(s->conn->global);
     a->lane_of[r] = gc_global_member_index(s->conn->global, s->conn->session);
     a->values[r] = pv;
     a->fate[r] = rc == SQL_SUCCESS_WITH_INFO ? ROW_RAN_WITH_INFO : ROW_QUEUED;
@@ -415,8 +422,6 @@ static void route_rows(array_run *a)
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
-            if (a->stopped && a->batch_size > 0)
-                fail_window_before(a, r);
             if (a->spans || a->stopped)
                 return;
             if (!routed_any)
@@ -428,6 +433,7 @@ static void route_rows(array_run *a)
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the catalog version changed while the "
                        "array's rows were routed: routed again");
         gc_diag_clear(&s->h.diag);    /* the rows' conversion and routing records come again */
+        a->writes_elsewhere = false;
         for (SQLULEN r = 0; r < a->rows; r++) {
             gc_exec_free_values(a->values[r], s->nparams);
             a->values[r] = NULL;
@@ -447,6 +453,13 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
     route_rows(a);
     if (a->spans)
         return;
+    /* A write through postgres_fdw commits atomically only as a
+     * transaction of its own (the cluster's trigger refuses a second one,
+     * docs/global-connection.md): such rows go in batches of one. */
+    if (a->batch_size > 1 && a->writes_elsewhere)
+        a->batch_size = 1;
+    if (a->stopped && a->batch_size > 0)
+        fail_window_before(a, a->stopped_at);
     for (SQLULEN r = 0; r < a->rows; r++) {
         if (a->values[r] == NULL)
             continue;
@@ -980,9 +993,11 @@ static bool start_per_member(array_run *a)
 }
 
 /* Rollback level 1 rolls a failed transaction back; routing hears how each
- * member's part went. */
+ * member's part went. A row the cluster's trigger refused is told as a
+ * single statement's refusal is (0A000). */
 static void finish_per_member(array_run *a)
 {
+    gc_remote_refusal_name(&a->s->h.diag);
     if (a->in_transaction && a->server_failed && gc_txn_rollback_level(a->s->conn) == 1)
         roll_back_failed_transaction(a);
     route_lanes_done(a);

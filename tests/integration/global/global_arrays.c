@@ -145,6 +145,43 @@ static void select_sets_in_row_order(SQLHDBC dbc, long first)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
+/* An INSERT array sent with SQLExecDirect goes where the policy sends each
+ * row (DirectExecuteRouting=No), and the rows of other groups are written
+ * there through postgres_fdw, each of which commits atomically only as a
+ * transaction of its own: such rows go in batches of one, and every row
+ * is stored (in batches of 100 the cluster's trigger refused them). */
+static void direct_array_by_policy(SQLHDBC dbc, long first)
+{
+    enum { N = 12 };
+    SQLHSTMT st;
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLBIGINT ids[N];
+    SQLUSMALLINT status[N];
+    for (int r = 0; r < N; r++)
+        ids[r] = first + r;
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)(SQLULEN)N, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, NULL);
+    SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)"INSERT INTO accounts (owner, id) "
+                                 "VALUES ('direct', ?)", SQL_NTS);
+    int ran = 0;
+    for (int r = 0; r < N; r++)
+        ran += status[r] == SQL_PARAM_SUCCESS;
+    CHECK(rc == SQL_SUCCESS && ran == N, "direct array by policy: rc %d, %d of %d rows ran",
+          (int)rc, ran, N);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM accounts WHERE owner = 'direct' AND id "
+             "BETWEEN %ld AND %ld", first, first + N - 1);
+    SQLINTEGER stored = -1;
+    fail_on(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st, "count");
+    fail_on(SQLFetch(st), SQL_HANDLE_STMT, st, "fetch count");
+    SQLGetData(st, 1, SQL_C_SLONG, &stored, 0, NULL);
+    CHECK(stored == N, "direct array by policy: %d of %d rows stored", (int)stored, N);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 5) {
@@ -165,13 +202,15 @@ int main(int argc, char **argv)
     insert_array(dbc, first, rows);
     update_counts_in_row_order(dbc, first);
     select_sets_in_row_order(dbc, first);
+    direct_array_by_policy(dbc, first + 1000);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
     SQLFreeHandle(SQL_HANDLE_ENV, env);
     char pipelined[64];
     snprintf(pipelined, sizeof pipelined, "parameter array of %d rows pipelined", rows);
     int arrays = trace_lines(argv[4], pipelined, "");
-    int parses = trace_lines(argv[4], "pipeline prepare gc_", ": INSERT INTO accounts");
+    int parses = trace_lines(argv[4], "pipeline prepare gc_",
+                             ": INSERT INTO accounts (id, owner) VALUES ($1, $2)");
     int single = trace_lines(argv[4], "INSERT INTO accounts", "parameters)");
     CHECK(arrays == 1 && parses == 2 && single == 0,
           "the insert array went as one pipeline per primary: %d arrays, %d parses (2 "
