@@ -21,7 +21,9 @@
 
 /* SOLO_ARM: on a global connection, a CASE arm that calls a solo table's
  * foreign twin (on the groups that do not own it) TABLE, as its owner does,
- * so the answer does not depend on which member gives it. */
+ * so the answer does not depend on which member gives it; a solo
+ * materialized view's twin, made not updatable (gc_ddl_run.c), MATERIALIZED
+ * VIEW. */
 #define TABLES_SQL(SOLO_ARM)                                                   \
     "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","   \
     " n.nspname::varchar(128) AS \"TABLE_SCHEM\","                            \
@@ -52,7 +54,10 @@ static const char tables_sql[] = TABLES_SQL("");
 static const char tables_sql_cluster[] = TABLES_SQL(
     "  WHEN c.relkind = 'f' AND NOT c.relispartition AND EXISTS (SELECT 1"
     "   FROM gcluster.tables t WHERE t.method = 'solo'"
-    "   AND " GC_CATALOG_ROW_REGCLASS("t") " = c.oid) THEN 'TABLE'");
+    "   AND " GC_CATALOG_ROW_REGCLASS("t") " = c.oid) THEN"
+    "   CASE WHEN 'updatable=false' = ANY (SELECT pg_catalog.unnest(f.ftoptions)"
+    "    FROM pg_catalog.pg_foreign_table f WHERE f.ftrelid = c.oid)"
+    "   THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END");
 
 static const char catalogs_sql[] =
     "SELECT pg_catalog.current_database()::varchar(128) AS \"TABLE_CAT\","

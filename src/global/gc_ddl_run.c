@@ -186,10 +186,12 @@ static bool describe_solo(const gc_topology *t, ddl_group *owner, const char *na
  * transaction, so the row commits or rolls back with the table. A catalog
  * older than that function: a direct INSERT when the role may, else no
  * row (the router then learns the table from its foreign twins only).
- * Caller frees. */
+ * A materialized view's twin is not updatable, as the view is not, which
+ * also tells SQLTables to call it what its owner calls the view
+ * (gc_catalog_tables.c). Caller frees. */
 static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
                       const char *columns, const char *qualified, const char *schema,
-                      const char *table)
+                      const char *table, bool matview)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -200,6 +202,8 @@ static char *solo_sql(const gc_topology *t, bool on_owner, int owner_group,
         gc_ddl_append_literal(&sb, schema);
         gc_strbuf_append_str(&sb, ", table_name ");
         gc_ddl_append_literal(&sb, table);
+        if (matview)
+            gc_strbuf_append_str(&sb, ", updatable 'false'");
         gc_strbuf_append_str(&sb, ");\n"
             "DO $gcodbc_ddl$ BEGIN"
             " IF to_regprocedure('gcluster.guard_foreign_tables(regclass)') IS NOT NULL THEN"
@@ -779,7 +783,8 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
                  describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
                                &schema, &table, err);
         }
-        char *extra = ok ? solo_sql(t, on_owner, owner, columns, qualified, schema, table)
+        char *extra = ok ? solo_sql(t, on_owner, owner, columns, qualified, schema, table,
+                                       plan->scope == GC_DDL_SOLO_MATVIEW)
                          : NULL;
         if (ok && extra == NULL) {
             gc_error_set(err, "HY001", 0, "out of memory");

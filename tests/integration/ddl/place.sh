@@ -131,6 +131,17 @@ nothing_pending "CREATE MATERIALIZED VIEW"
 got=$(on G1 --fetch "SELECT owner, n, total FROM mv_totals ORDER BY owner" | tail -n +2 | tr '\n' ',')
 [ "$got" = "o0|10|165.00,o1|10|145.00,o2|10|155.00," ] || fail "SELECT on the materialized view through the driver: $got"
 echo "ok: CREATE MATERIALIZED VIEW over a sharded table: a view on G2, a foreign table on G1, read through the driver and both primaries"
+# SQLTables calls it what its owner calls it from either group, by name
+# and by a pattern answered by the member the connection is on (before, the
+# foreign table on G1 answered TABLE).
+for g in G1 G2; do
+    answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
+        "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$g" mv_totals 1) \
+        || fail "the catalog client failed on $g"
+    [ "$answers" = "MATERIALIZED VIEW|||owner,n,total||MATERIALIZED VIEW" ] \
+        || fail "catalog functions on the materialized view from $g: $answers"
+done
+echo "ok: SQLTables gave MATERIALIZED VIEW for the view from both groups"
 
 # CREATE TABLE ... AS over the sharded table: the same owner's decision
 # (its owner read other groups' rows and cannot prepare either).
