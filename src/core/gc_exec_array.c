@@ -283,8 +283,11 @@ static void queue_rows(array_run *a, gc_error *err)
             a->fate[r] = ROW_FAILED;
             if (a->batch_size == 0)
                 continue;
+            /* Its window's batch is rolled back; an earlier window's,
+             * still open (queue_batched ends one lazily), commits. */
             if (l->batch_open)
-                end_batch(a, l, MARK_ROLLBACK, err);
+                end_batch(a, l, l->batch_window == r / a->batch_size ? MARK_ROLLBACK
+                                                                     : MARK_COMMIT, err);
             a->stopped = true;
             break;
         }

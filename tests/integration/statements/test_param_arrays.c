@@ -123,8 +123,9 @@ static void batch_outcome(st_conn *c, SQLUINTEGER batch, const SQLUSMALLINT *wan
     ST_OK(SQLSetConnectAttr(c->dbc, 65550, (SQLPOINTER)100, 0), NULL);
 }
 
-/* Autocommit on a general connection: the rows go in psqlODBC's batches
- * (its batch size), each batch one transaction, all in one pipeline. A
+/* Autocommit: the rows go in psqlODBC's batches (its batch size), each
+ * batch one transaction, all in one pipeline (on a global connection in
+ * each member's; the table is on one). A
  * failing row undoes its batch (the rows of it that ran are
  * SQL_PARAM_ERROR), the rows after it are never run (SQL_PARAM_UNUSED),
  * the batches before it stay committed, and the execution fails: what
@@ -159,6 +160,31 @@ static void autocommit_batches(st_conn *c)
     ST_CHECK(strcmp(st_query_text(c, "select count(*) from pdef"), "0") == 0,
              "nothing of the batch stored");
     st_exec(c, "drop table pdef");
+    /* Batch size 2, row 3 (the first of the second batch) does not
+     * convert: the first batch stays committed, row 3 fails, row 4 is not
+     * run. */
+    ST_OK(SQLSetConnectAttr(c->dbc, 65550, (SQLPOINTER)2, 0), NULL);
+    s = st_stmt(c);
+    char text_ids[4][8] = {"921", "922", "x3", "924"};
+    SQLLEN text_ind[4] = {SQL_NTS, SQL_NTS, SQL_NTS, SQL_NTS};
+    SQLINTEGER vs[4] = {0};
+    SQLLEN vind[4] = {0};
+    SQLUSMALLINT st4[4];
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)4, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_PARAM_STATUS_PTR, st4, 0), s);
+    ST_OK(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTEGER, 0, 0, text_ids, 8,
+                           text_ind), s);
+    bind_ints(s, 2, vs, vind);
+    rc = SQLExecDirect(s, (SQLCHAR *)"insert into parr values (?, ?)", SQL_NTS);
+    ST_CHECK(rc == SQL_ERROR && st4[0] == S && st4[1] == S && st4[2] == E && st4[3] == U,
+             "a row opening a batch does not convert: %d, statuses %d %d %d %d", (int)rc,
+             st4[0], st4[1], st4[2], st4[3]);
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    const char *kept = st_query_text(c, "select coalesce(string_agg(id::text, ',' order by id), "
+                                        "'none') from parr where id > 920");
+    ST_CHECK(strcmp(kept, "921,922") == 0, "the batch before it kept: %s", kept);
+    st_exec(c, "delete from parr where id > 920");
+    ST_OK(SQLSetConnectAttr(c->dbc, 65550, (SQLPOINTER)100, 0), NULL);
     /* psqlODBC's BatchSize key sets it at connect. */
     st_conn k;
     st_connect_with(&k, "BatchSize=2");
@@ -619,8 +645,7 @@ int main(void)
     notices_are_their_rows(&c, 1);
     select_sets(&c, 0);
     select_sets(&c, 1);
-    if (!global)
-        autocommit_batches(&c);
+    autocommit_batches(&c);
     failures_autocommit(&c);
     failure_in_transaction(&c);
     failure_after_earlier_work_keeps_the_transaction(&c);
