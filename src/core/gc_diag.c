@@ -130,12 +130,6 @@ void gc_diag_add_error(gc_diag *d, const gc_error *err)
     gc_diag_add_error_at(d, err, SQL_NO_ROW_NUMBER, SQL_NO_COLUMN_NUMBER);
 }
 
-static bool is_fatal(const PGresult *res)
-{
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
-}
-
 void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *context, SQLLEN row)
 {
     if (res == NULL) {
@@ -164,8 +158,8 @@ void gc_diag_add_server_error(gc_diag *d, const PGresult *res, const char *conte
     const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
     const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
     SQLINTEGER native = context != NULL ? GC_NATIVE_STATEMENT_ERROR : GC_NATIVE_SERVER_ERROR;
-    if (is_fatal(res)) {
-        context = "The connection has been lost";
+    if (gc_error_severity_ends_session(PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED))) {
+        context = GC_CONNECTION_LOST_TEXT;
         native = GC_NATIVE_CONNECTION_LOST;
     }
     gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "ERROR",

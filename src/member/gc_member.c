@@ -573,8 +573,7 @@ bool gc_member_cancel(gc_member *m, gc_error *err)
 
 bool gc_member_result_is_fatal(const PGresult *res)
 {
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    return sev != NULL && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0);
+    return gc_error_severity_ends_session(PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED));
 }
 
 /* A result without SQLSTATE is an error libpq made itself: in practice a
@@ -591,7 +590,7 @@ void gc_member_error_from_result(const PGresult *res, gc_error *err)
         gc_error_set(err, sqlstate, fatal ? GC_NATIVE_CONNECTION_LOST : GC_NATIVE_SERVER_ERROR,
                      "%s: %s%s%s%s", severity != NULL ? severity : "ERROR", primary,
                      detail != NULL ? "\nDETAIL: " : "", detail != NULL ? detail : "",
-                     fatal ? ";\nThe connection has been lost" : "");
+                     fatal ? ";\n" GC_CONNECTION_LOST_TEXT : "");
     } else if (primary != NULL)
         gc_error_set(err, "08S01", 0, "%s", primary);
     else

@@ -31,3 +31,8 @@ void gc_error_set(gc_error *err, const char *sqlstate, int native,
     gc_error_setv(err, sqlstate, native, fmt, ap);
     va_end(ap);
 }
+
+bool gc_error_severity_ends_session(const char *severity)
+{
+    return severity != NULL && (strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0);
+}

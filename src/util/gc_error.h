@@ -18,6 +18,9 @@
 #define GC_NATIVE_SERVER_ERROR 110       /* a server error a connection's call met */
 #define GC_NATIVE_NOTICE (-1)            /* the server's notices of one call */
 
+/* What psqlODBC adds to the message of an error that ended the session. */
+#define GC_CONNECTION_LOST_TEXT "The connection has been lost"
+
 typedef struct gc_error {
     char sqlstate[6];                    /* five characters and NUL; "" = no error */
     int native;                          /* native error code, 0 when none */
@@ -30,6 +33,10 @@ bool gc_error_is_set(const gc_error *err);
 /* Sets sqlstate, native code and a printf-style message; truncates long ones. */
 void gc_error_set(gc_error *err, const char *sqlstate, int native,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Whether a server error of this severity (the non-localized field: FATAL,
+ * PANIC) ended the session; NULL for none. */
+bool gc_error_severity_ends_session(const char *severity);
+
 void gc_error_setv(gc_error *err, const char *sqlstate, int native,
                    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 

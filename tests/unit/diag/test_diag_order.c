@@ -112,6 +112,19 @@ static void test_notices_join_in_arrival_order(void **state)
     gc_diag_free(&d);
 }
 
+/* Only FATAL and PANIC end the server session (psqlODBC's native 35 and
+ * "The connection has been lost"); the localized word is never read. */
+static void test_only_fatal_and_panic_end_the_session(void **state)
+{
+    (void)state;
+    assert_true(gc_error_severity_ends_session("FATAL"));
+    assert_true(gc_error_severity_ends_session("PANIC"));
+    assert_false(gc_error_severity_ends_session("ERROR"));
+    assert_false(gc_error_severity_ends_session("WARNING"));
+    assert_false(gc_error_severity_ends_session("FATALE"));
+    assert_false(gc_error_severity_ends_session(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_notice_keeps_the_server_sqlstate),
         cmocka_unit_test(test_rows_order_before_rank),
         cmocka_unit_test(test_notices_join_in_arrival_order),
+        cmocka_unit_test(test_only_fatal_and_panic_end_the_session),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
