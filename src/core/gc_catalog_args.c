@@ -127,7 +127,11 @@ static char *identifier_to_like(const char *s)
     return like;
 }
 
-void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required)
+/* Adds one argument; `empty_matches_none` says what "" means (see the
+ * header: a scope or a listing's own name does not filter, an object's
+ * name matches nothing). */
+static void catq_add(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required,
+                     bool empty_matches_none)
 {
     if (arg == NULL && q->metadata_id && required) {
         if (!q->failed)
@@ -138,10 +142,7 @@ void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required
         catq_push(q, NULL, false);
         return;
     }
-    /* PostgreSQL has no object without a schema or a name, so an empty
-     * argument could only match nothing; it is taken as "any" instead, which
-     * is what callers passing "" (DBI, many tools) mean. */
-    if (arg == NULL || arg[0] == '\0') {
+    if (arg == NULL || (arg[0] == '\0' && !empty_matches_none)) {
         catq_push(q, NULL, false);
         return;
     }
@@ -154,6 +155,16 @@ void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required
         like = literal_to_like(arg, strlen(arg));
     q->name_arg[q->nparams] = !q->metadata_id;
     catq_push(q, like, like == NULL);
+}
+
+void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required)
+{
+    catq_add(q, arg, kind, required, false);
+}
+
+void gc_catq_name_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required)
+{
+    catq_add(q, arg, kind, required, true);
 }
 
 void gc_catq_text(gc_catq *q, const char *text)

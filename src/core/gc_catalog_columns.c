@@ -64,8 +64,8 @@ SQLRETURN gc_catalog_columns(gc_stmt *s, const char *catalog, const char *schema
     gc_catq_typemap(&q);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_PATTERN, true);
-    gc_catq_arg(&q, table, GC_CATARG_PATTERN, true);
-    gc_catq_arg(&q, column, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, column, GC_CATARG_PATTERN, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
     gc_catq_text(&q, gc_catalog_names_schema(schema) ? "true" : "false");
     return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, columns_sql), GC_CATALOG_COLUMNS);
@@ -142,7 +142,7 @@ SQLRETURN gc_catalog_special_columns(gc_stmt *s, SQLUSMALLINT identifier_type,
     gc_catq_typemap(&q);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
-    gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     gc_catq_text(&q, nullable == SQL_NO_NULLS ? "true" : "false");
     gc_catq_text(&q, identifier_type == SQL_BEST_ROWID ? "true" : "false");

@@ -46,10 +46,17 @@ typedef struct gc_catq {
 void gc_catq_init(gc_catq *q, gc_stmt *s);
 void gc_catq_free(gc_catq *q);
 
-/* Adds `arg` as a LIKE pattern with backslash escapes (NULL or "" when the
- * argument was not given or is empty: no filter). Under METADATA_ID the
- * argument is an identifier; then a NULL `arg` is HY009 when `required`. */
+/* Adds `arg` as a LIKE pattern with backslash escapes. Under METADATA_ID
+ * the argument is an identifier; then a NULL `arg` is HY009 when
+ * `required`. A NULL `arg` never filters. For gc_catq_arg an empty one does
+ * not filter either: catalog and schema arguments (PostgreSQL has no object
+ * without them, and callers passing "" mean any) and the name SQLTables and
+ * SQLProcedures list by, as psqlODBC reads those. For gc_catq_name_arg, the
+ * name of the object the function describes (a table's columns, keys or
+ * privileges, a procedure's columns), an empty one matches no object, as
+ * ODBC says and psqlODBC answers. */
 void gc_catq_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required);
+void gc_catq_name_arg(gc_catq *q, const char *arg, gc_catarg_kind kind, bool required);
 /* Adds a literal text parameter (copied; NULL gives SQL NULL). */
 void gc_catq_text(gc_catq *q, const char *text);
 void gc_catq_int(gc_catq *q, long value);

@@ -39,7 +39,7 @@ SQLRETURN gc_catalog_primary_keys(gc_stmt *s, const char *catalog,
     gc_catq_init(&q, s);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
-    gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, primary_keys_sql),
                                      GC_CATALOG_PRIMARY_KEYS);
@@ -104,8 +104,9 @@ SQLRETURN gc_catalog_foreign_keys(gc_stmt *s, const char *pk_catalog,
                                   const char *fk_table)
 {
     assert(s != NULL);
-    bool have_pk = pk_table != NULL && pk_table[0] != '\0';
-    bool have_fk = fk_table != NULL && fk_table[0] != '\0';
+    /* An empty name is given, and matches no table (gc_catq_name_arg). */
+    bool have_pk = pk_table != NULL;
+    bool have_fk = fk_table != NULL;
     if (!have_pk && !have_fk) {
         gc_diag_add(gc_catalog_diag(s), "HY009", 0,
                     "invalid use of null pointer: PKTableName or FKTableName is required");
@@ -115,10 +116,10 @@ SQLRETURN gc_catalog_foreign_keys(gc_stmt *s, const char *pk_catalog,
     gc_catq_init(&q, s);
     gc_catq_arg(&q, pk_catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, pk_schema, GC_CATARG_ORDINARY, false);
-    gc_catq_arg(&q, pk_table, GC_CATARG_ORDINARY, false);
+    gc_catq_name_arg(&q, pk_table, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, fk_catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, fk_schema, GC_CATARG_ORDINARY, false);
-    gc_catq_arg(&q, fk_table, GC_CATARG_ORDINARY, false);
+    gc_catq_name_arg(&q, fk_table, GC_CATARG_ORDINARY, false);
     /* A foreign key lives with its table, on the owner group (the table it
      * references is there too: a key cannot reference a foreign table). */
     if (have_fk)
@@ -201,7 +202,7 @@ SQLRETURN gc_catalog_statistics(gc_stmt *s, const char *catalog,
     gc_catq_init(&q, s);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
-    gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_ORDINARY, true);
     gc_catq_text(&q, unique == SQL_INDEX_UNIQUE ? "true" : "false");
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     return gc_catalog_name_for_odbc2(s, gc_catq_run(&q, statistics_sql),

@@ -40,7 +40,7 @@ SQLRETURN gc_catalog_table_privileges(gc_stmt *s, const char *catalog,
     gc_catq_init(&q, s);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_PATTERN, true);
-    gc_catq_arg(&q, table, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_PATTERN, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_PATTERN);
     gc_catq_text(&q, gc_catalog_names_schema(schema) ? "true" : "false");
     return gc_catq_run(&q, table_privileges_sql);
@@ -101,8 +101,8 @@ SQLRETURN gc_catalog_column_privileges(gc_stmt *s, const char *catalog,
     gc_catq_init(&q, s);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_ORDINARY, true);
-    gc_catq_arg(&q, table, GC_CATARG_ORDINARY, true);
-    gc_catq_arg(&q, column, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, table, GC_CATARG_ORDINARY, true);
+    gc_catq_name_arg(&q, column, GC_CATARG_PATTERN, true);
     gc_catq_on_owner_of(&q, schema, table, GC_CATARG_ORDINARY);
     return gc_catq_run(&q, column_privileges_sql);
 }

@@ -138,8 +138,8 @@ SQLRETURN gc_catalog_procedure_columns(gc_stmt *s, const char *catalog,
     gc_catq_typemap(&q);
     gc_catq_arg(&q, catalog, GC_CATARG_ORDINARY, false);
     gc_catq_arg(&q, schema, GC_CATARG_PATTERN, true);
-    gc_catq_arg(&q, procedure, GC_CATARG_PATTERN, true);
-    gc_catq_arg(&q, column, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, procedure, GC_CATARG_PATTERN, true);
+    gc_catq_name_arg(&q, column, GC_CATARG_PATTERN, true);
     gc_catq_text(&q, searches_system_schemas(schema, procedure) ? "true" : "false");
     return gc_catq_run(&q, procedure_columns_sql);
 }

@@ -91,13 +91,13 @@ static bool is_empty(const char *s)
 /*
  * The TableType argument ("TABLE,VIEW", "'TABLE','VIEW'", ...) as a comma
  * list of upper-case names without quotes or spaces; NULL when it selects
- * every type (not given, empty or "%"). Sets *oom on allocation failure.
- * Caller frees.
+ * every type (not given or "%"). An empty list names no type, as psqlODBC
+ * reads it. Sets *oom on allocation failure. Caller frees.
  */
 static char *normalize_table_types(const char *types, bool *oom)
 {
     *oom = false;
-    if (types == NULL || types[0] == '\0' || strcmp(types, "%") == 0)
+    if (types == NULL || strcmp(types, "%") == 0)
         return NULL;
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -121,7 +121,7 @@ static char *normalize_table_types(const char *types, bool *oom)
     }
     if (sb.len == 0 && !sb.failed) {
         gc_strbuf_free(&sb);
-        return strdup("");   /* only separators: matches no type */
+        return strdup("");   /* empty, or only separators: matches no type */
     }
     char *out = gc_strbuf_take(&sb);
     *oom = out == NULL;

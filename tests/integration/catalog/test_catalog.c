@@ -825,6 +825,75 @@ static void test_procedure_result_columns(void)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
+/* The number of rows a catalog call gave (-1 when it failed). */
+static int count_rows(SQLHSTMT st, SQLRETURN rc, const char *what)
+{
+    if (!ok(rc, SQL_HANDLE_STMT, st, what))
+        return -1;
+    int n = 0;
+    while (SQL_SUCCEEDED(SQLFetch(st)))
+        n++;
+    SQLFreeStmt(st, SQL_CLOSE);
+    return n;
+}
+
+static void expect_count(SQLHSTMT st, SQLRETURN rc, const char *what, int nexp)
+{
+    int n = count_rows(st, rc, what);
+    if (n >= 0 && n != nexp)
+        fail("%s: %d rows, expected %d", what, n, nexp);
+}
+
+/* An empty string (docs/catalog.md): a catalog or schema argument, and the
+ * name SQLTables and SQLProcedures list by, do not filter; the name of the
+ * object described matches only an empty name, so nothing (a procedure's
+ * return value has one); an empty TableType names no type. As psqlODBC. */
+static void test_empty_string_arguments(void)
+{
+    SQLHSTMT st = new_stmt();
+    int tables = count_rows(st, SQLTables(st, NULL, 0, S("catalog_t"), SQL_NTS, NULL, 0,
+                                          NULL, 0), "SQLTables(catalog_t)");
+    if (tables < 5)
+        fail("SQLTables(catalog_t): %d rows, expected at least the 5 made", tables);
+    expect_count(st, SQLTables(st, S(""), 0, S("catalog_t"), SQL_NTS, S(""), 0, NULL, 0),
+                 "SQLTables(catalog '', table '')", tables);
+    expect_count(st, SQLTables(st, NULL, 0, S("catalog_t"), SQL_NTS, S("dept"), SQL_NTS,
+                               S(""), 0),
+                 "SQLTables(dept, TableType '')", 0);
+    expect_count(st, SQLColumns(st, S(""), 0, S(""), 0, S("mixed Case"), SQL_NTS, NULL, 0),
+                 "SQLColumns(catalog '', schema '', mixed Case)", 1);
+    expect_count(st, SQLColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0, NULL, 0),
+                 "SQLColumns(table '')", 0);
+    expect_count(st, SQLColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S("dept"), SQL_NTS,
+                                S(""), 0),
+                 "SQLColumns(dept, column '')", 0);
+    expect_count(st, SQLPrimaryKeys(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0),
+                 "SQLPrimaryKeys(table '')", 0);
+    expect_count(st, SQLForeignKeys(st, NULL, 0, S(""), 0, NULL, 0, NULL, 0,
+                                    S("catalog_t"), SQL_NTS, S("emp"), SQL_NTS),
+                 "SQLForeignKeys(PK schema '', of emp)", 1);
+    expect_count(st, SQLForeignKeys(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0, NULL, 0,
+                                    S("catalog_t"), SQL_NTS, S("emp"), SQL_NTS),
+                 "SQLForeignKeys(PK table '', of emp)", 0);
+    expect_count(st, SQLForeignKeys(st, NULL, 0, S("catalog_t"), SQL_NTS, S("dept"), SQL_NTS,
+                                    NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0),
+                 "SQLForeignKeys(referencing dept, FK table '')", 0);
+    expect_count(st, SQLProcedures(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0),
+                 "SQLProcedures(procedure '')", 6);
+    expect_count(st, SQLProcedureColumns(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0,
+                                         NULL, 0),
+                 "SQLProcedureColumns(procedure '')", 0);
+    expect_count(st, SQLProcedureColumns(st, NULL, 0, S("catalog_t"), SQL_NTS,
+                                         S("dept_budget"), SQL_NTS, S(""), 0),
+                 "SQLProcedureColumns(dept_budget, column '': the return value)", 1);
+    expect_count(st, SQLTablePrivileges(st, NULL, 0, S("catalog_t"), SQL_NTS, S(""), 0),
+                 "SQLTablePrivileges(table '')", 0);
+    expect_count(st, SQLColumnPrivileges(st, NULL, 0, S("catalog_t"), SQL_NTS, S("emp"),
+                                         SQL_NTS, S(""), 0),
+                 "SQLColumnPrivileges(emp, column '')", 0);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
 static void setup_schema(void)
 {
     exec_sql("DROP SCHEMA IF EXISTS catalog_t CASCADE");
@@ -896,6 +965,7 @@ int main(void)
     test_type_info();
     test_procedures_and_privileges();
     test_procedure_result_columns();
+    test_empty_string_arguments();
 
     exec_sql("DROP SCHEMA catalog_t CASCADE");
     exec_sql("DROP SCHEMA catalog_k CASCADE");
