@@ -21,16 +21,21 @@
  *
  * On a global connection every row is routed by its own values first,
  * then queued on its member's pipeline (a "lane"): each owner's primary
- * gets its rows in one round trip, all members at once. In autocommit each
- * lane gets the general connection's batches: a window of batch-size rows
- * is one transaction on every lane that has rows of it, and a failing row
- * ends its own lane only (the others run at the same time). In a transaction
- * the rows route as the transaction's statements do (the pinned member,
- * or a joined member of the key's group), and the array is one statement
- * for the rollback level on every lane: each lane's rows go behind a
- * savepoint (level 2) and are flushed without a sync point; once every
- * lane has answered, each lane is told in one more round trip to release
- * its savepoint, or, when a row failed anywhere, to go back to it.
+ * gets its rows in one round trip, all members at once. In autocommit,
+ * rows that all go to one member get the general connection's batches in
+ * one round trip; writes that reach several members go window by window
+ * (run_windows): each window of batch-size rows is one transaction,
+ * across groups when its rows are, so a failing row undoes its window on
+ * every member and the rows after it do not run, as on a general
+ * connection. Reads, and rows that may write through postgres_fdw, keep
+ * one round trip: each lane's batches, a failing row ending its own lane.
+ * In a transaction the rows route as the transaction's statements do
+ * (the pinned member, or a joined member of the key's group), and the
+ * array is one statement for the rollback level on every lane: each
+ * lane's rows go behind a savepoint (level 2) and are flushed without a
+ * sync point; once every lane has answered, each lane is told in one more
+ * round trip to release its savepoint, or, when a row failed anywhere, to
+ * go back to it.
  *
  * Which of the two placements a run follows is the connection's kind's
  * (its array_lanes): gc_exec_array_one_session or gc_exec_array_per_member,
@@ -92,6 +97,8 @@ typedef struct lane {
 typedef struct gc_array_run {
     gc_stmt *s;
     SQLULEN rows;
+    SQLULEN first, end;      /* the rows sent now: all of them, or one window
+                                (run_windows) */
     unsigned char *fate;     /* row_fate per row; owned */
     lane *lanes;             /* owned */
     int n_lanes, lanes_cap;
@@ -119,6 +126,9 @@ typedef struct gc_array_run {
                                 (42804, 42883) */
     bool spans;              /* a row is a write across groups: the array runs
                                 row by row instead (nothing was sent) */
+    bool windowed;           /* global autocommit rows reach several members: the
+                                array runs window by window (run_windows) */
+    int *member_of;          /* ... each row's member, as routed before; owned */
 } array_run;
 
 /* Whether s on a global connection can have its array routed row by row
@@ -274,7 +284,7 @@ static void queue_rows(array_run *a, gc_error *err)
     gc_stmt *s = a->s;
     lane *l = &a->lanes[0];
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
-    for (SQLULEN r = 0; r < a->rows && !l->lost; r++) {
+    for (SQLULEN r = a->first; r < a->end && !l->lost; r++) {
         if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
             continue;
         gc_param_value *pv = NULL;
@@ -421,7 +431,7 @@ static void route_rows(array_run *a)
     for (int tries = 0; tries < 3; tries++) {
         bool routed_any = false;
         int64_t version = 0;
-        for (SQLULEN r = 0; r < a->rows; r++) {
+        for (SQLULEN r = a->first; r < a->end; r++) {
             if (operation != NULL && operation[r] == SQL_PARAM_IGNORE)
                 continue;
             route_row(a, r);
@@ -437,12 +447,41 @@ static void route_rows(array_run *a)
                        "array's rows were routed: routed again");
         gc_diag_clear(&s->h.diag);    /* the rows' conversion and routing records come again */
         a->writes_elsewhere = false;
-        for (SQLULEN r = 0; r < a->rows; r++) {
+        for (SQLULEN r = a->first; r < a->end; r++) {
             gc_exec_free_values(a->values[r], s->nparams);
             a->values[r] = NULL;
             a->fate[r] = ROW_SKIPPED;
         }
     }
+}
+
+/* Whether the routed rows of the run reach more than one member. */
+static bool rows_reach_several_members(const array_run *a)
+{
+    int member = -1;
+    for (SQLULEN r = a->first; r < a->end; r++) {
+        if (a->values[r] == NULL)
+            continue;
+        if (member >= 0 && a->lane_of[r] != member)
+            return true;
+        member = a->lane_of[r];
+    }
+    return false;
+}
+
+/* Keeps each row's member (member_of) and drops the rest of the routing:
+ * the rows' values, their fates, a row that stopped it and the
+ * diagnostics, which all come again when each window is routed. */
+static void keep_members_forget_routing(array_run *a)
+{
+    for (SQLULEN r = 0; r < a->rows; r++) {
+        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
+        gc_exec_free_values(a->values[r], a->s->nparams);
+        a->values[r] = NULL;
+        a->fate[r] = ROW_SKIPPED;
+    }
+    a->stopped = false;
+    gc_diag_clear(&a->s->h.diag);
 }
 
 /* A global connection's rows: every row routed first (nothing is in
@@ -461,9 +500,16 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
      * docs/global-connection.md): such rows go in batches of one. */
     if (a->batch_size > 1 && a->writes_elsewhere)
         a->batch_size = 1;
+    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only &&
+        rows_reach_several_members(a)) {
+        /* Nothing was sent: run_windows routes each window again. */
+        keep_members_forget_routing(a);
+        a->windowed = true;
+        return;
+    }
     if (a->stopped && a->batch_size > 0)
         fail_window_before(a, a->stopped_at);
-    for (SQLULEN r = 0; r < a->rows; r++) {
+    for (SQLULEN r = a->first; r < a->end; r++) {
         if (a->values[r] == NULL)
             continue;
         lane *l = lane_of_member(a, a->lane_of[r], err);
@@ -581,6 +627,9 @@ static void read_closing_command(lane *l)
     PQclear(read_command(l));
 }
 
+/* undo_batch's lane for a window undone on every lane. */
+#define ANY_LANE (-1)
+
 /* The autocommit batch of lane l's rows first .. last was rolled back (a
  * row of it failed, its COMMIT failed, or a later row did not convert):
  * the rows of it that ran are undone with it: SQL_PARAM_ERROR, their
@@ -589,7 +638,7 @@ static void undo_batch(array_run *a, int l, SQLULEN first, SQLULEN last)
 {
     for (SQLULEN r = first; r <= last; r++) {
         if ((a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO) ||
-            (a->lane_of != NULL && a->lane_of[r] != l))
+            (l != ANY_LANE && a->lane_of != NULL && a->lane_of[r] != l))
             continue;
         PGresult *kept = a->answers[r];
         if (kept != NULL && PQresultStatus(kept) == PGRES_COMMAND_OK &&
@@ -632,7 +681,7 @@ static void collect_lane(array_run *a, int l_index)
     PGresult *parse_error = read_preamble(l);
     SQLULEN batch_first = 0;
     bool batch_failed = false;
-    for (SQLULEN row = 0; row < a->rows && !l->lost; row++) {
+    for (SQLULEN row = a->first; row < a->end && !l->lost; row++) {
         if (!row_on_lane(a, row, l_index))
             continue;
         unsigned char mark = a->marks != NULL ? a->marks[row] : 0;
@@ -707,7 +756,7 @@ static void fail_unanswered(array_run *a, int l_index)
                  "communication link failure: the connection to the server was lost");
     const gc_error *why = gc_session_down_error(a->lanes[l_index].m);
     gc_diag_add_error(&s->h.diag, why != NULL && gc_error_is_set(why) ? why : &down);
-    for (SQLULEN r = 0; r < a->rows; r++)
+    for (SQLULEN r = a->first; r < a->end; r++)
         if (row_on_lane(a, r, l_index))
             a->fate[r] = ROW_FAILED;
     a->lost = true;
@@ -990,8 +1039,9 @@ static bool start_per_member(array_run *a)
         a->marks = calloc(a->rows, 1);
     }
     a->lane_of = calloc(a->rows, sizeof(int));
+    a->member_of = calloc(a->rows, sizeof(int));
     a->values = calloc(a->rows, sizeof(gc_param_value *));
-    return !out_of_memory(a, a->lane_of == NULL || a->values == NULL ||
+    return !out_of_memory(a, a->lane_of == NULL || a->member_of == NULL || a->values == NULL ||
                              (!a->in_transaction && a->marks == NULL));
 }
 
@@ -1004,6 +1054,106 @@ static void finish_per_member(array_run *a)
     if (a->in_transaction && a->server_failed && gc_txn_rollback_level(a->s->conn) == 1)
         roll_back_failed_transaction(a);
     route_lanes_done(a);
+}
+
+/* Whether the rows of the window reach more than one member, as they
+ * were routed before the windows (member_of). */
+static bool window_reaches_several_members(const array_run *a)
+{
+    int member = -1;
+    for (SQLULEN r = a->first; r < a->end; r++) {
+        if (a->member_of[r] < 0)
+            continue;
+        if (member >= 0 && a->member_of[r] != member)
+            return true;
+        member = a->member_of[r];
+    }
+    return false;
+}
+
+/* Whether a row of the window failed, or it could not all be sent or read. */
+static bool window_failed(const array_run *a)
+{
+    if (a->lost || a->stopped)
+        return true;
+    for (SQLULEN r = a->first; r < a->end; r++)
+        if (a->fate[r] == ROW_FAILED)
+            return true;
+    return false;
+}
+
+/* Ends the window's transaction as SQLEndTran does (in two phases when it
+ * wrote in several groups); what that says is the window's last row's.
+ * False when it did not commit. */
+static bool end_window_transaction(array_run *a, bool commit)
+{
+    gc_stmt *s = a->s;
+    gc_conn *c = s->conn;
+    gc_diag outer = c->h.diag;
+    gc_diag_init(&c->h.diag);
+    bool committed = SQL_SUCCEEDED(c->kind->end_tran(c, commit)) && commit;
+    gc_diag_move_at(&s->h.diag, &c->h.diag, (SQLLEN)a->end);
+    gc_diag_free(&c->h.diag);
+    c->h.diag = outer;
+    return committed;
+}
+
+/*
+ * A global autocommit array whose rows reach several members runs window
+ * by window, so that each window of batch_size rows is one transaction,
+ * as a general connection's batch is. A window whose rows all go to one
+ * member is that member's batch (one round trip); one that reaches
+ * several runs as a transaction across groups (autocommit off for it:
+ * the rows on their owners, two steps) and commits in two phases. A
+ * window that fails (a row, its commit, a session) is undone on every
+ * member and ends the array: the rows after it are not run.
+ */
+static void run_windows(array_run *a)
+{
+    gc_conn *c = a->s->conn;
+    SQLULEN size = a->batch_size;
+    gc_error err;
+    gc_error_clear(&err);
+    gc_trace_write(c->trace, GC_TRACE_DEBUG, "the array's rows reach several members: "
+                   "a transaction per window of %lu rows", (unsigned long)size);
+    for (SQLULEN first = 0; first < a->rows; first += size) {
+        a->first = first;
+        a->end = a->rows - first > size ? first + size : a->rows;
+        a->n_lanes = 0;
+        memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
+        bool across = window_reaches_several_members(a);
+        a->in_transaction = across;
+        a->batch_size = across ? 0 : size;
+        if (across) {
+            c->autocommit = false;
+            a->writes_mark = gc_global_joined_writes_mark(c->global);
+        }
+        route_and_queue_rows(a, &err);
+        if (a->spans) {
+            /* Routed apart from the others only now: not run here. */
+            gc_error across_groups;
+            gc_error_set(&across_groups, "HY000", 0, "a row of the window is a write "
+                         "across groups, which a parameter array runs only from its "
+                         "first row");
+            gc_diag_add_error_at(&a->s->h.diag, &across_groups, (SQLLEN)a->first + 1,
+                                 SQL_NO_COLUMN_NUMBER);
+            a->spans = false;
+            a->stopped = true;
+        }
+        collect_lanes(a);
+        finish_per_member(a);
+        bool failed = window_failed(a);
+        if (across) {
+            failed = !end_window_transaction(a, !failed) || failed;
+            c->autocommit = true;
+        }
+        if (failed) {
+            undo_batch(a, ANY_LANE, a->first, a->end - 1);
+            a->stopped = true;
+            break;
+        }
+    }
+    a->batch_size = size;
 }
 
 const gc_array_lanes gc_exec_array_per_member = {
@@ -1032,6 +1182,7 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .answers = calloc(rows, sizeof(PGresult *)),
         .lanes = calloc((size_t)(max_lanes > 0 ? max_lanes : 1), sizeof(lane)),
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
+        .first = 0, .end = rows,
     };
     SQLRETURN rc = SQL_ERROR;
     bool again = false;    /* the whole array goes again, untyped */
@@ -1049,8 +1200,12 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         gc_diag_clear(&s->h.diag);    /* the routed rows' records come again */
         goto done;
     }
-    collect_lanes(&a);    /* reports the lanes whose session broke */
-    placement->finish(&a);
+    if (a.windowed) {
+        run_windows(&a);
+    } else {
+        collect_lanes(&a);    /* reports the lanes whose session broke */
+        placement->finish(&a);
+    }
     /* The server refused a declared parameter type where the text uses it
      * and nothing ran or was lost: the array goes again, its values in
      * text without a type, as a single execution does (gc_exec.c). */
@@ -1070,6 +1225,7 @@ done:
     free(a.answers);
     free(a.values);
     free(a.lane_of);
+    free(a.member_of);
     free(a.lanes);
     free(a.fate);
     free(a.marks);

@@ -3,18 +3,19 @@
  * driven through the unixODBC driver manager against a 2-group cluster
  * whose accounts table is hash-sharded on id. Proves on the driver's side:
  * per-row statuses, SQL_DIAG_ROW_NUMBER of a failing row (which fails the
- * execution: SQL_ERROR, and undoes its member's batch, psqlODBC's
- * BatchSize of rows: the rows of its window on the other member stay),
+ * execution: SQL_ERROR, and undoes its window of psqlODBC's BatchSize
+ * rows on every member, as a general connection's batch is undone),
  * SQL_PARAM_IGNORE,
  * row counts through SQLMoreResults in the application's row order across
  * members (an UPDATE whose rows touch 1 or 0 rows alternately), one result
- * set per row of a SELECT in row order, and from the trace that each
- * member got its rows in one pipeline (one parse per primary, no single
- * executions). The calling script checks the servers.
+ * set per row of a SELECT in row order, and from the trace that the
+ * INSERT went window by window, each window's rows in one pipeline per
+ * primary (one parse per window and primary, no single executions). The
+ * calling script checks the servers.
  * usage: global_arrays DSN FIRST_ID ROWS TRACE_FILE
  *   inserts ids FIRST_ID .. FIRST_ID+ROWS-1 (owner 'a<id>'), except row 5
  *   (ignored) and the last row, which repeats the first row's id (23505);
- *   prints "undone: <id>" for each row its batch's rollback undid.
+ *   prints "undone: <id>" for each row its window's rollback undid.
  */
 #include <sql.h>
 #include <sqlext.h>
@@ -40,7 +41,7 @@ static void insert_array(SQLHDBC dbc, long first, int rows)
         oind[r] = SQL_NTS;
         operation[r] = r == 4 ? SQL_PARAM_IGNORE : SQL_PARAM_PROCEED;
     }
-    ids[rows - 1] = first;    /* a duplicate key: this row fails, with its batch */
+    ids[rows - 1] = first;    /* a duplicate key: this row fails, with its window */
     SQLULEN processed = 0;
     fail_on(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (id, owner) VALUES (?, ?)",
                          SQL_NTS), SQL_HANDLE_STMT, st, "prepare insert");
@@ -52,8 +53,8 @@ static void insert_array(SQLHDBC dbc, long first, int rows)
     SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0, owners, 16, oind);
     SQLRETURN rc = SQLExecute(st);
     CHECK(rc == SQL_ERROR, "insert array: SQL_ERROR expected (a row failed), got %d", (int)rc);
-    /* The last row's window of BATCH rows: on the failing row's member
-     * its rows are undone (SQL_PARAM_ERROR), on the other they stay. */
+    /* The last row's window of BATCH rows is one transaction across the
+     * groups: all its rows are undone (SQL_PARAM_ERROR), on both. */
     enum { BATCH = 100 };    /* psqlODBC's default BatchSize */
     int window = (rows - 1) - (rows - 1) % BATCH;
     int bad = 0, undone = 0;
@@ -69,9 +70,9 @@ static void insert_array(SQLHDBC dbc, long first, int rows)
     }
     CHECK(bad == 0 && processed == (SQLULEN)rows, "insert statuses: %d wrong, processed %lu",
           bad, (unsigned long)processed);
-    CHECK(undone > 0 && undone < rows - 1 - window,
-          "the failing row's batch undid %d of its window's %d other rows: it should undo "
-          "those of its member only", undone, rows - 1 - window);
+    CHECK(undone == rows - 1 - window,
+          "the failing row's window undid %d of its %d other rows: it should undo them all, "
+          "on every member", undone, rows - 1 - window);
     SQLCHAR state[6] = "";
     SQLLEN row = 0;
     SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, NULL, NULL, 0, NULL);
@@ -209,12 +210,15 @@ int main(int argc, char **argv)
     char pipelined[64];
     snprintf(pipelined, sizeof pipelined, "parameter array of %d rows pipelined", rows);
     int arrays = trace_lines(argv[4], pipelined, "");
-    int parses = trace_lines(argv[4], "pipeline prepare gc_",
+    int windows = trace_lines(argv[4], "a transaction per window", "");
+    int parses = trace_lines(argv[4], "pipeline prepare ",
                              ": INSERT INTO accounts (id, owner) VALUES ($1, $2)");
     int single = trace_lines(argv[4], "INSERT INTO accounts", "parameters)");
-    CHECK(arrays == 1 && parses == 2 && single == 0,
-          "the insert array went as one pipeline per primary: %d arrays, %d parses (2 "
-          "primaries), %d single executions", arrays, parses, single);
+    int n_windows = (rows + 99) / 100;
+    CHECK(arrays == 1 && windows == 2 && parses == 2 * n_windows && single == 0,
+          "the insert array went window by window (the INSERT's and the UPDATE's: %d), each "
+          "window as one pipeline per primary: %d arrays, %d parses (%d windows x 2 "
+          "primaries), %d single executions", windows, arrays, parses, n_windows, single);
     if (*check_failures() == 0)
         printf("ok: array statuses, row numbers, counts and sets in row order\n");
     return *check_failures() == 0 ? 0 : 1;

@@ -6,8 +6,10 @@
 # calls of the application's INSERT on each primary equal the rows its
 # group's shards received), no row ran on a standby, every row the
 # driver reported inserted is there, in a shard of its owner group, and
-# the rows the failing row's batch undid ran on its group's primary only
-# and are gone.
+# the rows the failing row's window undid ran on their owners' primaries
+# and are gone: each window of 100 rows (psqlODBC's BatchSize) is one
+# transaction across the two groups, each that committed prepared on one
+# group (PREPARE TRANSACTION), the failing one on none.
 # usage: global_arrays.sh GCCTL PROGRAM SPEC DIR
 GCCTL=$1
 PROGRAM=$2
@@ -45,24 +47,47 @@ got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE id IN ($((FIRST + 4)), $undo
 owned() {
     sql G1N1 "SELECT count(*) FROM accounts a JOIN gcluster.shards s
                ON s.name = a.tableoid::regclass::text
-               WHERE a.id BETWEEN $FIRST AND $LAST AND s.group_name = '$1'"
+               WHERE a.id BETWEEN $FIRST AND $LAST AND s.group_name = '$1'
+                 AND a.owner <> 'probe'"
 }
 calls() {
     su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'app')
                AND query LIKE 'INSERT INTO accounts (id, owner) VALUES (\$1%'"
 }
-# The undone rows ran (and were rolled back) on the failing row's group.
-failing_group=$(sql G1N1 "SELECT s.group_name FROM accounts a JOIN gcluster.shards s
-                          ON s.name = a.tableoid::regclass::text WHERE a.id = $FIRST")
+prepared() {
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE query LIKE 'PREPARE TRANSACTION ''gcx:%'"
+}
+# The undone rows ran (and were rolled back) on their owners: which group
+# owns each is found after the counts are read, by storing them once more
+# through postgres_fdw (another text than the application's) and reading
+# where they landed.
+prepares=0
+declare -A ran_by
+for g in G1 G2; do
+    p=$(primary_of "$g")
+    ran_by[$g]=$(calls "$p")
+    prepares=$((prepares + $(prepared "$p")))
+done
+# Two INSERT windows and the UPDATE array's one window committed across
+# the two groups, each preparing on one of them.
+[ "$prepares" = 3 ] || fail "$prepares PREPARE TRANSACTION on the primaries, not 3"
+sql G1N1 "INSERT INTO accounts (id, owner) SELECT unnest('{$undone_ids}'::bigint[]), 'probe'" >/dev/null
+undone_in() {
+    sql G1N1 "SELECT count(*) FROM accounts a JOIN gcluster.shards s
+               ON s.name = a.tableoid::regclass::text
+               WHERE a.owner = 'probe' AND s.group_name = '$1'"
+}
 total=0
 for g in G1 G2; do
     p=$(primary_of "$g")
     own=$(owned "$g")
     [ "$own" -gt 0 ] || fail "group $g owns none of the rows: the test proves nothing"
-    ran=$own
-    [ "$g" = "$failing_group" ] && ran=$((own + undone))
-    got=$(calls "$p")
+    back=$(undone_in "$g")
+    [ "$back" -gt 0 ] || fail "group $g owns none of the undone rows: the window was not across groups"
+    ran=$((own + back))
+    got=${ran_by[$g]}
     [ "$got" = "$ran" ] || fail "$p ran the INSERT $got times; its group $g owns $own rows"
     total=$((total + own))
     for m in $(members "$g"); do
@@ -70,7 +95,7 @@ for g in G1 G2; do
         got=$(calls "$m")
         [ "$got" = 0 ] || fail "standby $m ran the INSERT $got times"
     done
-    echo "ok: $p ran the INSERT for exactly the $own rows group $g owns"
+    echo "ok: $p ran the INSERT for exactly the $own rows group $g owns and its $back undone rows"
 done
 [ "$total" = "$want_rows" ] || fail "owners account for $total rows, not $want_rows"
 echo PASS
