@@ -455,27 +455,34 @@ static void route_rows(array_run *a)
     }
 }
 
-/* Whether the routed rows of the run reach more than one member. */
+/* Notes each routed row's member (member_of; -1 for a row not routed). */
+static void note_members(array_run *a)
+{
+    for (SQLULEN r = a->first; r < a->end; r++)
+        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
+}
+
+/* Whether the rows a->first .. a->end reach more than one member
+ * (member_of). */
 static bool rows_reach_several_members(const array_run *a)
 {
     int member = -1;
     for (SQLULEN r = a->first; r < a->end; r++) {
-        if (a->values[r] == NULL)
+        if (a->member_of[r] < 0)
             continue;
-        if (member >= 0 && a->lane_of[r] != member)
+        if (member >= 0 && a->member_of[r] != member)
             return true;
-        member = a->lane_of[r];
+        member = a->member_of[r];
     }
     return false;
 }
 
-/* Keeps each row's member (member_of) and drops the rest of the routing:
- * the rows' values, their fates, a row that stopped it and the
- * diagnostics, which all come again when each window is routed. */
-static void keep_members_forget_routing(array_run *a)
+/* Drops the routing but the members noted: the rows' values, their
+ * fates, a row that stopped it and the diagnostics, which all come again
+ * when each window is routed. */
+static void forget_routing(array_run *a)
 {
     for (SQLULEN r = 0; r < a->rows; r++) {
-        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
         gc_exec_free_values(a->values[r], a->s->nparams);
         a->values[r] = NULL;
         a->fate[r] = ROW_SKIPPED;
@@ -500,12 +507,14 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
      * docs/global-connection.md): such rows go in batches of one. */
     if (a->batch_size > 1 && a->writes_elsewhere)
         a->batch_size = 1;
-    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only &&
-        rows_reach_several_members(a)) {
-        /* Nothing was sent: run_windows routes each window again. */
-        keep_members_forget_routing(a);
-        a->windowed = true;
-        return;
+    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only) {
+        note_members(a);
+        if (rows_reach_several_members(a)) {
+            /* Nothing was sent: run_windows routes each window again. */
+            forget_routing(a);
+            a->windowed = true;
+            return;
+        }
     }
     if (a->stopped && a->batch_size > 0)
         fail_window_before(a, a->stopped_at);
@@ -1056,21 +1065,6 @@ static void finish_per_member(array_run *a)
     route_lanes_done(a);
 }
 
-/* Whether the rows of the window reach more than one member, as they
- * were routed before the windows (member_of). */
-static bool window_reaches_several_members(const array_run *a)
-{
-    int member = -1;
-    for (SQLULEN r = a->first; r < a->end; r++) {
-        if (a->member_of[r] < 0)
-            continue;
-        if (member >= 0 && a->member_of[r] != member)
-            return true;
-        member = a->member_of[r];
-    }
-    return false;
-}
-
 /* Whether a row of the window failed, or it could not all be sent or read. */
 static bool window_failed(const array_run *a)
 {
@@ -1121,7 +1115,7 @@ static void run_windows(array_run *a)
         a->end = a->rows - first > size ? first + size : a->rows;
         a->n_lanes = 0;
         memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
-        bool across = window_reaches_several_members(a);
+        bool across = rows_reach_several_members(a);    /* as routed before */
         a->in_transaction = across;
         a->batch_size = across ? 0 : size;
         if (across) {
