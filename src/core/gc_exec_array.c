@@ -462,19 +462,23 @@ static void note_members(array_run *a)
         a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
 }
 
-/* Whether the rows a->first .. a->end reach more than one member
- * (member_of). */
-static bool rows_reach_several_members(const array_run *a)
+/* members_of_rows' answers besides a member's index. */
+#define NO_MEMBER (-1)          /* no row of them was routed */
+#define SEVERAL_MEMBERS (-2)
+
+/* The one member the rows first .. end - 1 were routed to (member_of),
+ * NO_MEMBER or SEVERAL_MEMBERS. */
+static int members_of_rows(const array_run *a, SQLULEN first, SQLULEN end)
 {
-    int member = -1;
-    for (SQLULEN r = a->first; r < a->end; r++) {
+    int member = NO_MEMBER;
+    for (SQLULEN r = first; r < end; r++) {
         if (a->member_of[r] < 0)
             continue;
-        if (member >= 0 && a->member_of[r] != member)
-            return true;
+        if (member != NO_MEMBER && a->member_of[r] != member)
+            return SEVERAL_MEMBERS;
         member = a->member_of[r];
     }
-    return false;
+    return member;
 }
 
 /* Drops the routing but the members noted: the rows' values, their
@@ -509,7 +513,7 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
         a->batch_size = 1;
     if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only) {
         note_members(a);
-        if (rows_reach_several_members(a)) {
+        if (members_of_rows(a, a->first, a->end) == SEVERAL_MEMBERS) {
             /* Nothing was sent: run_windows routes each window again. */
             forget_routing(a);
             a->windowed = true;
@@ -1046,12 +1050,12 @@ static bool start_per_member(array_run *a)
     if (!a->in_transaction) {
         a->batch_size = autocommit_batch_size(a->s);
         a->marks = calloc(a->rows, 1);
+        a->member_of = calloc(a->rows, sizeof(int));    /* for run_windows */
     }
     a->lane_of = calloc(a->rows, sizeof(int));
-    a->member_of = calloc(a->rows, sizeof(int));
     a->values = calloc(a->rows, sizeof(gc_param_value *));
-    return !out_of_memory(a, a->lane_of == NULL || a->member_of == NULL || a->values == NULL ||
-                             (!a->in_transaction && a->marks == NULL));
+    return !out_of_memory(a, a->lane_of == NULL || a->values == NULL ||
+                             (!a->in_transaction && (a->marks == NULL || a->member_of == NULL)));
 }
 
 /* Rollback level 1 rolls a failed transaction back; routing hears how each
@@ -1065,20 +1069,39 @@ static void finish_per_member(array_run *a)
     route_lanes_done(a);
 }
 
-/* Whether a row of the window failed, or it could not all be sent or read. */
-static bool window_failed(const array_run *a)
+/* The row whose window failed in a->first .. a->end: the first that
+ * failed; when a session broke or the run stopped with none failed, the
+ * last one sent (its window's end was not confirmed). a->end when the
+ * run went well. */
+static SQLULEN first_failed_row(const array_run *a)
 {
-    if (a->lost || a->stopped)
-        return true;
-    for (SQLULEN r = a->first; r < a->end; r++)
+    SQLULEN last_sent = a->first;
+    for (SQLULEN r = a->first; r < a->end; r++) {
         if (a->fate[r] == ROW_FAILED)
-            return true;
-    return false;
+            return r;
+        if (a->fate[r] != ROW_SKIPPED)
+            last_sent = r;
+    }
+    return a->lost || a->stopped ? last_sent : a->end;
+}
+
+/* Opens a window's transaction across groups. The connection's autocommit
+ * is off for it, so that routing, the implicit BEGIN and SQLEndTran's
+ * end_tran treat its rows as a transaction's statements, with no copy of
+ * that path; no other call sees the attribute meanwhile, as the
+ * connection's lock is held for the whole array. */
+static void open_window_transaction(array_run *a)
+{
+    gc_conn *c = a->s->conn;
+    c->autocommit = false;
+    a->in_transaction = true;
+    a->batch_size = 0;
+    a->writes_mark = gc_global_joined_writes_mark(c->global);
 }
 
 /* Ends the window's transaction as SQLEndTran does (in two phases when it
- * wrote in several groups); what that says is the window's last row's.
- * False when it did not commit. */
+ * wrote in several groups), and autocommit is on again; what that says is
+ * the window's last row's. False when it did not commit. */
 static bool end_window_transaction(array_run *a, bool commit)
 {
     gc_stmt *s = a->s;
@@ -1086,21 +1109,52 @@ static bool end_window_transaction(array_run *a, bool commit)
     gc_diag outer = c->h.diag;
     gc_diag_init(&c->h.diag);
     bool committed = SQL_SUCCEEDED(c->kind->end_tran(c, commit)) && commit;
+    c->autocommit = true;
     gc_diag_move_at(&s->h.diag, &c->h.diag, (SQLLEN)a->end);
     gc_diag_free(&c->h.diag);
     c->h.diag = outer;
     return committed;
 }
 
+/* The end of the window of size rows from row first: the next window's
+ * first row, or the array's end. */
+static SQLULEN window_end(const array_run *a, SQLULEN first, SQLULEN size)
+{
+    return a->rows - first > size ? first + size : a->rows;
+}
+
+/* The end of the run of windows from `first` (a multiple of size) that
+ * goes as one: a window reaching several members alone; otherwise it and
+ * the windows after it whose rows go to the same member (or to none),
+ * which that member's pipeline takes as batches in one round trip, as a
+ * general connection's. *across says which. */
+static SQLULEN end_of_run(const array_run *a, SQLULEN first, SQLULEN size, bool *across)
+{
+    SQLULEN end = window_end(a, first, size);
+    int member = members_of_rows(a, first, end);
+    *across = member == SEVERAL_MEMBERS;
+    while (!*across && end < a->rows) {
+        SQLULEN next = window_end(a, end, size);
+        int next_member = members_of_rows(a, end, next);
+        if (next_member == SEVERAL_MEMBERS ||
+            (member != NO_MEMBER && next_member != NO_MEMBER && next_member != member))
+            break;
+        if (member == NO_MEMBER)
+            member = next_member;
+        end = next;
+    }
+    return end;
+}
+
 /*
  * A global autocommit array whose rows reach several members runs window
  * by window, so that each window of batch_size rows is one transaction,
- * as a general connection's batch is. A window whose rows all go to one
- * member is that member's batch (one round trip); one that reaches
- * several runs as a transaction across groups (autocommit off for it:
- * the rows on their owners, two steps) and commits in two phases. A
- * window that fails (a row, its commit, a session) is undone on every
- * member and ends the array: the rows after it are not run.
+ * as a general connection's batch is. Windows whose rows all go to one
+ * member go as that member's batches (consecutive ones on the same member
+ * in one round trip); a window that reaches several runs as a transaction
+ * across groups (the rows on their owners, two steps) and commits in two
+ * phases. A window that fails (a row, its commit, a session) is undone on
+ * every member and ends the array: the rows after it are not run.
  */
 static void run_windows(array_run *a)
 {
@@ -1110,18 +1164,14 @@ static void run_windows(array_run *a)
     gc_error_clear(&err);
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "the array's rows reach several members: "
                    "a transaction per window of %lu rows", (unsigned long)size);
-    for (SQLULEN first = 0; first < a->rows; first += size) {
+    for (SQLULEN first = 0; first < a->rows; first = a->end) {
+        bool across;
         a->first = first;
-        a->end = a->rows - first > size ? first + size : a->rows;
+        a->end = end_of_run(a, first, size, &across);
         a->n_lanes = 0;
         memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
-        bool across = rows_reach_several_members(a);    /* as routed before */
-        a->in_transaction = across;
-        a->batch_size = across ? 0 : size;
-        if (across) {
-            c->autocommit = false;
-            a->writes_mark = gc_global_joined_writes_mark(c->global);
-        }
+        if (across)
+            open_window_transaction(a);
         route_and_queue_rows(a, &err);
         if (a->spans) {
             /* Routed apart from the others only now: not run here. */
@@ -1136,18 +1186,20 @@ static void run_windows(array_run *a)
         }
         collect_lanes(a);
         finish_per_member(a);
-        bool failed = window_failed(a);
-        if (across) {
-            failed = !end_window_transaction(a, !failed) || failed;
-            c->autocommit = true;
-        }
-        if (failed) {
-            undo_batch(a, ANY_LANE, a->first, a->end - 1);
+        SQLULEN failed_at = first_failed_row(a);
+        if (across && !end_window_transaction(a, failed_at == a->end) &&
+            failed_at == a->end)
+            failed_at = a->first;    /* its commit failed */
+        a->in_transaction = false;
+        a->batch_size = size;
+        if (failed_at < a->end) {
+            /* The windows before the failing row's committed. */
+            SQLULEN window = failed_at - failed_at % size;
+            undo_batch(a, ANY_LANE, window, window_end(a, window, size) - 1);
             a->stopped = true;
             break;
         }
     }
-    a->batch_size = size;
 }
 
 const gc_array_lanes gc_exec_array_per_member = {

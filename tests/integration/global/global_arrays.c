@@ -16,9 +16,15 @@
  *   inserts ids FIRST_ID .. FIRST_ID+ROWS-1 (owner 'a<id>'), except row 5
  *   (ignored) and the last row, which repeats the first row's id (23505);
  *   prints "undone: <id>" for each row its window's rollback undid.
+ * usage: global_arrays DSN runs IDS_A IDS_B
+ *   inserts 250 ids of group A's (comma list), then 250 of B's, the 451st
+ *   row repeating the 261st's id (23505): windows 1-2 go to A's primary,
+ *   3 across the groups, 4-5 to B's; checks that windows 1-4 ran and 5
+ *   was undone, the rows after the failing one unused.
  */
 #include <sql.h>
 #include <sqlext.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,23 +189,100 @@ static void direct_array_by_policy(SQLHDBC dbc, long first)
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
+/* Reads n ids from the comma list text into ids; false when it has fewer. */
+static bool read_ids(const char *text, SQLBIGINT *ids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        ids[i] = strtoll(text, &end, 10);
+        if (end == text)
+            return false;
+        text = *end == ',' ? end + 1 : end;
+    }
+    return true;
+}
+
+/* Windows on one member and across: 250 rows of group A, then 250 of B,
+ * the 451st failing (it repeats the 261st's id). Windows 1-4 (rows
+ * 1-400) stay, window 5's rows before the failing one are undone, and
+ * the rows after it are not run. */
+static void runs_on_one_member(SQLHDBC dbc, const char *ids_a, const char *ids_b)
+{
+    enum { HALF = 250, N = 2 * HALF, FAILING = 450, REPEATED = 260 };
+    SQLBIGINT ids[N];
+    SQLUSMALLINT status[N];
+    if (!read_ids(ids_a, ids, HALF) || !read_ids(ids_b, ids + HALF, HALF)) {
+        fprintf(stderr, "FAIL: runs: %d ids of each group expected\n", HALF);
+        exit(2);
+    }
+    ids[FAILING] = ids[REPEATED];
+    SQLHSTMT st;
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)(SQLULEN)N, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, NULL);
+    fail_on(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (id, owner, balance) "
+                       "VALUES (?, 'run', 0)", SQL_NTS), SQL_HANDLE_STMT, st, "prepare");
+    SQLRETURN rc = SQLExecute(st);
+    CHECK(rc == SQL_ERROR, "runs: SQL_ERROR expected (a row failed), got %d", (int)rc);
+    int bad = 0;
+    for (int r = 0; r < N; r++) {
+        SQLUSMALLINT want = r < 400 ? SQL_PARAM_SUCCESS
+                          : r <= FAILING ? SQL_PARAM_ERROR : SQL_PARAM_UNUSED;
+        if (status[r] != want && bad++ < 3)
+            fprintf(stderr, "runs: row %d has status %d, expected %d\n", r + 1,
+                    (int)status[r], (int)want);
+    }
+    CHECK(bad == 0, "runs: %d of %d statuses wrong", bad, N);
+    SQLCHAR state[6] = "";
+    SQLLEN row = 0;
+    SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, state, NULL, NULL, 0, NULL);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_ROW_NUMBER, &row, 0, NULL);
+    CHECK(strcmp((char *)state, "23505") == 0 && row == FAILING + 1,
+          "runs: the failing row's record: %s at row %ld, expected 23505 at %d", state,
+          (long)row, FAILING + 1);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
+/* Connects to dsn, its trace written to the file trace unless NULL. */
+static SQLHDBC connect_traced(SQLHENV env, const char *dsn, const char *trace)
+{
+    SQLHDBC dbc;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    char connstr[512];
+    if (trace != NULL)
+        snprintf(connstr, sizeof connstr, "DSN=%s;LogLevel=3;LogFile=%s", dsn, trace);
+    else
+        snprintf(connstr, sizeof connstr, "DSN=%s", dsn);
+    fail_on(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
+                               SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, dbc, "connect");
+    return dbc;
+}
+
 int main(int argc, char **argv)
 {
+    bool runs = argc == 5 && strcmp(argv[2], "runs") == 0;
     if (argc != 5) {
-        fprintf(stderr, "usage: global_arrays DSN FIRST_ID ROWS TRACE_FILE\n");
+        fprintf(stderr, "usage: global_arrays DSN FIRST_ID ROWS TRACE_FILE\n"
+                        "       global_arrays DSN runs IDS_A IDS_B\n");
         return 2;
+    }
+    SQLHENV env;
+    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (runs) {
+        SQLHDBC dbc = connect_traced(env, argv[1], NULL);
+        runs_on_one_member(dbc, argv[3], argv[4]);
+        SQLDisconnect(dbc);
+        SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+        SQLFreeHandle(SQL_HANDLE_ENV, env);
+        if (*check_failures() == 0)
+            printf("ok: windows on one member and across, statuses\n");
+        return *check_failures() == 0 ? 0 : 1;
     }
     long first = atol(argv[2]);
     int rows = atoi(argv[3]);
-    SQLHENV env;
-    SQLHDBC dbc;
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
-    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    char connstr[512];
-    snprintf(connstr, sizeof connstr, "DSN=%s;LogLevel=3;LogFile=%s", argv[1], argv[4]);
-    fail_on(SQLDriverConnect(dbc, NULL, (SQLCHAR *)connstr, SQL_NTS, NULL, 0, NULL,
-                               SQL_DRIVER_NOPROMPT), SQL_HANDLE_DBC, dbc, "connect");
+    SQLHDBC dbc = connect_traced(env, argv[1], argv[4]);
     insert_array(dbc, first, rows);
     update_counts_in_row_order(dbc, first);
     select_sets_in_row_order(dbc, first);

@@ -9,7 +9,11 @@
 # the rows the failing row's window undid ran on their owners' primaries
 # and are gone: each window of 100 rows (psqlODBC's BatchSize) is one
 # transaction across the two groups, each that committed prepared on one
-# group (PREPARE TRANSACTION), the failing one on none.
+# group (PREPARE TRANSACTION), the failing one on none. Then an array whose
+# windows go to one group's primary, across both, then to the other's:
+# consecutive windows on one member go in one pipeline (closed by one
+# ROLLBACK on that primary, which pg_stat_statements counts), and the
+# failing window alone is undone.
 # usage: global_arrays.sh GCCTL PROGRAM SPEC DIR
 GCCTL=$1
 PROGRAM=$2
@@ -98,4 +102,46 @@ for g in G1 G2; do
     echo "ok: $p ran the INSERT for exactly the $own rows group $g owns and its $back undone rows"
 done
 [ "$total" = "$want_rows" ] || fail "owners account for $total rows, not $want_rows"
+
+# Windows on one member: 250 ids of G1, then 250 of G2, found by storing
+# candidates through postgres_fdw and reading where they landed.
+sql G1N1 "INSERT INTO accounts (id, owner) SELECT g, 'scan' FROM generate_series(30000, 30999) g" >/dev/null
+ids_of() {
+    sql G1N1 "SELECT string_agg(id::text, ',' ORDER BY id) FROM (
+                SELECT a.id FROM accounts a JOIN gcluster.shards s
+                  ON s.name = a.tableoid::regclass::text
+                WHERE a.owner = 'scan' AND s.group_name = '$1' ORDER BY a.id LIMIT 250) o"
+}
+ids_a=$(ids_of G1)
+ids_b=$(ids_of G2)
+sql G1N1 "DELETE FROM accounts WHERE owner = 'scan'" >/dev/null
+for m in $(members); do
+    su_sql "$m" "SELECT pg_stat_statements_reset()" >/dev/null
+done
+out=$(run_client "$PROGRAM" gquick runs "$ids_a" "$ids_b") || fail "global_arrays runs failed: $out"
+echo "$out"
+kept=$(echo "$ids_a,$ids_b" | cut -d, -f1-400)
+got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE owner = 'run' AND id IN ($kept)")
+[ "$got" = 400 ] || fail "$got of the 400 rows of the windows before the failing one are there"
+got=$(sql G1N1 "SELECT count(*) FROM accounts WHERE owner = 'run'")
+[ "$got" = 400 ] || fail "$got rows stored by the runs' array, not 400: the failing window stayed"
+stat_calls() {
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '$2'"
+}
+prepares=0
+for g in G1 G2; do
+    p=$(primary_of "$g")
+    # G1 ran its 250 rows; G2 its rows up to the failing one (the
+    # failing window's undone ones too), the failing one not completing.
+    want=$([ "$g" = G1 ] && echo 250 || echo 200)
+    got=$(stat_calls "$p" 'INSERT INTO accounts (id, owner, balance)%')
+    [ "$got" = "$want" ] || fail "$p ran the runs' INSERT $got times, not $want"
+    # A pipeline of batches ends with a ROLLBACK (of a failed batch, or
+    # of none); the window across groups ends in two phases instead.
+    got=$(stat_calls "$p" 'ROLLBACK')
+    [ "$got" = 1 ] || fail "$p ran $got ROLLBACKs: its windows went in $got pipelines, not 1"
+    prepares=$((prepares + $(stat_calls "$p" "PREPARE TRANSACTION ''gcx:%")))
+    echo "ok: $p ran $want rows of the runs' array, its windows in one pipeline"
+done
+[ "$prepares" = 1 ] || fail "$prepares PREPARE TRANSACTION for the one window across groups"
 echo PASS
