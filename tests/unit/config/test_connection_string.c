@@ -202,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_bad_value_in_string_fails_with_HY024),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    unlink(ini);    /* the driver manager's lookups may have made it */
     rmdir(dir);
     return failed;
 }
