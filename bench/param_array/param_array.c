@@ -3,14 +3,15 @@
  * pipeline, per batch) into an empty table (run.sh creates it and runs this
  * program for each client, mode and repetition).
  *
- *   param_array odbc  CONNSTR  each-row|each-batch ROWS BATCH
- *   param_array libpq CONNINFO each-row|each-batch ROWS BATCH
- *   param_array libpq-owners CONNINFO_FILE,OWNERS_FILE each-row|each-batch ROWS BATCH
+ *   param_array odbc  CONNSTR  each-row|each-batch|described ROWS BATCH
+ *   param_array libpq CONNINFO each-row|each-batch|described ROWS BATCH
+ *   param_array libpq-owners CONNINFO_FILE,OWNERS_FILE each-row|each-batch|described ROWS BATCH
  *
  * libpq-owners: a sharded table, each row sent to its owner group's
  * primary (run_global.sh). 
  * each-row: autocommit, every row its own transaction; each-batch: one
- * transaction per batch. Prints one line: "<rows per second> <rows>
+ * transaction per batch; described: each-row, the ODBC clients describing
+ * the parameters first. Prints one line: "<rows per second> <rows>
  * <seconds> <client CPU microseconds per row>".
  */
 #include <stdio.h>
@@ -22,7 +23,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: param_array odbc|libpq|libpq-owners CONNECTION each-row|each-batch "
+    fprintf(stderr, "usage: param_array odbc|libpq|libpq-owners CONNECTION each-row|each-batch|described "
                     "ROWS BATCH\n");
     return 2;
 }
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
         mode = COMMIT_EACH_ROW;
     else if (strcmp(mode_name, "each-batch") == 0)
         mode = COMMIT_EACH_BATCH;
+    else if (strcmp(mode_name, "described") == 0)
+        mode = COMMIT_EACH_ROW_DESCRIBED;
     else
         return usage();
     if (rows <= 0 || batch <= 0 || batch > rows)

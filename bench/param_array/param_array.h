@@ -12,6 +12,10 @@
 typedef enum {
     COMMIT_EACH_ROW,      /* autocommit: every row its own transaction */
     COMMIT_EACH_BATCH,    /* one transaction per batch (autocommit off) */
+    COMMIT_EACH_ROW_DESCRIBED, /* autocommit, the ODBC clients describing the
+                                  parameters first (SQLDescribeParam, as pyodbc's
+                                  fast_executemany): psqlODBC then runs the
+                                  array row by row; libpq as each-row */
 } commit_mode;
 
 typedef struct batch_client batch_client;

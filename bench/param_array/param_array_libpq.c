@@ -46,7 +46,7 @@ static bool read_sync(pq_client *c)
 static bool pq_insert_batch(batch_client *base, int first, int n)
 {
     pq_client *c = (pq_client *)base;
-    bool each_row = c->mode == COMMIT_EACH_ROW;
+    bool each_row = c->mode != COMMIT_EACH_BATCH;
     for (int i = 0; i < n; i++) {
         char id[16], name[BATCH_NAME_MAX], qty[16];
         snprintf(id, sizeof id, "%d", first + i);

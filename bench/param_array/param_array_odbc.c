@@ -76,6 +76,12 @@ static bool odbc_setup(odbc_client *c)
         return odbc_fail(SQL_HANDLE_STMT, s, "SQLSetStmtAttr");
     if (!SQL_SUCCEEDED(SQLPrepare(s, (SQLCHAR *)BATCH_INSERT_SQL_ODBC, SQL_NTS)))
         return odbc_fail(SQL_HANDLE_STMT, s, "SQLPrepare");
+    for (SQLUSMALLINT p = 1; c->mode == COMMIT_EACH_ROW_DESCRIBED && p <= 3; p++) {
+        SQLSMALLINT type, digits, nullable;
+        SQLULEN size;
+        if (!SQL_SUCCEEDED(SQLDescribeParam(s, p, &type, &size, &digits, &nullable)))
+            return odbc_fail(SQL_HANDLE_STMT, s, "SQLDescribeParam");
+    }
     if (!SQL_SUCCEEDED(SQLBindParameter(s, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0,
                                         c->ids, 0, NULL)) ||
         !SQL_SUCCEEDED(SQLBindParameter(s, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR,

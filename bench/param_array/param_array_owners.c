@@ -54,7 +54,7 @@ static bool read_answer(PGconn *conn, bool want_sync)
 static bool owners_insert_batch(batch_client *base, int first, int n)
 {
     owners_client *c = (owners_client *)base;
-    bool each_row = c->mode == COMMIT_EACH_ROW;
+    bool each_row = c->mode != COMMIT_EACH_BATCH;
     memset(c->queued, 0, (size_t)c->n_groups * sizeof *c->queued);
     for (int i = 0; i < n; i++) {
         long id_value = first + i;

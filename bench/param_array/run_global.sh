@@ -7,8 +7,10 @@
 # commit each BatchSize rows, psqlODBC's batches; libpq commits and syncs
 # after every row) and each-batch (autocommit
 # off, a COMMIT per execution: a global transaction over every group,
-# committed with two phases; libpq syncs once per batch on each session),
-# through
+# committed with two phases; libpq syncs once per batch on each session);
+# MODES=described is each-row with the ODBC clients describing the
+# parameters first (SQLDescribeParam, as pyodbc's fast_executemany does),
+# after which psqlODBC runs each array row by row, through
 #   gcodbc-global  this build's driver, global connection: one prepared
 #                  INSERT, a column-wise parameter array of BATCH rows per
 #                  SQLExecute (each row routed to its owner's primary,
@@ -26,7 +28,7 @@
 #
 #   bench/param_array/run_global.sh [BUILD_DIR]     (default: build)
 #   environment: ROWS (100000), BATCH (1000), REPS (5),
-#                MODES ("each-row each-batch"), CLIENTS (all three)
+#                MODES ("each-row each-batch"; also "described"), CLIENTS (all three)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

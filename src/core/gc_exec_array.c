@@ -481,18 +481,27 @@ static int members_of_rows(const array_run *a, SQLULEN first, SQLULEN end)
     return member;
 }
 
-/* Drops the routing but the members noted: the rows' values, their
- * fates, a row that stopped it and the diagnostics, which all come again
- * when each window is routed. */
-static void forget_routing(array_run *a)
+/* Drops row r's result, its row count taken off the total. */
+static void drop_answer(array_run *a, SQLULEN r)
 {
-    for (SQLULEN r = 0; r < a->rows; r++) {
+    PGresult *kept = a->answers[r];
+    if (kept != NULL && PQresultStatus(kept) == PGRES_COMMAND_OK && PQcmdTuples(kept)[0] != '\0')
+        a->total -= atol(PQcmdTuples(kept));
+    PQclear(kept);
+    a->answers[r] = NULL;
+}
+
+/* Drops what the rows first .. end - 1 became: their values, fates and
+ * results, so that they can be routed and sent again; the members noted
+ * stay. */
+static void forget_rows(array_run *a, SQLULEN first, SQLULEN end)
+{
+    for (SQLULEN r = first; r < end; r++) {
         gc_exec_free_values(a->values[r], a->s->nparams);
         a->values[r] = NULL;
+        drop_answer(a, r);
         a->fate[r] = ROW_SKIPPED;
     }
-    a->stopped = false;
-    gc_diag_clear(&a->s->h.diag);
 }
 
 /* A global connection's rows: every row routed first (nothing is in
@@ -515,7 +524,9 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
         note_members(a);
         if (members_of_rows(a, a->first, a->end) == SEVERAL_MEMBERS) {
             /* Nothing was sent: run_windows routes each window again. */
-            forget_routing(a);
+            forget_rows(a, 0, a->rows);
+            a->stopped = false;
+            gc_diag_clear(&s->h.diag);
             a->windowed = true;
             return;
         }
@@ -653,12 +664,7 @@ static void undo_batch(array_run *a, int l, SQLULEN first, SQLULEN last)
         if ((a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO) ||
             (l != ANY_LANE && a->lane_of != NULL && a->lane_of[r] != l))
             continue;
-        PGresult *kept = a->answers[r];
-        if (kept != NULL && PQresultStatus(kept) == PGRES_COMMAND_OK &&
-            PQcmdTuples(kept)[0] != '\0')
-            a->total -= atol(PQcmdTuples(kept));
-        PQclear(kept);
-        a->answers[r] = NULL;
+        drop_answer(a, r);
         a->fate[r] = ROW_FAILED;
     }
 }
@@ -1146,6 +1152,83 @@ static SQLULEN end_of_run(const array_run *a, SQLULEN first, SQLULEN size, bool 
     return end;
 }
 
+/* Runs the rows first .. end - 1 (a run of end_of_run's): across groups
+ * as one transaction, ended as SQLEndTran ends one. Returns the row whose
+ * window failed (first_failed_row; first when the commit failed, with
+ * *commit_failed), end when all went well. */
+static SQLULEN run_rows(array_run *a, SQLULEN first, SQLULEN end, bool across,
+                        bool *commit_failed)
+{
+    a->first = first;
+    a->end = end;
+    a->n_lanes = 0;
+    memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
+    SQLULEN size = a->batch_size;
+    if (across)
+        open_window_transaction(a);
+    gc_error err;
+    gc_error_clear(&err);
+    route_and_queue_rows(a, &err);
+    if (a->spans) {
+        /* Routed apart from the others only now: not run here. */
+        gc_error across_groups;
+        gc_error_set(&across_groups, "HY000", 0, "a row of the window is a write "
+                     "across groups, which a parameter array runs only from its first row");
+        gc_diag_add_error_at(&a->s->h.diag, &across_groups, (SQLLEN)first + 1,
+                             SQL_NO_COLUMN_NUMBER);
+        a->spans = false;
+        a->stopped = true;
+    }
+    collect_lanes(a);
+    finish_per_member(a);
+    SQLULEN failed_at = first_failed_row(a);
+    *commit_failed = across && !end_window_transaction(a, failed_at == end) &&
+                     failed_at == end;
+    a->in_transaction = false;
+    a->batch_size = size;
+    return *commit_failed ? first : failed_at;
+}
+
+/* How rows tried together went (try_rows_together). */
+typedef enum together_outcome {
+    TOGETHER_COMMITTED,      /* all ran and committed */
+    TOGETHER_UNDONE,         /* a row failed or a session broke before the
+                                commit: nothing of them stays */
+    TOGETHER_COMMIT_FAILED,  /* the commit failed: undone, or not known */
+} together_outcome;
+
+/* Rows that go one window each (a statement psqlODBC runs row by row:
+ * autocommit_batch_size) and reach several members: the rows first ..
+ * end - 1 are tried as one transaction across groups, which gives what
+ * running them one by one gives when none fails, without a round trip
+ * at each change of member. When a row fails or a session breaks, the
+ * transaction is rolled back and its diagnostics dropped, and the rows
+ * go again one window at a time, so that exactly the rows before the
+ * failing one stay. */
+static together_outcome try_rows_together(array_run *a, SQLULEN first, SQLULEN end)
+{
+    gc_stmt *s = a->s;
+    gc_diag kept = s->h.diag;
+    gc_diag_init(&s->h.diag);
+    bool commit_failed;
+    SQLULEN failed_at = run_rows(a, first, end, true, &commit_failed);
+    if (failed_at == end || commit_failed) {
+        gc_diag_move_at(&kept, &s->h.diag, SQL_NO_ROW_NUMBER);
+        gc_diag_free(&s->h.diag);
+        s->h.diag = kept;
+        return commit_failed ? TOGETHER_COMMIT_FAILED : TOGETHER_COMMITTED;
+    }
+    gc_trace_write(s->conn->trace, GC_TRACE_INFO, "row %lu failed with rows %lu-%lu tried "
+                   "as one transaction: they go again a window at a time",
+                   (unsigned long)failed_at + 1, (unsigned long)first + 1, (unsigned long)end);
+    gc_diag_free(&s->h.diag);
+    s->h.diag = kept;
+    forget_rows(a, first, end);
+    a->stopped = a->lost = a->server_failed = false;
+    a->parse_reported = a->type_refused = false;
+    return TOGETHER_UNDONE;
+}
+
 /*
  * A global autocommit array whose rows reach several members runs window
  * by window, so that each window of batch_size rows is one transaction,
@@ -1153,45 +1236,37 @@ static SQLULEN end_of_run(const array_run *a, SQLULEN first, SQLULEN size, bool 
  * member go as that member's batches (consecutive ones on the same member
  * in one round trip); a window that reaches several runs as a transaction
  * across groups (the rows on their owners, two steps) and commits in two
- * phases. A window that fails (a row, its commit, a session) is undone on
- * every member and ends the array: the rows after it are not run.
+ * phases. Windows of one row are tried BatchSize rows together first
+ * (try_rows_together). A window that fails (a row, its commit, a
+ * session) is undone on every member and ends the array: the rows after
+ * it are not run.
  */
 static void run_windows(array_run *a)
 {
     gc_conn *c = a->s->conn;
     SQLULEN size = a->batch_size;
-    gc_error err;
-    gc_error_clear(&err);
+    SQLULEN together = c->psqlodbc_batch_size;    /* rows tried together */
+    SQLULEN one_by_one_until = 0;    /* rows tried together that failed */
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "the array's rows reach several members: "
                    "a transaction per window of %lu rows", (unsigned long)size);
     for (SQLULEN first = 0; first < a->rows; first = a->end) {
-        bool across;
-        a->first = first;
-        a->end = end_of_run(a, first, size, &across);
-        a->n_lanes = 0;
-        memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
-        if (across)
-            open_window_transaction(a);
-        route_and_queue_rows(a, &err);
-        if (a->spans) {
-            /* Routed apart from the others only now: not run here. */
-            gc_error across_groups;
-            gc_error_set(&across_groups, "HY000", 0, "a row of the window is a write "
-                         "across groups, which a parameter array runs only from its "
-                         "first row");
-            gc_diag_add_error_at(&a->s->h.diag, &across_groups, (SQLLEN)a->first + 1,
-                                 SQL_NO_COLUMN_NUMBER);
-            a->spans = false;
-            a->stopped = true;
+        bool across, commit_failed = false;
+        SQLULEN failed_at;
+        SQLULEN end = window_end(a, first, together);
+        if (size == 1 && together > 1 && first >= one_by_one_until &&
+            members_of_rows(a, first, end) == SEVERAL_MEMBERS) {
+            together_outcome outcome = try_rows_together(a, first, end);
+            if (outcome == TOGETHER_COMMITTED)
+                continue;
+            if (outcome == TOGETHER_COMMIT_FAILED) {
+                undo_batch(a, ANY_LANE, first, end - 1);
+                a->stopped = true;
+                break;
+            }
+            one_by_one_until = end;
         }
-        collect_lanes(a);
-        finish_per_member(a);
-        SQLULEN failed_at = first_failed_row(a);
-        if (across && !end_window_transaction(a, failed_at == a->end) &&
-            failed_at == a->end)
-            failed_at = a->first;    /* its commit failed */
-        a->in_transaction = false;
-        a->batch_size = size;
+        end = end_of_run(a, first, size, &across);
+        failed_at = run_rows(a, first, end, across, &commit_failed);
         if (failed_at < a->end) {
             /* The windows before the failing row's committed. */
             SQLULEN window = failed_at - failed_at % size;

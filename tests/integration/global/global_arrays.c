@@ -20,7 +20,9 @@
  *   inserts 250 ids of group A's (comma list), then 250 of B's, the 451st
  *   row repeating the 261st's id (23505): windows 1-2 go to A's primary,
  *   3 across the groups, 4-5 to B's; checks that windows 1-4 ran and 5
- *   was undone, the rows after the failing one unused.
+ *   was undone, the rows after the failing one unused. Then, described
+ *   first (SQLDescribeParam: psqlODBC runs it row by row), 200 rows
+ *   alternating A's ids 251-350 and B's 251-350: all stored.
  */
 #include <sql.h>
 #include <sqlext.h>
@@ -244,6 +246,39 @@ static void runs_on_one_member(SQLHDBC dbc, const char *ids_a, const char *ids_b
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
+/* A described INSERT (windows of one row, as psqlODBC runs it row by
+ * row) of 200 rows alternating between the groups: every row stored;
+ * the servers say how (global_arrays.sh). */
+static void described_rows_alternating(SQLHDBC dbc, const char *ids_a, const char *ids_b)
+{
+    enum { USED = 250, HALF = 100, N = 2 * HALF };
+    SQLBIGINT a[USED + HALF], b[USED + HALF], ids[N];
+    SQLUSMALLINT status[N];
+    if (!read_ids(ids_a, a, USED + HALF) || !read_ids(ids_b, b, USED + HALF)) {
+        fprintf(stderr, "FAIL: described: %d ids of each group expected\n", USED + HALF);
+        exit(2);
+    }
+    for (int r = 0; r < N; r++)
+        ids[r] = r % 2 == 0 ? a[USED + r / 2] : b[USED + r / 2];
+    SQLHSTMT st;
+    fail_on(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc, "alloc");
+    fail_on(SQLPrepare(st, (SQLCHAR *)"INSERT INTO accounts (owner, id) VALUES ('described', ?)",
+                       SQL_NTS), SQL_HANDLE_STMT, st, "prepare");
+    SQLSMALLINT type = 0, digits = 0, nullable = 0;
+    SQLULEN size = 0;
+    fail_on(SQLDescribeParam(st, 1, &type, &size, &digits, &nullable), SQL_HANDLE_STMT, st,
+            "describe");
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)(SQLULEN)N, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0, ids, 0, NULL);
+    fail_on(SQLExecute(st), SQL_HANDLE_STMT, st, "described array");
+    int ran = 0;
+    for (int r = 0; r < N; r++)
+        ran += status[r] == SQL_PARAM_SUCCESS;
+    CHECK(ran == N, "described: %d of %d rows SQL_PARAM_SUCCESS", ran, N);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+}
+
 /* Connects to dsn, its trace written to the file trace unless NULL. */
 static SQLHDBC connect_traced(SQLHENV env, const char *dsn, const char *trace)
 {
@@ -273,11 +308,12 @@ int main(int argc, char **argv)
     if (runs) {
         SQLHDBC dbc = connect_traced(env, argv[1], NULL);
         runs_on_one_member(dbc, argv[3], argv[4]);
+        described_rows_alternating(dbc, argv[3], argv[4]);
         SQLDisconnect(dbc);
         SQLFreeHandle(SQL_HANDLE_DBC, dbc);
         SQLFreeHandle(SQL_HANDLE_ENV, env);
         if (*check_failures() == 0)
-            printf("ok: windows on one member and across, statuses\n");
+            printf("ok: windows on one member and across, a described array, statuses\n");
         return *check_failures() == 0 ? 0 : 1;
     }
     long first = atol(argv[2]);

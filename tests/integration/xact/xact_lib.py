@@ -112,6 +112,26 @@ def backend_waiting(member, app, wait_event, timeout=15.0):
     fail(f"no backend of {app} waits on {wait_event} on {member} after {timeout:.0f} s")
 
 
+def tried_until_it_runs(fn, what, retry_on=lambda e: True, after_error=lambda: None,
+                        timeout=10.0):
+    """Runs fn until it succeeds (a member coming back is reconnected on
+    the connection's schedule): after an error, after_error() runs, and fn
+    is tried again 0.2 s later while retry_on(error) holds, for at most
+    timeout seconds; otherwise the test fails. Returns the number of tries."""
+    deadline = time.monotonic() + timeout
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            fn()
+            return tries
+        except pyodbc.Error as e:
+            after_error()
+            if not retry_on(e) or time.monotonic() > deadline:
+                fail(f"{what} failed ({tries} tries): {e}")
+            time.sleep(0.2)
+
+
 def kill_member(member, app):
     """kill -9 of member's postmaster, then waits (at most 10 s) until the
     backends of application app there have exited. A backend notices its

@@ -32,7 +32,7 @@ import pyodbc
 
 from xact_lib import (GROUPS, balance, begin_transfer, expect_error, fail, helper,
                       in_transaction_on, kill_member, log, nothing_left, owners, primary, relkind,
-                      restart, state_of)
+                      restart, state_of, tried_until_it_runs)
 
 APP = "xlost"
 P = {g: primary(g) for g in GROUPS}
@@ -78,20 +78,14 @@ def transfer_still_works(conn, a, b, what):
     waited for 100 ms at most), so a transfer begun before it reconnected
     fails with 08S01 and is tried again, for at most 10 s."""
     cur = conn.cursor()
-    deadline = time.monotonic() + 10
-    tries = 0
-    while True:
-        tries += 1
-        try:
-            cur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", a)
-            cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", b)
-            conn.commit()
-            break
-        except pyodbc.Error as e:
-            conn.rollback()
-            if state_of(e)[0] != "08S01" or time.monotonic() > deadline:
-                fail(f"{what}: the next transfer failed ({tries} tries): {e}")
-            time.sleep(0.2)
+
+    def transfer():
+        cur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", a)
+        cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", b)
+        conn.commit()
+    tries = tried_until_it_runs(transfer, f"{what}: the next transfer",
+                                retry_on=lambda e: state_of(e)[0] == "08S01",
+                                after_error=conn.rollback)
     if balance("G1", a) != 99 or balance("G2", b) != 101:
         fail(f"{what}: the next transfer did not commit on both groups")
     figures.append(f"{what} the next transfer committed at try {tries}")

@@ -1,0 +1,136 @@
+"""A global autocommit parameter array loses a member in the middle of its
+rows (kill -9 of G2's primary's postmaster): docs/parameter-arrays.md,
+"Transactions", and docs/failover.md.
+
+usage: xact_array_window_lost.py DSN HELPER FAILOVER_MD   (run by fault_clients.sh)
+
+pyodbc's fast_executemany describes the INSERT's parameters first, so the
+array runs as psqlODBC runs it then: row by row, each row its own
+transaction, the first failing row ending it. On a global connection its
+rows are tried BatchSize (100) rows together, as one transaction across
+the groups, and go again one by one when that fails.
+
+(a) 1,000 accounts whose keys spread over the three groups. A trigger on
+    G2's primary holds one row of the sixth hundred (pg_sleep), and the
+    primary is killed while it waits. The execution fails; on the servers,
+    once G2's primary is back: exactly the rows before the sixth hundred's
+    first row of G2 are stored (that row could not run: its primary was
+    down), as row by row; G1's and G3's primaries ran the sixth hundred's
+    rows twice over up to that row (tried together and undone, then one by
+    one) and the rest of it once (tried together, undone); no group holds
+    a prepared transaction, a commit decision or an open transaction.
+(b) The same connection then stores the other rows with one more array,
+    once the killed member is reconnected (a single write keyed to G2
+    tried first, for at most 10 s).
+"""
+import threading
+import time
+
+import pyodbc
+
+from xact_lib import (GROUPS, backend_waiting, calls, connect, fail, helper, in_transaction_on,
+                      kill_member, log, nothing_left, owners, primary, reset_statements,
+                      restart, state_of, su, tried_until_it_runs)
+
+APP = "xarray"
+P = {g: primary(g) for g in GROUPS}
+FIRST, N, WINDOW = 100001, 1000, 100
+HELD_WINDOW = 5            # the sixth hundred, rows 501-600
+INSERT = "INSERT INTO accounts (id, balance) VALUES (?, ?)"
+
+# Each key's owner, read from the servers: the candidates stored through
+# postgres_fdw, their groups read, then removed.
+helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({FIRST}, "
+                      f"{FIRST + N - 1}) g")
+owner = {i: g for g, ids in owners().items() for i in ids if i >= FIRST}
+held = next(i for i in range(FIRST + HELD_WINDOW * WINDOW + 20, FIRST + N)
+            if owner[i] == "G2")
+shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {held}")
+helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {FIRST}")
+windows = {g: [0] * (N // WINDOW) for g in GROUPS}
+for i, g in owner.items():
+    windows[g][(i - FIRST) // WINDOW] += 1
+if any(windows[g][w] == 0 for g in GROUPS for w in range(HELD_WINDOW + 1)):
+    fail(f"a hundred of the first six misses a group, it would not be across groups: {windows}")
+# The first row of G2 in the sixth hundred: row by row, the rows before it
+# are stored, and it fails (its primary is down by then).
+stop = next(r for r in range(HELD_WINDOW * WINDOW, N) if owner[FIRST + r] == "G2")
+log(f"rows of each group per hundred: {windows}; the held row: {held - FIRST + 1}")
+
+# The held row's shard is local on G2's primary: its trigger waits there.
+su(P["G2"], "CREATE FUNCTION public.hold_row() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$BEGIN PERFORM pg_sleep(60); RETURN NEW; END$$")
+su(P["G2"], f"CREATE TRIGGER hold_row BEFORE INSERT ON {shard} FOR EACH ROW "
+            f"WHEN (NEW.id = {held}) EXECUTE FUNCTION public.hold_row()")
+reset_statements()
+
+# ---- (a) kill -9 while a window across groups runs ----
+conn = connect(APP, autocommit=True)
+cur = conn.cursor()
+cur.fast_executemany = True
+rows = [(i, 0) for i in range(FIRST, FIRST + N)]
+outcome = {}
+
+
+def run_array():
+    try:
+        cur.executemany(INSERT, rows)
+        outcome["r"] = "ok"
+    except pyodbc.Error as e:
+        outcome["r"] = e
+
+
+t = threading.Thread(target=run_array, daemon=True)
+t.start()
+backend_waiting(P["G2"], APP, "PgSleep")
+killed_at = time.monotonic()
+kill_member(P["G2"], APP)
+t.join(60)
+if t.is_alive():
+    fail("(a) the array did not return within 60 s of the kill")
+took = time.monotonic() - killed_at
+if outcome["r"] == "ok":
+    fail("(a) the array succeeded although a member died under it")
+state = state_of(outcome["r"])[0]
+log(f"(a) the array failed {took * 1000:.0f} ms after the kill: {outcome['r']}")
+for g in ("G1", "G3"):
+    if in_transaction_on(P[g], APP):
+        fail(f"(a) {P[g]} still holds the window's transaction")
+# What G1's and G3's primaries ran (a statement that completed is counted,
+# committed or not): their rows of the first six hundreds (the sixth tried
+# together, then undone), and again one by one their rows of the sixth
+# hundred before the row that stopped it.
+for g in ("G1", "G3"):
+    again = sum(1 for r in range(HELD_WINDOW * WINDOW, stop) if owner[FIRST + r] == g)
+    want = sum(windows[g][:HELD_WINDOW + 1]) + again
+    got = calls(P[g], "INSERT INTO accounts (id, balance) VALUES%")
+    if got != want:
+        fail(f"(a) {P[g]} ran the INSERT {got} times, expected {want}: its rows of the first "
+             f"six hundreds, and {again} of them again one by one")
+restart(P["G2"])
+su(P["G2"], "DROP FUNCTION public.hold_row() CASCADE")
+stored = helper("app", "G1N1", f"SELECT count(*), coalesce(max(id), 0) FROM accounts "
+                               f"WHERE id >= {FIRST}").split()
+if stored != [str(stop), str(FIRST + stop - 1)]:
+    fail(f"(a) stored rows (count, highest id): {stored}, expected the {stop} rows before "
+         f"row {stop + 1}, the sixth hundred's first of G2, up to id {FIRST + stop - 1}")
+nothing_left("(a)")
+log(f"ok (a): G2's primary killed under row {held - FIRST + 1}: the array failed ({state}); "
+    f"the {stop} rows before row {stop + 1} (the first of G2 after the first five hundred) "
+    "stored, as row by row; the sixth hundred tried together was undone on G1 and G3; no "
+    "prepared transaction or decision kept")
+
+# ---- (b) the same connection, once the member is back ----
+g2_key = next(i for i in range(FIRST, FIRST + stop) if owner[i] == "G2")
+tries = tried_until_it_runs(
+    lambda: cur.execute("UPDATE accounts SET balance = balance WHERE id = ?", g2_key),
+    "(b) a write keyed to G2 after the restart")
+cur.executemany(INSERT, rows[stop:])
+stored = helper("app", "G1N1", f"SELECT count(*) FROM accounts WHERE id >= {FIRST}")
+if stored != str(N):
+    fail(f"(b) {stored} rows stored after the second array, expected {N}")
+nothing_left("(b)")
+conn.close()
+log(f"ok (b): after the restart (a write keyed to G2 ran at try {tries}) the same "
+    f"connection stored the other {N - stop} rows")
+log(f"figures: kill -9 -> the array's error: {took * 1000:.0f} ms")
