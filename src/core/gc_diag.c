@@ -309,6 +309,14 @@ bool gc_diag_has_records(const gc_diag *d)
     return d->count > 0;
 }
 
+bool gc_diag_has_sqlstate(const gc_diag *d, const char *sqlstate)
+{
+    for (int i = 0; i < d->count; i++)
+        if (strcmp(d->records[i].sqlstate, sqlstate) == 0)
+            return true;
+    return false;
+}
+
 /* ODBC: the class is "ISO 9075" unless it is IM (ODBC's own class). */
 const char *gc_diag_class_origin(const char *sqlstate)
 {

@@ -84,6 +84,8 @@ void gc_diag_join_notices(gc_diag *d);
  * same notice from every group of a cluster-wide statement is said once. */
 void gc_diag_drop_repeats(gc_diag *d, int from);
 bool gc_diag_has_records(const gc_diag *d);
+/* Whether a record of d has the SQLSTATE sqlstate. */
+bool gc_diag_has_sqlstate(const gc_diag *d, const char *sqlstate);
 
 /* SQL_DIAG_CLASS_ORIGIN / SQL_DIAG_SUBCLASS_ORIGIN of a SQLSTATE:
  * "ISO 9075" or "ODBC 3.0" (static strings). */

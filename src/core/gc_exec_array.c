@@ -128,6 +128,8 @@ typedef struct gc_array_run {
                                 row by row instead (nothing was sent) */
     bool windowed;           /* global autocommit rows reach several members: the
                                 array runs window by window (run_windows) */
+    bool commit_unknown;     /* ... a window's commit failed with its outcome not
+                                known (08007); otherwise nothing of it applied */
     int *member_of;          /* ... each row's member, as routed before; owned */
 } array_run;
 
@@ -1107,7 +1109,8 @@ static void open_window_transaction(array_run *a)
 
 /* Ends the window's transaction as SQLEndTran does (in two phases when it
  * wrote in several groups), and autocommit is on again; what that says is
- * the window's last row's. False when it did not commit. */
+ * the window's last row's. False when it did not commit (with
+ * a->commit_unknown when whether it did is not known). */
 static bool end_window_transaction(array_run *a, bool commit)
 {
     gc_stmt *s = a->s;
@@ -1116,6 +1119,7 @@ static bool end_window_transaction(array_run *a, bool commit)
     gc_diag_init(&c->h.diag);
     bool committed = SQL_SUCCEEDED(c->kind->end_tran(c, commit)) && commit;
     c->autocommit = true;
+    a->commit_unknown = commit && !committed && gc_diag_has_sqlstate(&c->h.diag, "08007");
     gc_diag_move_at(&s->h.diag, &c->h.diag, (SQLLEN)a->end);
     gc_diag_free(&c->h.diag);
     c->h.diag = outer;
@@ -1192,9 +1196,9 @@ static SQLULEN run_rows(array_run *a, SQLULEN first, SQLULEN end, bool across,
 /* How rows tried together went (try_rows_together). */
 typedef enum together_outcome {
     TOGETHER_COMMITTED,      /* all ran and committed */
-    TOGETHER_UNDONE,         /* a row failed or a session broke before the
-                                commit: nothing of them stays */
-    TOGETHER_COMMIT_FAILED,  /* the commit failed: undone, or not known */
+    TOGETHER_UNDONE,         /* a row failed, a session broke, or the commit
+                                was refused: nothing of them stays */
+    TOGETHER_UNKNOWN,        /* whether the commit applied is not known (08007) */
 } together_outcome;
 
 /* Rows that go one window each (a statement psqlODBC runs row by row:
@@ -1202,9 +1206,10 @@ typedef enum together_outcome {
  * end - 1 are tried as one transaction across groups, which gives what
  * running them one by one gives when none fails, without a round trip
  * at each change of member. When a row fails or a session breaks, the
- * transaction is rolled back and its diagnostics dropped, and the rows
- * go again one window at a time, so that exactly the rows before the
- * failing one stay. */
+ * transaction is rolled back (when its commit is refused, nothing of it
+ * applied either), its diagnostics are dropped, and the rows go again
+ * one window at a time, so that exactly the rows before the failing one
+ * stay. */
 static together_outcome try_rows_together(array_run *a, SQLULEN first, SQLULEN end)
 {
     gc_stmt *s = a->s;
@@ -1212,15 +1217,16 @@ static together_outcome try_rows_together(array_run *a, SQLULEN first, SQLULEN e
     gc_diag_init(&s->h.diag);
     bool commit_failed;
     SQLULEN failed_at = run_rows(a, first, end, true, &commit_failed);
-    if (failed_at == end || commit_failed) {
+    if (failed_at == end || (commit_failed && a->commit_unknown)) {
         gc_diag_move_at(&kept, &s->h.diag, SQL_NO_ROW_NUMBER);
         gc_diag_free(&s->h.diag);
         s->h.diag = kept;
-        return commit_failed ? TOGETHER_COMMIT_FAILED : TOGETHER_COMMITTED;
+        return commit_failed ? TOGETHER_UNKNOWN : TOGETHER_COMMITTED;
     }
-    gc_trace_write(s->conn->trace, GC_TRACE_INFO, "row %lu failed with rows %lu-%lu tried "
-                   "as one transaction: they go again a window at a time",
-                   (unsigned long)failed_at + 1, (unsigned long)first + 1, (unsigned long)end);
+    gc_trace_write(s->conn->trace, GC_TRACE_INFO, "rows %lu-%lu tried as one transaction "
+                   "did not commit (%s): they go again a window at a time",
+                   (unsigned long)first + 1, (unsigned long)end,
+                   commit_failed ? "its commit was refused" : "a row failed");
     gc_diag_free(&s->h.diag);
     s->h.diag = kept;
     forget_rows(a, first, end);
@@ -1258,7 +1264,7 @@ static void run_windows(array_run *a)
             together_outcome outcome = try_rows_together(a, first, end);
             if (outcome == TOGETHER_COMMITTED)
                 continue;
-            if (outcome == TOGETHER_COMMIT_FAILED) {
+            if (outcome == TOGETHER_UNKNOWN) {
                 undo_batch(a, ANY_LANE, first, end - 1);
                 a->stopped = true;
                 break;

@@ -26,7 +26,10 @@ usage: failover.py DSN HELPER   (HELPER: the script failover.sh writes)
     SIGSTOP, so a connect to it is accepted by the kernel and never
     answered; with ReconnectInterval=1 and ConnectTimeout=5, keyed reads of
     G1 for 6.5 s (while its reconnect attempts are due; the first one
-    times out) each stay far below ConnectTimeout (slowest under 500 ms);
+    times out) each stay far below ConnectTimeout: the statement that
+    starts a reconnect waits at most the member's reconnect grace (100 ms,
+    or three times its last handshake, never more than 1 s: docs/failover.md),
+    so the slowest must stay under 1.5 s;
     after SIGCONT it serves routed statements again within
     ReconnectInterval + ConnectTimeout + 1 s, with the connection's SET
     replayed on the new session.
@@ -516,9 +519,11 @@ if errors:
     fail(f"(g) {errors} errors reached the application while G2N2 was frozen")
 print(f"(g) {reads} keyed reads of G1 in {FROZEN_FOR} s while G2N2 was frozen: slowest "
       f"{slowest_4s * 1000:.0f} ms in the first 4 s, {slowest * 1000:.0f} ms in all")
-if slowest > 0.5:
+# The grace is at most 1 s (3x a handshake measured on this loaded machine
+# may pass 100 ms); half a second more for the read itself under load.
+if slowest > 1.5:
     fail(f"(g) a statement waited {slowest * 1000:.0f} ms for a down member's reconnect "
-         f"(ConnectTimeout={CONNECT_TIMEOUT}); expected under 500 ms")
+         f"(ConnectTimeout={CONNECT_TIMEOUT}); expected under the 1 s grace's 1.5 s")
 with open(trace, errors="replace") as f:
     expired = [ln for ln in f if "member G2N2 still down" in ln and "timeout expired" in ln]
 if not expired:

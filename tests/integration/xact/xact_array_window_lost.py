@@ -22,6 +22,12 @@ the groups, and go again one by one when that fails.
 (b) The same connection then stores the other rows with one more array,
     once the killed member is reconnected (a single write keyed to G2
     tried first, for at most 10 s).
+(c) A commit the servers refuse: 300 more accounts, a deferred constraint
+    trigger on G3's primary refusing one row of the second hundred when
+    its transaction commits. The hundred tried together cannot commit
+    (its PREPARE TRANSACTION is refused, nothing applied), so its rows go
+    one by one: exactly the rows before the refused one are stored, as
+    row by row, and the first hundred stays.
 """
 import threading
 import time
@@ -130,7 +136,44 @@ stored = helper("app", "G1N1", f"SELECT count(*) FROM accounts WHERE id >= {FIRS
 if stored != str(N):
     fail(f"(b) {stored} rows stored after the second array, expected {N}")
 nothing_left("(b)")
-conn.close()
 log(f"ok (b): after the restart (a write keyed to G2 ran at try {tries}) the same "
     f"connection stored the other {N - stop} rows")
+
+# ---- (c) the commit of rows tried together refused ----
+FIRST2, N2 = 200001, 300
+helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({FIRST2}, "
+                      f"{FIRST2 + N2 - 1}) g")
+owner2 = {i: g for g, ids in owners().items() for i in ids if i >= FIRST2}
+refused = next(i for i in range(FIRST2 + 120, FIRST2 + 200) if owner2[i] == "G3")
+shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {refused}")
+helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {FIRST2}")
+su(P["G3"], "CREATE FUNCTION public.refuse_row() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$BEGIN RAISE EXCEPTION 'row % refused at commit', NEW.id; END$$")
+su(P["G3"], f"CREATE CONSTRAINT TRIGGER refuse_row AFTER INSERT ON {shard} DEFERRABLE "
+            f"INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.id = {refused}) "
+            "EXECUTE FUNCTION public.refuse_row()")
+reset_statements()
+try:
+    cur.executemany(INSERT, [(i, 0) for i in range(FIRST2, FIRST2 + N2)])
+    fail("(c) the array succeeded although a row's commit is refused")
+except pyodbc.Error as e:
+    state = state_of(e)[0]
+su(P["G3"], "DROP FUNCTION public.refuse_row() CASCADE")
+before = refused - FIRST2
+stored = helper("app", "G1N1", f"SELECT count(*), coalesce(max(id), 0) FROM accounts "
+                               f"WHERE id >= {FIRST2}").split()
+if stored != [str(before), str(refused - 1)]:
+    fail(f"(c) stored rows (count, highest id): {stored}, expected the {before} rows before "
+         f"the refused row {before + 1}, up to id {refused - 1}")
+# G1's primary: its rows of the first hundred once, of the second hundred
+# once tried together (undone) and again one by one before the refused row.
+g1 = [i for i in range(FIRST2, FIRST2 + 200) if owner2[i] == "G1"]
+want = len(g1) + sum(1 for i in g1 if FIRST2 + 100 <= i < refused)
+got = calls(P["G1"], "INSERT INTO accounts (id, balance) VALUES%")
+if got != want:
+    fail(f"(c) {P['G1']} ran the INSERT {got} times, expected {want}")
+nothing_left("(c)")
+conn.close()
+log(f"ok (c): the commit of rows 101-200 tried together was refused ({state}); they went "
+    f"again one by one: the {before} rows before row {before + 1} stored, as row by row")
 log(f"figures: kill -9 -> the array's error: {took * 1000:.0f} ms")
