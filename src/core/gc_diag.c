@@ -213,6 +213,23 @@ void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row)
     from->count = 0;
 }
 
+void gc_diag_set_aside(gc_diag *d, gc_diag *kept)
+{
+    *kept = *d;
+    gc_diag_init(d);
+}
+
+bool gc_diag_take_back(gc_diag *d, gc_diag *kept, gc_diag *to, SQLLEN row)
+{
+    gc_diag added = *d;
+    *d = *kept;
+    bool any = gc_diag_has_records(&added);
+    if (to != NULL)
+        gc_diag_move_at(to, &added, row);
+    gc_diag_free(&added);
+    return any;
+}
+
 /* A server notice keeps the server's own SQLSTATE (00000 for RAISE NOTICE,
  * 01P01 for a deprecation warning), its wording and native error -1 as
  * psqlODBC gives them: programs moving from it (and pyodbc's messages)

@@ -70,6 +70,13 @@ void gc_diag_end_statement_call(gc_diag *d, const char *context);
 /* Moves every record of `from` into `to`; those about no row become
  * about row `row` (1-based). `from` is left empty. */
 void gc_diag_move_at(gc_diag *to, gc_diag *from, SQLLEN row);
+/* A step whose records must be told apart from those d has:
+ * gc_diag_set_aside moves d's area into *kept and leaves d empty;
+ * gc_diag_take_back makes *kept d's area again and moves what the step
+ * added to `to` (d itself, another area; NULL drops it), those about no
+ * row becoming about row `row`. It says whether the step added a record. */
+void gc_diag_set_aside(gc_diag *d, gc_diag *kept);
+bool gc_diag_take_back(gc_diag *d, gc_diag *kept, gc_diag *to, SQLLEN row);
 /* A server notice (NOTICE, WARNING, INFO) as a record with the server's
  * own SQLSTATE (01000 when it has none), worded as psqlODBC words it:
  * "<severity>: <message>", native error -1. */

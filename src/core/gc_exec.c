@@ -904,9 +904,9 @@ static SQLRETURN continue_exec(gc_stmt *s)
         }
         s->state = idle_state(s);
         /* In an array, what this row adds to the diagnostics is about it. */
-        gc_diag outer = s->h.diag;
+        gc_diag outer = {0};
         if (rows > 1)
-            gc_diag_init(&s->h.diag);
+            gc_diag_set_aside(&s->h.diag, &outer);
         gc_param_value *pv = NULL;
         SQLRETURN rc = convert_row(s, row, &pv);
         if (rc != SQL_ERROR) {
@@ -922,15 +922,10 @@ static SQLRETURN continue_exec(gc_stmt *s)
             SQLRETURN cursors = gc_refcursor_after_exec(s);
             rc = cursors == SQL_SUCCESS ? rc : cursors;
         }
-        if (rows > 1) {
-            gc_diag of_row = s->h.diag;
-            s->h.diag = outer;
-            /* A notice the row got (a trigger's RAISE NOTICE) is a warning. */
-            if (rc == SQL_SUCCESS && gc_diag_has_records(&of_row))
-                rc = SQL_SUCCESS_WITH_INFO;
-            gc_diag_move_at(&s->exec_diag, &of_row, (SQLLEN)row + 1);
-            gc_diag_free(&of_row);
-        }
+        /* A notice the row got (a trigger's RAISE NOTICE) is a warning. */
+        if (rows > 1 && gc_diag_take_back(&s->h.diag, &outer, &s->exec_diag, (SQLLEN)row + 1) &&
+            rc == SQL_SUCCESS)
+            rc = SQL_SUCCESS_WITH_INFO;
         free_values(pv, s->nparams);
         if (s->dae != NULL) {
             for (int i = 0; i < s->nparams; i++)

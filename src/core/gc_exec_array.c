@@ -24,11 +24,12 @@
  * gets its rows in one round trip, all members at once. In autocommit,
  * rows that all go to one member get the general connection's batches in
  * one round trip; writes that reach several members go window by window
- * (run_windows): each window of batch-size rows is one transaction,
- * across groups when its rows are, so a failing row undoes its window on
- * every member and the rows after it do not run, as on a general
- * connection. Reads, and rows that may write through postgres_fdw, keep
- * one round trip: each lane's batches, a failing row ending its own lane.
+ * (gc_exec_array_windows.c): each window of batch-size rows is one
+ * transaction, across groups when its rows are, so a failing row undoes
+ * its window on every member and the rows after it do not run, as on a
+ * general connection. Reads, and rows that may write through
+ * postgres_fdw, keep one round trip: each lane's batches, a failing row
+ * ending its own lane.
  * In a transaction the rows route as the transaction's statements do
  * (the pinned member, or a joined member of the key's group), and the
  * array is one statement for the rollback level on every lane: each
@@ -42,6 +43,7 @@
  * at the end of this file.
  */
 #include "core/gc_exec_array.h"
+#include "core/gc_exec_array_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,71 +69,6 @@ enum {
     MARK_COMMIT = 2,         /* the batch's COMMIT is queued after it */
     MARK_ROLLBACK = 4,       /* a ROLLBACK after it: a later row did not convert */
 };
-
-/* What a row became. */
-typedef enum row_fate {
-    ROW_SKIPPED = 0,     /* ignored (SQL_PARAM_IGNORE) or never reached */
-    ROW_QUEUED,          /* sent; its answer decides */
-    ROW_FAILED,          /* failed: conversion, routing or the server's error */
-    ROW_RAN,             /* the server ran it */
-    ROW_RAN_WITH_INFO,   /* ran with a warning: a value's conversion, a notice */
-} row_fate;
-
-/* The pipeline of one member session: a general connection has one, a
- * global connection one per member its rows were routed to. */
-typedef struct lane {
-    gc_session *m;
-    int member;              /* the global connection's member index; -1 general */
-    bool begin_queued;       /* the driver's BEGIN goes first (manual commit) */
-    bool savepoint_queued;   /* global transaction: the array's savepoint goes first */
-    char stmt[32];           /* the statement's name: "" (unnamed) unless batched, whose
-                                BEGIN and COMMIT would replace the unnamed one */
-    bool prepare_queued;
-    bool lost;               /* the session broke */
-    bool batch_open;         /* autocommit: a batch's BEGIN is queued, its end not yet */
-    SQLULEN batch_window;    /* ... the batch's rows are of window r / batch_size */
-    SQLULEN last_queued;     /* the last row queued on the lane */
-} lane;
-
-/* One execution of an array. */
-typedef struct gc_array_run {
-    gc_stmt *s;
-    SQLULEN rows;
-    SQLULEN first, end;      /* the rows sent now: all of them, or one window
-                                (run_windows) */
-    unsigned char *fate;     /* row_fate per row; owned */
-    lane *lanes;             /* owned */
-    int n_lanes, lanes_cap;
-    int *lane_of;            /* each row's lane (lane per member); owned, NULL: lane 0 */
-    gc_param_value **values; /* global: a routed row's values until queued; owned */
-    SQLULEN batch_size;      /* autocommit: each window of this many rows is one
-                                BEGIN ... COMMIT on each lane; 0: none */
-    unsigned char *marks;    /* MARK_* per row when batched; owned */
-    bool in_transaction;     /* global connection in a transaction (two steps) */
-    int writes_mark;         /* ... its record of tables written elsewhere before
-                                the array (gc_global_joined_writes_mark) */
-    bool stopped;            /* a row failed before it was sent (conversion,
-                                routing): the rows after it were not run */
-    SQLULEN stopped_at;      /* ... that row */
-    bool writes_elsewhere;   /* global: a row's write may reach another group
-                                through postgres_fdw (gc_global_may_write_elsewhere) */
-    PGresult **answers;      /* per row, its result; then the results in row order;
-                                owned until published */
-    bool published;
-    SQLLEN total;            /* sum of the rows' row counts */
-    bool server_failed;      /* the server refused a row (or the text) */
-    bool lost;               /* a session broke */
-    bool parse_reported;     /* a refused text is reported once, not per member */
-    bool type_refused;       /* the text was refused for a declared parameter type
-                                (42804, 42883) */
-    bool spans;              /* a row is a write across groups: the array runs
-                                row by row instead (nothing was sent) */
-    bool windowed;           /* global autocommit rows reach several members: the
-                                array runs window by window (run_windows) */
-    bool commit_unknown;     /* ... a window's commit failed with its outcome not
-                                known (08007); otherwise nothing of it applied */
-    int *member_of;          /* ... each row's member, as routed before; owned */
-} array_run;
 
 /* Whether s on a global connection can have its array routed row by row
  * and sent in one pipeline per member: a plain row write or a read (a
@@ -376,23 +313,19 @@ static void route_row(array_run *a, SQLULEN r)
         a->stopped_at = r;
         return;
     }
-    gc_diag outer = s->h.diag;
-    gc_diag_init(&s->h.diag);
+    gc_diag outer;
+    gc_diag_set_aside(&s->h.diag, &outer);
     bool routed = s->conn->kind->route_statement(s, pv) == SQL_SUCCESS;
     if (routed && s->spans_groups) {
         /* It runs on every group (gc_span_exec.h), not on one lane. */
         a->spans = true;
-        gc_diag_free(&s->h.diag);
-        s->h.diag = outer;
+        gc_diag_take_back(&s->h.diag, &outer, NULL, SQL_NO_ROW_NUMBER);
         gc_exec_free_values(pv, s->nparams);
         return;
     }
     if (routed && a->in_transaction)
         routed = begin_routed_transaction(s);
-    gc_diag of_row = s->h.diag;
-    s->h.diag = outer;
-    gc_diag_move_at(&s->h.diag, &of_row, (SQLLEN)r + 1);
-    gc_diag_free(&of_row);
+    gc_diag_take_back(&s->h.diag, &outer, &s->h.diag, (SQLLEN)r + 1);
     if (!routed) {
         gc_exec_free_values(pv, s->nparams);
         a->fate[r] = ROW_FAILED;
@@ -457,32 +390,6 @@ static void route_rows(array_run *a)
     }
 }
 
-/* Notes each routed row's member (member_of; -1 for a row not routed). */
-static void note_members(array_run *a)
-{
-    for (SQLULEN r = a->first; r < a->end; r++)
-        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
-}
-
-/* members_of_rows' answers besides a member's index. */
-#define NO_MEMBER (-1)          /* no row of them was routed */
-#define SEVERAL_MEMBERS (-2)
-
-/* The one member the rows first .. end - 1 were routed to (member_of),
- * NO_MEMBER or SEVERAL_MEMBERS. */
-static int members_of_rows(const array_run *a, SQLULEN first, SQLULEN end)
-{
-    int member = NO_MEMBER;
-    for (SQLULEN r = first; r < end; r++) {
-        if (a->member_of[r] < 0)
-            continue;
-        if (member != NO_MEMBER && a->member_of[r] != member)
-            return SEVERAL_MEMBERS;
-        member = a->member_of[r];
-    }
-    return member;
-}
-
 /* Drops row r's result, its row count taken off the total. */
 static void drop_answer(array_run *a, SQLULEN r)
 {
@@ -493,10 +400,7 @@ static void drop_answer(array_run *a, SQLULEN r)
     a->answers[r] = NULL;
 }
 
-/* Drops what the rows first .. end - 1 became: their values, fates and
- * results, so that they can be routed and sent again; the members noted
- * stay. */
-static void forget_rows(array_run *a, SQLULEN first, SQLULEN end)
+void gc_exec_array_restart_rows(array_run *a, SQLULEN first, SQLULEN end)
 {
     for (SQLULEN r = first; r < end; r++) {
         gc_exec_free_values(a->values[r], a->s->nparams);
@@ -504,6 +408,8 @@ static void forget_rows(array_run *a, SQLULEN first, SQLULEN end)
         drop_answer(a, r);
         a->fate[r] = ROW_SKIPPED;
     }
+    a->stopped = a->lost = a->server_failed = false;
+    a->parse_reported = a->type_refused = false;
 }
 
 /* A global connection's rows: every row routed first (nothing is in
@@ -522,16 +428,13 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
      * docs/global-connection.md): such rows go in batches of one. */
     if (a->batch_size > 1 && a->writes_elsewhere)
         a->batch_size = 1;
-    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only) {
-        note_members(a);
-        if (members_of_rows(a, a->first, a->end) == SEVERAL_MEMBERS) {
-            /* Nothing was sent: run_windows routes each window again. */
-            forget_rows(a, 0, a->rows);
-            a->stopped = false;
-            gc_diag_clear(&s->h.diag);
-            a->windowed = true;
-            return;
-        }
+    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only &&
+        gc_exec_array_reaches_several_members(a)) {
+        /* Nothing was sent: the windows route their rows again. */
+        gc_exec_array_restart_rows(a, 0, a->rows);
+        gc_diag_clear(&s->h.diag);
+        a->windowed = true;
+        return;
     }
     if (a->stopped && a->batch_size > 0)
         fail_window_before(a, a->stopped_at);
@@ -653,18 +556,13 @@ static void read_closing_command(lane *l)
     PQclear(read_command(l));
 }
 
-/* undo_batch's lane for a window undone on every lane. */
-#define ANY_LANE (-1)
-
-/* The autocommit batch of lane l's rows first .. last was rolled back (a
- * row of it failed, its COMMIT failed, or a later row did not convert):
- * the rows of it that ran are undone with it: SQL_PARAM_ERROR, their
- * results gone. */
-static void undo_batch(array_run *a, int l, SQLULEN first, SQLULEN last)
+/* Rolled back: a row of the batch failed, its COMMIT failed, or a later
+ * row did not convert. */
+void gc_exec_array_undo_batch(array_run *a, int l, SQLULEN first, SQLULEN last)
 {
     for (SQLULEN r = first; r <= last; r++) {
         if ((a->fate[r] != ROW_RAN && a->fate[r] != ROW_RAN_WITH_INFO) ||
-            (l != ANY_LANE && a->lane_of != NULL && a->lane_of[r] != l))
+            (l != GC_ARRAY_ANY_LANE && a->lane_of != NULL && a->lane_of[r] != l))
             continue;
         drop_answer(a, r);
         a->fate[r] = ROW_FAILED;
@@ -691,7 +589,7 @@ static void end_batch_answer(array_run *a, int l_index, SQLULEN first, SQLULEN l
     }
     PQclear(r);
     if (batch_failed || (a->marks[last] & MARK_ROLLBACK) != 0)
-        undo_batch(a, l_index, first, last);
+        gc_exec_array_undo_batch(a, l_index, first, last);
 }
 
 /* Reads every answer of lane l in the order queued. A failed parse fails
@@ -977,9 +875,7 @@ static void roll_back_failed_transaction(array_run *a)
     }
 }
 
-/* Reads every lane's answers (bounded by the query timeout), leaves
- * pipeline mode, and fails the rows of lanes whose session broke. */
-static void collect_lanes(array_run *a)
+void gc_exec_array_collect_lanes(array_run *a)
 {
     gc_stmt *s = a->s;
     gc_exec_timer timer;
@@ -1058,7 +954,7 @@ static bool start_per_member(array_run *a)
     if (!a->in_transaction) {
         a->batch_size = autocommit_batch_size(a->s);
         a->marks = calloc(a->rows, 1);
-        a->member_of = calloc(a->rows, sizeof(int));    /* for run_windows */
+        a->member_of = calloc(a->rows, sizeof(int));    /* for the windows */
     }
     a->lane_of = calloc(a->rows, sizeof(int));
     a->values = calloc(a->rows, sizeof(gc_param_value *));
@@ -1075,212 +971,6 @@ static void finish_per_member(array_run *a)
     if (a->in_transaction && a->server_failed && gc_txn_rollback_level(a->s->conn) == 1)
         roll_back_failed_transaction(a);
     route_lanes_done(a);
-}
-
-/* The row whose window failed in a->first .. a->end: the first that
- * failed; when a session broke or the run stopped with none failed, the
- * last one sent (its window's end was not confirmed). a->end when the
- * run went well. */
-static SQLULEN first_failed_row(const array_run *a)
-{
-    SQLULEN last_sent = a->first;
-    for (SQLULEN r = a->first; r < a->end; r++) {
-        if (a->fate[r] == ROW_FAILED)
-            return r;
-        if (a->fate[r] != ROW_SKIPPED)
-            last_sent = r;
-    }
-    return a->lost || a->stopped ? last_sent : a->end;
-}
-
-/* Opens a window's transaction across groups. The connection's autocommit
- * is off for it, so that routing, the implicit BEGIN and SQLEndTran's
- * end_tran treat its rows as a transaction's statements, with no copy of
- * that path; no other call sees the attribute meanwhile, as the
- * connection's lock is held for the whole array. */
-static void open_window_transaction(array_run *a)
-{
-    gc_conn *c = a->s->conn;
-    c->autocommit = false;
-    a->in_transaction = true;
-    a->batch_size = 0;
-    a->writes_mark = gc_global_joined_writes_mark(c->global);
-}
-
-/* Ends the window's transaction as SQLEndTran does (in two phases when it
- * wrote in several groups), and autocommit is on again; what that says is
- * the window's last row's. False when it did not commit (with
- * a->commit_unknown when whether it did is not known). */
-static bool end_window_transaction(array_run *a, bool commit)
-{
-    gc_stmt *s = a->s;
-    gc_conn *c = s->conn;
-    gc_diag outer = c->h.diag;
-    gc_diag_init(&c->h.diag);
-    bool committed = SQL_SUCCEEDED(c->kind->end_tran(c, commit)) && commit;
-    c->autocommit = true;
-    a->commit_unknown = commit && !committed && gc_diag_has_sqlstate(&c->h.diag, "08007");
-    gc_diag_move_at(&s->h.diag, &c->h.diag, (SQLLEN)a->end);
-    gc_diag_free(&c->h.diag);
-    c->h.diag = outer;
-    return committed;
-}
-
-/* The end of the window of size rows from row first: the next window's
- * first row, or the array's end. */
-static SQLULEN window_end(const array_run *a, SQLULEN first, SQLULEN size)
-{
-    return a->rows - first > size ? first + size : a->rows;
-}
-
-/* The end of the run of windows from `first` (a multiple of size) that
- * goes as one: a window reaching several members alone; otherwise it and
- * the windows after it whose rows go to the same member (or to none),
- * which that member's pipeline takes as batches in one round trip, as a
- * general connection's. *across says which. */
-static SQLULEN end_of_run(const array_run *a, SQLULEN first, SQLULEN size, bool *across)
-{
-    SQLULEN end = window_end(a, first, size);
-    int member = members_of_rows(a, first, end);
-    *across = member == SEVERAL_MEMBERS;
-    while (!*across && end < a->rows) {
-        SQLULEN next = window_end(a, end, size);
-        int next_member = members_of_rows(a, end, next);
-        if (next_member == SEVERAL_MEMBERS ||
-            (member != NO_MEMBER && next_member != NO_MEMBER && next_member != member))
-            break;
-        if (member == NO_MEMBER)
-            member = next_member;
-        end = next;
-    }
-    return end;
-}
-
-/* Runs the rows first .. end - 1 (a run of end_of_run's): across groups
- * as one transaction, ended as SQLEndTran ends one. Returns the row whose
- * window failed (first_failed_row; first when the commit failed, with
- * *commit_failed), end when all went well. */
-static SQLULEN run_rows(array_run *a, SQLULEN first, SQLULEN end, bool across,
-                        bool *commit_failed)
-{
-    a->first = first;
-    a->end = end;
-    a->n_lanes = 0;
-    memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
-    SQLULEN size = a->batch_size;
-    if (across)
-        open_window_transaction(a);
-    gc_error err;
-    gc_error_clear(&err);
-    route_and_queue_rows(a, &err);
-    if (a->spans) {
-        /* Routed apart from the others only now: not run here. */
-        gc_error across_groups;
-        gc_error_set(&across_groups, "HY000", 0, "a row of the window is a write "
-                     "across groups, which a parameter array runs only from its first row");
-        gc_diag_add_error_at(&a->s->h.diag, &across_groups, (SQLLEN)first + 1,
-                             SQL_NO_COLUMN_NUMBER);
-        a->spans = false;
-        a->stopped = true;
-    }
-    collect_lanes(a);
-    finish_per_member(a);
-    SQLULEN failed_at = first_failed_row(a);
-    *commit_failed = across && !end_window_transaction(a, failed_at == end) &&
-                     failed_at == end;
-    a->in_transaction = false;
-    a->batch_size = size;
-    return *commit_failed ? first : failed_at;
-}
-
-/* How rows tried together went (try_rows_together). */
-typedef enum together_outcome {
-    TOGETHER_COMMITTED,      /* all ran and committed */
-    TOGETHER_UNDONE,         /* a row failed, a session broke, or the commit
-                                was refused: nothing of them stays */
-    TOGETHER_UNKNOWN,        /* whether the commit applied is not known (08007) */
-} together_outcome;
-
-/* Rows that go one window each (a statement psqlODBC runs row by row:
- * autocommit_batch_size) and reach several members: the rows first ..
- * end - 1 are tried as one transaction across groups, which gives what
- * running them one by one gives when none fails, without a round trip
- * at each change of member. When a row fails or a session breaks, the
- * transaction is rolled back (when its commit is refused, nothing of it
- * applied either), its diagnostics are dropped, and the rows go again
- * one window at a time, so that exactly the rows before the failing one
- * stay. */
-static together_outcome try_rows_together(array_run *a, SQLULEN first, SQLULEN end)
-{
-    gc_stmt *s = a->s;
-    gc_diag kept = s->h.diag;
-    gc_diag_init(&s->h.diag);
-    bool commit_failed;
-    SQLULEN failed_at = run_rows(a, first, end, true, &commit_failed);
-    if (failed_at == end || (commit_failed && a->commit_unknown)) {
-        gc_diag_move_at(&kept, &s->h.diag, SQL_NO_ROW_NUMBER);
-        gc_diag_free(&s->h.diag);
-        s->h.diag = kept;
-        return commit_failed ? TOGETHER_UNKNOWN : TOGETHER_COMMITTED;
-    }
-    gc_trace_write(s->conn->trace, GC_TRACE_INFO, "rows %lu-%lu tried as one transaction "
-                   "did not commit (%s): they go again a window at a time",
-                   (unsigned long)first + 1, (unsigned long)end,
-                   commit_failed ? "its commit was refused" : "a row failed");
-    gc_diag_free(&s->h.diag);
-    s->h.diag = kept;
-    forget_rows(a, first, end);
-    a->stopped = a->lost = a->server_failed = false;
-    a->parse_reported = a->type_refused = false;
-    return TOGETHER_UNDONE;
-}
-
-/*
- * A global autocommit array whose rows reach several members runs window
- * by window, so that each window of batch_size rows is one transaction,
- * as a general connection's batch is. Windows whose rows all go to one
- * member go as that member's batches (consecutive ones on the same member
- * in one round trip); a window that reaches several runs as a transaction
- * across groups (the rows on their owners, two steps) and commits in two
- * phases. Windows of one row are tried BatchSize rows together first
- * (try_rows_together). A window that fails (a row, its commit, a
- * session) is undone on every member and ends the array: the rows after
- * it are not run.
- */
-static void run_windows(array_run *a)
-{
-    gc_conn *c = a->s->conn;
-    SQLULEN size = a->batch_size;
-    SQLULEN together = c->psqlodbc_batch_size;    /* rows tried together */
-    SQLULEN one_by_one_until = 0;    /* rows tried together that failed */
-    gc_trace_write(c->trace, GC_TRACE_DEBUG, "the array's rows reach several members: "
-                   "a transaction per window of %lu rows", (unsigned long)size);
-    for (SQLULEN first = 0; first < a->rows; first = a->end) {
-        bool across, commit_failed = false;
-        SQLULEN failed_at;
-        SQLULEN end = window_end(a, first, together);
-        if (size == 1 && together > 1 && first >= one_by_one_until &&
-            members_of_rows(a, first, end) == SEVERAL_MEMBERS) {
-            together_outcome outcome = try_rows_together(a, first, end);
-            if (outcome == TOGETHER_COMMITTED)
-                continue;
-            if (outcome == TOGETHER_UNKNOWN) {
-                undo_batch(a, ANY_LANE, first, end - 1);
-                a->stopped = true;
-                break;
-            }
-            one_by_one_until = end;
-        }
-        end = end_of_run(a, first, size, &across);
-        failed_at = run_rows(a, first, end, across, &commit_failed);
-        if (failed_at < a->end) {
-            /* The windows before the failing row's committed. */
-            SQLULEN window = failed_at - failed_at % size;
-            undo_batch(a, ANY_LANE, window, window_end(a, window, size) - 1);
-            a->stopped = true;
-            break;
-        }
-    }
 }
 
 const gc_array_lanes gc_exec_array_per_member = {
@@ -1328,9 +1018,9 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         goto done;
     }
     if (a.windowed) {
-        run_windows(&a);
+        gc_exec_array_run_windows(&a);
     } else {
-        collect_lanes(&a);    /* reports the lanes whose session broke */
+        gc_exec_array_collect_lanes(&a);    /* reports the lanes whose session broke */
         placement->finish(&a);
     }
     /* The server refused a declared parameter type where the text uses it

@@ -65,8 +65,8 @@ typedef struct gc_array_lanes {
  * batches (docs/parameter-arrays.md). */
 extern const gc_array_lanes gc_exec_array_one_session;
 /* The global kind's: each row routed by its own values to a lane per
- * member; a sync point after each row in autocommit, two steps in a
- * transaction. */
+ * member; in autocommit batches per lane, or window by window when the
+ * rows write on several members; two steps in a transaction. */
 extern const gc_array_lanes gc_exec_array_per_member;
 
 #endif

@@ -202,8 +202,8 @@ static char *unknown_tables(const gc_desc *ird, struct gc_table_columns *cache)
 static PGresult *ask_tables(gc_stmt *s, const char *tables)
 {
     const char *values[] = { tables };
-    gc_diag kept = s->h.diag;
-    gc_diag_init(&s->h.diag);
+    gc_diag kept;
+    gc_diag_set_aside(&s->h.diag, &kept);
     PGresult *res = gc_cursor_run_catalog(s,
         "SELECT c.oid, n.nspname, c.relname, a.attnum, a.attnotnull, a.attname"
         " FROM pg_catalog.pg_class c"
@@ -212,8 +212,7 @@ static PGresult *ask_tables(gc_stmt *s, const char *tables)
         " WHERE a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ($1::pg_catalog.oid[])"
         " ORDER BY c.oid, a.attnum",
         1, values);
-    gc_diag_free(&s->h.diag);
-    s->h.diag = kept;
+    gc_diag_take_back(&s->h.diag, &kept, NULL, SQL_NO_ROW_NUMBER);
     return res;
 }
 

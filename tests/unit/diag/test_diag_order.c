@@ -125,6 +125,43 @@ static void test_only_fatal_and_panic_end_the_session(void **state)
     assert_false(gc_error_severity_ends_session(NULL));
 }
 
+/* A step's records set aside and taken back: the area's own records and
+ * header come back untouched; the step's go where the caller says, about
+ * the row it names, or are dropped; the answer says whether it added any. */
+static void test_step_records_taken_back_where_told(void **state)
+{
+    (void)state;
+    gc_diag d, other, kept;
+    gc_diag_init(&d);
+    gc_diag_init(&other);
+    gc_diag_add(&d, "01004", 0, "before the step");
+    d.return_code = SQL_SUCCESS_WITH_INFO;
+
+    gc_diag_set_aside(&d, &kept);
+    assert_int_equal(d.count, 0);
+    gc_diag_add(&d, "23505", 0, "the step's row failed");
+    assert_true(gc_diag_take_back(&d, &kept, &d, 7));
+    const char *both[] = { "01004", "23505" };
+    expect_states(&d, both, 2);
+    assert_int_equal(d.records[1].row_number, 7);
+    assert_int_equal(d.return_code, SQL_SUCCESS_WITH_INFO);
+
+    gc_diag_set_aside(&d, &kept);
+    assert_false(gc_diag_take_back(&d, &kept, &other, 3));    /* nothing added */
+    gc_diag_set_aside(&d, &kept);
+    gc_diag_add(&d, "40001", 0, "moved elsewhere");
+    assert_true(gc_diag_take_back(&d, &kept, &other, 3));
+    gc_diag_set_aside(&d, &kept);
+    gc_diag_add(&d, "HY000", 0, "dropped");
+    assert_true(gc_diag_take_back(&d, &kept, NULL, 3));
+    expect_states(&d, both, 2);
+    const char *moved[] = { "40001" };
+    expect_states(&other, moved, 1);
+    assert_int_equal(other.records[0].row_number, 3);
+    gc_diag_free(&d);
+    gc_diag_free(&other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_rows_order_before_rank),
         cmocka_unit_test(test_notices_join_in_arrival_order),
         cmocka_unit_test(test_only_fatal_and_panic_end_the_session),
+        cmocka_unit_test(test_step_records_taken_back_where_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
