@@ -28,15 +28,25 @@ the groups, and go again one by one when that fails.
     (its PREPARE TRANSACTION is refused, nothing applied), so its rows go
     one by one: exactly the rows before the refused one are stored, as
     row by row, and the first hundred stays.
+(d) An array the application does not describe (prepared, bound and
+    executed through the driver manager as a C program does; pyodbc
+    always describes): its windows are BatchSize (100) rows, each one
+    transaction across the groups. G2's primary is killed while a row of
+    the sixth window waits there: the execution fails, the statuses say
+    rows 1-500 succeeded, 501-600 failed and the rest were not run, and on
+    the servers exactly the first five windows are stored; G1's primary
+    ran its rows of the first six windows once each (the sixth undone),
+    and nothing is left open, prepared or decided.
 """
+import ctypes
 import threading
 import time
 
 import pyodbc
 
-from xact_lib import (GROUPS, backend_waiting, calls, connect, fail, helper, in_transaction_on,
-                      kill_member, log, nothing_left, owners, primary, reset_statements,
-                      restart, state_of, su, tried_until_it_runs)
+from xact_lib import (GROUPS, backend_waiting, calls, connect, connection_string, fail, helper,
+                      in_transaction_on, kill_member, log, nothing_left, owners, primary,
+                      reset_statements, restart, state_of, su, tried_until_it_runs)
 
 APP = "xarray"
 P = {g: primary(g) for g in GROUPS}
@@ -44,15 +54,52 @@ FIRST, N, WINDOW = 100001, 1000, 100
 HELD_WINDOW = 5            # the sixth hundred, rows 501-600
 INSERT = "INSERT INTO accounts (id, balance) VALUES (?, ?)"
 
-# Each key's owner, read from the servers: the candidates stored through
-# postgres_fdw, their groups read, then removed.
-helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({FIRST}, "
-                      f"{FIRST + N - 1}) g")
-owner = {i: g for g, ids in owners().items() for i in ids if i >= FIRST}
-held = next(i for i in range(FIRST + HELD_WINDOW * WINDOW + 20, FIRST + N)
-            if owner[i] == "G2")
-shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {held}")
-helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {FIRST}")
+
+def owners_and_held_row(first):
+    """Each key's owner of the N rows from id first, read from the servers
+    (the rows stored through postgres_fdw, their groups read, then
+    removed), and the held row: the first of G2 from the sixth hundred's
+    21st row on, which a trigger on its partition on G2's primary holds
+    (pg_sleep) until the primary dies."""
+    helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({first}, "
+                          f"{first + N - 1}) g")
+    owner = {i: g for g, ids in owners().items() for i in ids if i >= first}
+    held = next(i for i in range(first + HELD_WINDOW * WINDOW + 20, first + N)
+                if owner[i] == "G2")
+    shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {held}")
+    helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {first}")
+    su(P["G2"], "CREATE FUNCTION public.hold_row() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$BEGIN PERFORM pg_sleep(60); RETURN NEW; END$$")
+    su(P["G2"], f"CREATE TRIGGER hold_row BEFORE INSERT ON {shard} FOR EACH ROW "
+                f"WHEN (NEW.id = {held}) EXECUTE FUNCTION public.hold_row()")
+    return owner, held
+
+
+def killed_while_held(run, app, what):
+    """Runs run() in a thread until a row of application app waits in the
+    trigger on G2's primary, kills that primary (kill -9), and returns
+    what run() returned or raised, and the seconds from the kill to its
+    end."""
+    outcome = {}
+
+    def body():
+        try:
+            outcome["r"] = run()
+        except pyodbc.Error as e:
+            outcome["r"] = e
+
+    t = threading.Thread(target=body, daemon=True)
+    t.start()
+    backend_waiting(P["G2"], app, "PgSleep")
+    killed_at = time.monotonic()
+    kill_member(P["G2"], app)
+    t.join(60)
+    if t.is_alive():
+        fail(f"{what} the array did not return within 60 s of the kill")
+    return outcome["r"], time.monotonic() - killed_at
+
+
+owner, held = owners_and_held_row(FIRST)
 windows = {g: [0] * (N // WINDOW) for g in GROUPS}
 for i, g in owner.items():
     windows[g][(i - FIRST) // WINDOW] += 1
@@ -63,11 +110,6 @@ if any(windows[g][w] == 0 for g in GROUPS for w in range(HELD_WINDOW + 1)):
 stop = next(r for r in range(HELD_WINDOW * WINDOW, N) if owner[FIRST + r] == "G2")
 log(f"rows of each group per hundred: {windows}; the held row: {held - FIRST + 1}")
 
-# The held row's shard is local on G2's primary: its trigger waits there.
-su(P["G2"], "CREATE FUNCTION public.hold_row() RETURNS trigger LANGUAGE plpgsql AS "
-            "$$BEGIN PERFORM pg_sleep(60); RETURN NEW; END$$")
-su(P["G2"], f"CREATE TRIGGER hold_row BEFORE INSERT ON {shard} FOR EACH ROW "
-            f"WHEN (NEW.id = {held}) EXECUTE FUNCTION public.hold_row()")
 reset_statements()
 
 # ---- (a) kill -9 while a window across groups runs ----
@@ -75,30 +117,11 @@ conn = connect(APP, autocommit=True)
 cur = conn.cursor()
 cur.fast_executemany = True
 rows = [(i, 0) for i in range(FIRST, FIRST + N)]
-outcome = {}
-
-
-def run_array():
-    try:
-        cur.executemany(INSERT, rows)
-        outcome["r"] = "ok"
-    except pyodbc.Error as e:
-        outcome["r"] = e
-
-
-t = threading.Thread(target=run_array, daemon=True)
-t.start()
-backend_waiting(P["G2"], APP, "PgSleep")
-killed_at = time.monotonic()
-kill_member(P["G2"], APP)
-t.join(60)
-if t.is_alive():
-    fail("(a) the array did not return within 60 s of the kill")
-took = time.monotonic() - killed_at
-if outcome["r"] == "ok":
+error, took = killed_while_held(lambda: cur.executemany(INSERT, rows) and "ok", APP, "(a)")
+if not isinstance(error, pyodbc.Error):
     fail("(a) the array succeeded although a member died under it")
-state = state_of(outcome["r"])[0]
-log(f"(a) the array failed {took * 1000:.0f} ms after the kill: {outcome['r']}")
+state = state_of(error)[0]
+log(f"(a) the array failed {took * 1000:.0f} ms after the kill: {error}")
 for g in ("G1", "G3"):
     if in_transaction_on(P[g], APP):
         fail(f"(a) {P[g]} still holds the window's transaction")
@@ -176,4 +199,104 @@ nothing_left("(c)")
 conn.close()
 log(f"ok (c): the commit of rows 101-200 tried together was refused ({state}); they went "
     f"again one by one: the {before} rows before row {before + 1} stored, as row by row")
-log(f"figures: kill -9 -> the array's error: {took * 1000:.0f} ms")
+
+# ---- (d) a window of 100 rows loses a member ----
+class UndescribedArray:
+    """An INSERT of (id, balance) rows as one parameter array through the
+    driver manager (libodbc), prepared and bound as a C program does it,
+    without SQLDescribeParam (SQLExecDirect would not be routed by key:
+    DirectExecuteRouting). run() returns SQLExecute's return code; status
+    and processed hold what the driver wrote."""
+    dm = ctypes.CDLL("libodbc.so.2")
+    dm.SQLBindParameter.argtypes = [
+        ctypes.c_void_p, ctypes.c_ushort, ctypes.c_short, ctypes.c_short, ctypes.c_short,
+        ctypes.c_ulong, ctypes.c_short, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+    dm.SQLSetStmtAttr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    dm.SQLSetEnvAttr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    dm.SQLDriverConnect.argtypes = [
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_short, ctypes.c_void_p,
+        ctypes.c_short, ctypes.c_void_p, ctypes.c_ushort]
+    dm.SQLPrepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    dm.SQLExecute.argtypes = [ctypes.c_void_p]
+    dm.SQLAllocHandle.argtypes = [ctypes.c_short, ctypes.c_void_p, ctypes.c_void_p]
+    dm.SQLFreeHandle.argtypes = [ctypes.c_short, ctypes.c_void_p]
+    dm.SQLDisconnect.argtypes = [ctypes.c_void_p]
+
+    def __init__(self, app, sql, ids):
+        n = len(ids)
+        self.env, self.dbc, self.stmt = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        self.ids = (ctypes.c_int64 * n)(*ids)
+        self.balances = (ctypes.c_int64 * n)()
+        self.status = (ctypes.c_ushort * n)()
+        self.processed = ctypes.c_ulong()
+        self.check(self.dm.SQLAllocHandle(1, None, ctypes.byref(self.env)), "SQLAllocHandle")
+        self.check(self.dm.SQLSetEnvAttr(self.env, 200, 3, 0), "SQLSetEnvAttr")
+        self.check(self.dm.SQLAllocHandle(2, self.env, ctypes.byref(self.dbc)), "SQLAllocHandle")
+        self.check(self.dm.SQLDriverConnect(self.dbc, None, connection_string(app).encode(), -3,
+                                            None, 0, None, 0), "SQLDriverConnect")
+        self.check(self.dm.SQLAllocHandle(3, self.dbc, ctypes.byref(self.stmt)),
+                   "SQLAllocHandle")
+        self.check(self.dm.SQLPrepare(self.stmt, sql.encode(), -3), "SQLPrepare")
+        for attr, value in ((22, n), (20, ctypes.addressof(self.status)),
+                            (21, ctypes.addressof(self.processed))):
+            self.check(self.dm.SQLSetStmtAttr(self.stmt, attr, value, 0), "SQLSetStmtAttr")
+        for number, values in ((1, self.ids), (2, self.balances)):    # SQL_C_SBIGINT, SQL_BIGINT
+            self.check(self.dm.SQLBindParameter(self.stmt, number, 1, -25, -5, 0, 0,
+                                                ctypes.addressof(values), 8, None),
+                       "SQLBindParameter")
+
+    @staticmethod
+    def check(rc, call):
+        if rc not in (0, 1):
+            fail(f"(d) {call} returned {rc}")
+
+    def run(self):
+        return self.dm.SQLExecute(self.stmt)
+
+    def close(self):
+        self.dm.SQLFreeHandle(3, self.stmt)
+        self.dm.SQLDisconnect(self.dbc)
+        self.dm.SQLFreeHandle(2, self.dbc)
+        self.dm.SQLFreeHandle(1, self.env)
+
+
+FIRST3 = 300001
+owner3, held = owners_and_held_row(FIRST3)
+reset_statements()
+APP3 = "xarray_window"
+array = UndescribedArray(APP3, INSERT, list(range(FIRST3, FIRST3 + N)))
+rc, window_took = killed_while_held(array.run, APP3, "(d)")
+if rc != -1:
+    fail(f"(d) SQLExecute returned {rc}, expected SQL_ERROR (-1)")
+SUCCESS, ERROR, UNUSED = 0, 5, 7
+held_window = range(HELD_WINDOW * WINDOW, (HELD_WINDOW + 1) * WINDOW)
+want = [SUCCESS if r < held_window.start else ERROR if r in held_window else UNUSED
+        for r in range(N)]
+got = list(array.status)
+if got != want:
+    wrong = [(r + 1, got[r], want[r]) for r in range(N) if got[r] != want[r]]
+    fail(f"(d) row statuses (row, got, expected), first of {len(wrong)} wrong: {wrong[:8]}")
+if array.processed.value != held_window.stop:
+    fail(f"(d) rows processed {array.processed.value}, expected {held_window.stop}")
+for g in ("G1", "G3"):
+    if in_transaction_on(P[g], APP3):
+        fail(f"(d) {P[g]} still holds the window's transaction")
+got = calls(P["G1"], "INSERT INTO accounts (id, balance) VALUES%")
+want_g1 = sum(1 for r in range(held_window.stop) if owner3[FIRST3 + r] == "G1")
+if got != want_g1:
+    fail(f"(d) {P['G1']} ran the INSERT {got} times, expected {want_g1}: its rows of the "
+         "first six windows, once each")
+array.close()
+restart(P["G2"])
+su(P["G2"], "DROP FUNCTION public.hold_row() CASCADE")
+stored = helper("app", "G1N1", f"SELECT count(*), coalesce(max(id), 0) FROM accounts "
+                               f"WHERE id >= {FIRST3}").split()
+if stored != [str(held_window.start), str(FIRST3 + held_window.start - 1)]:
+    fail(f"(d) stored rows (count, highest id): {stored}, expected the first five windows, "
+         f"{held_window.start} rows up to id {FIRST3 + held_window.start - 1}")
+nothing_left("(d)")
+log(f"ok (d): G2's primary killed under row {held - FIRST3 + 1} of an undescribed array: "
+    f"SQL_ERROR {window_took * 1000:.0f} ms after the kill; rows 1-500 succeeded and are "
+    "stored, the sixth window failed and was undone on every group, the rest not run")
+log(f"figures: kill -9 -> the array's error: {took * 1000:.0f} ms (described), "
+    f"{window_took * 1000:.0f} ms (windows of 100)")
