@@ -201,6 +201,15 @@ log(f"ok (c): the commit of rows 101-200 tried together was refused ({state}); t
     f"again one by one: the {before} rows before row {before + 1} stored, as row by row")
 
 # ---- (d) a window of 100 rows loses a member ----
+# ODBC's numbers (sql.h, sqlext.h) for the calls below.
+SQL_HANDLE_ENV, SQL_HANDLE_DBC, SQL_HANDLE_STMT = 1, 2, 3
+SQL_ATTR_ODBC_VERSION, SQL_OV_ODBC3 = 200, 3
+SQL_ATTR_PARAM_STATUS_PTR, SQL_ATTR_PARAMS_PROCESSED_PTR, SQL_ATTR_PARAMSET_SIZE = 20, 21, 22
+SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, SQL_NTS = 1, -25, -5, -3
+SQL_SUCCESS, SQL_SUCCESS_WITH_INFO, SQL_ERROR = 0, 1, -1
+SQL_PARAM_SUCCESS, SQL_PARAM_ERROR, SQL_PARAM_UNUSED = 0, 5, 7
+
+
 class UndescribedArray:
     """An INSERT of (id, balance) rows as one parameter array through the
     driver manager (libodbc), prepared and bound as a C program does it,
@@ -229,35 +238,40 @@ class UndescribedArray:
         self.balances = (ctypes.c_int64 * n)()
         self.status = (ctypes.c_ushort * n)()
         self.processed = ctypes.c_ulong()
-        self.check(self.dm.SQLAllocHandle(1, None, ctypes.byref(self.env)), "SQLAllocHandle")
-        self.check(self.dm.SQLSetEnvAttr(self.env, 200, 3, 0), "SQLSetEnvAttr")
-        self.check(self.dm.SQLAllocHandle(2, self.env, ctypes.byref(self.dbc)), "SQLAllocHandle")
-        self.check(self.dm.SQLDriverConnect(self.dbc, None, connection_string(app).encode(), -3,
-                                            None, 0, None, 0), "SQLDriverConnect")
-        self.check(self.dm.SQLAllocHandle(3, self.dbc, ctypes.byref(self.stmt)),
+        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_ENV, None, ctypes.byref(self.env)),
                    "SQLAllocHandle")
-        self.check(self.dm.SQLPrepare(self.stmt, sql.encode(), -3), "SQLPrepare")
-        for attr, value in ((22, n), (20, ctypes.addressof(self.status)),
-                            (21, ctypes.addressof(self.processed))):
+        self.check(self.dm.SQLSetEnvAttr(self.env, SQL_ATTR_ODBC_VERSION, SQL_OV_ODBC3, 0),
+                   "SQLSetEnvAttr")
+        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_DBC, self.env, ctypes.byref(self.dbc)),
+                   "SQLAllocHandle")
+        self.check(self.dm.SQLDriverConnect(self.dbc, None, connection_string(app).encode(),
+                                            SQL_NTS, None, 0, None, 0), "SQLDriverConnect")
+        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_STMT, self.dbc, ctypes.byref(self.stmt)),
+                   "SQLAllocHandle")
+        self.check(self.dm.SQLPrepare(self.stmt, sql.encode(), SQL_NTS), "SQLPrepare")
+        for attr, value in ((SQL_ATTR_PARAMSET_SIZE, n),
+                            (SQL_ATTR_PARAM_STATUS_PTR, ctypes.addressof(self.status)),
+                            (SQL_ATTR_PARAMS_PROCESSED_PTR, ctypes.addressof(self.processed))):
             self.check(self.dm.SQLSetStmtAttr(self.stmt, attr, value, 0), "SQLSetStmtAttr")
-        for number, values in ((1, self.ids), (2, self.balances)):    # SQL_C_SBIGINT, SQL_BIGINT
-            self.check(self.dm.SQLBindParameter(self.stmt, number, 1, -25, -5, 0, 0,
+        for number, values in ((1, self.ids), (2, self.balances)):
+            self.check(self.dm.SQLBindParameter(self.stmt, number, SQL_PARAM_INPUT,
+                                                SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
                                                 ctypes.addressof(values), 8, None),
                        "SQLBindParameter")
 
     @staticmethod
     def check(rc, call):
-        if rc not in (0, 1):
+        if rc not in (SQL_SUCCESS, SQL_SUCCESS_WITH_INFO):
             fail(f"(d) {call} returned {rc}")
 
     def run(self):
         return self.dm.SQLExecute(self.stmt)
 
     def close(self):
-        self.dm.SQLFreeHandle(3, self.stmt)
+        self.dm.SQLFreeHandle(SQL_HANDLE_STMT, self.stmt)
         self.dm.SQLDisconnect(self.dbc)
-        self.dm.SQLFreeHandle(2, self.dbc)
-        self.dm.SQLFreeHandle(1, self.env)
+        self.dm.SQLFreeHandle(SQL_HANDLE_DBC, self.dbc)
+        self.dm.SQLFreeHandle(SQL_HANDLE_ENV, self.env)
 
 
 FIRST3 = 300001
@@ -266,12 +280,11 @@ reset_statements()
 APP3 = "xarray_window"
 array = UndescribedArray(APP3, INSERT, list(range(FIRST3, FIRST3 + N)))
 rc, window_took = killed_while_held(array.run, APP3, "(d)")
-if rc != -1:
-    fail(f"(d) SQLExecute returned {rc}, expected SQL_ERROR (-1)")
-SUCCESS, ERROR, UNUSED = 0, 5, 7
+if rc != SQL_ERROR:
+    fail(f"(d) SQLExecute returned {rc}, expected SQL_ERROR ({SQL_ERROR})")
 held_window = range(HELD_WINDOW * WINDOW, (HELD_WINDOW + 1) * WINDOW)
-want = [SUCCESS if r < held_window.start else ERROR if r in held_window else UNUSED
-        for r in range(N)]
+want = [SQL_PARAM_SUCCESS if r < held_window.start
+        else SQL_PARAM_ERROR if r in held_window else SQL_PARAM_UNUSED for r in range(N)]
 got = list(array.status)
 if got != want:
     wrong = [(r + 1, got[r], want[r]) for r in range(N) if got[r] != want[r]]
