@@ -428,13 +428,15 @@ static void route_and_queue_rows(array_run *a, gc_error *err)
      * docs/global-connection.md): such rows go in batches of one. */
     if (a->batch_size > 1 && a->writes_elsewhere)
         a->batch_size = 1;
-    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only &&
-        gc_exec_array_reaches_several_members(a)) {
-        /* Nothing was sent: the windows route their rows again. */
-        gc_exec_array_restart_rows(a, 0, a->rows);
-        gc_diag_clear(&s->h.diag);
-        a->windowed = true;
-        return;
+    if (!a->windowed && a->batch_size > 0 && !a->writes_elsewhere && !s->analysis->read_only) {
+        gc_exec_array_note_members(a);
+        if (gc_exec_array_noted_several_members(a)) {
+            /* Nothing was sent: the windows route their rows again. */
+            gc_exec_array_restart_rows(a, 0, a->rows);
+            gc_diag_clear(&s->h.diag);
+            a->windowed = true;
+            return;
+        }
     }
     if (a->stopped && a->batch_size > 0)
         fail_window_before(a, a->stopped_at);

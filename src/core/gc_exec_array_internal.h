@@ -78,6 +78,8 @@ typedef struct gc_array_run {
     bool windowed;           /* global autocommit rows reach several members: the
                                 array runs window by window */
     int *member_of;          /* ... each row's member, as routed before; owned */
+    SQLULEN window_size;     /* ... the window's rows (batch_size, which is 0 while
+                                a window is a transaction across groups) */
 } array_run;
 
 /* gc_exec_array.c, for the windows. */
@@ -101,9 +103,13 @@ void gc_exec_array_restart_rows(array_run *a, SQLULEN first, SQLULEN end);
 
 /* gc_exec_array_windows.c. */
 
-/* Notes each routed row's member (member_of) and says whether the rows
- * a->first .. a->end - 1 reach several members. */
-bool gc_exec_array_reaches_several_members(array_run *a);
+/* Notes the member of each routed row of a->first .. a->end - 1 in
+ * member_of. */
+void gc_exec_array_note_members(array_run *a);
+
+/* Whether the rows noted by gc_exec_array_note_members reach several
+ * members. */
+bool gc_exec_array_noted_several_members(const array_run *a);
 
 /* Runs a global autocommit array whose rows reach several members window
  * by window (docs/parameter-arrays.md); a window that fails ends it, with

@@ -48,10 +48,14 @@ static int members_of_rows(const array_run *a, SQLULEN first, SQLULEN end)
     return member;
 }
 
-bool gc_exec_array_reaches_several_members(array_run *a)
+void gc_exec_array_note_members(array_run *a)
 {
     for (SQLULEN r = a->first; r < a->end; r++)
-        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : -1;
+        a->member_of[r] = a->values[r] != NULL ? a->lane_of[r] : NO_MEMBER;
+}
+
+bool gc_exec_array_noted_several_members(const array_run *a)
+{
     return members_of_rows(a, a->first, a->end) == SEVERAL_MEMBERS;
 }
 
@@ -75,7 +79,8 @@ static SQLULEN first_failed_row(const array_run *a)
  * is off for it, so that routing, the implicit BEGIN and SQLEndTran's
  * end_tran treat its rows as a transaction's statements, with no copy of
  * that path; no other call sees the attribute meanwhile, as the
- * connection's lock is held for the whole array. */
+ * connection's lock is held for the whole array. Its rows are one
+ * transaction, not batches: end_window_transaction undoes all of this. */
 static void open_window_transaction(array_run *a)
 {
     gc_conn *c = a->s->conn;
@@ -87,8 +92,8 @@ static void open_window_transaction(array_run *a)
 
 /* Ends the window's transaction as SQLEndTran does (in two phases when it
  * wrote in several groups): committed when `commit`, else rolled back
- * (RUN_ROW_FAILED); autocommit is on again. What ending it says is about
- * the window's last row. */
+ * (RUN_ROW_FAILED); autocommit and the windows' batches are back. What
+ * ending it says is about the window's last row. */
 static run_outcome end_window_transaction(array_run *a, bool commit)
 {
     gc_stmt *s = a->s;
@@ -97,6 +102,8 @@ static run_outcome end_window_transaction(array_run *a, bool commit)
     gc_diag_set_aside(&c->h.diag, &outer);
     bool ended = SQL_SUCCEEDED(c->kind->end_tran(c, commit));
     c->autocommit = true;
+    a->in_transaction = false;
+    a->batch_size = a->window_size;
     run_outcome outcome = !commit ? RUN_ROW_FAILED
                           : ended ? RUN_COMMITTED
                           : gc_diag_has_sqlstate(&c->h.diag, "08007") ? RUN_COMMIT_UNKNOWN
@@ -146,7 +153,6 @@ static run_outcome run_rows(array_run *a, SQLULEN first, SQLULEN end, bool acros
     a->end = end;
     a->n_lanes = 0;
     memset(a->lanes, 0, (size_t)a->lanes_cap * sizeof(lane));
-    SQLULEN size = a->batch_size;
     if (across)
         open_window_transaction(a);
     gc_error err;
@@ -170,8 +176,6 @@ static run_outcome run_rows(array_run *a, SQLULEN first, SQLULEN end, bool acros
         outcome = end_window_transaction(a, outcome == RUN_COMMITTED);
     if (outcome == RUN_COMMIT_REFUSED || outcome == RUN_COMMIT_UNKNOWN)
         *failed_at = first;
-    a->in_transaction = false;
-    a->batch_size = size;
     return outcome;
 }
 
@@ -207,7 +211,7 @@ static run_outcome try_rows_together(array_run *a, SQLULEN first, SQLULEN end)
 void gc_exec_array_run_windows(array_run *a)
 {
     gc_conn *c = a->s->conn;
-    SQLULEN size = a->batch_size;
+    SQLULEN size = a->window_size = a->batch_size;
     SQLULEN together = c->psqlodbc_batch_size;    /* rows tried together */
     SQLULEN one_by_one_until = 0;    /* rows tried together that failed */
     gc_trace_write(c->trace, GC_TRACE_DEBUG, "the array's rows reach several members: "

@@ -55,19 +55,27 @@ HELD_WINDOW = 5            # the sixth hundred, rows 501-600
 INSERT = "INSERT INTO accounts (id, balance) VALUES (?, ?)"
 
 
-def owners_and_held_row(first):
-    """Each key's owner of the N rows from id first, read from the servers
-    (the rows stored through postgres_fdw, their groups read, then
-    removed), and the held row: the first of G2 from the sixth hundred's
-    21st row on, which a trigger on its partition on G2's primary holds
-    (pg_sleep) until the primary dies."""
+def owners_and_partition(first, count, pick):
+    """Each key's owner of the count rows from id first, read from the
+    servers (the rows stored through postgres_fdw, their groups read, then
+    removed), the row pick(owner) chooses, and that row's partition."""
     helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({first}, "
-                          f"{first + N - 1}) g")
+                          f"{first + count - 1}) g")
     owner = {i: g for g, ids in owners().items() for i in ids if i >= first}
-    held = next(i for i in range(first + HELD_WINDOW * WINDOW + 20, first + N)
-                if owner[i] == "G2")
-    shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {held}")
+    row = pick(owner)
+    shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {row}")
     helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {first}")
+    return owner, row, shard
+
+
+def owners_and_held_row(first):
+    """The owners of the N rows from id first (owners_and_partition) and
+    the held row: the first of G2 from the sixth hundred's 21st row on,
+    which a trigger on its partition on G2's primary holds (pg_sleep)
+    until the primary dies."""
+    owner, held, shard = owners_and_partition(
+        first, N, lambda owner: next(i for i in range(first + HELD_WINDOW * WINDOW + 20,
+                                                      first + N) if owner[i] == "G2"))
     su(P["G2"], "CREATE FUNCTION public.hold_row() RETURNS trigger LANGUAGE plpgsql AS "
                 "$$BEGIN PERFORM pg_sleep(60); RETURN NEW; END$$")
     su(P["G2"], f"CREATE TRIGGER hold_row BEFORE INSERT ON {shard} FOR EACH ROW "
@@ -164,12 +172,9 @@ log(f"ok (b): after the restart (a write keyed to G2 ran at try {tries}) the sam
 
 # ---- (c) the commit of rows tried together refused ----
 FIRST2, N2 = 200001, 300
-helper("app", "G1N1", f"INSERT INTO accounts SELECT g, 0 FROM generate_series({FIRST2}, "
-                      f"{FIRST2 + N2 - 1}) g")
-owner2 = {i: g for g, ids in owners().items() for i in ids if i >= FIRST2}
-refused = next(i for i in range(FIRST2 + 120, FIRST2 + 200) if owner2[i] == "G3")
-shard = helper("app", "G1N1", f"SELECT tableoid::regclass FROM accounts WHERE id = {refused}")
-helper("app", "G1N1", f"DELETE FROM accounts WHERE id >= {FIRST2}")
+owner2, refused, shard = owners_and_partition(
+    FIRST2, N2, lambda owner: next(i for i in range(FIRST2 + 120, FIRST2 + 200)
+                                   if owner[i] == "G3"))
 su(P["G3"], "CREATE FUNCTION public.refuse_row() RETURNS trigger LANGUAGE plpgsql AS "
             "$$BEGIN RAISE EXCEPTION 'row % refused at commit', NEW.id; END$$")
 su(P["G3"], f"CREATE CONSTRAINT TRIGGER refuse_row AFTER INSERT ON {shard} DEFERRABLE "
