@@ -240,12 +240,12 @@ SQLRETURN gc_catq_run(gc_catq *q, const char *sql)
         gc_catq_use_owner(q);
     if (!q->failed)
         rc = gc_stmt_exec_catalog(q->s, sql, q->nparams,
-                                  (const char *const *)q->values);
+                                  (const char *const *)q->values, q->outside_transaction);
     if (rc == SQL_SUCCESS && result_set_empty(q->s) && fold_upper_case_names(q)
         && gc_stmt_close_cursor(q->s, true) == SQL_SUCCESS) {
         gc_catq_use_owner(q);
         rc = gc_stmt_exec_catalog(q->s, sql, q->nparams,
-                                  (const char *const *)q->values);
+                                  (const char *const *)q->values, q->outside_transaction);
     }
     gc_catq_free(q);
     return rc;

@@ -41,6 +41,8 @@ typedef struct gc_catq {
      * stores it; owned, NULL when none. */
     char *owner_schema;
     char *owner_table;
+    bool outside_transaction;   /* the owner's member holds no part of the open
+                                   transaction: it answers outside it */
 } gc_catq;
 
 void gc_catq_init(gc_catq *q, gc_stmt *s);
@@ -68,7 +70,8 @@ void gc_catq_typemap(gc_catq *q);
  * application's, of the given kind; a pattern with % names no one table. */
 void gc_catq_on_owner_of(gc_catq *q, const char *schema, const char *table,
                          gc_catarg_kind kind);
-/* Called by gc_catq_run: makes the owner's member current, if any. */
+/* Called by gc_catq_run: makes the owner's member current, if any, and
+ * notes whether it answers outside the open transaction. */
 void gc_catq_use_owner(gc_catq *q);
 /* Runs sql with the parameters as the statement's result set and frees q.
  * When the set is empty and a name argument is written in upper case only,

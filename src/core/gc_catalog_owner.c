@@ -89,6 +89,6 @@ void gc_catq_on_owner_of(gc_catq *q, const char *schema, const char *table,
 void gc_catq_use_owner(gc_catq *q)
 {
     gc_conn *c = q->s->conn;
-    if (q->owner_table != NULL)
-        c->kind->catalog_on_owner(c, q->owner_schema, q->owner_table);
+    q->outside_transaction =
+        q->owner_table != NULL && c->kind->catalog_on_owner(c, q->owner_schema, q->owner_table);
 }

@@ -145,18 +145,18 @@ SQLRETURN gc_catalog_tables(gc_stmt *s, const char *catalog, const char *schema,
     assert(s != NULL);
     if (catalog != NULL && strcmp(catalog, SQL_ALL_CATALOGS) == 0
         && is_empty(schema) && is_empty(table))
-        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, catalogs_sql, 0, NULL),
+        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, catalogs_sql, 0, NULL, false),
                                          GC_CATALOG_TABLES);
     /* ODBC asks for an empty catalog in the next two; a missing one is
      * accepted too, because some callers (DBD::ODBC) drop the catalog
      * argument, and no table has an empty name anyway. */
     if (schema != NULL && strcmp(schema, SQL_ALL_SCHEMAS) == 0
         && (catalog == NULL || is_empty(catalog)) && is_empty(table))
-        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, schemas_sql, 0, NULL),
+        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, schemas_sql, 0, NULL, false),
                                          GC_CATALOG_TABLES);
     if (table_types != NULL && strcmp(table_types, SQL_ALL_TABLE_TYPES) == 0
         && (catalog == NULL || is_empty(catalog)) && is_empty(schema) && is_empty(table))
-        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, types_sql, 0, NULL),
+        return gc_catalog_name_for_odbc2(s, gc_stmt_exec_catalog(s, types_sql, 0, NULL, false),
                                          GC_CATALOG_TABLES);
 
     bool oom;

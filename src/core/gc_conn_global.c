@@ -156,11 +156,51 @@ void gc_conn_global_idle(gc_conn *c)
     gc_global_give_back_sessions(g, gc_conn_characteristics_sql(c, buf, sizeof buf) != NULL);
 }
 
-void gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table)
+/* Makes member i, of a solo table's owner group, the connection's session
+ * for a catalog function, opening it when it is not; false (the current
+ * member answers) when it cannot be opened. */
+static bool use_owner_member(gc_conn *c, int i, const char *setup_sql, const char *table)
 {
     gc_global *g = c->global;
-    if (gc_global_pinned_member(g) >= 0 || gc_global_prelude_pending(g))
-        return;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_session_is_open(gc_global_member(g, i)) &&
+        !gc_global_open_member(g, i, setup_sql, &err)) {
+        gc_trace_write(c->trace, GC_TRACE_INFO,
+                       "catalog function on solo table %s: owner member not opened (%s); "
+                       "the current member answers", table, err.message);
+        return false;
+    }
+    gc_conn_use_member(c, i);
+    gc_global_catalog_function_on(g, i);
+    return true;
+}
+
+/* In the open transaction: a solo table of another group than the
+ * transaction's member is answered by its group (a foreign twin has no
+ * keys or indexes): by the group's member in the transaction, in it, or
+ * else by one of its members outside the transaction, which then holds no
+ * DDL of the table to see (DDL joins every group's primary). True in the
+ * last case. */
+static bool use_owner_in_transaction(gc_conn *c, const char *schema, const char *table)
+{
+    bool joined;
+    int i = gc_global_catalog_owner_in_transaction(c->global, schema, table, &joined);
+    if (i < 0)
+        return false;
+    char setup_buf[128];
+    bool used = use_owner_member(c, i, gc_conn_characteristics_sql(c, setup_buf, sizeof setup_buf),
+                                 table);
+    return used && !joined;
+}
+
+bool gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table)
+{
+    gc_global *g = c->global;
+    if (gc_global_prelude_pending(g))
+        return false;
+    if (gc_global_pinned_member(g) >= 0)
+        return use_owner_in_transaction(c, schema, table);
     /* Between transactions: a newer catalog version (a solo table made by
      * another connection) is followed first, as before a statement. */
     gc_conn_global_between_transactions(c);
@@ -182,17 +222,10 @@ void gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table)
     gc_route_decision d;
     gc_error err;
     gc_error_clear(&err);
-    if (!gc_global_route(g, &req, &d, &err) || !d.by_key)
-        return;   /* not a solo table the map knows: where catalog functions run */
-    if (!gc_session_is_open(gc_global_member(g, d.member)) &&
-        !gc_global_open_member(g, d.member, req.setup_sql, &err)) {
-        gc_trace_write(c->trace, GC_TRACE_INFO,
-                       "catalog function on solo table %s: owner member not opened (%s); "
-                       "the current member answers", table, err.message);
-        return;
-    }
-    gc_conn_use_member(c, d.member);
-    gc_global_catalog_function_on(g, d.member);
+    if (gc_global_route(g, &req, &d, &err) && d.by_key)
+        use_owner_member(c, d.member, req.setup_sql, table);
+    /* else not a solo table the map knows: where catalog functions run */
+    return false;
 }
 
 /* Borrows member i's session for c, with the connection's session

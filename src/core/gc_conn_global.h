@@ -29,14 +29,14 @@ void gc_conn_close_global(gc_conn *c);
 void gc_conn_global_between_transactions(gc_conn *c);
 
 /* A catalog function names table `table` of `schema` (NULL: the
- * search_path's): when it is a solo table and no transaction holds the
- * connection to its member (a transaction's statements all run on one
- * member, catalog functions included), a member of its owner group becomes
- * the connection's session (the global kind's catalog_on_owner,
- * gc_catalog_owner.c). Never fails the catalog function: a member that
- * cannot be opened leaves the current one, which answers for the table
- * too. */
-void gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table);
+ * search_path's): when it is a solo table, a member of its owner group
+ * becomes the connection's session (the global kind's catalog_on_owner,
+ * gc_catalog_owner.c). In an open transaction on another group, that is
+ * the group's member holding part of the transaction, else one that
+ * answers outside it: true then. Never fails the catalog function: a
+ * member that cannot be opened leaves the current one, which answers for
+ * the table too. */
+bool gc_conn_global_use_owner(gc_conn *c, const char *schema, const char *table);
 
 /* --- the global session (GlobalSession=Yes, gc_session_pool.h) --- */
 

@@ -132,8 +132,9 @@ typedef struct gc_conn_kind {
     /* A catalog function names table `table` of `schema` (NULL: the
      * search_path's): the session of a member of its owner group becomes
      * c's when the kind places tables (gc_catalog_owner.c); never fails
-     * the function. */
-    void (*catalog_on_owner)(gc_conn *c, const char *schema, const char *table);
+     * the function. True when that member answers outside the open
+     * transaction (it holds no part of it): no BEGIN goes there. */
+    bool (*catalog_on_owner)(gc_conn *c, const char *schema, const char *table);
 
     /* --- statements the driver answers itself --- */
     /* SHOW GLOBAL CONNECTION and SHOW GLOBAL SESSION (gc_show_global.c):

@@ -245,11 +245,12 @@ static SQLBIGINT no_catalog_version(const gc_conn *c)
 }
 
 /* A catalog function runs on the one server, which holds every table. */
-static void catalog_on_the_server(gc_conn *c, const char *schema, const char *table)
+static bool catalog_on_the_server(gc_conn *c, const char *schema, const char *table)
 {
     (void)c;
     (void)schema;
     (void)table;
+    return false;
 }
 
 static SQLRETURN nothing_to_reconnect(gc_conn *c, gc_diag *diag)

@@ -89,7 +89,7 @@ static PGresult *run_helper(gc_stmt *s, bool routed, const char *sql, int nparam
     }
     PGresult *res = NULL;
     SQLRETURN rc = routed ? exec_as_application(helper, sql, nparams, values)
-                          : gc_stmt_exec_catalog(helper, sql, nparams, values);
+                          : gc_stmt_exec_catalog(helper, sql, nparams, values, false);
     if (SQL_SUCCEEDED(rc)) {
         gc_session_end_streaming(&s->conn->session_owner);      /* the whole result into memory */
         if (helper->set_error != NULL) {

@@ -1222,7 +1222,7 @@ SQLRETURN gc_stmt_cancel(gc_stmt *s)
 }
 
 SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
-                               const char *const *values)
+                               const char *const *values, bool outside_transaction)
 {
     if (!may_execute(s))
         return SQL_ERROR;
@@ -1235,7 +1235,8 @@ SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
         return SQL_ERROR;
     gc_error err;
     gc_error_clear(&err);
-    s->txn = (gc_sql_txn_info){ .kind = GC_SQL_TXN_ORDINARY };
+    s->txn = (gc_sql_txn_info){ .kind = outside_transaction ? GC_SQL_TXN_OUTSIDE_BLOCK
+                                                            : GC_SQL_TXN_ORDINARY };
     bool was_in_block = false;
     if (!begin_unless_outside_block(s, m, &was_in_block, &err)) {
         gc_diag_add_error(&s->h.diag, &err);

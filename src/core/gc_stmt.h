@@ -254,9 +254,11 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value);
 SQLRETURN gc_stmt_put_data(gc_stmt *s, SQLPOINTER data, SQLLEN len);
 SQLRETURN gc_stmt_cancel(gc_stmt *s);
 /* For catalog functions: runs `sql` with text parameters ($1..$n; NULL
- * values are SQL NULL) and makes its rows the result set. */
+ * values are SQL NULL) and makes its rows the result set; in the open
+ * transaction (a BEGIN first when autocommit is off), unless
+ * outside_transaction (the session holds no part of it). */
 SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
-                               const char *const *values);
+                               const char *const *values, bool outside_transaction);
 /* Makes a client-built result the result set; the statement owns res. */
 SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
 /* Makes res the execution's answer as a command's: its tag's row count

@@ -454,6 +454,16 @@ void gc_global_rolled_back_on(gc_global *g, int i);
 /* A catalog function runs on member i, the owner of its solo table
  * (chosen by gc_global_route): the last statement's member. */
 void gc_global_catalog_function_on(gc_global *g, int i);
+/* In the open transaction, a catalog function names `table` of `schema`
+ * (NULL: the search_path's): when the shard map knows it as a solo table
+ * of another group than the pinned member's, the member that answers for
+ * it, with *joined: the group's member holding part of the transaction, in
+ * which it answers; else (*joined false) a member of the group that can
+ * serve a read (LocalityMemberPolicy), which answers outside the
+ * transaction. -1: the pinned member answers (not such a table, or no
+ * member of its group can serve). */
+int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
+                                           const char *table, bool *joined);
 /* SQLEndTran: what to do (gc_outcome_end_tran), with the pin released
  * when the rules say so. *member: the pinned member (-1: none); report:
  * 40001 / 19068 for the COMMIT of a lost transaction, else empty. */

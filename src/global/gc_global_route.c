@@ -145,6 +145,30 @@ const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a
     return t;
 }
 
+int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
+                                           const char *table, bool *joined)
+{
+    *joined = false;
+    if (g->pinned < 0 || g->map == NULL)
+        return -1;
+    gc_analysis a;
+    memset(&a, 0, sizeof a);
+    a.schema = (char *)schema;   /* only read */
+    a.table = (char *)table;
+    const gc_shard_table *t = gc_global_cluster_table(g, &a);
+    int group = t != NULL ? gc_shard_table_solo_group(t) : -1;
+    if (group < 0 || group == g->topo.members[g->pinned].group)
+        return -1;
+    int held = gc_global_transaction_member_of_group(g, group);
+    if (held >= 0) {
+        *joined = true;
+        return held;
+    }
+    sync_group(g, group);
+    const char *reason = NULL;
+    return gc_router_member_in_group(g->router, group, GC_ACCESS_READ, &reason);
+}
+
 /* Whether a is an UPDATE whose SET list assigns a sharding-key column of
  * t, which may move rows to another partition. Even sent by SQLExecDirect it
  * goes by its key: only on the owner group are the row's partitions the

@@ -291,6 +291,28 @@ expect="TABLE|a|gc_solo_pkey|a,amount,note||TABLE"
 [ "$(echo "$answers" | sort -u)" = "$expect" ] && [ "$(echo "$answers" | wc -l)" = 10 ] \
     || fail "catalog functions on a solo table, 10 rounds, want '$expect' each time: $(echo "$answers" | sort | uniq -c | tr '\n' ';')"
 echo "ok: SQLTables (by name and by pattern), SQLPrimaryKeys, SQLStatistics, SQLColumns and SQLForeignKeys on a solo table gave the owner's answer 10 times in a row"
+# The same in transactions the group policy opens on the other group
+# (autocommit off, pyodbc's default): the owner answers outside the
+# transaction, leaving no transaction open there.
+answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
+    "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$sother" gc_solo 5 manual \
+    "Driver=gcodbc;Servername=127.0.0.1;Port=$(port_of "$(primary_of "$sowner")");Database=app;UID=app;PWD=app") \
+    || fail "the catalog client failed in transactions"
+[ "$(echo "$answers" | sort -u)" = "$expect|0" ] && [ "$(echo "$answers" | wc -l)" = 5 ] \
+    || fail "catalog functions on a solo table in transactions on group $sother, 5 rounds, want '$expect|0' each time (the last field: transactions open on the owner $sowner): $(echo "$answers" | sort | uniq -c | tr '\n' ';')"
+# After DDL in the transaction (its owner's primary joined it), the owner
+# answers inside the transaction: the new column shows, and goes with the
+# rollback (each round adds it again).
+answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
+    "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$sother" gc_solo 3 ddl \
+    "Driver=gcodbc;Servername=127.0.0.1;Port=$(port_of "$(primary_of "$sowner")");Database=app;UID=app;PWD=app") \
+    || fail "the catalog client failed after DDL in transactions"
+want_ddl="TABLE|a|gc_solo_pkey|a,amount,note,in_txn||TABLE|1"
+[ "$(echo "$answers" | sort -u)" = "$want_ddl" ] && [ "$(echo "$answers" | wc -l)" = 3 ] \
+    || fail "catalog functions on a solo table after DDL in transactions on group $sother, 3 rounds, want '$want_ddl' each time: $(echo "$answers" | sort | uniq -c | tr '\n' ';')"
+on_every "SELECT count(*) FROM pg_attribute WHERE attrelid = 'gc_solo'::regclass AND attname = 'in_txn'" \
+    0 "a column added in rolled-back transactions"
+echo "ok: the same 5 times in transactions on group $sother, answered by the owner $sowner outside them; after DDL in the transaction (3 times), inside it, the new column shown"
 
 # DROP INDEX of the owner's index and DROP TRIGGER: where they exist.
 out=$(odbc "DROP INDEX gc_solo_a_idx")
