@@ -458,8 +458,8 @@ void gc_global_catalog_function_on(gc_global *g, int i);
  * (NULL: the search_path's): when the shard map knows it as a solo table
  * of another group than the pinned member's, the member that answers for
  * it, with *joined: the group's member holding part of the transaction, in
- * which it answers; else (*joined false) a member of the group that can
- * serve a read (LocalityMemberPolicy), which answers outside the
+ * which it answers; else (*joined false) the group's primary (a standby
+ * when it has none that can serve), which answers outside the
  * transaction. -1: the pinned member answers (not such a table, or no
  * member of its group can serve). */
 int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,

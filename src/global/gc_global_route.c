@@ -159,14 +159,21 @@ int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
     int group = t != NULL ? gc_shard_table_solo_group(t) : -1;
     if (group < 0 || group == g->topo.members[g->pinned].group)
         return -1;
-    int held = gc_global_transaction_member_of_group(g, group);
-    if (held >= 0) {
-        *joined = true;
-        return held;
+    int i = gc_global_transaction_member_of_group(g, group);
+    *joined = i >= 0;
+    if (!*joined) {
+        /* The primary, where the transaction's own statements would read
+         * (a standby may not have replayed the connection's last DDL yet);
+         * a standby when the group has no primary to serve. */
+        sync_group(g, group);
+        const char *reason = NULL;
+        i = gc_router_member_in_group(g->router, group, GC_ACCESS_WRITE, &reason);
+        if (i < 0)
+            i = gc_router_member_in_group(g->router, group, GC_ACCESS_READ, &reason);
     }
-    sync_group(g, group);
-    const char *reason = NULL;
-    return gc_router_member_in_group(g->router, group, GC_ACCESS_READ, &reason);
+    if (i >= 0)
+        g->stats[i].routed_by_key++;   /* as a catalog function routed between transactions */
+    return i;
 }
 
 /* Whether a is an UPDATE whose SET list assigns a sharding-key column of
