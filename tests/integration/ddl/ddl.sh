@@ -293,10 +293,12 @@ expect="TABLE|a|gc_solo_pkey|a,amount,note||TABLE"
 echo "ok: SQLTables (by name and by pattern), SQLPrimaryKeys, SQLStatistics, SQLColumns and SQLForeignKeys on a solo table gave the owner's answer 10 times in a row"
 # The same in transactions the group policy opens on the other group
 # (autocommit off, pyodbc's default): the owner answers outside the
-# transaction, leaving no transaction open there.
+# transaction, leaving no transaction open there (a general connection to
+# the owner's primary counts the sessions in a transaction).
+owner_cs="Driver=gcodbc;Servername=127.0.0.1;Port=$(port_of "$(primary_of "$sowner")");Database=app;UID=app;PWD=app"
 answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
     "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$sother" gc_solo 5 manual \
-    "Driver=gcodbc;Servername=127.0.0.1;Port=$(port_of "$(primary_of "$sowner")");Database=app;UID=app;PWD=app") \
+    "$owner_cs") \
     || fail "the catalog client failed in transactions"
 [ "$(echo "$answers" | sort -u)" = "$expect|0" ] && [ "$(echo "$answers" | wc -l)" = 5 ] \
     || fail "catalog functions on a solo table in transactions on group $sother, 5 rounds, want '$expect|0' each time (the last field: transactions open on the owner $sowner): $(echo "$answers" | sort | uniq -c | tr '\n' ';')"
@@ -305,7 +307,7 @@ answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
 # rollback (each round adds it again).
 answers=$(run_client "$PYTHON" "$(dirname "$CLIENT")/solo_catalog.py" \
     "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$sother" gc_solo 3 ddl \
-    "Driver=gcodbc;Servername=127.0.0.1;Port=$(port_of "$(primary_of "$sowner")");Database=app;UID=app;PWD=app") \
+    "$owner_cs") \
     || fail "the catalog client failed after DDL in transactions"
 want_ddl="TABLE|a|gc_solo_pkey|a,amount,note,in_txn||TABLE|1"
 [ "$(echo "$answers" | sort -u)" = "$want_ddl" ] && [ "$(echo "$answers" | wc -l)" = 3 ] \
