@@ -185,7 +185,7 @@ static bool use_owner_member(gc_conn *c, int i, const char *setup_sql, const cha
 static bool use_owner_in_transaction(gc_conn *c, const char *schema, const char *table)
 {
     bool joined;
-    int i = gc_global_catalog_owner_in_transaction(c->global, schema, table, &joined);
+    int i = gc_global_route_catalog_in_transaction(c->global, schema, table, &joined);
     if (i < 0)
         return false;
     char setup_buf[128];

@@ -461,8 +461,9 @@ void gc_global_catalog_function_on(gc_global *g, int i);
  * which it answers; else (*joined false) the group's primary (a standby
  * when it has none that can serve), which answers outside the
  * transaction. -1: the pinned member answers (not such a table, or no
- * member of its group can serve). */
-int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
+ * member of its group can serve). Counted as routed by key, as
+ * gc_global_route counts a catalog function between transactions. */
+int gc_global_route_catalog_in_transaction(gc_global *g, const char *schema,
                                            const char *table, bool *joined);
 /* SQLEndTran: what to do (gc_outcome_end_tran), with the pin released
  * when the rules say so. *member: the pinned member (-1: none); report:

@@ -145,7 +145,7 @@ const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a
     return t;
 }
 
-int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
+int gc_global_route_catalog_in_transaction(gc_global *g, const char *schema,
                                            const char *table, bool *joined)
 {
     *joined = false;
@@ -172,7 +172,7 @@ int gc_global_catalog_owner_in_transaction(gc_global *g, const char *schema,
             i = gc_router_member_in_group(g->router, group, GC_ACCESS_READ, &reason);
     }
     if (i >= 0)
-        g->stats[i].routed_by_key++;   /* as a catalog function routed between transactions */
+        g->stats[i].routed_by_key++;
     return i;
 }
 
