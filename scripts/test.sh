@@ -63,7 +63,7 @@ if [[ ${GC_SKIP_FUZZ:-0} != 1 ]]; then
   fuzz_build=${GC_FUZZ_BUILD_DIR:-$root/build-fuzz}
   echo "== building fuzz targets with clang ($fuzz_build)"
   if CC=clang cmake -S "$root" -B "$fuzz_build" -DCMAKE_BUILD_TYPE=Debug -DGC_BUILD_TESTS=ON &&
-     cmake --build "$fuzz_build" -j "$jobs" --target fuzz_sql_lexer fuzz_analyzer; then
+     cmake --build "$fuzz_build" -j "$jobs" --target fuzz_targets; then
     echo "== ctest: fuzz targets"
     (cd "$fuzz_build" && ctest --output-on-failure -R fuzz -j "$jobs") || failed+=(fuzz)
   else
