@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "sql/gc_analyzer.h"
+#include "fuzz_target.h"
 
-#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
 static void check_analysis(const gc_analysis *a)
 {
@@ -45,22 +45,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* An exact-size copy, so a read past the end is an ASan report. */
-    char *text = malloc(size ? size : 1);
+    size_t len;
+    char *text = fuzz_input_copy(data, size, 0, false, &len);
     if (text == NULL)
         return 0;
-    if (size > 0)
-        memcpy(text, data, size);
     gc_analysis a, b;
     gc_error err;
-    bool ok = gc_analyze(text, size, &a, &err);
+    bool ok = gc_analyze(text, len, &a, &err);
     if (!ok) {
         CHECK(strcmp(err.sqlstate, "42601") == 0 || strcmp(err.sqlstate, "HY001") == 0);
         CHECK(a.columns == NULL && a.table == NULL);
     } else {
         check_analysis(&a);
         /* The analysis depends on the text only. */
-        CHECK(gc_analyze(text, size, &b, &err));
+        CHECK(gc_analyze(text, len, &b, &err));
         CHECK(a.kind == b.kind && a.read_only == b.read_only &&
               a.route_as_read == b.route_as_read && a.n_columns == b.n_columns);
         gc_analysis_free(&b);

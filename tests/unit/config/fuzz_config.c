@@ -23,9 +23,7 @@
 #include "config/gc_psqlodbc.h"
 #include "config/gc_servers.h"
 #include "config/gc_settings.h"
-#include "fuzz_input.h"
-
-#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+#include "fuzz_target.h"
 
 static bool sqlstate_is(const gc_error *err, const char *a, const char *b)
 {

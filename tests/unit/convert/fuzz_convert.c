@@ -18,9 +18,8 @@
 #include <string.h>
 
 #include "convert/gc_convert.h"
-#include "fuzz_input.h"
+#include "fuzz_target.h"
 
-#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const SQLSMALLINT c_types[] = {

@@ -16,9 +16,7 @@
 #include "placement/gc_keyval.h"
 #include "placement/gc_pghash.h"
 #include "placement/gc_time_zone.h"
-#include "fuzz_input.h"
-
-#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+#include "fuzz_target.h"
 
 /* A typmod from the selector byte: none, a length for the character types,
  * or precision and scale for numeric (as the server stores them: + 4). */

@@ -12,8 +12,8 @@
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_rewrite.h"
 #include "sql/gc_sql_table_refs.h"
+#include "fuzz_target.h"
 
-#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
 static void check_tokens(const char *text, size_t len)
 {
@@ -73,16 +73,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* An exact-size copy, so a read past the end is an ASan report. */
-    char *text = malloc(size ? size : 1);
+    size_t len;
+    char *text = fuzz_input_copy(data, size, 0, false, &len);
     if (text == NULL)
         return 0;
-    if (size > 0)
-        memcpy(text, data, size);
-    check_tokens(text, size);
-    check_table_refs(text, size);
+    check_tokens(text, len);
+    check_table_refs(text, len);
     for (unsigned flags = 0; flags < 4; flags++)
-        check_rewrite(text, size, flags);
+        check_rewrite(text, len, flags);
     free(text);
     return 0;
 }

@@ -1,15 +1,18 @@
 /*
- * fuzz_input.h: how the libFuzzer targets of tests/unit take their input.
- * The first bytes choose what to run; the rest is copied to a buffer of
- * exactly its length, so AddressSanitizer reports any read past it.
+ * fuzz_target.h: what the libFuzzer targets of tests/unit share. The first
+ * bytes of an input choose what to run; the rest is copied to a buffer of
+ * exactly its length, so AddressSanitizer reports any read past it. A
+ * violated invariant aborts, which libFuzzer reports as a crash.
  */
-#ifndef GC_FUZZ_INPUT_H
-#define GC_FUZZ_INPUT_H
+#ifndef GC_FUZZ_TARGET_H
+#define GC_FUZZ_TARGET_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
 /* A malloc'd copy of data[skip..size), with a NUL after it when
  * terminated; its length (without the NUL) in *len. NULL when the input is
