@@ -18,8 +18,9 @@
 #include "placement/gc_time_zone.h"
 #include "fuzz_target.h"
 
-/* A typmod from the selector byte: none, a length for the character types,
- * or precision and scale for numeric (as the server stores them: + 4). */
+/* A typmod from the selector byte: none, precision and scale for numeric
+ * (as the server stores them: + 4), or for every other type the same small
+ * number, a length to the character types and an odd one to the rest. */
 static int32_t typmod_of(gc_keytype type, uint8_t selector)
 {
     if (!(selector & 0x80))
