@@ -79,10 +79,19 @@ uint32_t gc_cursor_row_version(const gc_stmt *s, int row);
 bool gc_cursor_set_version(gc_stmt *s, int row, const char *xmin);
 
 /* --- gc_cursor_keyset.c --- */
-/* At the first fetch of a set with SQL_CURSOR_KEYSET_DRIVEN: keeps the
- * keyset cursor when the set has one table's primary key, else makes the
- * cursor static (SQL_SUCCESS_WITH_INFO, 01S02). */
+/* Once per set, before its first rowset: keeps a keyset-driven cursor
+ * when the set has one table's primary key, else makes the cursor static,
+ * and makes LOCK or ROWVER concurrency VALUES where the cursor cannot give
+ * it (SQL_SUCCESS_WITH_INFO, 01S02). */
 SQLRETURN gc_keyset_open(gc_stmt *s);
+/* As an execute that opened a cursor ends (rc is its result): a scrollable
+ * cursor that will re-read or change rows is opened at once
+ * (gc_keyset_open), so that the execute reports what the cursor became, as
+ * ODBC and psqlODBC report it. On a global connection this is also while
+ * the member that described the set is the connection's: the next
+ * statement on another handle may run on another member, which knows no
+ * such table oid. */
+SQLRETURN gc_keyset_open_at_execute(gc_stmt *s, SQLRETURN rc);
 /* Re-reads the `count` block rows of `rows` from the server by key (one
  * query), marking changed rows updated and vanished ones deleted; no-op
  * unless the cursor is keyset-driven. */

@@ -28,14 +28,18 @@
 #include "core/gc_cursor_target.h"
 #include "util/gc_strbuf.h"
 
-/* Drops s's diagnostics from `from` on: the reasons the target lookup gave
- * become one 01S02 that names the fallback. */
-static void drop_diagnostics(gc_stmt *s, int from)
+/* The set's table, looked up without a word: the reasons a lookup gives
+ * become one 01S02 that names the fallback, or are said by the change
+ * that needs the table. (The lookup's records are set aside, not cut off
+ * by count: a record files itself in ODBC's order, before warnings the
+ * call already has.) */
+static const gc_write_target *quiet_target(gc_stmt *s)
 {
-    for (int i = from; i < s->h.diag.count; i++)
-        free(s->h.diag.records[i].message);
-    if (from < s->h.diag.count)
-        s->h.diag.count = from;
+    gc_diag kept;
+    gc_diag_set_aside(&s->h.diag, &kept);
+    const gc_write_target *t = gc_cursor_target(s);
+    gc_diag_take_back(&s->h.diag, &kept, NULL, 0);
+    return t;
 }
 
 /* Whether a column of the table shows twice in the set: a self-join most
@@ -57,9 +61,7 @@ static bool column_twice(const gc_stmt *s, const gc_write_target *t)
 static SQLRETURN keep_keyset(gc_stmt *s)
 {
     const char *why = NULL;
-    int before = s->h.diag.count;
-    const gc_write_target *t = gc_cursor_target(s);
-    drop_diagnostics(s, before);
+    const gc_write_target *t = quiet_target(s);
     if (t == NULL)
         why = "the select list must come from one table and hold its primary key "
               "(or, without one, all its columns)";
@@ -109,16 +111,29 @@ SQLRETURN gc_keyset_open(gc_stmt *s)
             rc = SQL_SUCCESS_WITH_INFO;
     }
     /* On a global connection only the member that described the set knows
-     * its table's oid: the table is looked up now, while that member is
-     * the connection's session, for the changes to come (a failure is
-     * reported by the change that needs the table). */
+     * its table's oid: the table is looked up now, for the changes to come
+     * (a failure is reported by the change that needs the table). */
     if (s->conn->kind->several_sessions && s->concurrency != SQL_CONCUR_READ_ONLY &&
-        s->scroll.target == NULL) {
-        int before = s->h.diag.count;
-        (void)gc_cursor_target(s);
-        drop_diagnostics(s, before);
-    }
+        s->scroll.target == NULL)
+        (void)quiet_target(s);
     return rc;
+}
+
+SQLRETURN gc_keyset_open_at_execute(gc_stmt *s, SQLRETURN rc)
+{
+    bool reads_by_key = s->cursor_type == SQL_CURSOR_KEYSET_DRIVEN ||
+                        s->concurrency != SQL_CONCUR_READ_ONLY;
+    if (!SQL_SUCCEEDED(rc) || s->state != GC_STMT_CURSOR || !gc_cursor_scrollable(s) ||
+        !reads_by_key)
+        return rc;
+    /* The lookup runs on the same session: the set is read whole first,
+     * as the first fetch of a scrollable cursor would. An error that ended
+     * the set is the fetch's to report. */
+    if (!s->set_complete)
+        gc_session_end_streaming(&s->conn->session_owner);
+    if (!s->set_complete || s->set_error != NULL)
+        return rc;
+    return gc_keyset_open(s) == SQL_SUCCESS ? rc : SQL_SUCCESS_WITH_INFO;
 }
 
 /* Whether column c of the set is part of the key rows are re-read by: the

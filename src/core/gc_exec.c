@@ -16,6 +16,7 @@
 #include "core/gc_commit.h"
 #include "core/gc_conn_global.h"
 #include "core/gc_conn_kind.h"
+#include "core/gc_cursor.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
 #include "core/gc_span_exec.h"
@@ -1079,7 +1080,7 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
         return show_global(s);
     if (s->reconnect_global)
         return gc_reconnect_stmt_run(s);
-    SQLRETURN rc = no_data_when_nothing_changed(s, start_exec(s));
+    SQLRETURN rc = gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, start_exec(s)));
     if (rc != SQL_ERROR && (s->nparams == 0 || s->apd->array_size <= 1))
         s->ran_one_row = true;
     return rc;
@@ -1103,7 +1104,7 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     if (!s->conn->kind->session_sql_allowed(s))
         return SQL_ERROR;
     s->conn->kind->analyze(s);
-    return no_data_when_nothing_changed(s, start_exec(s));
+    return gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, start_exec(s)));
 }
 
 /* Moves to the next parameter of the current row that still needs its
@@ -1141,7 +1142,7 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
      * already names its first parameter, as ODBC wants. */
     if (rc == SQL_NEED_DATA && s->dae != NULL && next_dae_parameter(s, value))
         return SQL_NEED_DATA;
-    return no_data_when_nothing_changed(s, rc);
+    return gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, rc));
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */

@@ -7,9 +7,11 @@
  * through the cursor check against what the last re-read saw (01001 before
  * a refresh, success after). A set without its table's key, a join, a
  * self-join showing a column twice and a set from no table get a static
- * cursor with 01S02 at the first fetch; a table dropped under the cursor
+ * cursor with 01S02 from the execute; a table dropped under the cursor
  * makes the fetch fail (42P01). The global twin runs the same on solo
- * tables, where each row is re-read by a query of its own (not counted).
+ * tables, where each row is re-read by a query of its own (not counted),
+ * and a statement on another group's member between the execute and the
+ * first fetch leaves the cursor keyset-driven.
  */
 #include <stdbool.h>
 
@@ -167,20 +169,29 @@ static void one_query_per_rowset(st_conn *a)
     SQLSetConnectAttr(a->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
 }
 
-/* A keyset cursor that cannot be had becomes static at the first fetch. */
+/* A keyset cursor that cannot be had becomes static at the execute, which
+ * says so; with SQL_CONCUR_VALUES too (on a global connection its table is
+ * looked up there as well, whose failure must not hide the 01S02). */
 static void falls_back_to_static(st_conn *c, const char *sql, const char *what)
 {
-    SQLHSTMT s = st_stmt(c);
-    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0), s);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS), s);
-    SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
-    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "%s: first fetch rc %d, 01S02", what, rc);
-    ST_CHECK(!st_has_state(SQL_HANDLE_STMT, s, "HY000"), "%s: only the 01S02", what);
-    ST_CHECK(cursor_type(s) == SQL_CURSOR_STATIC, "%s: became static (%lu)", what,
-             (unsigned long)cursor_type(s));
-    ST_OK(SQLFetchScroll(s, SQL_FETCH_LAST, 0), s);
-    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    for (int values = 0; values <= 1; values++) {
+        SQLHSTMT s = st_stmt(c);
+        ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0),
+              s);
+        SQLULEN concurrency = values ? SQL_CONCUR_VALUES : SQL_CONCUR_READ_ONLY;
+        ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)concurrency, 0), s);
+        SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)sql, SQL_NTS);
+        ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
+                 "%s (concurrency %lu): execute rc %d, 01S02", what, (unsigned long)concurrency,
+                 rc);
+        ST_CHECK(!st_has_state(SQL_HANDLE_STMT, s, "HY000"), "%s: only the 01S02", what);
+        ST_CHECK(cursor_type(s) == SQL_CURSOR_STATIC, "%s: became static (%lu)", what,
+                 (unsigned long)cursor_type(s));
+        rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+        ST_CHECK(rc == SQL_SUCCESS, "%s: the first fetch says nothing more: rc %d", what, rc);
+        ST_OK(SQLFetchScroll(s, SQL_FETCH_LAST, 0), s);
+        SQLFreeHandle(SQL_HANDLE_STMT, s);
+    }
 }
 
 /* The static fallback does not see others' changes. */
@@ -222,6 +233,36 @@ static void table_dropped(st_conn *a, st_conn *other)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 }
 
+/* On a global connection: between the execute and the first fetch, a
+ * statement on another handle runs on the other group's member (ks_far is
+ * a solo table of G2; ks_items one of G1). The cursor stays keyset-driven
+ * and changes its rows: its table was looked up as the execute ended, on
+ * the member that described the set, which alone knows the table's oid. */
+static void outlives_a_move(st_conn *a)
+{
+    st_conn far;
+    st_connect_with(&far, "LocalityGroupPath=G2");
+    st_exec(&far, "drop table if exists ks_far");
+    st_exec(&far, "create table ks_far(id int primary key)");
+    st_disconnect(&far);
+    buffers b;
+    SQLHSTMT s = keyset_cursor(a, &b, SQL_CONCUR_VALUES, ITEMS);
+    ST_CHECK(strcmp(st_query_text(a, "select count(*) from ks_far"), "0") == 0,
+             "the statement on G2 ran");
+    SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+    ST_CHECK(rc == SQL_SUCCESS, "first fetch after a statement on another member: rc %d", rc);
+    if (rc != SQL_SUCCESS)
+        st_dump_diag(SQL_HANDLE_STMT, s);
+    ST_CHECK(cursor_type(s) == SQL_CURSOR_KEYSET_DRIVEN, "stays keyset-driven: %lu",
+             (unsigned long)cursor_type(s));
+    b.qty[0] = 500;
+    ST_OK(SQLSetPos(s, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), s);
+    ST_CHECK(strcmp(st_query_text(a, "select qty from ks_items where id = 1"), "500") == 0,
+             "the cursor's update is stored");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    st_exec(a, "drop table ks_far");
+}
+
 int main(void)
 {
     st_conn a, other;
@@ -241,6 +282,8 @@ int main(void)
     fallback_is_static(&a, &other);
     falls_back_to_static(&a, "select g from generate_series(1, 5) g", "no table");
     table_dropped(&a, &other);
+    if (global)
+        outlives_a_move(&a);
     st_exec(&a, "drop table ks_items");
     st_exec(&a, "drop table ks_other");
     st_disconnect(&other);

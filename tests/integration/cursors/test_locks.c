@@ -135,13 +135,17 @@ static void locking_cursor(st_conn *a, st_conn *other)
     ST_OK(SQLEndTran(SQL_HANDLE_DBC, a->dbc, SQL_COMMIT), a->dbc);
     autocommit(a, true);
 
-    /* Under autocommit a lock would end with the statement: values, 01S02. */
-    s = open_cursor(a, &b, SQL_CURSOR_KEYSET_DRIVEN, SQL_CONCUR_LOCK);
-    SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+    /* Under autocommit a lock would end with the statement: values, 01S02
+     * from the execute. */
+    s = st_stmt(a);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0), s);
+    ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_LOCK, 0), s);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)"select id, qty from lk_items order by id", SQL_NTS);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "lock under autocommit: rc %d", rc);
+             "lock under autocommit: execute rc %d", rc);
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CONCURRENCY, &v, 0, NULL), s);
     ST_CHECK(v == SQL_CONCUR_VALUES, "became %lu", (unsigned long)v);
+    ST_OK(SQLFetchScroll(s, SQL_FETCH_FIRST, 0), s);
     ST_CHECK(exec_gives(other, "update lk_items set qty = 4 where id = 4", NULL),
              "nothing locked under autocommit");
     SQLFreeHandle(SQL_HANDLE_STMT, s);

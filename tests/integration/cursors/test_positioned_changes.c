@@ -222,7 +222,7 @@ static void rollback_and_refusals(st_conn *c)
     SQLFreeHandle(SQL_HANDLE_STMT, s);
 
     /* A read-only cursor changes nothing; on a static cursor LOCK and ROWVER
-     * become VALUES at the first fetch (keyset cursors: test_keyset.c). */
+     * become VALUES at the execute (keyset cursors: test_keyset.c). */
     s = st_stmt(c);
     ST_OK(SQLSetStmtAttr(s, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), s);
     ST_OK(SQLExecDirect(s, (SQLCHAR *)ITEMS, SQL_NTS), s);
@@ -233,12 +233,13 @@ static void rollback_and_refusals(st_conn *c)
     SQLULEN v = 0;
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CONCURRENCY, &v, 0, NULL), s);
     ST_CHECK(v == SQL_CONCUR_ROWVER, "rowver kept until the cursor opens: %lu", (unsigned long)v);
-    ST_OK(SQLExecDirect(s, (SQLCHAR *)ITEMS, SQL_NTS), s);
-    SQLRETURN rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+    SQLRETURN rc = SQLExecDirect(s, (SQLCHAR *)ITEMS, SQL_NTS);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO && st_has_state(SQL_HANDLE_STMT, s, "01S02"),
-             "static rowver: rc %d", rc);
+             "static rowver: execute rc %d", rc);
     ST_OK(SQLGetStmtAttr(s, SQL_ATTR_CONCURRENCY, &v, 0, NULL), s);
     ST_CHECK(v == SQL_CONCUR_VALUES, "static rowver became %lu", (unsigned long)v);
+    rc = SQLFetchScroll(s, SQL_FETCH_FIRST, 0);
+    ST_CHECK(rc == SQL_SUCCESS, "the first fetch says it again: rc %d", rc);
     ST_OK(SQLCloseCursor(s), s);
     ST_EXPECT_STATE(SQLSetStmtAttr(s, SQL_ATTR_CONCURRENCY, (SQLPOINTER)99, 0), s, "HY024");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
