@@ -62,7 +62,12 @@ static SQLRETURN keep_keyset(gc_stmt *s)
 {
     const char *why = NULL;
     const gc_write_target *t = quiet_target(s);
-    if (t == NULL)
+    if (t == NULL && s->split_read)
+        why = "its rows include some the open transaction wrote on other groups' members, "
+              "brought to its own member";
+    else if (t == NULL && s->spans_groups)
+        why = "its rows were read from several groups' members";
+    else if (t == NULL)
         why = "the select list must come from one table and hold its primary key "
               "(or, without one, all its columns)";
     else if (column_twice(s, t))

@@ -22,6 +22,8 @@
  * keyset-driven cursor with SQL_CONCUR_LOCK locks each row on its owner
  * (another session's NOWAIT lock there gets 55P03), and SQLSetPos
  * SQL_LOCK_EXCLUSIVE locks the one row of G3 it names; ROLLBACK frees them.
+ * A keyset-driven cursor over the transaction's own write of a G2 row (a
+ * split read) is static from its execute and changes nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +416,69 @@ static void keyset_rereads(const char *dsn, int g1, int g2, int g3)
            cluster.members[rt_primary_of(&cluster, g1)].name);
 }
 
+/* A transaction pinned to G1 that wrote rows of G1 and G2 reads them
+ * back by a split read (the G2 rows brought to G1): a keyset-driven cursor
+ * over them becomes static at the execute (01S02 saying why), shows the
+ * transaction's own write, and cannot change a row (HY000, nothing sent). */
+static void split_read_is_static(const char *dsn, int g1, int g2)
+{
+    restore_accounts();
+    SQLHENV env;
+    SQLHDBC dbc;
+    connect_on_g1(dsn, &env, &dbc);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit off");
+    int64_t id1 = ids[g1 * PER_GROUP], id2 = ids[g2 * PER_GROUP];
+    char sql[512];
+    SQLHSTMT w;
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &w), SQL_HANDLE_DBC, dbc, "alloc");
+    /* The first write pins the transaction to G1; the second joins G2. */
+    snprintf(sql, sizeof sql, "UPDATE accounts SET balance = 11 WHERE id = %lld", (long long)id1);
+    check(SQLExecDirect(w, (SQLCHAR *)sql, SQL_NTS), w, sql);
+    snprintf(sql, sizeof sql, "UPDATE accounts SET balance = 55 WHERE id = %lld", (long long)id2);
+    check(SQLExecDirect(w, (SQLCHAR *)sql, SQL_NTS), w, sql);
+    SQLFreeHandle(SQL_HANDLE_STMT, w);
+
+    cursor k;
+    memset(&k, 0, sizeof k);
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &k.h), SQL_HANDLE_DBC, dbc, "alloc");
+    check(SQLSetStmtAttr(k.h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0), k.h,
+          "cursor type");
+    check(SQLSetStmtAttr(k.h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), k.h,
+          "concurrency");
+    snprintf(sql, sizeof sql, "SELECT id, balance FROM accounts WHERE id IN (%lld, %lld) ORDER BY id",
+             (long long)id1, (long long)id2);
+    SQLRETURN rc = SQLExecDirect(k.h, (SQLCHAR *)sql, SQL_NTS);
+    char message[512];
+    if (rc != SQL_SUCCESS_WITH_INFO || !first_state_is(k.h, "01S02", message, sizeof message) ||
+        strstr(message, "other groups' members") == NULL)
+        rt_fail("keyset cursor over a split read: rc %d, %s", rc, message);
+    SQLULEN type = 0;
+    check(SQLGetStmtAttr(k.h, SQL_ATTR_CURSOR_TYPE, &type, 0, NULL), k.h, "cursor type");
+    if (type != SQL_CURSOR_STATIC)
+        rt_fail("a split read's keyset cursor became %lu, not static", (unsigned long)type);
+    check(SQLBindCol(k.h, 1, SQL_C_SBIGINT, k.id, 0, k.id_ind), k.h, "bind id");
+    check(SQLBindCol(k.h, 2, SQL_C_CHAR, k.balance, sizeof k.balance[0], k.balance_ind), k.h,
+          "bind balance");
+    check(SQLFetchScroll(k.h, SQL_FETCH_FIRST, 0), k.h, "fetch");
+    int row = k.id[0] == id2 ? 0 : 1;
+    SQLFetchScroll(k.h, SQL_FETCH_ABSOLUTE, row + 1);
+    if (k.id[0] != id2 || strcmp(k.balance[0], "55.00") != 0)
+        rt_fail("the split read shows account %lld with %s, not the transaction's 55.00",
+                (long long)k.id[0], k.balance[0]);
+    rt_reset_statements(&cluster);
+    set_balance(&k, 0, "66.00");
+    rc = SQLSetPos(k.h, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE);
+    if (rc != SQL_ERROR || !first_state_is(k.h, "HY000", message, sizeof message))
+        rt_fail("a change through a split read's cursor: rc %d, %s", rc, message);
+    expect_calls_on(UPDATE_LIKE, -1, 0, "split read");
+    SQLFreeHandle(SQL_HANDLE_STMT, k.h);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK), SQL_HANDLE_DBC, dbc, "rollback");
+    expect_balance(id2, "1000.00", "split read rolled back");
+    rt_odbc_disconnect(env, dbc);
+    printf("split read: keyset cursor static at the execute; change refused: %s\n", message);
+}
+
 /* Whether another session's NOWAIT lock of account id on its owner is
  * refused because the row is locked (55P03); a granted lock ends at once
  * (the superuser's session is in autocommit). */
@@ -516,6 +581,7 @@ int main(int argc, char **argv)
     transaction_changes(dbc, g1, g2, g3, SQL_ROLLBACK);
     transaction_changes(dbc, g1, g2, g3, SQL_COMMIT);
     keyset_rereads(argv[2], g1, g2, g3);
+    split_read_is_static(argv[2], g1, g2);
     row_locks(argv[2], g3);
     rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
                   SQL_HANDLE_DBC, dbc, "autocommit on");
