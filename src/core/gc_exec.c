@@ -1025,6 +1025,21 @@ static SQLRETURN no_data_when_nothing_changed(gc_stmt *s, SQLRETURN rc)
     return SQL_NO_DATA;
 }
 
+/* Records whether the execute that returns rc failed (see execute_failed). */
+static SQLRETURN note_outcome(gc_stmt *s, SQLRETURN rc)
+{
+    s->execute_failed = rc == SQL_ERROR;
+    return rc;
+}
+
+/* What every execute of the application's statement (SQLExecute,
+ * SQLExecDirect, the SQLParamData that runs it) does with its result rc as
+ * it returns. */
+static SQLRETURN finish_execute(gc_stmt *s, SQLRETURN rc)
+{
+    return note_outcome(s, gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, rc)));
+}
+
 /* Answers SHOW GLOBAL CONNECTION from the driver's own bookkeeping. */
 static SQLRETURN show_global(gc_stmt *s)
 {
@@ -1049,6 +1064,7 @@ SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
     gc_desc_clear_records(s->ird);
     s->simple_query = false;
     s->state = GC_STMT_ALLOCATED;
+    s->execute_failed = false;
     SQLRETURN rc = set_text(s, sql, len);
     if (rc != SQL_SUCCESS)
         return rc;
@@ -1076,11 +1092,12 @@ SQLRETURN gc_stmt_execute(gc_stmt *s)
     }
     gc_stmt_discard_results(s);
     s->state = GC_STMT_PREPARED;
+    s->execute_failed = true;       /* until finish_execute says otherwise */
     if (s->show_global)
-        return show_global(s);
+        return note_outcome(s, show_global(s));
     if (s->reconnect_global)
-        return gc_reconnect_stmt_run(s);
-    SQLRETURN rc = gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, start_exec(s)));
+        return note_outcome(s, gc_reconnect_stmt_run(s));
+    SQLRETURN rc = finish_execute(s, start_exec(s));
     if (rc != SQL_ERROR && (s->nparams == 0 || s->apd->array_size <= 1))
         s->ran_one_row = true;
     return rc;
@@ -1094,17 +1111,18 @@ SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
     gc_stmt_unprepare(s);
     s->simple_query = false;
     s->state = GC_STMT_ALLOCATED;
+    s->execute_failed = true;       /* until finish_execute says otherwise */
     SQLRETURN rc = set_text(s, sql, len);
     if (rc != SQL_SUCCESS)
         return rc;
     if (gc_show_global_matches(s->sql, strlen(s->sql)))
-        return show_global(s);
+        return note_outcome(s, show_global(s));
     if (gc_reconnect_stmt_matches(s->sql, strlen(s->sql)))
-        return gc_reconnect_stmt_run(s);
+        return note_outcome(s, gc_reconnect_stmt_run(s));
     if (!s->conn->kind->session_sql_allowed(s))
         return SQL_ERROR;
     s->conn->kind->analyze(s);
-    return gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, start_exec(s)));
+    return finish_execute(s, start_exec(s));
 }
 
 /* Moves to the next parameter of the current row that still needs its
@@ -1142,7 +1160,7 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
      * already names its first parameter, as ODBC wants. */
     if (rc == SQL_NEED_DATA && s->dae != NULL && next_dae_parameter(s, value))
         return SQL_NEED_DATA;
-    return gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, rc));
+    return finish_execute(s, rc);
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */

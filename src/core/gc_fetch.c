@@ -222,10 +222,17 @@ static SQLRETURN fetch_rowset(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset
         gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: data at execution pending");
         return SQL_ERROR;
     }
-    if (s->state == GC_STMT_EXECUTED) {
+    /* Checked first, with or without a result set, as psqlODBC does. */
+    if (!gc_cursor_scrollable(s) && orientation != SQL_FETCH_NEXT) {
+        gc_diag_add(&s->h.diag, "HY106", 0,
+                    "fetch type out of range: the cursor is forward-only (SQL_FETCH_NEXT only)");
+        return SQL_ERROR;
+    }
+    if (s->state == GC_STMT_EXECUTED || (s->execute_failed && s->state != GC_STMT_CURSOR)) {
         /* psqlODBC answers a fetch after a statement without a result set
-         * (a SET, an INSERT) with no data rather than ODBC's 24000, and its
-         * programs loop on that (docs/psqlodbc-differences.md). */
+         * (a SET, an INSERT), or after one that failed, with no data rather
+         * than ODBC's 24000 or HY010, and its programs loop on that
+         * (docs/psqlodbc-differences.md). */
         if (out->rows_fetched != NULL)
             *out->rows_fetched = 0;
         return SQL_NO_DATA;
@@ -236,11 +243,6 @@ static SQLRETURN fetch_rowset(gc_stmt *s, SQLSMALLINT orientation, SQLLEN offset
     s->getdata_offset = 0;
     if (gc_cursor_scrollable(s))
         return gc_cursor_fetch(s, orientation, offset, bookmark, out);
-    if (orientation != SQL_FETCH_NEXT) {
-        gc_diag_add(&s->h.diag, "HY106", 0,
-                    "fetch type out of range: the cursor is forward-only (SQL_FETCH_NEXT only)");
-        return SQL_ERROR;
-    }
     return fetch_forward(s, out);
 }
 

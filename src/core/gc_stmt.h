@@ -143,6 +143,9 @@ struct gc_stmt {
     Oid *described_param_types;  /* owned; from PQdescribePrepared */
     int described_nparams;
     bool described;           /* IRD comes from PQdescribePrepared */
+    bool execute_failed;      /* the last execute returned SQL_ERROR: a fetch
+                               * the driver manager lets through then gets
+                               * SQL_NO_DATA, as psqlODBC answers it */
     bool ran_one_row;         /* executed one row at a time since SQLPrepare:
                                * with `described`, what makes psqlODBC run an
                                * autocommit parameter array row by row

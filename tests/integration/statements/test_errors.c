@@ -2,7 +2,8 @@
  * Errors carry the right SQLSTATE: the server's for server errors (42601,
  * 23505, 22012), ODBC's for bad client data (22018) and for misuse of the
  * API (HY010, 24000, 07002, 07009, HY106, HY105, HY090). A statement stays
- * usable after each.
+ * usable after each; a fetch after a failed statement gets SQL_NO_DATA, as
+ * psqlODBC answers it.
  */
 #include "st_test.h"
 
@@ -76,6 +77,15 @@ int main(void)
     SQLRETURN rc = SQLRowCount(fresh, &count);
     ST_CHECK(rc == SQL_ERROR, "SQLRowCount before executing gives SQL_ERROR (%d)", (int)rc);
     SQLFreeHandle(SQL_HANDLE_STMT, fresh);
+    /* After that SET (no result set), as psqlODBC answers: a forward-only
+     * fetch other than NEXT is HY106; and after a failing statement the
+     * driver manager passes a fetch on, which gets SQL_NO_DATA (a program's
+     * fetch loop ends) rather than an error. */
+    ST_EXPECT_STATE(SQLFetchScroll(s, SQL_FETCH_LAST, 0), s, "HY106");
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"insert into stmt_err values (1)", SQL_NTS), s,
+                    "23505");
+    rc = SQLFetch(s);
+    ST_CHECK(rc == SQL_NO_DATA, "a fetch after a failed statement: rc %d", (int)rc);
 
     /* Still usable; a failed statement in a transaction, then rollback. */
     ST_CHECK(strcmp(st_query_text(&c, "select 'alive'"), "alive") == 0, "usable after errors");
