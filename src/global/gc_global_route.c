@@ -282,22 +282,53 @@ static bool claims_rows(const gc_analysis *a)
     return row_write(a) || (a != NULL && a->locking_read);
 }
 
-/* The group holding every table a text of several statements names, when
- * all are solo tables of one group; else -1. */
-static int several_solo_group(gc_global *g, const gc_analysis *a)
+static int keyed_owner(gc_global *g, const gc_route_request *req, bool *all_in);
+
+/* The group a statement of a text of several statements keeps to: its
+ * solo table's, or for a write of a sharded table the one its literal
+ * keys all place it in; -1 when there is none. */
+static int piece_group(gc_global *g, const struct gc_several_target *p)
 {
     const char *const *path = (const char *const *)g->search_path;
-    int group = -1;
+    const gc_shard_table *t = gc_shardmap_find(g->map, p->schema, p->table, path,
+                                               g->n_search_path);
+    if (t == NULL)
+        return -1;
+    int solo = gc_shard_table_solo_group(t);
+    if (solo >= 0 || !p->writes || p->analysis == NULL || !row_write(p->analysis))
+        return solo;
+    gc_route_request keyed = { .analysis = p->analysis, .use_keys = true };
+    bool all_in = false;
+    int group = keyed_owner(g, &keyed, &all_in);
+    return all_in ? group : -1;
+}
+
+/* The one group a text of several statements runs in, or -1. Its writes
+ * must all keep to one group (solo tables of it, rows its keys place
+ * there): run anywhere else they would go through postgres_fdw, which the
+ * cluster's trigger refuses in such a text; its reads may read other
+ * groups through postgres_fdw. A text that only reads keeps to the group
+ * of its tables when all are solo tables of one. */
+static int several_group(gc_global *g, const gc_analysis *a)
+{
+    int writes_in = -1, reads_in = -1;
+    bool reads_apart = false;
     for (int k = 0; k < a->n_several_targets; k++) {
-        const gc_shard_table *t = gc_shardmap_find(g->map, a->several_targets[k].schema,
-                                                   a->several_targets[k].table, path,
-                                                   g->n_search_path);
-        int solo = t != NULL ? gc_shard_table_solo_group(t) : -1;
-        if (solo < 0 || (group >= 0 && solo != group))
-            return -1;
-        group = solo;
+        const struct gc_several_target *p = &a->several_targets[k];
+        int group = piece_group(g, p);
+        if (p->writes) {
+            if (group < 0 || (writes_in >= 0 && group != writes_in))
+                return -1;
+            writes_in = group;
+        } else if (group < 0 || (reads_in >= 0 && group != reads_in)) {
+            reads_apart = true;
+        } else {
+            reads_in = group;
+        }
     }
-    return group;
+    if (writes_in >= 0)
+        return writes_in;
+    return reads_apart ? -1 : reads_in;
 }
 
 /* The group holding most of the statement's keys (see gc_global_route);
@@ -310,14 +341,14 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     const gc_analysis *a = req->analysis;
     *source = "none";
     *all_in = false;
-    /* A text of several statements on solo tables of one group runs there,
-     * as each of its statements alone would. */
+    /* A text of several statements whose writes keep to one group runs
+     * there, as each of its writes alone would (several_group). */
     if (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL) {
-        int solo = several_solo_group(g, a);
-        *why = solo < 0 ? "more than one statement" : NULL;
-        *source = solo < 0 ? "none" : "solo tables of one group";
-        *all_in = solo >= 0;
-        return solo;
+        int group = several_group(g, a);
+        *why = group < 0 ? "more than one statement" : NULL;
+        *source = group < 0 ? "none" : "statements of one group";
+        *all_in = group >= 0;
+        return group;
     }
     if (a == NULL || (a->table == NULL && a->sequence == NULL)) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";

@@ -291,6 +291,8 @@ static void free_several_targets(gc_analysis *a)
     for (int k = 0; k < a->n_several_targets; k++) {
         free(a->several_targets[k].schema);
         free(a->several_targets[k].table);
+        gc_analysis_free(a->several_targets[k].analysis);
+        free(a->several_targets[k].analysis);
     }
     a->n_several_targets = 0;
 }
@@ -327,13 +329,23 @@ static bool note_piece(const gc_az *az, size_t from, size_t to, gc_analysis *out
     const char *text = az->lx.text;
     size_t begin = az->tok[from].offset;
     size_t end = az->tok[to - 1].offset + az->tok[to - 1].length;
-    gc_analysis one;
+    gc_analysis *one = calloc(1, sizeof *one);
+    if (one == NULL)
+        return false;
     gc_error ignored;
     gc_error_clear(&ignored);
-    if (!gc_analyze(text + begin, end - begin, &one, &ignored))
+    if (!gc_analyze(text + begin, end - begin, one, &ignored)) {
+        free(one);
         return false;
-    bool ok = !one.several && note_target(out, &one);
-    gc_analysis_free(&one);
+    }
+    int noted = out->n_several_targets;
+    bool ok = !one->several && note_target(out, one);
+    if (out->n_several_targets > noted) {
+        out->several_targets[noted].analysis = one;     /* kept: routing places its keys */
+    } else {
+        gc_analysis_free(one);
+        free(one);
+    }
     return ok;
 }
 

@@ -110,6 +110,8 @@ typedef struct gc_analysis {
         char *schema;     /* folded, NULL when not written */
         char *table;
         bool writes;      /* its statement may write (not a read-only SELECT) */
+        struct gc_analysis *analysis;  /* owned: the statement's own analysis,
+                                          whose keys place its rows */
     } several_targets[8];
     int n_several_targets;
     bool is_local;        /* SET LOCAL */

@@ -471,4 +471,36 @@ case $out in "error 0A000"*"(90123)"*) ;; *) fail "an UPDATE moving a row of G2 
     || fail "the refused move left: $(sql G1N1 "SELECT string_agg(id::text, ',') FROM accounts WHERE id IN ($to, $g1_id)")"
 nothing_pending "key-moving UPDATEs"
 echo "ok: an UPDATE changing the key ran on the owner G2 against the policy and moved the row there; a move into G1 was refused and left the row"
+
+# A text of several statements whose writes' keys all place them in G2
+# runs on G2 whatever the policy says, its read reaching G1's rows through
+# postgres_fdw: in autocommit, and in a transaction pinned to G1, which G2
+# joins for it. On G1 its writes went through postgres_fdw, refused
+# (0A000 / 90123). Writes of two groups in one text stay refused, nothing
+# applied.
+g2_id=$(sql G2N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
+g1_id=$(sql G1N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
+before=$(sql G2N1 "SELECT balance FROM accounts WHERE id = $g2_id")
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+expect_ok "$(on G1 "UPDATE accounts SET balance = balance + 7 WHERE id = $g2_id; SELECT count(*) FROM accounts; UPDATE accounts SET balance = balance + 1 WHERE id = $g2_id")" \
+    "two UPDATEs of account $g2_id of G2 and a SELECT of all accounts in one text, policy G1"
+out=$(txn G1 commit "SELECT 1" "UPDATE accounts SET balance = balance + 10 WHERE id = $g2_id; DELETE FROM accounts WHERE id = $g2_id AND false")
+case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
+    fail "a text of two statements on account $g2_id of G2 in a transaction on G1: $out" ;; esac
+where=$(for g in G1 G2; do
+    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'UPDATE accounts SET balance = balance +%'") "
+done)
+[ "$where" = "G1:0 G2:3 " ] || fail "the texts' UPDATEs ran on $where, expected on the owner G2 only"
+[ "$(sql G2N1 "SELECT balance - $before FROM accounts WHERE id = $g2_id")" = "18.00" ] \
+    || fail "the texts left account $g2_id at $(sql G2N1 "SELECT balance FROM accounts WHERE id = $g2_id"), from $before"
+out=$(on G1 "UPDATE accounts SET balance = 0 WHERE id = $g2_id; UPDATE accounts SET balance = 0 WHERE id = $g1_id")
+case $out in "error 0A000"*) ;; *) fail "a text writing accounts of G1 and G2 gave: $out" ;; esac
+out=$(on G2 "UPDATE accounts SET balance = 0 WHERE id = $g2_id; UPDATE accounts SET balance = 0 WHERE id = $g1_id")
+case $out in "error 0A000"*) ;; *) fail "a text writing accounts of G1 and G2, policy G2, gave: $out" ;; esac
+[ "$(sql G2N1 "SELECT balance - $before FROM accounts WHERE id = $g2_id")" = "18.00" ] \
+    || fail "a refused text changed account $g2_id"
+[ "$(sql G1N1 "SELECT count(*) FROM accounts WHERE id = $g1_id AND balance = 0")" = 0 ] \
+    || fail "a refused text changed account $g1_id"
+nothing_pending "texts of several statements on a sharded table"
+echo "ok: texts of several statements writing account $g2_id of G2 ran on G2 against the policy, in autocommit and in a transaction; writes of two groups in one text refused, nothing applied"
 echo "PASS"
