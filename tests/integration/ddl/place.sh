@@ -41,6 +41,15 @@ nothing_pending() {
 expect_ok() {
     [ "${1%% *}" = ok ] || fail "$2: $1"
 }
+# calls_per_group CONDITION: "G1:<calls> G2:<calls> " of the statements
+# pg_stat_statements holds on each group's primary whose query matches
+# CONDITION (SQL on the column query).
+calls_per_group() {
+    local g
+    for g in G1 G2; do
+        echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE $1") "
+    done
+}
 
 app_owns_public_tables
 for g in G1 G2; do
@@ -409,18 +418,14 @@ for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset(
 for stmt in "REINDEX TABLE cic_solo" "CLUSTER cic_solo USING cic_solo_v" "VACUUM cic_solo" \
             "ANALYZE cic_solo"; do
     expect_ok "$(on G1 "$stmt")" "$stmt, policy G1"
-    where=$(for g in G1 G2; do
-        echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query = '$stmt'") "
-    done)
+    where=$(calls_per_group "query = '$stmt'")
     [ "$where" = "G1:0 G2:1 " ] || fail "$stmt ran on $where, expected on the owner G2 only"
 done
 # So does COPY naming it: through ODBC it gets HYC00 there; on G1, the
 # foreign twin, PostgreSQL refused it with 42809.
 out=$(on G1 "COPY cic_solo TO STDOUT")
 case $out in "error HYC00"*) ;; *) fail "COPY of the solo table, policy G1, gave: $out" ;; esac
-where=$(for g in G1 G2; do
-    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query = 'COPY cic_solo TO STDOUT'") "
-done)
+where=$(calls_per_group "query = 'COPY cic_solo TO STDOUT'")
 [ "$where" = "G1:0 G2:1 " ] || fail "COPY of the solo table ran on $where, expected on the owner G2 only"
 # So does a text of several statements naming it alone: in autocommit, and
 # in a transaction pinned to G1, which G2 joins for it. On G1 its writes
@@ -431,9 +436,7 @@ expect_ok "$(on G1 "INSERT INTO cic_solo VALUES (1, 'a'); UPDATE cic_solo SET v 
 out=$(txn G1 commit "SELECT 1" "INSERT INTO cic_solo VALUES (2, 'c'); DELETE FROM cic_solo WHERE id = 1")
 case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
     fail "two statements on the solo table in a transaction on G1: $out" ;; esac
-where=$(for g in G1 G2; do
-    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'INSERT INTO cic_solo VALUES%'") "
-done)
+where=$(calls_per_group "query LIKE 'INSERT INTO cic_solo VALUES%'")
 [ "$where" = "G1:0 G2:2 " ] || fail "the texts of two statements ran on $where, expected on the owner G2 only"
 [ "$(sql G2N1 "SELECT string_agg(id || v, ',' ORDER BY id) FROM cic_solo")" = "2c" ] \
     || fail "the texts of two statements left: $(sql G2N1 "SELECT string_agg(id || v, ',') FROM cic_solo")"
@@ -459,9 +462,7 @@ sql G1N1 "DELETE FROM accounts WHERE id = $g1_id" >/dev/null
 for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
 expect_ok "$(on G1 "UPDATE accounts SET id = $to WHERE id = $from")" \
     "an UPDATE moving account $from to another partition of G2, policy G1"
-where=$(for g in G1 G2; do
-    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'UPDATE accounts SET id =%'") "
-done)
+where=$(calls_per_group "query LIKE 'UPDATE accounts SET id =%'")
 [ "$where" = "G1:0 G2:1 " ] || fail "the key-moving UPDATE ran on $where, expected on the owner G2 only"
 [ "$(sql G2N1 "SELECT string_agg(c.relkind::text || ':' || a.balance, ',') FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE a.id IN ($from, $to)")" = "r:$from.00" ] \
     || fail "after moving $from to $to, G2 holds: $(sql G2N1 "SELECT string_agg(id || ':' || balance, ',') FROM accounts WHERE id IN ($from, $to)")"
@@ -487,9 +488,7 @@ expect_ok "$(on G1 "UPDATE accounts SET balance = balance + 7 WHERE id = $g2_id;
 out=$(txn G1 commit "SELECT 1" "UPDATE accounts SET balance = balance + 10 WHERE id = $g2_id; DELETE FROM accounts WHERE id = $g2_id AND false")
 case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
     fail "a text of two statements on account $g2_id of G2 in a transaction on G1: $out" ;; esac
-where=$(for g in G1 G2; do
-    echo -n "$g:$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE 'UPDATE accounts SET balance = balance +%'") "
-done)
+where=$(calls_per_group "query LIKE 'UPDATE accounts SET balance = balance +%'")
 [ "$where" = "G1:0 G2:3 " ] || fail "the texts' UPDATEs ran on $where, expected on the owner G2 only"
 [ "$(sql G2N1 "SELECT balance - $before FROM accounts WHERE id = $g2_id")" = "18.00" ] \
     || fail "the texts left account $g2_id at $(sql G2N1 "SELECT balance FROM accounts WHERE id = $g2_id"), from $before"
