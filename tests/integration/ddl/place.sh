@@ -41,6 +41,18 @@ nothing_pending() {
 expect_ok() {
     [ "${1%% *}" = ok ] || fail "$2: $1"
 }
+# reset_calls: pg_stat_statements of each group's primary starts again.
+reset_calls() {
+    local g
+    for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+}
+# text_in_g1_transaction TEXT WHAT: TEXT runs in a transaction pinned to G1
+# (by a SELECT 1 first), which commits.
+text_in_g1_transaction() {
+    local out
+    out=$(txn G1 commit "SELECT 1" "$1")
+    case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *) fail "$2: $out" ;; esac
+}
 # calls_per_group CONDITION: "G1:<calls> G2:<calls> " of the statements
 # pg_stat_statements holds on each group's primary whose query matches
 # CONDITION (SQL on the column query).
@@ -414,7 +426,7 @@ case $out in error\ 0A000*"2 groups"*) ;; *) fail "CREATE INDEX CONCURRENTLY on 
 expect_kinds accounts_cic "G1:- G2:-" "CREATE INDEX CONCURRENTLY refused on a sharded table"
 # Maintenance naming the solo table runs on its owner whatever the policy
 # says (on G1, the foreign twin, REINDEX and CLUSTER failed with 42809).
-for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+reset_calls
 for stmt in "REINDEX TABLE cic_solo" "CLUSTER cic_solo USING cic_solo_v" "VACUUM cic_solo" \
             "ANALYZE cic_solo"; do
     expect_ok "$(on G1 "$stmt")" "$stmt, policy G1"
@@ -430,12 +442,11 @@ where=$(calls_per_group "query = 'COPY cic_solo TO STDOUT'")
 # So does a text of several statements naming it alone: in autocommit, and
 # in a transaction pinned to G1, which G2 joins for it. On G1 its writes
 # went through the foreign twin, refused (0A000 / 90123).
-for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+reset_calls
 expect_ok "$(on G1 "INSERT INTO cic_solo VALUES (1, 'a'); UPDATE cic_solo SET v = 'b' WHERE id = 1")" \
     "two statements on the solo table, policy G1"
-out=$(txn G1 commit "SELECT 1" "INSERT INTO cic_solo VALUES (2, 'c'); DELETE FROM cic_solo WHERE id = 1")
-case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
-    fail "two statements on the solo table in a transaction on G1: $out" ;; esac
+text_in_g1_transaction "INSERT INTO cic_solo VALUES (2, 'c'); DELETE FROM cic_solo WHERE id = 1" \
+    "two statements on the solo table in a transaction on G1"
 where=$(calls_per_group "query LIKE 'INSERT INTO cic_solo VALUES%'")
 [ "$where" = "G1:0 G2:2 " ] || fail "the texts of two statements ran on $where, expected on the owner G2 only"
 [ "$(sql G2N1 "SELECT string_agg(id || v, ',' ORDER BY id) FROM cic_solo")" = "2c" ] \
@@ -459,7 +470,7 @@ from=$1 to=$2
 g1_id=$(sql G1N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
 sql G2N1 "DELETE FROM accounts WHERE id = $to" >/dev/null
 sql G1N1 "DELETE FROM accounts WHERE id = $g1_id" >/dev/null
-for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+reset_calls
 expect_ok "$(on G1 "UPDATE accounts SET id = $to WHERE id = $from")" \
     "an UPDATE moving account $from to another partition of G2, policy G1"
 where=$(calls_per_group "query LIKE 'UPDATE accounts SET id =%'")
@@ -482,12 +493,11 @@ echo "ok: an UPDATE changing the key ran on the owner G2 against the policy and 
 g2_id=$(sql G2N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
 g1_id=$(sql G1N1 "SELECT min(a.id) FROM accounts a JOIN pg_class c ON c.oid = a.tableoid WHERE c.relkind = 'r'")
 before=$(sql G2N1 "SELECT balance FROM accounts WHERE id = $g2_id")
-for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+reset_calls
 expect_ok "$(on G1 "UPDATE accounts SET balance = balance + 7 WHERE id = $g2_id; SELECT count(*) FROM accounts; UPDATE accounts SET balance = balance + 1 WHERE id = $g2_id")" \
     "two UPDATEs of account $g2_id of G2 and a SELECT of all accounts in one text, policy G1"
-out=$(txn G1 commit "SELECT 1" "UPDATE accounts SET balance = balance + 10 WHERE id = $g2_id; DELETE FROM accounts WHERE id = $g2_id AND false")
-case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *)
-    fail "a text of two statements on account $g2_id of G2 in a transaction on G1: $out" ;; esac
+text_in_g1_transaction "UPDATE accounts SET balance = balance + 10 WHERE id = $g2_id; DELETE FROM accounts WHERE id = $g2_id AND false" \
+    "a text of two statements on account $g2_id of G2 in a transaction on G1"
 where=$(calls_per_group "query LIKE 'UPDATE accounts SET balance = balance +%'")
 [ "$where" = "G1:0 G2:3 " ] || fail "the texts' UPDATEs ran on $where, expected on the owner G2 only"
 [ "$(sql G2N1 "SELECT balance - $before FROM accounts WHERE id = $g2_id")" = "18.00" ] \
