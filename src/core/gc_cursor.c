@@ -95,13 +95,18 @@ SQLLEN gc_cursor_row_of_bookmark(const gc_stmt *s, SQLLEN bookmark)
     return bookmark - 1;
 }
 
+bool gc_cursor_read_whole(gc_stmt *s)
+{
+    if (!s->set_complete)
+        gc_session_end_streaming(&s->conn->session_owner);
+    return s->set_complete;
+}
+
 /* An error that ended the set while it was read is reported here, once
  * (gc_result_next_row reports a set's error when the cursor reaches its end). */
 SQLRETURN gc_cursor_buffer(gc_stmt *s)
 {
-    if (!s->set_complete)
-        gc_session_end_streaming(&s->conn->session_owner);
-    if (!s->set_complete) {
+    if (!gc_cursor_read_whole(s)) {
         gc_diag_add(&s->h.diag, "HY000", 0, "the result set could not be buffered");
         return SQL_ERROR;
     }

@@ -35,8 +35,13 @@ void gc_row_tally_add(gc_row_tally *t, SQLRETURN row_rc);
  * row failed or warned; else SQL_SUCCESS. */
 SQLRETURN gc_row_tally_rc(const gc_row_tally *t);
 bool gc_cursor_scrollable(const gc_stmt *s);
-/* Makes the whole current set sit in block (buffering what is still on
- * the wire); SQL_ERROR with diagnostics when the set ended in an error. */
+/* Reads what of the current set is still on the wire into block; false
+ * when the set could not be read whole (its error, if it ended in one, is
+ * left in set_error for gc_cursor_buffer to report). */
+bool gc_cursor_read_whole(gc_stmt *s);
+/* Makes the whole current set sit in block (gc_cursor_read_whole);
+ * SQL_ERROR with diagnostics when it could not or the set ended in an
+ * error. */
 SQLRETURN gc_cursor_buffer(gc_stmt *s);
 /* Rows the cursor shows: the buffered set cut at SQL_ATTR_MAX_ROWS. */
 SQLLEN gc_cursor_set_rows(const gc_stmt *s);

@@ -133,10 +133,8 @@ SQLRETURN gc_keyset_open_at_execute(gc_stmt *s, SQLRETURN rc)
         return rc;
     /* The lookup runs on the same session: the set is read whole first,
      * as the first fetch of a scrollable cursor would. An error that ended
-     * the set is the fetch's to report. */
-    if (!s->set_complete)
-        gc_session_end_streaming(&s->conn->session_owner);
-    if (!s->set_complete || s->set_error != NULL)
+     * the set is the fetch's to report (gc_cursor_buffer). */
+    if (!gc_cursor_read_whole(s) || s->set_error != NULL)
         return rc;
     return gc_keyset_open(s) == SQL_SUCCESS ? rc : SQL_SUCCESS_WITH_INFO;
 }

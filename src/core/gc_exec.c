@@ -1037,7 +1037,7 @@ static SQLRETURN note_outcome(gc_stmt *s, SQLRETURN rc)
  * it returns. */
 static SQLRETURN finish_execute(gc_stmt *s, SQLRETURN rc)
 {
-    return note_outcome(s, gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, rc)));
+    return gc_keyset_open_at_execute(s, no_data_when_nothing_changed(s, rc));
 }
 
 /* Answers SHOW GLOBAL CONNECTION from the driver's own bookkeeping. */
@@ -1082,47 +1082,55 @@ SQLRETURN gc_stmt_prepare(gc_stmt *s, const char *sql, SQLINTEGER len)
     return SQL_SUCCESS;
 }
 
-SQLRETURN gc_stmt_execute(gc_stmt *s)
+static SQLRETURN execute_prepared(gc_stmt *s)
 {
-    if (!may_execute(s))
-        return SQL_ERROR;
     if (!s->prepared || s->sql == NULL) {
         gc_diag_add(&s->h.diag, "HY010", 0, "function sequence error: no statement prepared");
         return SQL_ERROR;
     }
     gc_stmt_discard_results(s);
     s->state = GC_STMT_PREPARED;
-    s->execute_failed = true;       /* until finish_execute says otherwise */
     if (s->show_global)
-        return note_outcome(s, show_global(s));
+        return show_global(s);
     if (s->reconnect_global)
-        return note_outcome(s, gc_reconnect_stmt_run(s));
+        return gc_reconnect_stmt_run(s);
     SQLRETURN rc = finish_execute(s, start_exec(s));
     if (rc != SQL_ERROR && (s->nparams == 0 || s->apd->array_size <= 1))
         s->ran_one_row = true;
     return rc;
 }
 
-SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
+SQLRETURN gc_stmt_execute(gc_stmt *s)
 {
     if (!may_execute(s))
         return SQL_ERROR;
+    return note_outcome(s, execute_prepared(s));
+}
+
+static SQLRETURN execute_text(gc_stmt *s, const char *sql, SQLINTEGER len)
+{
     gc_stmt_discard_results(s);
     gc_stmt_unprepare(s);
     s->simple_query = false;
     s->state = GC_STMT_ALLOCATED;
-    s->execute_failed = true;       /* until finish_execute says otherwise */
     SQLRETURN rc = set_text(s, sql, len);
     if (rc != SQL_SUCCESS)
         return rc;
     if (gc_show_global_matches(s->sql, strlen(s->sql)))
-        return note_outcome(s, show_global(s));
+        return show_global(s);
     if (gc_reconnect_stmt_matches(s->sql, strlen(s->sql)))
-        return note_outcome(s, gc_reconnect_stmt_run(s));
+        return gc_reconnect_stmt_run(s);
     if (!s->conn->kind->session_sql_allowed(s))
         return SQL_ERROR;
     s->conn->kind->analyze(s);
     return finish_execute(s, start_exec(s));
+}
+
+SQLRETURN gc_stmt_exec_direct(gc_stmt *s, const char *sql, SQLINTEGER len)
+{
+    if (!may_execute(s))
+        return SQL_ERROR;
+    return note_outcome(s, execute_text(s, sql, len));
 }
 
 /* Moves to the next parameter of the current row that still needs its
@@ -1160,7 +1168,7 @@ SQLRETURN gc_stmt_param_data(gc_stmt *s, SQLPOINTER *value)
      * already names its first parameter, as ODBC wants. */
     if (rc == SQL_NEED_DATA && s->dae != NULL && next_dae_parameter(s, value))
         return SQL_NEED_DATA;
-    return finish_execute(s, rc);
+    return note_outcome(s, finish_execute(s, rc));
 }
 
 /* Length in bytes of a NUL-terminated UTF-16 string. */
