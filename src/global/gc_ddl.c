@@ -422,6 +422,7 @@ static void classify_alter_table(ddl_cursor *c, gc_ddl_plan *out)
     take_kw(c, "only");
     if (!take_target(c, out, GC_DDL_TARGET_TABLE, GC_DDL_TWIN_ALTER))
         return;
+    out->locks_out_remote_reads = true;
     memcpy(out->sequences_of, out->target_as_written, sizeof out->sequences_of);
     out->sequences = GC_DDL_SEQ_OF_TABLE;   /* a column it adds may own one */
     if (c->have && gc_sql_token_is_operator(&c->lx, &c->tok, "*"))

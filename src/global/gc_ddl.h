@@ -149,6 +149,10 @@ typedef struct gc_ddl_plan {
     bool skip_body_check;
     /* GC_DDL_EVERY_GROUP on one table or index (see gc_ddl_target). */
     gc_ddl_target target;
+    /* ALTER TABLE: its ACCESS EXCLUSIVE lock on the target, held on every
+     * group until the transaction ends, stops postgres_fdw's sessions (not
+     * the transaction's own) reading the table's rows there. */
+    bool locks_out_remote_reads;
     char target_as_written[2 * GC_DDL_NAME_MAX + 8];
     gc_ddl_twin twin;
     const char *twin_why;   /* GC_DDL_TWIN_REFUSE: static text */

@@ -1049,6 +1049,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         return false;
     }
     gc_global_note_transaction_ddl(g, plan->changes_map);
+    if (plan->locks_out_remote_reads)
+        gc_global_note_locked_table(g, plan->target_as_written, coordinator_group);
     if (plan->sequences != GC_DDL_SEQ_NONE)
         gc_global_forget_drawn_keys(g);
     return true;

@@ -273,6 +273,14 @@ bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_
 /* Cluster DDL ran in the open transaction (changes_map: it changed tables,
  * so the catalog version rises after the commit). */
 void gc_global_note_transaction_ddl(gc_global *g, bool changes_map);
+/* The open transaction's DDL locked the table `name` (as written) against
+ * postgres_fdw's reads on every group holding its rows: they count as
+ * written there (on the pin in the coordinator's group, elsewhere on the
+ * group's member; gc_global_stale_reads.c), so a SELECT of them brings
+ * them through the transaction's own sessions and any other read of them
+ * through postgres_fdw is refused, where it would wait for the
+ * transaction's own lock until the transaction ends. */
+void gc_global_note_locked_table(gc_global *g, const char *name, int coordinator_group);
 /* Whether the open transaction needs gc_global_commit_spread to commit:
  * it joined members, or ran cluster DDL. */
 bool gc_global_commit_is_spread(const gc_global *g);

@@ -207,6 +207,11 @@ void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
+/* False with err (0A000, nothing sent) when the write across groups of
+ * req, which runs on each group's member, may read there through
+ * postgres_fdw a table the transaction wrote (or its DDL locked) on
+ * another of its members. */
+bool gc_global_span_reads_see_writes(gc_global *g, const gc_route_request *req, gc_error *err);
 /* A row write of the open transaction ran on its pin. */
 void gc_global_note_pin_write(gc_global *g, const gc_analysis *a);
 /* False with err (0A000, nothing sent) when the statement of req, run on
@@ -293,6 +298,10 @@ void gc_global_load_shardmap(gc_global *g, int preferred);
 /* The statement's target table in the shard map, or NULL when it is not a
  * cluster table (g->map and a->table not NULL); remembered per analysis. */
 const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a);
+/* The cluster table a name of one or two parts as written (len bytes,
+ * quotes kept) names, folded as the server stores names; NULL when the map
+ * does not know it. */
+const gc_shard_table *gc_global_table_named(gc_global *g, const char *name, size_t len);
 
 /* Whether members are opened only when chosen: LocalityOnDemand=Yes, or
  * the global session (members are borrowed when chosen). */

@@ -14,6 +14,7 @@
 #include "global/gc_temp_tables.h"
 #include "member/gc_member_notify.h"
 #include "placement/gc_keyval.h"
+#include "sql/gc_sql_lexer.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
  * runs something, so an idle session still looks like a standby. When a
@@ -143,6 +144,28 @@ const gc_shard_table *gc_global_cluster_table(gc_global *g, const gc_analysis *a
     if (a->serial != 0)
         *memo = (gc_global_table_memo){ a->serial, g->map_epoch, t };
     return t;
+}
+
+const gc_shard_table *gc_global_table_named(gc_global *g, const char *name, size_t len)
+{
+    char schema[64] = "", table[64] = "";
+    int parts = 0;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, name, len);
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (!gc_sql_token_is_name(&tok))
+            continue;
+        memcpy(schema, table, sizeof schema);
+        size_t n = gc_sql_token_identifier(&lx, &tok, table, sizeof table);
+        if (n == 0 || n >= sizeof table)
+            return NULL;
+        parts++;
+    }
+    if (parts == 0 || g->map == NULL)
+        return NULL;
+    return gc_shardmap_find(g->map, parts > 1 ? schema : NULL, table,
+                            (const char *const *)g->search_path, g->n_search_path);
 }
 
 int gc_global_route_catalog_in_transaction(gc_global *g, const char *schema,
@@ -763,8 +786,9 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         if (spans_groups(g, req, owner, all_in)) {
             /* An INSERT ... SELECT reads its query on the pin; other
              * spanning writes run on each group's own member. */
-            if (a->kind == GC_SQL_INSERT && a->query_length > 0 &&
-                !gc_global_read_sees_writes(g, req, owner, all_in, NULL, err))
+            if (a->kind == GC_SQL_INSERT && a->query_length > 0
+                    ? !gc_global_read_sees_writes(g, req, owner, all_in, NULL, err)
+                    : !gc_global_span_reads_see_writes(g, req, err))
                 return false;
             out->spans = true;
             g->n_reaching = 2;

@@ -139,24 +139,10 @@ static bool needs_rows(const gc_global *g, const gc_shard_table *t, bool *ok)
     return needs;
 }
 
-/* The cluster table the ref names (names folded as the server stores
- * them), or NULL. */
+/* The cluster table the ref names, or NULL. */
 static const gc_shard_table *ref_table(gc_global *g, const char *sql, const gc_sql_table_ref *ref)
 {
-    char schema[64] = "", name[64] = "";
-    gc_sql_lexer lx;
-    gc_sql_lexer_init(&lx, sql + ref->offset, ref->length);
-    gc_sql_token tok;
-    while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (!gc_sql_token_is_name(&tok))
-            continue;
-        memcpy(schema, name, sizeof schema);
-        size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
-        if (n == 0 || n >= sizeof name)
-            return NULL;
-    }
-    return gc_shardmap_find(g->map, ref->qualified ? schema : NULL, name,
-                            (const char *const *)g->search_path, g->n_search_path);
+    return gc_global_table_named(g, sql + ref->offset, ref->length);
 }
 
 /* Whether the identifier tok names a table the transaction wrote on

@@ -111,6 +111,25 @@ void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
                       group);
 }
 
+void gc_global_note_locked_table(gc_global *g, const char *name, int coordinator_group)
+{
+    /* A table the map does not know yet was made by this transaction, on
+     * the coordinator's group, where its reads run. */
+    const gc_shard_table *t = gc_global_table_named(g, name, strlen(name));
+    if (t == NULL)
+        return;
+    int solo = gc_shard_table_solo_group(t);
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        bool holds_rows = solo >= 0 ? solo == gi : gc_shard_table_leaves(t, gi, NULL, 0) != 0;
+        if (!holds_rows)
+            continue;
+        if (gi == coordinator_group)
+            note_pin_table(g, gc_shard_table_name(t));
+        else
+            note_joined_table(g, t, gi);
+    }
+}
+
 int gc_global_joined_writes_mark(const gc_global *g)
 {
     return g->n_joined_writes;
@@ -276,6 +295,31 @@ bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req
                    "miss the transaction's writes on its other members: refused", table,
                    g->topo.members[member].name);
     return false;
+}
+
+bool gc_global_span_reads_see_writes(gc_global *g, const gc_route_request *req, gc_error *err)
+{
+    const gc_analysis *a = req->analysis;
+    if ((g->n_joined_writes == 0 && g->n_pin_writes == 0 && !g->pin_writes_any) || a == NULL ||
+        req->sql == NULL)
+        return true;
+    for (int gi = 0; gi < g->topo.n_groups; gi++) {
+        const char *table = read_written_outside(g, a, req->sql, gi);
+        if (table == NULL)
+            continue;
+        gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                     "this statement runs on every group holding its rows, and on group %s "
+                     "would read table %s through postgres_fdw, which does not see what the "
+                     "open transaction wrote in it (or waits for the lock its DDL holds) on "
+                     "its other members: read those rows in a statement of their own and "
+                     "pass their values, or COMMIT first; nothing was sent",
+                     g->topo.groups[gi].name, table);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: a write across groups would read "
+                       "table %s on group %s through postgres_fdw: refused", table,
+                       g->topo.groups[gi].name);
+        return false;
+    }
+    return true;
 }
 
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,

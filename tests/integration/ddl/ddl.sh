@@ -340,6 +340,40 @@ on_every "SELECT count(*) FROM accounts WHERE note = 'n' || id" 8 "the new colum
 echo "ok: CREATE INDEX and ALTER TABLE ADD COLUMN show on every group's primary"
 no_prepared_left "after CREATE INDEX / ALTER TABLE"
 
+# 2a. ALTER TABLE in a transaction locks the table on every group holding
+# its rows until the transaction ends, and postgres_fdw's sessions are not
+# the transaction's: a read through them would wait for that lock, and the
+# transaction cannot end while its statement waits. The transaction runs
+# on the group that does not own the solo table notes ($other); after each
+# ALTER, a SELECT of the table brings its rows through the transaction's
+# own sessions (they show the new column's default, which no other session
+# sees before the commit), and a write across groups that would read the
+# locked solo table through postgres_fdw is refused at once (0A000,
+# nothing sent). txn_client.py cancels a statement after 30 s: a wait
+# fails the test as HYT00.
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+out=$(txn "$other" rollback \
+      "ALTER TABLE notes ADD COLUMN tag int DEFAULT 7" \
+      "SELECT string_agg(id || ':' || tag, ',' ORDER BY id) FROM notes" \
+      "ALTER TABLE accounts ADD COLUMN tag int DEFAULT 5" \
+      "SELECT count(*), sum(tag) FROM accounts" \
+      "SELECT count(*) FROM accounts a JOIN notes n ON n.id = a.id")
+want="ok -1 ok 1 row 1:7,2:7 ok -1 ok 1 row 8|40 ok 1 row 2 rollback"
+[ "$(echo "$out" | tr '\n' ' ')" = "$want " ] \
+    || fail "reads after ALTER TABLE in a transaction on $other: '$out', want '$want'"
+out=$(txn "$owner" rollback \
+      "ALTER TABLE notes ADD COLUMN tag int DEFAULT 7" \
+      "UPDATE accounts SET balance = balance + 1 WHERE id IN (SELECT id FROM notes)")
+case $out in *"error 0A000"*"would read table notes through postgres_fdw"*rollback) ;;
+    *) fail "a write across groups reading notes after its ALTER TABLE in a transaction on $owner: $out" ;; esac
+[ "$(app_calls "$(primary_of "$other")" 'UPDATE')" = 0 ] && [ "$(app_calls "$(primary_of "$owner")" 'UPDATE')" = 0 ] \
+    || fail "the refused write across groups reached a primary"
+on_every "SELECT count(*) FROM pg_attribute WHERE attname = 'tag' AND attrelid IN ('notes'::regclass, 'accounts'::regclass)" 0 \
+    "columns added in rolled-back transactions"
+on_every "SELECT sum(balance) FROM accounts" 0.00 "accounts after the refused write"
+no_prepared_left "after ALTER TABLE in rolled-back transactions"
+echo "ok: after ALTER TABLE in a transaction, reads of the table on another group came through the transaction's sessions (new column shown); a write across groups reading it was refused, nothing sent"
+
 # 2b. Sequences a cluster-wide DDL makes on every group are interleaved in
 # its own transaction, as gcctl interleaves a sharded table's: each group's
 # copy steps by 100 from the group's position (G1: 1, 101...; G2: 2, 102...),

@@ -62,3 +62,13 @@ wait_client() {
     fi
     wait "$1" || fail "the client failed on $2"
 }
+
+# txn GROUP commit|rollback SQL...: one transaction (txn_client.py), the
+# policy choosing GROUP.
+txn() {
+    local group=$1
+    shift
+    run_client "$PYTHON" "$(dirname "$CLIENT")/txn_client.py" \
+        "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$group" "$@" \
+        || fail "the transaction client failed on: $*"
+}

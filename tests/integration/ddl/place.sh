@@ -51,7 +51,7 @@ reset_calls() {
 text_in_g1_transaction() {
     local out
     out=$(txn G1 commit "SELECT 1" "$1")
-    case $(echo "$out" | tr '\n' ' ') in "ok 1 ok "*" commit ") ;; *) fail "$2: $out" ;; esac
+    case $(echo "$out" | tr '\n' ' ') in "ok 1 row 1 ok "*" commit ") ;; *) fail "$2: $out" ;; esac
 }
 # calls_per_group CONDITION: "G1:<calls> G2:<calls> " of the statements
 # pg_stat_statements holds on each group's primary whose query matches
@@ -374,14 +374,7 @@ nothing_pending "G1's primary down"
 echo "ok: with G1's primary down nothing was created ($out)"
 # 6. The same DDL inside an open transaction (autocommit off): it joins the
 # transaction on every group's primary and commits or rolls back with it.
-# txn GROUP commit|rollback SQL...: one transaction, the policy choosing GROUP.
-txn() {
-    local group=$1
-    shift
-    run_client "$PYTHON" "$(dirname "$CLIENT")/txn_client.py" \
-        "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$group" "$@" \
-        || fail "the transaction client failed on: $*"
-}
+# (txn: ddl_lib.sh)
 # a) A new table's keys choose the transaction's group when the DDL comes first.
 out=$(txn G2 commit "CREATE TABLE fk_t1 (id int, p int REFERENCES fk_p1 (id))" \
                     "INSERT INTO fk_t1 VALUES (1, 1)")
