@@ -137,8 +137,7 @@ static void classify_create_sequence(ddl_cursor *c, gc_ddl_plan *out)
 static void classify_create_table(ddl_cursor *c, gc_ddl_plan *out)
 {
     out->changes_map = true;
-    if (take_kw(c, "if") && take_kw(c, "not"))
-        take_kw(c, "exists");
+    out->if_not_exists = take_kw(c, "if") && take_kw(c, "not") && take_kw(c, "exists");
     size_t start, end;
     if (!take_name(c, &start, &end)) {
         out->scope = GC_DDL_EVERY_GROUP;   /* PostgreSQL will say what is wrong */
@@ -196,8 +195,7 @@ static void classify_select_into(ddl_cursor *c, gc_ddl_plan *out)
 static void classify_create_matview(ddl_cursor *c, gc_ddl_plan *out)
 {
     out->changes_map = true;
-    if (take_kw(c, "if") && take_kw(c, "not"))
-        take_kw(c, "exists");
+    out->if_not_exists = take_kw(c, "if") && take_kw(c, "not") && take_kw(c, "exists");
     size_t start, end;
     if (!take_name(c, &start, &end))
         return;   /* every group: PostgreSQL will say what is wrong */

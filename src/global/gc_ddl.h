@@ -120,6 +120,11 @@ typedef struct gc_ddl_plan {
      * table's or view's name as written (text of the SQL, quotes kept), for
      * to_regclass on the owner. DROP TABLE: the first name. */
     char table_as_written[2 * GC_DDL_NAME_MAX + 8];
+    /* CREATE TABLE / MATERIALIZED VIEW IF NOT EXISTS: when the name is
+     * taken (a table, or another group's table's foreign twin), the text
+     * runs on the first group alone, where the server skips it with its
+     * notice, as on one server; making a twin elsewhere would fail. */
+    bool if_not_exists;
     /* DROP TABLE: offset of what follows TABLE (0 otherwise), each table
      * named (offsets into the statement), IF EXISTS, and where the list
      * ends (CASCADE or RESTRICT may follow). A group drops the tables it

@@ -814,6 +814,24 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
     return ok;
 }
 
+/* *taken: a CREATE ... IF NOT EXISTS of a solo object whose name
+ * groups[0] already knows (see gc_ddl_plan.if_not_exists). */
+static bool name_taken(const gc_topology *t, ddl_group *groups, const gc_ddl_plan *plan,
+                       bool *taken, gc_error *err)
+{
+    char kind = '\0';
+    *taken = false;
+    if (!plan->if_not_exists ||
+        (plan->scope != GC_DDL_SOLO_TABLE && plan->scope != GC_DDL_SOLO_MATVIEW))
+        return true;
+    if (!gc_ddl_relkind(groups[0].session, plan->table_as_written, &kind, err)) {
+        name_group(err, t, &groups[0]);
+        return false;
+    }
+    *taken = kind != '\0';
+    return true;
+}
+
 /* The group the router chooses for a statement without a key
  * (LocalityGroupPolicy); -1 with err when none can serve. */
 static int policy_group(gc_global *g, gc_error *err)
@@ -929,6 +947,11 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
         return refresh_matview(t, groups, n, sql, plan, out, err);
     if (!check_primaries(t, groups, n, true, err))
         return false;
+    bool taken;
+    if (!name_taken(t, groups, plan, &taken, err))
+        return false;
+    if (taken)
+        return run(t, &groups[0], sql, &out->result, err);
     if (plan->scope == GC_DDL_CONCURRENTLY)
         return run_concurrently(t, groups, n, sql, plan, out, err);
     if (plan->scope == GC_DDL_SOLO_TABLE) {
@@ -1022,6 +1045,16 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     if (pin >= 0) {
         groups[0].member = pin;
         groups[0].session = gc_global_member(g, pin);
+    }
+    bool taken;
+    if (!name_taken(t, groups, plan, &taken, err))
+        return false;
+    if (taken) {
+        if (!gc_global_enter_transaction(g, groups[0].member, begin_sql, err)) {
+            name_group(err, t, &groups[0]);
+            return false;
+        }
+        return run(t, &groups[0], sql, &out->result, err);
     }
     /* A new table's foreign keys choose the transaction's group when the
      * DDL is its first statement; a transaction already on another group

@@ -374,6 +374,37 @@ on_every "SELECT sum(balance) FROM accounts" 0.00 "accounts after the refused wr
 no_prepared_left "after ALTER TABLE in rolled-back transactions"
 echo "ok: after ALTER TABLE in a transaction, reads of the table on another group came through the transaction's sessions (new column shown); a write across groups reading it was refused, nothing sent"
 
+# 2a'. CREATE TABLE / MATERIALIZED VIEW IF NOT EXISTS of a name that is
+# taken does nothing, with the server's notice, as on one server: from
+# either group (the owner holds the table, the other its foreign twin), in
+# autocommit and in a transaction; a new name is made once, then skipped.
+for g in "$owner" "$other"; do
+    out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$g" \
+        "CREATE TABLE IF NOT EXISTS notes (id int PRIMARY KEY)")
+    case $(echo "$out" | tr '\n' ' ') in "ok 0 info [01000] "*'relation "notes" already exists, skipping'*) ;;
+        *) fail "CREATE TABLE IF NOT EXISTS of the solo table notes from $g: $out" ;; esac
+done
+out=$(txn "$other" commit \
+      "CREATE TABLE IF NOT EXISTS notes (id int PRIMARY KEY)" \
+      "CREATE TABLE IF NOT EXISTS ine_t (id int PRIMARY KEY)" \
+      "CREATE TABLE IF NOT EXISTS ine_t (id int PRIMARY KEY)" \
+      "INSERT INTO ine_t VALUES (1)" \
+      "CREATE MATERIALIZED VIEW IF NOT EXISTS ine_mv AS SELECT id FROM notes" \
+      "CREATE MATERIALIZED VIEW IF NOT EXISTS ine_mv AS SELECT 1 AS id")
+[ "$(echo "$out" | tr '\n' ' ')" = "ok 0 ok 0 ok 0 ok 1 ok 2 ok 0 commit " ] \
+    || fail "CREATE ... IF NOT EXISTS in a transaction on $other: $out"
+out=$(odbc "CREATE MATERIALIZED VIEW IF NOT EXISTS ine_mv AS SELECT 1 AS id")
+case $out in "ok 0"*) ;; *) fail "CREATE MATERIALIZED VIEW IF NOT EXISTS of ine_mv in autocommit: $out" ;; esac
+kinds=$(for g in "$owner" "$other"; do sql "$(primary_of "$g")" "SELECT string_agg(relname || ':' || relkind::text, ',' ORDER BY relname) FROM pg_class WHERE relname IN ('notes', 'ine_t', 'ine_mv')"; done | tr '\n' ' ')
+[ "$kinds" = "ine_mv:f,ine_t:f,notes:r ine_mv:m,ine_t:r,notes:f " ] \
+    || fail "relations after CREATE ... IF NOT EXISTS (owner $owner, then $other): '$kinds'"
+on_every "SELECT (SELECT count(*) FROM ine_t) || ':' || (SELECT count(*) FROM ine_mv)" "1:2" \
+    "the table and view made once by IF NOT EXISTS"
+no_prepared_left "after CREATE ... IF NOT EXISTS"
+odbc "DROP MATERIALIZED VIEW ine_mv" >/dev/null
+odbc "DROP TABLE ine_t" >/dev/null
+echo "ok: CREATE TABLE / MATERIALIZED VIEW IF NOT EXISTS of a taken name did nothing (notice 01000) from either group, in autocommit and in a transaction; a new name was made once on $other"
+
 # 2b. Sequences a cluster-wide DDL makes on every group are interleaved in
 # its own transaction, as gcctl interleaves a sharded table's: each group's
 # copy steps by 100 from the group's position (G1: 1, 101...; G2: 2, 102...),
