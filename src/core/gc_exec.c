@@ -293,6 +293,7 @@ static SQLRETURN ensure_server_statement(gc_stmt *s, gc_session *m, const Oid *t
         return SQL_ERROR;
     }
     snprintf(s->server.name, sizeof s->server.name, "%s", name);
+    s->server.schema_epoch = s->conn->stmt_cache.schema_epoch;
     s->conn->kind->mark_prepared(s, m);
     free(s->server.param_types);
     s->server.param_types = copy;

@@ -17,6 +17,7 @@
 typedef struct gc_server_stmt {
     char name[32];                /* "" when none */
     unsigned long generation;     /* session generation it was last made on */
+    unsigned long schema_epoch;   /* the cache's schema_epoch when it was made */
     int nparams;
     Oid *param_types;             /* owned; 0 = left to the server */
     unsigned long *prepared_on;   /* global connection: the generations of the
@@ -40,6 +41,9 @@ typedef struct gc_stmt_cache {
     gc_parked_stmt entries[GC_STMT_CACHE_SIZE];
     int n;
     unsigned long clock;
+    unsigned long schema_epoch;   /* texts run that may change what a prepared
+                                     statement returns (DDL): a statement made
+                                     before the last of them is not parked */
     bool closing;                 /* the sessions are about to close: keep and
                                      deallocate nothing */
 } gc_stmt_cache;

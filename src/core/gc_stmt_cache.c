@@ -72,7 +72,11 @@ void gc_stmt_cache_release(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     gc_stmt_cache *cache = &c->stmt_cache;
-    char *sql = s->server.name[0] != '\0' && s->sql != NULL && !cache->closing
+    /* A statement made before DDL ran may describe rows the table no
+     * longer has (the server refuses it, "cached plan must not change
+     * result type"): the next SQLPrepare of its text makes a new one. */
+    bool current = s->server.schema_epoch == cache->schema_epoch;
+    char *sql = s->server.name[0] != '\0' && s->sql != NULL && !cache->closing && current
                     ? strdup(s->sql) : NULL;
     if (sql == NULL) {
         deallocate(c, &s->server);
@@ -141,8 +145,10 @@ bool gc_stmt_cache_text_keeps(const char *sql)
 
 void gc_stmt_cache_before_exec(gc_stmt *s)
 {
-    if (!s->keeps_parked_statements)
+    if (!s->keeps_parked_statements) {
+        s->conn->stmt_cache.schema_epoch++;
         drop_all(s->conn);
+    }
 }
 
 void gc_stmt_cache_close(gc_conn *c)

@@ -43,7 +43,8 @@ bool gc_stmt_cache_take(struct gc_stmt *s, const Oid *types);
 bool gc_stmt_cache_text_keeps(const char *sql);
 
 /* s is about to run: when its text does not keep parked statements valid,
- * every parked one is deallocated first. */
+ * every parked one is deallocated first, and the statements that handles hold
+ * now are deallocated rather than parked when released. */
 void gc_stmt_cache_before_exec(struct gc_stmt *s);
 
 /* The connection's sessions are about to close: forgets every parked

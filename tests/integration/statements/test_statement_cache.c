@@ -6,7 +6,8 @@
  * already made; at most 32 are kept; DDL run through the connection drops
  * them, so a query whose result changed shape is prepared afresh; after DDL
  * of another connection, such a query is prepared again when the server
- * refuses the kept one.
+ * refuses the kept one; a text prepared again on its handle after DDL is
+ * prepared afresh, inside a transaction too.
  */
 #include "st_test.h"
 
@@ -106,6 +107,30 @@ int main(void)
     ST_CHECK(run(s, "SELECT * FROM sc_t WHERE id = ?", 2) == 4,
              "four columns after another connection's ALTER TABLE");
     SQLFreeHandle(SQL_HANDLE_STMT, s);
+
+    /* A handle that holds its statement while DDL runs on the connection,
+     * then prepares the same text again, inside a transaction: the new
+     * shape is described before the execute and runs, where the held
+     * statement was refused by the server ("cached plan must not change
+     * result type", 0A000) and the refusal aborted the transaction. */
+    s = st_stmt(&c);
+    ST_CHECK(run(s, "SELECT * FROM sc_t WHERE id = ?", 3) == 4, "four columns");
+    ST_CHECK(SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0) ==
+                 SQL_SUCCESS, "autocommit off");
+    st_exec(&c, "ALTER TABLE sc_t ADD COLUMN y int DEFAULT 9");
+    st_exec(&c, "INSERT INTO sc_t (id) VALUES (11)");
+    ST_OK(SQLPrepare(s, (SQLCHAR *)"SELECT * FROM sc_t WHERE id = ?", SQL_NTS), s);
+    SQLSMALLINT cols = 0;
+    ST_OK(SQLNumResultCols(s, &cols), s);
+    ST_CHECK(cols == 5, "the text prepared again after ALTER TABLE describes %d columns "
+             "before its execute (wanted 5)", cols);
+    ST_CHECK(run(s, "SELECT * FROM sc_t WHERE id = ?", 11) == 5, "five columns after ALTER TABLE");
+    SQLFreeHandle(SQL_HANDLE_STMT, s);
+    ST_CHECK(SQLEndTran(SQL_HANDLE_DBC, c.dbc, SQL_COMMIT) == SQL_SUCCESS,
+             "the transaction with the DDL and the statement prepared again commits");
+    SQLSetConnectAttr(c.dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0);
+    ST_CHECK(strcmp(st_query_text(&c, "SELECT count(*) FROM sc_t WHERE id = 11 AND y = 9"),
+                    "1") == 0, "the transaction's row and column were committed");
 
     st_exec(&c, "DROP TABLE sc_t");
     st_disconnect(&c);
