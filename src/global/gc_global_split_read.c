@@ -116,10 +116,8 @@ static int group_leaves(const gc_shard_table *t, int gi, const char ***names)
  * other than the pin: they must come from that group's member. */
 static bool rows_elsewhere(const gc_global *g, const gc_shard_table *t, int gi)
 {
-    if (gi == g->topo.members[g->pinned].group || !gc_global_written_elsewhere(g, t, gi))
-        return false;
-    int solo = gc_shard_table_solo_group(t);
-    return solo >= 0 ? solo == gi : gc_shard_table_leaves(t, gi, NULL, 0) != 0;
+    return gi != g->topo.members[g->pinned].group && gc_global_written_elsewhere(g, t, gi) &&
+           gc_shard_table_in_group(t, gi);
 }
 
 /* Whether the pin needs rows of t from another member; false too when a

@@ -118,10 +118,8 @@ void gc_global_note_locked_table(gc_global *g, const char *name, int coordinator
     const gc_shard_table *t = gc_global_table_named(g, name, strlen(name));
     if (t == NULL)
         return;
-    int solo = gc_shard_table_solo_group(t);
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        bool holds_rows = solo >= 0 ? solo == gi : gc_shard_table_leaves(t, gi, NULL, 0) != 0;
-        if (!holds_rows)
+        if (!gc_shard_table_in_group(t, gi))
             continue;
         if (gi == coordinator_group)
             note_pin_table(g, gc_shard_table_name(t));
@@ -169,6 +167,12 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
             return true;
     }
     return false;
+}
+
+/* Whether the transaction wrote anything on its pin or its other members. */
+static bool wrote_anything(const gc_global *g)
+{
+    return g->n_joined_writes > 0 || g->n_pin_writes > 0 || g->pin_writes_any;
 }
 
 /* Whether the list says "any table". */
@@ -274,7 +278,7 @@ bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req
                                        gc_error *err)
 {
     const gc_analysis *a = req->analysis;
-    if (g->n_joined_writes == 0 && g->n_pin_writes == 0 && !g->pin_writes_any)
+    if (!wrote_anything(g))
         return true;
     if (a == NULL || req->sql == NULL ||
         !(a->kind == GC_SQL_SELECT || a->kind == GC_SQL_INSERT || a->kind == GC_SQL_UPDATE ||
@@ -300,8 +304,7 @@ bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req
 bool gc_global_span_reads_see_writes(gc_global *g, const gc_route_request *req, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
-    if ((g->n_joined_writes == 0 && g->n_pin_writes == 0 && !g->pin_writes_any) || a == NULL ||
-        req->sql == NULL)
+    if (!wrote_anything(g) || a == NULL || req->sql == NULL)
         return true;
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
         const char *table = read_written_outside(g, a, req->sql, gi);

@@ -367,3 +367,9 @@ int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names
     int n = 0;
     return collect_leaves(t->root, group, names, max, &n) ? n : -1;
 }
+
+bool gc_shard_table_in_group(const gc_shard_table *t, int group)
+{
+    int solo = gc_shard_table_solo_group(t);
+    return solo >= 0 ? solo == group : gc_shard_table_leaves(t, group, NULL, 0) != 0;
+}

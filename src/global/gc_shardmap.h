@@ -103,6 +103,9 @@ int gc_shard_table_place(const gc_shard_table *t, const char *const *key_text,
  * table or when a leaf's owner is unknown. A write that spans groups runs
  * on each group's own leaves (gc_global_span.c). */
 int gc_shard_table_leaves(const gc_shard_table *t, int group, const char **names, int max);
+/* Whether group may hold rows of t: a solo table's owner, a group owning
+ * leaves of a sharded table (or any group, when a leaf's owner is unknown). */
+bool gc_shard_table_in_group(const gc_shard_table *t, int group);
 
 /* The leaf partition of t named name (as gc_shard_table_place gives a
  * partition): its schema-qualified name as gc_shard_table_leaves gives it;
