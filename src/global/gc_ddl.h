@@ -241,6 +241,19 @@ bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err
  * backslash, so standard_conforming_strings does not matter). */
 struct gc_strbuf;
 void gc_ddl_append_literal(struct gc_strbuf *sb, const char *s);
+/* Appends names (as written in sql) as the elements of an array literal,
+ * each a string literal (gc_ddl_run.c). */
+void gc_ddl_append_names_array(struct gc_strbuf *sb, const char *sql, const gc_ddl_span *names,
+                               int n);
+
+/* --- gc_ddl_remote_reads.c --- */
+
+/* In the open transaction, before plan's ALTER TABLE or DROP runs: false
+ * with err (55006, nothing run) when a member of the transaction read one
+ * of the tables it names through postgres_fdw, whose lock on the table's
+ * group the DDL would wait for until the transaction ends. */
+bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               gc_error *err);
 
 /* --- gc_ddl_place.c --- */
 

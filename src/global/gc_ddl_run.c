@@ -239,8 +239,7 @@ static void append_name_literal(gc_strbuf *sb, const char *sql, gc_ddl_span name
     gc_ddl_append_literal(sb, text);
 }
 
-/* Appends names (as written in sql) as the elements of an array literal. */
-static void append_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_span *names, int n)
+void gc_ddl_append_names_array(gc_strbuf *sb, const char *sql, const gc_ddl_span *names, int n)
 {
     for (int k = 0; k < n; k++) {
         if (k > 0)
@@ -286,7 +285,7 @@ static bool find_foreign_twins(const gc_topology *t, ddl_group *dg, const char *
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, "SELECT coalesce((SELECT relkind::text FROM pg_class"
                              " WHERE oid = to_regclass(n)), '') FROM unnest(ARRAY[");
-    append_names_array(&q, sql, plan->drop_names, plan->n_drop);
+    gc_ddl_append_names_array(&q, sql, plan->drop_names, plan->n_drop);
     gc_strbuf_append_str(&q, "]::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i");
     char *text = gc_strbuf_take(&q);
     PGresult *r = text != NULL ? gc_member_exec(dg->session, text, err) : NULL;
@@ -328,7 +327,7 @@ static bool find_cascaded(const gc_topology *t, ddl_group *dg, const char *sql,
     else
         gc_strbuf_append_str(&q, "WITH RECURSIVE named AS (SELECT to_regclass(n)::oid AS oid"
                                  " FROM unnest(ARRAY[");
-    append_names_array(&q, sql, plan->cascade_names, plan->n_cascade);
+    gc_ddl_append_names_array(&q, sql, plan->cascade_names, plan->n_cascade);
     gc_strbuf_append_str(&q, plan->cascade == GC_DDL_CASCADE_SCHEMAS
                                  ? "]::text[]) n))," : "]::text[]) n WHERE to_regclass(n) IS NOT NULL),");
     gc_strbuf_append_str(&q,
@@ -1037,6 +1036,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
             return false;
         }
         coordinator_group = t->members[pin].group;
+        if (!gc_ddl_check_remote_reads(g, sql, plan, err))
+            return false;
     } else if ((coordinator_group = policy_group(g, err)) < 0) {
         return false;
     }

@@ -683,6 +683,7 @@ void gc_global_destroy(gc_global *g)
     gc_global_savepoints_forget(g);
     free(g->span_rows);
     gc_router_destroy(g->router);
+    gc_global_forget_transaction_shardmap(g);
     if (g->map != NULL)
         gc_shardmap_release(g->map);
     for (int i = 0; i < g->n_search_path; i++)
@@ -792,6 +793,11 @@ int gc_global_last_member(const gc_global *g)
 int gc_global_pinned_member(const gc_global *g)
 {
     return g->pinned;
+}
+
+bool gc_global_may_have_reached_out(const gc_global *g)
+{
+    return g->n_reaching > 0;
 }
 
 void gc_global_pin(gc_global *g, int i)

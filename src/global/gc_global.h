@@ -102,6 +102,9 @@ int gc_global_last_member(const gc_global *g);
 
 /* The member the open transaction is pinned to, or -1. */
 int gc_global_pinned_member(const gc_global *g);
+/* Whether a member of the open transaction may have read or written
+ * another group's rows through postgres_fdw (or used a temporary table). */
+bool gc_global_may_have_reached_out(const gc_global *g);
 /* The open transaction's number: it rises as each transaction ends. */
 unsigned long gc_global_txn_serial(const gc_global *g);
 
@@ -271,7 +274,8 @@ int gc_global_group_primary(gc_global *g, int gi, const char *setup_sql, const c
  * or begin_sql as the transaction's first member (pinned), or joined. */
 bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err);
 /* Cluster DDL ran in the open transaction (changes_map: it changed tables,
- * so the catalog version rises after the commit). */
+ * so the catalog version rises after the commit, and until the transaction
+ * ends its statements are routed by the catalog as the DDL left it). */
 void gc_global_note_transaction_ddl(gc_global *g, bool changes_map);
 /* The open transaction's DDL locked the table `name` (as written) against
  * postgres_fdw's reads on every group holding its rows: they count as

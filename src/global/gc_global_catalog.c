@@ -9,6 +9,8 @@
  * under the read is marked down and handed to the reconnect schedule like
  * any member that failed under a statement.
  */
+#include <assert.h>
+
 #include "global/gc_global_internal.h"
 
 #include "member/gc_member_notify.h"
@@ -80,6 +82,7 @@ static bool read_shardmap(gc_global *g, int i, void *ctx, gc_error *err)
 
 void gc_global_load_shardmap(gc_global *g, int preferred)
 {
+    gc_global_forget_transaction_shardmap(g);
     if (g->map != NULL)
         gc_shardmap_release(g->map);
     g->map = NULL;
@@ -93,4 +96,52 @@ void gc_global_load_shardmap(gc_global *g, int preferred)
         gc_trace_write(g->trace, GC_TRACE_INFO,
                        "no shard map (%s): every statement goes by LocalityGroupPolicy",
                        err.message);
+}
+
+/* g->map becomes `to` (one reference, taken): what routing remembered of
+ * the old map points into it no longer. The old map's reference is kept as
+ * the committed one, or dropped when it was a transaction's. */
+static void switch_map(gc_global *g, gc_shardmap *to, bool to_transaction)
+{
+    assert(to != NULL && g->map != NULL);
+    gc_global_joined_writes_remap(g, to);
+    g->n_split_keys = -1;
+    g->map_epoch++;
+    if (to_transaction && !g->txn_map)
+        g->committed_map = g->map;
+    else
+        gc_shardmap_release(g->map);
+    g->map = to;
+    g->txn_map = to_transaction;
+    g->txn_map_stale = false;
+}
+
+void gc_global_follow_transaction_catalog(gc_global *g)
+{
+    /* Without a map there is no cluster catalog to follow. */
+    if (g->pinned < 0 || g->map == NULL)
+        return;
+    int pin = g->pinned;
+    gc_error err;
+    gc_error_clear(&err);
+    gc_shardmap *map = gc_shardmap_load(g->members[pin], &g->topo, g->topo.members[pin].group,
+                                        g->trace, &err);
+    if (map == NULL) {
+        gc_trace_write(g->trace, GC_TRACE_INFO, "the transaction's shard map was not read on "
+                       "%s (%s): routing follows the committed catalog",
+                       g->topo.members[pin].name, err.message);
+        return;
+    }
+    switch_map(g, map, true);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "routing follows the catalog as the open "
+                   "transaction's DDL left it (read on %s)", g->topo.members[pin].name);
+}
+
+void gc_global_forget_transaction_shardmap(gc_global *g)
+{
+    if (!g->txn_map)
+        return;
+    gc_shardmap *committed = g->committed_map;
+    g->committed_map = NULL;
+    switch_map(g, committed, false);
 }

@@ -57,6 +57,14 @@ struct gc_global {
     int n_opened;                  /* members opened so far (next connect_order) */
     gc_router *router;             /* owned */
     gc_shardmap *map;              /* one reference; NULL: everything by policy */
+    gc_shardmap *committed_map;    /* with txn_map: the map of the committed
+                                      catalog, one reference, back in map
+                                      when the transaction ends */
+    bool txn_map;                  /* map is the catalog as the open
+                                      transaction's DDL left it, read on its
+                                      coordinator (gc_global_catalog.c) */
+    bool txn_map_stale;            /* ... and a ROLLBACK TO may have undone
+                                      some of that DDL: read again */
     char **search_path;            /* the session's search_path, split; owned */
     int n_search_path;
     unsigned long map_epoch;       /* rises whenever map or search_path changes */
@@ -200,6 +208,10 @@ void gc_global_forget_joined_writes(gc_global *g);
 /* ROLLBACK TO (rolled_back) or RELEASE left kept savepoints: the writes
  * made after the one gone back to leave the list. */
 void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back);
+/* g->map is about to become `to`: the tables noted as written point into
+ * it, found by name (a table it lacks, dropped or renamed, counts as any
+ * table). */
+void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:
  * owner and all_in are where its keys are (group_by_key). When split is
@@ -294,6 +306,14 @@ int gc_global_catalog_read(gc_global *g, int preferred, gc_catalog_read_fn read,
  * gc_global_catalog_read (preferred first); NULL when no member gave it
  * (then every statement goes by LocalityGroupPolicy). */
 void gc_global_load_shardmap(gc_global *g, int preferred);
+/* The open transaction's DDL changed tables, or went back past such DDL
+ * (ROLLBACK TO): g->map becomes the shard map read on the transaction's
+ * coordinator inside the transaction, which sees that DDL, until the
+ * transaction ends (gc_global_forget_transaction_shardmap). Left as it was
+ * when the read fails (traced). */
+void gc_global_follow_transaction_catalog(gc_global *g);
+/* The transaction ended: g->map is the committed catalog's map again. */
+void gc_global_forget_transaction_shardmap(gc_global *g);
 /* --- routing (gc_global_route.c) --- */
 /* The statement's target table in the shard map, or NULL when it is not a
  * cluster table (g->map and a->table not NULL); remembered per analysis. */

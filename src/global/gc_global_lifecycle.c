@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "global/gc_outcome.h"
+#include "member/gc_member_notify.h"
 
 bool gc_global_begin_statement(gc_global *g, const gc_route_request *req,
                                gc_route_decision *d, bool autocommit, gc_error *err)
@@ -128,6 +129,9 @@ gc_after_action gc_global_end_statement(gc_global *g, int i, bool failed, bool i
     case GC_AFTER_KEEP:
         break;
     }
+    if (g->txn_map_stale && i >= 0 && i == g->pinned && !gc_member_busy(g->members[i]) &&
+        gc_member_txn_status(g->members[i]) == PQTRANS_INTRANS)
+        gc_global_follow_transaction_catalog(g);
     return d.action;
 }
 

@@ -154,6 +154,8 @@ void gc_global_note_transaction_ddl(gc_global *g, bool changes_map)
 {
     g->txn_ddl = true;
     g->txn_ddl_changes_map |= changes_map;
+    if (changes_map)
+        gc_global_follow_transaction_catalog(g);
 }
 
 bool gc_global_commit_is_spread(const gc_global *g)
@@ -172,6 +174,7 @@ void gc_global_spread_abandon(gc_global *g)
     gc_global_savepoints_forget(g);
     g->txn_ddl = false;
     g->txn_ddl_changes_map = false;
+    gc_global_forget_transaction_shardmap(g);
 }
 
 bool gc_global_leave_failed_join(gc_global *g, int i)

@@ -158,6 +158,16 @@ void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back
         g->joined_writes_mark = n;
 }
 
+void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to)
+{
+    for (int k = 0; k < g->n_joined_writes; k++) {
+        struct gc_joined_write *w = &g->joined_writes[k];
+        if (w->table != NULL)
+            w->table = gc_shardmap_find(to, gc_shard_table_schema(w->table),
+                                        gc_shard_table_name(w->table), NULL, 0);
+    }
+}
+
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
 {
     for (int k = 0; k < g->n_joined_writes; k++) {

@@ -165,6 +165,11 @@ int gc_shard_table_key_count(const gc_shard_table *t)
     return t->root ? t->root->nkeys : 0;
 }
 
+const char *gc_shard_table_schema(const gc_shard_table *t)
+{
+    return t->schema;
+}
+
 const char *gc_shard_table_name(const gc_shard_table *t)
 {
     return t->name;

@@ -69,7 +69,9 @@ const gc_shard_table *gc_shardmap_find_sequence_table(const gc_shardmap *map, co
                                                       const char *name,
                                                       const char *const *search_path, int n_path);
 
-/* The table's name, as the server stores it (unquoted, folded). */
+/* The table's schema and name, as the server stores them (unquoted,
+ * folded). */
+const char *gc_shard_table_schema(const gc_shard_table *t);
 const char *gc_shard_table_name(const gc_shard_table *t);
 /* A solo table's owner group; -1 for a sharded table. */
 int gc_shard_table_solo_group(const gc_shard_table *t);

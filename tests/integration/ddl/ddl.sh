@@ -405,6 +405,70 @@ odbc "DROP MATERIALIZED VIEW ine_mv" >/dev/null
 odbc "DROP TABLE ine_t" >/dev/null
 echo "ok: CREATE TABLE / MATERIALIZED VIEW IF NOT EXISTS of a taken name did nothing (notice 01000) from either group, in autocommit and in a transaction; a new name was made once on $other"
 
+# 2a''. A table dropped and made again under its name in one transaction
+# (pyodbc's default), on the group that did not own it: the transaction's
+# statements follow the new table, made on its own group, where before
+# they went by the committed catalog to the old owner (there the name is
+# now the new table's foreign twin): a write refused (0A000), a read
+# waiting for the transaction's own lock. Gone back past such DDL (ROLLBACK
+# TO SAVEPOINT), they follow the old table again.
+out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" \
+    "CREATE TABLE remade (id int PRIMARY KEY, v text)")
+[ "${out%% *}" = ok ] || fail "CREATE TABLE remade on $owner: $out"
+out=$(odbc "INSERT INTO remade VALUES (1, 'old')")
+[ "${out%% *}" = ok ] || fail "INSERT INTO remade: $out"
+out=$(txn "$other" commit \
+      "SAVEPOINT s" \
+      "DROP TABLE remade" \
+      "CREATE TABLE remade (id int PRIMARY KEY, v text, w int)" \
+      "INSERT INTO remade VALUES (9, 'undone', 1)" \
+      "ROLLBACK TO SAVEPOINT s" \
+      "INSERT INTO remade VALUES (2, 'kept')" \
+      "SELECT id, v FROM remade ORDER BY id")
+case $(echo "$out" | tr '\n' ' ') in *"ok 1 ok -1 ok 1 "*"row 1|old row 2|kept commit ") ;;
+    *) fail "DROP and CREATE of remade gone back past in a transaction on $other: $out" ;; esac
+inserts_before=$(app_calls "$(primary_of "$owner")" 'INSERT INTO remade (id, v)')
+out=$(txn "$other" commit \
+      "DROP TABLE remade" \
+      "CREATE TABLE remade (id int PRIMARY KEY, v text)" \
+      "INSERT INTO remade (id, v) VALUES (3, 'new')" \
+      "SELECT id, v FROM remade" \
+      "UPDATE remade SET v = 'new2' WHERE id = 3" \
+      "SELECT count(*) FROM remade")
+[ "$(echo "$out" | tr '\n' ' ')" = "ok -1 ok 0 ok 1 ok 1 row 3|new ok 1 ok 1 row 1 commit " ] \
+    || fail "DROP and CREATE of remade in one transaction on $other: $out"
+kinds=$(for g in "$owner" "$other"; do sql "$(primary_of "$g")" "SELECT relkind FROM pg_class WHERE relname = 'remade'"; done | tr '\n' ' ')
+[ "$kinds" = "f r " ] || fail "remade after its DROP and CREATE on $other (owner $owner, then $other): '$kinds'"
+on_every "SELECT string_agg(id || ':' || v, ',') FROM remade" "3:new2" "remade made again in one transaction"
+[ "$(app_calls "$(primary_of "$other")" 'INSERT INTO remade (id, v)')" = 1 ] \
+    || fail "the new remade's INSERT did not run once on $other's primary"
+[ "$(app_calls "$(primary_of "$owner")" 'INSERT INTO remade (id, v)')" = "$inserts_before" ] \
+    || fail "the new remade's INSERT ran on the old owner $owner's primary"
+no_prepared_left "after DROP and CREATE of one name in a transaction"
+# ALTER or DROP of a table the transaction read through postgres_fdw: the
+# read's lock on the owner is held by postgres_fdw's session until the
+# transaction ends, so the DDL would wait for the transaction itself; it is
+# refused at once (55006), nothing run. A table the transaction did not
+# read is altered as usual.
+for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade"; do
+    out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" "$ddl")
+    case $(echo "$out" | tr '\n' ' ') in *"row 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
+        *) fail "$ddl in a transaction on $owner that read remade of $other: $out" ;; esac
+done
+[ "$(app_calls "$(primary_of "$other")" 'ALTER TABLE remade')" = 0 ] \
+    || fail "a refused ALTER TABLE of remade ran on its owner $other"
+out=$(txn "$owner" commit "SELECT 1" "SELECT count(*) FROM notes" "SELECT count(*) FROM accounts" \
+      "ALTER TABLE remade ADD COLUMN z int")
+case $(echo "$out" | tr '\n' ' ') in *"ok -1 commit ") ;;
+    *) fail "ALTER TABLE of remade after reading other tables, in a transaction on $owner: $out" ;; esac
+on_every "SELECT count(*) FROM information_schema.columns WHERE table_name = 'remade' AND column_name = 'z'" \
+    1 "remade's column z, added in a transaction that read other tables"
+no_prepared_left "after DDL of a table the transaction read through postgres_fdw"
+echo "ok: ALTER TABLE and DROP of a table the transaction read through postgres_fdw refused at once (55006), nothing run; of a table it did not read, run"
+out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" "DROP TABLE remade")
+[ "${out%% *}" = ok ] || fail "DROP TABLE remade: $out"
+echo "ok: a table dropped and made again in one transaction on $other was read and written there (owner $owner before); gone back past, the old one was"
+
 # 2b. Sequences a cluster-wide DDL makes on every group are interleaved in
 # its own transaction, as gcctl interleaves a sharded table's: each group's
 # copy steps by 100 from the group's position (G1: 1, 101...; G2: 2, 102...),

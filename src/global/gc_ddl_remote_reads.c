@@ -1,0 +1,81 @@
+/*
+ * gc_ddl_remote_reads: ALTER TABLE or DROP, in a transaction, of a table
+ * the transaction already read through postgres_fdw (docs/global-connection.md,
+ * "DDL in a transaction"). postgres_fdw's session on the table's group
+ * holds the read's lock there until the transaction ends, and the DDL
+ * needs the table's ACCESS EXCLUSIVE lock on that group: it would wait for
+ * the transaction itself, for ever. The member that read holds a lock on
+ * its foreign table (a solo table's twin, or a partition of another group)
+ * for as long, so each member of the transaction is asked before anything
+ * runs, and the DDL is refused as PostgreSQL refuses DDL of a table its
+ * own session is still using.
+ */
+#include <stdlib.h>
+
+#include "global/gc_ddl.h"
+#include "util/gc_strbuf.h"
+
+/* The foreign tables among the names (and their partitions) that this
+ * session locked by reading or writing them: a scan's or a write's lock,
+ * not DDL's own on the twin. */
+#define Q_HEAD "SELECT pg_catalog.string_agg(DISTINCT c.relname, ', ') FROM pg_catalog.unnest(ARRAY["
+#define Q_TAIL                                                                 \
+    "]::text[]) AS r(name)"                                                  \
+    " CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(r.name) AS relid"     \
+    "  UNION SELECT p.relid FROM"                                             \
+    "  pg_catalog.pg_partition_tree(pg_catalog.to_regclass(r.name)) p) t"     \
+    " JOIN pg_catalog.pg_class c ON c.oid = t.relid AND c.relkind = 'f'"     \
+    " JOIN pg_catalog.pg_locks l ON l.locktype = 'relation' AND l.relation = t.relid" \
+    "  AND l.pid = pg_catalog.pg_backend_pid()"                              \
+    "  AND l.mode IN ('AccessShareLock', 'RowShareLock', 'RowExclusiveLock')"
+
+/* The query for the names plan's DDL locks exclusively, or NULL when it
+ * names none (or memory ran out: then nothing is checked). Caller frees. */
+static char *locked_reads_query(const char *sql, const gc_ddl_plan *plan)
+{
+    if (plan->n_drop == 0 && !(plan->locks_out_remote_reads && plan->target_as_written[0]))
+        return NULL;
+    gc_strbuf q;
+    gc_strbuf_init(&q);
+    gc_strbuf_append_str(&q, Q_HEAD);
+    if (plan->n_drop > 0)
+        gc_ddl_append_names_array(&q, sql, plan->drop_names, plan->n_drop);
+    else
+        gc_ddl_append_literal(&q, plan->target_as_written);
+    gc_strbuf_append_str(&q, Q_TAIL);
+    return gc_strbuf_take(&q);
+}
+
+bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               gc_error *err)
+{
+    if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
+        return true;
+    char *q = locked_reads_query(sql, plan);
+    if (q == NULL)
+        return true;
+    const gc_topology *t = gc_global_topology(g);
+    bool ok = true;
+    for (int gi = 0; ok && gi < t->n_groups; gi++) {
+        int i = gc_global_transaction_member_of_group(g, gi);
+        if (i < 0)
+            continue;
+        PGresult *r = gc_member_exec(gc_global_member(g, i), q, err);
+        if (r == NULL) {
+            ok = false;
+            break;
+        }
+        if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+            gc_error_set(err, "55006", 0, "the transaction read %s through postgres_fdw on "
+                         "member %s (group %s), whose session on the table's own group holds "
+                         "that read's lock until the transaction ends: this DDL would wait "
+                         "for it for ever, so it was not run. Commit or roll back first, or "
+                         "read and change the table in separate transactions",
+                         PQgetvalue(r, 0, 0), t->members[i].name, t->groups[gi].name);
+            ok = false;
+        }
+        PQclear(r);
+    }
+    free(q);
+    return ok;
+}
