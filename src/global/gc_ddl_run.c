@@ -1082,7 +1082,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         out->result = NULL;
         return false;
     }
-    gc_global_note_transaction_ddl(g, plan->changes_map);
+    gc_global_note_transaction_ddl(g, plan->changes_map, owner_decides(plan));
     if (plan->locks_out_remote_reads)
         gc_global_note_locked_table(g, plan->target_as_written, coordinator_group);
     if (plan->sequences != GC_DDL_SEQ_NONE)

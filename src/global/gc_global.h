@@ -275,8 +275,10 @@ int gc_global_group_primary(gc_global *g, int gi, const char *setup_sql, const c
 bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_error *err);
 /* Cluster DDL ran in the open transaction (changes_map: it changed tables,
  * so the catalog version rises after the commit, and until the transaction
- * ends its statements are routed by the catalog as the DDL left it). */
-void gc_global_note_transaction_ddl(gc_global *g, bool changes_map);
+ * ends its statements are routed by the catalog as the DDL left it;
+ * coordinator_decides: its part on the transaction's member cannot
+ * prepare, so that member's COMMIT decides). */
+void gc_global_note_transaction_ddl(gc_global *g, bool changes_map, bool coordinator_decides);
 /* The open transaction's DDL locked the table `name` (as written) against
  * postgres_fdw's reads on every group holding its rows: they count as
  * written there (on the pin in the coordinator's group, elsewhere on the

@@ -80,6 +80,9 @@ struct gc_global {
     bool txn_ddl;                  /* cluster DDL ran in the open transaction */
     bool txn_ddl_changes_map;      /* ... and changed tables: the catalog
                                       version rises after its commit */
+    bool txn_ddl_coordinator_decides; /* ... and made a solo object from a
+                                      query on the coordinator, which then
+                                      cannot prepare: it decides the commit */
     bool may_write_elsewhere;      /* a write of the open transaction (or of
                                       the autocommit statement) may reach rows
                                       of another group, through postgres_fdw

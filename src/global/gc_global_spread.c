@@ -150,10 +150,11 @@ bool gc_global_enter_transaction(gc_global *g, int i, const char *begin_sql, gc_
     return true;
 }
 
-void gc_global_note_transaction_ddl(gc_global *g, bool changes_map)
+void gc_global_note_transaction_ddl(gc_global *g, bool changes_map, bool coordinator_decides)
 {
     g->txn_ddl = true;
     g->txn_ddl_changes_map |= changes_map;
+    g->txn_ddl_coordinator_decides |= coordinator_decides;
     if (changes_map)
         gc_global_follow_transaction_catalog(g);
 }
@@ -174,6 +175,7 @@ void gc_global_spread_abandon(gc_global *g)
     gc_global_savepoints_forget(g);
     g->txn_ddl = false;
     g->txn_ddl_changes_map = false;
+    g->txn_ddl_coordinator_decides = false;
     gc_global_forget_transaction_shardmap(g);
 }
 
@@ -486,11 +488,13 @@ static void raise_version(gc_global *g, const int *members, int n, const char *s
  * of the transaction PREPAREs first. PostgreSQL cannot PREPARE a part that
  * used postgres_fdw or a temporary table, so when the one member that may
  * have (n_reaching) is a joined one, it takes the pin's place: the pin ran
- * only statements of its own group's rows and can prepare. DDL keeps its
- * coordinator (its catalog steps are written for it). */
+ * only statements of its own group's rows and can prepare (its part of
+ * the transaction's DDL too). A solo object made from a query (CREATE
+ * MATERIALIZED VIEW, CREATE TABLE ... AS) keeps its coordinator: that part
+ * read through postgres_fdw and cannot prepare. */
 static void choose_decider(gc_global *g)
 {
-    if (g->txn_ddl || g->n_reaching != 1 || g->reaching == g->pinned)
+    if (g->txn_ddl_coordinator_decides || g->n_reaching != 1 || g->reaching == g->pinned)
         return;
     for (int k = 0; k < g->n_joined; k++) {
         if (g->joined[k] != g->reaching)

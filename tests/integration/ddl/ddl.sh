@@ -465,6 +465,19 @@ on_every "SELECT count(*) FROM information_schema.columns WHERE table_name = 're
     1 "remade's column z, added in a transaction that read other tables"
 no_prepared_left "after DDL of a table the transaction read through postgres_fdw"
 echo "ok: ALTER TABLE and DROP of a table the transaction read through postgres_fdw refused at once (55006), nothing run; of a table it did not read, run"
+# DDL, then a write placed in the other group whose query reads the
+# coordinator's table through postgres_fdw there: that member cannot
+# PREPARE, so its COMMIT decides (before, the COMMIT failed, 0A000, and
+# the whole transaction was rolled back).
+n_notes=$(sql "$(primary_of "$owner")" "SELECT count(*) FROM notes")
+out=$(txn "$owner" commit "ALTER TABLE remade ADD COLUMN z2 int" \
+      "INSERT INTO remade (id, v) SELECT id + 100, 'from notes' FROM notes")
+[ "$(echo "$out" | tr '\n' ' ')" = "ok -1 ok $n_notes commit " ] \
+    || fail "ALTER TABLE, then INSERT ... SELECT reading $owner's notes on $other, in one transaction: $out"
+on_every "SELECT (SELECT count(*) FROM remade WHERE v = 'from notes') || ':' || (SELECT count(*) FROM information_schema.columns WHERE table_name = 'remade' AND column_name = 'z2')" \
+    "$n_notes:1" "remade after ALTER TABLE and an INSERT ... SELECT reading another group in one transaction"
+no_prepared_left "after DDL and a write reading another group in one transaction"
+echo "ok: DDL and a write on $other reading $owner's table through postgres_fdw committed together ($other's member decided)"
 out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" "DROP TABLE remade")
 [ "${out%% *}" = ok ] || fail "DROP TABLE remade: $out"
 echo "ok: a table dropped and made again in one transaction on $other was read and written there (owner $owner before); gone back past, the old one was"
