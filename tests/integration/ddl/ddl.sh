@@ -478,6 +478,17 @@ on_every "SELECT (SELECT count(*) FROM remade WHERE v = 'from notes') || ':' || 
     "$n_notes:1" "remade after ALTER TABLE and an INSERT ... SELECT reading another group in one transaction"
 no_prepared_left "after DDL and a write reading another group in one transaction"
 echo "ok: DDL and a write on $other reading $owner's table through postgres_fdw committed together ($other's member decided)"
+# A write on the other group's member, then DDL (routing now reads the
+# transaction's catalog): the write is still known by its table, so a join
+# on the coordinator that reads it brings its rows through the
+# transaction's own session there (a split read), not refused.
+[ "$n_notes" -gt 0 ] || fail "notes has no rows to join"
+out=$(txn "$owner" rollback "SELECT 1" "UPDATE remade SET v = 'upd' WHERE id = 3" \
+      "CREATE TABLE remade_side (id int)" \
+      "SELECT r.v FROM notes n JOIN remade r ON true WHERE r.id = 3 LIMIT 1")
+case $(echo "$out" | tr '\n' ' ') in *" row upd rollback ") ;;
+    *) fail "a join reading remade, written on $other before DDL in a transaction on $owner: $out" ;; esac
+echo "ok: a table written on $other before DDL in the transaction was read through the transaction's session there after it"
 out=$(odbc_cs "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$owner" "DROP TABLE remade")
 [ "${out%% *}" = ok ] || fail "DROP TABLE remade: $out"
 echo "ok: a table dropped and made again in one transaction on $other was read and written there (owner $owner before); gone back past, the old one was"
