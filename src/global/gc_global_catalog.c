@@ -107,12 +107,11 @@ static void switch_map(gc_global *g, gc_shardmap *to, bool to_transaction)
     gc_global_joined_writes_remap(g, to);
     g->n_split_keys = -1;
     g->map_epoch++;
-    if (to_transaction && !g->txn_map)
+    if (to_transaction && g->committed_map == NULL)
         g->committed_map = g->map;
     else
         gc_shardmap_release(g->map);
     g->map = to;
-    g->txn_map = to_transaction;
     g->txn_map_stale = false;
 }
 
@@ -128,7 +127,7 @@ void gc_global_follow_transaction_catalog(gc_global *g)
                                         g->trace, &err);
     if (map == NULL) {
         gc_trace_write(g->trace, GC_TRACE_INFO, "the transaction's shard map was not read on "
-                       "%s (%s): routing follows the committed catalog",
+                       "%s (%s): routing keeps the map it had",
                        g->topo.members[pin].name, err.message);
         return;
     }
@@ -139,9 +138,9 @@ void gc_global_follow_transaction_catalog(gc_global *g)
 
 void gc_global_forget_transaction_shardmap(gc_global *g)
 {
-    if (!g->txn_map)
-        return;
     gc_shardmap *committed = g->committed_map;
+    if (committed == NULL)
+        return;
     g->committed_map = NULL;
     switch_map(g, committed, false);
 }

@@ -57,12 +57,12 @@ struct gc_global {
     int n_opened;                  /* members opened so far (next connect_order) */
     gc_router *router;             /* owned */
     gc_shardmap *map;              /* one reference; NULL: everything by policy */
-    gc_shardmap *committed_map;    /* with txn_map: the map of the committed
-                                      catalog, one reference, back in map
-                                      when the transaction ends */
-    bool txn_map;                  /* map is the catalog as the open
-                                      transaction's DDL left it, read on its
-                                      coordinator (gc_global_catalog.c) */
+    gc_shardmap *committed_map;    /* not NULL while map is the catalog as
+                                      the open transaction's DDL left it,
+                                      read on its coordinator
+                                      (gc_global_catalog.c): the committed
+                                      catalog's map, one reference, back in
+                                      map when the transaction ends */
     bool txn_map_stale;            /* ... and a ROLLBACK TO may have undone
                                       some of that DDL: read again */
     char **search_path;            /* the session's search_path, split; owned */

@@ -224,7 +224,7 @@ static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool
         return false;
     /* Going back may undo DDL the transaction's shard map shows: it is read
      * again once the pin has gone back too (gc_global_end_statement). */
-    if (keep_named && g->txn_map)
+    if (keep_named && g->committed_map != NULL)
         g->txn_map_stale = true;
     int k = sp->unknown ? -1 : newest(sp, name);
     if (k >= 0) {
