@@ -107,6 +107,10 @@ typedef struct gc_conn_kind {
      * meanwhile (gc_in_doubt.h). */
     void (*wait_begins)(gc_conn *c);
     void (*wait_ends)(gc_conn *c);
+    /* From another thread (SQLCancel, the query timeout): cancels the
+     * statement the connection waits on (on a global connection, also the
+     * later steps of a cluster DDL: gc_global_cancel_wait). */
+    bool (*cancel_wait)(gc_conn *c, gc_error *err);
 
     /* --- the sessions --- */
     /* Whether the connection lives (SQL_ATTR_CONNECTION_DEAD false; a

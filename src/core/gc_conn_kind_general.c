@@ -225,6 +225,12 @@ static void nothing_to_do(gc_conn *c)
     (void)c;
 }
 
+/* The one session, whatever the statement waits on. */
+static bool cancel_the_session(gc_conn *c, gc_error *err)
+{
+    return c->session == NULL || gc_session_cancel(c->session, err);
+}
+
 static bool exec_on_the_session(gc_conn *c, const char *sql, gc_error *err)
 {
     PGresult *res = gc_conn_exec(c, sql, err);
@@ -304,6 +310,7 @@ const gc_conn_kind gc_conn_kind_general = {
     .statement_marked = unmarked,
     .wait_begins = nothing_to_do,
     .wait_ends = nothing_to_do,
+    .cancel_wait = cancel_the_session,
     .alive = session_open,
     .session_count = one_session,
     .session_at = the_session,

@@ -139,13 +139,17 @@ static gc_session *member_at(const gc_conn *c, int i)
 
 static void wait_begins(gc_conn *c)
 {
-    if (c->session != NULL)
-        gc_global_wait_begin(c->global, gc_global_member_index(c->global, c->session));
+    gc_global_wait_begin(c->global, c->session);
 }
 
 static void wait_ends(gc_conn *c)
 {
     gc_global_wait_end(c->global);
+}
+
+static bool cancel_wait(gc_conn *c, gc_error *err)
+{
+    return gc_global_cancel_wait(c->global, c->session, err);
 }
 
 /* The characteristics go to every open member session (sessions opened
@@ -255,6 +259,7 @@ const gc_conn_kind gc_conn_kind_global = {
     .statement_marked = statement_marked,
     .wait_begins = wait_begins,
     .wait_ends = wait_ends,
+    .cancel_wait = cancel_wait,
     .alive = connected,
     .session_count = member_count,
     .session_at = member_at,

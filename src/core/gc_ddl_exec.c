@@ -3,6 +3,10 @@
  * gc_ddl_exec.h and global/gc_ddl.h) instead of routing it to one member.
  */
 #include "core/gc_ddl_exec.h"
+
+#include <string.h>
+
+#include "core/gc_exec_timer.h"
 #include "sql/gc_analyzer.h"
 #include "global/gc_ddl.h"
 #include "core/gc_txn_guard.h"
@@ -110,6 +114,11 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
         }
         in_transaction = false;
     }
+    /* The query timeout and SQLCancel reach the DDL's statement on each
+     * group's primary (gc_global_wait_step_begin). */
+    gc_exec_timer timer;
+    gc_exec_timer_start(&timer, s);
+    atomic_store(&s->in_server_call, true);
     bool ran;
     if (in_transaction) {
         char begin[96];
@@ -120,6 +129,14 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
         gc_across_use_pin(c);
     } else {
         ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);
+    }
+    atomic_store(&s->in_server_call, false);
+    gc_exec_timer_stop(&timer);
+    if (!ran && atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
+        gc_error timeout;
+        gc_error_set(&timeout, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT): %s",
+                     err.message);
+        err = timeout;
     }
     /* Every group runs the statement, so a notice (DROP TABLE IF EXISTS of
      * a missing table) comes once per group: the application hears it once. */

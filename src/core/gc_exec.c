@@ -1233,12 +1233,9 @@ SQLRETURN gc_stmt_put_data(gc_stmt *s, SQLPOINTER data, SQLLEN len)
 SQLRETURN gc_stmt_cancel(gc_stmt *s)
 {
     if (atomic_load(&s->in_server_call)) {
-        gc_session *m = s->conn->session;
         gc_error err;
         gc_error_clear(&err);
-        if (m != NULL && !gc_session_cancel(m, &err))
-            return SQL_ERROR;
-        return SQL_SUCCESS;
+        return s->conn->kind->cancel_wait(s->conn, &err) ? SQL_SUCCESS : SQL_ERROR;
     }
     pthread_mutex_lock(&s->conn->lock);
     if (s->state == GC_STMT_NEED_DATA) {

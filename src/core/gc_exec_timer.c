@@ -20,11 +20,11 @@ static void *timer_main(void *arg)
         rc = pthread_cond_timedwait(&t->cond, &t->mutex, &deadline);
     bool fire = !t->stop;
     pthread_mutex_unlock(&t->mutex);
-    if (fire && t->stmt->conn->session != NULL) {
+    if (fire) {
         gc_error err;
         gc_error_clear(&err);
         atomic_store(&t->stmt->timed_out, true);
-        gc_session_cancel(t->stmt->conn->session, &err);
+        t->stmt->conn->kind->cancel_wait(t->stmt->conn, &err);
     }
     return NULL;
 }

@@ -1,9 +1,10 @@
 /*
  * gc_exec_timer: SQL_ATTR_QUERY_TIMEOUT. While a statement waits for the
- * server, a timer thread cancels it (gc_session_cancel) when the timeout
- * passes; the cancelled statement's 57014 is then reported as HYT00.
- * On a global connection the same bracket tells the in-doubt watcher that
- * the statement waits (gc_global_wait_begin / _end).
+ * server, a timer thread cancels it (the connection kind's cancel_wait)
+ * when the timeout passes; the cancelled statement's 57014 is then
+ * reported as HYT00. On a global connection the same bracket tells the
+ * in-doubt watcher and a cancel what the statement waits on
+ * (gc_global_wait_begin / _end).
  */
 #ifndef GC_EXEC_TIMER_H
 #define GC_EXEC_TIMER_H

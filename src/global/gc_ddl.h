@@ -292,12 +292,12 @@ bool gc_ddl_place_check_alter(const gc_ddl_places *p, const char *sql, const cha
 bool gc_ddl_decide_by_owner(gc_global *g, int owner_member, const char *gid,
                             const char *setup_sql, bool *committed, gc_error *why);
 
-/* REFRESH MATERIALIZED VIEW name: runs sql (a plain statement) on the
- * primary of the one group where name is a materialized view while it is
- * a foreign table elsewhere, else on group policy_k's. *result is the
- * server's (caller PQclears). False with err. */
-bool gc_ddl_matview_refresh(const gc_ddl_places *p, int policy_k, const char *sql,
-                            const char *name, PGresult **result, gc_error *err);
+/* REFRESH MATERIALIZED VIEW name runs (a plain statement) on the primary
+ * of the one group where name is a materialized view while it is a
+ * foreign table elsewhere, else on group policy_k's: *where, that
+ * group's place in p. False with err. */
+bool gc_ddl_matview_refresh_where(const gc_ddl_places *p, int policy_k, const char *name,
+                                  int *where, gc_error *err);
 
 /* --- gc_ddl_refresh.c --- */
 

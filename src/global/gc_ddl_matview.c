@@ -84,8 +84,8 @@ bool gc_ddl_decide_by_owner(gc_global *g, int owner_member, const char *gid,
     return false;
 }
 
-bool gc_ddl_matview_refresh(const gc_ddl_places *p, int policy_k, const char *sql,
-                            const char *name, PGresult **result, gc_error *err)
+bool gc_ddl_matview_refresh_where(const gc_ddl_places *p, int policy_k, const char *name,
+                                  int *where, gc_error *err)
 {
     /* The owner is the one group where the name is a materialized view
      * while it is a foreign table elsewhere; a view on every group (not
@@ -102,8 +102,6 @@ bool gc_ddl_matview_refresh(const gc_ddl_places *p, int policy_k, const char *sq
         }
         any_foreign |= kind == 'f';
     }
-    if (views != 1 || !any_foreign)
-        owner = policy_k;
-    *result = gc_member_exec(p->sessions[owner], sql, err);
-    return *result != NULL;
+    *where = views == 1 && any_foreign ? owner : policy_k;
+    return true;
 }

@@ -32,6 +32,7 @@
 
 /* One group's primary and what phase one did there. */
 typedef struct ddl_group {
+    gc_global *g;           /* whose call the DDL is (a cancel of it reaches its steps) */
     int group;
     int member;             /* index in the topology */
     gc_member *session;
@@ -88,6 +89,22 @@ static bool run(const gc_topology *t, ddl_group *dg, const char *sql, PGresult *
     else
         PQclear(r);
     return true;
+}
+
+/* run() for the statement's own texts (the DDL and what goes with it),
+ * which may wait for other sessions' locks or run long: a cancel of the
+ * call (SQLCancel, the query timeout) reaches them on dg's member, and
+ * once the call is cancelled none starts (57014). */
+static bool run_waiting(const gc_topology *t, ddl_group *dg, const char *sql, PGresult **keep,
+                        gc_error *err)
+{
+    if (!gc_global_wait_step_begin(dg->g, dg->member, err)) {
+        name_group(err, t, dg);
+        return false;
+    }
+    bool ok = run(t, dg, sql, keep, err);
+    gc_global_wait_step_end(dg->g);
+    return ok;
 }
 
 /* Refuses (55000) when a primary allows no prepared transactions, and
@@ -498,7 +515,8 @@ static bool open_step(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
 }
 
 /* Closes it: PREPARE TRANSACTION gid (from the moment it is sent, dg may be
- * prepared, even when the answer is lost). Inside the open transaction the
+ * prepared, even when the answer is lost). A step of the call: once the
+ * call is cancelled no group prepares, so the DDL is undone. Inside the open transaction the
  * savepoint stays until every group ran its part (release_savepoints): a
  * later group's failure must still undo this group's part. */
 static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *b,
@@ -510,7 +528,7 @@ static bool prepare_now(const gc_topology *t, ddl_group *dg, const ddl_bracket *
     char prep[128];
     snprintf(prep, sizeof prep, "PREPARE TRANSACTION '%s'", gid);
     dg->prepare_sent = true;
-    if (!run(t, dg, prep, NULL, err))
+    if (!run_waiting(t, dg, prep, NULL, err))
         return false;
     dg->in_transaction = false;
     dg->prepared = true;
@@ -536,11 +554,11 @@ static bool prepare_group(const gc_topology *t, ddl_group *dg, const char *befor
 {
     if (!open_step(t, dg, gid, err))
         return false;
-    if (before != NULL && !run(t, dg, before, NULL, err))
+    if (before != NULL && !run_waiting(t, dg, before, NULL, err))
         return false;
-    if (!run(t, dg, sql, keep, err))
+    if (!run_waiting(t, dg, sql, keep, err))
         return false;
-    if (extra != NULL && !run(t, dg, extra, NULL, err))
+    if (extra != NULL && !run_waiting(t, dg, extra, NULL, err))
         return false;
     if (plan != NULL && !interleave(t, dg, plan, err))
         return false;
@@ -646,7 +664,7 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
         bool plain = table ? kinds[k] != 'f' : kinds[k] != '\0' || !any_exists;
         if (!plain)
             continue;
-        if (!run(t, &groups[k], sql, keep, err) ||
+        if (!run_waiting(t, &groups[k], sql, keep, err) ||
             (interleaves && !interleave(t, &groups[k], plan, err)))
             return false;
         if (owner == NULL && kinds[k] == 'r')
@@ -660,7 +678,7 @@ static bool prepare_targeted(const gc_topology *t, ddl_group *groups, int n, con
             name_group(err, t, &groups[k]);
             return false;
         }
-        bool ok = text == NULL || run(t, &groups[k], text, keep, err);
+        bool ok = text == NULL || run_waiting(t, &groups[k], text, keep, err);
         free(text);
         if (!ok)
             return false;
@@ -701,6 +719,7 @@ static bool find_groups(gc_global *g, int owner, const char *setup_sql, ddl_grou
     int n = gc_global_topology(g)->n_groups;
     for (int k = 0; k < n; k++) {
         int gi = owner < 0 ? k : k == 0 ? owner : k - 1 < owner ? k - 1 : k;
+        groups[k].g = g;
         groups[k].group = gi;
         groups[k].member = gc_global_group_primary(g, gi, setup_sql, "cluster-wide DDL", err);
         if (groups[k].member < 0)
@@ -778,7 +797,7 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
         }
         if (on_owner) {
             /* The bracket and the CREATE first; the description needs the table. */
-            ok = open_step(t, dg, b, err) && run(t, dg, sql, &out->result, err) &&
+            ok = open_step(t, dg, b, err) && run_waiting(t, dg, sql, &out->result, err) &&
                  describe_solo(t, dg, plan->table_as_written, &columns, &qualified,
                                &schema, &table, err);
         }
@@ -793,7 +812,7 @@ static bool run_everywhere(const gc_topology *t, ddl_group *groups, int n, int o
          * view, CREATE TABLE ... AS) is not prepared: it commits last, and
          * its commit decides (commit_by_owner). */
         if (ok && on_owner)
-            ok = run(t, dg, extra, NULL, err) &&
+            ok = run_waiting(t, dg, extra, NULL, err) &&
                  ((b->gid != NULL && owner_decides(plan)) || prepare_now(t, dg, b, err));
         else if (ok)
             ok = prepare_group(t, dg, NULL, extra, NULL, NULL, b, NULL, err);
@@ -880,14 +899,15 @@ static bool commit_by_owner(gc_global *g, ddl_group *groups, int n, const char *
 
 /* REFRESH MATERIALIZED VIEW: on its owner's primary only, a plain
  * statement (gc_ddl_matview.c); groups[0] is the policy's group. */
-static bool refresh_matview(const gc_topology *t, const ddl_group *groups, int n,
-                            const char *sql, const gc_ddl_plan *plan, gc_ddl_outcome *out,
-                            gc_error *err)
+static bool refresh_matview(const gc_topology *t, ddl_group *groups, int n, const char *sql,
+                            const gc_ddl_plan *plan, gc_ddl_outcome *out, gc_error *err)
 {
     gc_member *sessions[n > 0 ? n : 1];
     int group_of[n > 0 ? n : 1];
     gc_ddl_places p = places_of(t, groups, n, sessions, group_of);
-    return gc_ddl_matview_refresh(&p, 0, sql, plan->table_as_written, &out->result, err);
+    int k;
+    return gc_ddl_matview_refresh_where(&p, 0, plan->table_as_written, &k, err) &&
+           run_waiting(t, &groups[k], sql, &out->result, err);
 }
 
 /* CREATE / DROP INDEX CONCURRENTLY: PostgreSQL runs it outside any
@@ -922,7 +942,7 @@ static bool run_concurrently(const gc_topology *t, ddl_group *groups, int n, con
                      plan->target_as_written, holders);
         return false;
     }
-    return run(t, &groups[where], sql, &out->result, err);
+    return run_waiting(t, &groups[where], sql, &out->result, err);
 }
 
 bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
@@ -950,7 +970,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
     if (!name_taken(t, groups, plan, &taken, err))
         return false;
     if (taken)
-        return run(t, &groups[0], sql, &out->result, err);
+        return run_waiting(t, &groups[0], sql, &out->result, err);
     if (plan->scope == GC_DDL_CONCURRENTLY)
         return run_concurrently(t, groups, n, sql, plan, out, err);
     if (plan->scope == GC_DDL_SOLO_TABLE) {
@@ -1055,7 +1075,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
             name_group(err, t, &groups[0]);
             return false;
         }
-        return run(t, &groups[0], sql, &out->result, err);
+        return run_waiting(t, &groups[0], sql, &out->result, err);
     }
     /* A new table's foreign keys choose the transaction's group when the
      * DDL is its first statement; a transaction already on another group

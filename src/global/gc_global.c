@@ -629,6 +629,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         gc_error_set(err, "HY001", 0, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&g->wait.lock, NULL);
     g->on_demand = gc_global_opens_on_demand(opt->settings);
     g->sequence_cache = opt->settings->sequence_cache > 0 ? opt->settings->sequence_cache : 1;
     if (opt->settings->global_session && !gc_global_join_pool(g, opt->settings)) {
@@ -649,16 +650,6 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     return g;
-}
-
-void gc_global_wait_begin(gc_global *g, int i)
-{
-    gc_in_doubt_watch_begin(g->in_doubt_watch, i);
-}
-
-void gc_global_wait_end(gc_global *g)
-{
-    gc_in_doubt_watch_end(g->in_doubt_watch);
 }
 
 void gc_global_destroy(gc_global *g)
@@ -695,6 +686,7 @@ void gc_global_destroy(gc_global *g)
     gc_global_unknown_writes_free(g);
     gc_global_zone_memo_free(g);
     gc_global_txn_settings_free(g);
+    pthread_mutex_destroy(&g->wait.lock);
     free(g);
 }
 

@@ -371,13 +371,24 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
                                 const gc_span_params *params, char ***rows, int *n_rows,
                                 bool *rolled_back, gc_error *err);
 
-/* A statement of the connection now waits on member i's server (sent, no
- * answer yet) / has its answer. While it waits longer than the in-doubt
- * grace, in-doubt transactions on that server, whose locks it may wait on,
- * are settled from another thread (gc_in_doubt.h). end holds the caller
- * back while a settlement is under way. */
-void gc_global_wait_begin(gc_global *g, int i);
+/* A call of the connection (a statement's execute) now waits on session
+ * m's server (sent, no answer yet; m may be NULL: on nothing yet) / has
+ * its answer. While it waits on a member longer than the in-doubt grace,
+ * in-doubt transactions on that server, whose locks it may wait on, are
+ * settled from another thread (gc_in_doubt.h). end holds the caller back
+ * while a settlement or a cancel is under way. */
+void gc_global_wait_begin(gc_global *g, gc_member *m);
 void gc_global_wait_end(gc_global *g);
+/* Within the call, a step that may wait (a cluster DDL's statement on a
+ * group's primary) begins on member i / ends. begin is false, err 57014,
+ * when the call was cancelled: the step is not to be sent. */
+bool gc_global_wait_step_begin(gc_global *g, int i, gc_error *err);
+void gc_global_wait_step_end(gc_global *g);
+/* From another thread (SQLCancel, the query timeout): cancels what the
+ * call waits on, and refuses the steps it would begin after this. Outside
+ * a call, cancels `otherwise` (may be NULL), the session a statement of
+ * the connection may wait on without a call begun (COMMIT). */
+bool gc_global_cancel_wait(gc_global *g, gc_member *otherwise, gc_error *err);
 
 /* --- failover (gc_global_failover.c, docs/failover.md) --- */
 

@@ -6,6 +6,8 @@
 #ifndef GC_GLOBAL_INTERNAL_H
 #define GC_GLOBAL_INTERNAL_H
 
+#include <pthread.h>
+
 #include "global/gc_global.h"
 #include "global/gc_router.h"
 #include "global/gc_shardmap.h"
@@ -48,6 +50,15 @@ typedef struct gc_global_savepoints {
                                       statements): going back is refused once
                                       the transaction holds another member */
 } gc_global_savepoints;
+
+/* What a call of the connection waits on, for a cancel from another
+ * thread (SQLCancel, the query timeout's timer): gc_global_wait.c. */
+typedef struct gc_global_wait {
+    pthread_mutex_t lock;
+    gc_member *on;                 /* the server the call waits on, or NULL */
+    bool in_call;                  /* between gc_global_wait_begin and _end */
+    bool cancelled;                /* the call was cancelled: no step starts */
+} gc_global_wait;
 
 struct gc_global {
     gc_topology topo;              /* owned */
@@ -138,6 +149,7 @@ struct gc_global {
                                       their role (gc_global_route.c) */
     struct gc_in_doubt_watch *in_doubt_watch; /* this connection in the process's
                                       in-doubt watcher (gc_in_doubt_watch.c) */
+    gc_global_wait wait;           /* gc_global_wait.c */
     /* The partitions the keys of the SELECT last routed as a split read
      * place its rows in (pointers into map; gc_global_split_read.c), or
      * n_split_keys -1: its keys are unknown, every leaf may hold rows. */
