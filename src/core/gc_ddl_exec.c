@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/gc_exec_split.h"
 #include "core/gc_exec_timer.h"
 #include "sql/gc_analyzer.h"
 #include "global/gc_ddl.h"
@@ -14,12 +15,22 @@
 #include "global/gc_global_settings.h"
 #include "global/gc_temp_tables.h"
 
-/* How s runs: by its text, then by the temporary tables it names (DDL
- * on a temporary table runs on its member alone). */
-static void classify(const gc_stmt *s, gc_ddl_plan *plan)
+/* How sql runs on c: by its text, then by the temporary tables it names
+ * (DDL on a temporary table runs on its member alone). */
+static void classify(const gc_conn *c, const char *sql, gc_ddl_plan *plan)
 {
-    gc_ddl_classify(s->sql, plan);
-    gc_temp_tables_adjust_ddl(gc_global_temp_tables(s->conn->global), s->sql, plan);
+    gc_ddl_classify(sql, plan);
+    gc_temp_tables_adjust_ddl(gc_global_temp_tables(c->global), sql, plan);
+}
+
+/* Whether a plan runs on the groups' primaries rather than on one member. */
+static bool runs_on_groups(const gc_conn *c, const gc_ddl_plan *plan)
+{
+    /* REFRESH in an open transaction runs where the transaction does, as
+     * any statement: it changes data, not the cluster's schema. */
+    if (plan->scope == GC_DDL_MATVIEW_REFRESH)
+        return !gc_across_in_transaction(c);
+    return plan->scope != GC_DDL_ONE_MEMBER;
 }
 
 bool gc_across_in_transaction(const gc_conn *c)
@@ -67,23 +78,29 @@ SQLRETURN gc_across_error(gc_stmt *s, const gc_error *err)
 
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
+    /* A text of several statements: when one of them is (gc_exec_split.h). */
+    if (s->sql != NULL && s->txn.several)
+        return gc_exec_split_applies(s);
     if (s->analysis == NULL || s->sql == NULL ||
         (s->analysis->kind != GC_SQL_DDL && !s->analysis->select_into))
         return false;
     gc_ddl_plan plan;
-    classify(s, &plan);
-    /* REFRESH in an open transaction runs where the transaction does, as
-     * any statement: it changes data, not the cluster's schema. */
-    if (plan.scope == GC_DDL_MATVIEW_REFRESH)
-        return !gc_across_in_transaction(s->conn);
-    return plan.scope != GC_DDL_ONE_MEMBER;
+    classify(s->conn, s->sql, &plan);
+    return runs_on_groups(s->conn, &plan);
+}
+
+bool gc_ddl_exec_text_is_cluster_wide(const gc_conn *c, const char *sql)
+{
+    gc_ddl_plan plan;
+    classify(c, sql, &plan);
+    return runs_on_groups(c, &plan);
 }
 
 SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
 {
     gc_conn *c = s->conn;
     gc_ddl_plan plan;
-    classify(s, &plan);
+    classify(c, s->sql, &plan);
     if (plan.scope == GC_DDL_REFUSED) {
         gc_diag_add(&s->h.diag, "0A000", 0,
                     "feature not supported on a global connection: %s", plan.why);

@@ -13,6 +13,9 @@
 /* True when s, on a global connection, is DDL that does not run on one
  * member (cluster-wide, or refused): gc_ddl_exec_statement must run it. */
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s);
+/* The same for one statement's text sql on c, whatever kind of statement
+ * it is (a part of a text of several statements: gc_exec_split.h). */
+bool gc_ddl_exec_text_is_cluster_wide(const gc_conn *c, const char *sql);
 
 /* Runs (or refuses) the DDL of s on every group's primary; its command
  * result becomes the statement's result. Diagnostics go to s. */

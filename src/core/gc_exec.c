@@ -22,6 +22,7 @@
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
 #include "core/gc_exec_several.h"
+#include "core/gc_exec_split.h"
 #include "core/gc_exec_timer.h"
 #include "core/gc_lo.h"
 #include "core/gc_param_dates.h"
@@ -566,7 +567,7 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     if (!s->conn->kind->shared_session_allows(s))
         return SQL_ERROR;
     if (s->conn->kind->cluster_wide_ddl(s))
-        return gc_ddl_exec_statement(s);
+        return s->txn.several ? gc_exec_split_run(s, pv) : gc_ddl_exec_statement(s);
     SQLRETURN handled;
     if (s->conn->kind->session_control(s, &handled))
         return handled;

@@ -19,9 +19,14 @@ static bool standard_strings(const gc_stmt *s)
     return (gc_conn_sql_rewrite_flags(s->conn) & GC_SQL_BACKSLASH_STRINGS) == 0;
 }
 
+size_t gc_exec_several_statement_length(const gc_stmt *s, const char *sql, size_t len)
+{
+    return gc_sql_first_statement_length(sql, len, standard_strings(s));
+}
+
 char *gc_exec_several_first_statement(gc_stmt *s)
 {
-    size_t len = gc_sql_first_statement_length(s->sql, strlen(s->sql), standard_strings(s));
+    size_t len = gc_exec_several_statement_length(s, s->sql, strlen(s->sql));
     char *first = strndup(s->sql, len);
     if (first == NULL)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");

@@ -10,6 +10,10 @@
 
 #include "core/gc_param.h"
 
+/* Bytes of sql (len bytes, a text of s's) before the `;` that ends its
+ * first statement, read as s's server reads strings; len when none. */
+size_t gc_exec_several_statement_length(const gc_stmt *s, const char *sql, size_t len);
+
 /* A malloc'd copy of the first statement of s->sql; NULL with HY001 added. */
 char *gc_exec_several_first_statement(gc_stmt *s);
 

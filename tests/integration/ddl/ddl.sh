@@ -28,9 +28,6 @@ app_calls() {
     su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
              WHERE userid = 'app'::regrole AND query LIKE '$2%'"
 }
-no_prepared_left() {
-    on_every "SELECT count(*) FROM pg_prepared_xacts" 0 "$1"
-}
 version() {
     sql "$(primary_of "$1")" "SELECT version FROM gcluster.version"
 }

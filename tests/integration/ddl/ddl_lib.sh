@@ -8,6 +8,11 @@ on_every() {
     done
 }
 
+# no_prepared_left WHAT: no prepared transaction on any group's primary.
+no_prepared_left() {
+    on_every "SELECT count(*) FROM pg_prepared_xacts" 0 "$1"
+}
+
 # app_owns_public_tables: gcctl creates the spec's tables as the superuser;
 # DDL on them needs their owner, so the application role is made the owner.
 app_owns_public_tables() {
@@ -71,4 +76,10 @@ txn() {
     run_client "$PYTHON" "$(dirname "$CLIENT")/txn_client.py" \
         "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$group" "$@" \
         || fail "the transaction client failed on: $*"
+}
+
+# first_words TEXT: the first two words of each line of TEXT (what a client
+# answered, without its messages), on one line, each line's followed by a space.
+first_words() {
+    echo "$1" | awk '{ printf "%s%s ", $1, ($2 == "" ? "" : " " $2) }'
 }

@@ -59,7 +59,7 @@ no_column() {
               WHERE table_name = 'accounts' AND column_name = '$1'" 0 "$2"
 }
 nothing_left() {
-    on_every "SELECT count(*) FROM pg_prepared_xacts" 0 "$1: a prepared transaction left"
+    no_prepared_left "$1"
     [ "$(sql "$waits_on" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")" = 0 ] \
         || fail "$1: a statement still waits for a lock on $waits_on"
 }
@@ -79,8 +79,7 @@ echo "ok: ALTER TABLE waiting for a lock on $waits_on ended by the query timeout
 # default); the transaction's earlier write stays and commits.
 out=$(waiting commit 2 0 "INSERT INTO accounts (id, owner) VALUES (1001, 'before')" \
       "ALTER TABLE accounts ADD COLUMN w2 int" "SELECT owner FROM accounts WHERE id = 1001")
-lines=$(echo "$out" | awk '{ printf "%s%s ", $1, ($2 == "" ? "" : " " $2) }')
-[ "$lines" = "ok 1 error HYT00 ok 1 row before commit " ] \
+[ "$(first_words "$out")" = "ok 1 error HYT00 ok 1 row before commit " ] \
     || fail "a timed-out ALTER TABLE in a transaction: $out"
 ended_within "$(echo "$out" | sed -n 2p)" HYT00 1.5 10 || fail "the timeout in a transaction: $out"
 no_column w2 "a timed-out ALTER TABLE in a transaction"
