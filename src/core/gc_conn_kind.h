@@ -57,6 +57,9 @@ typedef struct gc_conn_kind {
     bool (*shared_session_allows)(gc_stmt *s);
     /* Whether s is DDL run on every group (gc_ddl_exec.h). */
     bool (*cluster_wide_ddl)(const gc_stmt *s);
+    /* Whether s, a text of several statements, runs statement by statement
+     * rather than sent whole (gc_exec_split.h). */
+    bool (*splits_text)(const gc_stmt *s);
     /* True when s (SET, a BEGIN held back...) was handled without routing:
      * *rc its answer (gc_route_session.h). */
     bool (*session_control)(gc_stmt *s, SQLRETURN *rc);

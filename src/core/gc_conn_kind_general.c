@@ -291,6 +291,7 @@ const gc_conn_kind gc_conn_kind_general = {
     .session_sql_allowed = allow_all,
     .shared_session_allows = allow_all,
     .cluster_wide_ddl = not_cluster_wide,
+    .splits_text = never,
     .session_control = nothing_to_control,
     .route_statement = route_to_the_session,
     .draw_keys = draw_no_keys,

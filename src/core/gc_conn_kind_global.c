@@ -13,6 +13,7 @@
 #include "core/gc_conn_kind.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_array.h"
+#include "core/gc_exec_split.h"
 #include "core/gc_route.h"
 #include "core/gc_route_session.h"
 #include "core/gc_stmt.h"
@@ -240,6 +241,7 @@ const gc_conn_kind gc_conn_kind_global = {
     .session_sql_allowed = gc_route_session_sql_allowed,
     .shared_session_allows = gc_route_global_session_allows,
     .cluster_wide_ddl = gc_ddl_exec_is_cluster_wide,
+    .splits_text = gc_exec_split_applies,
     .session_control = gc_route_session_control,
     .route_statement = gc_route_statement,
     .draw_keys = gc_route_draw_keys,

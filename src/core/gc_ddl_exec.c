@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-#include "core/gc_exec_split.h"
 #include "core/gc_exec_timer.h"
 #include "sql/gc_analyzer.h"
 #include "global/gc_ddl.h"
@@ -78,9 +77,10 @@ SQLRETURN gc_across_error(gc_stmt *s, const gc_error *err)
 
 bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
 {
-    /* A text of several statements: when one of them is (gc_exec_split.h). */
-    if (s->sql != NULL && s->txn.several)
-        return gc_exec_split_applies(s);
+    /* A text of several statements is split when one of them is
+     * (gc_exec_split.h), else sent whole as any text. */
+    if (s->txn.several)
+        return false;
     if (s->analysis == NULL || s->sql == NULL ||
         (s->analysis->kind != GC_SQL_DDL && !s->analysis->select_into))
         return false;

@@ -566,8 +566,10 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
 {
     if (!s->conn->kind->shared_session_allows(s))
         return SQL_ERROR;
+    if (s->txn.several && s->conn->kind->splits_text(s))
+        return gc_exec_split_run(s, pv);
     if (s->conn->kind->cluster_wide_ddl(s))
-        return s->txn.several ? gc_exec_split_run(s, pv) : gc_ddl_exec_statement(s);
+        return gc_ddl_exec_statement(s);
     SQLRETURN handled;
     if (s->conn->kind->session_control(s, &handled))
         return handled;

@@ -16,6 +16,7 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_several.h"
 #include "core/gc_txn_guard.h"
+#include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_txn.h"
 
@@ -82,6 +83,8 @@ bool gc_exec_split_applies(const gc_stmt *s)
 {
     if (!s->txn.several || s->sql == NULL)
         return false;
+    if (gc_global_text_writes_apart(s->conn->global, s->analysis))
+        return true;
     text_parts t = { 0 };
     bool any = false;
     if (split(s, s->sql, &t)) {

@@ -1,11 +1,14 @@
 /*
- * gc_exec_split: on a global connection, a text of several statements of
- * which one is cluster DDL (`CREATE TABLE a (...); CREATE TABLE b (...)`,
- * a set-up script's `CREATE TABLE t (...); INSERT INTO t ...`) runs
- * statement by statement, each as the application would have sent it
- * alone: the DDL on every group's primary, the others routed. Sent whole
- * to one member, the DDL of every statement but the first would have run
- * on that member's group alone.
+ * gc_exec_split: on a global connection, a text of several statements that
+ * one member cannot run alone runs statement by statement, each as the
+ * application would have sent it alone: the DDL on every group's primary,
+ * the others routed. That is a text of which one statement is cluster DDL
+ * (`CREATE TABLE a (...); CREATE TABLE b (...)`, a set-up script's
+ * `CREATE TABLE t (...); INSERT INTO t ...`), whose DDL but the first's
+ * would have run on that member's group alone; and a text whose writes do
+ * not keep to one group (`INSERT INTO a ...; INSERT INTO b ...`, a and b
+ * solo tables of two groups: gc_global_text_writes_apart), whose writes of
+ * the other groups the cluster would refuse.
  *
  * The text stays one unit, as PostgreSQL runs a text of several
  * statements: in autocommit it runs in a transaction of its own,
@@ -25,7 +28,7 @@
 #include "core/gc_stmt.h"
 
 /* Whether s (a global connection's text of several statements) holds a
- * statement that is cluster DDL. */
+ * statement that is cluster DDL, or writes apart. */
 bool gc_exec_split_applies(const gc_stmt *s);
 
 /* Runs s's text statement by statement, its parameters (pv, s->nparams of

@@ -371,6 +371,14 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
                                 const gc_span_params *params, char ***rows, int *n_rows,
                                 bool *rolled_back, gc_error *err);
 
+/* Whether a, a text of several statements all of which the analyzer
+ * knows, writes rows that do not all keep to one group (solo tables of
+ * several groups, a sharded table's rows its literal keys do not place in
+ * one): sent whole to one member, its writes of the other groups would go
+ * through postgres_fdw, which the cluster refuses (gc_exec_split.h runs it
+ * statement by statement instead). */
+bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a);
+
 /* A call of the connection (a statement's execute) now waits on session
  * m's server (sent, no answer yet; m may be NULL: on nothing yet) / has
  * its answer. While it waits on a member longer than the in-doubt grace,

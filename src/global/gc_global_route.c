@@ -354,6 +354,12 @@ static int several_group(gc_global *g, const gc_analysis *a)
     return reads_apart ? -1 : reads_in;
 }
 
+bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a)
+{
+    return a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL &&
+           several_writes(a) && several_group(g, a) < 0;
+}
+
 /* The group holding most of the statement's keys (see gc_global_route);
  * -1 with *why when there is none. *all_in: every key tuple is placed in
  * that group (a solo table's rows are all in its group), so a write

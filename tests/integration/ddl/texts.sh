@@ -77,9 +77,37 @@ on_every "SELECT id FROM tf" 7 "tf's row"
 no_prepared_left "after a text with its own transaction"
 echo "ok: a text with its own BEGIN and COMMIT made its table on every group and wrote it"
 
-# 6. DROPs in one text, every table gone from every group and catalog.
-out=$(texts auto "DROP TABLE ta; DROP TABLE tb; DROP TABLE tc, tf")
+# 6. Writes of two groups' solo tables in one text (no DDL): each write on
+# its own group, the text one transaction across them (before, the second
+# group's write went through postgres_fdw and was refused, 0A000).
+for g in G1 G2; do
+    out=$(run_client "$PYTHON" "$(dirname "$0")/text_client.py" \
+          "DSN=gddl;LocalityGroupPolicy=1;LocalityGroupPath=$g" auto "CREATE TABLE on_${g,,} (id int PRIMARY KEY)")
+    [ "$out" = "ok 0" ] || fail "CREATE TABLE on_${g,,}: $out"
+    on_every "SELECT owner_group FROM gcluster.tables WHERE name = 'on_${g,,}'" "$g" "on_${g,,}'s owner"
+done
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+out=$(texts auto "INSERT INTO on_g1 VALUES (1); INSERT INTO on_g2 VALUES (1)")
+[ "$(first_words "$out")" = "ok 1 ok 1 " ] || fail "writes of two groups in one text: $out"
+for g in G1 G2; do
+    [ "$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+          WHERE userid = 'app'::regrole AND query LIKE 'INSERT INTO on_${g,,} %'")" = 1 ] \
+        || fail "the text's INSERT INTO on_${g,,} did not run once on $g's primary"
+done
+on_every "SELECT (SELECT count(*) FROM on_g1) || ':' || (SELECT count(*) FROM on_g2)" 1:1 \
+    "the rows of a text writing two groups"
+# A later statement fails (a duplicate key on G2): nothing of the text stays.
+out=$(texts auto "INSERT INTO on_g1 VALUES (2); INSERT INTO on_g2 VALUES (1)")
+case $(first_words "$out") in "error 23505 "*) ;; *) fail "a text whose second group's write fails: $out" ;; esac
+on_every "SELECT count(*) FROM on_g1" 1 "on_g1 after a text whose write on G2 failed"
+no_prepared_left "after texts writing two groups"
+echo "ok: a text writing two groups' tables ran each write on its own group's primary, all or nothing"
+
+# 7. DROPs in one text, every table gone from every group and catalog.
+out=$(texts auto "DROP TABLE ta; DROP TABLE tb; DROP TABLE tc, tf, on_g1, on_g2")
 [ "$(first_words "$out")" = "ok -1 ok -1 ok -1 " ] || fail "DROP TABLEs in one text: $out"
-on_every "SELECT count(*) FROM pg_class WHERE relname IN ('ta', 'tb', 'tc', 'tf')" 0 "the dropped tables"
-on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('ta', 'tb', 'tc', 'tf')" 0 "the dropped tables' catalog rows"
+on_every "SELECT count(*) FROM pg_class WHERE relname IN ('ta', 'tb', 'tc', 'tf', 'on_g1', 'on_g2')" 0 \
+    "the dropped tables"
+on_every "SELECT count(*) FROM gcluster.tables WHERE name IN ('ta', 'tb', 'tc', 'tf', 'on_g1', 'on_g2')" 0 \
+    "the dropped tables' catalog rows"
 echo "ok: DROP TABLEs in one text dropped every table on every group"

@@ -21,7 +21,9 @@ The driver's connections put statements without a key on G3
     postgres_fdw first and W on G3 after (the second one reads the first):
     refused, nothing applied.
 (c) Autocommit, on G3: a text of two statements, an UPDATE of Z, then one
-    of W: refused, nothing applied.
+    of W, by their literal keys: not sent whole, run statement by statement
+    (each on its own group, the text one transaction across them); both
+    balances rise by one on their owners.
 (c') A marked statement's own error comes back as the server gave it
     (42601 for a text of two statements, the second misspelt; 42883 for a
     function that does not exist), nothing applied; then a function
@@ -109,13 +111,18 @@ log("(b) a data-modifying WITH writing another group first, then its own: refuse
     "changed")
 marks = calls(P["G3"], MARK)
 
-# (c) a text of several statements
-refused("(c) two statements in one text, the first writing G2",
-        lambda: auto.cursor().execute(
-            f"UPDATE accounts SET balance = balance + 1 WHERE id = {Z}; "
-            f"UPDATE accounts SET balance = balance + 1 WHERE id = {W}"))
-unchanged("(c)", before)
-log("(c) two statements in one text, another group first: refused, nothing changed")
+# (c) a text of several statements writing two groups: split, each
+# statement on its own group
+for step in (+1, -1):
+    cur = auto.cursor()
+    cur.execute(f"UPDATE accounts SET balance = balance + {step} WHERE id = {Z}; "
+                f"UPDATE accounts SET balance = balance + {step} WHERE id = {W}")
+    while cur.nextset():
+        pass
+    if step > 0:
+        unchanged("(c) both rows, each on its owner", {Z: before[Z] + 1, W: before[W] + 1})
+unchanged("(c) put back", before)
+log("(c) two statements in one text writing two groups: each ran on its own group")
 
 # (c') a marked statement's own error comes back as the server gave it, and
 # the session serves the next statement
