@@ -1,6 +1,6 @@
 /*
- * gc_exec_split: a global connection's text of several statements with
- * cluster DDL among them, run statement by statement (see the header).
+ * gc_exec_split: a global connection's text of several statements that one
+ * member cannot run alone, run statement by statement (see the header).
  *
  * Each statement runs on a statement handle of the driver's own, through
  * the whole path an application's statement takes (analysis, routing,
