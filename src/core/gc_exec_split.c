@@ -146,14 +146,28 @@ typedef enum text_bracket {
     BRACKET_SAVEPOINT,     /* in a transaction, level 2 */
 } text_bracket;
 
-static text_bracket bracket_of(const gc_conn *c, const text_parts *t)
+static text_bracket bracket_of(const gc_stmt *s)
 {
-    for (int k = 0; k < t->n; k++)
-        if (gc_sql_txn_classify(t->parts[k], strlen(t->parts[k])).kind == GC_SQL_TXN_CONTROL)
-            return BRACKET_NONE;
+    /* The text's own classification says whether any of its statements
+     * controls the transaction (gc_sql_txn.h). */
+    const gc_conn *c = s->conn;
+    if (s->txn.kind == GC_SQL_TXN_CONTROL)
+        return BRACKET_NONE;
     if (!gc_across_in_transaction(c))
         return BRACKET_TRANSACTION;
     return gc_txn_rollback_level(c) >= 2 ? BRACKET_SAVEPOINT : BRACKET_NONE;
+}
+
+/* A statement of the text failed: the text is undone whole, as the server
+ * undoes a text of several statements; what the undo says is not the
+ * text's. */
+static void undo_text(gc_stmt *inner, text_bracket bracket)
+{
+    if (bracket == BRACKET_TRANSACTION)
+        run(inner, "ROLLBACK", NULL);
+    else if (bracket == BRACKET_SAVEPOINT &&
+             run(inner, "ROLLBACK TO SAVEPOINT " TEXT_SAVEPOINT, NULL) != SQL_ERROR)
+        run(inner, "RELEASE SAVEPOINT " TEXT_SAVEPOINT, NULL);
 }
 
 /* Runs the parts on inner, bracketed; their results go to *k, what they
@@ -168,19 +182,12 @@ static SQLRETURN run_parts(gc_stmt *s, gc_stmt *inner, const text_parts *t,
         return SQL_ERROR;
     for (int i = 0; i < t->n; i++) {
         if (run(inner, t->parts[i], said) == SQL_ERROR) {
-            /* The text is undone whole, as the server undoes a text of
-             * several statements; what the undo says is not the text's. */
-            if (bracket == BRACKET_TRANSACTION)
-                run(inner, "ROLLBACK", NULL);
-            else if (bracket == BRACKET_SAVEPOINT && run(inner, "ROLLBACK TO SAVEPOINT "
-                                                         TEXT_SAVEPOINT, NULL) != SQL_ERROR)
-                run(inner, "RELEASE SAVEPOINT " TEXT_SAVEPOINT, NULL);
+            undo_text(inner, bracket);
             return SQL_ERROR;
         }
         if (!keep(inner, k)) {
             gc_diag_add(said, "HY001", 0, "out of memory keeping a statement's result");
-            if (bracket == BRACKET_TRANSACTION)
-                run(inner, "ROLLBACK", NULL);
+            undo_text(inner, bracket);
             return SQL_ERROR;
         }
     }
@@ -214,7 +221,7 @@ SQLRETURN gc_exec_split_run(gc_stmt *s, const gc_param_value *pv)
     kept_results k = { 0 };
     /* SQLCancel of s reaches the statement running for it. */
     atomic_store(&s->in_server_call, true);
-    SQLRETURN rc = run_parts(s, inner, &t, bracket_of(c, &t), &k);
+    SQLRETURN rc = run_parts(s, inner, &t, bracket_of(s), &k);
     atomic_store(&s->in_server_call, false);
     gc_stmt_destroy(inner);
     parts_free(&t);

@@ -50,9 +50,10 @@ waiting() {
 # ended_within LINE STATE LOW HIGH: LINE is `error STATE SECONDS ...` with
 # LOW <= SECONDS <= HIGH.
 ended_within() {
-    set -- $1 "$2" "$3" "$4"
-    [ "$1" = error ] && [ "$2" = "${@: -3:1}" ] &&
-        awk -v s="$3" -v lo="${@: -2:1}" -v hi="${@: -1:1}" 'BEGIN { exit !(s >= lo && s <= hi) }'
+    local word state seconds
+    read -r word state seconds _ <<<"$1"
+    [ "$word" = error ] && [ "$state" = "$2" ] &&
+        awk -v s="$seconds" -v lo="$3" -v hi="$4" 'BEGIN { exit !(s >= lo && s <= hi) }'
 }
 no_column() {
     on_every "SELECT count(*) FROM information_schema.columns
