@@ -85,6 +85,12 @@ bool gc_exec_split_applies(const gc_stmt *s)
         return false;
     if (gc_global_text_writes_apart(s->conn->global, s->analysis))
         return true;
+    /* A text that controls the transaction itself is left whole (and
+     * refused, nothing applied): run in pieces, a savepoint it names could
+     * fail after its earlier statements applied, which nothing undoes. */
+    if (s->txn.kind != GC_SQL_TXN_CONTROL &&
+        gc_global_text_misses_writes(s->conn->global, s->analysis))
+        return true;
     text_parts t = { 0 };
     bool any = false;
     if (split(s, s->sql, &t)) {

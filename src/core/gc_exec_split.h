@@ -8,7 +8,10 @@
  * would have run on that member's group alone; and a text whose writes do
  * not keep to one group (`INSERT INTO a ...; INSERT INTO b ...`, a and b
  * solo tables of two groups: gc_global_text_writes_apart), whose writes of
- * the other groups the cluster would refuse.
+ * the other groups the cluster would refuse; and, in a transaction that
+ * wrote on more than one member, a text that would read through
+ * postgres_fdw what it wrote on another (gc_global_text_misses_writes),
+ * unless it controls the transaction itself.
  *
  * The text stays one unit, as PostgreSQL runs a text of several
  * statements: in autocommit it runs in a transaction of its own,
@@ -28,7 +31,8 @@
 #include "core/gc_stmt.h"
 
 /* Whether s (a global connection's text of several statements) holds a
- * statement that is cluster DDL, or writes apart. */
+ * statement that is cluster DDL, writes apart, or would miss the
+ * transaction's writes. */
 bool gc_exec_split_applies(const gc_stmt *s);
 
 /* Runs s's text statement by statement, its parameters (pv, s->nparams of

@@ -379,6 +379,14 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
  * statement by statement instead). */
 bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a);
 
+/* Whether a, a text of several statements in the open transaction, sent
+ * whole to one member could read there through postgres_fdw tables the
+ * transaction wrote on another: it has written on a member other than
+ * its pin, or on its pin while the text keeps to another group. Such a
+ * read misses those writes and is refused (0A000 / 90122); statement by
+ * statement, each read runs where the rows were written. */
+bool gc_global_text_misses_writes(gc_global *g, const gc_analysis *a);
+
 /* A call of the connection (a statement's execute) now waits on session
  * m's server (sent, no answer yet; m may be NULL: on nothing yet) / has
  * its answer. While it waits on a member longer than the in-doubt grace,

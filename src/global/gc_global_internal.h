@@ -241,6 +241,8 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
 bool gc_global_span_reads_see_writes(gc_global *g, const gc_route_request *req, gc_error *err);
 /* A row write of the open transaction ran on its pin. */
 void gc_global_note_pin_write(gc_global *g, const gc_analysis *a);
+/* Whether the open transaction wrote rows on its pin. */
+bool gc_global_pin_wrote(const gc_global *g);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the transaction's member `member` other than its pin, may read through
  * postgres_fdw a table the transaction wrote on another of its members

@@ -360,6 +360,21 @@ bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a)
            several_writes(a) && several_group(g, a) < 0;
 }
 
+bool gc_global_text_misses_writes(gc_global *g, const gc_analysis *a)
+{
+    if (a == NULL || !a->several || g->pinned < 0)
+        return false;
+    /* Run on the pin, its reads of tables written on the transaction's
+     * other members would go through postgres_fdw. */
+    if (g->n_joined_writes > 0)
+        return true;
+    /* Run on another group's member, its reads of the pin's writes would. */
+    if (!gc_global_pin_wrote(g) || g->map == NULL || a->n_several_targets == 0)
+        return false;
+    int group = several_group(g, a);
+    return group >= 0 && group != g->topo.members[g->pinned].group;
+}
+
 /* The group holding most of the statement's keys (see gc_global_route);
  * -1 with *why when there is none. *all_in: every key tuple is placed in
  * that group (a solo table's rows are all in its group), so a write

@@ -179,10 +179,15 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
     return false;
 }
 
+bool gc_global_pin_wrote(const gc_global *g)
+{
+    return g->n_pin_writes > 0 || g->pin_writes_any;
+}
+
 /* Whether the transaction wrote anything on its pin or its other members. */
 static bool wrote_anything(const gc_global *g)
 {
-    return g->n_joined_writes > 0 || g->n_pin_writes > 0 || g->pin_writes_any;
+    return g->n_joined_writes > 0 || gc_global_pin_wrote(g);
 }
 
 /* Whether the list says "any table". */

@@ -103,6 +103,31 @@ on_every "SELECT count(*) FROM on_g1" 1 "on_g1 after a text whose write on G2 fa
 no_prepared_left "after texts writing two groups"
 echo "ok: a text writing two groups' tables ran each write on its own group's primary, all or nothing"
 
+# 6b. In a transaction that wrote both groups, a text reading both: each
+# read runs where its rows were written (before, sent whole to the pin, the
+# other group's table was read through postgres_fdw, which does not see
+# the transaction's writes there, and the text was refused, 0A000).
+for g in G1 G2; do su_sql "$(primary_of "$g")" "SELECT pg_stat_statements_reset()" >/dev/null; done
+out=$(texts manual "INSERT INTO on_g1 VALUES (10)" "INSERT INTO on_g2 VALUES (10)" \
+      "SELECT count(*) FROM on_g1; SELECT count(*) FROM on_g2")
+[ "$(first_words "$out")" = "ok 1 ok 1 ok -1 row 2 ok -1 row 2 commit " ] \
+    || fail "a text reading two groups after writing both: $out"
+for g in G1 G2; do
+    [ "$(su_sql "$(primary_of "$g")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+          WHERE userid = 'app'::regrole AND query = 'SELECT count(*) FROM on_${g,,}'")" = 1 ] \
+        || fail "the text's read of on_${g,,} did not run once on $g's primary"
+done
+# The transaction wrote on its pin (G1) only, and the text keeps to G2: its
+# read of on_g1 runs on G1, where it sees the transaction's row.
+out=$(texts manual "INSERT INTO on_g1 VALUES (11)" \
+      "INSERT INTO on_g2 VALUES (11); SELECT count(*) FROM on_g1")
+[ "$(first_words "$out")" = "ok 1 ok 1 ok -1 row 3 commit " ] \
+    || fail "a text of G2 reading what the transaction wrote on G1: $out"
+on_every "SELECT (SELECT count(*) FROM on_g1) || ':' || (SELECT count(*) FROM on_g2)" 3:3 \
+    "the rows of the transactions with texts reading both groups"
+no_prepared_left "after texts reading what their transaction wrote"
+echo "ok: texts reading tables their transaction wrote on other groups ran each read where the rows are"
+
 # 7. DROPs in one text, every table gone from every group and catalog.
 out=$(texts auto "DROP TABLE ta; DROP TABLE tb; DROP TABLE tc, tf, on_g1, on_g2")
 [ "$(first_words "$out")" = "ok -1 ok -1 ok -1 " ] || fail "DROP TABLEs in one text: $out"
