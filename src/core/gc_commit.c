@@ -285,8 +285,10 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid 
     gc_commit_report_init(&report);
     if (gc_session_get_state(m) != GC_MEMBER_DOWN) {
         /* The server refused it (constraint, timeout...): the application's to handle. */
-        if (atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
-            gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        if (gc_exec_timer_fired(s, err.sqlstate)) {
+            gc_error timeout;
+            gc_exec_timeout_error(&timeout, NULL);
+            gc_diag_add_error(&s->h.diag, &timeout);
         } else {
             gc_global_write_refused(g, i, &run, &err, &report);
             put_report(&s->h.diag, &report);

@@ -149,10 +149,9 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
     }
     atomic_store(&s->in_server_call, false);
     gc_exec_timer_stop(&timer);
-    if (!ran && atomic_load(&s->timed_out) && strcmp(err.sqlstate, "57014") == 0) {
+    if (!ran && gc_exec_timer_fired(s, err.sqlstate)) {
         gc_error timeout;
-        gc_error_set(&timeout, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT): %s",
-                     err.message);
+        gc_exec_timeout_error(&timeout, err.message);
         err = timeout;
     }
     /* Every group runs the statement, so a notice (DROP TABLE IF EXISTS of

@@ -1238,6 +1238,7 @@ SQLRETURN gc_stmt_cancel(gc_stmt *s)
     if (atomic_load(&s->in_server_call)) {
         gc_error err;
         gc_error_clear(&err);
+        atomic_store(&s->cancel_asked, true);
         return s->conn->kind->cancel_wait(s->conn, &err) ? SQL_SUCCESS : SQL_ERROR;
     }
     pthread_mutex_lock(&s->conn->lock);

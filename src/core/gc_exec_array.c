@@ -512,9 +512,9 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
         return;
     }
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    if (atomic_load(&a->s->timed_out) && state != NULL && strcmp(state, "57014") == 0) {
+    if (gc_exec_timer_fired(a->s, state)) {
         gc_error timeout;
-        gc_error_set(&timeout, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+        gc_exec_timeout_error(&timeout, NULL);
         gc_diag_add_error_at(&a->s->h.diag, &timeout, (SQLLEN)row + 1, SQL_NO_COLUMN_NUMBER);
     } else {
         gc_diag_add_server_error(&a->s->h.diag, r, gc_stmt_error_context(a->s),

@@ -15,10 +15,12 @@
 #include "core/gc_conn.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_several.h"
+#include "core/gc_exec_timer.h"
 #include "core/gc_txn_guard.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_txn.h"
+#include "util/gc_clock.h"
 
 /* Around a text run in an open transaction at rollback level 2. */
 #define TEXT_SAVEPOINT "gcodbc_text"
@@ -169,6 +171,7 @@ static text_bracket bracket_of(const gc_stmt *s)
  * text's. */
 static void undo_text(gc_stmt *inner, text_bracket bracket)
 {
+    inner->query_timeout_left_ms = 0;   /* the undo is not the text's: never timed */
     if (bracket == BRACKET_TRANSACTION)
         run(inner, "ROLLBACK", NULL);
     else if (bracket == BRACKET_SAVEPOINT &&
@@ -176,10 +179,31 @@ static void undo_text(gc_stmt *inner, text_bracket bracket)
         run(inner, "RELEASE SAVEPOINT " TEXT_SAVEPOINT, NULL);
 }
 
-/* Runs the parts on inner, bracketed; their results go to *k, what they
- * say to s. */
+/* Whether the next statement of s's text may begin: SQLCancel did not
+ * come (between two statements it reaches none), and the text's query
+ * timeout has not passed, the time left given to inner's timer. Otherwise
+ * the text fails as the statement running then would have. */
+static bool may_go_on(gc_stmt *s, gc_stmt *inner, long long deadline_ms)
+{
+    if (atomic_load(&s->cancel_asked)) {
+        gc_diag_add(&s->h.diag, "57014", 0, "canceling statement due to user request");
+        return false;
+    }
+    if (deadline_ms == 0)
+        return true;
+    inner->query_timeout_left_ms = deadline_ms - gc_clock_ms();
+    if (inner->query_timeout_left_ms > 0)
+        return true;
+    gc_error timeout;
+    gc_exec_timeout_error(&timeout, NULL);
+    gc_diag_add_error(&s->h.diag, &timeout);
+    return false;
+}
+
+/* Runs the parts on inner, bracketed, before deadline_ms (0: none); their
+ * results go to *k, what they say to s. */
 static SQLRETURN run_parts(gc_stmt *s, gc_stmt *inner, const text_parts *t,
-                           text_bracket bracket, kept_results *k)
+                           text_bracket bracket, long long deadline_ms, kept_results *k)
 {
     gc_diag *said = &s->h.diag;
     if (bracket != BRACKET_NONE &&
@@ -187,7 +211,7 @@ static SQLRETURN run_parts(gc_stmt *s, gc_stmt *inner, const text_parts *t,
             said) == SQL_ERROR)
         return SQL_ERROR;
     for (int i = 0; i < t->n; i++) {
-        if (run(inner, t->parts[i], said) == SQL_ERROR) {
+        if (!may_go_on(s, inner, deadline_ms) || run(inner, t->parts[i], said) == SQL_ERROR) {
             undo_text(inner, bracket);
             return SQL_ERROR;
         }
@@ -197,11 +221,14 @@ static SQLRETURN run_parts(gc_stmt *s, gc_stmt *inner, const text_parts *t,
             return SQL_ERROR;
         }
     }
-    if (bracket == BRACKET_TRANSACTION)
-        return run(inner, "COMMIT", said);
-    if (bracket == BRACKET_SAVEPOINT)
-        return run(inner, "RELEASE SAVEPOINT " TEXT_SAVEPOINT, said);
-    return SQL_SUCCESS;
+    if (bracket == BRACKET_NONE)
+        return SQL_SUCCESS;
+    if (!may_go_on(s, inner, deadline_ms)) {
+        undo_text(inner, bracket);
+        return SQL_ERROR;
+    }
+    return run(inner, bracket == BRACKET_TRANSACTION ? "COMMIT" : "RELEASE SAVEPOINT " TEXT_SAVEPOINT,
+               said);
 }
 
 SQLRETURN gc_exec_split_run(gc_stmt *s, const gc_param_value *pv)
@@ -219,15 +246,20 @@ SQLRETURN gc_exec_split_run(gc_stmt *s, const gc_param_value *pv)
     }
     free(text);
     /* Each statement as the application's alone would run: its text is
-     * already rewritten, its results are read as they are. */
-    inner->query_timeout = s->query_timeout;
+     * already rewritten, its results are read as they are. The query
+     * timeout is the text's: each statement gets what is left of it. */
+    long long timeout_ms = gc_exec_timeout_ms(s);
+    long long deadline_ms = timeout_ms > 0 ? gc_clock_ms() + timeout_ms : 0;
+    inner->query_timeout = 0;
     inner->noscan = SQL_NOSCAN_ON;
     inner->cursor_type = SQL_CURSOR_FORWARD_ONLY;
     inner->concurrency = SQL_CONCUR_READ_ONLY;
     kept_results k = { 0 };
-    /* SQLCancel of s reaches the statement running for it. */
+    /* SQLCancel of s reaches the statement running for it, and ends the
+     * text before its next one. */
+    atomic_store(&s->cancel_asked, false);
     atomic_store(&s->in_server_call, true);
-    SQLRETURN rc = run_parts(s, inner, &t, bracket_of(s), &k);
+    SQLRETURN rc = run_parts(s, inner, &t, bracket_of(s), deadline_ms, &k);
     atomic_store(&s->in_server_call, false);
     gc_stmt_destroy(inner);
     parts_free(&t);

@@ -13,10 +13,11 @@
 #include <stdbool.h>
 
 #include "core/gc_stmt.h"
+#include "util/gc_error.h"
 
 typedef struct gc_exec_timer {
     gc_stmt *stmt;
-    unsigned seconds;
+    long long ms;
     bool running;
     bool stop;
     pthread_t thread;
@@ -24,9 +25,19 @@ typedef struct gc_exec_timer {
     pthread_cond_t cond;
 } gc_exec_timer;
 
-/* Starts the timer when s has a query timeout; otherwise does nothing. */
+/* Starts the timer when s has a query timeout (or time left of a text's,
+ * query_timeout_left_ms); otherwise does nothing. */
 void gc_exec_timer_start(gc_exec_timer *t, gc_stmt *s);
 /* Stops and joins the timer (safe when it never started). */
 void gc_exec_timer_stop(gc_exec_timer *t);
+
+/* s's query timeout (SQL_ATTR_QUERY_TIMEOUT) in milliseconds, 0: none. */
+long long gc_exec_timeout_ms(const gc_stmt *s);
+/* Whether s's call failed with sqlstate (may be NULL) because its query
+ * timeout passed: the timer's cancel gave 57014. */
+bool gc_exec_timer_fired(gc_stmt *s, const char *sqlstate);
+/* *err becomes HYT00, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)", followed
+ * by ": " and detail (what the timeout ended) when detail is not NULL. */
+void gc_exec_timeout_error(gc_error *err, const char *detail);
 
 #endif

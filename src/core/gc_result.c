@@ -15,6 +15,7 @@
 
 #include "convert/gc_pgtype_keys.h"
 #include "core/gc_desc.h"
+#include "core/gc_exec_timer.h"
 #include "core/gc_conn_kind.h"
 #include "core/gc_lo.h"
 #include "core/gc_route.h"
@@ -415,8 +416,10 @@ const char *gc_stmt_error_context(const gc_stmt *s)
 static void add_result_error(gc_stmt *s, const PGresult *r)
 {
     const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    if (atomic_load(&s->timed_out) && state != NULL && strcmp(state, "57014") == 0) {
-        gc_diag_add(&s->h.diag, "HYT00", 0, "timeout expired (SQL_ATTR_QUERY_TIMEOUT)");
+    if (gc_exec_timer_fired(s, state)) {
+        gc_error timeout;
+        gc_exec_timeout_error(&timeout, NULL);
+        gc_diag_add_error(&s->h.diag, &timeout);
         return;
     }
     if (state == NULL && s->conn->session != NULL &&

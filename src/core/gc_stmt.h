@@ -99,6 +99,9 @@ struct gc_stmt {
 
     /* Attributes (the rest live in the descriptors). */
     SQLULEN query_timeout;
+    long long query_timeout_left_ms;   /* not 0: the timer's time instead of
+                                          query_timeout (what is left of a
+                                          split text's, gc_exec_split.c) */
     SQLULEN max_rows;
     SQLULEN max_length;
     SQLULEN noscan;
@@ -213,6 +216,7 @@ struct gc_stmt {
 
     atomic_bool in_server_call;   /* a call of this statement waits on the server */
     atomic_bool timed_out;        /* the query timeout cancelled the statement */
+    atomic_bool cancel_asked;     /* SQLCancel came during the current call */
 };
 
 /* --- life cycle (gc_stmt_life.c; cursor names: gc_stmt.c) --- */

@@ -52,6 +52,7 @@ SQLRETURN gc_stmt_create(gc_conn *c, gc_stmt **out)
     gc_cursor_reset(s);
     atomic_init(&s->in_server_call, false);
     atomic_init(&s->timed_out, false);
+    atomic_init(&s->cancel_asked, false);
     gc_conn_apply_statement_options(c, s);
     s->next_in_conn = c->statements;
     c->statements = s;

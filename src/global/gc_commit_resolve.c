@@ -7,13 +7,7 @@
 #include <time.h>
 
 #include "global/gc_global_internal.h"
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "util/gc_clock.h"
 
 /* Asks member j once through a session of its own. *decisive as for
  * gc_xact_status_resolve_on (false when it could not be asked). */
@@ -40,7 +34,7 @@ gc_xact_outcome gc_global_resolve_commit(gc_global *g, int i, const gc_member_xi
         return GC_XACT_UNKNOWN;
     }
     int group = g->topo.members[i].group;
-    long long deadline = now_ms() + wait_ms;
+    long long deadline = gc_clock_ms() + wait_ms;
     int rounds = 0;
     for (;;) {
         rounds++;
@@ -49,7 +43,7 @@ gc_xact_outcome gc_global_resolve_commit(gc_global *g, int i, const gc_member_xi
             int j = k < 0 ? i : k;
             if ((k >= 0 && j == i) || g->topo.members[j].group != group)
                 continue;
-            long long left = deadline - now_ms();
+            long long left = deadline - gc_clock_ms();
             bool decisive;
             gc_error why;
             gc_error_clear(&why);
@@ -68,10 +62,10 @@ gc_xact_outcome gc_global_resolve_commit(gc_global *g, int i, const gc_member_xi
                 return outcome;
             }
             *err = why;
-            if (now_ms() >= deadline)
+            if (gc_clock_ms() >= deadline)
                 break;
         }
-        if (now_ms() >= deadline)
+        if (gc_clock_ms() >= deadline)
             break;
         struct timespec pause = { .tv_sec = 0, .tv_nsec = 100 * 1000000L };
         nanosleep(&pause, NULL);

@@ -25,6 +25,7 @@
 
 #include "global/gc_backoff.h"
 #include "global/gc_outcome.h"
+#include "util/gc_clock.h"
 
 #define GC_FAILOVER_MAX_DELAY_MS 60000
 
@@ -68,13 +69,6 @@ struct gc_global_failover {
     bool txn_lost;              /* the pinned transaction's member failed */
     bool rerun_safe;            /* the last autocommit write resolved as not committed */
 };
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 bool gc_global_failover_init(gc_global *g, int reconnect_interval_s)
 {
@@ -126,7 +120,7 @@ static failover_entry *entry_of(gc_global *g, const gc_member *m)
     e->armed = false;
     e->attempt = NULL;
     gc_backoff_init(&e->backoff, f->initial_ms, GC_FAILOVER_MAX_DELAY_MS,
-                    (uint64_t)(uintptr_t)m ^ (uint64_t)now_ms());
+                    (uint64_t)(uintptr_t)m ^ (uint64_t)gc_clock_ms());
     return e;
 }
 
@@ -159,7 +153,7 @@ void gc_global_member_failed(gc_global *g, int i, unsigned long generation,
         e->armed = false;
     }
     if (e != NULL && !e->armed)
-        arm(e, now_ms());
+        arm(e, gc_clock_ms());
     gc_trace_write(g->trace, GC_TRACE_INFO, "member %s is down (%s)%s",
                    g->topo.members[i].name,
                    why != NULL && why->message[0] != '\0' ? why->message : "session lost",
@@ -248,7 +242,7 @@ static bool advance_attempt(gc_global *g, int i, failover_entry *e, int wait_ms,
                        g->topo.members[i].name, gc_member_generation(m));
         return true;
     }
-    attempt_failed(g, i, e, err.message, now_ms());
+    attempt_failed(g, i, e, err.message, gc_clock_ms());
     return false;
 }
 
@@ -286,7 +280,7 @@ void gc_global_retry_down_members(gc_global *g, const char *setup_sql)
         if (gc_member_get_state(m) != GC_MEMBER_DOWN)
             continue;
         if (now < 0)
-            now = now_ms();
+            now = gc_clock_ms();
         failover_entry *e = entry_of(g, m);
         if (e == NULL)
             continue;
@@ -314,7 +308,7 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
 {
     if (g->failover == NULL || g->pinned >= 0)
         return false;
-    long long now = now_ms();
+    long long now = gc_clock_ms();
     bool started = false;
     int grace_ms = 0;
     for (int i = 0; i < g->topo.n_members; i++) {
@@ -355,7 +349,7 @@ bool gc_global_retry_early(gc_global *g, const char *setup_sql)
         failover_entry *e = entry_of(g, g->members[i]);
         if (e == NULL || e->attempt == NULL)
             continue;
-        long long left = until - now_ms();
+        long long left = until - gc_clock_ms();
         back |= advance_attempt(g, i, e, left > 0 ? (int)left : 0, setup_sql);
     }
     if (back)

@@ -36,6 +36,7 @@
 #include "global/gc_in_doubt.h"
 #include "member/gc_member_notify.h"
 #include "util/gc_strbuf.h"
+#include "util/gc_clock.h"
 
 #define GC_RECONNECT_REASON "ALTER SYSTEM RECONNECT GLOBAL CONNECTION"
 #define GC_GCCTL_RECONNECT_REASON "reconnect"   /* gcctl reconnect's reason */
@@ -61,13 +62,6 @@ struct gc_global_refresh {
     bool heard;                    /* a notification not acted on yet */
     int64_t heard_version;         /* its highest numeric payload, -1 when none */
 };
-
-static long long monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Copies s into r->owned[*k] and returns it (NULL stays NULL). */
 static const char *keep(gc_global_refresh *r, int *k, const char *s, bool *ok)
@@ -145,7 +139,7 @@ bool gc_global_refresh_init(gc_global *g, const gc_global_options *opt, int list
     r->before_send_ctx = opt->before_send_ctx;
     int s = opt->settings->topology_refresh > 0 ? opt->settings->topology_refresh : 10;
     r->interval_ms = s * 1000;
-    r->last_check_ms = monotonic_ms();
+    r->last_check_ms = gc_clock_ms();
     r->listener = -1;
     r->heard_version = -1;
     if (listening >= 0 && gc_member_is_open(g->members[listening])) {
@@ -191,7 +185,7 @@ bool gc_global_refresh_pending(gc_global *g)
     gc_global_refresh *r = g->refresh;
     if (r == NULL || g->pinned >= 0)
         return false;
-    long long now = monotonic_ms();
+    long long now = gc_clock_ms();
     if (now - r->last_notify_read_ms >= GC_NOTIFY_READ_INTERVAL_MS) {
         r->last_notify_read_ms = now;
         take_notifications(g);
@@ -609,7 +603,7 @@ bool gc_global_follow_catalog(gc_global *g, const char *setup_sql, gc_error *err
         follow = v > g->topo.version || (v >= 0 && g->topo.version < 0);
         wanted = v;
     }
-    r->last_check_ms = monotonic_ms();
+    r->last_check_ms = gc_clock_ms();
     r->heard = false;
     r->heard_version = -1;
     /* Every check also settles what dead coordinators left prepared. */
@@ -753,6 +747,6 @@ bool gc_global_reconnect(gc_global *g, const char *setup_sql, int64_t *version,
     if (!follow_catalog(g, true, result, setup_sql, &ferr))
         gc_trace_write(g->trace, GC_TRACE_INFO, "RECONNECT: %s", ferr.message);
     g->refresh->heard = false;
-    g->refresh->last_check_ms = monotonic_ms();
+    g->refresh->last_check_ms = gc_clock_ms();
     return true;
 }

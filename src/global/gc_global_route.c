@@ -15,6 +15,7 @@
 #include "member/gc_member_notify.h"
 #include "placement/gc_keyval.h"
 #include "sql/gc_sql_lexer.h"
+#include "util/gc_clock.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
  * runs something, so an idle session still looks like a standby. When a
@@ -60,18 +61,11 @@ static void sync_group(gc_global *g, int group)
             sync_member(g, i);
 }
 
-static long long monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Asks the open standby sessions of group whether they still are (see
  * GC_ROLE_PROBE_INTERVAL_MS), then tells the router. */
 static void probe_group_roles(gc_global *g, int group)
 {
-    long long now = monotonic_ms();
+    long long now = gc_clock_ms();
     if (now - g->roles_probed_ms < GC_ROLE_PROBE_INTERVAL_MS)
         return;
     g->roles_probed_ms = now;

@@ -23,6 +23,7 @@
 
 #include "global/gc_global_internal.h"
 #include "global/gc_in_doubt.h"
+#include "util/gc_clock.h"
 
 /* How often the thread looks at the waiting connections. */
 #define WATCH_TICK_MS 500
@@ -41,13 +42,6 @@ static gc_in_doubt_watch **watched;   /* n_watched; under watch_lock */
 static int n_watched;
 static bool thread_running, thread_stop;
 static pthread_t watch_thread;
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Settles for w when its statement has waited longer than the grace
  * (and not settled for within the last grace). Called under watch_lock. */
@@ -71,7 +65,7 @@ static void *watch_main(void *arg)
     (void)arg;
     pthread_mutex_lock(&watch_lock);
     while (!thread_stop) {
-        long long now = now_ms();
+        long long now = gc_clock_ms();
         for (int k = 0; k < n_watched; k++)
             look_at(watched[k], now);
         struct timespec until;
@@ -163,7 +157,7 @@ void gc_in_doubt_watch_begin(gc_in_doubt_watch *w, int member)
 {
     if (w == NULL)
         return;
-    atomic_store(&w->since_ms, now_ms());
+    atomic_store(&w->since_ms, gc_clock_ms());
     atomic_store(&w->member, member);
 }
 

@@ -16,6 +16,7 @@
 #include "global/gc_global_internal.h"
 #include "member/gc_member_notify.h"
 #include "util/gc_strbuf.h"
+#include "util/gc_clock.h"
 
 /* One idle session. */
 typedef struct idle_session {
@@ -232,20 +233,6 @@ static gc_member *take_spare(gc_session_pool *p, const gc_member *m)
     return holder != NULL ? holder : gc_member_create_like(m);
 }
 
-/* The monotonic deadline wait_ms from now. */
-static struct timespec deadline_in(int wait_ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    t.tv_sec += wait_ms / 1000;
-    t.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
-
 /* One look under pool_lock: an idle live session (LENT), else room for a
  * new one (OPEN_NEW, reserved), else TIMED_OUT meaning "full now". */
 static gc_pool_borrow try_borrow(gc_session_pool *p, pool_server *srv, idle_session *is,
@@ -270,7 +257,7 @@ gc_pool_borrow gc_session_pool_borrow(gc_session_pool *p, gc_member *m, int wait
                                       bool *dirty)
 {
     *dirty = false;
-    struct timespec deadline = deadline_in(wait_ms);
+    struct timespec deadline = gc_clock_deadline_in(wait_ms);
     bool waited = false;
     for (;;) {
         gc_member *dead[16];

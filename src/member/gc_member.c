@@ -7,6 +7,7 @@
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
+#include "util/gc_clock.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -310,7 +311,7 @@ static bool sent(gc_member *m, int ok, gc_error *err)
     }
     m->in_flight = true;
     m->sent_generation = m->generation;
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
     return true;
 }
 

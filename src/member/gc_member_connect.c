@@ -7,6 +7,7 @@
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
+#include "util/gc_clock.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -237,7 +238,7 @@ static bool connect_succeeded(gc_member *m, PGconn *conn, gc_error *err)
     m->server_version = PQserverVersion(conn);
     m->generation = atomic_fetch_add(&last_generation, 1) + 1;
     m->in_flight = false;
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
     gc_error_clear(&m->down_error);
     gc_error_clear(err);
     gc_member_role role = gc_member_get_role(m);
@@ -307,13 +308,6 @@ typedef struct connect_attempt {
     long long started_ms;              /* monotonic: when the handshake began */
 } connect_attempt;
 
-long long gc_member_monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Starts a non-blocking connect for a->m. Returns true when the attempt is
  * in flight (a->conn set); false when it ended at once (member DOWN, a->err
  * filled). */
@@ -331,7 +325,7 @@ static bool attempt_start(connect_attempt *a)
     gc_trace_write(m->trace, GC_TRACE_INFO, "member %s connecting to %s:%s",
                    m->name ? m->name : "-", m->host ? m->host : "(default)",
                    m->port ? m->port : "(default)");
-    a->started_ms = gc_member_monotonic_ms();
+    a->started_ms = gc_clock_ms();
     PGconn *conn = PQconnectStartParams(kl.keys, kl.values, 0);
     PQconninfoFree(extra);    /* libpq copied the values */
     if (conn == NULL) {
@@ -358,7 +352,7 @@ static void attempt_advance(connect_attempt *a)
     if (a->want == PGRES_POLLING_OK) {
         PGconn *conn = a->conn;
         a->conn = NULL;
-        long long took = gc_member_monotonic_ms() - a->started_ms;
+        long long took = gc_clock_ms() - a->started_ms;
         a->m->handshake_ms = took > 0 ? (took < INT_MAX ? (int)took : INT_MAX) : 1;
         connect_succeeded(a->m, conn, a->err);
     } else if (a->want == PGRES_POLLING_FAILED) {
@@ -404,7 +398,7 @@ static void drive_attempts(connect_attempt *attempts, int n, long long start)
     }
 
     while (pending > 0) {
-        long long now = gc_member_monotonic_ms();
+        long long now = gc_clock_ms();
         long long next_deadline = LLONG_MAX;
         int nfds = 0;
         for (int i = 0; i < n; i++) {
@@ -524,7 +518,7 @@ int gc_member_connect_all(gc_member *const *members, int n, int timeout_ms,
     }
     gc_error *err_of = errs != NULL ? errs : scratch;
 
-    long long start = gc_member_monotonic_ms();
+    long long start = gc_clock_ms();
     for (int i = 0; i < n; i++) {
         connect_attempt *a = &attempts[i];
         a->m = members[i];
@@ -605,7 +599,7 @@ gc_member_connecting *gc_member_connect_begin(gc_member *m, gc_error *err)
     gc_member_close(m);    /* a broken session's leftovers */
     c->a.m = m;
     c->a.err = &c->err;
-    c->started_ms = gc_member_monotonic_ms();
+    c->started_ms = gc_clock_ms();
     c->a.deadline_ms = c->started_ms + (m->connect_timeout_s > 0
                                         ? m->connect_timeout_s * 1000LL
                                         : GC_CONNECT_DEFAULT_TIMEOUT_MS);
@@ -649,17 +643,17 @@ gc_connect_progress gc_member_connect_advance(gc_member_connecting *c, int wait_
         gc_error_clear(&c->err);
         c->outcome = GC_CONNECT_DONE;
     }
-    long long wait_end = gc_member_monotonic_ms() + wait_ms;
+    long long wait_end = gc_clock_ms() + wait_ms;
     for (int step = 0; step < GC_CONNECT_MAX_STEPS && c->outcome == GC_CONNECT_PENDING;
          step++) {
-        long long now = gc_member_monotonic_ms();
+        long long now = gc_clock_ms();
         if (now >= a->deadline_ms) {
             attempt_expire(a, (int)(a->deadline_ms - c->started_ms));
         } else {
             long long until = wait_end < a->deadline_ms ? wait_end : a->deadline_ms;
             int wait = until > now ? (int)(until - now) : 0;
             if (!socket_ready(a, wait)) {
-                if (gc_member_monotonic_ms() >= wait_end)
+                if (gc_clock_ms() >= wait_end)
                     break;
                 continue;    /* interrupted, or the deadline came first */
             }

@@ -69,9 +69,6 @@ PGconn *gc_member_detach(gc_member *m);
 /* The same, handing the session's cancel object over too (caller owns it). */
 PGconn *gc_member_detach_with_cancel(gc_member *m, PGcancel **cancel);
 
-/* Monotonic clock in milliseconds. */
-long long gc_member_monotonic_ms(void);
-
 /* Marks the member DOWN for `err` (copied as its down error) and closes the
  * session: a session once found dead is never used again. */
 void gc_member_went_down(gc_member *m, const gc_error *err);

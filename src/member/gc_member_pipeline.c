@@ -12,6 +12,7 @@
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
+#include "util/gc_clock.h"
 
 /* Fills err with why queueing failed; a half-sent pipeline leaves the
  * session unusable, so the member goes down. */
@@ -39,7 +40,7 @@ bool gc_member_pipeline_begin(gc_member *m, gc_error *err)
     }
     m->in_flight = true;
     m->sent_generation = m->generation;
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
     return true;
 }
 
@@ -77,7 +78,7 @@ bool gc_member_pipeline_sync(gc_member *m, gc_error *err)
 {
     if (m->conn == NULL || PQpipelineSync(m->conn) != 1)
         return queue_failed(m, err);
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
     return true;
 }
 
@@ -85,7 +86,7 @@ bool gc_member_pipeline_flush(gc_member *m, gc_error *err)
 {
     if (m->conn == NULL || PQsendFlushRequest(m->conn) != 1 || PQflush(m->conn) != 0)
         return queue_failed(m, err);
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
     return true;
 }
 

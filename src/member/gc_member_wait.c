@@ -14,6 +14,7 @@
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
+#include "util/gc_clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -93,7 +94,7 @@ bool gc_member_wait_readable(gc_member *m, long long silence_limit_ms, bool prob
         int fd = PQsocket(m->conn);
         if (fd < 0)
             break;    /* PQgetResult reports the broken connection */
-        long long now = gc_member_monotonic_ms();
+        long long now = gc_clock_ms();
         long long silent = now - m->last_io_ms;
         if (silence_limit_ms > 0 && silent >= silence_limit_ms) {
             ok = not_answering(m, silence_limit_ms);
@@ -132,7 +133,7 @@ bool gc_member_wait_readable(gc_member *m, long long silence_limit_ms, bool prob
             break;    /* poll failed: let PQgetResult block as libpq would */
         }
         if (fds[0].revents != 0) {
-            m->last_io_ms = gc_member_monotonic_ms();
+            m->last_io_ms = gc_clock_ms();
             if (!PQconsumeInput(m->conn))
                 break;    /* broken: PQgetResult returns libpq's error */
             gc_member_probe_free(pr);    /* the session answered itself */
@@ -146,7 +147,7 @@ bool gc_member_wait_readable(gc_member *m, long long silence_limit_ms, bool prob
             if (st == GC_PROBE_ALIVE) {
                 /* Alive and busy: the statement is slow, not the server dead. */
                 m->probes_answered++;
-                m->last_io_ms = gc_member_monotonic_ms();
+                m->last_io_ms = gc_clock_ms();
                 gc_trace_write(m->trace, GC_TRACE_DEBUG,
                                "member %s busy but alive (probe answered)",
                                m->name ? m->name : "-");
@@ -176,7 +177,7 @@ bool gc_member_check_alive(gc_member *m, gc_error *err)
         struct pollfd pfd = { .fd = PQsocket(m->conn), .events = POLLIN };
         if (pfd.fd < 0 || poll(&pfd, 1, 0) <= 0 || pfd.revents == 0)
             break;
-        m->last_io_ms = gc_member_monotonic_ms();
+        m->last_io_ms = gc_clock_ms();
         if (!PQconsumeInput(m->conn))
             break;
     }
@@ -217,7 +218,7 @@ long long gc_member_idle_ms(const gc_member *m)
 {
     if (m->conn == NULL)
         return 0;
-    return gc_member_monotonic_ms() - m->last_io_ms;
+    return gc_clock_ms() - m->last_io_ms;
 }
 
 bool gc_member_mark_down(gc_member *m, unsigned long generation, const gc_error *why)

@@ -40,6 +40,7 @@
  */
 #include "member/gc_member.h"
 #include "member/gc_member_internal.h"
+#include "util/gc_clock.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -351,7 +352,7 @@ static bool run_pipeline(gc_member *m, bool is_commit, const char *before, bool 
                    before != NULL ? "; " : "", is_commit ? "COMMIT" : sql);
     m->in_flight = true;
     m->sent_generation = m->generation;
-    m->last_io_ms = gc_member_monotonic_ms();
+    m->last_io_ms = gc_clock_ms();
 
     bool work_queued = false;
     /* xid_first only for COMMIT: an autocommit statement asks after itself. */

@@ -119,3 +119,29 @@ on_every "SELECT count(*) FROM information_schema.columns
           WHERE table_name = 'accounts' AND column_name = 'w5'" 1 "the column of an ALTER TABLE that ran"
 nothing_left "after ALTER TABLE"
 echo "ok: with the lock released, ALTER TABLE under the same timeout ran on every group"
+
+# 6. A text of several statements with DDL runs statement by statement; the
+# query timeout is the text's, not each statement's: two sleeps of 2 s
+# around a CREATE TABLE, timeout 3 s, end at about 3 s (HYT00), the text
+# undone whole (before, each statement had its own 3 s and the text ran).
+out=$(waiting autocommit 3 0 "SELECT pg_sleep(2); CREATE TABLE tw6 (id int); SELECT pg_sleep(2)")
+ended_within "$out" HYT00 2.5 10 || fail "a text of 4 s under a query timeout of 3 s: $out"
+on_every "SELECT count(*) FROM pg_class WHERE relname = 'tw6'" 0 "the table of a timed-out text"
+nothing_left "after a timed-out text"
+echo "ok: the query timeout ended a text of several statements as a whole: $out"
+
+# 7. SQLCancel between two statements of such a text ends it there. The
+# text's COMMIT waits for a synchronous standby that does not exist; the
+# cancel ends that wait (PostgreSQL: committed locally, a warning), and
+# before, the text went on to its CREATE TABLE.
+for g in G1 G2; do hold_commits "$(primary_of "$g")"; done
+(sleep 4; for g in G1 G2; do release_commits "$(primary_of "$g")"; done) &
+releaser=$!
+out=$(waiting autocommit 0 1 \
+      "BEGIN; INSERT INTO accounts (id, owner) VALUES (1007, 'text'); COMMIT; CREATE TABLE tw7 (id int)")
+wait "$releaser"
+ended_within "$out" 57014 0.5 3.5 || fail "SQLCancel while a text's COMMIT waited: $out"
+on_every "SELECT count(*) FROM pg_class WHERE relname = 'tw7'" 0 "the table after a cancelled text"
+on_every "SELECT owner FROM accounts WHERE id = 1007" text "the row the text committed before the cancel"
+nothing_left "after a cancelled text"
+echo "ok: SQLCancel between two statements of a text ended it before the next: $out"
