@@ -15,6 +15,7 @@
 #include "member/gc_member_notify.h"
 #include "placement/gc_keyval.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_table_refs.h"
 #include "util/gc_clock.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
@@ -566,6 +567,39 @@ static bool may_reach_out(gc_global *g, const gc_route_request *req, int i, int 
     return owner != g->topo.members[i].group || !all_in;
 }
 
+/* Whether the statement of req, whose keys place all its rows of its own
+ * table in group, names in a FROM list or a JOIN another cluster table
+ * with rows outside group (another group's solo table, a sharded table):
+ * run there, it reads them through postgres_fdw. */
+static bool reads_outside(gc_global *g, const gc_route_request *req, int group)
+{
+    const char *sql = req->sql;
+    if (sql == NULL || g->map == NULL || req->analysis == NULL)
+        return false;
+    const gc_shard_table *own = gc_global_cluster_table(g, req->analysis);
+    gc_sql_table_ref refs[16];
+    int n = gc_sql_table_refs(sql, strlen(sql), refs, 16);
+    for (int k = 0; k < n && k < 16; k++) {
+        const gc_shard_table *t = gc_global_table_named(g, sql + refs[k].offset, refs[k].length);
+        if (t != NULL && t != own && gc_shard_table_solo_group(t) != group)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a read, sent to the transaction's member `held` rather than to
+ * its pin, would make held a second member that read another group
+ * through postgres_fdw, after the pin: PostgreSQL then refuses to PREPARE
+ * one of them and the COMMIT fails, rolling everything back. On the pin,
+ * which may have read through postgres_fdw already, it adds no such member
+ * (the rows the transaction wrote on held come as a split read, or the
+ * read is refused before it is sent, the transaction going on). */
+static bool second_to_reach_out(gc_global *g, const gc_route_request *req, int held)
+{
+    return g->n_reaching == 1 && g->reaching == g->pinned &&
+           reads_outside(g, req, g->topo.members[held].group);
+}
+
 /* Counts member i among the open transaction's members that may have
  * reached another group (gc_global_internal.h, n_reaching). */
 static void note_reaching(gc_global *g, int i)
@@ -813,6 +847,8 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         if (refuse_spanning_write(g, req, owner, all_in, why, err))
             return false;
         int held = owner >= 0 && all_in ? gc_global_transaction_member_of_group(g, owner) : -1;
+        if (held >= 0 && owner != pin_group && !on_owner && second_to_reach_out(g, req, held))
+            held = -1;    /* the read stays on the pin */
         if (owner >= 0 && all_in && owner != pin_group && held >= 0) {
             out->member = held;
             out->group = owner;

@@ -37,7 +37,15 @@ on each group's primary (who ran PREPARE TRANSACTION, who decided).
     nothing else and leaves the transaction; a plain UPDATE of B joins G2
     again, and the COMMIT applies both updates (before, G2 could not
     PREPARE and the COMMIT failed with 0A000, losing the update of A
-    too)."""
+    too).
+(g) A read that would make a second member read through postgres_fdw
+    runs on the pin instead: UPDATE A (G1 pinned), a SELECT of rates on
+    G1 (through postgres_fdw: the pin reached out), UPDATE B (G2 joins),
+    then a SELECT joining B's row to rates. Before, it ran on G2, where B's
+    row was written, and read rates there through postgres_fdw: the COMMIT
+    failed with 0A000, both updates lost. Now it runs on the pin, B's row
+    brought to it as the transaction wrote it (a split read, asked of G2
+    with no postgres_fdw), and the COMMIT applies both, decided on G1."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
                       nothing_left, owners, primary, reset_statements)
 
@@ -133,6 +141,25 @@ conn.commit()
 expect_balances("(f) the two updates, nothing of the failed ones", 108, 108)
 nothing_left("(f)")
 log("(f) a failed statement that joined G2 left the transaction; the COMMIT applied the rest")
+
+# (g)
+reset_statements()
+cur.execute(PLAIN, A)
+cur.execute("SELECT v FROM rates WHERE k = 'bonus'")
+cur.fetchall()
+cur.execute(PLAIN, B)
+got = cur.execute("SELECT a.balance, r.v FROM accounts a JOIN rates r ON r.k = 'bonus' "
+                  "WHERE a.id = ?", B).fetchall()
+if [tuple(int(v) for v in row) for row in got] != [(107, 5)]:
+    fail(f"(g) the join read B's row as {got}, expected its written balance 107 and rate 5")
+expect_calls(P["G2"], "%JOIN rates%", 0, "(g) the join did not run on G2")
+expect_calls(P["G2"], "%json_agg%", 1, "(g) G2 sent B's row for the join")
+conn.commit()
+expect_balances("(g) both updates", 107, 107)
+expect_calls(P["G1"], DECIDE, 1, "(g) the pin, which read rates, decides")
+expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(g) G2 prepares")
+nothing_left("(g)")
+log("(g) a read that would have made G2 read through postgres_fdw ran on the pin; COMMIT applied")
 
 conn.close()
 log("lookups through postgres_fdw decide where the commit is decided")
