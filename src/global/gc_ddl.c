@@ -511,6 +511,7 @@ static bool classify_table_object(ddl_cursor *c, bool create, bool drop, gc_ddl_
         if (take_kw(c, "if"))
             take_kw(c, "exists");
         take_target(c, out, GC_DDL_TARGET_INDEX, GC_DDL_TWIN_SAME);
+        out->drops_index = drop && !concurrently;
         if (concurrently) {
             /* One index: PostgreSQL refuses DROP INDEX CONCURRENTLY of several. */
             out->scope = GC_DDL_CONCURRENTLY;

@@ -158,6 +158,9 @@ typedef struct gc_ddl_plan {
      * group until the transaction ends, stops postgres_fdw's sessions (not
      * the transaction's own) reading the table's rows there. */
     bool locks_out_remote_reads;
+    /* DROP INDEX (not CONCURRENTLY): its ACCESS EXCLUSIVE lock on the
+     * index's table does the same where the table is. */
+    bool drops_index;
     char target_as_written[2 * GC_DDL_NAME_MAX + 8];
     gc_ddl_twin twin;
     const char *twin_why;   /* GC_DDL_TWIN_REFUSE: static text */
@@ -237,6 +240,12 @@ bool gc_ddl_twin_text(const char *sql, const gc_ddl_plan *plan, gc_member *owner
  * relation. False with err when the query failed. */
 bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err);
 
+/* Runs query_head followed by name as a string literal and `)` (a query
+ * ending in `to_regclass(`) on session m: its result (the caller's to
+ * PQclear), or NULL with err on failure. */
+PGresult *gc_ddl_ask_about(gc_member *m, const char *query_head, const char *name,
+                           gc_error *err);
+
 /* Appends s to sb as an SQL string literal (E'' form when it holds a
  * backslash, so standard_conforming_strings does not matter). */
 struct gc_strbuf;
@@ -254,6 +263,11 @@ void gc_ddl_append_names_array(struct gc_strbuf *sb, const char *sql, const gc_d
  * group the DDL would wait for until the transaction ends. */
 bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
                                gc_error *err);
+/* The same for plan's DROP INDEX, whose table is asked of the groups'
+ * primaries (primaries[k], n of them; the index is where its table is a
+ * plain table). */
+bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                                     const gc_ddl_plan *plan, gc_error *err);
 
 /* --- gc_ddl_place.c --- */
 

@@ -8,9 +8,12 @@
  * its foreign table (a solo table's twin, or a partition of another group)
  * for as long, so each member of the transaction is asked before anything
  * runs, and the DDL is refused as PostgreSQL refuses DDL of a table its
- * own session is still using.
+ * own session is still using. DROP INDEX locks its table the same way;
+ * the index exists only where the table is a plain table, so its table is
+ * asked of the groups' primaries first.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "global/gc_ddl.h"
 #include "util/gc_strbuf.h"
@@ -29,16 +32,20 @@
     "  AND l.pid = pg_catalog.pg_backend_pid()"                              \
     "  AND l.mode IN ('AccessShareLock', 'RowShareLock', 'RowExclusiveLock')"
 
-/* The query for the names plan's DDL locks exclusively, or NULL when it
- * names none (or memory ran out: then nothing is checked). Caller frees. */
-static char *locked_reads_query(const char *sql, const gc_ddl_plan *plan)
+/* The query for the names plan's DDL locks exclusively (or for `table`
+ * when it is not NULL), or NULL when it names none (or memory ran out:
+ * then nothing is checked). Caller frees. */
+static char *locked_reads_query(const char *sql, const gc_ddl_plan *plan, const char *table)
 {
-    if (plan->n_drop == 0 && !(plan->locks_out_remote_reads && plan->target_as_written[0]))
+    if (table == NULL && plan->n_drop == 0 &&
+        !(plan->locks_out_remote_reads && plan->target_as_written[0]))
         return NULL;
     gc_strbuf q;
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, Q_HEAD);
-    if (plan->n_drop > 0)
+    if (table != NULL)
+        gc_ddl_append_literal(&q, table);
+    else if (plan->n_drop > 0)
         gc_ddl_append_names_array(&q, sql, plan->drop_names, plan->n_drop);
     else
         gc_ddl_append_literal(&q, plan->target_as_written);
@@ -46,14 +53,10 @@ static char *locked_reads_query(const char *sql, const gc_ddl_plan *plan)
     return gc_strbuf_take(&q);
 }
 
-bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
-                               gc_error *err)
+/* False with err (55006) when a member of the open transaction answers q
+ * (locked_reads_query) with the tables it read through postgres_fdw. */
+static bool no_member_read(gc_global *g, const char *q, gc_error *err)
 {
-    if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
-        return true;
-    char *q = locked_reads_query(sql, plan);
-    if (q == NULL)
-        return true;
     const gc_topology *t = gc_global_topology(g);
     bool ok = true;
     for (int gi = 0; ok && gi < t->n_groups; gi++) {
@@ -61,10 +64,8 @@ bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan 
         if (i < 0)
             continue;
         PGresult *r = gc_member_exec(gc_global_member(g, i), q, err);
-        if (r == NULL) {
-            ok = false;
-            break;
-        }
+        if (r == NULL)
+            return false;
         if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
             gc_error_set(err, "55006", 0, "the transaction read %s through postgres_fdw on "
                          "member %s (group %s), whose session on the table's own group holds "
@@ -76,6 +77,55 @@ bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan 
         }
         PQclear(r);
     }
+    return ok;
+}
+
+bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
+                               gc_error *err)
+{
+    if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
+        return true;
+    char *q = locked_reads_query(sql, plan, NULL);
+    if (q == NULL)
+        return true;
+    bool ok = no_member_read(g, q, err);
     free(q);
+    return ok;
+}
+
+/* The table of the index named as written, as the group's primary m knows
+ * it (schema-qualified, quoted as needed): a malloc'd name, or NULL with
+ * *failed false when m has no such index. */
+static char *index_table(gc_member *m, const char *index_as_written, bool *failed,
+                         gc_error *err)
+{
+    PGresult *r = gc_ddl_ask_about(m, "SELECT i.indrelid::pg_catalog.regclass::text FROM "
+                                      "pg_catalog.pg_index i WHERE i.indexrelid = "
+                                      "pg_catalog.to_regclass(", index_as_written, err);
+    *failed = r == NULL;
+    char *table = r != NULL && PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
+    PQclear(r);
+    return table;
+}
+
+bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                                     const gc_ddl_plan *plan, gc_error *err)
+{
+    if (!plan->drops_index || gc_global_pinned_member(g) < 0 ||
+        !gc_global_may_have_reached_out(g))
+        return true;
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) {
+        bool failed = false;
+        char *table = index_table(primaries[k], plan->target_as_written, &failed, err);
+        if (failed)
+            return false;
+        if (table == NULL)
+            continue;
+        char *q = locked_reads_query(NULL, plan, table);
+        ok = q == NULL || no_member_read(g, q, err);
+        free(q);
+        free(table);
+    }
     return ok;
 }

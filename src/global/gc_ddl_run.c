@@ -1066,6 +1066,11 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     if (pin >= 0) {
         groups[0].member = pin;
         groups[0].session = gc_global_member(g, pin);
+        gc_member *primaries[n > 0 ? n : 1];
+        int group_of[n > 0 ? n : 1];
+        places_of(t, groups, n, primaries, group_of);
+        if (!gc_ddl_check_index_remote_reads(g, primaries, n, plan, err))
+            return false;
     }
     bool taken;
     if (!name_taken(t, groups, plan, &taken, err))

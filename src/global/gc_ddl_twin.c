@@ -41,15 +41,21 @@ static PGresult *query_built(gc_member *m, gc_strbuf *q, gc_error *err)
     return r;
 }
 
-bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err)
+PGresult *gc_ddl_ask_about(gc_member *m, const char *query_head, const char *name,
+                           gc_error *err)
 {
     gc_strbuf q;
     gc_strbuf_init(&q);
-    gc_strbuf_append_str(&q, "SELECT relkind FROM pg_catalog.pg_class WHERE oid = "
-                             "pg_catalog.to_regclass(");
+    gc_strbuf_append_str(&q, query_head);
     gc_ddl_append_literal(&q, name);
     gc_strbuf_append_str(&q, ")");
-    PGresult *r = query_built(m, &q, err);
+    return query_built(m, &q, err);
+}
+
+bool gc_ddl_relkind(gc_member *m, const char *name, char *relkind, gc_error *err)
+{
+    PGresult *r = gc_ddl_ask_about(m, "SELECT relkind FROM pg_catalog.pg_class WHERE oid = "
+                                      "pg_catalog.to_regclass(", name, err);
     if (r == NULL)
         return false;
     *relkind = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0)[0] : '\0';

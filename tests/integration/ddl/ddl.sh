@@ -460,8 +460,22 @@ case $(echo "$out" | tr '\n' ' ') in *"ok -1 commit ") ;;
     *) fail "ALTER TABLE of remade after reading other tables, in a transaction on $owner: $out" ;; esac
 on_every "SELECT count(*) FROM information_schema.columns WHERE table_name = 'remade' AND column_name = 'z'" \
     1 "remade's column z, added in a transaction that read other tables"
+# DROP INDEX locks the index's table as DROP TABLE does (the index is only
+# on the owner, where the table is plain); before, it waited for the
+# transaction's own read until the query timeout.
+out=$(txn "$owner" commit "CREATE INDEX remade_v ON remade (v)")
+[ "$(echo "$out" | tr '\n' ' ')" = "ok 0 commit " ] || fail "CREATE INDEX remade_v in a transaction on $owner: $out"
+out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" "DROP INDEX remade_v")
+case $(echo "$out" | tr '\n' ' ') in *"row 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
+    *) fail "DROP INDEX of remade's index in a transaction on $owner that read remade: $out" ;; esac
+[ "$(sql "$(primary_of "$other")" "SELECT count(*) FROM pg_class WHERE relname = 'remade_v'")" = 1 ] \
+    || fail "a refused DROP INDEX dropped remade_v on $other"
+out=$(txn "$owner" commit "SELECT count(*) FROM notes" "DROP INDEX remade_v")
+case $(echo "$out" | tr '\n' ' ') in *" ok 0 commit ") ;;
+    *) fail "DROP INDEX of remade's index in a transaction on $owner that did not read remade: $out" ;; esac
+on_every "SELECT count(*) FROM pg_class WHERE relname = 'remade_v'" 0 "remade_v after its DROP INDEX"
 no_prepared_left "after DDL of a table the transaction read through postgres_fdw"
-echo "ok: ALTER TABLE and DROP of a table the transaction read through postgres_fdw refused at once (55006), nothing run; of a table it did not read, run"
+echo "ok: ALTER TABLE, DROP and DROP INDEX of a table the transaction read through postgres_fdw refused at once (55006), nothing run; of a table it did not read, run"
 # DDL, then a write placed in the other group whose query reads the
 # coordinator's table through postgres_fdw there: that member cannot
 # PREPARE, so its COMMIT decides (before, the COMMIT failed, 0A000, and
