@@ -600,6 +600,29 @@ static bool second_to_reach_out(gc_global *g, const gc_route_request *req, int h
            reads_outside(g, req, g->topo.members[held].group);
 }
 
+/* Whether a split read run in group reads no other group through
+ * postgres_fdw: every table it names in a FROM list or a JOIN is a solo
+ * table, of that group or written by the transaction on another member
+ * (its rows brought as the split read's values). Anything else (a
+ * sharded table, a view, a table the shard map does not know) counts as
+ * read through postgres_fdw. */
+static bool split_read_stays_home(gc_global *g, const char *sql, int group)
+{
+    if (sql == NULL || g->map == NULL)
+        return false;
+    gc_sql_table_ref refs[16];
+    int n = gc_sql_table_refs(sql, strlen(sql), refs, 16);
+    if (n <= 0 || n > 16)
+        return false;
+    for (int k = 0; k < n; k++) {
+        const gc_shard_table *t = gc_global_table_named(g, sql + refs[k].offset, refs[k].length);
+        int solo = t != NULL ? gc_shard_table_solo_group(t) : -1;
+        if (solo < 0 || (solo != group && !gc_global_written_elsewhere(g, t, solo)))
+            return false;
+    }
+    return true;
+}
+
 /* Counts member i among the open transaction's members that may have
  * reached another group (gc_global_internal.h, n_reaching). */
 static void note_reaching(gc_global *g, int i)
@@ -900,7 +923,9 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         g->may_write_elsewhere = true;
     /* Once several members may have reached out, no statement changes
      * who decides: nothing more to look at. */
-    if (g->n_reaching < 2 && (names_temp || may_reach_out(g, req, out->member, owner, all_in)))
+    if (g->n_reaching < 2 &&
+        (names_temp || (may_reach_out(g, req, out->member, owner, all_in) &&
+                        !(out->split_read && split_read_stays_home(g, req->sql, out->group)))))
         note_reaching(g, out->member);
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                    table_name(req->analysis), g->topo.members[out->member].name,

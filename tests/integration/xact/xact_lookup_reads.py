@@ -45,7 +45,15 @@ on each group's primary (who ran PREPARE TRANSACTION, who decided).
     row was written, and read rates there through postgres_fdw: the COMMIT
     failed with 0A000, both updates lost. Now it runs on the pin, B's row
     brought to it as the transaction wrote it (a split read, asked of G2
-    with no postgres_fdw), and the COMMIT applies both, decided on G1."""
+    with no postgres_fdw), and the COMMIT applies both, decided on G1.
+(h) A split read on the pin does not count as the pin reading another
+    group: a SELECT of lookup_g1 (a solo table of G1: G1 pinned), BONUS B
+    (G2 joins and reads rates through postgres_fdw), an UPDATE of rates
+    (G3 joins), then on the pin a SELECT joining lookup_g1 to rates, whose
+    rows come from G3's member as values. Before, that join counted the
+    pin as a second member that read through postgres_fdw: G2 was made to
+    prepare, and the COMMIT failed with 0A000. Now G2 decides and the
+    COMMIT applies."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
                       nothing_left, owners, primary, reset_statements)
 
@@ -160,6 +168,26 @@ expect_calls(P["G1"], DECIDE, 1, "(g) the pin, which read rates, decides")
 expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(g) G2 prepares")
 nothing_left("(g)")
 log("(g) a read that would have made G2 read through postgres_fdw ran on the pin; COMMIT applied")
+
+# (h)
+made = connect(APP, ";LocalityGroupPolicy=1;LocalityGroupPath=G1", autocommit=True)
+made.cursor().execute("CREATE TABLE lookup_g1 (k text PRIMARY KEY, v bigint)")
+made.cursor().execute("INSERT INTO lookup_g1 VALUES ('bonus', 7)")
+reset_statements()
+cur.execute("SELECT v FROM lookup_g1 WHERE k = 'bonus'").fetchall()
+cur.execute(BONUS, B)
+cur.execute("UPDATE rates SET v = v + 0 WHERE k = 'bonus'")
+got = cur.execute("SELECT l.v, r.v FROM lookup_g1 l JOIN rates r ON r.k = l.k").fetchall()
+if [tuple(int(v) for v in row) for row in got] != [(7, 5)]:
+    fail(f"(h) the join of lookup_g1 and rates gave {got}, expected [(7, 5)]")
+conn.commit()
+expect_balances("(h) B's bonus", 107, 112)
+expect_calls(P["G2"], DECIDE, 1, "(h) G2, which read rates through postgres_fdw, decides")
+expect_calls(P["G1"], "PREPARE TRANSACTION%", 1, "(h) the pin prepares")
+nothing_left("(h)")
+made.cursor().execute("DROP TABLE lookup_g1")
+made.close()
+log("(h) a split read on the pin left G2 the decider; COMMIT applied")
 
 conn.close()
 log("lookups through postgres_fdw decide where the commit is decided")
