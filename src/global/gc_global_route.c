@@ -567,23 +567,37 @@ static bool may_reach_out(gc_global *g, const gc_route_request *req, int i, int 
     return owner != g->topo.members[i].group || !all_in;
 }
 
+#define TABLES_READ_MAX 16
+
+/* The cluster tables sql names in its FROM lists and JOINs (gc_sql_table_refs),
+ * in order, NULL for a name the shard map does not know; their number, or
+ * -1 when the text cannot be read or names more than TABLES_READ_MAX. */
+static int tables_read(gc_global *g, const char *sql,
+                       const gc_shard_table *tables[TABLES_READ_MAX])
+{
+    if (sql == NULL || g->map == NULL)
+        return -1;
+    gc_sql_table_ref refs[TABLES_READ_MAX];
+    int n = gc_sql_table_refs(sql, strlen(sql), refs, TABLES_READ_MAX);
+    if (n < 0 || n > TABLES_READ_MAX)
+        return -1;
+    for (int k = 0; k < n; k++)
+        tables[k] = gc_global_table_named(g, sql + refs[k].offset, refs[k].length);
+    return n;
+}
+
 /* Whether the statement of req, whose keys place all its rows of its own
  * table in group, names in a FROM list or a JOIN another cluster table
  * with rows outside group (another group's solo table, a sharded table):
  * run there, it reads them through postgres_fdw. */
 static bool reads_outside(gc_global *g, const gc_route_request *req, int group)
 {
-    const char *sql = req->sql;
-    if (sql == NULL || g->map == NULL || req->analysis == NULL)
-        return false;
-    const gc_shard_table *own = gc_global_cluster_table(g, req->analysis);
-    gc_sql_table_ref refs[16];
-    int n = gc_sql_table_refs(sql, strlen(sql), refs, 16);
-    for (int k = 0; k < n && k < 16; k++) {
-        const gc_shard_table *t = gc_global_table_named(g, sql + refs[k].offset, refs[k].length);
-        if (t != NULL && t != own && gc_shard_table_solo_group(t) != group)
+    const gc_shard_table *tables[TABLES_READ_MAX];
+    int n = req->analysis != NULL ? tables_read(g, req->sql, tables) : -1;
+    const gc_shard_table *own = n > 0 ? gc_global_cluster_table(g, req->analysis) : NULL;
+    for (int k = 0; k < n; k++)
+        if (tables[k] != NULL && tables[k] != own && gc_shard_table_solo_group(tables[k]) != group)
             return true;
-    }
     return false;
 }
 
@@ -608,16 +622,13 @@ static bool second_to_reach_out(gc_global *g, const gc_route_request *req, int h
  * read through postgres_fdw. */
 static bool split_read_stays_home(gc_global *g, const char *sql, int group)
 {
-    if (sql == NULL || g->map == NULL)
-        return false;
-    gc_sql_table_ref refs[16];
-    int n = gc_sql_table_refs(sql, strlen(sql), refs, 16);
-    if (n <= 0 || n > 16)
+    const gc_shard_table *tables[TABLES_READ_MAX];
+    int n = tables_read(g, sql, tables);
+    if (n <= 0)
         return false;
     for (int k = 0; k < n; k++) {
-        const gc_shard_table *t = gc_global_table_named(g, sql + refs[k].offset, refs[k].length);
-        int solo = t != NULL ? gc_shard_table_solo_group(t) : -1;
-        if (solo < 0 || (solo != group && !gc_global_written_elsewhere(g, t, solo)))
+        int solo = tables[k] != NULL ? gc_shard_table_solo_group(tables[k]) : -1;
+        if (solo < 0 || (solo != group && !gc_global_written_elsewhere(g, tables[k], solo)))
             return false;
     }
     return true;
