@@ -114,8 +114,9 @@ bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, 
     if (!plan->drops_index || gc_global_pinned_member(g) < 0 ||
         !gc_global_may_have_reached_out(g))
         return true;
-    bool ok = true;
-    for (int k = 0; ok && k < n; k++) {
+    /* The first group that knows the index names its table; any other
+     * holding an index of that name has it on a table of the same name. */
+    for (int k = 0; k < n; k++) {
         bool failed = false;
         char *table = index_table(primaries[k], plan->target_as_written, &failed, err);
         if (failed)
@@ -123,9 +124,10 @@ bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, 
         if (table == NULL)
             continue;
         char *q = locked_reads_query(NULL, plan, table);
-        ok = q == NULL || no_member_read(g, q, err);
+        bool ok = q == NULL || no_member_read(g, q, err);
         free(q);
         free(table);
+        return ok;
     }
-    return ok;
+    return true;
 }
