@@ -1013,16 +1013,16 @@ static SQLRETURN start_exec(gc_stmt *s)
 
 /* ODBC 3: SQLExecute / SQLExecDirect (and the SQLParamData that runs the
  * statement) of an INSERT, UPDATE, DELETE or MERGE that changed no row
- * return SQL_NO_DATA. Only when that was the whole execution: no result
- * set, no further result of another statement (a batch), nothing changed
- * by any row of a parameter array (whose rows' counts, all of the same
- * statement, wait for SQLMoreResults) and no row of it failed. An ODBC 2
- * application gets SQL_SUCCESS. */
+ * return SQL_NO_DATA. Only when that was the whole execution of one row: no
+ * result set and no further result of another statement (a batch). A
+ * parameter array of several rows returns SQL_SUCCESS even when none of
+ * them changed anything, as psqlODBC does: programs written for it check an
+ * array's execute for success and would take SQL_NO_DATA for a failure. An
+ * ODBC 2 application gets SQL_SUCCESS. */
 static SQLRETURN no_data_when_nothing_changed(gc_stmt *s, SQLRETURN rc)
 {
     bool array = s->nparams > 0 && s->apd->array_size > 1;
-    bool whole = array ? rc == SQL_SUCCESS : s->queue_len == 0;
-    if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || !whole ||
+    if ((rc != SQL_SUCCESS && rc != SQL_SUCCESS_WITH_INFO) || array || s->queue_len != 0 ||
         s->state != GC_STMT_EXECUTED || !s->changed_rows_kind || s->row_count != 0 ||
         gc_result_streams(s) || s->conn->env->odbc_version < (SQLINTEGER)SQL_OV_ODBC3)
         return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/gc_conn_global.h"
+#include "core/gc_desc.h"
 #include "core/gc_remote_refusal.h"
 #include "core/gc_route.h"
 #include "core/gc_route_session.h"
@@ -280,9 +281,12 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     }
     int n = pv != NULL ? s->nparams : 0;
     /* In a transaction a write's keys decide where it may run atomically,
-     * however it was sent. */
+     * however it was sent; so do a parameter array's, whose batches are
+     * each one transaction only on the rows' owners (a row the policy
+     * placed would write through postgres_fdw, a transaction of its own). */
+    bool array = pv != NULL && s->apd->array_size > 1;
     bool use_keys = s->prepared || c->settings.direct_execute_routing || s->key_swap.active ||
-                    (transaction && s->analysis != NULL && !s->analysis->read_only);
+                    ((transaction || array) && s->analysis != NULL && !s->analysis->read_only);
     /* On the heap beyond a few: at 65,535 parameters they make 1 MB, more
      * than the stack of an application thread may hold; a few, the common
      * case, cost no allocation per statement. */

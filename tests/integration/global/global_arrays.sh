@@ -37,6 +37,41 @@ echo "$out" | grep -v '^undone: '
 undone_ids=$(echo "$out" | sed -n 's/^undone: //p' | paste -sd, -)
 undone=$(echo "$out" | grep -c '^undone: ')
 
+# The arrays sent with SQLExecDirect (ids FIRST+1000 on): routed by key,
+# each row ran on its owner's primary (the application's INSERT counted
+# there; through postgres_fdw it would have reached the shard as
+# postgres_fdw's own INSERT of the shard), none on a standby; the first
+# array's 12 rows stayed, none of the second's, whose last row failed
+# (its window undone on both groups, as a general connection's batch).
+direct_calls() {
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE query LIKE 'INSERT INTO accounts (owner, id)%'"
+}
+fdw_calls() {
+    su_sql "$1" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE query LIKE 'INSERT INTO public.accounts%'"
+}
+direct_total=0
+for g in G1 G2; do
+    p=$(primary_of "$g")
+    got=$(direct_calls "$p")
+    [ "$got" -gt 0 ] || fail "$p ran none of the direct arrays' rows: the test proves nothing"
+    direct_total=$((direct_total + got))
+    got=$(fdw_calls "$p")
+    [ "$got" = 0 ] || fail "$p took $got rows through postgres_fdw"
+    for m in $(members "$g"); do
+        [ "$m" = "$p" ] && continue
+        got=$(direct_calls "$m")
+        [ "$got" = 0 ] || fail "standby $m ran the direct INSERT $got times"
+    done
+done
+# 12 rows, then the second array's 11 before its failing one.
+[ "$direct_total" = 23 ] || fail "the primaries ran the direct INSERT $direct_total times, not 23"
+got=$(sql G1N1 "SELECT count(*) FILTER (WHERE owner = 'direct') || ' ' ||
+                       count(*) FILTER (WHERE owner = 'direct-undone') FROM accounts")
+[ "$got" = "12 0" ] || fail "direct arrays' rows stored (kept, undone): $got, not 12 0"
+echo "ok: the direct arrays ran by key on the primaries, the failing one undone on both"
+
 # Rows inserted: every id but the ignored row 5's and the undone ones, the
 # last row failing.
 LAST=$((FIRST + ROWS - 2))
@@ -77,9 +112,9 @@ for g in G1 G2; do
     ran_by[$g]=$(calls "$p")
     prepares=$((prepares + $(prepared "$p")))
 done
-# Two INSERT windows and the UPDATE array's one window committed across
-# the two groups, each preparing on one of them.
-[ "$prepares" = 3 ] || fail "$prepares PREPARE TRANSACTION on the primaries, not 3"
+# Two INSERT windows, the UPDATE array's one window and the first direct
+# array's committed across the two groups, each preparing on one of them.
+[ "$prepares" = 4 ] || fail "$prepares PREPARE TRANSACTION on the primaries, not 4"
 sql G1N1 "INSERT INTO accounts (id, owner) SELECT unnest('{$undone_ids}'::bigint[]), 'probe'" >/dev/null
 undone_in() {
     sql G1N1 "SELECT count(*) FROM accounts a JOIN gcluster.shards s
