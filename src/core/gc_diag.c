@@ -51,21 +51,23 @@ void gc_diag_free(gc_diag *d)
 
 /* ODBC's order of status records: by row number (records about no row
  * first), then errors before warnings (01xxx) before the rest (02xxx, no
- * data). Records of the same rank keep the order they came in. */
-static int rank_of(const char *sqlstate)
+ * data). A server notice under an error's SQLSTATE (CREATE TABLE IF NOT
+ * EXISTS: NOTICE 42P07) is a warning. Records of the same rank keep the
+ * order they came in. */
+static int rank_of(const gc_diag_record *r)
 {
-    if (strncmp(sqlstate, "01", 2) == 0)
+    if (strncmp(r->sqlstate, "01", 2) == 0)
         return 1;
-    if (strncmp(sqlstate, "02", 2) == 0 || strncmp(sqlstate, "00", 2) == 0)
+    if (strncmp(r->sqlstate, "02", 2) == 0 || strncmp(r->sqlstate, "00", 2) == 0)
         return 2;
-    return 0;
+    return r->native == GC_NATIVE_NOTICE ? 1 : 0;
 }
 
 static bool comes_before(const gc_diag_record *a, const gc_diag_record *b)
 {
     if (a->row_number != b->row_number)
         return a->row_number < b->row_number;
-    return rank_of(a->sqlstate) < rank_of(b->sqlstate);
+    return rank_of(a) < rank_of(b);
 }
 
 /* Takes ownership of message (may be NULL after an allocation failure, in
@@ -230,13 +232,24 @@ bool gc_diag_take_back(gc_diag *d, gc_diag *kept, gc_diag *to, SQLLEN row)
     return any;
 }
 
+/* Whether a notice of this severity reports no error (libpq hands over the
+ * FATAL of a terminated session as a notice too). */
+static bool severity_informs(const char *severity)
+{
+    static const char *const informing[] = { "NOTICE", "WARNING", "INFO", "LOG", "DEBUG" };
+    for (size_t i = 0; severity != NULL && i < sizeof informing / sizeof informing[0]; i++)
+        if (strcmp(severity, informing[i]) == 0)
+            return true;
+    return false;
+}
+
 /* A server notice keeps the server's own SQLSTATE (00000 for RAISE NOTICE,
- * 01P01 for a deprecation warning), its wording and native error -1 as
- * psqlODBC gives them: programs moving from it (and pyodbc's messages)
- * compare them word for word. A notice without a success or warning code
- * (none, or an error's: the FATAL of a terminated session that libpq hands
- * over as a notice) is 01000, so that it never outranks the call's own
- * error. */
+ * 01P01 for a deprecation warning, 42P07 for CREATE TABLE IF NOT EXISTS of
+ * a table that exists), its wording and native error -1 as psqlODBC gives
+ * them: programs moving from it (and pyodbc's messages) compare them word
+ * for word. It ranks as a warning (rank_of), never before the call's own
+ * error. A notice without a code, or an error's that is no notice (a FATAL
+ * handed over as one), is 01000. */
 void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, const char *message)
 {
     gc_strbuf sb;
@@ -244,7 +257,8 @@ void gc_diag_add_notice(gc_diag *d, const char *sqlstate, const char *severity, 
     gc_strbuf_appendf(&sb, "%s: %s", severity != NULL ? severity : "NOTICE",
                       message != NULL ? message : "");
     bool informational = sqlstate != NULL && strlen(sqlstate) == 5 &&
-                         (strncmp(sqlstate, "00", 2) == 0 || strncmp(sqlstate, "01", 2) == 0);
+                         (strncmp(sqlstate, "00", 2) == 0 || strncmp(sqlstate, "01", 2) == 0 ||
+                          severity_informs(severity));
     diag_push(d, informational ? sqlstate : "01000", GC_NATIVE_NOTICE, gc_strbuf_take(&sb));
 }
 

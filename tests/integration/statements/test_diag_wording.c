@@ -215,6 +215,20 @@ static void test_notices_of_one_call(st_conn *c)
                  strcmp(text, "NOTICE: x;NOTICE: y") == 0,
              "notices after the error: %s %d <%s>", state, (int)native, text);
 
+    /* A notice under an error's code (CREATE TABLE IF NOT EXISTS: 42P07)
+     * keeps it, as psqlODBC gives it, and never comes before an error. */
+    rc = SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'exists' using errcode = '42P07'; "
+                                     "end$$", SQL_NTS);
+    ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "notice 42P07 rc %d", rc);
+    expect_first(s, "notice 42P07", "42P07", -1, "NOTICE: exists");
+    ST_EXPECT_STATE(SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'exists' using errcode = "
+                                               "'42P07'; raise exception 'stop' using errcode = "
+                                               "'22012'; end$$", SQL_NTS),
+                    s, "22012");
+    ST_CHECK(record(s, 2, state, &native, text, sizeof text) == SQL_SUCCESS &&
+                 strcmp(state, "42P07") == 0 && native == -1,
+             "notice 42P07 after the error: %s %d <%s>", state, (int)native, text);
+
     /* The next call starts its own record. */
     rc = SQLExecDirect(s, (SQLCHAR *)"do $$begin raise notice 'alone'; end$$", SQL_NTS);
     ST_CHECK(rc == SQL_SUCCESS_WITH_INFO, "one notice rc %d", rc);

@@ -20,7 +20,9 @@ static void expect_states(const gc_diag *d, const char *const *states, int n)
 }
 
 /* A notice keeps the server's SQLSTATE, as psqlODBC gives it (RAISE
- * NOTICE's 00000, a deprecation warning's 01P01); 01000 when it has none. */
+ * NOTICE's 00000, a deprecation warning's 01P01, CREATE TABLE IF NOT
+ * EXISTS's 42P07); 01000 when it has none or is an error handed over as a
+ * notice. */
 static void test_notice_keeps_the_server_sqlstate(void **state)
 {
     (void)state;
@@ -30,10 +32,27 @@ static void test_notice_keeps_the_server_sqlstate(void **state)
     gc_diag_add_notice(&d, "01P01", "WARNING", "old syntax");
     gc_diag_add_notice(&d, "", "INFO", "no code");
     gc_diag_add_notice(&d, "57P01", "FATAL", "terminating connection");   /* an error's code */
-    /* Warnings (01xxx) come before 00000, in the order they came. */
-    const char *want[] = { "01P01", "01000", "01000", "00000" };
-    expect_states(&d, want, 4);
-    assert_string_equal(d.records[3].message, "NOTICE: hello");
+    gc_diag_add_notice(&d, "42P07", "NOTICE", "relation \"t\" already exists, skipping");
+    /* Warnings (01xxx, and a notice under an error's code) come before
+     * 00000, in the order they came. */
+    const char *want[] = { "01P01", "01000", "01000", "42P07", "00000" };
+    expect_states(&d, want, 5);
+    assert_string_equal(d.records[4].message, "NOTICE: hello");
+    gc_diag_free(&d);
+}
+
+/* A notice under an error's code never comes before the call's error. */
+static void test_notice_with_error_code_ranks_as_warning(void **state)
+{
+    (void)state;
+    gc_diag d;
+    gc_diag_init(&d);
+    gc_diag_add_notice(&d, "42P07", "NOTICE", "relation \"t\" already exists, skipping");
+    gc_diag_add(&d, "22012", 0, "division by zero");
+    gc_diag_add(&d, "01004", 0, "truncated");
+    const char *want[] = { "22012", "42P07", "01004" };
+    expect_states(&d, want, 3);
+    assert_int_equal(d.records[1].native, -1);
     gc_diag_free(&d);
 }
 
@@ -166,6 +185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_after_notice_comes_first),
+        cmocka_unit_test(test_notice_with_error_code_ranks_as_warning),
         cmocka_unit_test(test_notice_keeps_the_server_sqlstate),
         cmocka_unit_test(test_rows_order_before_rank),
         cmocka_unit_test(test_notices_join_in_arrival_order),
