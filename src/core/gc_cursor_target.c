@@ -24,8 +24,8 @@ static const char target_sql[] =
     "SELECT c.oid::regclass::text, a.attnum, quote_ident(a.attname),"
     "       coalesce(a.attname IN (SELECT k.attname FROM primary_key p JOIN pg_attribute k"
     "           ON k.attrelid = p.indrelid AND k.attnum = ANY (p.indkey::int2[])), false),"
-    "       c.relkind = 'p'"
-    "  FROM pg_class c"
+    "       c.relkind = 'p', c.relkind = 'f', n.nspname, c.relname"
+    "  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
     "  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
     " WHERE c.oid = $1::oid";
 
@@ -79,8 +79,8 @@ static SQLRETURN exec_as_application(gc_stmt *helper, const char *sql, int npara
 /* Runs sql with text parameters on a helper statement of s's connection,
  * routed like the application's statement or as the driver's catalog
  * query on the connection's current session. */
-static PGresult *run_helper(gc_stmt *s, bool routed, const char *sql, int nparams,
-                            const char *const *values, SQLLEN *row_count)
+static PGresult *run_helper(gc_stmt *s, bool routed, bool outside_transaction, const char *sql,
+                            int nparams, const char *const *values, SQLLEN *row_count)
 {
     gc_stmt *helper = NULL;
     if (gc_stmt_create(s->conn, &helper) != SQL_SUCCESS) {
@@ -89,7 +89,8 @@ static PGresult *run_helper(gc_stmt *s, bool routed, const char *sql, int nparam
     }
     PGresult *res = NULL;
     SQLRETURN rc = routed ? exec_as_application(helper, sql, nparams, values)
-                          : gc_stmt_exec_catalog(helper, sql, nparams, values, false);
+                          : gc_stmt_exec_catalog(helper, sql, nparams, values,
+                                                 outside_transaction);
     if (SQL_SUCCEEDED(rc)) {
         gc_session_end_streaming(&s->conn->session_owner);      /* the whole result into memory */
         if (helper->set_error != NULL) {
@@ -114,13 +115,13 @@ static PGresult *run_helper(gc_stmt *s, bool routed, const char *sql, int nparam
 PGresult *gc_cursor_run(gc_stmt *s, const char *sql, int nparams, const char *const *values,
                         SQLLEN *row_count)
 {
-    return run_helper(s, s->conn->kind->several_sessions, sql, nparams, values, row_count);
+    return run_helper(s, s->conn->kind->several_sessions, false, sql, nparams, values, row_count);
 }
 
 PGresult *gc_cursor_run_catalog(gc_stmt *s, const char *sql, int nparams,
                                 const char *const *values)
 {
-    return run_helper(s, false, sql, nparams, values, NULL);
+    return run_helper(s, false, false, sql, nparams, values, NULL);
 }
 
 /* The one table the set's columns come from; 0 with diagnostics if none or several. */
@@ -163,11 +164,21 @@ static Oid set_table(gc_stmt *s)
 
 /* Fills t's columns from the catalog rows; false when the select list has
  * neither the table's whole primary key nor all the table's columns. */
-static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *cat)
+/* Whether the quoted column name is one of owner_keys' rows. */
+static bool owner_key(const PGresult *owner_keys, const char *column)
+{
+    for (int r = 0; owner_keys != NULL && r < PQntuples(owner_keys); r++)
+        if (strcmp(PQgetvalue(owner_keys, r, 0), column) == 0)
+            return true;
+    return false;
+}
+
+static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *cat,
+                          const PGresult *owner_keys)
 {
     int keys_in_table = 0, keys_seen = 0, columns_seen = 0;
     for (int r = 0; r < PQntuples(cat); r++) {
-        bool key = PQgetvalue(cat, r, 3)[0] == 't';
+        bool key = PQgetvalue(cat, r, 3)[0] == 't' || owner_key(owner_keys, PQgetvalue(cat, r, 2));
         keys_in_table += key;
         int attnum = atoi(PQgetvalue(cat, r, 1));
         bool seen = false;
@@ -209,6 +220,31 @@ static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGres
     return false;
 }
 
+/* The quoted names of the primary key's columns of a solo table's owner
+ * group: a global connection that read the table through postgres_fdw
+ * described its foreign twin, which PostgreSQL gives no key. Asked where
+ * catalog functions ask (gc_catalog_owner.c): a member of the owner group,
+ * outside the transaction unless it joined that group. NULL when there is
+ * nothing to ask (a general connection, a table with a key of its own). */
+static PGresult *owner_key_names(gc_stmt *s, const PGresult *cat)
+{
+    static const char key_sql[] =
+        "SELECT quote_ident(a.attname) FROM pg_index i JOIN pg_attribute a"
+        "    ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[])"
+        " WHERE i.indisprimary"
+        "   AND i.indrelid = to_regclass(quote_ident($1) || '.' || quote_ident($2))";
+    gc_conn *c = s->conn;
+    bool twin = PQntuples(cat) > 0 && PQgetvalue(cat, 0, 5)[0] == 't';
+    for (int r = 0; r < PQntuples(cat) && twin; r++)
+        twin = PQgetvalue(cat, r, 3)[0] != 't';
+    if (!c->kind->several_sessions || !twin)
+        return NULL;
+    const char *schema = PQgetvalue(cat, 0, 6), *name = PQgetvalue(cat, 0, 7);
+    bool outside = c->kind->catalog_on_owner(c, schema, name);
+    const char *values[] = { schema, name };
+    return run_helper(s, false, outside, key_sql, 2, values, NULL);
+}
+
 /* Looks the target up in the catalog. */
 static gc_write_target *find_target(gc_stmt *s)
 {
@@ -236,7 +272,9 @@ static gc_write_target *find_target(gc_stmt *s)
         gc_diag_add(&s->h.diag, "HY000", 0, "the cursor's table no longer exists");
         ok = false;
     }
-    ok = ok && match_columns(s, t, table, cat);
+    PGresult *owner_keys = ok ? owner_key_names(s, cat) : NULL;
+    ok = ok && match_columns(s, t, table, cat, owner_keys);
+    PQclear(owner_keys);
     PQclear(cat);
     if (!ok) {
         gc_cursor_target_free(t);

@@ -23,7 +23,9 @@
  * (another session's NOWAIT lock there gets 55P03), and SQLSetPos
  * SQL_LOCK_EXCLUSIVE locks the one row of G3 it names; ROLLBACK frees them.
  * A keyset-driven cursor over the transaction's own write of a G2 row (a
- * split read) is static from its execute and changes nothing.
+ * split read) is static from its execute and changes nothing. A solo table
+ * read through its foreign twin (a transaction pinned to another group)
+ * takes its key from the owner group and changes rows there by key.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,6 +556,93 @@ static void row_locks(const char *dsn, int g3)
            "SQL_LOCK_EXCLUSIVE the one row of G3; ROLLBACK freed them\n", PER_GROUP);
 }
 
+/* Runs sql through the driver on dbc; SQL_NO_DATA is a success. */
+static void run(SQLHDBC dbc, const char *sql)
+{
+    SQLHSTMT h;
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &h), SQL_HANDLE_DBC, dbc, "alloc");
+    SQLRETURN rc = SQLExecDirect(h, (SQLCHAR *)sql, SQL_NTS);
+    if (rc != SQL_NO_DATA)
+        check(rc, h, sql);
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+}
+
+/* One text value of a query on member m, as the superuser. */
+static void member_value(rt_member *m, const char *sql, char *out, size_t size)
+{
+    PGresult *res = PQexec(m->conn, sql);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+        rt_fail("%s: %s: %s", m->name, sql, PQerrorMessage(m->conn));
+    snprintf(out, size, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+}
+
+/* A solo table read in a transaction pinned to another group is read there
+ * through its foreign twin, which PostgreSQL gives no key: the cursor takes
+ * the key's columns from the owner group, so a select list without all the
+ * table's columns still changes rows, by key, on the owner (before: HY000,
+ * "its primary key columns ... must be in the select list"). */
+static void solo_twin_changes_by_owner_key(const char *dsn, int g1)
+{
+    SQLHENV env;
+    SQLHDBC dbc;
+    connect_on_g1(dsn, &env, &dbc);
+    run(dbc, "DROP TABLE IF EXISTS cw_solo");
+    run(dbc, "CREATE TABLE cw_solo (id int PRIMARY KEY, v int, note text)");
+    run(dbc, "INSERT INTO cw_solo VALUES (1, 10, 'a')");
+    char owner_name[RT_NAME_LEN];
+    member_value(&cluster.members[rt_primary_of(&cluster, g1)],
+                 "SELECT owner_group FROM gcluster.tables WHERE name = 'cw_solo'", owner_name,
+                 sizeof owner_name);
+    int owner = rt_group_index(&cluster, owner_name);
+    int other = owner == g1 ? (g1 + 1) % cluster.n_groups : g1;
+    if (owner < 0)
+        rt_fail("cw_solo has no owner group: '%s'", owner_name);
+    rt_odbc_disconnect(env, dbc);
+
+    char connstr[256];
+    snprintf(connstr, sizeof connstr, "DSN=%s;LocalityMemberPolicy=0;LocalityGroupPolicy=1;"
+             "LocalityGroupPath=%s", dsn, cluster.groups[other]);
+    rt_odbc_connect(&env, &dbc, connstr);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit off");
+    rt_reset_statements(&cluster);
+    run(dbc, "SAVEPOINT s1");     /* pins the transaction to the other group's primary */
+    SQLHSTMT h;
+    rt_odbc_check(SQLAllocHandle(SQL_HANDLE_STMT, dbc, &h), SQL_HANDLE_DBC, dbc, "alloc");
+    check(SQLSetStmtAttr(h, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0), h, "type");
+    check(SQLSetStmtAttr(h, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_VALUES, 0), h, "conc");
+    check(SQLExecDirect(h, (SQLCHAR *)"SELECT id, v FROM cw_solo", SQL_NTS), h, "select");
+    SQLINTEGER id = 0, v = 0;
+    SQLLEN id_ind = 0, v_ind = 0;
+    check(SQLBindCol(h, 1, SQL_C_SLONG, &id, 0, &id_ind), h, "bind id");
+    check(SQLBindCol(h, 2, SQL_C_SLONG, &v, 0, &v_ind), h, "bind v");
+    check(SQLFetchScroll(h, SQL_FETCH_FIRST, 0), h, "fetch");
+    v = 11;
+    check(SQLSetPos(h, 1, SQL_UPDATE, SQL_LOCK_NO_CHANGE), h, "SQLSetPos(SQL_UPDATE) of the twin's row");
+    SQLFreeHandle(SQL_HANDLE_STMT, h);
+    rt_odbc_check(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT), SQL_HANDLE_DBC, dbc, "commit");
+    /* The SELECT ran on the other group (through the twin), the change on
+     * the owner's primary, by key. */
+    int owner_primary_m = rt_primary_of(&cluster, owner);
+    int other_primary_m = rt_primary_of(&cluster, other);
+    long selects = rt_calls(&cluster, other_primary_m, "SELECT id, v FROM cw_solo%");
+    long updates = rt_calls(&cluster, owner_primary_m, "UPDATE cw_solo SET%WHERE%id%");
+    char got[32];
+    member_value(&cluster.members[owner_primary_m], "SELECT v::text FROM cw_solo WHERE id = 1",
+                 got, sizeof got);
+    if (selects != 1 || updates != 1 || strcmp(got, "11") != 0)
+        rt_fail("solo table through its twin: %ld SELECT on %s, %ld UPDATE on %s, v = %s",
+                selects, cluster.members[other_primary_m].name, updates,
+                cluster.members[owner_primary_m].name, got);
+    rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
+                  SQL_HANDLE_DBC, dbc, "autocommit on");
+    run(dbc, "DROP TABLE cw_solo");
+    rt_odbc_disconnect(env, dbc);
+    printf("solo table read through its twin on %s: changed by key on %s\n",
+           cluster.groups[other], cluster.groups[owner]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -583,6 +672,7 @@ int main(int argc, char **argv)
     keyset_rereads(argv[2], g1, g2, g3);
     split_read_is_static(argv[2], g1, g2);
     row_locks(argv[2], g3);
+    solo_twin_changes_by_owner_key(argv[2], g1);
     rt_odbc_check(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
                   SQL_HANDLE_DBC, dbc, "autocommit on");
     rt_odbc_disconnect(env, dbc);
