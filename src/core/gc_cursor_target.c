@@ -162,8 +162,6 @@ static Oid set_table(gc_stmt *s)
     return table;
 }
 
-/* Fills t's columns from the catalog rows; false when the select list has
- * neither the table's whole primary key nor all the table's columns. */
 /* Whether the quoted column name is one of owner_keys' rows. */
 static bool owner_key(const PGresult *owner_keys, const char *column)
 {
@@ -173,6 +171,9 @@ static bool owner_key(const PGresult *owner_keys, const char *column)
     return false;
 }
 
+/* Fills t's columns from the catalog rows; false when the select list has
+ * neither the table's whole primary key nor all the table's columns. A
+ * column owner_keys names (owner_key_names) is a key column too. */
 static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *cat,
                           const PGresult *owner_keys)
 {
