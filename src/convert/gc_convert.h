@@ -60,6 +60,8 @@ typedef struct gc_param_value {
     int length;                   /* bytes (binary format) */
     int format;                   /* 0 text, 1 binary */
     Oid type_oid;                 /* what to declare when preparing; 0 = infer */
+    Oid type_uninferred;          /* what to declare where the server cannot
+                                     infer it (42P18) */
 } gc_param_value;
 
 /*

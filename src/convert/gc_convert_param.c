@@ -562,6 +562,7 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
     if (t.kind == T_UNKNOWN)
         return error(err, "HY004", "Invalid SQL data type");
     out->type_oid = gc_sqltype_to_pg_oid(sql_type);
+    out->type_uninferred = gc_sqltype_to_pg_oid_uninferred(sql_type);
 
     if (octet_length == SQL_NULL_DATA)
         return SQL_SUCCESS;
@@ -630,7 +631,7 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
     if (rc == SQL_ERROR)
         gc_param_value_free(out);
     else if (t.kind == T_FLOAT && !t.real && out->data != NULL && !is_finite_text(out->data))
-        out->type_oid = GC_OID_FLOAT8;   /* numeric has no infinity before PostgreSQL 14 */
+        out->type_oid = out->type_uninferred = GC_OID_FLOAT8;   /* numeric: no infinity before 14 */
     return rc;
 }
 

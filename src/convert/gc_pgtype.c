@@ -204,9 +204,12 @@ void gc_pgtype_describe_large_object(gc_pgtype_info *out)
     out->large_object = true;
 }
 
-/* The type a parameter is declared as: character types are left to the
- * server (0) so they fit any column; the rest name the PostgreSQL type whose
- * input syntax gc_convert_param_from_c produces. A double goes as numeric
+/* The type a parameter is declared as: character types and bits are left
+ * to the server (0) so they fit any column (a bit's 1 or 0 is what a
+ * boolean, an integer and a character column all take, as psqlODBC sends
+ * it: a declared bool would reach a char(1) column as `true`); the rest
+ * name the PostgreSQL type whose input syntax gc_convert_param_from_c
+ * produces. A double goes as numeric
  * (its shortest exact decimal): PostgreSQL casts numeric to every number
  * type, money included, which it never does from float8; a double that no
  * numeric holds everywhere (NaN, an infinity) is re-declared float8 by
@@ -214,7 +217,6 @@ void gc_pgtype_describe_large_object(gc_pgtype_info *out)
 Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type)
 {
     switch (sql_type) {
-    case SQL_BIT: return GC_OID_BOOL;
     case SQL_TINYINT:
     case SQL_SMALLINT: return GC_OID_INT2;
     case SQL_INTEGER: return GC_OID_INT4;
@@ -240,7 +242,20 @@ Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type)
     case SQL_INTERVAL_DAY_TO_MINUTE: case SQL_INTERVAL_DAY_TO_SECOND:
     case SQL_INTERVAL_HOUR_TO_MINUTE: case SQL_INTERVAL_HOUR_TO_SECOND:
     case SQL_INTERVAL_MINUTE_TO_SECOND: return GC_OID_INTERVAL;
-    default: return 0;   /* character and unknown types: inferred */
+    default: return 0;   /* character, bit and unknown types: inferred */
+    }
+}
+
+/* Where the server cannot infer a parameter's type (42P18: `SELECT
+ * pg_typeof(?)`, `jsonb_build_object('k', ?)`), a value left to it is
+ * declared after all: a bit as bool, character data as text. */
+Oid gc_sqltype_to_pg_oid_uninferred(SQLSMALLINT sql_type)
+{
+    switch (sql_type) {
+    case SQL_BIT: return GC_OID_BOOL;
+    case SQL_CHAR: case SQL_VARCHAR: case SQL_LONGVARCHAR:
+    case SQL_WCHAR: case SQL_WVARCHAR: case SQL_WLONGVARCHAR: return GC_OID_TEXT;
+    default: return gc_sqltype_to_pg_oid(sql_type);
     }
 }
 

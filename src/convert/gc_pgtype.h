@@ -60,6 +60,10 @@ void gc_pgtype_describe_large_object(gc_pgtype_info *out);
  * when preparing; 0 lets the server infer it. */
 Oid gc_sqltype_to_pg_oid(SQLSMALLINT sql_type);
 
+/* The type declared for it when the server cannot infer one (42P18): bool
+ * for a bit, text for character data, else gc_sqltype_to_pg_oid's. */
+Oid gc_sqltype_to_pg_oid_uninferred(SQLSMALLINT sql_type);
+
 /* Size in bytes of a fixed-size C type (SQL_C_SLONG -> 4 ...); 0 for
  * variable-length ones (CHAR, WCHAR, BINARY). Used for row-wise binding. */
 SQLLEN gc_c_type_size(SQLSMALLINT c_type);

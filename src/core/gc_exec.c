@@ -544,13 +544,30 @@ static bool no_transaction_open(const gc_stmt *s)
     return !s->conn->kind->in_transaction(s->conn);
 }
 
-/* The values sent as text go without a declared type: the server infers
- * each from where the text uses it. Binary ones (bytea) keep theirs. */
-static void leave_types_to_server(gc_stmt *s, gc_param_value *pv)
+/* Each value gets the type the statement's past refusals say to declare
+ * (gc_param_declared_type). */
+static void declare_types(gc_stmt *s, gc_param_value *pv)
 {
-    for (int i = 0; i < s->nparams; i++)
-        if (pv[i].format == 0)
-            pv[i].type_oid = 0;
+    for (int i = 0; pv != NULL && i < s->nparams; i++)
+        pv[i].type_oid = gc_param_declared_type(s, i, &pv[i]);
+}
+
+/* Whether s failed only because the server could not infer the type of a
+ * value left to it (42P18: `SELECT pg_typeof(?)` with a bit), and may run
+ * again at once with it declared by its type_uninferred: nothing of it ran
+ * (as for declared_type_refused). *which gets the parameter. */
+static bool type_not_inferred(const gc_stmt *s, const gc_param_value *pv, bool idle_before,
+                              int *which)
+{
+    if (pv == NULL || s->simple_query || !gc_exec_refusal_lost_nothing(s, idle_before))
+        return false;
+    const gc_diag *d = &s->h.diag;
+    for (int i = 0; i < d->count; i++) {
+        *which = gc_param_uninferred(s, d->records[i].sqlstate, d->records[i].message);
+        if (*which >= 0)
+            return true;
+    }
+    return false;
 }
 
 /* send_once after a failed try that took no effect: its results and
@@ -582,8 +599,8 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     /* The first statement of a transaction (pyodbc's default): a refusal
      * then loses nothing the application did before. */
     bool idle_before = no_transaction_open(s);
-    if (s->params_untyped)
-        leave_types_to_server(s, pv);
+    if (s->params_untyped || s->params_uninferred != NULL)
+        declare_types(s, pv);
     SQLRETURN rc = send_once(s, pv);
     if (rc == SQL_ERROR && plan_went_stale(s)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "server statement %s was planned before "
@@ -594,8 +611,17 @@ static SQLRETURN send_and_begin(gc_stmt *s, gc_param_value *pv)
     if (rc == SQL_ERROR && declared_type_refused(s, pv, idle_before)) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
                        "declared type (42804, 42883): sent again with the types left to it");
-        leave_types_to_server(s, pv);
         s->params_untyped = true;
+        declare_types(s, pv);
+        rc = send_again(s, pv);
+    }
+    /* Bounded: each pass declares one more parameter. */
+    int uninferred;
+    while (rc == SQL_ERROR && type_not_inferred(s, pv, idle_before, &uninferred) &&
+           gc_param_mark_uninferred(s, uninferred)) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server could not infer the type "
+                       "of parameter %d (42P18): sent again with it declared", uninferred + 1);
+        declare_types(s, pv);
         rc = send_again(s, pv);
     }
     while (rc == SQL_ERROR && reruns-- > 0 && s->conn->kind->may_rerun(s)) {

@@ -124,11 +124,9 @@ static bool queue_row(array_run *a, lane *l, const gc_param_value *pv, bool open
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
     }
-    /* Values in text go without a type once the server refused one of
-     * them (gc_stmt.params_untyped). */
-    for (int i = 0; i < n && a->s->params_untyped; i++)
-        if (w.formats[i] == 0)
-            w.types[i] = 0;
+    /* As the server's refusals of the statement say (gc_param_declared_type). */
+    for (int i = 0; i < n && (a->s->params_untyped || a->s->params_uninferred != NULL); i++)
+        w.types[i] = gc_param_declared_type(a->s, i, &pv[i]);
     bool ok = true;
     if (!l->prepare_queued) {
         ok = gc_session_pipeline_prepare(l->m, l->stmt, a->s->sql, n, w.types, err);
@@ -410,6 +408,7 @@ void gc_exec_array_restart_rows(array_run *a, SQLULEN first, SQLULEN end)
     }
     a->stopped = a->lost = a->server_failed = false;
     a->parse_reported = a->type_refused = false;
+    a->uninferred = -1;
 }
 
 /* A global connection's rows: every row routed first (nothing is in
@@ -657,8 +656,12 @@ static void collect_lane(array_run *a, int l_index)
     }
     if (parse_error != NULL) {
         a->server_failed = true;
-        a->type_refused =
-            gc_exec_is_type_refusal(PQresultErrorField(parse_error, PG_DIAG_SQLSTATE));
+        const char *state = PQresultErrorField(parse_error, PG_DIAG_SQLSTATE);
+        a->type_refused = gc_exec_is_type_refusal(state);
+        int uninferred = gc_param_uninferred(
+            a->s, state, PQresultErrorField(parse_error, PG_DIAG_MESSAGE_PRIMARY));
+        if (uninferred >= 0)
+            a->uninferred = uninferred;
         if (!a->parse_reported)
             gc_stmt_add_member_error(a->s, l->m, parse_error);
         a->parse_reported = true;
@@ -1001,10 +1004,11 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .answers = calloc(rows, sizeof(PGresult *)),
         .lanes = calloc((size_t)(max_lanes > 0 ? max_lanes : 1), sizeof(lane)),
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
-        .first = 0, .end = rows,
+        .first = 0, .end = rows, .uninferred = -1,
     };
     SQLRETURN rc = SQL_ERROR;
-    bool again = false;    /* the whole array goes again, untyped */
+    bool again = false;    /* the whole array goes again, its types as refused */
+    bool untype = false;   /* ... its values in text without a type */
     if (out_of_memory(&a, a.fate == NULL || a.answers == NULL || a.lanes == NULL) ||
         !placement->start(&a))
         goto done;
@@ -1025,11 +1029,14 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         gc_exec_array_collect_lanes(&a);    /* reports the lanes whose session broke */
         placement->finish(&a);
     }
-    /* The server refused a declared parameter type where the text uses it
-     * and nothing ran or was lost: the array goes again, its values in
-     * text without a type, as a single execution does (gc_exec.c). */
-    again = a.type_refused && !s->params_untyped && !a.lost && !some_row_ran(&a) &&
-            gc_exec_refusal_lost_nothing(s, idle_before);
+    /* The server refused a declared parameter type where the text uses it,
+     * or could not infer one left to it, and nothing ran or was lost: the
+     * array goes again, its values in text without a type, or that one
+     * declared, as a single execution does (gc_exec.c). */
+    untype = a.type_refused && !s->params_untyped;
+    again = (untype || a.uninferred >= 0) && !a.lost && !some_row_ran(&a) &&
+            gc_exec_refusal_lost_nothing(s, idle_before) &&
+            (a.uninferred < 0 || gc_param_mark_uninferred(s, a.uninferred));
     if (again)
         goto done;
     rc = report_rows(&a);
@@ -1050,11 +1057,17 @@ done:
     free(a.marks);
     if (a.spans)
         return false;    /* nothing was sent: the caller runs the rows one by one */
-    if (again) {
+    if (again && untype) {
         gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server refused a parameter's "
                        "declared type (42804, 42883): the array sent again with the types "
                        "left to it");
         s->params_untyped = true;
+    } else if (again) {
+        gc_trace_write(s->conn->trace, GC_TRACE_INFO, "the server could not infer the type "
+                       "of parameter %d (42P18): the array sent again with it declared",
+                       a.uninferred + 1);
+    }
+    if (again) {
         gc_diag_clear(&s->h.diag);
         return gc_exec_array_run(s, rows, result);
     }

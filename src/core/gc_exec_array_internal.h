@@ -73,6 +73,8 @@ typedef struct gc_array_run {
     bool parse_reported;     /* a refused text is reported once, not per member */
     bool type_refused;       /* the text was refused for a declared parameter type
                                 (42804, 42883) */
+    int uninferred;          /* the parameter whose type the server could not
+                                infer (gc_param_uninferred), -1: none */
     bool spans;              /* a row is a write across groups: the array runs
                                 row by row instead (nothing was sent) */
     bool windowed;           /* global autocommit rows reach several members: the

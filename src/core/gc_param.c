@@ -4,6 +4,7 @@
  */
 #include "core/gc_param.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,39 @@ void gc_param_wire_free(gc_param_wire *w)
 {
     free(w->values);      /* the block's start */
     w->values = NULL;
+}
+
+Oid gc_param_declared_type(const gc_stmt *s, int i, const gc_param_value *v)
+{
+    if (s->params_uninferred != NULL && s->params_uninferred[i] && v->type_uninferred != 0)
+        return v->type_uninferred;
+    if (s->params_untyped && v->format == 0)
+        return 0;
+    return v->type_oid;
+}
+
+int gc_param_uninferred(const gc_stmt *s, const char *sqlstate, const char *message)
+{
+    if (sqlstate == NULL || message == NULL || strcmp(sqlstate, "42P18") != 0)
+        return -1;
+    /* The server's words may be translated; the marker is not. */
+    const char *marker = strchr(message, '$');
+    while (marker != NULL && !isdigit((unsigned char)marker[1]))
+        marker = strchr(marker + 1, '$');
+    long i = marker != NULL ? strtol(marker + 1, NULL, 10) - 1 : -1;
+    if (i < 0 || i >= s->nparams)
+        return -1;
+    bool tried = s->params_uninferred != NULL && s->params_uninferred[i];
+    return tried ? -1 : (int)i;
+}
+
+bool gc_param_mark_uninferred(gc_stmt *s, int i)
+{
+    if (s->params_uninferred == NULL) {
+        s->params_uninferred = calloc((size_t)s->nparams, sizeof *s->params_uninferred);
+        if (s->params_uninferred == NULL)
+            return false;
+    }
+    s->params_uninferred[i] = true;
+    return true;
 }

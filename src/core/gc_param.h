@@ -53,6 +53,21 @@ typedef struct gc_param_wire {
 bool gc_param_wire_fill(gc_param_wire *w, const gc_param_value *pv, int n);
 void gc_param_wire_free(gc_param_wire *w);
 
+/* The type parameter i (0-based) of s is declared as, value v: what the
+ * server refused before (gc_stmt.params_untyped: a value in text goes
+ * without one) or could not infer (gc_stmt.params_uninferred: its
+ * type_uninferred) decides it. */
+Oid gc_param_declared_type(const gc_stmt *s, int i, const gc_param_value *v);
+
+/* The parameter (0-based) that a 42P18 error, "could not determine data
+ * type of parameter $2", names, when not declared by its type_uninferred
+ * yet; else -1. */
+int gc_param_uninferred(const gc_stmt *s, const char *sqlstate, const char *message);
+
+/* Declares parameter i by its type_uninferred from now on; false when out
+ * of memory. */
+bool gc_param_mark_uninferred(gc_stmt *s, int i);
+
 /* Prepares s on the server with unspecified parameter types (if not yet) and
  * describes it: fills the IRD and the parameter types (gc_exec.c). A text
  * with more than GC_DESCRIBE_PARAMS_MAX markers is refused (54000) before

@@ -25,6 +25,8 @@ void gc_stmt_unprepare(gc_stmt *s)
     s->positional_params = 0;
     s->prepared = false;
     s->params_untyped = false;
+    free(s->params_uninferred);
+    s->params_uninferred = NULL;
     free(s->described_param_types);
     s->described_param_types = NULL;
     s->described_nparams = 0;

@@ -131,6 +131,9 @@ struct gc_stmt {
     bool params_untyped;      /* the server refused a declared parameter type of
                                  `sql` (42804, 42883): its values sent as text
                                  go without a type from then on (gc_exec.c) */
+    bool *params_uninferred;  /* owned, nparams flags: the server could not infer
+                                 the type of that parameter left to it (42P18):
+                                 declared as its type_uninferred from then on */
     bool keeps_parked_statements;  /* running `sql` leaves the connection's
                                     parked server statements valid
                                     (gc_stmt_cache.h) */

@@ -186,6 +186,19 @@ class PyodbcClientTest(unittest.TestCase):
         self.assertEqual(row[4], datetime.datetime(2024, 2, 29, 13, 45, 10))
         self.assertEqual(uuid.UUID(row[5]), uuid.UUID("6c8a8b1e-3b1f-4c55-9d0e-1a2b3c4d5e6f"))
 
+    def test_python_booleans_reach_flag_columns_as_psqlodbc_sends_them(self):
+        # True and False go as 1 and 0 with their type left to the server:
+        # a boolean, an integer and a character flag column all take them.
+        name = self.make_table("flags", "id int, b boolean, n smallint, c char(1), v varchar(5)")
+        self.cur.execute("insert into %s values (?, ?, ?, ?, ?)" % name, 1, True, True, True, False)
+        row = self.cur.execute("select b::text, n, c, v from %s" % name).fetchone()
+        self.assertEqual(tuple(row), ("true", 1, "1", "0"))
+        # Where the text gives the server no type to infer, gcodbc declares
+        # the bit a boolean (psqlODBC: 42P18).
+        if "gcodbc" in self.conn.getinfo(pyodbc.SQL_DRIVER_NAME):
+            self.assertEqual(self.cur.execute("select pg_typeof(?)::text", True).fetchval(),
+                             "boolean")
+
     def test_autocommit_off_rollback_discards_and_commit_keeps(self):
         name = self.make_table("txn", "id int primary key")
         conn = connect(autocommit=False)

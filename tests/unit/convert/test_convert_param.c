@@ -148,15 +148,15 @@ static void bits_are_one_or_zero(void **state)
 {
     (void)state;
     SQLCHAR one = 1, two = 2;
-    expect_text(send_val(SQL_C_BIT, SQL_BIT, &one), "1", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_BIT, SQL_BIT, &one), "1", 0);
     expect_text(send_val(SQL_C_BIT, SQL_INTEGER, &one), "1", GC_OID_INT4);
     expect_state(send_val(SQL_C_BIT, SQL_BIT, &two), SQL_ERROR, "22003");
     SQLINTEGER i = 0;
-    expect_text(send_val(SQL_C_SLONG, SQL_BIT, &i), "0", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_SLONG, SQL_BIT, &i), "0", 0);
     i = 5;
     expect_state(send_val(SQL_C_SLONG, SQL_BIT, &i), SQL_ERROR, "22003");
-    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "1"), "1", GC_OID_BOOL);
-    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "false"), "0", GC_OID_BOOL);
+    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "1"), "1", 0);
+    expect_text(send_val(SQL_C_CHAR, SQL_BIT, "false"), "0", 0);
     expect_state(send_val(SQL_C_CHAR, SQL_BIT, "maybe"), SQL_ERROR, "22018");
     param p = send_val(SQL_C_CHAR, SQL_BIT, "0.5");
     assert_int_equal(p.rc, SQL_SUCCESS_WITH_INFO);

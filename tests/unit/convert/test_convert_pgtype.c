@@ -160,7 +160,12 @@ static void sql_types_map_to_parameter_oids(void **state)
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_BIGINT), GC_OID_INT8);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_TINYINT), GC_OID_INT2);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_SMALLINT), GC_OID_INT2);
-    assert_int_equal(gc_sqltype_to_pg_oid(SQL_BIT), GC_OID_BOOL);
+    assert_int_equal(gc_sqltype_to_pg_oid(SQL_BIT), 0);
+    /* Declared after all where the server cannot infer them (42P18). */
+    assert_int_equal(gc_sqltype_to_pg_oid_uninferred(SQL_BIT), GC_OID_BOOL);
+    assert_int_equal(gc_sqltype_to_pg_oid_uninferred(SQL_VARCHAR), GC_OID_TEXT);
+    assert_int_equal(gc_sqltype_to_pg_oid_uninferred(SQL_WLONGVARCHAR), GC_OID_TEXT);
+    assert_int_equal(gc_sqltype_to_pg_oid_uninferred(SQL_INTEGER), GC_OID_INT4);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_DECIMAL), GC_OID_NUMERIC);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_REAL), GC_OID_FLOAT4);
     assert_int_equal(gc_sqltype_to_pg_oid(SQL_FLOAT), GC_OID_NUMERIC);
