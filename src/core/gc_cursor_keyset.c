@@ -45,11 +45,11 @@ static const gc_write_target *quiet_target(gc_stmt *s)
 /* Whether a column of the table shows twice in the set: a self-join most
  * likely (libpq names the same table for both sides), whose rows are not
  * the table's rows, so re-reading them by key would be wrong. */
-static bool column_twice(const gc_stmt *s, const gc_write_target *t)
+static bool column_twice(const gc_write_target *t)
 {
     for (int c = 0; c < t->ncols; c++) {
         for (int d = c + 1; d < t->ncols && t->column[c] != NULL; d++) {
-            if (t->column[d] != NULL && PQftablecol(s->block, c) == PQftablecol(s->block, d))
+            if (t->column[d] != NULL && t->attnum[c] == t->attnum[d])
                 return true;
         }
     }
@@ -62,15 +62,12 @@ static SQLRETURN keep_keyset(gc_stmt *s)
 {
     const char *why = NULL;
     const gc_write_target *t = quiet_target(s);
-    if (t == NULL && s->split_read)
-        why = "its rows include some the open transaction wrote on other groups' members, "
-              "brought to its own member";
-    else if (t == NULL && s->spans_groups)
+    if (t == NULL && s->spans_groups)
         why = "its rows were read from several groups' members";
     else if (t == NULL)
         why = "the select list must come from one table and hold its primary key "
               "(or, without one, all its columns)";
-    else if (column_twice(s, t))
+    else if (column_twice(t))
         why = "a column of the table is twice in the select list (a self-join?)";
     if (why == NULL)
         return SQL_SUCCESS;

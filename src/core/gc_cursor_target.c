@@ -37,6 +37,7 @@ void gc_cursor_target_free(gc_write_target *t)
         free(t->column[i]);
     free(t->column);
     free(t->key);
+    free(t->attnum);
     free(t->table);
     free(t);
 }
@@ -124,12 +125,14 @@ PGresult *gc_cursor_run_catalog(gc_stmt *s, const char *sql, int nparams,
     return run_helper(s, false, false, sql, nparams, values, NULL);
 }
 
-/* The one table the set's columns come from; 0 with diagnostics if none or several. */
-static Oid set_table(gc_stmt *s)
+/* The one table the set's columns come from, by `origins` (the set, or
+ * its statement's description: set_origins); 0 with diagnostics if none or
+ * several. */
+static Oid set_table(gc_stmt *s, const PGresult *origins)
 {
     Oid table = InvalidOid;
-    for (int c = 0; c < PQnfields(s->block); c++) {
-        Oid t = PQftable(s->block, c);
+    for (int c = 0; c < PQnfields(origins); c++) {
+        Oid t = PQftable(origins, c);
         if (t == InvalidOid)
             continue;
         if (table != InvalidOid && t != table) {
@@ -139,11 +142,7 @@ static Oid set_table(gc_stmt *s)
         }
         table = t;
     }
-    if (table == InvalidOid && s->split_read) {
-        gc_diag_add(&s->h.diag, "HY000", 0,
-                    "the cursor cannot change rows: it reads rows the open transaction wrote on "
-                    "other groups' members, brought to its own member; change them by key");
-    } else if (table == InvalidOid) {
+    if (table == InvalidOid) {
         gc_diag_add(&s->h.diag, "HY000", 0,
                     "the cursor's columns come from no table: it cannot change rows");
     } else if (s->conn->kind->several_sessions && !gc_result_described_by_current_session(s)) {
@@ -174,8 +173,8 @@ static bool owner_key(const PGresult *owner_keys, const char *column)
 /* Fills t's columns from the catalog rows; false when the select list has
  * neither the table's whole primary key nor all the table's columns. A
  * column owner_keys names (owner_key_names) is a key column too. */
-static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *cat,
-                          const PGresult *owner_keys)
+static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGresult *origins,
+                          const PGresult *cat, const PGresult *owner_keys)
 {
     int keys_in_table = 0, keys_seen = 0, columns_seen = 0;
     for (int r = 0; r < PQntuples(cat); r++) {
@@ -184,13 +183,14 @@ static bool match_columns(gc_stmt *s, gc_write_target *t, Oid table, const PGres
         int attnum = atoi(PQgetvalue(cat, r, 1));
         bool seen = false;
         for (int c = 0; c < t->ncols; c++) {
-            if (PQftable(s->block, c) != table || PQftablecol(s->block, c) != attnum)
+            if (PQftable(origins, c) != table || PQftablecol(origins, c) != attnum)
                 continue;
             if (t->column[c] == NULL && (t->column[c] = strdup(PQgetvalue(cat, r, 2))) == NULL) {
                 gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
                 return false;
             }
             t->key[c] = key;
+            t->attnum[c] = attnum;
             seen = true;
         }
         keys_seen += key && seen;
@@ -246,27 +246,55 @@ static PGresult *owner_key_names(gc_stmt *s, const PGresult *cat)
     return run_helper(s, false, outside, key_sql, 2, values, NULL);
 }
 
+/* Where the set's columns come from: the set itself (libpq's PQftable),
+ * or, for a split read, whose rows came by a text of the driver's own that
+ * brings other members' rows as values, the statement as written,
+ * described on its member (*described: the caller's to PQclear). NULL
+ * with diagnostics. */
+static const PGresult *set_origins(gc_stmt *s, PGresult **described)
+{
+    *described = NULL;
+    if (!s->split_read)
+        return s->block;
+    *described = gc_exec_describe_as_written(s);
+    if (*described != NULL && PQnfields(*described) != PQnfields(s->block)) {
+        gc_diag_add(&s->h.diag, "HY000", 0, "the cursor cannot change rows: its statement "
+                    "describes other columns than it read");
+        PQclear(*described);
+        *described = NULL;
+    }
+    return *described;
+}
+
 /* Looks the target up in the catalog. */
 static gc_write_target *find_target(gc_stmt *s)
 {
-    Oid table = set_table(s);
-    if (table == InvalidOid)
+    PGresult *described;
+    const PGresult *origins = set_origins(s, &described);
+    Oid table = origins != NULL ? set_table(s, origins) : InvalidOid;
+    if (table == InvalidOid) {
+        PQclear(described);
         return NULL;
+    }
     char oid_text[16];
     snprintf(oid_text, sizeof oid_text, "%u", table);
     const char *values[] = { oid_text, s->conn->kind->several_sessions ? "true" : "false" };
     PGresult *cat = gc_cursor_run_catalog(s, target_sql, 2, values);
-    if (cat == NULL)
+    if (cat == NULL) {
+        PQclear(described);
         return NULL;
+    }
     gc_write_target *t = calloc(1, sizeof *t);
     int n = PQnfields(s->block);
     if (t != NULL) {
         t->ncols = n;
         t->column = calloc((size_t)n + 1, sizeof *t->column);
         t->key = calloc((size_t)n + 1, sizeof *t->key);
+        t->attnum = calloc((size_t)n + 1, sizeof *t->attnum);
         t->table = strdup(PQntuples(cat) > 0 ? PQgetvalue(cat, 0, 0) : "");
     }
-    bool ok = t != NULL && t->column != NULL && t->key != NULL && t->table != NULL;
+    bool ok = t != NULL && t->column != NULL && t->key != NULL && t->attnum != NULL &&
+              t->table != NULL;
     if (!ok)
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
     if (ok && PQntuples(cat) == 0) {
@@ -274,9 +302,10 @@ static gc_write_target *find_target(gc_stmt *s)
         ok = false;
     }
     PGresult *owner_keys = ok ? owner_key_names(s, cat) : NULL;
-    ok = ok && match_columns(s, t, table, cat, owner_keys);
+    ok = ok && match_columns(s, t, table, origins, cat, owner_keys);
     PQclear(owner_keys);
     PQclear(cat);
+    PQclear(described);
     if (!ok) {
         gc_cursor_target_free(t);
         return NULL;

@@ -19,6 +19,7 @@ typedef struct gc_write_target {
     char **column;            /* owned; column i's quoted name in the table,
                                  NULL for a computed column */
     bool *key;                /* column i is part of the primary key */
+    int *attnum;              /* column i's number in the table (0: computed) */
     bool by_values;           /* no usable key: rows are found by all columns */
 } gc_write_target;
 

@@ -333,6 +333,39 @@ static SQLRETURN describe_show_global(gc_stmt *s)
     return SQL_SUCCESS;
 }
 
+/* The server's description of its prepared statement `name` on m (the
+ * caller's to PQclear); NULL with diagnostics. */
+static PGresult *describe_server_statement(gc_stmt *s, gc_session *m, const char *name)
+{
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_session_send_describe_prepared(m, name, &err)) {
+        gc_diag_add_error(&s->h.diag, &err);
+        return NULL;
+    }
+    PGresult *r = collect_command(m);
+    if (is_error_result(r)) {
+        if (r != NULL)
+            gc_stmt_add_member_error(s, m, r);
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+PGresult *gc_exec_describe_as_written(gc_stmt *s)
+{
+    gc_session *m = s->conn->session;
+    if (m == NULL || s->simple_query || s->txn.several) {
+        gc_diag_add(&s->h.diag, "HY000", 0, "the statement cannot be described on its own");
+        return NULL;
+    }
+    gc_session_end_streaming(&s->conn->session_owner);
+    if (ensure_server_statement(s, m, NULL, NULL) != SQL_SUCCESS)
+        return NULL;
+    return describe_server_statement(s, m, s->server.name);
+}
+
 SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
 {
     if (s->show_global)
@@ -354,19 +387,9 @@ SQLRETURN gc_exec_describe_prepared(gc_stmt *s)
                            : ensure_server_statement(s, m, NULL, NULL);
     if (rc != SQL_SUCCESS)
         return rc;
-    gc_error err;
-    gc_error_clear(&err);
-    if (!gc_session_send_describe_prepared(m, several ? "" : s->server.name, &err)) {
-        gc_diag_add_error(&s->h.diag, &err);
+    PGresult *r = describe_server_statement(s, m, several ? "" : s->server.name);
+    if (r == NULL)
         return SQL_ERROR;
-    }
-    PGresult *r = collect_command(m);
-    if (is_error_result(r)) {
-        if (r != NULL)
-            gc_stmt_add_member_error(s, m, r);
-        PQclear(r);
-        return SQL_ERROR;
-    }
     int n = PQnparams(r);
     Oid *types = n > 0 ? calloc((size_t)n, sizeof *types) : NULL;
     for (int i = 0; types != NULL && i < n; i++)

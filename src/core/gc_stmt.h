@@ -269,6 +269,11 @@ SQLRETURN gc_stmt_cancel(gc_stmt *s);
  * outside_transaction (the session holds no part of it). */
 SQLRETURN gc_stmt_exec_catalog(gc_stmt *s, const char *sql, int nparams,
                                const char *const *values, bool outside_transaction);
+/* The server's description (columns with the table and column each comes
+ * from) of s's text as written, prepared on the connection's current
+ * session: for a split read, whose rows came by a text of the driver's own
+ * (gc_span_split_read). The caller's to PQclear; NULL with diagnostics. */
+PGresult *gc_exec_describe_as_written(gc_stmt *s);
 /* Makes a client-built result the result set; the statement owns res. */
 SQLRETURN gc_stmt_set_local_result(gc_stmt *s, PGresult *res);
 /* Makes res the execution's answer as a command's: its tag's row count
