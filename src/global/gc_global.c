@@ -20,6 +20,7 @@
 #include "global/gc_session_pool.h"
 #include "global/gc_temp_tables.h"
 #include "global/gc_unanswered.h"
+#include "sql/gc_sql_statements.h"
 #include "util/gc_strbuf.h"
 
 /* What the session that read the topology learned in the same round trip:
@@ -619,6 +620,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
         return NULL;
     }
     g->pinned = -1;
+    g->temps_to_settle = -1;
     g->joined_now = -1;
     g->n_split_keys = -1;
     g->last_member = -1;
@@ -800,6 +802,55 @@ void gc_global_pin(gc_global *g, int i)
     }
 }
 
+/* The temporary tables the ended transaction of member i's session made
+ * or dropped: the session, idle again, says which exist (a ROLLBACK undid
+ * them), in one query. Without an answer they stay as registered. */
+static void settle_temp_tables(gc_global *g, int i)
+{
+    enum { MAX_ASKED = 32 };
+    gc_member *m = g->members[i];
+    const char *in_doubt[MAX_ASKED];
+    int n = gc_temp_tables_in_doubt(g->temps, gc_member_generation(m), in_doubt, MAX_ASKED);
+    if (n == 0 || !gc_member_is_open(m) || gc_member_busy(m) ||
+        gc_member_txn_status(m) != PQTRANS_IDLE)
+        return;
+    char names[MAX_ASKED][GC_TEMP_NAME_MAX];   /* settling moves the registry's entries */
+    gc_strbuf sql;
+    gc_strbuf_init(&sql);
+    gc_strbuf_append_str(&sql, "SELECT to_regclass(format('pg_temp.%I', n)) IS NOT NULL "
+                               "FROM unnest(ARRAY[");
+    for (int k = 0; k < n; k++) {
+        snprintf(names[k], sizeof names[k], "%s", in_doubt[k]);
+        char *literal = gc_sql_quote_literal(names[k], strlen(names[k]), NULL);
+        gc_strbuf_appendf(&sql, "%s%s", k > 0 ? ", " : "", literal != NULL ? literal : "''");
+        free(literal);
+    }
+    gc_strbuf_append_str(&sql, "]::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i");
+    char *text = gc_strbuf_take(&sql);
+    gc_error err;
+    gc_error_clear(&err);
+    PGresult *r = text != NULL ? gc_member_exec(m, text, &err) : NULL;
+    for (int k = 0; r != NULL && PQntuples(r) == n && k < n; k++) {
+        bool exists = PQgetvalue(r, k, 0)[0] == 't';
+        gc_temp_tables_settle(g->temps, names[k], exists);
+        if (!exists)
+            gc_trace_write(g->trace, GC_TRACE_INFO, "temporary table %s is not on %s after "
+                           "its transaction (rolled back): forgotten", names[k],
+                           g->topo.members[i].name);
+    }
+    PQclear(r);
+    free(text);
+}
+
+void gc_global_settle_temp_tables(gc_global *g)
+{
+    int i = g->temps_to_settle;
+    g->temps_to_settle = -1;
+    if (i < 0 || i == g->pinned)
+        return;
+    settle_temp_tables(g, i);
+}
+
 void gc_global_release_pin(gc_global *g)
 {
     /* A transaction that ends other than by gc_global_commit_spread (a
@@ -809,6 +860,12 @@ void gc_global_release_pin(gc_global *g)
     if (g->pinned >= 0) {
         gc_trace_write(g->trace, GC_TRACE_INFO, "transaction on %s ended: member released",
                        g->topo.members[g->pinned].name);
+        /* Released before its COMMIT or ROLLBACK is sent: its tables are
+         * asked about at the next statement. */
+        const char *in_doubt[1];
+        if (gc_temp_tables_in_doubt(g->temps, gc_member_generation(g->members[g->pinned]),
+                                    in_doubt, 1) > 0)
+            g->temps_to_settle = g->pinned;
         gc_temp_tables_transaction_ended(g->temps,
                                          gc_member_generation(g->members[g->pinned]));
     }

@@ -82,6 +82,10 @@ struct gc_global {
     gc_global_table_memo table_memo[GC_GLOBAL_TABLE_MEMO];
     int pinned;                    /* member of the open transaction, or -1:
                                       its coordinator when it spans groups */
+    int temps_to_settle;           /* member whose ended transaction made or
+                                      dropped temporary tables, asked at the
+                                      next statement (gc_global_statement_starts),
+                                      or -1 */
     int *joined;                   /* members of other groups the open
                                       transaction joined (gc_global_spread.c),
                                       n_joined of them; owned */
@@ -281,6 +285,9 @@ void gc_global_pin(gc_global *g, int i);
 /* Ends the pin (SQLEndTran, or the transaction ended in SQL); the ON
  * COMMIT DROP temporary tables of its session leave the registry. */
 void gc_global_release_pin(gc_global *g);
+/* Asks the member whose ended transaction made or dropped temporary tables
+ * which of them exist (temps_to_settle), when it is idle. */
+void gc_global_settle_temp_tables(gc_global *g);
 /* The autocommit statement that just failed is known not to have taken
  * effect (its transaction was resolved as not committed, see
  * gc_commit_resolve.h), or nothing of it ran: it may run again elsewhere.

@@ -146,6 +146,7 @@ void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation)
 
 void gc_global_statement_starts(gc_global *g)
 {
+    gc_global_settle_temp_tables(g);
     gc_global_set_rerun_safe(g, false);
     g->joined_now = -1;
     g->joined_writes_mark = g->n_joined_writes;

@@ -16,6 +16,8 @@ typedef struct temp_entry {
     char member[GC_TEMP_NAME_MAX];    /* for messages */
     unsigned long generation;         /* the session that holds it */
     bool drop_at_txn_end;             /* ON COMMIT DROP, its transaction open */
+    bool made_in_txn;                 /* created by the open transaction */
+    bool dropped_in_txn;              /* dropped by the open transaction */
 } temp_entry;
 
 struct gc_temp_tables {
@@ -354,6 +356,7 @@ static bool note_created(void *ctx, const temp_change *change)
     memcpy(e->member, n->member, len < sizeof e->member ? len : sizeof e->member - 1);
     e->generation = n->generation;
     e->drop_at_txn_end = change->on_commit_drop;
+    e->made_in_txn = n->in_transaction;
     return true;
 }
 
@@ -361,7 +364,12 @@ static bool note_dropped(void *ctx, const temp_change *change)
 {
     note_ctx *n = ctx;
     int i = find_entry(n->t, change->name);
-    if (i >= 0 && n->t->entries[i].generation == n->generation)
+    if (i < 0 || n->t->entries[i].generation != n->generation)
+        return true;
+    /* A ROLLBACK brings it back: its transaction's end settles it. */
+    if (n->in_transaction)
+        n->t->entries[i].dropped_in_txn = true;
+    else
         remove_entry(n->t, i);
     return true;
 }
@@ -377,11 +385,40 @@ bool gc_temp_tables_note(gc_temp_tables *t, const char *sql, size_t len, const c
     return n.ok;
 }
 
+int gc_temp_tables_in_doubt(const gc_temp_tables *t, unsigned long generation,
+                            const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < t->n && n < max; i++) {
+        const temp_entry *e = &t->entries[i];
+        if (e->generation == generation && !e->drop_at_txn_end &&
+            (e->made_in_txn || e->dropped_in_txn))
+            names[n++] = e->name;
+    }
+    return n;
+}
+
+void gc_temp_tables_settle(gc_temp_tables *t, const char *name, bool exists)
+{
+    int i = find_entry(t, name);
+    if (i < 0)
+        return;
+    if (!exists) {
+        remove_entry(t, i);
+        return;
+    }
+    t->entries[i].made_in_txn = t->entries[i].dropped_in_txn = false;
+}
+
 void gc_temp_tables_transaction_ended(gc_temp_tables *t, unsigned long generation)
 {
-    for (int i = t->n - 1; i >= 0; i--)
-        if (t->entries[i].generation == generation && t->entries[i].drop_at_txn_end)
+    for (int i = t->n - 1; i >= 0; i--) {
+        temp_entry *e = &t->entries[i];
+        if (e->generation != generation)
+            continue;
+        if (e->drop_at_txn_end)
             remove_entry(t, i);
+    }
 }
 
 void gc_temp_tables_forget(gc_temp_tables *t, const char *name)

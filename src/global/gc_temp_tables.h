@@ -66,8 +66,20 @@ bool gc_temp_sql_creates(const char *sql, size_t len, const char *name);
 bool gc_temp_tables_note(gc_temp_tables *t, const char *sql, size_t len, const char *member,
                          unsigned long generation, bool in_transaction);
 
+/* The tables of session `generation` whose existence its open
+ * transaction's end decides: created or dropped in it (a ROLLBACK undoes
+ * either). At most max names (the registry's strings) into names; their
+ * count. */
+int gc_temp_tables_in_doubt(const gc_temp_tables *t, unsigned long generation,
+                            const char **names, int max);
+
+/* The session, asked after its transaction ended, says whether the table
+ * `name` exists: kept, or forgotten. */
+void gc_temp_tables_settle(gc_temp_tables *t, const char *name, bool exists);
+
 /* The transaction of session `generation` ended (committed or rolled
- * back): its ON COMMIT DROP tables leave the registry. */
+ * back): its ON COMMIT DROP tables leave the registry; the others it
+ * created or dropped stay as registered, in doubt until settled. */
 void gc_temp_tables_transaction_ended(gc_temp_tables *t, unsigned long generation);
 
 /* Forgets the table `name` (its loss was reported). */

@@ -311,6 +311,33 @@ else:
     fail("tmpbegin outlived its connection")
 ok("after SQL BEGIN, CREATE TEMP TABLE ran on the pinned G2N1; gone with the connection")
 
+# 7b. A ROLLBACK undoes a CREATE TEMP TABLE and a DROP TABLE: the registry
+# follows what the session holds after it. Made on G1N1 and rolled back,
+# tmproll can be made again in a transaction pinned to G2N1 (before, 0A000
+# said it lived on G1N1); dropped there and rolled back, it is still G2N1's
+# and a transaction that names it first runs there.
+conn.rollback()
+cur.execute("CREATE TEMP TABLE tmproll (x int)")
+conn.rollback()
+ran_only_on("G1N1", "CREATE TEMP TABLE tmproll%", 1, "tmproll's first creation")
+if holders("tmproll") != []:
+    fail("tmproll outlived the rollback of its creation: %s" % holders("tmproll"))
+scalar(cur, "SELECT owner FROM accounts WHERE id = ?", KEY_G2)
+cur.execute("CREATE TEMP TABLE tmproll (x int)")
+cur.execute("INSERT INTO tmproll VALUES (1)")
+conn.commit()
+if holders("tmproll") != ["G2N1"] or calls("G2N1", "CREATE TEMP TABLE tmproll%") != 1:
+    fail("tmproll made again is held by %s, expected G2N1" % holders("tmproll"))
+ran_only_on("G2N1", "INSERT INTO tmproll VALUES%", 1, "insert into tmproll made again")
+cur.execute("DROP TABLE tmproll")
+conn.rollback()
+if scalar(cur, "SELECT count(*) AS droproll FROM tmproll") != 1:
+    fail("tmproll after its drop was rolled back")
+conn.commit()
+ran_only_on("G2N1", "SELECT count(*) AS droproll FROM tmproll", 1, "read after a rolled-back drop")
+ok("a rolled-back CREATE TEMP TABLE let the name be made on G2N1; a rolled-back DROP kept "
+   "it there (pg_class, pg_stat_statements)")
+
 # 8. Temporary views and sequences, and session functions, stay refused.
 expect_error(cur, "0A000", ["CREATE TEMP VIEW"], "CREATE TEMP VIEW tv AS SELECT 1")
 expect_error(cur, "0A000", ["CREATE TEMPORARY SEQUENCE"], "CREATE TEMPORARY SEQUENCE ts")

@@ -110,6 +110,37 @@ static void on_commit_drop_leaves_with_its_transaction(void **state)
     gc_temp_tables_destroy(t);
 }
 
+/* Tables a transaction created or dropped wait for its end to be settled
+ * by what the session holds: a ROLLBACK undoes both. */
+static void transaction_changes_are_settled_by_the_session(void **state)
+{
+    (void)state;
+    gc_temp_tables *t = gc_temp_tables_create();
+    note(t, "CREATE TEMP TABLE kept (a int)", "G1N1", 3, false);
+    note(t, "CREATE TEMP TABLE made (a int)", "G1N1", 3, true);
+    note(t, "DROP TABLE kept", "G1N1", 3, true);
+    note(t, "CREATE TEMP TABLE other (a int)", "G2N1", 4, true);
+    /* Dropped in the open transaction: still its member's until the end. */
+    assert_string_equal(member_for(t, "SELECT * FROM kept"), "G1N1");
+    const char *names[4];
+    assert_int_equal(gc_temp_tables_in_doubt(t, 3, names, 4), 2);
+    assert_int_equal(gc_temp_tables_in_doubt(t, 3, names, 1), 1);
+    gc_temp_tables_transaction_ended(t, 3);
+    assert_int_equal(gc_temp_tables_in_doubt(t, 3, names, 4), 2);   /* not settled yet */
+    /* Rolled back: the created one is gone, the dropped one is back. */
+    gc_temp_tables_settle(t, "made", false);
+    gc_temp_tables_settle(t, "kept", true);
+    assert_int_equal(gc_temp_tables_in_doubt(t, 3, names, 4), 0);
+    assert_string_equal(member_for(t, "SELECT * FROM made"), "");
+    assert_string_equal(member_for(t, "SELECT * FROM kept"), "G1N1");
+    assert_int_equal(gc_temp_tables_in_doubt(t, 4, names, 4), 1);
+    assert_string_equal(names[0], "other");
+    /* Dropped in autocommit: gone at once, nothing in doubt. */
+    note(t, "DROP TABLE kept", "G1N1", 3, false);
+    assert_string_equal(member_for(t, "SELECT * FROM kept"), "");
+    gc_temp_tables_destroy(t);
+}
+
 static void tables_of_two_sessions_conflict(void **state)
 {
     (void)state;
@@ -173,6 +204,7 @@ int main(void)
         cmocka_unit_test(creating_statements_are_recognised),
         cmocka_unit_test(registry_keeps_created_tables_until_dropped),
         cmocka_unit_test(on_commit_drop_leaves_with_its_transaction),
+        cmocka_unit_test(transaction_changes_are_settled_by_the_session),
         cmocka_unit_test(tables_of_two_sessions_conflict),
         cmocka_unit_test(ddl_on_temporary_tables_runs_on_one_member),
     };
