@@ -167,8 +167,18 @@ before = all_balances()
 cur.execute("DELETE FROM accounts WHERE balance > 0")
 conn.rollback()
 expect_all(before, "(d) after ROLLBACK")
+# After a TRUNCATE on every group, a SELECT of no table reads nothing the
+# transaction wrote: it runs (before, 0A000 / 90122 "would read table
+# (several)"), and a division by zero is the server's 22012.
+cur.execute("TRUNCATE accounts")
+if cur.execute("SELECT 2 + 2 AS no_table").fetchone()[0] != 4:
+    fail("(d) SELECT 2 + 2 after TRUNCATE")
+expect_error("(d) SELECT 1 / 0 after TRUNCATE", lambda: cur.execute("SELECT 1 / 0"), "22012")
+conn.rollback()
+expect_all(before, "(d) after the TRUNCATE's ROLLBACK")
 nothing_left("(d)")
-log("ok (d): in a transaction, committed on every group or rolled back on every group")
+log("ok (d): in a transaction, committed on every group or rolled back on every group; "
+    "a SELECT of no table runs after a TRUNCATE on every group")
 
 # ---- (e) failing inside a transaction ----
 keep = connect(APP)
