@@ -562,7 +562,9 @@ SQLRETURN gc_convert_param_from_c(SQLSMALLINT c_type, SQLSMALLINT sql_type,
     if (t.kind == T_UNKNOWN)
         return error(err, "HY004", "Invalid SQL data type");
     out->type_oid = gc_sqltype_to_pg_oid(sql_type);
-    out->type_uninferred = gc_sqltype_to_pg_oid_uninferred(sql_type);
+    /* Only a value left to the server has another type to fall back on. */
+    out->type_uninferred =
+        out->type_oid != 0 ? out->type_oid : gc_sqltype_to_pg_oid_uninferred(sql_type);
 
     if (octet_length == SQL_NULL_DATA)
         return SQL_SUCCESS;

@@ -368,8 +368,6 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
                        a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE ||
                        a->kind == GC_SQL_MERGE))
         return true;
-    if (reads_no_relation(a, req->sql))
-        return true;
     int pin_group = g->topo.members[g->pinned].group;
     const char *table = NULL;
     if (a->one_relation && g->map != NULL) {
@@ -387,6 +385,8 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         *split = true;
         return true;
     } else if (any_table_written(g)) {
+        if (reads_no_relation(a, req->sql))
+            return true;
         table = "(several)";
     } else {
         /* An INSERT ... SELECT's query runs on the pin; its target is
