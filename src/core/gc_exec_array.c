@@ -860,7 +860,7 @@ static void close_transaction_lanes(array_run *a)
     if (undo) {
         gc_trace_write(a->s->conn->trace, GC_TRACE_INFO, "a row of the array failed in a "
                        "transaction: every member went back to the array's savepoint");
-        gc_global_joined_writes_undone(a->s->conn->global, a->writes_mark);
+        gc_global_writes_undone(a->s->conn->global, a->writes_mark);
     }
 }
 
@@ -955,7 +955,7 @@ static bool start_per_member(array_run *a)
 {
     gc_conn *c = a->s->conn;
     a->in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0;
-    a->writes_mark = gc_global_joined_writes_mark(c->global);
+    a->writes_mark = gc_global_writes_mark(c->global);
     if (!a->in_transaction) {
         a->batch_size = autocommit_batch_size(a->s);
         a->marks = calloc(a->rows, 1);

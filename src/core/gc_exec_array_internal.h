@@ -15,6 +15,7 @@
 #include "core/gc_exec_array.h"
 #include "core/gc_param.h"
 #include "core/gc_stmt.h"
+#include "global/gc_global.h"
 
 /* What a row became. */
 typedef enum row_fate {
@@ -57,8 +58,8 @@ typedef struct gc_array_run {
     unsigned char *marks;    /* what the pipeline holds around each row of a batch
                                 (gc_exec_array.c); owned */
     bool in_transaction;     /* global connection in a transaction (two steps) */
-    int writes_mark;         /* ... its record of tables written elsewhere before
-                                the array (gc_global_joined_writes_mark) */
+    gc_writes_mark writes_mark; /* ... its record of tables written before the
+                                array (gc_global_writes_mark) */
     bool stopped;            /* a row failed before it was sent (conversion,
                                 routing): the rows after it were not run */
     SQLULEN stopped_at;      /* ... that row */

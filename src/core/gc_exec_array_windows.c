@@ -87,7 +87,7 @@ static void open_window_transaction(array_run *a)
     c->autocommit = false;
     a->in_transaction = true;
     a->batch_size = 0;
-    a->writes_mark = gc_global_joined_writes_mark(c->global);
+    a->writes_mark = gc_global_writes_mark(c->global);
 }
 
 /* Ends the window's transaction as SQLEndTran does (in two phases when it

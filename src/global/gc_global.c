@@ -624,6 +624,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
     g->joined_now = -1;
     g->n_split_keys = -1;
     g->last_member = -1;
+    gc_global_forget_joined_writes(g);    /* nothing written yet */
     g->trace = opt->trace;
     g->temps = gc_temp_tables_create();
     if (g->temps == NULL) {

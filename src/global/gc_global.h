@@ -475,12 +475,17 @@ void gc_global_commit_lost_member(gc_global *g, int i, unsigned long generation)
 /* A new execution begins (before routing): what was known of the last
  * send (whether it may run again) no longer holds. */
 void gc_global_statement_starts(gc_global *g);
-/* The open transaction's record of the tables it wrote on members other
- * than its pin (gc_global_stale_reads.c), as a mark to go back to: a
+/* The open transaction's record of the tables it wrote, on its pin and on
+ * its other members (gc_global_stale_reads.c), as a mark to go back to: a
  * statement, or a parameter array, that its rollback level undid takes
  * what it added out of the record. */
-int gc_global_joined_writes_mark(const gc_global *g);
-void gc_global_joined_writes_undone(gc_global *g, int mark);
+typedef struct gc_writes_mark {
+    int joined;                    /* entries of the other members' list */
+    int pin;                       /* entries of the pin's list */
+    int pin_any_depth;             /* the pin's "any table" (-1: not said) */
+} gc_writes_mark;
+gc_writes_mark gc_global_writes_mark(const gc_global *g);
+void gc_global_writes_undone(gc_global *g, gc_writes_mark mark);
 /* The statement failed on member i before anything of it ran (its
  * PREPARE): when the member broke under it, an autocommit statement may
  * run again elsewhere. */

@@ -124,17 +124,22 @@ struct gc_global {
                                       when it was written */
     } joined_writes[8];
     int n_joined_writes;
-    int joined_writes_mark;        /* n_joined_writes as the current
-                                      statement started */
     /* Names of the tables the open transaction wrote on its pin: a
      * statement it runs on another member (a write placed in another
      * group) reads them through postgres_fdw, which does not see those
-     * writes. Kept until the transaction ends (a savepoint rolled back
-     * leaves them: a needless refusal, never a stale read). Any table:
-     * more than fit, a write whose table is not known. */
-    char pin_writes[8][64];
+     * writes. A statement that failed and a savepoint rolled back to take
+     * theirs out, as the other members' list. Any table: more than fit, a
+     * write whose table is not known. */
+    struct gc_pin_write {
+        char table[64];
+        int depth;                 /* the application's savepoints in force
+                                      when it was written */
+    } pin_writes[8];
     int n_pin_writes;
-    bool pin_writes_any;
+    int pin_writes_any_depth;      /* any table since this many savepoints
+                                      were in force; -1: not said */
+    gc_writes_mark writes_mark;    /* the record as the current
+                                      statement started */
     bool statement_marked;         /* the autocommit statement routed last
                                       carries the statement mark
                                       (gc_global_statement_marked) */
@@ -226,7 +231,7 @@ void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group);
 void gc_global_forget_joined_writes(gc_global *g);
 /* ROLLBACK TO (rolled_back) or RELEASE left kept savepoints: the writes
  * made after the one gone back to leave the list. */
-void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back);
+void gc_global_writes_savepoints(gc_global *g, int kept, bool rolled_back);
 /* g->map is about to become `to`: the tables noted as written point into
  * it, found by name (a table it lacks, dropped or renamed, counts as any
  * table). */

@@ -88,7 +88,7 @@ gc_after_action gc_global_end_statement(gc_global *g, int i, bool failed, bool i
     /* Gone back to its savepoint, the statement wrote nothing. */
     if (failed && i >= 0 && gc_member_is_open(g->members[i]) &&
         gc_member_txn_status(g->members[i]) == PQTRANS_INTRANS)
-        gc_global_joined_writes_undone(g, g->joined_writes_mark);
+        gc_global_writes_undone(g, g->writes_mark);
     gc_member *m = i >= 0 ? g->members[i] : NULL;
     gc_statement_facts f = {
         .failed = failed,
@@ -149,7 +149,7 @@ void gc_global_statement_starts(gc_global *g)
     gc_global_settle_temp_tables(g);
     gc_global_set_rerun_safe(g, false);
     g->joined_now = -1;
-    g->joined_writes_mark = g->n_joined_writes;
+    g->writes_mark = gc_global_writes_mark(g);
 }
 
 void gc_global_failed_before_running(gc_global *g, int i)

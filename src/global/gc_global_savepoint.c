@@ -230,7 +230,7 @@ static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool
     if (k >= 0) {
         keep_first(sp, keep_named ? k + 1 : k);
         gc_global_txn_settings_savepoints(g, sp->n, keep_named);
-        gc_global_joined_writes_savepoints(g, sp->n, keep_named);
+        gc_global_writes_savepoints(g, sp->n, keep_named);
     }
     return true;
 }

@@ -22,29 +22,28 @@
 void gc_global_forget_joined_writes(gc_global *g)
 {
     g->n_joined_writes = 0;
-    g->joined_writes_mark = 0;
     g->n_pin_writes = 0;
-    g->pin_writes_any = false;
+    g->pin_writes_any_depth = -1;
+    g->writes_mark = gc_global_writes_mark(g);
 }
 
 /* Notes the table `name` written on the pin (NULL: a table not known). */
 static void note_pin_table(gc_global *g, const char *name)
 {
-    if (g->pin_writes_any)
+    int depth = g->savepoints.n;
+    if (g->pin_writes_any_depth >= 0 && g->pin_writes_any_depth <= depth)
         return;
     int cap = (int)(sizeof g->pin_writes / sizeof g->pin_writes[0]);
-    if (name == NULL || strlen(name) >= sizeof g->pin_writes[0]) {
-        g->pin_writes_any = true;
+    if (name == NULL || strlen(name) >= sizeof g->pin_writes[0].table || g->n_pin_writes == cap) {
+        g->pin_writes_any_depth = depth;
         return;
     }
     for (int k = 0; k < g->n_pin_writes; k++)
-        if (strcmp(g->pin_writes[k], name) == 0)
+        if (strcmp(g->pin_writes[k].table, name) == 0 && g->pin_writes[k].depth <= depth)
             return;
-    if (g->n_pin_writes == cap) {
-        g->pin_writes_any = true;
-        return;
-    }
-    strcpy(g->pin_writes[g->n_pin_writes++], name);
+    struct gc_pin_write *w = &g->pin_writes[g->n_pin_writes++];
+    strcpy(w->table, name);
+    w->depth = depth;
 }
 
 void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
@@ -128,34 +127,54 @@ void gc_global_note_locked_table(gc_global *g, const char *name, int coordinator
     }
 }
 
-int gc_global_joined_writes_mark(const gc_global *g)
+gc_writes_mark gc_global_writes_mark(const gc_global *g)
 {
-    return g->n_joined_writes;
+    return (gc_writes_mark){ g->n_joined_writes, g->n_pin_writes, g->pin_writes_any_depth };
 }
 
-void gc_global_joined_writes_undone(gc_global *g, int mark)
+void gc_global_writes_undone(gc_global *g, gc_writes_mark mark)
 {
-    if (mark >= 0 && mark < g->n_joined_writes) {
-        gc_trace_write(g->trace, GC_TRACE_DEBUG, "the writes of the rolled-back statement "
-                       "leave the transaction's list of tables written elsewhere");
-        g->n_joined_writes = mark;
-    }
+    if (mark.joined >= g->n_joined_writes && mark.pin >= g->n_pin_writes &&
+        mark.pin_any_depth == g->pin_writes_any_depth)
+        return;
+    gc_trace_write(g->trace, GC_TRACE_DEBUG, "the writes of the rolled-back statement "
+                   "leave the transaction's record of tables written");
+    if (mark.joined >= 0 && mark.joined < g->n_joined_writes)
+        g->n_joined_writes = mark.joined;
+    if (mark.pin >= 0 && mark.pin < g->n_pin_writes)
+        g->n_pin_writes = mark.pin;
+    g->pin_writes_any_depth = mark.pin_any_depth;
 }
 
-void gc_global_joined_writes_savepoints(gc_global *g, int kept, bool rolled_back)
+/* The depth a write noted at `depth` has once the savepoints above `kept`
+ * are released or rolled back to; -1: the write is undone. */
+static int depth_after_savepoints(int depth, int kept, bool rolled_back)
+{
+    if (depth < 0 || (depth >= kept && rolled_back))
+        return -1;    /* written after the savepoint gone back to */
+    return depth > kept ? kept : depth;
+}
+
+void gc_global_writes_savepoints(gc_global *g, int kept, bool rolled_back)
 {
     int n = 0;
     for (int k = 0; k < g->n_joined_writes; k++) {
         struct gc_joined_write w = g->joined_writes[k];
-        if (w.depth >= kept && rolled_back)
-            continue;    /* written after the savepoint gone back to */
-        if (w.depth > kept)
-            w.depth = kept;
-        g->joined_writes[n++] = w;
+        w.depth = depth_after_savepoints(w.depth, kept, rolled_back);
+        if (w.depth >= 0)
+            g->joined_writes[n++] = w;
     }
     g->n_joined_writes = n;
-    if (g->joined_writes_mark > n)
-        g->joined_writes_mark = n;
+    n = 0;
+    for (int k = 0; k < g->n_pin_writes; k++) {
+        struct gc_pin_write w = g->pin_writes[k];
+        w.depth = depth_after_savepoints(w.depth, kept, rolled_back);
+        if (w.depth >= 0)
+            g->pin_writes[n++] = w;
+    }
+    g->n_pin_writes = n;
+    g->pin_writes_any_depth = depth_after_savepoints(g->pin_writes_any_depth, kept, rolled_back);
+    g->writes_mark = gc_global_writes_mark(g);
 }
 
 void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to)
@@ -181,7 +200,7 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
 
 bool gc_global_pin_wrote(const gc_global *g)
 {
-    return g->n_pin_writes > 0 || g->pin_writes_any;
+    return g->n_pin_writes > 0 || g->pin_writes_any_depth >= 0;
 }
 
 /* Whether the transaction wrote anything on its pin or its other members. */
@@ -206,8 +225,8 @@ static const char *written_outside(const gc_global *g, const char *name, int gro
 {
     if (group != g->topo.members[g->pinned].group)
         for (int k = 0; k < g->n_pin_writes; k++)
-            if (strcmp(g->pin_writes[k], name) == 0)
-                return g->pin_writes[k];
+            if (strcmp(g->pin_writes[k].table, name) == 0)
+                return g->pin_writes[k].table;
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
         if (w->table != NULL && w->group != group &&
@@ -220,7 +239,7 @@ static const char *written_outside(const gc_global *g, const char *name, int gro
 /* Whether the transaction wrote tables it does not name outside group. */
 static bool any_written_outside(const gc_global *g, int group)
 {
-    if (g->pin_writes_any && group != g->topo.members[g->pinned].group)
+    if (g->pin_writes_any_depth >= 0 && group != g->topo.members[g->pinned].group)
         return true;
     for (int k = 0; k < g->n_joined_writes; k++)
         if (g->joined_writes[k].table == NULL && g->joined_writes[k].group != group)

@@ -60,7 +60,13 @@ statement ran nowhere) and the balances on the owners.
     sent (before, it silently missed those writes); the transaction goes
     on, and commits. One reading a table it did not write (orders) runs, and
     so does the transfer's keyed UPDATE of B on G2's member after the
-    pin's write of A."""
+    pin's write of A.
+(h) The pin's writes that were undone leave the record too, so such a
+    write on G3 reading orders runs again: after a write of orders on the
+    pin G1 that failed (22012), and after one undone by ROLLBACK TO
+    SAVEPOINT (before, both were refused with 0A000 / 90122 although the
+    transaction had written nothing of orders); one kept by RELEASE
+    SAVEPOINT is still refused."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -303,7 +309,35 @@ if calls(P["G2"], "UPDATE accounts SET balance = balance + %") != 1:
 conn.commit()
 if (balance("G1", A), balance("G2", B)) != (80, 121):
     fail(f"(g) after COMMIT A and B hold {balance('G1', A)} and {balance('G2', B)}")
-conn.close()
 log("(g) a write on another member than the pin reading the transaction's writes elsewhere "
     "is refused; others run")
+
+# (h)
+READS_ORDERS = "UPDATE rates SET v = (SELECT count(*) FROM orders) WHERE k = 'own'"
+
+
+def reads_orders_on_g3(what):
+    reset_statements()
+    cur.execute(READS_ORDERS)
+    if calls(P["G3"], "UPDATE rates SET v = (SELECT count(*) FROM orders)%") != 1:
+        fail(f"{what}: the UPDATE of rates did not run on G3's member")
+
+
+cur.execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", A)
+expect_error("(h) a failing UPDATE of orders on the pin",
+             lambda: cur.execute("UPDATE orders SET item = item || 1 / ? WHERE id = ?", 0, A),
+             "22012")
+reads_orders_on_g3("(h) after the pin's failed write of orders")
+cur.execute("SAVEPOINT before_orders")
+cur.execute("INSERT INTO orders (id, item) VALUES (?, 'h')", A)
+cur.execute("ROLLBACK TO SAVEPOINT before_orders")
+reads_orders_on_g3("(h) after the pin's write of orders was rolled back to its savepoint")
+cur.execute("SAVEPOINT kept_orders")
+cur.execute("INSERT INTO orders (id, item) VALUES (?, 'h')", A)
+cur.execute("RELEASE SAVEPOINT kept_orders")
+reset_statements()
+refused("(h) a write on G3 reading orders the pin wrote", READS_ORDERS)
+conn.rollback()
+conn.close()
+log("(h) the pin's failed or rolled-back writes no longer refuse writes elsewhere reading them")
 log("a transaction across groups reads its own writes, or is told it cannot")
