@@ -260,12 +260,12 @@ void gc_ddl_append_names_array(struct gc_strbuf *sb, const char *sql, const gc_d
 /* In the open transaction, before plan's ALTER TABLE or DROP runs: false
  * with err (55006, nothing run) when a member of the transaction read one
  * of the tables it names through postgres_fdw, whose lock on the table's
- * group the DDL would wait for until the transaction ends. */
-bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
-                               gc_error *err);
+ * group the DDL would wait for until the transaction ends (a session on
+ * one of the groups' primaries, primaries[k], n of them, holds one). */
+bool gc_ddl_check_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                               const char *sql, const gc_ddl_plan *plan, gc_error *err);
 /* The same for plan's DROP INDEX, whose table is asked of the groups'
- * primaries (primaries[k], n of them; the index is where its table is a
- * plain table). */
+ * primaries (the index is where its table is a plain table). */
 bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, int n,
                                      const gc_ddl_plan *plan, gc_error *err);
 

@@ -18,79 +18,124 @@
 #include "global/gc_ddl.h"
 #include "util/gc_strbuf.h"
 
-/* The foreign tables among the names (and their partitions) that this
- * session locked by reading or writing them: a scan's or a write's lock,
- * not DDL's own on the twin. */
-#define Q_HEAD "SELECT pg_catalog.string_agg(DISTINCT c.relname, ', ') FROM pg_catalog.unnest(ARRAY["
-#define Q_TAIL                                                                 \
+/* The tables named (with their partitions) a member of the transaction
+ * locked by reading or writing them through their foreign tables: a
+ * scan's or a write's lock, not DDL's own on the twin. */
+#define Q_NAMES "SELECT pg_catalog.string_agg(DISTINCT c.relname, ', ') FROM pg_catalog.unnest(ARRAY["
+#define Q_TREE                                                                 \
     "]::text[]) AS r(name)"                                                  \
     " CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(r.name) AS relid"     \
     "  UNION SELECT p.relid FROM"                                             \
-    "  pg_catalog.pg_partition_tree(pg_catalog.to_regclass(r.name)) p) t"     \
+    "  pg_catalog.pg_partition_tree(pg_catalog.to_regclass(r.name)) p) t"
+#define Q_MEMBER_LOCKS                                                         \
+    Q_TREE                                                                   \
     " JOIN pg_catalog.pg_class c ON c.oid = t.relid AND c.relkind = 'f'"     \
     " JOIN pg_catalog.pg_locks l ON l.locktype = 'relation' AND l.relation = t.relid" \
     "  AND l.pid = pg_catalog.pg_backend_pid()"                              \
     "  AND l.mode IN ('AccessShareLock', 'RowShareLock', 'RowExclusiveLock')"
+/* ... and on a group's primary, whether another session (postgres_fdw's,
+ * reading for a member) holds a lock on the tables themselves. A member's
+ * lock on its foreign table alone proves no read: parsing a CREATE VIEW
+ * or describing a statement takes it without reaching the other group. */
+#define Q_OWNER_LOCKS                                                          \
+    Q_TREE                                                                   \
+    " JOIN pg_catalog.pg_class c ON c.oid = t.relid AND c.relkind IN ('r', 'p')" \
+    " JOIN pg_catalog.pg_locks l ON l.locktype = 'relation' AND l.relation = t.relid" \
+    "  AND l.granted AND l.pid <> pg_catalog.pg_backend_pid()"
 
-/* The query for the names plan's DDL locks exclusively (or for `table`
- * when it is not NULL), or NULL when it names none (or memory ran out:
- * then nothing is checked). Caller frees. */
-static char *locked_reads_query(const char *sql, const gc_ddl_plan *plan, const char *table)
+/* The query (tail Q_MEMBER_LOCKS or Q_OWNER_LOCKS) for the names plan's
+ * DDL locks exclusively (or for `table` when it is not NULL), or NULL
+ * when it names none (or memory ran out: then nothing is checked).
+ * Caller frees. */
+static char *locked_query(const char *sql, const gc_ddl_plan *plan, const char *table,
+                          const char *tail)
 {
     if (table == NULL && plan->n_drop == 0 &&
         !(plan->locks_out_remote_reads && plan->target_as_written[0]))
         return NULL;
     gc_strbuf q;
     gc_strbuf_init(&q);
-    gc_strbuf_append_str(&q, Q_HEAD);
+    gc_strbuf_append_str(&q, Q_NAMES);
     if (table != NULL)
         gc_ddl_append_literal(&q, table);
     else if (plan->n_drop > 0)
         gc_ddl_append_names_array(&q, sql, plan->drop_names, plan->n_drop);
     else
         gc_ddl_append_literal(&q, plan->target_as_written);
-    gc_strbuf_append_str(&q, Q_TAIL);
+    gc_strbuf_append_str(&q, tail);
     return gc_strbuf_take(&q);
 }
 
-/* False with err (55006) when a member of the open transaction answers q
- * (locked_reads_query) with the tables it read through postgres_fdw. */
-static bool no_member_read(gc_global *g, const char *q, gc_error *err)
+/* The tables a session answers q with (a malloc'd list), or NULL: none,
+ * or *failed with err. */
+static char *tables_answered(gc_member *m, const char *q, bool *failed, gc_error *err)
 {
-    const gc_topology *t = gc_global_topology(g);
-    bool ok = true;
-    for (int gi = 0; ok && gi < t->n_groups; gi++) {
-        int i = gc_global_transaction_member_of_group(g, gi);
-        if (i < 0)
-            continue;
-        PGresult *r = gc_member_exec(gc_global_member(g, i), q, err);
-        if (r == NULL)
-            return false;
-        if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-            gc_error_set(err, "55006", 0, "the transaction read %s through postgres_fdw on "
-                         "member %s (group %s), whose session on the table's own group holds "
-                         "that read's lock until the transaction ends: this DDL would wait "
-                         "for it for ever, so it was not run. Commit or roll back first, or "
-                         "read and change the table in separate transactions",
-                         PQgetvalue(r, 0, 0), t->members[i].name, t->groups[gi].name);
-            ok = false;
-        }
-        PQclear(r);
-    }
-    return ok;
+    PGresult *r = gc_member_exec(m, q, err);
+    *failed = r == NULL;
+    char *names = r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)
+                      ? strdup(PQgetvalue(r, 0, 0)) : NULL;
+    PQclear(r);
+    return names;
 }
 
-bool gc_ddl_check_remote_reads(gc_global *g, const char *sql, const gc_ddl_plan *plan,
-                               gc_error *err)
+/* Whether another session holds a lock on the tables on one of the
+ * groups' primaries (*failed with err when one could not be asked). */
+static bool locked_on_a_primary(gc_member *const *primaries, int n, const char *q,
+                                bool *failed, gc_error *err)
+{
+    for (int k = 0; k < n && !*failed; k++) {
+        char *names = tables_answered(primaries[k], q, failed, err);
+        free(names);
+        if (names != NULL)
+            return true;
+    }
+    return false;
+}
+
+/* False with err (55006) when a member of the open transaction read one
+ * of the tables the plan names (or `table`) through postgres_fdw: its
+ * foreign table is locked by a scan there, and a session on one of the
+ * groups' primaries holds a lock on the table, which the DDL would wait
+ * for until the transaction ends. */
+static bool no_member_read(gc_global *g, gc_member *const *primaries, int n, const char *sql,
+                           const gc_ddl_plan *plan, const char *table, gc_error *err)
+{
+    char *q = locked_query(sql, plan, table, Q_MEMBER_LOCKS);
+    if (q == NULL)
+        return true;
+    const gc_topology *t = gc_global_topology(g);
+    bool failed = false;
+    char *names = NULL;
+    int reader = -1;
+    for (int gi = 0; gi < t->n_groups && names == NULL && !failed; gi++) {
+        int i = gc_global_transaction_member_of_group(g, gi);
+        if (i >= 0 && (names = tables_answered(gc_global_member(g, i), q, &failed, err)) != NULL)
+            reader = i;
+    }
+    free(q);
+    if (names == NULL)
+        return !failed;
+    bool read = false;
+    if ((q = locked_query(sql, plan, table, Q_OWNER_LOCKS)) != NULL)
+        read = locked_on_a_primary(primaries, n, q, &failed, err);
+    free(q);
+    if (read)
+        gc_error_set(err, "55006", 0, "the transaction read %s through postgres_fdw on "
+                     "member %s (group %s), whose session on the table's own group holds "
+                     "that read's lock until the transaction ends: this DDL would wait "
+                     "for it for ever, so it was not run. Commit or roll back first, or "
+                     "read and change the table in separate transactions", names,
+                     t->members[reader].name, t->groups[t->members[reader].group].name);
+    free(names);
+    return !read && !failed;
+}
+
+bool gc_ddl_check_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                               const char *sql, const gc_ddl_plan *plan, gc_error *err)
 {
     if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
         return true;
-    char *q = locked_reads_query(sql, plan, NULL);
-    if (q == NULL)
-        return true;
-    bool ok = no_member_read(g, q, err);
-    free(q);
-    return ok;
+    return no_member_read(g, primaries, n, sql, plan, NULL, err);
 }
 
 /* The table of the index named as written, as the group's primary m knows
@@ -123,9 +168,7 @@ bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, 
             return false;
         if (table == NULL)
             continue;
-        char *q = locked_reads_query(NULL, plan, table);
-        bool ok = q == NULL || no_member_read(g, q, err);
-        free(q);
+        bool ok = no_member_read(g, primaries, n, NULL, plan, table, err);
         free(table);
         return ok;
     }

@@ -1056,8 +1056,6 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
             return false;
         }
         coordinator_group = t->members[pin].group;
-        if (!gc_ddl_check_remote_reads(g, sql, plan, err))
-            return false;
     } else if ((coordinator_group = policy_group(g, err)) < 0) {
         return false;
     }
@@ -1069,7 +1067,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         gc_member *primaries[n > 0 ? n : 1];
         int group_of[n > 0 ? n : 1];
         places_of(t, groups, n, primaries, group_of);
-        if (!gc_ddl_check_index_remote_reads(g, primaries, n, plan, err))
+        if (!gc_ddl_check_remote_reads(g, primaries, n, sql, plan, err) ||
+            !gc_ddl_check_index_remote_reads(g, primaries, n, plan, err))
             return false;
     }
     bool taken;

@@ -454,6 +454,14 @@ for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade"; do
 done
 [ "$(app_calls "$(primary_of "$other")" 'ALTER TABLE remade')" = 0 ] \
     || fail "a refused ALTER TABLE of remade ran on its owner $other"
+# A view over remade made in the transaction locks its foreign table on
+# $owner's member as a read would, but reads nothing of $other (no
+# postgres_fdw session holds remade there): the ALTER runs (before, 55006).
+out=$(txn "$owner" rollback "SELECT 1" "CREATE VIEW remade_view AS SELECT id, v FROM remade" \
+      "ALTER TABLE remade ADD COLUMN z int" "SELECT count(*) FROM pg_attribute WHERE attrelid = 'remade'::regclass AND attname = 'z'")
+case $(echo "$out" | tr '\n' ' ') in *error*) fail "ALTER TABLE of remade after a CREATE VIEW over it, in a transaction on $owner: $out" ;;
+    *"row 1 rollback ") ;;
+    *) fail "ALTER TABLE of remade after a CREATE VIEW over it, in a transaction on $owner: $out" ;; esac
 out=$(txn "$owner" commit "SELECT 1" "SELECT count(*) FROM notes" "SELECT count(*) FROM accounts" \
       "ALTER TABLE remade ADD COLUMN z int")
 case $(echo "$out" | tr '\n' ' ') in *"ok -1 commit ") ;;
