@@ -17,7 +17,6 @@
 
 #include "global/gc_global_internal.h"
 #include "sql/gc_sql_lexer.h"
-#include "sql/gc_sql_table_refs.h"
 
 void gc_global_forget_joined_writes(gc_global *g)
 {
@@ -247,25 +246,25 @@ static bool any_written_outside(const gc_global *g, int group)
     return false;
 }
 
-/* Whether the token at offset is inside one of refs (a table the text
- * reads in a FROM list or JOIN). */
-static bool inside_ref(const gc_sql_table_ref *refs, int n, size_t offset)
+/* Whether the name token just read by lx qualifies a column
+ * (`accounts.id`): a dot follows it. A table named in a FROM list, a JOIN or USING is followed by
+ * an alias, a keyword or punctuation other than a dot. */
+static bool qualifies_column(const gc_sql_lexer *lx)
 {
-    for (int k = 0; k < n; k++)
-        if (offset >= refs[k].offset && offset < refs[k].offset + refs[k].length)
-            return true;
-    return false;
+    gc_sql_lexer ahead = *lx;
+    gc_sql_token next;
+    return gc_sql_lexer_next_code(&ahead, &next) && gc_sql_token_is_punct(&ahead, &next, '.');
 }
 
 /* The first table written outside group (written_outside) whose name the
  * text (len bytes) holds as an identifier, qualified or not (over-cautiously
  * also where it names something else); NULL when none. With a target
- * (a statement run where its keys placed its rows), the target's own name
- * and the bytes naming it as the target are passed over, unless one of
- * refs (the FROM lists and JOINs) reads it again. */
+ * (a statement run where its keys placed its rows), the bytes naming it as
+ * the target are passed over, and its own name elsewhere counts only
+ * where it does not qualify a column (`WHERE accounts.id = ?`): a FROM
+ * list, a JOIN, USING or a subquery naming it reads it again. */
 static const char *named_written_outside(const gc_global *g, const char *sql, size_t len,
-                                         int group, const gc_analysis *target,
-                                         const gc_sql_table_ref *refs, int n_refs)
+                                         int group, const gc_analysis *target)
 {
     size_t skip_at = target != NULL ? target->target_offset : 0;
     size_t skip_end = target != NULL ? skip_at + target->target_length : 0;
@@ -279,33 +278,54 @@ static const char *named_written_outside(const gc_global *g, const char *sql, si
         size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
         const char *written = n > 0 && n < sizeof name ? written_outside(g, name, group) : NULL;
         bool own = target != NULL && target->table != NULL && strcmp(name, target->table) == 0;
-        if (written != NULL && (!own || inside_ref(refs, n_refs, tok.offset)))
+        if (written != NULL && (!own || !qualifies_column(&lx)))
             return written;
     }
     return NULL;
 }
 
+/* Whether the write a (text sql) reads tables besides its target: a FROM,
+ * JOIN, USING or TABLE outside the target's name (an UPDATE's FROM list, a
+ * DELETE's USING, a subquery, a WITH query), other than a DELETE's own
+ * FROM before its target. */
+static bool reads_besides_target(const gc_analysis *a, const char *sql, size_t len)
+{
+    if (a->target_length == 0)
+        return true;
+    size_t target_end = a->target_offset + a->target_length;
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, len);
+    gc_sql_token tok;
+    while (gc_sql_lexer_next_code(&lx, &tok)) {
+        if (tok.offset >= a->target_offset && tok.offset < target_end)
+            continue;
+        if (gc_sql_token_is_keyword(&lx, &tok, "FROM")) {
+            gc_sql_lexer ahead = lx;
+            gc_sql_token next;
+            if (gc_sql_lexer_next_code(&ahead, &next) && next.offset == a->target_offset)
+                continue;    /* DELETE FROM target */
+            return true;
+        }
+        if (gc_sql_token_is_keyword(&lx, &tok, "JOIN") ||
+            gc_sql_token_is_keyword(&lx, &tok, "USING") ||
+            gc_sql_token_is_keyword(&lx, &tok, "TABLE"))
+            return true;
+    }
+    return false;
+}
+
 /* The first table the write a (text sql) reads, other than the rows of
  * its target that its keys placed, which the transaction wrote outside
  * group: a name anywhere (over-cautiously, as a column too), its target
- * only where a FROM list or JOIN reads it. "(several)" when tables it
- * does not name count; NULL when none. */
+ * only where it reads it again. "(several)" when tables it does not name
+ * count; NULL when none. */
 static const char *read_written_outside(const gc_global *g, const gc_analysis *a,
                                         const char *sql, int group)
 {
     size_t len = strlen(sql);
-    gc_sql_table_ref refs[16];
-    int n_refs = gc_sql_table_refs(sql, len, refs, 16);
-    if (n_refs < 0 || n_refs > 16)
+    if (any_written_outside(g, group) && reads_besides_target(a, sql, len))
         return "(several)";
-    size_t target_end = a->target_offset + a->target_length;
-    bool reads_others = false;
-    for (int k = 0; k < n_refs; k++)
-        reads_others |= a->target_length == 0 || refs[k].offset < a->target_offset ||
-                        refs[k].offset >= target_end;
-    if (reads_others && any_written_outside(g, group))
-        return "(several)";
-    return named_written_outside(g, sql, len, group, a, refs, n_refs);
+    return named_written_outside(g, sql, len, group, a);
 }
 
 bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
@@ -407,14 +427,20 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         if (reads_no_relation(a, req->sql))
             return true;
         table = "(several)";
+    } else if (a->kind != GC_SQL_SELECT && a->query_length == 0 && owner == pin_group &&
+               all_in && req->sql != NULL) {
+        /* A write whose keys placed its rows in the pin's group changes
+         * them there: only what else it reads counts. */
+        table = read_written_outside(g, a, req->sql, pin_group);
+        if (table == NULL)
+            return true;
     } else {
         /* An INSERT ... SELECT's query runs on the pin; its target is
          * written where each row belongs. */
         const char *sql = req->sql != NULL ? req->sql : "";
         bool query = a->kind == GC_SQL_INSERT && a->query_length > 0;
         table = named_written_outside(g, query ? sql + a->query_offset : sql,
-                                      query ? a->query_length : strlen(sql), pin_group, NULL,
-                                      NULL, 0);
+                                      query ? a->query_length : strlen(sql), pin_group, NULL);
         if (table == NULL)
             return true;
     }

@@ -66,7 +66,17 @@ statement ran nowhere) and the balances on the owners.
     pin G1 that failed (22012), and after one undone by ROLLBACK TO
     SAVEPOINT (before, both were refused with 0A000 / 90122 although the
     transaction had written nothing of orders); one kept by RELEASE
-    SAVEPOINT is still refused."""
+    SAVEPOINT is still refused.
+(i) A write whose key is in the pin's group reads the other tables it
+    names: after the transfer (accounts written on G1 and G2), an UPDATE
+    of A with a FROM list of rates (G3's, not written) runs on the pin and
+    adds rates' value (before, 0A000 / 90122 because accounts, its own
+    target, was written on G2); one whose FROM list reads accounts again
+    (B's row, written on G2) is refused, nothing sent. So are an UPDATE
+    of B on G2's member with a FROM list, and a DELETE of B with USING,
+    that read A's row of accounts (written on the pin) through
+    postgres_fdw: before, they ran and missed that write (B took A's
+    balance from before the transaction; the DELETE deleted nothing)."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -338,6 +348,32 @@ cur.execute("RELEASE SAVEPOINT kept_orders")
 reset_statements()
 refused("(h) a write on G3 reading orders the pin wrote", READS_ORDERS)
 conn.rollback()
-conn.close()
 log("(h) the pin's failed or rolled-back writes no longer refuse writes elsewhere reading them")
+
+# (i)
+RATE = read("SELECT v FROM rates WHERE k = 'own'")[0][0]
+conn.rollback()
+transfer()
+A_NOW = read("SELECT balance FROM accounts WHERE id = ?", A)[0][0]
+reset_statements()
+cur.execute("UPDATE accounts a SET balance = a.balance + r.v FROM rates r "
+            "WHERE r.k = 'own' AND a.id = ?", A)
+if calls(P["G1"], "UPDATE accounts a SET balance = a.balance + r.v%") != 1:
+    fail("(i) the keyed UPDATE of A reading rates did not run on the pin G1")
+if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != A_NOW + RATE:
+    fail(f"(i) A holds {read('SELECT balance FROM accounts WHERE id = ?', A)[0][0]}, "
+         f"expected {A_NOW + RATE}")
+reset_statements()
+refused("(i) a keyed UPDATE of A reading B's row written on G2",
+        "UPDATE accounts a SET balance = b.balance FROM accounts b WHERE b.id = ? AND a.id = ?",
+        B, A)
+refused("(i) a keyed UPDATE of B on G2 reading A's row written on the pin",
+        "UPDATE accounts a SET balance = b.balance FROM accounts b "
+        "WHERE b.id = a.id + ? AND a.id = ?", A - B, B)
+refused("(i) a keyed DELETE of B on G2 reading A's row written on the pin",
+        "DELETE FROM accounts a USING accounts b WHERE b.id = a.id + ? AND b.balance < 1000 "
+        "AND a.id = ?", A - B, B)
+conn.rollback()
+conn.close()
+log("(i) a write keyed to the pin's group reads the other tables it names, its own only when written")
 log("a transaction across groups reads its own writes, or is told it cannot")
