@@ -264,6 +264,11 @@ void gc_ddl_append_names_array(struct gc_strbuf *sb, const char *sql, const gc_d
  * one of the groups' primaries, primaries[k], n of them, holds one). */
 bool gc_ddl_check_remote_reads(gc_global *g, gc_member *const *primaries, int n,
                                const char *sql, const gc_ddl_plan *plan, gc_error *err);
+/* The same for the tables a statement names in sql at names[k] (a
+ * TRUNCATE's, which locks them as ALTER TABLE does). */
+bool gc_ddl_check_names_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                                     const char *sql, const gc_ddl_span *names, int n_names,
+                                     gc_error *err);
 /* The same for plan's DROP INDEX, whose table is asked of the groups'
  * primaries (the index is where its table is a plain table). */
 bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, int n,

@@ -43,25 +43,42 @@
     " JOIN pg_catalog.pg_locks l ON l.locktype = 'relation' AND l.relation = t.relid" \
     "  AND l.granted AND l.pid <> pg_catalog.pg_backend_pid()"
 
-/* The query (tail Q_MEMBER_LOCKS or Q_OWNER_LOCKS) for the names plan's
- * DDL locks exclusively (or for `table` when it is not NULL), or NULL
- * when it names none (or memory ran out: then nothing is checked).
- * Caller frees. */
-static char *locked_query(const char *sql, const gc_ddl_plan *plan, const char *table,
-                          const char *tail)
+/* The tables a statement locks exclusively: the names written in its
+ * text at spans, or one name as a literal. */
+typedef struct locked_names {
+    const char *sql;
+    const gc_ddl_span *spans;
+    int n_spans;
+    const char *literal;
+} locked_names;
+
+/* The names plan's DDL locks exclusively (or `table` when it is not
+ * NULL); none when it locks none. */
+static locked_names names_of_plan(const char *sql, const gc_ddl_plan *plan, const char *table)
 {
-    if (table == NULL && plan->n_drop == 0 &&
-        !(plan->locks_out_remote_reads && plan->target_as_written[0]))
+    if (table != NULL)
+        return (locked_names){ .literal = table };
+    if (plan->n_drop > 0)
+        return (locked_names){ .sql = sql, .spans = plan->drop_names, .n_spans = plan->n_drop };
+    if (plan->locks_out_remote_reads && plan->target_as_written[0])
+        return (locked_names){ .literal = plan->target_as_written };
+    return (locked_names){ 0 };
+}
+
+/* The query (tail Q_MEMBER_LOCKS or Q_OWNER_LOCKS) for the names, or NULL
+ * when there are none (or memory ran out: then nothing is checked).
+ * Caller frees. */
+static char *locked_query(locked_names names, const char *tail)
+{
+    if (names.literal == NULL && names.n_spans == 0)
         return NULL;
     gc_strbuf q;
     gc_strbuf_init(&q);
     gc_strbuf_append_str(&q, Q_NAMES);
-    if (table != NULL)
-        gc_ddl_append_literal(&q, table);
-    else if (plan->n_drop > 0)
-        gc_ddl_append_names_array(&q, sql, plan->drop_names, plan->n_drop);
+    if (names.literal != NULL)
+        gc_ddl_append_literal(&q, names.literal);
     else
-        gc_ddl_append_literal(&q, plan->target_as_written);
+        gc_ddl_append_names_array(&q, names.sql, names.spans, names.n_spans);
     gc_strbuf_append_str(&q, tail);
     return gc_strbuf_take(&q);
 }
@@ -93,49 +110,58 @@ static bool locked_on_a_primary(gc_member *const *primaries, int n, const char *
 }
 
 /* False with err (55006) when a member of the open transaction read one
- * of the tables the plan names (or `table`) through postgres_fdw: its
- * foreign table is locked by a scan there, and a session on one of the
- * groups' primaries holds a lock on the table, which the DDL would wait
- * for until the transaction ends. */
-static bool no_member_read(gc_global *g, gc_member *const *primaries, int n, const char *sql,
-                           const gc_ddl_plan *plan, const char *table, gc_error *err)
+ * of the tables named through postgres_fdw: its foreign table is locked
+ * by a scan there, and a session on one of the groups' primaries holds a
+ * lock on the table, which the statement would wait for until the
+ * transaction ends. */
+static bool no_member_read(gc_global *g, gc_member *const *primaries, int n,
+                           locked_names names, gc_error *err)
 {
-    char *q = locked_query(sql, plan, table, Q_MEMBER_LOCKS);
+    if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
+        return true;
+    char *q = locked_query(names, Q_MEMBER_LOCKS);
     if (q == NULL)
         return true;
     const gc_topology *t = gc_global_topology(g);
     bool failed = false;
-    char *names = NULL;
+    char *read_names = NULL;
     int reader = -1;
-    for (int gi = 0; gi < t->n_groups && names == NULL && !failed; gi++) {
+    for (int gi = 0; gi < t->n_groups && read_names == NULL && !failed; gi++) {
         int i = gc_global_transaction_member_of_group(g, gi);
-        if (i >= 0 && (names = tables_answered(gc_global_member(g, i), q, &failed, err)) != NULL)
+        if (i >= 0 &&
+            (read_names = tables_answered(gc_global_member(g, i), q, &failed, err)) != NULL)
             reader = i;
     }
     free(q);
-    if (names == NULL)
+    if (read_names == NULL)
         return !failed;
     bool read = false;
-    if ((q = locked_query(sql, plan, table, Q_OWNER_LOCKS)) != NULL)
+    if ((q = locked_query(names, Q_OWNER_LOCKS)) != NULL)
         read = locked_on_a_primary(primaries, n, q, &failed, err);
     free(q);
     if (read)
         gc_error_set(err, "55006", 0, "the transaction read %s through postgres_fdw on "
                      "member %s (group %s), whose session on the table's own group holds "
-                     "that read's lock until the transaction ends: this DDL would wait "
+                     "that read's lock until the transaction ends: this statement would wait "
                      "for it for ever, so it was not run. Commit or roll back first, or "
-                     "read and change the table in separate transactions", names,
+                     "read and change the table in separate transactions", read_names,
                      t->members[reader].name, t->groups[t->members[reader].group].name);
-    free(names);
+    free(read_names);
     return !read && !failed;
 }
 
 bool gc_ddl_check_remote_reads(gc_global *g, gc_member *const *primaries, int n,
                                const char *sql, const gc_ddl_plan *plan, gc_error *err)
 {
-    if (gc_global_pinned_member(g) < 0 || !gc_global_may_have_reached_out(g))
-        return true;
-    return no_member_read(g, primaries, n, sql, plan, NULL, err);
+    return no_member_read(g, primaries, n, names_of_plan(sql, plan, NULL), err);
+}
+
+bool gc_ddl_check_names_remote_reads(gc_global *g, gc_member *const *primaries, int n,
+                                     const char *sql, const gc_ddl_span *names, int n_names,
+                                     gc_error *err)
+{
+    return no_member_read(g, primaries, n,
+                          (locked_names){ .sql = sql, .spans = names, .n_spans = n_names }, err);
 }
 
 /* The table of the index named as written, as the group's primary m knows
@@ -168,7 +194,7 @@ bool gc_ddl_check_index_remote_reads(gc_global *g, gc_member *const *primaries, 
             return false;
         if (table == NULL)
             continue;
-        bool ok = no_member_read(g, primaries, n, NULL, plan, table, err);
+        bool ok = no_member_read(g, primaries, n, names_of_plan(NULL, plan, table), err);
         free(table);
         return ok;
     }

@@ -442,18 +442,21 @@ on_every "SELECT string_agg(id || ':' || v, ',') FROM remade" "3:new2" "remade m
 [ "$(app_calls "$(primary_of "$owner")" 'INSERT INTO remade (id, v)')" = "$inserts_before" ] \
     || fail "the new remade's INSERT ran on the old owner $owner's primary"
 no_prepared_left "after DROP and CREATE of one name in a transaction"
-# ALTER or DROP of a table the transaction read through postgres_fdw: the
+# ALTER, DROP or TRUNCATE of a table the transaction read through postgres_fdw: the
 # read's lock on the owner is held by postgres_fdw's session until the
 # transaction ends, so the DDL would wait for the transaction itself; it is
 # refused at once (55006), nothing run. A table the transaction did not
 # read is altered as usual.
-for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade"; do
+truncates_before=$(app_calls "$(primary_of "$other")" 'TRUNCATE')
+for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade" "TRUNCATE remade"; do
     out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" "$ddl")
     case $(echo "$out" | tr '\n' ' ') in *"row 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
         *) fail "$ddl in a transaction on $owner that read remade of $other: $out" ;; esac
 done
 [ "$(app_calls "$(primary_of "$other")" 'ALTER TABLE remade')" = 0 ] \
     || fail "a refused ALTER TABLE of remade ran on its owner $other"
+[ "$(app_calls "$(primary_of "$other")" 'TRUNCATE')" = "$truncates_before" ] \
+    || fail "a refused TRUNCATE of remade ran on its owner $other (before, it waited for ever)"
 # A view over remade made in the transaction locks its foreign table on
 # $owner's member as a read would, but reads nothing of $other (no
 # postgres_fdw session holds remade there): the ALTER runs (before, 55006).
