@@ -21,7 +21,8 @@
 /* The tables named (with their partitions) a member of the transaction
  * locked by reading or writing them through their foreign tables: a
  * scan's or a write's lock, not DDL's own on the twin. */
-#define Q_NAMES "SELECT pg_catalog.string_agg(DISTINCT c.relname, ', ') FROM pg_catalog.unnest(ARRAY["
+#define Q_NAMES                                                                \
+    "SELECT pg_catalog.string_agg(DISTINCT c.relname, ', ') FROM pg_catalog.unnest(ARRAY["
 #define Q_TREE                                                                 \
     "]::text[]) AS r(name)"                                                  \
     " CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(r.name) AS relid"     \

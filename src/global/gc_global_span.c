@@ -379,7 +379,7 @@ static int find_parts(gc_global *g, const gc_shard_table *t, const gc_span_trunc
  * a table a member of the transaction read through postgres_fdw it would
  * wait for that read's lock until the transaction ends. False with err
  * (55006, nothing run) then. */
-static bool truncate_waits_for_no_read(gc_global *g, const gc_span_truncate *tr,
+static bool no_read_blocks_truncate(gc_global *g, const gc_span_truncate *tr,
                                        const char *sql, const span_part *parts, int n,
                                        gc_error *err)
 {
@@ -427,8 +427,9 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     int ng = g->topo.n_groups;
     span_part parts[ng > 0 ? ng : 1];
     int n = find_parts(g, t, tr, a, setup_sql, parts, err);
-    if (n < 0 || (n > 0 && tr != NULL && !commit_now && !truncate_waits_for_no_read(g, tr, sql,
-                                                                                 parts, n, err))) {
+    bool truncates_in_transaction = n > 0 && tr != NULL && !commit_now;
+    if (n < 0 ||
+        (truncates_in_transaction && !no_read_blocks_truncate(g, tr, sql, parts, n, err))) {
         if (tr != NULL)
             gc_span_truncate_free(&truncate);
         return false;

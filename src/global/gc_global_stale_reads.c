@@ -247,8 +247,8 @@ static bool any_written_outside(const gc_global *g, int group)
 }
 
 /* Whether the name token just read by lx qualifies a column
- * (`accounts.id`): a dot follows it. A table named in a FROM list, a JOIN or USING is followed by
- * an alias, a keyword or punctuation other than a dot. */
+ * (`accounts.id`): a dot follows it. A table named in a FROM list, a
+ * JOIN or USING is followed by an alias, a keyword or other punctuation. */
 static bool qualifies_column(const gc_sql_lexer *lx)
 {
     gc_sql_lexer ahead = *lx;
