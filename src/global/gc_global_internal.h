@@ -384,6 +384,13 @@ void gc_global_drop_idle_sessions(gc_global *g, long long version);
  * rows in several groups, or, in a transaction, in one group other than
  * the transaction's (the transaction joins it there). */
 bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
+/* The same in the open transaction (*spans), once nothing blocks it:
+ * false with err (55006, nothing run) when a member of the transaction
+ * read one of its tables through postgres_fdw, whose lock on the table's
+ * group the TRUNCATE would wait for until the transaction ends. A text
+ * that is not a TRUNCATE of plain names: true, *spans false. */
+bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
+                                       gc_error *err);
 
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets

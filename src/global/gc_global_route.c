@@ -845,12 +845,16 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     }
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
-    if (!names_temp && a != NULL && a->kind == GC_SQL_DDL &&
-        gc_global_truncate_spans(g, req->sql, true)) {
-        out->spans = true;
-        g->n_reaching = 2;
-        gc_global_note_joined_write(g, NULL, -1);
-        return true;
+    if (!names_temp && a != NULL && a->kind == GC_SQL_DDL) {
+        bool spans;
+        if (!gc_global_truncate_in_transaction(g, req->sql, &spans, err))
+            return false;
+        if (spans) {
+            out->spans = true;
+            g->n_reaching = 2;
+            gc_global_note_joined_write(g, NULL, -1);
+            return true;
+        }
     }
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
      * reaches it), are served by their own group only. */

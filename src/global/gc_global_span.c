@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "global/gc_ddl.h"
 #include "global/gc_global_span_internal.h"
 #include "global/gc_outcome.h"
 #include "sql/gc_sql_lexer.h"
@@ -375,24 +374,6 @@ static int find_parts(gc_global *g, const gc_shard_table *t, const gc_span_trunc
     return n;
 }
 
-/* In a transaction, a TRUNCATE locks its tables as ALTER TABLE does: on
- * a table a member of the transaction read through postgres_fdw it would
- * wait for that read's lock until the transaction ends. False with err
- * (55006, nothing run) then. */
-static bool no_read_blocks_truncate(gc_global *g, const gc_span_truncate *tr,
-                                       const char *sql, const span_part *parts, int n,
-                                       gc_error *err)
-{
-    gc_member *primaries[n];
-    for (int k = 0; k < n; k++)
-        primaries[k] = g->members[parts[k].member];
-    int cap = tr->n < GC_DDL_MAX_DROP ? tr->n : GC_DDL_MAX_DROP;
-    gc_ddl_span names[cap > 0 ? cap : 1];
-    for (int k = 0; k < cap; k++)
-        names[k] = (gc_ddl_span){ tr->names[k].start, tr->names[k].end };
-    return gc_ddl_check_names_remote_reads(g, primaries, n, sql, names, cap, err);
-}
-
 bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char *sql,
                                   const gc_span_params *params, const char *begin_sql,
                                   const char *setup_sql, bool commit_now,
@@ -427,9 +408,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     int ng = g->topo.n_groups;
     span_part parts[ng > 0 ? ng : 1];
     int n = find_parts(g, t, tr, a, setup_sql, parts, err);
-    bool truncates_in_transaction = n > 0 && tr != NULL && !commit_now;
-    if (n < 0 ||
-        (truncates_in_transaction && !no_read_blocks_truncate(g, tr, sql, parts, n, err))) {
+    if (n < 0) {
         if (tr != NULL)
             gc_span_truncate_free(&truncate);
         return false;

@@ -97,11 +97,12 @@ typedef struct gc_span_truncate {
     int n;
     gc_span_truncate_name *names;   /* owned: gc_span_truncate_free */
     size_t options;
+    bool only;                      /* a name has ONLY: the text runs as it is */
 } gc_span_truncate;
 
-/* Reads sql as a TRUNCATE of plain names (no ONLY, no second statement)
- * with g's shard map. False when it is not one (or memory ran out): the
- * text then runs as it is. *out is freed with gc_span_truncate_free. */
+/* Reads sql as a TRUNCATE of plain names (no second statement) with g's
+ * shard map. False when it is not one (or memory ran out): the text then
+ * runs as it is. *out is freed with gc_span_truncate_free. */
 bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out);
 void gc_span_truncate_free(gc_span_truncate *tr);
 

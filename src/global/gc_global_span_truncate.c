@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global/gc_ddl.h"
 #include "global/gc_global_span_internal.h"
 #include "sql/gc_sql_lexer.h"
 
@@ -84,9 +85,12 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
     int cap = 0;
     while (have) {
         /* ONLY: PostgreSQL refuses it for a partitioned table; the text
-         * runs as it is and says so. */
-        if (gc_sql_token_is_keyword(&lx, &tok, "only"))
-            break;
+         * runs as it is and says so (its names are still read). */
+        if (gc_sql_token_is_keyword(&lx, &tok, "only")) {
+            out->only = true;
+            if (!(have = gc_sql_lexer_next_code(&lx, &tok)))
+                break;
+        }
         if (out->n == cap) {
             cap = cap > 0 ? 2 * cap : 8;
             gc_span_truncate_name *grown = realloc(out->names, (size_t)cap * sizeof *grown);
@@ -192,18 +196,80 @@ char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
     return gc_strbuf_take(&sb);
 }
 
-bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
+/* Whether tr runs as a write across groups (gc_global_truncate_spans). */
+static bool truncate_spans(gc_global *g, const gc_span_truncate *tr, bool transaction)
 {
-    gc_span_truncate tr;
-    if (!gc_span_truncate_read(g, sql, &tr))
+    if (tr->only)
         return false;
     int only_group;
-    int n = gc_span_truncate_groups(g, &tr, &only_group);
-    gc_span_truncate_free(&tr);
+    int n = gc_span_truncate_groups(g, tr, &only_group);
     int pin_group = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
     bool spans = n >= 2 || (n == 1 && transaction && only_group != pin_group);
     if (spans)
         gc_trace_write(g->trace, GC_TRACE_INFO, "route: TRUNCATE of tables of %d groups, "
                        "each group truncating its own", n);
     return spans;
+}
+
+bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
+{
+    gc_span_truncate tr;
+    if (!gc_span_truncate_read(g, sql, &tr))
+        return false;
+    bool spans = truncate_spans(g, &tr, transaction);
+    gc_span_truncate_free(&tr);
+    return spans;
+}
+
+/* False with err when a member of the open transaction read one of tr's
+ * tables through postgres_fdw (gc_ddl_remote_reads.c). The lock that
+ * read left is looked for on each group owning rows of them, on the
+ * transaction's member there or else the group's primary: where the
+ * TRUNCATE will run, on the pin or across groups (a group not held is
+ * one it spans to, hence that path's message when it has no primary). */
+static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char *sql,
+                           gc_error *err)
+{
+    if (!gc_global_may_have_reached_out(g))
+        return true;     /* no member read anything through postgres_fdw */
+    int ng = g->topo.n_groups;
+    gc_member *primaries[ng > 0 ? ng : 1];
+    int n = 0;
+    for (int gi = 0; gi < ng; gi++) {
+        if (!gc_span_truncate_has_share(tr, gi))
+            continue;
+        int held = gc_global_transaction_member_of_group(g, gi);
+        int i = held >= 0
+                    ? held
+                    : gc_global_group_primary(g, gi, NULL, "a write across groups", err);
+        if (i < 0)
+            return false;
+        primaries[n++] = g->members[i];
+    }
+    if (n == 0)
+        return true;
+    gc_ddl_span *names = malloc((size_t)tr->n * sizeof *names);
+    if (names == NULL) {
+        gc_error_set(err, "HY001", 0, "memory allocation failure");
+        return false;
+    }
+    for (int k = 0; k < tr->n; k++)
+        names[k] = (gc_ddl_span){ tr->names[k].start, tr->names[k].end };
+    bool ok = gc_ddl_check_names_remote_reads(g, primaries, n, sql, names, tr->n, err);
+    free(names);
+    return ok;
+}
+
+bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
+                                       gc_error *err)
+{
+    *spans = false;
+    gc_span_truncate tr;
+    if (!gc_span_truncate_read(g, sql, &tr))
+        return true;
+    bool ok = no_read_blocks(g, &tr, sql, err);
+    if (ok)
+        *spans = truncate_spans(g, &tr, true);
+    gc_span_truncate_free(&tr);
+    return ok;
 }

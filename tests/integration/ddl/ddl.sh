@@ -448,7 +448,8 @@ no_prepared_left "after DROP and CREATE of one name in a transaction"
 # refused at once (55006), nothing run. A table the transaction did not
 # read is altered as usual.
 truncates_before=$(app_calls "$(primary_of "$other")" 'TRUNCATE')
-for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade" "TRUNCATE remade"; do
+for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade" "TRUNCATE remade" \
+           "TRUNCATE ONLY remade"; do
     out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" "$ddl")
     case $(echo "$out" | tr '\n' ' ') in *"row 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
         *) fail "$ddl in a transaction on $owner that read remade of $other: $out" ;; esac
@@ -457,6 +458,21 @@ done
     || fail "a refused ALTER TABLE of remade ran on its owner $other"
 [ "$(app_calls "$(primary_of "$other")" 'TRUNCATE')" = "$truncates_before" ] \
     || fail "a refused TRUNCATE of remade ran on its owner $other (before, it waited for ever)"
+# The same when the TRUNCATE runs on the transaction's own member, the
+# table's owner: a member the transaction joined on $owner (its write of
+# notes) read remade through postgres_fdw, whose session on $other holds
+# the read's lock; before, the TRUNCATE waited for it for ever.
+for truncate in "TRUNCATE remade" "TRUNCATE ONLY remade"; do
+    out=$(txn "$other" rollback "SELECT 1" \
+          "UPDATE notes SET body = body || (SELECT count(*) FROM remade) WHERE id = 1" \
+          "$truncate")
+    case $(echo "$out" | tr '\n' ' ') in *"row 1 ok 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
+        *) fail "$truncate on its owner $other after a joined member read it: $out" ;; esac
+done
+[ "$(app_calls "$(primary_of "$other")" 'TRUNCATE')" = "$truncates_before" ] \
+    || fail "a refused TRUNCATE of remade ran on its owner $other, the transaction's member"
+[ "$(app_calls "$(primary_of "$owner")" 'UPDATE notes SET body')" = 2 ] \
+    || fail "the writes of notes did not run twice on their owner $owner's primary"
 # A view over remade made in the transaction locks its foreign table on
 # $owner's member as a read would, but reads nothing of $other (no
 # postgres_fdw session holds remade there): the ALTER runs (before, 55006).
