@@ -380,9 +380,16 @@ void gc_global_remap_held(gc_global *g, const int *new_of_old, int n_old, int n_
 void gc_global_drop_idle_sessions(gc_global *g, long long version);
 
 /* --- TRUNCATE across groups (gc_global_span_truncate.c) --- */
-/* Whether sql, a TRUNCATE, runs as a write across groups: its tables hold
- * rows in several groups, or, in a transaction, in one group other than
- * the transaction's (the transaction joins it there). */
+/* Whether a statement may be a TRUNCATE (DDL) or a LOCK TABLE (OTHER):
+ * both are placed by the tables they name, TRUNCATE alone writes. */
+static inline bool gc_global_may_name_tables_to_place(const gc_analysis *a)
+{
+    return a != NULL && (a->kind == GC_SQL_DDL || a->kind == GC_SQL_OTHER);
+}
+/* Whether sql, a TRUNCATE or (in a transaction) a LOCK TABLE, runs as a
+ * write across groups: its tables hold rows in several groups, or, in a
+ * transaction, in one group other than the transaction's (the transaction
+ * joins it there). */
 bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
 /* The same in the open transaction (*spans), once nothing blocks it:
  * false with err (55006, nothing run) when a member of the transaction

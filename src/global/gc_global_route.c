@@ -740,7 +740,7 @@ static void choose(gc_global *g, const gc_route_request *req, gc_route_access ac
 static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, bool all_in)
 {
     const gc_analysis *a = req->analysis;
-    if (a != NULL && a->kind == GC_SQL_DDL)
+    if (gc_global_may_name_tables_to_place(a))
         return gc_global_truncate_spans(g, req->sql, req->transaction);
     /* A write placed in one group (the common keyed write) is decided by
      * the answer routing already has: no second shard-map lookup. */
@@ -816,6 +816,14 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
     return true;
 }
 
+/* A TRUNCATE run across groups in the open transaction: its members may
+ * now read rows other groups changed, of any table. */
+static void note_truncate_across_groups(gc_global *g)
+{
+    g->n_reaching = 2;
+    gc_global_note_joined_write(g, NULL, -1);
+}
+
 /* In the open transaction: its pinned member, unless the statement's key
  * (looked at even for SQLExecDirect: a write's owner decides atomicity)
  * places it in another group. There it runs on the member the transaction
@@ -845,14 +853,14 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     }
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
-    if (!names_temp && a != NULL && a->kind == GC_SQL_DDL) {
+    if (!names_temp && gc_global_may_name_tables_to_place(a)) {
         bool spans;
         if (!gc_global_truncate_in_transaction(g, req->sql, &spans, err))
             return false;
         if (spans) {
             out->spans = true;
-            g->n_reaching = 2;
-            gc_global_note_joined_write(g, NULL, -1);
+            if (a->kind == GC_SQL_DDL)
+                note_truncate_across_groups(g);
             return true;
         }
     }
@@ -1123,7 +1131,8 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         choose(g, req, access, &c);    /* a member came back */
     if (spans_groups(g, req, c.owner, c.all_in)) {
         out->spans = true;
-        if (req->transaction) {
+        /* A LOCK TABLE (kind OTHER) changes no rows. */
+        if (req->transaction && req->analysis->kind != GC_SQL_OTHER) {
             g->n_reaching = 2;
             gc_global_note_joined_write(g, req->analysis, -1);
         }

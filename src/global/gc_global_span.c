@@ -383,12 +383,13 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     out->rows = 0;
     out->rolled_back = false;
     gc_error_clear(&out->info);
-    /* TRUNCATE (the one DDL routed here) names its tables itself. */
+    /* TRUNCATE (the one DDL routed here) and LOCK TABLE name their tables
+     * themselves. */
     gc_span_truncate truncate;
     const gc_span_truncate *tr = NULL;
-    if (a->kind == GC_SQL_DDL) {
+    if (gc_global_may_name_tables_to_place(a)) {
         if (!gc_span_truncate_read(g, sql, &truncate)) {
-            gc_error_set(err, "HY000", 0, "the tables of the TRUNCATE left the shard map");
+            gc_error_set(err, "HY000", 0, "the tables of the statement left the shard map");
             return false;
         }
         tr = &truncate;
@@ -441,7 +442,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         released_some |= ok;
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "
-                   "%lld rows%s", tr != NULL ? "(TRUNCATE)" : a->table, n, out->rows,
+                   "%lld rows%s", tr == NULL ? a->table : tr->lock ? "(LOCK TABLE)" : "(TRUNCATE)", n, out->rows,
                    ok ? "" : ", failed");
     if (ok && commit_now) {
         gc_spread_outcome o = gc_global_commit_spread(g, setup_sql, err, &out->info);

@@ -91,18 +91,22 @@ typedef struct gc_span_truncate_name {
     const gc_shard_table *table;
 } gc_span_truncate_name;
 
-/* A TRUNCATE read from its text: its tables and where its options
- * (RESTART IDENTITY, CASCADE...) begin. */
+/* A TRUNCATE, or a LOCK TABLE (the same list of tables, placed the same
+ * way), read from its text: its tables and where its options (RESTART
+ * IDENTITY, CASCADE...; LOCK's mode, NOWAIT) begin. */
 typedef struct gc_span_truncate {
     int n;
     gc_span_truncate_name *names;   /* owned: gc_span_truncate_free */
     size_t options;
     bool only;                      /* a name has ONLY: the text runs as it is */
+    bool lock;                      /* LOCK TABLE */
+    bool waits_for_reads;           /* its lock conflicts with postgres_fdw's reads' */
 } gc_span_truncate;
 
-/* Reads sql as a TRUNCATE of plain names (no second statement) with g's
- * shard map. False when it is not one (or memory ran out): the text then
- * runs as it is. *out is freed with gc_span_truncate_free. */
+/* Reads sql as a TRUNCATE or LOCK TABLE of plain names (no second
+ * statement) with g's shard map. False when it is not one (or memory ran
+ * out): the text then runs as it is. *out is freed with
+ * gc_span_truncate_free. */
 bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out);
 void gc_span_truncate_free(gc_span_truncate *tr);
 
@@ -115,8 +119,9 @@ bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi);
 
 /* The TRUNCATE group gi runs: its own leaves of each sharded table, the
  * solo tables it owns, and (on the coordinator) the names the map does
- * not know, as written; then the statement's options. Caller frees; NULL
- * when memory runs out. */
+ * not know, as written; then the statement's options. A LOCK TABLE names
+ * a sharded table as written on each group holding leaves of it. Caller
+ * frees; NULL when memory runs out. */
 char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
                             bool coordinator);
 

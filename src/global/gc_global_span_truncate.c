@@ -13,6 +13,7 @@
  * as written: a foreign key only references a table on its own server, so
  * what CASCADE reaches on a group is that group's own.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,23 +49,55 @@ static bool read_name(const gc_global *g, gc_sql_lexer *lx, gc_sql_token *tok, b
     return true;
 }
 
-/* Whether the rest of the text (from tok) is only TRUNCATE's options and
- * an optional ';': anything else (a second statement) leaves the text to
- * run as it is. */
-static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have)
+/* LOCK's modes that conflict with none of the locks postgres_fdw's
+ * sessions take for a member's reads and writes (ACCESS SHARE, ROW SHARE,
+ * ROW EXCLUSIVE): such a LOCK never waits for them. */
+static bool mode_waits_for_remote_reads(const char *mode)
 {
-    static const char *const options[] = { "restart", "continue", "identity", "cascade",
-                                           "restrict" };
-    for (; have; have = gc_sql_lexer_next_code(lx, tok)) {
-        if (gc_sql_token_is_punct(lx, tok, ';'))
-            return !gc_sql_lexer_next_code(lx, tok);
-        bool known = false;
-        for (size_t k = 0; k < sizeof options / sizeof options[0] && !known; k++)
-            known = gc_sql_token_is_keyword(lx, tok, options[k]);
-        if (!known)
+    static const char *const weak[] = { "access share", "row share", "row exclusive",
+                                        "share update exclusive" };
+    for (size_t k = 0; k < sizeof weak / sizeof weak[0]; k++)
+        if (strcmp(mode, weak[k]) == 0)
             return false;
-    }
     return true;
+}
+
+/* Whether the rest of the text (from tok) is only the statement's options
+ * (TRUNCATE's identity and CASCADE, LOCK's mode and NOWAIT) and an
+ * optional ';': anything else (a second statement) leaves the text to run
+ * as it is. A LOCK's mode (ACCESS EXCLUSIVE when none is written) sets
+ * out->waits_for_reads. */
+static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have, gc_span_truncate *out)
+{
+    static const char *const truncate_words[] = { "restart", "continue", "identity",
+                                                  "cascade", "restrict", NULL };
+    static const char *const lock_words[] = { "in", "access", "row", "share", "update",
+                                              "exclusive", "mode", "nowait", NULL };
+    const char *const *words = out->lock ? lock_words : truncate_words;
+    char mode[32] = "access exclusive";
+    bool in_mode = false;
+    for (; have; have = gc_sql_lexer_next_code(lx, tok)) {
+        if (gc_sql_token_is_punct(lx, tok, ';')) {
+            have = gc_sql_lexer_next_code(lx, tok);
+            break;
+        }
+        size_t k = 0;
+        while (words[k] != NULL && !gc_sql_token_is_keyword(lx, tok, words[k]))
+            k++;
+        if (words[k] == NULL)
+            return false;
+        if (in_mode && strcmp(words[k], "mode") == 0) {
+            in_mode = false;
+        } else if (in_mode) {
+            size_t used = strlen(mode);
+            snprintf(mode + used, sizeof mode - used, "%s%s", used > 0 ? " " : "", words[k]);
+        } else if (strcmp(words[k], "in") == 0) {
+            in_mode = true;
+            mode[0] = '\0';
+        }
+    }
+    out->waits_for_reads = !out->lock || mode_waits_for_remote_reads(mode);
+    return !have;
 }
 
 bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out)
@@ -77,7 +110,9 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
     size_t len = strlen(sql);
     gc_sql_lexer_init(&lx, sql, len);
     bool have = gc_sql_lexer_next_code(&lx, &tok);
-    if (!have || !gc_sql_token_is_keyword(&lx, &tok, "truncate"))
+    if (have && gc_sql_token_is_keyword(&lx, &tok, "lock"))
+        out->lock = true;
+    else if (!have || !gc_sql_token_is_keyword(&lx, &tok, "truncate"))
         return false;
     have = gc_sql_lexer_next_code(&lx, &tok);
     if (have && gc_sql_token_is_keyword(&lx, &tok, "table"))
@@ -105,7 +140,7 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
             have = gc_sql_lexer_next_code(&lx, &tok);
         if (!have || !gc_sql_token_is_punct(&lx, &tok, ',')) {
             out->options = have ? tok.offset : len;
-            if (only_options(&lx, &tok, have))
+            if (only_options(&lx, &tok, have, out))
                 return true;
             break;
         }
@@ -164,12 +199,18 @@ char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
-    gc_strbuf_append_str(&sb, "TRUNCATE ");
+    gc_strbuf_append_str(&sb, tr->lock ? "LOCK TABLE " : "TRUNCATE ");
     int named = 0;
     for (int k = 0; k < tr->n; k++) {
         const gc_span_truncate_name *name = &tr->names[k];
         const gc_shard_table *t = name->table;
-        if (t == NULL ? coordinator : gc_shard_table_solo_group(t) == gi) {
+        /* A LOCK names a sharded table itself on each group holding leaves
+         * of it: its own leaves are locked with it there (the others are
+         * foreign tables, whose lock stays on that server). */
+        bool as_written = t == NULL ? coordinator
+                                    : gc_shard_table_solo_group(t) == gi ||
+                                          (tr->lock && leaves_of(t, gi) > 0);
+        if (as_written) {
             gc_strbuf_append_str(&sb, named++ > 0 ? ", " : "");
             gc_strbuf_append(&sb, sql + name->start, name->end - name->start);
             continue;
@@ -199,15 +240,18 @@ char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
 /* Whether tr runs as a write across groups (gc_global_truncate_spans). */
 static bool truncate_spans(gc_global *g, const gc_span_truncate *tr, bool transaction)
 {
-    if (tr->only)
+    /* LOCK outside a transaction block is refused by the server (25P01),
+     * as on one server. */
+    if (tr->only || (tr->lock && !transaction))
         return false;
     int only_group;
     int n = gc_span_truncate_groups(g, tr, &only_group);
     int pin_group = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
     bool spans = n >= 2 || (n == 1 && transaction && only_group != pin_group);
     if (spans)
-        gc_trace_write(g->trace, GC_TRACE_INFO, "route: TRUNCATE of tables of %d groups, "
-                       "each group truncating its own", n);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: %s of tables of %d groups, "
+                       "each group %s its own", tr->lock ? "LOCK TABLE" : "TRUNCATE", n,
+                       tr->lock ? "locking" : "truncating");
     return spans;
 }
 
@@ -230,8 +274,8 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
 static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char *sql,
                            gc_error *err)
 {
-    if (!gc_global_may_have_reached_out(g))
-        return true;     /* no member read anything through postgres_fdw */
+    if (!tr->waits_for_reads || !gc_global_may_have_reached_out(g))
+        return true;     /* nothing it would wait for */
     int ng = g->topo.n_groups;
     gc_member *primaries[ng > 0 ? ng : 1];
     int n = 0;

@@ -449,7 +449,7 @@ no_prepared_left "after DROP and CREATE of one name in a transaction"
 # read is altered as usual.
 truncates_before=$(app_calls "$(primary_of "$other")" 'TRUNCATE')
 for ddl in "ALTER TABLE remade ADD COLUMN z int" "DROP TABLE remade" "TRUNCATE remade" \
-           "TRUNCATE ONLY remade"; do
+           "TRUNCATE ONLY remade" "LOCK TABLE remade"; do
     out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" "$ddl")
     case $(echo "$out" | tr '\n' ' ') in *"row 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
         *) fail "$ddl in a transaction on $owner that read remade of $other: $out" ;; esac
@@ -473,6 +473,14 @@ done
     || fail "a refused TRUNCATE of remade ran on its owner $other, the transaction's member"
 [ "$(app_calls "$(primary_of "$owner")" 'UPDATE notes SET body')" = 2 ] \
     || fail "the writes of notes did not run twice on their owner $owner's primary"
+# A LOCK whose mode conflicts with no lock of postgres_fdw's reads and
+# writes is not checked: it runs on the table's owner and waits for nothing.
+out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" \
+      "LOCK TABLE remade IN ROW EXCLUSIVE MODE")
+case $(echo "$out" | tr '\n' ' ') in *"row 1 ok 0 rollback ") ;;
+    *) fail "LOCK TABLE remade IN ROW EXCLUSIVE MODE after reading it, on $owner: $out" ;; esac
+[ "$(app_calls "$(primary_of "$other")" 'LOCK TABLE remade IN ROW EXCLUSIVE MODE')" = 1 ] \
+    || fail "LOCK TABLE remade IN ROW EXCLUSIVE MODE did not run once on its owner $other"
 # A view over remade made in the transaction locks its foreign table on
 # $owner's member as a read would, but reads nothing of $other (no
 # postgres_fdw session holds remade there): the ALTER runs (before, 55006).

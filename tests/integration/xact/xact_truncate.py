@@ -35,15 +35,20 @@ on each group's primary for what ran there.
 (f) A TRUNCATE of one group's table (notes) keeps the one-member path:
     no PREPARE anywhere. A general connection (GlobalConnection=No) runs
     TRUNCATE as before: the member truncates the other groups' partitions
-    through postgres_fdw."""
+    through postgres_fdw.
+(g) LOCK TABLE names its tables as TRUNCATE does and is placed the same
+    way: in a transaction, accounts locked on every group's primary
+    (pg_locks; pg_stat_statements: the LOCK ran once on each), a write of
+    a G3 row from another connection waits for it (55P03 at lock_timeout),
+    notes locked on its owner; in autocommit the server refuses it (25P01)."""
 import threading
 import time
 
 import pyodbc
 
-from xact_lib import (DSN, GROUPS, backend_waiting, calls, connect, expect_error, fail, helper,
-                      in_transaction_on, kill_member, log, nothing_left, prepared_by_the_others,
-                      primary, relkind, reset_statements, restart, su)
+from xact_lib import (DSN, GROUPS, backend_waiting, calls, connect, expect_calls, expect_error,
+                      fail, helper, in_transaction_on, kill_member, log, nothing_left,
+                      prepared_by_the_others, primary, relkind, reset_statements, restart, su)
 
 APP = "xtrunc"
 P = {g: primary(g) for g in GROUPS}
@@ -273,6 +278,42 @@ if not fdw_truncates(P["G2"]) or not fdw_truncates(P["G3"]):
     fail("(f) a general connection's TRUNCATE should reach the other groups through "
          "postgres_fdw, as before")
 log("ok (f): one group's table on one member; a general connection as before")
+
+# ---- (g) LOCK TABLE placed as TRUNCATE is ----
+# In a transaction a LOCK of a sharded table locks it on every group
+# holding leaves of it, a solo table's on its owner (before, it ran on the
+# transaction's member only: other groups' rows were not locked, another
+# group's solo table refused 42809). Outside one the server refuses it.
+def lock_modes(member, table):
+    """The lock modes the application's sessions hold on table on member."""
+    return su(member, "SELECT coalesce(string_agg(l.mode, ','), '-') FROM pg_locks l JOIN "
+                      "pg_stat_activity a ON a.pid = l.pid WHERE a.application_name = "
+                      f"'{APP}' AND l.granted AND l.relation = '{table}'::regclass").split(",")
+
+
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
+reset_statements()
+cur.execute("LOCK TABLE accounts IN EXCLUSIVE MODE")
+cur.execute("LOCK notes")
+for g in GROUPS:
+    if "ExclusiveLock" not in lock_modes(P[g], "accounts"):
+        fail(f"(g) accounts not locked EXCLUSIVE on {P[g]}: {lock_modes(P[g], 'accounts')}")
+    expect_calls(P[g], "LOCK TABLE accounts IN EXCLUSIVE MODE", 1, "(g) the LOCK of accounts")
+if "AccessExclusiveLock" not in lock_modes(P[OWNER], "notes"):
+    fail(f"(g) notes not locked on its owner {P[OWNER]}")
+writer = connect(APP + "_w", autocommit=True)
+wcur = writer.cursor()
+wcur.execute("SET lock_timeout = '300ms'")
+expect_error("(g) a write of a G3 row while accounts is locked",
+             lambda: wcur.execute("UPDATE accounts SET balance = 1 WHERE id = ?", int(ids_g3)),
+             "55P03")
+conn.commit()
+wcur.execute("UPDATE accounts SET balance = 1 WHERE id = ?", int(ids_g3))
+writer.close()
+nothing_left("(g)")
+expect_error("(g) LOCK in autocommit", lambda: acur.execute("LOCK TABLE accounts"), "25P01")
+log("ok (g): LOCK TABLE in a transaction held on every group owning the table's rows; "
+    "refused outside one")
 
 auto.close()
 conn.close()
