@@ -394,8 +394,9 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
 /* The same in the open transaction (*spans), once nothing blocks it:
  * false with err (55006, nothing run) when a member of the transaction
  * read one of its tables through postgres_fdw, whose lock on the table's
- * group the TRUNCATE would wait for until the transaction ends. A text
- * that is not a TRUNCATE of plain names: true, *spans false. */
+ * group the TRUNCATE (or a LOCK in a mode conflicting with it) would wait
+ * for until the transaction ends. A text that is neither: true, *spans
+ * false. */
 bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
                                        gc_error *err);
 

@@ -441,9 +441,9 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         ok = gc_span_run_on(g, &parts[k], "RELEASE SAVEPOINT " SPAN_SAVEPOINT, err);
         released_some |= ok;
     }
+    const char *what = tr == NULL ? a->table : tr->lock ? "(LOCK TABLE)" : "(TRUNCATE)";
     gc_trace_write(g->trace, GC_TRACE_INFO, "write across groups on table %s: %d groups, "
-                   "%lld rows%s", tr == NULL ? a->table : tr->lock ? "(LOCK TABLE)" : "(TRUNCATE)", n, out->rows,
-                   ok ? "" : ", failed");
+                   "%lld rows%s", what, n, out->rows, ok ? "" : ", failed");
     if (ok && commit_now) {
         gc_spread_outcome o = gc_global_commit_spread(g, setup_sql, err, &out->info);
         ok = o == GC_SPREAD_COMMITTED;

@@ -12,6 +12,11 @@
  * list (RESTART / CONTINUE IDENTITY, CASCADE / RESTRICT) go to every group
  * as written: a foreign key only references a table on its own server, so
  * what CASCADE reaches on a group is that group's own.
+ *
+ * LOCK TABLE names its tables the same way and is placed the same way (in
+ * a transaction only: outside one the server refuses it): each group
+ * locks the solo tables it owns and, named as written, the sharded tables
+ * it holds leaves of (docs/global-connection.md, "LOCK TABLE").
  */
 #include <stdio.h>
 #include <stdlib.h>
