@@ -278,11 +278,12 @@ static bool row_write(const gc_analysis *a)
            a->kind == GC_SQL_MERGE;
 }
 
-/* Whether a text of several statements may write: one of its statements
- * is no read-only SELECT, or they are not all known. */
+/* Whether a text of several statements (or a statement's data-modifying
+ * WITH queries) may write: one of its statements is no read-only SELECT,
+ * or they are not all known. */
 static bool several_writes(const gc_analysis *a)
 {
-    if (a == NULL || !a->several)
+    if (a == NULL || !(a->several || a->writes_in_with))
         return false;
     for (int k = 0; k < a->n_several_targets; k++)
         if (a->several_targets[k].writes)
@@ -381,13 +382,16 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
     *source = "none";
     *all_in = false;
     /* A text of several statements whose writes keep to one group runs
-     * there, as each of its writes alone would (several_group). */
-    if (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL) {
-        int group = several_group(g, a);
-        *why = group < 0 ? "more than one statement" : NULL;
-        *source = group < 0 ? "none" : "statements of one group";
-        *all_in = group >= 0;
-        return group;
+     * there, as each of its writes alone would (several_group); so does
+     * a statement whose data-modifying WITH queries and main statement
+     * do (else it is placed by its main statement, as before). */
+    int pieces_in = gc_analysis_has_targets(a) && g->map != NULL ? several_group(g, a) : -1;
+    if (pieces_in >= 0 || (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL)) {
+        *why = pieces_in < 0 ? "more than one statement" : NULL;
+        *source = pieces_in < 0 ? "none"
+                  : a->several ? "statements of one group" : "the writes of its WITH queries";
+        *all_in = pieces_in >= 0;
+        return pieces_in;
     }
     if (a == NULL || (a->table == NULL && a->sequence == NULL)) {
         *why = a != NULL && a->not_routable != NULL ? a->not_routable : "no target table";
@@ -867,7 +871,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     /* Rows it writes or locks, or a solo table's sequence (no foreign twin
      * reaches it), are served by their own group only. */
     bool on_owner = a != NULL && (claims_rows(a) || a->sequence != NULL ||
-                                  (a->several && a->n_several_targets > 0));
+                                  gc_analysis_has_targets(a));
     /* Where the keys are, once looked at (-2: not looked at). */
     int owner = -2;
     bool all_in = false;

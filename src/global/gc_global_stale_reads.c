@@ -47,7 +47,7 @@ static void note_pin_table(gc_global *g, const char *name)
 
 void gc_global_note_pin_write(gc_global *g, const gc_analysis *a)
 {
-    if (a != NULL && a->several && a->n_several_targets > 0) {
+    if (gc_analysis_has_targets(a)) {
         for (int k = 0; k < a->n_several_targets; k++)
             if (a->several_targets[k].writes)
                 note_pin_table(g, a->several_targets[k].table);
@@ -94,7 +94,7 @@ static void note_joined_table(gc_global *g, const gc_shard_table *t, int group)
 
 void gc_global_note_joined_write(gc_global *g, const gc_analysis *a, int group)
 {
-    if (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL) {
+    if (gc_analysis_has_targets(a) && g->map != NULL) {
         const char *const *path = (const char *const *)g->search_path;
         for (int k = 0; k < a->n_several_targets; k++)
             if (a->several_targets[k].writes)

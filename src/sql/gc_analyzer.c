@@ -100,6 +100,24 @@ static bool body_modifies(const gc_az *az, size_t i, size_t end)
     return false;
 }
 
+/* Notes the body [from, to) of a WITH query that modifies data
+ * (gc_az.dml_cte): one INSERT, UPDATE, DELETE or MERGE, or else none of
+ * the bodies is noted. */
+static void note_dml_body(gc_az *az, size_t from, size_t to)
+{
+    bool one_dml = from < to && (gc_az_kw(az, from, "insert") || gc_az_kw(az, from, "update") ||
+                                 gc_az_kw(az, from, "delete") || gc_az_kw(az, from, "merge"));
+    if (az->n_dml_ctes < 0)
+        return;
+    if (!one_dml || az->n_dml_ctes == GC_AZ_MAX_CTES) {
+        az->n_dml_ctes = -1;
+        return;
+    }
+    az->dml_cte[az->n_dml_ctes][0] = from;
+    az->dml_cte[az->n_dml_ctes][1] = to;
+    az->n_dml_ctes++;
+}
+
 /* Skips a WITH list starting at i (on WITH); records CTE names and whether
  * one modifies data. Returns the index of the main statement. */
 static size_t skip_with(gc_az *az, size_t i, size_t end, bool *modifies)
@@ -124,8 +142,11 @@ static size_t skip_with(gc_az *az, size_t i, size_t end, bool *modifies)
         if (!gc_az_punct(az, i, '('))
             return i;
         size_t close = gc_az_skip_parens(az, i, end);
-        if (body_modifies(az, i + 1, close))
+        if (body_modifies(az, i + 1, close)) {
             *modifies = true;
+            /* the body ends before its `)` (close: past it, when balanced) */
+            note_dml_body(az, i + 1, gc_az_punct(az, close - 1, ')') ? close - 1 : i + 1);
+        }
         i = close;
         /* SEARCH and CYCLE clauses run to the next comma or the main verb. */
         while (i < end && (gc_az_kw(az, i, "search") || gc_az_kw(az, i, "cycle"))) {
@@ -374,6 +395,25 @@ static void note_several_targets(const gc_az *az, gc_analysis *out)
     }
 }
 
+/* For a statement with data-modifying WITH queries, each one INSERT,
+ * UPDATE, DELETE or MERGE: their targets and the main statement's, as for
+ * a text of several statements (routing places a statement whose writes
+ * keep to one group there). Nothing noted when one cannot be read. */
+static void note_with_targets(const gc_az *az, gc_analysis *out)
+{
+    if (az->n_dml_ctes <= 0)
+        return;
+    bool ok = true;
+    for (int k = 0; k < az->n_dml_ctes && ok; k++)
+        ok = note_piece(az, az->dml_cte[k][0], az->dml_cte[k][1], out);
+    if (ok)
+        ok = note_piece(az, az->stmt_begin, az->stmt_end, out);
+    if (ok)
+        out->writes_in_with = out->n_several_targets > 0;
+    else
+        free_several_targets(out);
+}
+
 /* The last serial handed out (gc_analysis.serial): analyses are made by
  * any thread. */
 static atomic_ulong analysis_serials;
@@ -434,12 +474,16 @@ bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err)
     } else if (out->kind == GC_SQL_INSERT) {
         out->returning_at = returning_place(&az);
         gc_az_analyze_insert(&az);
+        if (cte_modifies)
+            note_with_targets(&az, out);
     } else if (out->kind == GC_SQL_UPDATE || out->kind == GC_SQL_DELETE ||
                out->kind == GC_SQL_SELECT || out->kind == GC_SQL_MERGE) {
         out->returning_at = returning_place(&az);
         gc_az_analyze_filtered(&az);
         if (out->kind == GC_SQL_SELECT && out->table == NULL)
             gc_az_find_sequence(&az);
+        if (cte_modifies)
+            note_with_targets(&az, out);
     } else if (out->kind == GC_SQL_MAINTENANCE) {
         gc_az_analyze_maintenance(&az);
     } else if (gc_az_kw(&az, az.stmt_begin, "copy")) {

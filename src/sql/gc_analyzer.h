@@ -100,6 +100,9 @@ typedef struct gc_analysis {
     bool select_into;     /* a SELECT with INTO: it makes a table, as
                              CREATE TABLE ... AS does */
     bool several;         /* the text holds more than one statement */
+    bool writes_in_with;  /* several_targets holds the targets of its
+                             data-modifying WITH queries and of the main
+                             statement (one statement, not several) */
     /* A text of several statements, each a SELECT, INSERT, UPDATE, DELETE
      * or MERGE: the table each names as its target, "schema.table" when
      * qualified (up to 8; statements without a table,
@@ -180,6 +183,12 @@ typedef struct gc_analysis {
  * cannot read (an unterminated string, say); everything else yields an
  * analysis. Free with gc_analysis_free. */
 bool gc_analyze(const char *sql, size_t len, gc_analysis *out, gc_error *err);
+/* Whether a's several_targets are there to place it: a text of several
+ * statements, or a statement with data-modifying WITH queries. */
+static inline bool gc_analysis_has_targets(const gc_analysis *a)
+{
+    return a != NULL && (a->several || a->writes_in_with) && a->n_several_targets > 0;
+}
 void gc_analysis_free(gc_analysis *a);
 
 /* The item of the INSERT's column list that names column (as the server

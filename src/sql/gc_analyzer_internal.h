@@ -21,6 +21,11 @@ typedef struct gc_az {
     size_t stmt_end;          /* first token past it: `;`, an unmatched `)`, or n */
     size_t cte_name[GC_AZ_MAX_CTES];   /* token index of each WITH name */
     size_t n_ctes;
+    /* The bodies of the data-modifying WITH queries, each one INSERT,
+     * UPDATE, DELETE or MERGE: token ranges [from, to). -1 when one that
+     * modifies data is anything else (or there are more). */
+    size_t dml_cte[GC_AZ_MAX_CTES][2];
+    int n_dml_ctes;
     bool oom;
     gc_analysis *out;
 } gc_az;

@@ -509,4 +509,31 @@ case $out in "error 22012"*) ;; *) fail "a text writing accounts of G1 and G2 wh
     || fail "the texts of two groups left account $g1_id at $(sql G1N1 "SELECT balance FROM accounts WHERE id = $g1_id"), from $g1_before"
 nothing_pending "texts of several statements on a sharded table"
 echo "ok: texts of several statements writing account $g2_id of G2 ran on G2 against the policy, in autocommit and in a transaction; a text writing two groups ran each write on its owner, all or nothing"
+# A data-modifying WITH is placed by the table it writes: of a solo table,
+# on its owner whatever the policy says, in autocommit and in a
+# transaction (before, it ran where the policy or the transaction was and
+# wrote through postgres_fdw: refused, 0A000).
+expect_ok "$(on G2 "CREATE TABLE with_src (id int PRIMARY KEY, v int)")" "CREATE TABLE with_src"
+wowner=G1
+[ "$(kinds with_src)" = "G1:f G2:r" ] && wowner=G2
+wother=G1
+[ "$wowner" = G1 ] && wother=G2
+sql "$(primary_of "$wowner")" "INSERT INTO with_src SELECT g, g FROM generate_series(1, 10) g" >/dev/null
+with_calls() {
+    su_sql "$(primary_of "$1")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE userid = 'app'::regrole AND query LIKE 'WITH d AS (% with_src %'"
+}
+out=$(on "$wother" --fetch "WITH d AS (DELETE FROM with_src WHERE id > 6 RETURNING id) SELECT count(*) FROM d")
+case $(echo "$out" | tr '\n' ' ') in "ok "*" 4 ") ;;
+    *) fail "a data-modifying WITH of with_src (owner $wowner) with the policy on $wother: $out" ;; esac
+out=$(txn "$wother" commit "SELECT 1" \
+      "WITH d AS (UPDATE with_src SET v = v + 10 WHERE id <= 2 RETURNING id) SELECT count(*) FROM d")
+case $(echo "$out" | tr '\n' ' ') in "ok "*" row 1 ok "*" row 2 commit ") ;;
+    *) fail "a data-modifying WITH of with_src in a transaction on $wother: $out" ;; esac
+[ "$(sql "$(primary_of "$wowner")" "SELECT count(*) || ':' || sum(v) FROM with_src")" = "6:41" ] \
+    || fail "with_src after the WITH statements: $(sql "$(primary_of "$wowner")" "SELECT count(*) || ':' || sum(v) FROM with_src")"
+[ "$(with_calls "$wowner"):$(with_calls "$wother")" = "2:0" ] \
+    || fail "the WITH statements ran $(with_calls "$wowner") times on the owner $wowner, $(with_calls "$wother") on $wother"
+nothing_pending "data-modifying WITH of a solo table"
+echo "ok: a data-modifying WITH of with_src ran on its owner $wowner with the policy and the transaction on $wother"
 echo "PASS"

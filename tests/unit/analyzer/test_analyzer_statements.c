@@ -692,6 +692,39 @@ static void several_statements_list_their_targets(void **state)
     }
 }
 
+/* A statement with data-modifying WITH queries lists their targets and
+ * its main statement's, so that one writing a single group's tables can
+ * go there; a WITH query that modifies data but is not one INSERT,
+ * UPDATE, DELETE or MERGE (or none that does) lists nothing. */
+static void data_modifying_with_lists_its_targets(void **state)
+{
+    (void)state;
+    static const struct { const char *sql; const char *targets; } rows[] = {
+        {"with d as (delete from t where k > ? returning k) select count(*) from d", "t d"},
+        {"WITH a AS (UPDATE s.t SET v = 1 RETURNING k), b AS (INSERT INTO u VALUES (1)) "
+         "INSERT INTO w SELECT k FROM a", "s.t u w"},
+        {"with d as (select k from t) select * from d", ""},
+        {"with d as (select k from t for update) select * from d", ""},
+        {"with d as (with e as (delete from t returning k) select k from e) select * from d", ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        assert_false(a.several);
+        char got[128] = "";
+        for (int k = 0; k < a.n_several_targets; k++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s%s%s", k > 0 ? " " : "",
+                     a.several_targets[k].schema != NULL ? a.several_targets[k].schema : "",
+                     a.several_targets[k].schema != NULL ? "." : "",
+                     a.several_targets[k].table);
+        if (strcmp(got, rows[i].targets) != 0)
+            fail_msg("%s: targets '%s', expected '%s'", rows[i].sql, got, rows[i].targets);
+        assert_int_equal(a.writes_in_with, rows[i].targets[0] != '\0');
+        gc_analysis_free(&a);
+    }
+}
+
 /* An UPDATE lists the columns its SET assigns, so that one changing a
  * row's sharding key can go to the group that owns the row. */
 static void update_lists_the_columns_it_sets(void **state)
@@ -738,6 +771,7 @@ int main(void)
         cmocka_unit_test(insert_defaults_are_located_in_the_text),
         cmocka_unit_test(sequence_of_nextval_is_read_from_its_literal),
         cmocka_unit_test(returning_goes_after_a_lone_write_only),
+        cmocka_unit_test(data_modifying_with_lists_its_targets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
