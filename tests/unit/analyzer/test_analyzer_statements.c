@@ -651,6 +651,19 @@ static void returning_goes_after_a_lone_write_only(void **state)
     }
 }
 
+/* a's several_targets as "schema.table other ...", or "-" when they
+ * could not be read. */
+static void list_targets(const gc_analysis *a, char *got, size_t size)
+{
+    got[0] = '\0';
+    if (a->n_several_targets < 0)
+        snprintf(got, size, "-");
+    for (int k = 0; k < a->n_several_targets; k++)
+        snprintf(got + strlen(got), size - strlen(got), "%s%s%s%s", k > 0 ? " " : "",
+                 a->several_targets[k].schema != NULL ? a->several_targets[k].schema : "",
+                 a->several_targets[k].schema != NULL ? "." : "", a->several_targets[k].table);
+}
+
 /* A text of several statements lists each statement's target, so that a
  * global connection can send it to the one group that holds them all;
  * anything but row statements on tables (or SELECTs of none) lists none. */
@@ -678,14 +691,8 @@ static void several_statements_list_their_targets(void **state)
         gc_error err;
         assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
         assert_true(a.several);
-        char got[128] = "";
-        if (a.n_several_targets < 0)
-            snprintf(got, sizeof got, "-");
-        for (int k = 0; k < a.n_several_targets; k++)
-            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s%s%s", k > 0 ? " " : "",
-                     a.several_targets[k].schema != NULL ? a.several_targets[k].schema : "",
-                     a.several_targets[k].schema != NULL ? "." : "",
-                     a.several_targets[k].table);
+        char got[128];
+        list_targets(&a, got, sizeof got);
         if (strcmp(got, rows[i].targets) != 0)
             fail_msg("%s: targets '%s', expected '%s'", rows[i].sql, got, rows[i].targets);
         gc_analysis_free(&a);
@@ -712,12 +719,8 @@ static void data_modifying_with_lists_its_targets(void **state)
         gc_error err;
         assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
         assert_false(a.several);
-        char got[128] = "";
-        for (int k = 0; k < a.n_several_targets; k++)
-            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s%s%s", k > 0 ? " " : "",
-                     a.several_targets[k].schema != NULL ? a.several_targets[k].schema : "",
-                     a.several_targets[k].schema != NULL ? "." : "",
-                     a.several_targets[k].table);
+        char got[128];
+        list_targets(&a, got, sizeof got);
         if (strcmp(got, rows[i].targets) != 0)
             fail_msg("%s: targets '%s', expected '%s'", rows[i].sql, got, rows[i].targets);
         assert_int_equal(a.writes_in_with, rows[i].targets[0] != '\0');
