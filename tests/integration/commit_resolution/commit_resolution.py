@@ -64,9 +64,10 @@ rows tagged 'slow...'. Every outcome is checked on the servers.
     error follows as the second record), not the server's "failed"; in a
     transaction ends SQLEndTran(SQL_COMMIT) with 08007. Each row is there
     once. (In a transaction, a plain INSERT of a G1 key now runs on G1N1
-    itself: a transaction's writes go to their owner group. The transaction
-    variant writes through a data-modifying WITH, which the driver does not
-    place, so it still reaches G1 through postgres_fdw; the trigger gcctl
+    itself: a transaction's writes go to their owner group, and so does a
+    data-modifying WITH whose literal key places its row. The transaction
+    variant writes in a DO block, which the driver does not look into, so
+    it still reaches G1 through postgres_fdw; the trigger gcctl
     puts on foreign tables refuses that in a global connection's
     transaction (docs/global-connection.md, "Writes through postgres_fdw"),
     so it is dropped on G2N1's foreign partitions of ledger first, as on a
@@ -535,8 +536,7 @@ su("G2N1", "DO $d$ DECLARE r record; BEGIN FOR r IN SELECT t.tgrelid::regclass A
            "END LOOP; END $d$")
 conn = connect(autocommit=False, extra=";LocalityGroupPath=G2,G1")
 cur = conn.cursor()
-cur.execute(f"WITH w AS (INSERT INTO ledger VALUES ({key}, 'l') RETURNING 1) "
-            "SELECT count(*) FROM w")
+cur.execute(f"DO $w$ BEGIN INSERT INTO ledger VALUES ({key}, 'l'); END $w$")
 expect_error(fdw_commit_broken(conn.commit, "(l) SQLEndTran"), "08007",
              "(l) SQLEndTran(SQL_COMMIT) whose remote COMMIT broke")
 conn.rollback()
