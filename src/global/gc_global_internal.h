@@ -404,6 +404,11 @@ bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *span
 /* Rolls back what the open transaction holds on joined members and forgets
  * them (the pin is the caller's). */
 void gc_global_spread_abandon(gc_global *g);
+/* At COMMIT, when several members of the open transaction may have read
+ * another group through postgres_fdw (n_reaching 2), asks their servers
+ * which really hold a postgres_fdw transaction and keeps that answer when
+ * it is one member or none (gc_global_fdw_held.c). */
+void gc_global_settle_reaching(gc_global *g);
 
 /* --- the application's savepoints (gc_global_savepoint.c) --- */
 /* Appends to sb what sets the open transaction's savepoints on a member

@@ -494,6 +494,7 @@ static void raise_version(gc_global *g, const int *members, int n, const char *s
  * read through postgres_fdw and cannot prepare. */
 static void choose_decider(gc_global *g)
 {
+    gc_global_settle_reaching(g);
     if (g->txn_ddl_coordinator_decides || g->n_reaching != 1 || g->reaching == g->pinned)
         return;
     for (int k = 0; k < g->n_joined; k++) {

@@ -53,7 +53,14 @@ on each group's primary (who ran PREPARE TRANSACTION, who decided).
     rows come from G3's member as values. Before, that join counted the
     pin as a second member that read through postgres_fdw: G2 was made to
     prepare, and the COMMIT failed with 0A000. Now G2 decides and the
-    COMMIT applies."""
+    COMMIT applies.
+(i) A statement the driver cannot place counts until the servers say: a
+    SELECT of a view over accounts (a name the shard map does not know)
+    by A's key on the pin, then BONUS B. From the text both members may
+    have read through postgres_fdw; at COMMIT their servers say that only
+    G2 holds a postgres_fdw transaction (the view read G1's own rows), so
+    G2 decides and the COMMIT applies. Before, it failed with 0A000, both
+    updates lost."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
                       nothing_left, owners, primary, reset_statements)
 
@@ -71,6 +78,14 @@ A, B = BY_GROUP["G1"][0], BY_GROUP["G2"][0]
 log(f"A = {A} on G1, B = {B} on G2")
 
 
+def expect_decided(what, decider, preparer):
+    """decider's primary ran the decision, preparer's the PREPARE, and no
+    prepared part is left behind."""
+    expect_calls(P[decider], DECIDE, 1, f"{what} {decider} decides")
+    expect_calls(P[preparer], "PREPARE TRANSACTION%", 1, f"{what} {preparer} prepares")
+    nothing_left(what)
+
+
 def expect_balances(what, a, b):
     got = (balance("G1", A), balance("G2", B))
     if got != (a, b):
@@ -86,10 +101,8 @@ cur.execute(PLAIN, A)
 cur.execute(BONUS, B)
 conn.commit()
 expect_balances("(a)", 99, 105)
-expect_calls(P["G1"], "PREPARE TRANSACTION%", 1, "(a) the plain member prepares")
 expect_calls(P["G2"], "PREPARE TRANSACTION%", 0, "(a) the member that read rates")
-expect_calls(P["G2"], DECIDE, 1, "(a) the member that read rates decides")
-nothing_left("(a)")
+expect_decided("(a)", "G2", "G1")
 log("(a) the joined member that read through postgres_fdw decided, the pin prepared")
 
 # (b)
@@ -98,9 +111,7 @@ cur.execute(BONUS, A)
 cur.execute(PLAIN, B)
 conn.commit()
 expect_balances("(b)", 104, 104)
-expect_calls(P["G1"], DECIDE, 1, "(b) the pin that read rates decides")
-expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(b) the plain joined member prepares")
-nothing_left("(b)")
+expect_decided("(b)", "G1", "G2")
 log("(b) the pin that read through postgres_fdw decided, as before")
 
 # (c)
@@ -164,9 +175,7 @@ expect_calls(P["G2"], "%JOIN rates%", 0, "(g) the join did not run on G2")
 expect_calls(P["G2"], "%json_agg%", 1, "(g) G2 sent B's row for the join")
 conn.commit()
 expect_balances("(g) both updates", 107, 107)
-expect_calls(P["G1"], DECIDE, 1, "(g) the pin, which read rates, decides")
-expect_calls(P["G2"], "PREPARE TRANSACTION%", 1, "(g) G2 prepares")
-nothing_left("(g)")
+expect_decided("(g)", "G1", "G2")
 log("(g) a read that would have made G2 read through postgres_fdw ran on the pin; COMMIT applied")
 
 # (h)
@@ -182,12 +191,27 @@ if [tuple(int(v) for v in row) for row in got] != [(7, 5)]:
     fail(f"(h) the join of lookup_g1 and rates gave {got}, expected [(7, 5)]")
 conn.commit()
 expect_balances("(h) B's bonus", 107, 112)
-expect_calls(P["G2"], DECIDE, 1, "(h) G2, which read rates through postgres_fdw, decides")
-expect_calls(P["G1"], "PREPARE TRANSACTION%", 1, "(h) the pin prepares")
-nothing_left("(h)")
+expect_decided("(h)", "G2", "G1")
 made.cursor().execute("DROP TABLE lookup_g1")
 made.close()
 log("(h) a split read on the pin left G2 the decider; COMMIT applied")
+
+# (i)
+made = connect(APP, "", autocommit=True)
+made.cursor().execute("CREATE VIEW account_view AS SELECT id, balance FROM accounts")
+reset_statements()
+cur.execute(PLAIN, A)
+got = cur.execute("SELECT balance FROM account_view WHERE id = ?", A).fetchall()
+if [int(row[0]) for row in got] != [106]:
+    fail(f"(i) the view read A's balance as {got}, expected 106")
+expect_calls(P["G1"], "%FROM account_view%", 1, "(i) the view's SELECT ran on the pin")
+cur.execute(BONUS, B)
+conn.commit()
+expect_balances("(i) both updates", 106, 117)
+expect_decided("(i)", "G2", "G1")
+made.cursor().execute("DROP VIEW account_view")
+made.close()
+log("(i) the servers said which member read through postgres_fdw; COMMIT applied")
 
 conn.close()
 log("lookups through postgres_fdw decide where the commit is decided")
