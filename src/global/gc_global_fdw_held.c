@@ -10,71 +10,53 @@
  * says "two or more" the servers can tell which one does, and that one
  * decides the commit (gc_global_spread.c, choose_decider).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "global/gc_global_internal.h"
 #include "global/gc_temp_tables.h"
 
-/* The schema postgres_fdw is installed in, quoted, into out; false when the
- * member's database has no postgres_fdw (it holds none) or on an error
- * (*failed set). */
-static bool fdw_schema(gc_member *m, char *out, size_t size, bool *failed)
-{
-    gc_error err;
-    gc_error_clear(&err);
-    PGresult *r = gc_member_exec(m, "SELECT pg_catalog.quote_ident(n.nspname) "
-                                 "FROM pg_catalog.pg_extension e "
-                                 "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace "
-                                 "WHERE e.extname = 'postgres_fdw'", &err);
-    if (r == NULL) {
-        *failed = true;
-        return false;
-    }
-    bool found = PQntuples(r) == 1 && (size_t)PQgetlength(r, 0, 0) < size;
-    if (found)
-        memcpy(out, PQgetvalue(r, 0, 0), (size_t)PQgetlength(r, 0, 0) + 1);
-    PQclear(r);
-    return found;
-}
+/* One round trip. postgres_fdw_disconnect_all() closes every cached
+ * connection the transaction has not used, so those still listed after it
+ * are the ones it holds. The functions are found in postgres_fdw's schema
+ * (a search_path set for these statements only); all of it runs in a
+ * savepoint gone back to, its warnings ("still in use") kept from the
+ * application. The idle connections it closes cost a reconnect at their
+ * next use. */
+static const char held_sql[] =
+    "SAVEPOINT gc_fdw_held; SET LOCAL client_min_messages = error; "
+    "SELECT pg_catalog.set_config('search_path', coalesce((SELECT "
+    "pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e "
+    "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace "
+    "WHERE e.extname = 'postgres_fdw'), 'pg_catalog'), true); "
+    "SELECT postgres_fdw_disconnect_all(); "
+    "SELECT count(*) FROM postgres_fdw_get_connections(); "
+    "ROLLBACK TO SAVEPOINT gc_fdw_held; RELEASE SAVEPOINT gc_fdw_held";
 
 /* 1 when member i's session holds a postgres_fdw transaction, 0 when not,
- * -1 when it cannot be told. postgres_fdw_disconnect_all() closes every
- * cached connection the transaction has not used, so those still listed
- * after it are the ones the transaction holds. It runs in a savepoint gone
- * back to, its warnings ("still in use") kept from the application; the
- * idle connections it closes cost a reconnect at their next use. */
+ * -1 when it cannot be told (a database without postgres_fdw holds none,
+ * but then this cluster has no foreign tables to read either). */
 static int holds_fdw_transaction(gc_global *g, int i)
 {
     gc_member *m = g->members[i];
     if (!gc_member_is_open(m) || gc_member_txn_status(m) != PQTRANS_INTRANS)
         return -1;
-    char schema[2 * 63 + 3];   /* a quoted name: 63 bytes, quotes doubled */
-    bool failed = false;
-    if (!fdw_schema(m, schema, sizeof schema, &failed))
-        return failed ? -1 : 0;
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SAVEPOINT gc_fdw_held; SET LOCAL client_min_messages = error; "
-             "SELECT %s.postgres_fdw_disconnect_all(); "
-             "SELECT count(*) FROM %s.postgres_fdw_get_connections(); "
-             "ROLLBACK TO SAVEPOINT gc_fdw_held; RELEASE SAVEPOINT gc_fdw_held",
-             schema, schema);
     gc_error err;
     gc_error_clear(&err);
-    PGresult *rows[2];
-    if (!gc_member_exec_rows(m, sql, rows, 2, &err)) {
+    PGresult *rows[3];
+    if (!gc_member_exec_rows(m, held_sql, rows, 3, &err)) {
+        gc_error ignored;
+        gc_error_clear(&ignored);
         if (gc_member_is_open(m) && gc_member_txn_status(m) == PQTRANS_INERROR)
             PQclear(gc_member_exec(m, "ROLLBACK TO SAVEPOINT gc_fdw_held; "
-                                      "RELEASE SAVEPOINT gc_fdw_held", &err));
+                                      "RELEASE SAVEPOINT gc_fdw_held", &ignored));
         gc_trace_write(g->trace, GC_TRACE_INFO, "member %s could not say whether it holds a "
                        "postgres_fdw transaction: %s", g->topo.members[i].name, err.message);
         return -1;
     }
-    int held = PQntuples(rows[1]) == 1 && atol(PQgetvalue(rows[1], 0, 0)) > 0;
-    PQclear(rows[0]);
-    PQclear(rows[1]);
+    int held = PQntuples(rows[2]) == 1 && atol(PQgetvalue(rows[2], 0, 0)) > 0;
+    for (int k = 0; k < 3; k++)
+        PQclear(rows[k]);
     return held;
 }
 

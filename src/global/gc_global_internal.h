@@ -108,7 +108,9 @@ struct gc_global {
                                       member cannot PREPARE): 0, 1 (then
                                       `reaching`), 2 for several or unknown
                                       (gc_global_route.c; the commit's decider
-                                      is chosen by it, gc_global_spread.c) */
+                                      is chosen by it, gc_global_spread.c;
+                                      2 is asked of the servers at COMMIT,
+                                      gc_global_fdw_held.c) */
     int reaching;
     int joined_now;                /* the member the current statement made
                                       join the transaction, or -1 */
@@ -396,9 +398,14 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
  * read one of its tables through postgres_fdw, whose lock on the table's
  * group the TRUNCATE (or a LOCK in a mode conflicting with it) would wait
  * for until the transaction ends. A text that is neither: true, *spans
- * false. */
+ * false. A TRUNCATE that spans is noted as the transaction's write of the
+ * tables it names (of every table when it cascades). */
 bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
                                        gc_error *err);
+/* Notes table t written by the open transaction in every group holding
+ * rows of it: on the coordinator in its group, on a joined member in the
+ * others (gc_global_stale_reads.c). */
+void gc_global_note_table_written(gc_global *g, const gc_shard_table *t, int coordinator_group);
 
 /* --- transactions across groups (gc_global_spread.c) --- */
 /* Rolls back what the open transaction holds on joined members and forgets

@@ -303,10 +303,14 @@ static bool claims_rows(const gc_analysis *a)
 
 static int keyed_owner(gc_global *g, const gc_route_request *req, bool *all_in);
 
-/* The group a statement of a text of several statements keeps to: its
- * solo table's, or for a write of a sharded table the one its literal
- * keys all place it in; -1 when there is none. */
-static int piece_group(gc_global *g, const struct gc_several_target *p)
+/* The group a statement of a text of several statements (or a
+ * data-modifying WITH query) keeps to: its solo table's, or for a write of
+ * a sharded table the one its keys all place it in; -1 when there is none.
+ * req: the execution's parameters, which a WITH query's `$n` name as the
+ * whole statement numbers them (a text of several statements has none);
+ * NULL: literal keys only. */
+static int piece_group(gc_global *g, const gc_route_request *req,
+                       const struct gc_several_target *p)
 {
     const char *const *path = (const char *const *)g->search_path;
     const gc_shard_table *t = gc_shardmap_find(g->map, p->schema, p->table, path,
@@ -317,6 +321,10 @@ static int piece_group(gc_global *g, const struct gc_several_target *p)
     if (solo >= 0 || !p->writes || p->analysis == NULL || !row_write(p->analysis))
         return solo;
     gc_route_request keyed = { .analysis = p->analysis, .use_keys = true };
+    if (req != NULL) {
+        keyed.params = req->params;
+        keyed.nparams = req->nparams;
+    }
     bool all_in = false;
     int group = keyed_owner(g, &keyed, &all_in);
     return all_in ? group : -1;
@@ -328,13 +336,13 @@ static int piece_group(gc_global *g, const struct gc_several_target *p)
  * cluster's trigger refuses in such a text; its reads may read other
  * groups through postgres_fdw. A text that only reads keeps to the group
  * of its tables when all are solo tables of one. */
-static int several_group(gc_global *g, const gc_analysis *a)
+static int several_group(gc_global *g, const gc_route_request *req, const gc_analysis *a)
 {
     int writes_in = -1, reads_in = -1;
     bool reads_apart = false;
     for (int k = 0; k < a->n_several_targets; k++) {
         const struct gc_several_target *p = &a->several_targets[k];
-        int group = piece_group(g, p);
+        int group = piece_group(g, req, p);
         if (p->writes) {
             if (group < 0 || (writes_in >= 0 && group != writes_in))
                 return -1;
@@ -353,7 +361,7 @@ static int several_group(gc_global *g, const gc_analysis *a)
 bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a)
 {
     return a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL &&
-           several_writes(a) && several_group(g, a) < 0;
+           several_writes(a) && several_group(g, NULL, a) < 0;
 }
 
 bool gc_global_text_misses_writes(gc_global *g, const gc_analysis *a)
@@ -367,7 +375,7 @@ bool gc_global_text_misses_writes(gc_global *g, const gc_analysis *a)
     /* Run on another group's member, its reads of the pin's writes would. */
     if (!gc_global_pin_wrote(g) || g->map == NULL || a->n_several_targets == 0)
         return false;
-    int group = several_group(g, a);
+    int group = several_group(g, NULL, a);
     return group >= 0 && group != g->topo.members[g->pinned].group;
 }
 
@@ -385,7 +393,7 @@ static int group_by_key(gc_global *g, const gc_route_request *req, const char **
      * there, as each of its writes alone would (several_group); so does
      * a statement whose data-modifying WITH queries and main statement
      * do (else it is placed by its main statement, as before). */
-    int pieces_in = gc_analysis_has_targets(a) && g->map != NULL ? several_group(g, a) : -1;
+    int pieces_in = gc_analysis_has_targets(a) && g->map != NULL ? several_group(g, req, a) : -1;
     if (pieces_in >= 0 || (a != NULL && a->several && a->n_several_targets > 0 && g->map != NULL)) {
         *why = pieces_in < 0 ? "more than one statement" : NULL;
         *source = pieces_in < 0 ? "none"
@@ -820,14 +828,6 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
     return true;
 }
 
-/* A TRUNCATE run across groups in the open transaction: its members may
- * now read rows other groups changed, of any table. */
-static void note_truncate_across_groups(gc_global *g)
-{
-    g->n_reaching = 2;
-    gc_global_note_joined_write(g, NULL, -1);
-}
-
 /* In the open transaction: its pinned member, unless the statement's key
  * (looked at even for SQLExecDirect: a write's owner decides atomicity)
  * places it in another group. There it runs on the member the transaction
@@ -862,9 +862,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         if (!gc_global_truncate_in_transaction(g, req->sql, &spans, err))
             return false;
         if (spans) {
-            out->spans = true;
-            if (a->kind == GC_SQL_DDL)
-                note_truncate_across_groups(g);
+            out->spans = true;    /* what it writes is noted (TRUNCATE) */
             return true;
         }
     }
@@ -1139,6 +1137,10 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         if (req->transaction && req->analysis->kind != GC_SQL_OTHER) {
             g->n_reaching = 2;
             gc_global_note_joined_write(g, req->analysis, -1);
+        } else if (!req->transaction && !req->analysis->one_relation) {
+            /* Its parts may read other groups (a subquery, a WITH query):
+             * the commit asks which did (gc_global_settle_reaching). */
+            g->n_reaching = 2;
         }
         return true;
     }

@@ -101,6 +101,7 @@ typedef struct gc_span_truncate {
     bool only;                      /* a name has ONLY: the text runs as it is */
     bool lock;                      /* LOCK TABLE */
     bool waits_for_reads;           /* its lock conflicts with postgres_fdw's reads' */
+    bool cascades;                  /* TRUNCATE ... CASCADE: tables it does not name */
 } gc_span_truncate;
 
 /* Reads sql as a TRUNCATE or LOCK TABLE of plain names (no second

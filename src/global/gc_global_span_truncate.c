@@ -91,6 +91,8 @@ static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have, gc_span
             k++;
         if (words[k] == NULL)
             return false;
+        if (strcmp(words[k], "cascade") == 0)
+            out->cascades = true;
         if (in_mode && strcmp(words[k], "mode") == 0) {
             in_mode = false;
         } else if (in_mode) {
@@ -309,6 +311,29 @@ static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char 
     return ok;
 }
 
+/* Notes what a TRUNCATE run across groups from the open transaction
+ * writes: each table it names, in every group holding rows of it; every
+ * table when it cascades (to tables it does not name) or names one the
+ * shard map does not know. Its members may now read what other groups
+ * changed: the commit asks which read through postgres_fdw. A LOCK TABLE
+ * writes nothing. */
+static void note_truncated(gc_global *g, const gc_span_truncate *tr)
+{
+    if (tr->lock)
+        return;
+    g->n_reaching = 2;
+    bool every_table = tr->cascades;
+    for (int k = 0; k < tr->n; k++)
+        every_table |= tr->names[k].table == NULL;
+    if (every_table) {
+        gc_global_note_joined_write(g, NULL, -1);
+        return;
+    }
+    for (int k = 0; k < tr->n; k++)
+        gc_global_note_table_written(g, tr->names[k].table,
+                                     g->topo.members[g->pinned].group);
+}
+
 bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
                                        gc_error *err)
 {
@@ -319,6 +344,8 @@ bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *span
     bool ok = no_read_blocks(g, &tr, sql, err);
     if (ok)
         *spans = truncate_spans(g, &tr, true);
+    if (*spans)
+        note_truncated(g, &tr);
     gc_span_truncate_free(&tr);
     return ok;
 }

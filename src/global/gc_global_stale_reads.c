@@ -114,8 +114,12 @@ void gc_global_note_locked_table(gc_global *g, const char *name, int coordinator
     /* A table the map does not know yet was made by this transaction, on
      * the coordinator's group, where its reads run. */
     const gc_shard_table *t = gc_global_table_named(g, name, strlen(name));
-    if (t == NULL)
-        return;
+    if (t != NULL)
+        gc_global_note_table_written(g, t, coordinator_group);
+}
+
+void gc_global_note_table_written(gc_global *g, const gc_shard_table *t, int coordinator_group)
+{
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
         if (!gc_shard_table_in_group(t, gi))
             continue;
@@ -256,28 +260,61 @@ static bool qualifies_column(const gc_sql_lexer *lx)
     return gc_sql_lexer_next_code(&ahead, &next) && gc_sql_token_is_punct(&ahead, &next, '.');
 }
 
+/* The write targets of a statement run where its keys placed their rows:
+ * its own, and its data-modifying WITH queries' (placed with it). */
+#define WRITE_TARGETS_MAX 9
+
+typedef struct write_target {
+    size_t at, end;       /* the bytes naming it as the target */
+    const char *table;
+} write_target;
+
+static int write_targets(const gc_analysis *a, write_target out[WRITE_TARGETS_MAX])
+{
+    int n = 0;
+    if (a == NULL)
+        return 0;
+    out[n++] = (write_target){ a->target_offset, a->target_offset + a->target_length,
+                               a->table };
+    for (int k = 0; a->writes_in_with && k < a->n_several_targets; k++) {
+        const struct gc_several_target *p = &a->several_targets[k];
+        if (!p->writes || p->analysis == NULL || n == WRITE_TARGETS_MAX)
+            continue;
+        size_t at = p->offset + p->analysis->target_offset;
+        out[n++] = (write_target){ at, at + p->analysis->target_length, p->table };
+    }
+    return n;
+}
+
 /* The first table written outside group (written_outside) whose name the
  * text (len bytes) holds as an identifier, qualified or not (over-cautiously
  * also where it names something else); NULL when none. With a target
- * (a statement run where its keys placed its rows), the bytes naming it as
- * the target are passed over, and its own name elsewhere counts only
- * where it does not qualify a column (`WHERE accounts.id = ?`): a FROM
- * list, a JOIN, USING or a subquery naming it reads it again. */
+ * (a statement run where its keys placed its rows), the bytes naming it
+ * (or a data-modifying WITH query's target) as the target are passed over,
+ * and such a name elsewhere counts only where it does not qualify a
+ * column (`WHERE accounts.id = ?`): a FROM list, a JOIN, USING or a
+ * subquery naming it reads it again. */
 static const char *named_written_outside(const gc_global *g, const char *sql, size_t len,
                                          int group, const gc_analysis *target)
 {
-    size_t skip_at = target != NULL ? target->target_offset : 0;
-    size_t skip_end = target != NULL ? skip_at + target->target_length : 0;
+    write_target targets[WRITE_TARGETS_MAX];
+    int n_targets = write_targets(target, targets);
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, len);
     gc_sql_token tok;
     while (gc_sql_lexer_next_code(&lx, &tok)) {
-        if (!gc_sql_token_is_name(&tok) || (tok.offset >= skip_at && tok.offset < skip_end))
+        if (!gc_sql_token_is_name(&tok))
             continue;
+        bool own = false, naming_target = false;
         char name[64];
         size_t n = gc_sql_token_identifier(&lx, &tok, name, sizeof name);
+        for (int k = 0; k < n_targets; k++) {
+            naming_target |= tok.offset >= targets[k].at && tok.offset < targets[k].end;
+            own |= targets[k].table != NULL && n > 0 && strcmp(name, targets[k].table) == 0;
+        }
+        if (naming_target)
+            continue;
         const char *written = n > 0 && n < sizeof name ? written_outside(g, name, group) : NULL;
-        bool own = target != NULL && target->table != NULL && strcmp(name, target->table) == 0;
         if (written != NULL && (!own || !qualifies_column(&lx)))
             return written;
     }
@@ -427,8 +464,8 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         if (reads_no_relation(a, req->sql))
             return true;
         table = "(several)";
-    } else if (a->kind != GC_SQL_SELECT && a->query_length == 0 && owner == pin_group &&
-               all_in && req->sql != NULL) {
+    } else if ((a->kind != GC_SQL_SELECT || a->writes_in_with) && a->query_length == 0 &&
+               owner == pin_group && all_in && req->sql != NULL) {
         /* A write whose keys placed its rows in the pin's group changes
          * them there: only what else it reads counts. */
         table = read_written_outside(g, a, req->sql, pin_group);

@@ -363,6 +363,7 @@ static bool note_piece(const gc_az *az, size_t from, size_t to, gc_analysis *out
     bool ok = !one->several && note_target(out, one);
     if (out->n_several_targets > noted) {
         out->several_targets[noted].analysis = one;     /* kept: routing places its keys */
+        out->several_targets[noted].offset = begin;
     } else {
         gc_analysis_free(one);
         free(one);

@@ -115,6 +115,8 @@ typedef struct gc_analysis {
         bool writes;      /* its statement may write (not a read-only SELECT) */
         struct gc_analysis *analysis;  /* owned: the statement's own analysis,
                                           whose keys place its rows */
+        size_t offset;    /* where its text begins in the whole text: its
+                             analysis's offsets count from there */
     } several_targets[8];
     int n_several_targets;
     bool is_local;        /* SET LOCAL */

@@ -536,4 +536,27 @@ case $(echo "$out" | tr '\n' ' ') in "ok "*" row 1 ok "*" row 2 commit ") ;;
     || fail "the WITH statements ran $(with_calls "$wowner") times on the owner $wowner, $(with_calls "$wother") on $wother"
 nothing_pending "data-modifying WITH of a solo table"
 echo "ok: a data-modifying WITH of with_src ran on its owner $wowner with the policy and the transaction on $wother"
+# An autocommit write across groups whose subquery reads a row of G1: G2's
+# part reads it through postgres_fdw and cannot be prepared. At COMMIT the
+# servers say G2 alone holds a postgres_fdw transaction, so G2 decides and
+# G1 prepares (before, G1 decided and G2's PREPARE failed: 0A000).
+g1_now=$(sql G1N1 "SELECT balance FROM accounts WHERE id = $g1_id")
+g2_now=$(sql G2N1 "SELECT balance FROM accounts WHERE id = $g2_id")
+reset_calls
+expect_ok "$(on G1 "UPDATE accounts SET balance = balance + (SELECT count(*) FROM accounts WHERE id = $g1_id) WHERE id IN ($g1_id, $g2_id)")" \
+    "an autocommit write across groups reading a row of G1"
+[ "$(sql G1N1 "SELECT balance - $g1_now FROM accounts WHERE id = $g1_id"):$(sql G2N1 "SELECT balance - $g2_now FROM accounts WHERE id = $g2_id")" = "1.00:1.00" ] \
+    || fail "the write across groups reading a row of G1 did not add 1 to accounts $g1_id and $g2_id"
+decided_on() {
+    su_sql "$(primary_of "$1")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE userid = 'app'::regrole AND query LIKE '%gcluster.decide_commit%'"
+}
+prepared_on() {
+    su_sql "$(primary_of "$1")" "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+             WHERE userid = 'app'::regrole AND query LIKE 'PREPARE TRANSACTION%'"
+}
+[ "$(decided_on G2):$(prepared_on G1):$(decided_on G1):$(prepared_on G2)" = "1:1:0:0" ] \
+    || fail "decided G2:G1 $(decided_on G2):$(decided_on G1), prepared G1:G2 $(prepared_on G1):$(prepared_on G2); expected G2 to decide and G1 to prepare"
+nothing_pending "a write across groups reading a row of G1"
+echo "ok: a write across groups whose G2 part read G1 through postgres_fdw was decided on G2"
 echo "PASS"

@@ -24,6 +24,12 @@ The driver's connections put statements without a key on G3
     of W, by their literal keys: not sent whole, run statement by statement
     (each on its own group, the text one transaction across them); both
     balances rise by one on their owners.
+(c2) A SELECT whose data-modifying WITH query updates Z by a parameter
+    key, in autocommit, then in a transaction begun on G3 (with W), and
+    one updating W there: each runs on its row's owner (pg_stat_statements:
+    twice on G2, once on G3, never on G1) and returns the row; the
+    balances move as written. Before, it went where its main SELECT went
+    (G3) and its write of Z through postgres_fdw was refused (90123).
 (c') A marked statement's own error comes back as the server gave it
     (42601 for a text of two statements, the second misspelt; 42883 for a
     function that does not exist), nothing applied; then a function
@@ -123,6 +129,38 @@ for step in (+1, -1):
         unchanged("(c) both rows, each on its owner", {Z: before[Z] + 1, W: before[W] + 1})
 unchanged("(c) put back", before)
 log("(c) two statements in one text writing two groups: each ran on its own group")
+
+# (c2) a data-modifying WITH writing one row by a parameter key runs on the
+# row's owner, in autocommit and in a transaction
+WITH_BUMP = ("WITH u AS (UPDATE accounts SET balance = balance + ? WHERE id = ? "
+             "RETURNING id, balance) SELECT id, balance FROM u")
+
+
+def with_calls():
+    return {g: calls(P[g], "WITH u AS (UPDATE accounts SET balance = balance + $1%")
+            for g in GROUPS}
+
+
+def bumped(what, cur, step, account, want):
+    got = [tuple(int(v) for v in row) for row in cur.execute(WITH_BUMP, step, account)]
+    if got != [(account, want)]:
+        fail(f"{what}: the WITH statement returned {got}, expected {[(account, want)]}")
+
+
+seen = with_calls()
+bumped("(c2) autocommit, Z of G2", auto.cursor(), 1, Z, before[Z] + 1)
+txn = connect(APP, extra=ON_G3)
+txn.cursor().execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", W)
+bumped("(c2) in a transaction on G3, Z of G2", txn.cursor(), -1, Z, before[Z])
+bumped("(c2) in the transaction, W of G3", txn.cursor(), 0, W, before[W])
+txn.commit()
+txn.close()
+unchanged("(c2) put back", before)
+ran = {g: with_calls()[g] - seen[g] for g in GROUPS}
+if ran != {"G1": 0, "G2": 2, "G3": 1}:
+    fail(f"(c2) the WITH statements ran {ran} times on each group's primary, expected twice "
+         "on G2 (Z's owner) and once on G3 (W's)")
+log("(c2) a data-modifying WITH keyed by a parameter ran on its row's owner")
 
 # (c') a marked statement's own error comes back as the server gave it, and
 # the session serves the next statement

@@ -40,14 +40,20 @@ on each group's primary for what ran there.
     way: in a transaction, accounts locked on every group's primary
     (pg_locks; pg_stat_statements: the LOCK ran once on each), a write of
     a G3 row from another connection waits for it (55P03 at lock_timeout),
-    notes locked on its owner; in autocommit the server refuses it (25P01)."""
+    notes locked on its owner; in autocommit the server refuses it (25P01).
+(h) A TRUNCATE across groups notes what it writes, not every table: in a
+    transaction pinned on a group other than notes' owner, `TRUNCATE
+    notes_tags` (it joins the owner), then a SELECT of accounts without a
+    key runs on the pin (before, every read naming a table with rows
+    outside the pin's group was refused, 90122), and notes_tags is never read with its old rows (0 rows, or a
+    refusal); ROLLBACK gives them back."""
 import threading
 import time
 
 import pyodbc
 
 from xact_lib import (DSN, GROUPS, backend_waiting, calls, connect, expect_calls, expect_error,
-                      fail, helper, in_transaction_on, kill_member, log, nothing_left,
+                      fail, helper, in_transaction_on, kill_member, log, nothing_left, owners,
                       prepared_by_the_others, primary, relkind, reset_statements, restart, su)
 
 APP = "xtrunc"
@@ -314,6 +320,33 @@ nothing_left("(g)")
 expect_error("(g) LOCK in autocommit", lambda: acur.execute("LOCK TABLE accounts"), "25P01")
 log("ok (g): LOCK TABLE in a transaction held on every group owning the table's rows; "
     "refused outside one")
+
+# ---- (h) a TRUNCATE across groups notes only the tables it names ----
+helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(101, 130) g "
+                      "ON CONFLICT DO NOTHING")
+PIN = next(g for g in GROUPS if g != OWNER)
+pin_id = next(i for i in owners()[PIN] if i > 100)
+tags_before = int(su(P[OWNER], "SELECT count(*) FROM notes_tags"))
+cur = conn.cursor()
+cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", pin_id)
+cur.execute("TRUNCATE notes_tags")
+got = cur.execute("SELECT count(*), sum(balance) FROM accounts WHERE id > 100").fetchall()
+if [tuple(int(v) for v in r) for r in got] != [(30, 3001)]:
+    fail(f"(h) accounts over 100 read as {got} after TRUNCATE notes_tags, expected "
+         "[(30, 3001)]")
+try:
+    tags = [int(r[0]) for r in cur.execute("SELECT count(*) FROM notes_tags").fetchall()]
+    if tags != [0]:
+        fail(f"(h) notes_tags read as {tags} rows in the transaction that truncated it")
+except pyodbc.Error as e:
+    if e.args[0] != "0A000":
+        raise
+conn.rollback()
+if int(su(P[OWNER], "SELECT count(*) FROM notes_tags")) != tags_before:
+    fail("(h) the ROLLBACK did not give notes_tags its rows back")
+nothing_left("(h)")
+log(f"ok (h): after TRUNCATE notes_tags (on {OWNER}) from a transaction on {PIN}, a read of "
+    "accounts across groups ran; notes_tags never read stale")
 
 auto.close()
 conn.close()
