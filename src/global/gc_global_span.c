@@ -237,11 +237,11 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
 
 /* Runs the TRUNCATE of what group p owns (tr); the coordinator's part
  * also takes the names the shard map does not know. */
-static bool run_truncate(gc_global *g, const span_part *p, const gc_span_truncate *tr,
+static bool run_truncate(gc_global *g, const span_part *p, const gc_span_tables *tr,
                          const char *sql, bool coordinator, long long *rows, PGresult **tag,
                          gc_error *err)
 {
-    char *text = gc_span_truncate_text(tr, sql, p->group, coordinator);
+    char *text = gc_span_tables_text(tr, sql, p->group, coordinator);
     if (text == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
         return false;
@@ -259,7 +259,7 @@ static bool run_truncate(gc_global *g, const span_part *p, const gc_span_truncat
  * each of the group's leaves of t, an INSERT with the group's rows, a
  * TRUNCATE (tr) of the group's own tables. */
 static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
-                     const gc_span_truncate *tr, bool coordinator, const char *sql,
+                     const gc_span_tables *tr, bool coordinator, const char *sql,
                      const gc_analysis *a, const gc_span_params *params,
                      long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
 {
@@ -291,7 +291,9 @@ static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
         free(leaves);
     }
     if (!ok)
-        gc_span_part_failed(g, p, generation, err);
+        gc_span_part_failed_doing(g, p, generation,
+                                  tr != NULL && tr->lock ? "the LOCK TABLE across groups"
+                                                         : "the write across groups", err);
     return ok;
 }
 
@@ -327,11 +329,11 @@ static bool back_to_savepoints(gc_global *g, const span_part *parts, int n)
  * ... SELECT in, which are known only as it runs; the open transaction's
  * group runs its query, so it takes part even without leaves), or tables
  * of the TRUNCATE tr. */
-static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_span_truncate *tr,
+static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_span_tables *tr,
                       const gc_analysis *a, int gi)
 {
     if (tr != NULL)
-        return gc_span_truncate_has_share(tr, gi);
+        return gc_span_tables_has_share(tr, gi);
     if (a->kind == GC_SQL_INSERT && a->query_length > 0 && g->pinned >= 0 &&
         g->topo.members[g->pinned].group == gi)
         return true;
@@ -346,7 +348,7 @@ static bool has_share(const gc_global *g, const gc_shard_table *t, const gc_span
 /* The groups with a share of the write, the open transaction's group first (it
  * coordinates), each with its primary, or the member the transaction
  * already holds there. Returns how many; -1 with err. */
-static int find_parts(gc_global *g, const gc_shard_table *t, const gc_span_truncate *tr,
+static int find_parts(gc_global *g, const gc_shard_table *t, const gc_span_tables *tr,
                       const gc_analysis *a, const char *setup_sql, span_part *parts,
                       gc_error *err)
 {
@@ -385,14 +387,16 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     gc_error_clear(&out->info);
     /* TRUNCATE (the one DDL routed here) and LOCK TABLE name their tables
      * themselves. */
-    gc_span_truncate truncate;
-    const gc_span_truncate *tr = NULL;
+    gc_span_tables named;
+    const gc_span_tables *tr = NULL;
     if (gc_global_may_name_tables_to_place(a)) {
-        if (!gc_span_truncate_read(g, sql, &truncate)) {
+        /* Read again, as routing read it: the route decision carries no
+         * memory of its own. */
+        if (!gc_span_tables_read(g, sql, &named)) {
             gc_error_set(err, "HY000", 0, "the tables of the statement left the shard map");
             return false;
         }
-        tr = &truncate;
+        tr = &named;
     }
     const gc_shard_table *t = g->map != NULL && tr == NULL
         ? gc_shardmap_find(g->map, a->schema, a->table, (const char *const *)g->search_path,
@@ -411,7 +415,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     int n = find_parts(g, t, tr, a, setup_sql, parts, err);
     if (n < 0) {
         if (tr != NULL)
-            gc_span_truncate_free(&truncate);
+            gc_span_tables_free(&named);
         return false;
     }
     bool ok = true;
@@ -433,7 +437,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         ok = run_part(g, &parts[k], t, tr, k == 0, sql, a, params, &out->rows, &returned, &tag,
                       err);
     if (tr != NULL)
-        gc_span_truncate_free(&truncate);
+        gc_span_tables_free(&named);
     /* A release that fails leaves the groups released before it unable to
      * go back: the whole transaction is rolled back then. */
     bool released_some = false;

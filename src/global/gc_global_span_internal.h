@@ -86,44 +86,44 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
 
 /* One table TRUNCATE names: its place in the text, and the cluster table
  * it is (NULL: one the shard map does not know). */
-typedef struct gc_span_truncate_name {
+typedef struct gc_span_tables_name {
     size_t start, end;
     const gc_shard_table *table;
-} gc_span_truncate_name;
+} gc_span_tables_name;
 
 /* A TRUNCATE, or a LOCK TABLE (the same list of tables, placed the same
  * way), read from its text: its tables and where its options (RESTART
  * IDENTITY, CASCADE...; LOCK's mode, NOWAIT) begin. */
-typedef struct gc_span_truncate {
+typedef struct gc_span_tables {
     int n;
-    gc_span_truncate_name *names;   /* owned: gc_span_truncate_free */
+    gc_span_tables_name *names;   /* owned: gc_span_tables_free */
     size_t options;
     bool only;                      /* a name has ONLY: the text runs as it is */
     bool lock;                      /* LOCK TABLE */
     bool waits_for_reads;           /* its lock conflicts with postgres_fdw's reads' */
     bool cascades;                  /* TRUNCATE ... CASCADE: tables it does not name */
-} gc_span_truncate;
+} gc_span_tables;
 
 /* Reads sql as a TRUNCATE or LOCK TABLE of plain names (no second
  * statement) with g's shard map. False when it is not one (or memory ran
  * out): the text then runs as it is. *out is freed with
- * gc_span_truncate_free. */
-bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out);
-void gc_span_truncate_free(gc_span_truncate *tr);
+ * gc_span_tables_free. */
+bool gc_span_tables_read(const gc_global *g, const char *sql, gc_span_tables *out);
+void gc_span_tables_free(gc_span_tables *tr);
 
 /* How many groups own rows of the tables tr names (0 when a leaf's owner
  * is unknown); *only_group gets the group when there is exactly one. */
-int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int *only_group);
+int gc_span_tables_groups(const gc_global *g, const gc_span_tables *tr, int *only_group);
 
 /* Whether group gi owns rows of a table tr names. */
-bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi);
+bool gc_span_tables_has_share(const gc_span_tables *tr, int gi);
 
 /* The TRUNCATE group gi runs: its own leaves of each sharded table, the
  * solo tables it owns, and (on the coordinator) the names the map does
  * not know, as written; then the statement's options. A LOCK TABLE names
  * a sharded table as written on each group holding leaves of it. Caller
  * frees; NULL when memory runs out. */
-char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
+char *gc_span_tables_text(const gc_span_tables *tr, const char *sql, int gi,
                             bool coordinator);
 
 #endif

@@ -30,7 +30,7 @@
  * in the text and the cluster table it names (NULL: the map does not know
  * it). False when it is not a plain name of one or two parts. */
 static bool read_name(const gc_global *g, gc_sql_lexer *lx, gc_sql_token *tok, bool *have,
-                      gc_span_truncate_name *out)
+                      gc_span_tables_name *out)
 {
     char parts[2][128];
     int n = 0;
@@ -72,7 +72,7 @@ static bool mode_waits_for_remote_reads(const char *mode)
  * optional ';': anything else (a second statement) leaves the text to run
  * as it is. A LOCK's mode (ACCESS EXCLUSIVE when none is written) sets
  * out->waits_for_reads. */
-static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have, gc_span_truncate *out)
+static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have, gc_span_tables *out)
 {
     static const char *const truncate_words[] = { "restart", "continue", "identity",
                                                   "cascade", "restrict", NULL };
@@ -107,7 +107,7 @@ static bool only_options(gc_sql_lexer *lx, gc_sql_token *tok, bool have, gc_span
     return !have;
 }
 
-bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate *out)
+bool gc_span_tables_read(const gc_global *g, const char *sql, gc_span_tables *out)
 {
     memset(out, 0, sizeof *out);
     if (g->map == NULL || sql == NULL)
@@ -135,7 +135,7 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
         }
         if (out->n == cap) {
             cap = cap > 0 ? 2 * cap : 8;
-            gc_span_truncate_name *grown = realloc(out->names, (size_t)cap * sizeof *grown);
+            gc_span_tables_name *grown = realloc(out->names, (size_t)cap * sizeof *grown);
             if (grown == NULL)
                 break;
             out->names = grown;
@@ -153,11 +153,11 @@ bool gc_span_truncate_read(const gc_global *g, const char *sql, gc_span_truncate
         }
         have = gc_sql_lexer_next_code(&lx, &tok);
     }
-    gc_span_truncate_free(out);
+    gc_span_tables_free(out);
     return false;
 }
 
-void gc_span_truncate_free(gc_span_truncate *tr)
+void gc_span_tables_free(gc_span_tables *tr)
 {
     free(tr->names);
     memset(tr, 0, sizeof *tr);
@@ -169,7 +169,7 @@ static int leaves_of(const gc_shard_table *t, int gi)
     return gc_shard_table_solo_group(t) >= 0 ? -1 : gc_shard_table_leaves(t, gi, NULL, 0);
 }
 
-bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi)
+bool gc_span_tables_has_share(const gc_span_tables *tr, int gi)
 {
     for (int k = 0; k < tr->n; k++) {
         const gc_shard_table *t = tr->names[k].table;
@@ -179,7 +179,7 @@ bool gc_span_truncate_has_share(const gc_span_truncate *tr, int gi)
     return false;
 }
 
-int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int *only_group)
+int gc_span_tables_groups(const gc_global *g, const gc_span_tables *tr, int *only_group)
 {
     int n = 0;
     *only_group = -1;
@@ -191,7 +191,7 @@ int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int 
                 return 0;
     }
     for (int gi = 0; gi < g->topo.n_groups; gi++) {
-        if (!gc_span_truncate_has_share(tr, gi))
+        if (!gc_span_tables_has_share(tr, gi))
             continue;
         n++;
         *only_group = gi;
@@ -201,7 +201,7 @@ int gc_span_truncate_groups(const gc_global *g, const gc_span_truncate *tr, int 
     return n;
 }
 
-char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
+char *gc_span_tables_text(const gc_span_tables *tr, const char *sql, int gi,
                             bool coordinator)
 {
     gc_strbuf sb;
@@ -209,7 +209,7 @@ char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
     gc_strbuf_append_str(&sb, tr->lock ? "LOCK TABLE " : "TRUNCATE ");
     int named = 0;
     for (int k = 0; k < tr->n; k++) {
-        const gc_span_truncate_name *name = &tr->names[k];
+        const gc_span_tables_name *name = &tr->names[k];
         const gc_shard_table *t = name->table;
         /* A LOCK names a sharded table itself on each group holding leaves
          * of it: its own leaves are locked with it there (the others are
@@ -245,14 +245,14 @@ char *gc_span_truncate_text(const gc_span_truncate *tr, const char *sql, int gi,
 }
 
 /* Whether tr runs as a write across groups (gc_global_truncate_spans). */
-static bool truncate_spans(gc_global *g, const gc_span_truncate *tr, bool transaction)
+static bool truncate_spans(gc_global *g, const gc_span_tables *tr, bool transaction)
 {
     /* LOCK outside a transaction block is refused by the server (25P01),
      * as on one server. */
     if (tr->only || (tr->lock && !transaction))
         return false;
     int only_group;
-    int n = gc_span_truncate_groups(g, tr, &only_group);
+    int n = gc_span_tables_groups(g, tr, &only_group);
     int pin_group = g->pinned >= 0 ? g->topo.members[g->pinned].group : -1;
     bool spans = n >= 2 || (n == 1 && transaction && only_group != pin_group);
     if (spans)
@@ -264,11 +264,11 @@ static bool truncate_spans(gc_global *g, const gc_span_truncate *tr, bool transa
 
 bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
 {
-    gc_span_truncate tr;
-    if (!gc_span_truncate_read(g, sql, &tr))
+    gc_span_tables tr;
+    if (!gc_span_tables_read(g, sql, &tr))
         return false;
     bool spans = truncate_spans(g, &tr, transaction);
-    gc_span_truncate_free(&tr);
+    gc_span_tables_free(&tr);
     return spans;
 }
 
@@ -278,7 +278,7 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction)
  * transaction's member there or else the group's primary: where the
  * TRUNCATE will run, on the pin or across groups (a group not held is
  * one it spans to, hence that path's message when it has no primary). */
-static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char *sql,
+static bool no_read_blocks(gc_global *g, const gc_span_tables *tr, const char *sql,
                            gc_error *err)
 {
     if (!tr->waits_for_reads || !gc_global_may_have_reached_out(g))
@@ -287,7 +287,7 @@ static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char 
     gc_member *primaries[ng > 0 ? ng : 1];
     int n = 0;
     for (int gi = 0; gi < ng; gi++) {
-        if (!gc_span_truncate_has_share(tr, gi))
+        if (!gc_span_tables_has_share(tr, gi))
             continue;
         int held = gc_global_transaction_member_of_group(g, gi);
         int i = held >= 0
@@ -317,7 +317,7 @@ static bool no_read_blocks(gc_global *g, const gc_span_truncate *tr, const char 
  * shard map does not know. Its members may now read what other groups
  * changed: the commit asks which read through postgres_fdw. A LOCK TABLE
  * writes nothing. */
-static void note_truncated(gc_global *g, const gc_span_truncate *tr)
+static void note_truncated(gc_global *g, const gc_span_tables *tr)
 {
     if (tr->lock)
         return;
@@ -338,14 +338,14 @@ bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *span
                                        gc_error *err)
 {
     *spans = false;
-    gc_span_truncate tr;
-    if (!gc_span_truncate_read(g, sql, &tr))
+    gc_span_tables tr;
+    if (!gc_span_tables_read(g, sql, &tr))
         return true;
     bool ok = no_read_blocks(g, &tr, sql, err);
     if (ok)
         *spans = truncate_spans(g, &tr, true);
     if (*spans)
         note_truncated(g, &tr);
-    gc_span_truncate_free(&tr);
+    gc_span_tables_free(&tr);
     return ok;
 }
