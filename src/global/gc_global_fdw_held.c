@@ -63,8 +63,8 @@ static int holds_fdw_transaction(gc_global *g, int i)
 void gc_global_settle_reaching(gc_global *g)
 {
     /* A temporary table also stops a PREPARE, which no server view shows. */
-    if (g->n_reaching < 2 || g->pinned < 0 || g->txn_ddl_coordinator_decides ||
-        gc_temp_tables_count(g->temps) > 0)
+    if (g->n_reaching < 2 || g->pinned < 0 || g->n_joined == 0 ||
+        g->txn_ddl_coordinator_decides || gc_temp_tables_count(g->temps) > 0)
         return;
     int n_held = 0, held = -1;
     for (int k = -1; k < g->n_joined; k++) {

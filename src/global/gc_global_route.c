@@ -1137,9 +1137,11 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         if (req->transaction && req->analysis->kind != GC_SQL_OTHER) {
             g->n_reaching = 2;
             gc_global_note_joined_write(g, req->analysis, -1);
-        } else if (!req->transaction && !req->analysis->one_relation) {
+        } else if (!req->transaction && !req->analysis->one_relation &&
+                   !gc_global_may_name_tables_to_place(req->analysis)) {
             /* Its parts may read other groups (a subquery, a WITH query):
-             * the commit asks which did (gc_global_settle_reaching). */
+             * the commit asks which did (gc_global_settle_reaching). A
+             * TRUNCATE's parts read nothing. */
             g->n_reaching = 2;
         }
         return true;
