@@ -67,7 +67,7 @@ void gc_global_settle_reaching(gc_global *g)
         g->txn_ddl_coordinator_decides || gc_temp_tables_count(g->temps) > 0)
         return;
     int n_held = 0, held = -1;
-    for (int k = -1; k < g->n_joined; k++) {
+    for (int k = -1; k < g->n_joined && n_held < 2; k++) {
         int i = k < 0 ? g->pinned : g->joined[k];
         int h = holds_fdw_transaction(g, i);
         if (h < 0)
@@ -77,11 +77,14 @@ void gc_global_settle_reaching(gc_global *g)
             held = i;
         }
     }
+    if (n_held > 1) {    /* the PREPAREs of both will fail: no need to ask on */
+        gc_trace_write(g->trace, GC_TRACE_INFO, "members that hold a postgres_fdw "
+                       "transaction, asked at COMMIT: two or more");
+        return;
+    }
     gc_trace_write(g->trace, GC_TRACE_INFO, "members that hold a postgres_fdw transaction, "
                    "asked at COMMIT: %d%s%s", n_held, n_held == 1 ? ", " : "",
                    n_held == 1 ? g->topo.members[held].name : "");
-    if (n_held > 1)
-        return;
     g->n_reaching = n_held;
     g->reaching = held;
 }

@@ -658,6 +658,19 @@ static void note_reaching(gc_global *g, int i)
         g->n_reaching = 1;
 }
 
+/* A write across groups runs a part on a member of each group. The part
+ * of one naming only its target (one_relation) reads that member's own
+ * leaves, and a TRUNCATE's or LOCK TABLE's parts read nothing; others (a
+ * subquery, a WITH query, UPDATE ... FROM), and the query of an INSERT ...
+ * SELECT (read whole on the coordinator), may read other groups through
+ * postgres_fdw: the commit asks which did (gc_global_settle_reaching). */
+static void note_span_parts_reaching(gc_global *g, const gc_analysis *a)
+{
+    bool query_read_whole = a->kind == GC_SQL_INSERT && a->query_length > 0;
+    if (query_read_whole || (!a->one_relation && !gc_global_may_name_tables_to_place(a)))
+        g->n_reaching = 2;
+}
+
 static gc_route_access access_of(const gc_route_request *req)
 {
     if (req->serializable || req->creates_temp)
@@ -888,7 +901,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
                     : !gc_global_span_reads_see_writes(g, req, err))
                 return false;
             out->spans = true;
-            g->n_reaching = 2;
+            note_span_parts_reaching(g, a);
             gc_global_note_joined_write(g, a, -1);
             return true;
         }
@@ -1134,16 +1147,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
     if (spans_groups(g, req, c.owner, c.all_in)) {
         out->spans = true;
         /* A LOCK TABLE (kind OTHER) changes no rows. */
-        if (req->transaction && req->analysis->kind != GC_SQL_OTHER) {
-            g->n_reaching = 2;
+        if (req->transaction && req->analysis->kind != GC_SQL_OTHER)
             gc_global_note_joined_write(g, req->analysis, -1);
-        } else if (!req->transaction && !req->analysis->one_relation &&
-                   !gc_global_may_name_tables_to_place(req->analysis)) {
-            /* Its parts may read other groups (a subquery, a WITH query):
-             * the commit asks which did (gc_global_settle_reaching). A
-             * TRUNCATE's parts read nothing. */
-            g->n_reaching = 2;
-        }
+        note_span_parts_reaching(g, req->analysis);
         return true;
     }
     if (req->transaction && refuse_spanning_write(g, req, c.owner, c.all_in, c.why, err))

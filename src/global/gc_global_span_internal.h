@@ -84,7 +84,7 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
 
 /* TRUNCATE across groups (gc_global_span_truncate.c). */
 
-/* One table TRUNCATE names: its place in the text, and the cluster table
+/* One table a TRUNCATE or LOCK TABLE names: its place in the text, and the cluster table
  * it is (NULL: one the shard map does not know). */
 typedef struct gc_span_tables_name {
     size_t start, end;
@@ -98,10 +98,10 @@ typedef struct gc_span_tables {
     int n;
     gc_span_tables_name *names;   /* owned: gc_span_tables_free */
     size_t options;
-    bool only;                      /* a name has ONLY: the text runs as it is */
-    bool lock;                      /* LOCK TABLE */
-    bool waits_for_reads;           /* its lock conflicts with postgres_fdw's reads' */
-    bool cascades;                  /* TRUNCATE ... CASCADE: tables it does not name */
+    bool only;                    /* a name has ONLY: the text runs as it is */
+    bool lock;                    /* LOCK TABLE */
+    bool waits_for_reads;         /* its lock conflicts with postgres_fdw's reads' */
+    bool cascades;                /* TRUNCATE ... CASCADE: tables it does not name */
 } gc_span_tables;
 
 /* Reads sql as a TRUNCATE or LOCK TABLE of plain names (no second
@@ -124,6 +124,6 @@ bool gc_span_tables_has_share(const gc_span_tables *tr, int gi);
  * a sharded table as written on each group holding leaves of it. Caller
  * frees; NULL when memory runs out. */
 char *gc_span_tables_text(const gc_span_tables *tr, const char *sql, int gi,
-                            bool coordinator);
+                          bool coordinator);
 
 #endif

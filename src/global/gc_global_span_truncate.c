@@ -202,7 +202,7 @@ int gc_span_tables_groups(const gc_global *g, const gc_span_tables *tr, int *onl
 }
 
 char *gc_span_tables_text(const gc_span_tables *tr, const char *sql, int gi,
-                            bool coordinator)
+                          bool coordinator)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -314,14 +314,12 @@ static bool no_read_blocks(gc_global *g, const gc_span_tables *tr, const char *s
 /* Notes what a TRUNCATE run across groups from the open transaction
  * writes: each table it names, in every group holding rows of it; every
  * table when it cascades (to tables it does not name) or names one the
- * shard map does not know. Its members may now read what other groups
- * changed: the commit asks which read through postgres_fdw. A LOCK TABLE
- * writes nothing. */
+ * shard map does not know. Its parts read nothing through postgres_fdw.
+ * A LOCK TABLE writes nothing. */
 static void note_truncated(gc_global *g, const gc_span_tables *tr)
 {
     if (tr->lock)
         return;
-    g->n_reaching = 2;
     bool every_table = tr->cascades;
     for (int k = 0; k < tr->n; k++)
         every_table |= tr->names[k].table == NULL;

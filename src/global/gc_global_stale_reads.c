@@ -262,7 +262,7 @@ static bool qualifies_column(const gc_sql_lexer *lx)
 
 /* The write targets of a statement run where its keys placed their rows:
  * its own, and its data-modifying WITH queries' (placed with it). */
-#define WRITE_TARGETS_MAX 9
+#define WRITE_TARGETS_MAX (1 + GC_SEVERAL_TARGETS_MAX)
 
 typedef struct write_target {
     size_t at, end;       /* the bytes naming it as the target */

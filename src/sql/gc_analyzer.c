@@ -330,8 +330,7 @@ static bool note_target(gc_analysis *out, const gc_analysis *one)
         return false;
     if (one->table == NULL)    /* SELECT 1, not a function that may write */
         return one->kind == GC_SQL_SELECT && one->sequence == NULL && one->read_only;
-    int cap = (int)(sizeof out->several_targets / sizeof out->several_targets[0]);
-    if (out->n_several_targets >= cap)
+    if (out->n_several_targets >= GC_SEVERAL_TARGETS_MAX)
         return false;
     struct gc_several_target *t = &out->several_targets[out->n_several_targets];
     t->table = strdup(one->table);

@@ -21,6 +21,9 @@
 
 #include "util/gc_error.h"
 
+/* The statements of one text whose targets gc_analysis keeps. */
+#define GC_SEVERAL_TARGETS_MAX 8
+
 typedef enum gc_sql_kind {
     GC_SQL_UNKNOWN = 0,
     GC_SQL_SELECT,        /* also VALUES, TABLE, WITH ... SELECT */
@@ -105,7 +108,7 @@ typedef struct gc_analysis {
                              statement (one statement, not several) */
     /* A text of several statements, each a SELECT, INSERT, UPDATE, DELETE
      * or MERGE: the table each names as its target, "schema.table" when
-     * qualified (up to 8; statements without a table,
+     * qualified (up to GC_SEVERAL_TARGETS_MAX; statements without a table,
      * SELECT 1, name none). n_several_targets -1 when a statement is
      * anything else or names no target the analyzer can read, or there
      * are more. */
@@ -117,7 +120,7 @@ typedef struct gc_analysis {
                                           whose keys place its rows */
         size_t offset;    /* where its text begins in the whole text: its
                              analysis's offsets count from there */
-    } several_targets[8];
+    } several_targets[GC_SEVERAL_TARGETS_MAX];
     int n_several_targets;
     bool is_local;        /* SET LOCAL */
     bool and_chain;       /* COMMIT / ROLLBACK ... AND CHAIN */

@@ -22,8 +22,11 @@ pg_stat_statements on each group's primary for where each statement ran.
     group.
 (d) In a transaction (pyodbc's default): a keyed UPDATE, then a keyless one;
     before COMMIT every group's primary holds the transaction and no
-    balance changed; after COMMIT all did. A keyless DELETE then ROLLBACK
-    changes nothing.
+    balance changed; after COMMIT all did. Its COMMIT asks no server
+    whether it holds a postgres_fdw transaction (the parts of a write naming
+    only its table read their own partitions), where a write across groups
+    with a subquery does (pg_stat_statements). A keyless DELETE then
+    ROLLBACK changes nothing.
 (e) A write across groups failing inside a transaction: at the default
     rollback level (2) it is undone on every group and the transaction goes
     on (its earlier keyed UPDATE commits); at RollbackOnError=1 the whole
@@ -41,8 +44,9 @@ pg_stat_statements on each group's primary for where each statement ran.
     transaction everywhere: a read of A (G1, the pin) then fails with 25P02
     and is not sent; ROLLBACK TO an earlier savepoint mends it and the rest
     commits; without one, COMMIT gives 40000 and nothing applies."""
-from xact_lib import (GROUPS, calls, connect, expect_error, fail, helper, in_transaction_on, log,
-                      nothing_left, owners, prepared_by_the_others, primary, reset_statements, su)
+from xact_lib import (GROUPS, calls, connect, expect_calls, expect_error, fail, helper,
+                      in_transaction_on, log, nothing_left, owners, prepared_by_the_others,
+                      primary, reset_statements, su)
 
 APP = "xspan"
 P = {g: primary(g) for g in GROUPS}
@@ -150,9 +154,12 @@ nothing_left("(c)")
 log("ok (c): RETURNING rows of every group in one result; DELETE on every group")
 
 # ---- (d) in a transaction ----
+# The question the COMMIT may ask each member (gc_global_fdw_held.c).
+FDW_HELD_ASKED = "%postgres_fdw_get_connections%"
 conn = connect(APP)
 cur = conn.cursor()
 before = all_balances()
+reset_statements()
 cur.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", 10, A)
 cur.execute("UPDATE accounts SET balance = balance + 1")
 if cur.rowcount != 25:
@@ -163,6 +170,14 @@ for g in GROUPS:
 expect_all(before, "(d) before COMMIT")
 conn.commit()
 expect_all({a: v + 1 - (10 if a == A else 0) for a, v in before.items()}, "(d) after COMMIT")
+for g in GROUPS:
+    expect_calls(P[g], FDW_HELD_ASKED, 0, "(d) the COMMIT of a write naming only accounts")
+cur.execute("UPDATE accounts SET balance = balance + "
+            "(SELECT count(*) FROM pg_catalog.pg_namespace WHERE false)")
+conn.commit()
+if sum(calls(P[g], FDW_HELD_ASKED) for g in GROUPS) == 0:
+    fail("(d) the COMMIT of a write across groups with a subquery asked no member "
+         "whether it holds a postgres_fdw transaction")
 before = all_balances()
 cur.execute("DELETE FROM accounts WHERE balance > 0")
 conn.rollback()
