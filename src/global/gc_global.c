@@ -623,6 +623,7 @@ gc_global *gc_global_connect(const gc_global_options *opt, gc_error *err,
     g->temps_to_settle = -1;
     g->joined_now = -1;
     g->n_split_keys = -1;
+    g->split_reader = -1;
     g->last_member = -1;
     gc_global_forget_joined_writes(g);    /* nothing written yet */
     g->trace = opt->trace;

@@ -164,8 +164,8 @@ typedef struct gc_route_decision {
                                      must join first (gc_global_join) */
     bool spans;                   /* a write across groups: no member; run it with
                                      gc_global_run_spanning_write */
-    bool split_read;              /* a SELECT of rows the open transaction wrote on
-                                     other members: run on the pin the text of
+    bool split_read;              /* a read of rows the open transaction wrote on
+                                     other members: run on member the text of
                                      gc_global_split_read_text */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
@@ -358,8 +358,8 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
                                   const char *setup_sql, bool commit_now,
                                   gc_span_outcome *out, gc_error *err);
 
-/* The SELECT a (text sql with its parameters params) routed with
- * decision.split_read, as the pin runs it: the rows of the tables it reads
+/* The statement a (text sql with its parameters params) routed with
+ * decision.split_read, as its member runs it: the rows of the tables it reads
  * that the open transaction wrote on other groups' members are asked of
  * those members now, behind a savepoint there, and go in *rows (*n_rows
  * json arrays, a table each; the array and its strings owned by the

@@ -166,6 +166,8 @@ struct gc_global {
      * n_split_keys -1: its keys are unknown, every leaf may hold rows. */
     const char *split_keys[32];
     int n_split_keys;
+    int split_reader;              /* the member that runs it (the pin, or the
+                                      transaction's member where its rows are) */
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */
@@ -257,16 +259,23 @@ bool gc_global_pin_wrote(const gc_global *g);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the transaction's member `member` other than its pin, may read through
  * postgres_fdw a table the transaction wrote on another of its members
- * (its pin, or another group's member). */
+ * (its pin, or another group's member). A statement that member can run
+ * with those rows brought to it gives true and *split set instead. */
 bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
-                                       gc_error *err);
+                                       bool *split, gc_error *err);
 /* Whether t was written in group `group` (-1: in any group) on a member
  * other than the pin. */
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group);
-/* Whether the SELECT of req, which reads a table the transaction wrote on
- * other members, can run on the pin with those members' rows brought to
- * it (gc_global_split_read.c); notes the partitions its keys place it in. */
-bool gc_global_read_splits(gc_global *g, const gc_route_request *req);
+/* Whether the open transaction wrote t in group `group`: on its member
+ * there, the pin included. */
+bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group);
+/* Whether the statement of req (a SELECT, or an UPDATE or DELETE of the
+ * rows reader holds), which reads a table the transaction wrote on other
+ * members, can run on member reader (the pin, or the transaction's member
+ * where its rows are) with those members' rows brought to it
+ * (gc_global_split_read.c); notes the reader and the partitions its keys
+ * place it in. */
+bool gc_global_read_splits(gc_global *g, const gc_route_request *req, int reader);
 /* The partitions of t the key tuples of req's statement place rows in
  * (names pointers into the map, up to max); their number, or -1 when the
  * statement does not give every key column or a tuple cannot be placed. */

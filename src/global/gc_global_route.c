@@ -937,7 +937,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
         }
     }
     if (out->member != g->pinned && !names_temp &&
-        !gc_global_member_read_sees_writes(g, req, out->member, err))
+        !gc_global_member_read_sees_writes(g, req, out->member, &out->split_read, err))
         return false;
     bool writes = row_write(a) || several_writes(a);
     if (out->member == g->pinned && writes && !names_temp)

@@ -1,23 +1,26 @@
 /*
- * gc_global_split_read: a SELECT that reads tables the open transaction
- * wrote on other groups' members (docs/global-connection.md, "Reading the
- * transaction's own writes").
+ * gc_global_split_read: a SELECT, or an UPDATE or DELETE, that reads
+ * tables the open transaction wrote on other groups' members
+ * (docs/global-connection.md, "Reading the transaction's own writes").
  *
- * The pin reads other groups' rows through postgres_fdw, in a session of
- * its own that does not see the transaction's writes there
- * (gc_global_stale_reads.c). Such a SELECT is split instead: for each
- * table it reads whose rows the transaction wrote elsewhere, each group
- * holding such rows is asked, on the transaction's member there (which
- * sees those writes), for its rows of the table as one json array; the pin
- * then runs the statement with each place the text reads the table from
- * replaced by a union of the leaves the pin reads itself (its own group's,
- * and the groups' the transaction did not write it in) and those rows
- * (json_populate_recordset of the table's row type). Whatever the SELECT
- * does with its rows (joins, subqueries, aggregates, ORDER BY, LIMIT) it
- * does on the pin, over the tables as the transaction sees them. A SELECT
- * of one table alone sends its WHERE along, so that only the rows that
- * pass it travel.
+ * The member that runs it (the reader: the pin, or the transaction's
+ * member where a keyed statement's rows are) reads other groups' rows
+ * through postgres_fdw, in a session of its own that does not see the
+ * transaction's writes there (gc_global_stale_reads.c). Such a statement
+ * is split instead: for each table it reads whose rows the transaction
+ * wrote elsewhere, each group holding such rows is asked, on the
+ * transaction's member there (which sees those writes), for its rows of
+ * the table as one json array; the reader then runs the statement with
+ * each place the text reads the table from replaced by a union of the
+ * leaves it reads itself (its own group's, and the groups' the transaction
+ * did not write it in) and those rows (json_populate_recordset of the
+ * table's row type). Whatever the statement does with its rows (joins,
+ * subqueries, aggregates, ORDER BY, LIMIT) it does on the reader, over
+ * the tables as the transaction sees them; a write's target is written
+ * where it is. A SELECT of one table alone sends its WHERE along, so that
+ * only the rows that pass it travel.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +29,7 @@
 #include "sql/gc_sql_table_refs.h"
 
 #define SPLIT_SAVEPOINT "gc_split_read"
-/* Rows one group may send to the pin for one table: past it the read is
+/* Rows one group may send to the reader for one table: past it the read is
  * refused, so the client never holds an unbounded copy of another group's
  * rows. */
 #define SPLIT_MAX_ROWS 100000
@@ -38,7 +41,7 @@
 typedef struct split_table {
     const gc_shard_table *t;
     size_t name_offset, name_length;  /* as the text first names it: NULL::name
-                                         is its row type on the pin */
+                                         is its row type on the reader */
     int param;                        /* the parameter that carries its rows */
 } split_table;
 
@@ -112,15 +115,21 @@ static int group_leaves(const gc_shard_table *t, int gi, const char ***names)
     return n;
 }
 
+/* The group of the member that runs the statement. */
+static int reader_group(const gc_global *g)
+{
+    return g->topo.members[g->split_reader].group;
+}
+
 /* Whether group gi holds rows of t that the transaction wrote on a member
- * other than the pin: they must come from that group's member. */
+ * other than the reader: they must come from that group's member. */
 static bool rows_elsewhere(const gc_global *g, const gc_shard_table *t, int gi)
 {
-    return gi != g->topo.members[g->pinned].group && gc_global_written_elsewhere(g, t, gi) &&
+    return gi != reader_group(g) && gc_global_written_in_group(g, t, gi) &&
            gc_shard_table_in_group(t, gi);
 }
 
-/* Whether the pin needs rows of t from another member; false too when a
+/* Whether the reader needs rows of t from another member; false too when a
  * group that holds some has no member in the transaction or unknown
  * leaves (*ok false). */
 static bool needs_rows(const gc_global *g, const gc_shard_table *t, bool *ok)
@@ -144,7 +153,8 @@ static const gc_shard_table *ref_table(gc_global *g, const char *sql, const gc_s
 }
 
 /* Whether the identifier tok names a table the transaction wrote on
- * another member (any cluster table, when the record says "any table"). */
+ * another member than the reader (any cluster table, when the record says
+ * "any table"). */
 static bool names_written_table(gc_global *g, const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
     char name[64];
@@ -154,14 +164,19 @@ static bool names_written_table(gc_global *g, const gc_sql_lexer *lx, const gc_s
     const gc_shard_table *t = gc_shardmap_find(g->map, NULL, name,
                                                (const char *const *)g->search_path,
                                                g->n_search_path);
-    return t != NULL && gc_global_written_elsewhere(g, t, -1);
+    for (int gi = 0; t != NULL && gi < g->topo.n_groups; gi++)
+        if (gi != reader_group(g) && gc_global_written_in_group(g, t, gi))
+            return true;
+    return false;
 }
 
 /* Whether every mention of a table written elsewhere is one of the plan's
- * places or a qualifier (name.column): a mention the finder did not read
+ * places, a qualifier (name.column) or a write's own target (target_at:
+ * its offset; SIZE_MAX for a SELECT): a mention the finder did not read
  * as a table (a parenthesized join, a CTE or column of that name) leaves
  * the statement refused. */
-static bool mentions_are_places(gc_global *g, const char *sql, const split_plan *p)
+static bool mentions_are_places(gc_global *g, const char *sql, const split_plan *p,
+                                size_t target_at)
 {
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, strlen(sql));
@@ -169,7 +184,7 @@ static bool mentions_are_places(gc_global *g, const char *sql, const split_plan 
     while (gc_sql_lexer_next_code(&lx, &tok)) {
         if (!gc_sql_token_is_name(&tok))
             continue;
-        bool placed = false;
+        bool placed = tok.offset == target_at;
         for (int k = 0; k < p->n_refs && !placed; k++)
             placed = tok.offset >= p->refs[k].offset &&
                      tok.offset < p->refs[k].offset + p->refs[k].length;
@@ -182,15 +197,30 @@ static bool mentions_are_places(gc_global *g, const char *sql, const split_plan 
     return true;
 }
 
-/* Makes the plan for the SELECT a (text sql, n_params parameters); false
- * when it cannot be split (then it stays refused). */
+/* Whether a is a statement the plan can split: a SELECT that writes
+ * nothing, or an UPDATE or DELETE (of rows the reader holds: the caller
+ * knows) reading other tables in its FROM list or subqueries. */
+static bool splittable(const gc_analysis *a)
+{
+    if (a->several || a->writes_in_with)
+        return false;
+    if (a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE)
+        return a->table != NULL;
+    return a->kind == GC_SQL_SELECT && !a->locking_read && !a->select_into &&
+           (a->one_relation || a->read_only);
+}
+
+/* Makes the plan for the statement a (text sql, n_params parameters);
+ * false when it cannot be split (then it stays refused). A write's
+ * target is written where it is, never replaced. */
 static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n_params,
                       split_plan *p)
 {
-    if (a == NULL || sql == NULL || a->kind != GC_SQL_SELECT || a->several ||
-        a->locking_read || a->select_into || !(a->one_relation || a->read_only) ||
-        g->pinned < 0 || g->map == NULL)
+    if (a == NULL || sql == NULL || !splittable(a) || g->pinned < 0 || g->split_reader < 0 ||
+        g->map == NULL)
         return false;
+    bool select = a->kind == GC_SQL_SELECT;
+    size_t target_at = select ? SIZE_MAX : a->target_offset;
     memset(p, 0, sizeof *p);
     p->n_refs = gc_sql_table_refs(sql, strlen(sql), p->refs, SPLIT_MAX_REFS);
     if (p->n_refs < 0 || p->n_refs > SPLIT_MAX_REFS)
@@ -200,7 +230,7 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
         const gc_shard_table *t = ref_table(g, sql, ref);
         bool ok = true;
         p->ref_table[k] = -1;
-        if (t == NULL || !needs_rows(g, t, &ok))
+        if (ref->offset == target_at || t == NULL || !needs_rows(g, t, &ok))
             continue;
         if (!ok || ref->only || ref->sampled)
             return false;
@@ -215,9 +245,9 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
         }
         p->ref_table[k] = i;
     }
-    if (p->n_tables == 0 || !mentions_are_places(g, sql, p))
+    if (p->n_tables == 0 || !mentions_are_places(g, sql, p, target_at))
         return false;
-    if (a->one_relation && p->n_refs == 1)
+    if (select && a->one_relation && p->n_refs == 1)
         p->where_end = where_end_of(sql, &p->refs[0]);
     return true;
 }
@@ -228,7 +258,8 @@ static void note_keys(gc_global *g, const gc_route_request *req, const split_pla
 {
     g->n_split_keys = -1;
     const gc_shard_table *t = p->tables[0].t;
-    if (!req->analysis->one_relation || p->n_refs != 1 || gc_shard_table_solo_group(t) >= 0)
+    if (req->analysis->kind != GC_SQL_SELECT || !req->analysis->one_relation ||
+        p->n_refs != 1 || gc_shard_table_solo_group(t) >= 0)
         return;
     const char *names[32];
     int n = gc_global_key_partitions(g, req, t, names, 32);
@@ -238,10 +269,11 @@ static void note_keys(gc_global *g, const gc_route_request *req, const split_pla
     g->n_split_keys = n;
 }
 
-bool gc_global_read_splits(gc_global *g, const gc_route_request *req)
+bool gc_global_read_splits(gc_global *g, const gc_route_request *req, int reader)
 {
     split_plan plan;
     g->n_split_keys = -1;
+    g->split_reader = reader;
     if (!make_plan(g, req->analysis, req->sql, 0, &plan))
         return false;
     note_keys(g, req, &plan);
@@ -357,7 +389,7 @@ static bool take_rows(const gc_global *g, const gc_span_part *p, const split_pla
                      "read after COMMIT; nothing was changed", gc_shard_table_name(st->t),
                      g->topo.members[p->member].name,
                      plan->where_end != 0 ? " pass the statement's WHERE" : "",
-                     g->topo.members[g->pinned].name,
+                     g->topo.members[g->split_reader].name,
                      plan->where_end != 0 ? "narrow the WHERE, " : "");
         return false;
     }
@@ -458,7 +490,7 @@ static bool bring_rows(gc_global *g, const char *sql, const split_plan *plan,
     return ok;
 }
 
-/* Appends what the pin reads in place of table st: the leaves it reads
+/* Appends what the reader reads in place of table st: the leaves it reads
  * itself and the rows of st's parameter. False when memory runs out. */
 static bool append_union(gc_strbuf *sb, const gc_global *g, const char *sql,
                          const split_plan *p, const split_table *st)
@@ -482,9 +514,9 @@ static bool append_union(gc_strbuf *sb, const gc_global *g, const char *sql,
     return true;
 }
 
-/* The statement as the pin runs it: each place it reads a table of the
+/* The statement as the reader runs it: each place it reads a table of the
  * plan replaced by append_union's. NULL when memory runs out. */
-static char *pin_text(const gc_global *g, const char *sql, const split_plan *p)
+static char *reader_text(const gc_global *g, const char *sql, const split_plan *p)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -530,7 +562,7 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
         ok = bring_rows(g, sql, &plan, &plan.tables[k], params, &one, rolled_back, err);
         arrays[k] = gc_strbuf_take(&one);
     }
-    char *text = ok ? pin_text(g, sql, &plan) : NULL;
+    char *text = ok ? reader_text(g, sql, &plan) : NULL;
     if (ok && text == NULL)
         gc_error_set(err, "HY001", 0, "out of memory");
     if (text == NULL) {
@@ -543,7 +575,7 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "read split: the rows of %d table(s) the "
                    "transaction wrote on other groups' members brought to member %s",
-                   plan.n_tables, g->topo.members[g->pinned].name);
+                   plan.n_tables, g->topo.members[g->split_reader].name);
     *rows = arrays;
     *n_rows = plan.n_tables;
     return text;

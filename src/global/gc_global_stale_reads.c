@@ -201,6 +201,20 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
     return false;
 }
 
+bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group)
+{
+    if (gc_global_written_elsewhere(g, t, group))
+        return true;
+    if (group != g->topo.members[g->pinned].group)
+        return false;
+    if (g->pin_writes_any_depth >= 0)
+        return true;
+    for (int k = 0; k < g->n_pin_writes; k++)
+        if (strcmp(g->pin_writes[k].table, gc_shard_table_name(t)) == 0)
+            return true;
+    return false;
+}
+
 bool gc_global_pin_wrote(const gc_global *g)
 {
     return g->n_pin_writes > 0 || g->pin_writes_any_depth >= 0;
@@ -366,7 +380,7 @@ static const char *read_written_outside(const gc_global *g, const gc_analysis *a
 }
 
 bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
-                                       gc_error *err)
+                                       bool *split, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
     if (!wrote_anything(g))
@@ -379,6 +393,10 @@ bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req
     const char *table = read_written_outside(g, a, req->sql, group);
     if (table == NULL)
         return true;
+    if (gc_global_read_splits(g, req, member)) {
+        *split = true;
+        return true;
+    }
     gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                  "this statement runs on member %s, the open transaction's member in group %s "
                  "where its rows are, and would read table %s there through postgres_fdw, "
@@ -452,12 +470,12 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         int group = owner >= 0 && all_in ? owner : -1;
         if (t == NULL || group == pin_group || !gc_global_written_elsewhere(g, t, group))
             return true;
-        if (split != NULL && gc_global_read_splits(g, req)) {
+        if (split != NULL && gc_global_read_splits(g, req, g->pinned)) {
             *split = true;
             return true;
         }
         table = gc_shard_table_name(t);
-    } else if (split != NULL && gc_global_read_splits(g, req)) {
+    } else if (a->kind == GC_SQL_SELECT && split != NULL && gc_global_read_splits(g, req, g->pinned)) {
         *split = true;
         return true;
     } else if (any_table_written(g)) {
@@ -467,10 +485,15 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
     } else if ((a->kind != GC_SQL_SELECT || a->writes_in_with) && a->query_length == 0 &&
                owner == pin_group && all_in && req->sql != NULL) {
         /* A write whose keys placed its rows in the pin's group changes
-         * them there: only what else it reads counts. */
+         * them there: only what else it reads counts, and an UPDATE or
+         * DELETE can have those rows brought to it. */
         table = read_written_outside(g, a, req->sql, pin_group);
         if (table == NULL)
             return true;
+        if (split != NULL && gc_global_read_splits(g, req, g->pinned)) {
+            *split = true;
+            return true;
+        }
     } else {
         /* An INSERT ... SELECT's query runs on the pin; its target is
          * written where each row belongs. */

@@ -54,25 +54,33 @@ statement ran nowhere) and the balances on the owners.
     of G3 the transaction wrote there: G3 sends rates' rows, the pin joins
     them with its own and sees the write.
 (g) A write that runs on another member than the pin (rates' owner G3)
-    reads through postgres_fdw there too: one reading accounts, which the
-    transaction wrote on the pin G1 (an UPDATE with a scalar subquery) or
-    on G2's member (an INSERT ... SELECT), is refused with 0A000, nothing
-    sent (before, it silently missed those writes); the transaction goes
-    on, and commits. One reading a table it did not write (orders) runs, and
-    so does the transfer's keyed UPDATE of B on G2's member after the
-    pin's write of A.
+    reads through postgres_fdw there too. An UPDATE whose scalar subquery
+    reads accounts, which the transaction wrote on the pin G1, has G1's
+    rows brought to G3's member (a split read run there): rates takes A's
+    balance as the transaction wrote it (before, 0A000 / 90122; before
+    that, it silently missed the write). An INSERT ... SELECT reading
+    accounts written on G2's member is refused with 0A000, nothing sent;
+    the transaction goes on, and commits. One reading a table it did not
+    write (orders) runs, and so does the transfer's keyed UPDATE of B on
+    G2's member after the pin's write of A.
 (h) The pin's writes that were undone leave the record too, so such a
     write on G3 reading orders runs again: after a write of orders on the
     pin G1 that failed (22012), and after one undone by ROLLBACK TO
     SAVEPOINT (before, both were refused with 0A000 / 90122 although the
-    transaction had written nothing of orders); one kept by RELEASE
-    SAVEPOINT is still refused.
+    transaction had written nothing of orders); after one kept by RELEASE
+    SAVEPOINT it has the pin's rows of orders brought to G3 (a split
+    read) and counts the kept row.
 (i) A write whose key is in the pin's group reads the other tables it
     names: after the transfer (accounts written on G1 and G2), an UPDATE
     of A with a FROM list of rates (G3's, not written) runs on the pin and
     adds rates' value (before, 0A000 / 90122 because accounts, its own
-    target, was written on G2); one whose FROM list reads accounts again
-    (B's row, written on G2) is refused, nothing sent. So are an UPDATE
+    target, was written on G2). One whose subquery reads accounts again
+    (its sum, with B's row written on G2) has G2's rows brought to the pin
+    (a split read, as for a SELECT): A becomes the sum as the transaction
+    sees it; so does a DELETE of A2 whose subquery compares B's balance
+    with the one read by B's key (before, both were refused with 0A000 / 90122). One whose FROM list
+    reads B's row by B's key is refused, nothing sent (the keys of its
+    FROM list count as its target's: A's and B's groups). So are an UPDATE
     of B on G2's member with a FROM list, and a DELETE of B with USING,
     that read A's row of accounts (written on the pin) through
     postgres_fdw: before, they ran and missed that write (B took A's
@@ -306,8 +314,18 @@ log("(f) a solo table written on its owner is brought whole to the pin")
 
 # (g)
 cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
-refused("(g) a write on G3 reading the pin's write",
-        "UPDATE rates SET v = (SELECT balance FROM accounts WHERE id = ?) WHERE k = 'own'", A)
+A_NOW = read("SELECT balance FROM accounts WHERE id = ?", A)[0][0]
+reset_statements()
+cur.execute("UPDATE rates SET v = (SELECT balance FROM accounts WHERE id = ?) WHERE k = 'own'", A)
+sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
+if sent != {"G1": 1, "G2": 0, "G3": 0}:
+    fail(f"(g) for the write on G3 reading the pin's write, the groups sent their rows {sent} "
+         "times, expected G1 once")
+if calls(P["G3"], "UPDATE rates SET v = (SELECT balance FROM (%") != 1:
+    fail("(g) G3's member did not run the UPDATE of rates over the rows brought to it")
+if read("SELECT v FROM rates WHERE k = 'own'")[0][0] != A_NOW:
+    fail(f"(g) rates holds {read('SELECT v FROM rates WHERE k = ?', 'own')[0][0]}, "
+         f"expected A's balance {A_NOW}")
 cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
 refused("(g) a write on G3 reading G2's write",
         "INSERT INTO rates (k, v) SELECT 'b', balance FROM accounts WHERE id = ?", B)
@@ -319,8 +337,8 @@ if calls(P["G2"], "UPDATE accounts SET balance = balance + %") != 1:
 conn.commit()
 if (balance("G1", A), balance("G2", B)) != (80, 121):
     fail(f"(g) after COMMIT A and B hold {balance('G1', A)} and {balance('G2', B)}")
-log("(g) a write on another member than the pin reading the transaction's writes elsewhere "
-    "is refused; others run")
+log("(g) a write on another member than the pin reads the pin's writes brought to it; "
+    "an INSERT ... SELECT of them is refused; others run")
 
 # (h)
 READS_ORDERS = "UPDATE rates SET v = (SELECT count(*) FROM orders) WHERE k = 'own'"
@@ -345,8 +363,16 @@ reads_orders_on_g3("(h) after the pin's write of orders was rolled back to its s
 cur.execute("SAVEPOINT kept_orders")
 cur.execute("INSERT INTO orders (id, item) VALUES (?, 'h')", A)
 cur.execute("RELEASE SAVEPOINT kept_orders")
+ORDERS_NOW = read("SELECT count(*) FROM orders")[0][0]
 reset_statements()
-refused("(h) a write on G3 reading orders the pin wrote", READS_ORDERS)
+cur.execute(READS_ORDERS)
+if calls(P["G1"], ROWS_QUERY) != 1 or calls(P["G3"], READS_ORDERS.split(" FROM ")[0] +
+                                             " FROM (%") != 1:
+    fail("(h) the write on G3 reading orders the pin wrote did not run on G3 over the pin's "
+         "rows brought to it")
+if read("SELECT v FROM rates WHERE k = 'own'")[0][0] != ORDERS_NOW:
+    fail(f"(h) rates holds {read('SELECT v FROM rates WHERE k = ?', 'own')[0][0]}, expected "
+         f"the count of orders {ORDERS_NOW}")
 conn.rollback()
 log("(h) the pin's failed or rolled-back writes no longer refuse writes elsewhere reading them")
 
@@ -363,6 +389,36 @@ if calls(P["G1"], "UPDATE accounts a SET balance = a.balance + r.v%") != 1:
 if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != A_NOW + RATE:
     fail(f"(i) A holds {read('SELECT balance FROM accounts WHERE id = ?', A)[0][0]}, "
          f"expected {A_NOW + RATE}")
+
+
+def split_write(what, sql, *params, pin_like=None):
+    """The write sql ran on the pin G1 over G2's rows of accounts, which
+    G2's member sent once (G3, where the transaction wrote nothing, none);
+    pin_like as for split()."""
+    reset_statements()
+    cur.execute(sql, *params)
+    if cur.rowcount != 1:
+        fail(f"{what}: row count {cur.rowcount}, expected 1")
+    sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
+    if sent != {"G1": 0, "G2": 1, "G3": 0}:
+        fail(f"{what}: the groups sent their rows {sent} times, expected G2 once")
+    if calls(P["G1"], pin_like or sql.split(" FROM ")[0] + " FROM (%") != 1:
+        fail(f"{what}: the pin G1 did not run the write over the rows brought to it")
+
+
+SUM_NOW = read("SELECT sum(balance) FROM accounts")[0][0]    # a split read: (a)
+split_write("(i) a keyed UPDATE of A reading the sum of accounts",
+            "UPDATE accounts SET balance = (SELECT sum(balance) FROM accounts) WHERE id = ?", A)
+if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != SUM_NOW:
+    fail(f"(i) A holds {read('SELECT balance FROM accounts WHERE id = ?', A)[0][0]} after the "
+         f"UPDATE with the sum, expected {SUM_NOW}")
+B_NOW = read("SELECT balance FROM accounts WHERE id = ?", B)[0][0]    # on G2's member
+split_write("(i) a keyed DELETE of A2 reading B's balance",
+            "DELETE FROM accounts WHERE id = ? AND (SELECT balance FROM accounts "
+            "WHERE id = ?) = ?", A2, B, B_NOW,
+            pin_like="DELETE FROM accounts WHERE id = $1 AND (SELECT balance FROM (%")
+if read("SELECT count(*) FROM accounts WHERE id = ?", A2)[0][0] != 0:
+    fail("(i) A2 is still there after the DELETE reading B's balance")
 reset_statements()
 refused("(i) a keyed UPDATE of A reading B's row written on G2",
         "UPDATE accounts a SET balance = b.balance FROM accounts b WHERE b.id = ? AND a.id = ?",
