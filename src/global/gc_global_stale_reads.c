@@ -207,10 +207,13 @@ bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int
         return true;
     if (group != g->topo.members[g->pinned].group)
         return false;
-    if (g->pin_writes_any_depth >= 0)
-        return true;
+    return g->pin_writes_any_depth >= 0 || gc_global_pin_wrote_named(g, gc_shard_table_name(t));
+}
+
+bool gc_global_pin_wrote_named(const gc_global *g, const char *name)
+{
     for (int k = 0; k < g->n_pin_writes; k++)
-        if (strcmp(g->pin_writes[k].table, gc_shard_table_name(t)) == 0)
+        if (strcmp(g->pin_writes[k].table, name) == 0)
             return true;
     return false;
 }

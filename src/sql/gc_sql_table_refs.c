@@ -26,9 +26,12 @@ static bool is_word(const gc_sql_lexer *lx, const gc_sql_token *tok, const char 
     return false;
 }
 
+/* A level whose FROM lists name tables: a query, or an UPDATE (its FROM
+ * list) or DELETE (its target, after FROM). */
 static bool opens_query(const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
-    static const char *const words[] = { "select", "with", "values", "table" };
+    static const char *const words[] = { "select", "with", "values", "table", "update",
+                                         "delete" };
     return is_word(lx, tok, words, sizeof words / sizeof words[0]);
 }
 

@@ -4,11 +4,13 @@
  * branch of a UNION), so that a caller can put a subquery in a table's
  * place (global/gc_global_split_read.c). Read from the tokens, without a
  * parser: a FROM counts only at the level of a query (the text's own, or
- * parentheses that open with SELECT, WITH, VALUES or TABLE), never the
- * FROM of a function's syntax (extract(year FROM d)) or of IS DISTINCT
- * FROM. A caller that must not miss a table checks that every other
- * mention of its name is a qualifier (name.column): a table named in a
- * parenthesized join tree ((a JOIN b ON ...)) is not found.
+ * parentheses, that open with SELECT, WITH, VALUES or TABLE; or with
+ * UPDATE, whose FROM list is found, or DELETE, whose target after FROM
+ * is), never the FROM of a function's syntax (extract(year FROM d)) or of
+ * IS DISTINCT FROM. A caller that must not miss a table checks that every
+ * other mention of its name is a qualifier (name.column): a table named
+ * in a parenthesized join tree ((a JOIN b ON ...)) or in a DELETE's USING
+ * is not found.
  */
 #ifndef GC_SQL_TABLE_REFS_H
 #define GC_SQL_TABLE_REFS_H

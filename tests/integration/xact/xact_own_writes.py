@@ -77,14 +77,19 @@ statement ran nowhere) and the balances on the owners.
     target, was written on G2). One whose subquery reads accounts again
     (its sum, with B's row written on G2) has G2's rows brought to the pin
     (a split read, as for a SELECT): A becomes the sum as the transaction
-    sees it; so does a DELETE of A2 whose subquery compares B's balance
-    with the one read by B's key (before, both were refused with 0A000 / 90122). One whose FROM list
-    reads B's row by B's key is refused, nothing sent (the keys of its
-    FROM list count as its target's: A's and B's groups). So are an UPDATE
-    of B on G2's member with a FROM list, and a DELETE of B with USING,
-    that read A's row of accounts (written on the pin) through
-    postgres_fdw: before, they ran and missed that write (B took A's
-    balance from before the transaction; the DELETE deleted nothing)."""
+    sees it; so do a DELETE of A2 whose subquery compares B's balance
+    with the one read by B's key, an UPDATE of A whose FROM list reads B's
+    row (A takes B's balance), and, run on G2's member with the pin's rows
+    brought there, an UPDATE of B whose FROM list reads A's row (B adds
+    A's balance as written). Before, these were refused with 0A000 /
+    90122; before that, the last ran and missed the pin's write. A DELETE
+    of B with USING that reads A's row is refused, nothing sent (USING is
+    not split).
+(j) A table made in the transaction (a solo table on the pin's group)
+    and written on the pin: a keyed
+    UPDATE of B on G2's member whose FROM list reads it has the pin's rows
+    brought to it (G1 sends them once, G2 runs the UPDATE over them) and
+    adds their value (before, 0A000 / 90122); ROLLBACK leaves no table."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -391,19 +396,19 @@ if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != A_NOW + RATE:
          f"expected {A_NOW + RATE}")
 
 
-def split_write(what, sql, *params, pin_like=None):
-    """The write sql ran on the pin G1 over G2's rows of accounts, which
-    G2's member sent once (G3, where the transaction wrote nothing, none);
-    pin_like as for split()."""
+def split_write(what, sql, *params, runs_on="G1", sender="G2", pin_like=None):
+    """The write sql (one row) ran on runs_on's member (the pin G1 by
+    default) over the rows of accounts that sender's member sent once (G3,
+    where the transaction wrote nothing, none); pin_like as for split()."""
     reset_statements()
     cur.execute(sql, *params)
     if cur.rowcount != 1:
         fail(f"{what}: row count {cur.rowcount}, expected 1")
     sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
-    if sent != {"G1": 0, "G2": 1, "G3": 0}:
-        fail(f"{what}: the groups sent their rows {sent} times, expected G2 once")
-    if calls(P["G1"], pin_like or sql.split(" FROM ")[0] + " FROM (%") != 1:
-        fail(f"{what}: the pin G1 did not run the write over the rows brought to it")
+    if sent != {g: int(g == sender) for g in GROUPS}:
+        fail(f"{what}: the groups sent their rows {sent} times, expected {sender} once")
+    if calls(P[runs_on], pin_like or sql.split(" FROM ")[0] + " FROM (%") != 1:
+        fail(f"{what}: {runs_on} did not run the write over the rows brought to it")
 
 
 SUM_NOW = read("SELECT sum(balance) FROM accounts")[0][0]    # a split read: (a)
@@ -419,17 +424,45 @@ split_write("(i) a keyed DELETE of A2 reading B's balance",
             pin_like="DELETE FROM accounts WHERE id = $1 AND (SELECT balance FROM (%")
 if read("SELECT count(*) FROM accounts WHERE id = ?", A2)[0][0] != 0:
     fail("(i) A2 is still there after the DELETE reading B's balance")
-reset_statements()
-refused("(i) a keyed UPDATE of A reading B's row written on G2",
-        "UPDATE accounts a SET balance = b.balance FROM accounts b WHERE b.id = ? AND a.id = ?",
-        B, A)
-refused("(i) a keyed UPDATE of B on G2 reading A's row written on the pin",
-        "UPDATE accounts a SET balance = b.balance FROM accounts b "
-        "WHERE b.id = a.id + ? AND a.id = ?", A - B, B)
+split_write("(i) a keyed UPDATE of A reading B's row written on G2",
+            "UPDATE accounts a SET balance = b.balance FROM accounts b WHERE b.id = ? AND a.id = ?",
+            B, A, pin_like="UPDATE accounts a SET balance = b.balance FROM (%")
+if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != B_NOW:
+    fail(f"(i) A holds {read('SELECT balance FROM accounts WHERE id = ?', A)[0][0]} after taking "
+         f"B's balance, expected {B_NOW}")
+split_write("(i) a keyed UPDATE of B on G2 reading A's row written on the pin",
+            "UPDATE accounts a SET balance = a.balance + b.balance FROM accounts b "
+            "WHERE b.id = a.id + ? AND a.id = ?", A - B, B, runs_on="G2", sender="G1")
+if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 2 * B_NOW:
+    fail(f"(i) B holds {read('SELECT balance FROM accounts WHERE id = ?', B)[0][0]} after adding "
+         f"A's balance, expected {2 * B_NOW}")
 refused("(i) a keyed DELETE of B on G2 reading A's row written on the pin",
         "DELETE FROM accounts a USING accounts b WHERE b.id = a.id + ? AND b.balance < 1000 "
         "AND a.id = ?", A - B, B)
 conn.rollback()
-conn.close()
 log("(i) a write keyed to the pin's group reads the other tables it names, its own only when written")
+
+# (j)
+cur.execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", A)
+cur.execute("CREATE TABLE bonus_j (id bigint PRIMARY KEY, v int)")
+cur.execute("INSERT INTO bonus_j VALUES (?, 7)", B)
+B_BEFORE = read("SELECT balance FROM accounts WHERE id = ?", B)[0][0]
+reset_statements()
+cur.execute("UPDATE accounts a SET balance = a.balance + j.v FROM bonus_j j "
+            "WHERE j.id = a.id AND a.id = ?", B)
+if cur.rowcount != 1:
+    fail(f"(j) the UPDATE of B reading bonus_j changed {cur.rowcount} rows, expected 1")
+sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
+if sent != {"G1": 1, "G2": 0, "G3": 0}:
+    fail(f"(j) the groups sent their rows {sent} times, expected the pin G1 once")
+if calls(P["G2"], "UPDATE accounts a SET balance = a.balance + j.v FROM (%") != 1:
+    fail("(j) G2's member did not run the UPDATE of B over the rows brought to it")
+if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != B_BEFORE + 7:
+    fail(f"(j) B holds {read('SELECT balance FROM accounts WHERE id = ?', B)[0][0]}, "
+         f"expected {B_BEFORE + 7}")
+conn.rollback()
+if int(helper("app", "G1N1", "SELECT count(*) FROM pg_class WHERE relname = 'bonus_j'")) != 0:
+    fail("(j) bonus_j outlived the ROLLBACK")
+conn.close()
+log("(j) a table made in the transaction and written on the pin is brought to a joined member")
 log("a transaction across groups reads its own writes, or is told it cannot")

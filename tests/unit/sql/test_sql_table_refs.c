@@ -68,6 +68,20 @@ static void every_depth(void **state)
                 "t accounts/alias");
 }
 
+static void writes(void **state)
+{
+    (void)state;
+    expect_refs("UPDATE accounts a SET v = r.v FROM rates r, t WHERE r.k = a.k RETURNING a.id",
+                "rates/alias t");
+    expect_refs("UPDATE accounts SET v = (SELECT max(v) FROM rates) WHERE id = 1", "rates");
+    expect_refs("UPDATE accounts SET d = extract(year FROM now()) WHERE a IS DISTINCT FROM b",
+                "");
+    expect_refs("DELETE FROM accounts WHERE id IN (SELECT id FROM t)", "accounts t");
+    /* A DELETE's USING list is not read: a caller checks the names. */
+    expect_refs("DELETE FROM accounts a USING t WHERE t.id = a.id", "accounts/alias");
+    expect_refs("INSERT INTO accounts SELECT * FROM t", "");
+}
+
 static void not_tables(void **state)
 {
     (void)state;
@@ -100,6 +114,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_lists_and_joins),
         cmocka_unit_test(every_depth),
+        cmocka_unit_test(writes),
         cmocka_unit_test(not_tables),
         cmocka_unit_test(unreadable_text),
     };
