@@ -1068,7 +1068,8 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
         int group_of[n > 0 ? n : 1];
         places_of(t, groups, n, primaries, group_of);
         if (!gc_ddl_check_remote_reads(g, primaries, n, sql, plan, err) ||
-            !gc_ddl_check_index_remote_reads(g, primaries, n, plan, err))
+            !gc_ddl_check_index_remote_reads(g, primaries, n, plan, err) ||
+            (owner_decides(plan) && !gc_global_ddl_query_sees_writes(g, sql, err)))
             return false;
     }
     bool taken;

@@ -387,6 +387,13 @@ bool gc_global_text_writes_apart(gc_global *g, const gc_analysis *a);
  * statement, each read runs where the rows were written. */
 bool gc_global_text_misses_writes(gc_global *g, const gc_analysis *a);
 
+/* False with err (0A000, nothing sent) when the query of a DDL that reads
+ * rows on the open transaction's pin (CREATE TABLE ... AS, CREATE
+ * MATERIALIZED VIEW) may read a table the transaction wrote, or whose
+ * lock its DDL holds, outside the pin's group: postgres_fdw would miss
+ * the writes, or wait for the lock for ever. */
+bool gc_global_ddl_query_sees_writes(gc_global *g, const char *sql, gc_error *err);
+
 /* A call of the connection (a statement's execute) now waits on session
  * m's server (sent, no answer yet; m may be NULL: on nothing yet) / has
  * its answer. While it waits on a member longer than the in-doubt grace,

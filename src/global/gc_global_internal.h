@@ -269,9 +269,6 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
 /* Whether the open transaction wrote t in group `group`: on its member
  * there, the pin included. */
 bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group);
-/* Whether the open transaction's pin wrote a table of that name (folded,
- * without its schema), by the record of its writes. */
-bool gc_global_pin_wrote_named(const gc_global *g, const char *name);
 /* Whether the statement of req (a SELECT, or an UPDATE or DELETE of the
  * rows reader holds), which reads a table the transaction wrote on other
  * members, can run on member reader (the pin, or the transaction's member

@@ -628,7 +628,7 @@ static bool second_to_reach_out(gc_global *g, const gc_route_request *req, int h
 
 /* Whether a split read run in group reads no other group through
  * postgres_fdw: every table it names in a FROM list or a JOIN is a solo
- * table, of that group or written by the transaction on another member
+ * table, of that group or written by the transaction in its own group
  * (its rows brought as the split read's values). Anything else (a
  * sharded table, a view, a table the shard map does not know) counts as
  * read through postgres_fdw. */
@@ -640,7 +640,7 @@ static bool split_read_stays_home(gc_global *g, const char *sql, int group)
         return false;
     for (int k = 0; k < n; k++) {
         int solo = tables[k] != NULL ? gc_shard_table_solo_group(tables[k]) : -1;
-        if (solo < 0 || (solo != group && !gc_global_written_elsewhere(g, tables[k], solo)))
+        if (solo < 0 || (solo != group && !gc_global_written_in_group(g, tables[k], solo)))
             return false;
     }
     return true;

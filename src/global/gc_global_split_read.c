@@ -171,12 +171,12 @@ static bool names_written_table(gc_global *g, const gc_sql_lexer *lx, const gc_s
 }
 
 /* Whether every mention of a table written elsewhere is one of the plan's
- * places, a qualifier (name.column) or a write's own target (target_at:
- * its offset; SIZE_MAX for a SELECT): a mention the finder did not read
- * as a table (a parenthesized join, a CTE or column of that name) leaves
- * the statement refused. */
+ * places, a qualifier (name.column) or a write's own target (the bytes
+ * from target_at to target_end; none for a SELECT): a mention the finder
+ * did not read as a table (a parenthesized join, a CTE or column of that
+ * name) leaves the statement refused. */
 static bool mentions_are_places(gc_global *g, const char *sql, const split_plan *p,
-                                size_t target_at)
+                                size_t target_at, size_t target_end)
 {
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, strlen(sql));
@@ -184,7 +184,7 @@ static bool mentions_are_places(gc_global *g, const char *sql, const split_plan 
     while (gc_sql_lexer_next_code(&lx, &tok)) {
         if (!gc_sql_token_is_name(&tok))
             continue;
-        bool placed = tok.offset == target_at;
+        bool placed = tok.offset >= target_at && tok.offset < target_end;
         for (int k = 0; k < p->n_refs && !placed; k++)
             placed = tok.offset >= p->refs[k].offset &&
                      tok.offset < p->refs[k].offset + p->refs[k].length;
@@ -221,6 +221,7 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
         return false;
     bool select = a->kind == GC_SQL_SELECT;
     size_t target_at = select ? SIZE_MAX : a->target_offset;
+    size_t target_end = select ? SIZE_MAX : a->target_offset + a->target_length;
     memset(p, 0, sizeof *p);
     p->n_refs = gc_sql_table_refs(sql, strlen(sql), p->refs, SPLIT_MAX_REFS);
     if (p->n_refs < 0 || p->n_refs > SPLIT_MAX_REFS)
@@ -245,7 +246,7 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
         }
         p->ref_table[k] = i;
     }
-    if (p->n_tables == 0 || !mentions_are_places(g, sql, p, target_at))
+    if (p->n_tables == 0 || !mentions_are_places(g, sql, p, target_at, target_end))
         return false;
     if (select && a->one_relation && p->n_refs == 1)
         p->where_end = where_end_of(sql, &p->refs[0]);

@@ -207,13 +207,10 @@ bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int
         return true;
     if (group != g->topo.members[g->pinned].group)
         return false;
-    return g->pin_writes_any_depth >= 0 || gc_global_pin_wrote_named(g, gc_shard_table_name(t));
-}
-
-bool gc_global_pin_wrote_named(const gc_global *g, const char *name)
-{
+    if (g->pin_writes_any_depth >= 0)
+        return true;
     for (int k = 0; k < g->n_pin_writes; k++)
-        if (strcmp(g->pin_writes[k].table, name) == 0)
+        if (strcmp(g->pin_writes[k].table, gc_shard_table_name(t)) == 0)
             return true;
     return false;
 }
@@ -437,13 +434,11 @@ bool gc_global_span_reads_see_writes(gc_global *g, const gc_route_request *req, 
     return true;
 }
 
-/* Whether a read-only SELECT reads no relation at all (SELECT 1 / 0,
- * SELECT now()): its code has no FROM, JOIN or TABLE. Over-cautious: a
- * function's FROM (extract(year FROM d)) counts too. */
-static bool reads_no_relation(const gc_analysis *a, const char *sql)
+/* Whether the code of sql names no relation: it has no FROM, JOIN or
+ * TABLE. Over-cautious: a function's FROM (extract(year FROM d)) counts
+ * too. */
+static bool names_no_relation(const char *sql)
 {
-    if (a->kind != GC_SQL_SELECT || !a->read_only || sql == NULL)
-        return false;
     gc_sql_lexer lx;
     gc_sql_lexer_init(&lx, sql, strlen(sql));
     gc_sql_token tok;
@@ -453,6 +448,34 @@ static bool reads_no_relation(const gc_analysis *a, const char *sql)
             gc_sql_token_is_keyword(&lx, &tok, "TABLE"))
             return false;
     return true;
+}
+
+/* Whether a read-only SELECT reads no relation at all (SELECT 1 / 0,
+ * SELECT now()). */
+static bool reads_no_relation(const gc_analysis *a, const char *sql)
+{
+    return a->kind == GC_SQL_SELECT && a->read_only && sql != NULL && names_no_relation(sql);
+}
+
+bool gc_global_ddl_query_sees_writes(gc_global *g, const char *sql, gc_error *err)
+{
+    if (g->pinned < 0 || !wrote_anything(g))
+        return true;
+    int pin_group = g->topo.members[g->pinned].group;
+    const char *table = any_written_outside(g, pin_group) && !names_no_relation(sql)
+                            ? "(several)"
+                            : named_written_outside(g, sql, strlen(sql), pin_group, NULL);
+    if (table == NULL)
+        return true;
+    gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                 "this statement's query would read table %s on member %s through "
+                 "postgres_fdw, which does not see what the open transaction wrote in it (or "
+                 "waits for the lock its DDL holds) on other groups' members: create it after "
+                 "COMMIT, or from rows read in a statement of their own; nothing was sent",
+                 table, g->topo.members[g->pinned].name);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "route: the query of a DDL would read table %s "
+                   "through postgres_fdw, missing the transaction's writes: refused", table);
+    return false;
 }
 
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,

@@ -35,7 +35,18 @@ checked on each group's primary:
     by G1 in the transaction too: the statement fails saying the
     transaction was rolled back, and at once no group holds any part of
     it (no table, the account unchanged, no session of the test in a
-    transaction, nothing prepared); the next transaction runs."""
+    transaction, nothing prepared); the next transaction runs.
+(h) CREATE TABLE ... AS and CREATE MATERIALIZED VIEW run their query on
+    the coordinator G3, which reads other groups through postgres_fdw. In
+    a transaction that wrote an account of G1 there, one reading accounts
+    is refused (0A000 / 90122), nothing sent (pg_stat_statements on every
+    primary), the transaction going on: before, it copied the account as
+    it was before the transaction. One reading only the transaction's own
+    new table on G3 runs. After ALTER TABLE accounts in the transaction
+    (its lock held on every group until the end), one reading accounts is
+    refused the same way: before, postgres_fdw's session waited for that
+    lock and the statement never returned (found by a pyodbc random run).
+    ROLLBACK leaves no table, no column and the account unchanged."""
 from xact_lib import (GROUPS, balance, calls, catalog_row, connect, decisions, expect_error, fail,
                       has_column, helper, in_transaction_on, log, nothing_left, owners, prepared,
                       primary, relkind, reset_statements, su)
@@ -226,6 +237,41 @@ for level in (1, 0):
     c2.close()
     log(f"ok (g): RollbackOnError={level}: the failing DDL rolled the whole transaction back on "
         "every group at once (table, account write); the next transaction ran")
+
+# ---- (h) a query of a DDL reading what the transaction wrote or locked on G1 ----
+c3 = connect(APP, EXTRA)
+c3.timeout = 60        # bounds the wait for the lock, should it come back
+h = c3.cursor()
+h.execute("CREATE TABLE xt_h (id int)")             # the transaction's coordinator: G3
+h.execute("INSERT INTO xt_h VALUES (1)")
+h.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", account)   # on G1
+reset_statements()
+expect_error("(h) CREATE TABLE ... AS reading accounts written on G1",
+             lambda: h.execute("CREATE TABLE xt_copy AS SELECT id, balance FROM accounts"),
+             "0A000", 90122, says="does not see what the open transaction wrote")
+for g in GROUPS:
+    if calls(P[g], "CREATE TABLE xt_copy%") != 0:
+        fail(f"(h) the refused CREATE TABLE ... AS ran on {g}")
+h.execute("CREATE TABLE xt_copy AS SELECT id FROM xt_h")
+if h.execute("SELECT count(*) FROM xt_copy").fetchone()[0] != 1:
+    fail("(h) the CREATE TABLE ... AS of the transaction's own table copied no row")
+c3.rollback()
+h.execute("CREATE TABLE xt_h (id int)")
+h.execute("ALTER TABLE accounts ADD COLUMN note_h text")
+for sql in ("CREATE TABLE xt_copy AS SELECT id, balance FROM accounts",
+            "CREATE MATERIALIZED VIEW xt_mv AS SELECT count(*) FROM accounts"):
+    expect_error(f"(h) after ALTER TABLE accounts: {sql}", lambda: h.execute(sql), "0A000", 90122,
+                 says="waits for the lock its DDL holds")
+c3.rollback()
+for name in ("xt_h", "xt_copy", "xt_mv"):
+    expect_nowhere(name, "(h) after ROLLBACK")
+if any(has_column(P[g], "accounts", "note_h") for g in GROUPS):
+    fail("(h) the ALTER TABLE's column survived the ROLLBACK")
+if balance("G1", account) != before:
+    fail("(h) the account's write survived the ROLLBACK")
+c3.close()
+log("ok (h): a DDL's query reading accounts written or locked on G1 is refused, nothing sent; "
+    "one reading the transaction's own table runs")
 
 cur.execute("DROP TABLE xt_keep")
 conn.commit()
