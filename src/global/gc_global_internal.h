@@ -411,6 +411,10 @@ bool gc_global_truncate_spans(gc_global *g, const char *sql, bool transaction);
  * tables it names (of every table when it cascades). */
 bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
                                        gc_error *err);
+/* Notes what a TRUNCATE that spans as the first statement of a
+ * transaction writes, as above; each group's part is noted as another
+ * member's, the pin not chosen yet. A LOCK TABLE notes nothing. */
+void gc_global_note_truncate_begins(gc_global *g, const char *sql);
 /* Notes table t written by the open transaction in every group holding
  * rows of it: on the coordinator in its group, on a joined member in the
  * others (gc_global_stale_reads.c). */

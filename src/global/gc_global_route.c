@@ -1146,8 +1146,9 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         choose(g, req, access, &c);    /* a member came back */
     if (spans_groups(g, req, c.owner, c.all_in)) {
         out->spans = true;
-        /* A LOCK TABLE (kind OTHER) changes no rows. */
-        if (req->transaction && req->analysis->kind != GC_SQL_OTHER)
+        if (req->transaction && gc_global_may_name_tables_to_place(req->analysis))
+            gc_global_note_truncate_begins(g, req->sql);
+        else if (req->transaction)
             gc_global_note_joined_write(g, req->analysis, -1);
         note_span_parts_reaching(g, req->analysis);
         return true;

@@ -315,8 +315,10 @@ static bool no_read_blocks(gc_global *g, const gc_span_tables *tr, const char *s
  * writes: each table it names, in every group holding rows of it; every
  * table when it cascades (to tables it does not name) or names one the
  * shard map does not know. Its parts read nothing through postgres_fdw.
- * A LOCK TABLE writes nothing. */
-static void note_truncated(gc_global *g, const gc_span_tables *tr)
+ * A LOCK TABLE writes nothing. coordinator_group: the pin's group, whose
+ * part is the pin's own write; -1 when the TRUNCATE begins the
+ * transaction (each group's part noted as another member's). */
+static void note_truncated(gc_global *g, const gc_span_tables *tr, int coordinator_group)
 {
     if (tr->lock)
         return;
@@ -328,8 +330,16 @@ static void note_truncated(gc_global *g, const gc_span_tables *tr)
         return;
     }
     for (int k = 0; k < tr->n; k++)
-        gc_global_note_table_written(g, tr->names[k].table,
-                                     g->topo.members[g->pinned].group);
+        gc_global_note_table_written(g, tr->names[k].table, coordinator_group);
+}
+
+void gc_global_note_truncate_begins(gc_global *g, const char *sql)
+{
+    gc_span_tables tr;
+    if (!gc_span_tables_read(g, sql, &tr))
+        return;     /* not a TRUNCATE or LOCK TABLE it reads: it did not span */
+    note_truncated(g, &tr, -1);
+    gc_span_tables_free(&tr);
 }
 
 bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *spans,
@@ -343,7 +353,7 @@ bool gc_global_truncate_in_transaction(gc_global *g, const char *sql, bool *span
     if (ok)
         *spans = truncate_spans(g, &tr, true);
     if (*spans)
-        note_truncated(g, &tr);
+        note_truncated(g, &tr, g->topo.members[g->pinned].group);
     gc_span_tables_free(&tr);
     return ok;
 }

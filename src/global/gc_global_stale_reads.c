@@ -201,18 +201,23 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
     return false;
 }
 
+/* The pin's record of the table `name`, when its statements wrote it by
+ * name; else NULL. */
+static const char *pin_wrote_by_name(const gc_global *g, const char *name)
+{
+    for (int k = 0; k < g->n_pin_writes; k++)
+        if (strcmp(g->pin_writes[k].table, name) == 0)
+            return g->pin_writes[k].table;
+    return NULL;
+}
+
 bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group)
 {
     if (gc_global_written_elsewhere(g, t, group))
         return true;
     if (group != g->topo.members[g->pinned].group)
         return false;
-    if (g->pin_writes_any_depth >= 0)
-        return true;
-    for (int k = 0; k < g->n_pin_writes; k++)
-        if (strcmp(g->pin_writes[k].table, gc_shard_table_name(t)) == 0)
-            return true;
-    return false;
+    return g->pin_writes_any_depth >= 0 || pin_wrote_by_name(g, gc_shard_table_name(t)) != NULL;
 }
 
 bool gc_global_pin_wrote(const gc_global *g)
@@ -240,10 +245,11 @@ static bool any_table_written(const gc_global *g)
  * or on another group's member; else NULL. */
 static const char *written_outside(const gc_global *g, const char *name, int group)
 {
-    if (group != g->topo.members[g->pinned].group)
-        for (int k = 0; k < g->n_pin_writes; k++)
-            if (strcmp(g->pin_writes[k].table, name) == 0)
-                return g->pin_writes[k].table;
+    if (group != g->topo.members[g->pinned].group) {
+        const char *on_pin = pin_wrote_by_name(g, name);
+        if (on_pin != NULL)
+            return on_pin;
+    }
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
         if (w->table != NULL && w->group != group &&
@@ -501,7 +507,8 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
             return true;
         }
         table = gc_shard_table_name(t);
-    } else if (a->kind == GC_SQL_SELECT && split != NULL && gc_global_read_splits(g, req, g->pinned)) {
+    } else if (a->kind == GC_SQL_SELECT && split != NULL &&
+               gc_global_read_splits(g, req, g->pinned)) {
         *split = true;
         return true;
     } else if (any_table_written(g)) {

@@ -46,7 +46,13 @@ on each group's primary for what ran there.
     notes_tags` (it joins the owner), then a SELECT of accounts without a
     key runs on the pin (before, every read naming a table with rows
     outside the pin's group was refused, 90122), and notes_tags is never read with its old rows (0 rows, or a
-    refusal); ROLLBACK gives them back."""
+    refusal); ROLLBACK gives them back.
+(i) The same when the TRUNCATE begins the transaction (it joins no pin:
+    notes' owner becomes the transaction's member): a SELECT of accounts
+    without a key then runs on that member (pg_stat_statements: once there,
+    nowhere else) with every group's rows (before, it was refused, 0A000:
+    the first TRUNCATE was noted as a write of every table in every
+    group); notes_tags reads 0 rows there; ROLLBACK gives them back."""
 import threading
 import time
 
@@ -347,6 +353,26 @@ if int(su(P[OWNER], "SELECT count(*) FROM notes_tags")) != tags_before:
 nothing_left("(h)")
 log(f"ok (h): after TRUNCATE notes_tags (on {OWNER}) from a transaction on {PIN}, a read of "
     "accounts across groups ran; notes_tags never read stale")
+
+# ---- (i) a TRUNCATE that begins the transaction notes only what it names ----
+reset_statements()
+cur.execute("TRUNCATE notes_tags")
+got = cur.execute("SELECT count(*), sum(balance) FROM accounts WHERE id > 100").fetchall()
+if [tuple(int(v) for v in r) for r in got] != [(30, 3000)]:
+    fail(f"(i) accounts over 100 read as {got} after a first TRUNCATE notes_tags, expected "
+         "[(30, 3000)]")
+for g in GROUPS:
+    expect_calls(P[g], "SELECT count(*), sum(balance) FROM accounts WHERE id >%",
+                 1 if g == OWNER else 0, f"(i) the read of accounts on {g}")
+tags = [int(r[0]) for r in cur.execute("SELECT count(*) FROM notes_tags").fetchall()]
+if tags != [0]:
+    fail(f"(i) notes_tags read as {tags} rows in the transaction that truncated it")
+conn.rollback()
+if int(su(P[OWNER], "SELECT count(*) FROM notes_tags")) != tags_before:
+    fail("(i) the ROLLBACK did not give notes_tags its rows back")
+nothing_left("(i)")
+log(f"ok (i): after a TRUNCATE notes_tags that began the transaction (on {OWNER}), a read of "
+    "accounts across groups ran there")
 
 auto.close()
 conn.close()
