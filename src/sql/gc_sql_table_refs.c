@@ -15,6 +15,7 @@ typedef struct level {
     bool in_from;      /* inside its FROM list */
     bool expect_ref;   /* a table may come next (after FROM, a comma, JOIN) */
     bool only;         /* ONLY came before it */
+    bool deletes;      /* the level is a DELETE: its USING list names tables too */
 } level;
 
 static bool is_word(const gc_sql_lexer *lx, const gc_sql_token *tok, const char *const *words,
@@ -27,7 +28,7 @@ static bool is_word(const gc_sql_lexer *lx, const gc_sql_token *tok, const char 
 }
 
 /* A level whose FROM lists name tables: a query, or an UPDATE (its FROM
- * list) or DELETE (its target, after FROM). */
+ * list) or DELETE (its target, after FROM, and its USING list). */
 static bool opens_query(const gc_sql_lexer *lx, const gc_sql_token *tok)
 {
     static const char *const words[] = { "select", "with", "values", "table", "update",
@@ -50,6 +51,17 @@ static bool follows_table(const gc_sql_lexer *lx, const gc_sql_token *tok)
     static const char *const words[] = { "join", "inner", "left", "right", "full", "cross",
                                          "natural", "on", "using", "tablesample" };
     return ends_from_list(lx, tok) || is_word(lx, tok, words, sizeof words / sizeof words[0]);
+}
+
+/* Whether tok, USING in a DELETE, opens its list of tables: not a join's
+ * USING (column list), which a parenthesis follows. */
+static bool opens_using_list(const level *l, const gc_sql_lexer *lx, const gc_sql_token *tok)
+{
+    if (!l->deletes || !gc_sql_token_is_keyword(lx, tok, "using"))
+        return false;
+    gc_sql_lexer ahead = *lx;
+    gc_sql_token next;
+    return gc_sql_lexer_next_code(&ahead, &next) && !gc_sql_token_is_punct(&ahead, &next, '(');
 }
 
 /* Reads the table whose name starts at tok (the lexer lx just past it):
@@ -108,6 +120,7 @@ int gc_sql_table_refs(const char *sql, size_t len, gc_sql_table_ref *refs, int m
         if (l->first) {
             l->first = false;
             l->query = opens_query(&lx, &tok);
+            l->deletes = gc_sql_token_is_keyword(&lx, &tok, "delete");
         }
         if (gc_sql_token_is_punct(&lx, &tok, '(')) {
             l->expect_ref = false;    /* a subquery or a function: its own level */
@@ -125,7 +138,8 @@ int gc_sql_table_refs(const char *sql, size_t len, gc_sql_table_ref *refs, int m
             continue;
         if (gc_sql_token_is_keyword(&lx, &tok, "select")) {
             l->in_from = l->expect_ref = false;    /* the next branch of a UNION */
-        } else if (gc_sql_token_is_keyword(&lx, &tok, "from") && !distinct) {
+        } else if ((gc_sql_token_is_keyword(&lx, &tok, "from") && !distinct) ||
+                   opens_using_list(l, &lx, &tok)) {
             l->in_from = l->expect_ref = true;
         } else if (!l->in_from) {
             continue;

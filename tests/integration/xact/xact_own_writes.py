@@ -81,10 +81,10 @@ statement ran nowhere) and the balances on the owners.
     with the one read by B's key, an UPDATE of A whose FROM list reads B's
     row (A takes B's balance), and, run on G2's member with the pin's rows
     brought there, an UPDATE of B whose FROM list reads A's row (B adds
-    A's balance as written). Before, these were refused with 0A000 /
-    90122; before that, the last ran and missed the pin's write. A DELETE
-    of B with USING that reads A's row is refused, nothing sent (USING is
-    not split).
+    A's balance as written), and a DELETE of B whose USING list reads A's
+    row as written (B is gone). Before, these were refused with 0A000 /
+    90122 (the DELETE's USING list until it was read for tables); before
+    that, the UPDATE of B ran and missed the pin's write.
 (j) A table made in the transaction (a solo table on the pin's group)
     and written on the pin: a keyed
     UPDATE of B on G2's member whose FROM list reads it has the pin's rows
@@ -436,9 +436,12 @@ split_write("(i) a keyed UPDATE of B on G2 reading A's row written on the pin",
 if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 2 * B_NOW:
     fail(f"(i) B holds {read('SELECT balance FROM accounts WHERE id = ?', B)[0][0]} after adding "
          f"A's balance, expected {2 * B_NOW}")
-refused("(i) a keyed DELETE of B on G2 reading A's row written on the pin",
-        "DELETE FROM accounts a USING accounts b WHERE b.id = a.id + ? AND b.balance < 1000 "
-        "AND a.id = ?", A - B, B)
+split_write("(i) a keyed DELETE of B on G2 whose USING list reads A's row written on the pin",
+            "DELETE FROM accounts a USING accounts b WHERE b.id = a.id + ? AND b.balance = ? "
+            "AND a.id = ?", A - B, B_NOW, B, runs_on="G2", sender="G1",
+            pin_like="DELETE FROM accounts a USING (%")
+if read("SELECT count(*) FROM accounts WHERE id = ?", B)[0][0] != 0:
+    fail("(i) B is still there after the DELETE whose USING list read A's balance")
 conn.rollback()
 log("(i) a write keyed to the pin's group reads the other tables it names, its own only when written")
 

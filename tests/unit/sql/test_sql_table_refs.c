@@ -77,8 +77,12 @@ static void writes(void **state)
     expect_refs("UPDATE accounts SET d = extract(year FROM now()) WHERE a IS DISTINCT FROM b",
                 "");
     expect_refs("DELETE FROM accounts WHERE id IN (SELECT id FROM t)", "accounts t");
-    /* A DELETE's USING list is not read: a caller checks the names. */
-    expect_refs("DELETE FROM accounts a USING t WHERE t.id = a.id", "accounts/alias");
+    expect_refs("DELETE FROM accounts a USING t, u x WHERE t.id = a.id",
+                "accounts/alias t u/alias");
+    expect_refs("DELETE FROM accounts USING t JOIN u USING (id) WHERE t.id = accounts.id",
+                "accounts t u");
+    expect_refs("DELETE FROM accounts WHERE id IN (SELECT t.id FROM t JOIN u USING (id))",
+                "accounts t u");
     expect_refs("INSERT INTO accounts SELECT * FROM t", "");
 }
 
