@@ -199,13 +199,17 @@ static bool mentions_are_places(gc_global *g, const char *sql, const split_plan 
 
 /* Whether a is a statement the plan can split: a SELECT that writes
  * nothing, or an UPDATE or DELETE (of rows the reader holds: the caller
- * knows) reading other tables in its FROM list or subqueries. */
+ * knows) reading other tables in its FROM list or subqueries, or an
+ * INSERT ... SELECT (into a table the reader holds) reading them in its
+ * query. */
 static bool splittable(const gc_analysis *a)
 {
     if (a->several || a->writes_in_with)
         return false;
     if (a->kind == GC_SQL_UPDATE || a->kind == GC_SQL_DELETE)
         return a->table != NULL;
+    if (a->kind == GC_SQL_INSERT)
+        return a->table != NULL && a->query_length > 0;
     return a->kind == GC_SQL_SELECT && !a->locking_read && !a->select_into &&
            (a->one_relation || a->read_only);
 }
@@ -223,9 +227,16 @@ static bool make_plan(gc_global *g, const gc_analysis *a, const char *sql, int n
     size_t target_at = select ? SIZE_MAX : a->target_offset;
     size_t target_end = select ? SIZE_MAX : a->target_offset + a->target_length;
     memset(p, 0, sizeof *p);
-    p->n_refs = gc_sql_table_refs(sql, strlen(sql), p->refs, SPLIT_MAX_REFS);
+    /* An INSERT names the tables it reads in its query only. */
+    size_t from = a->kind == GC_SQL_INSERT ? a->query_offset : 0;
+    size_t len = a->kind == GC_SQL_INSERT ? a->query_length : strlen(sql);
+    p->n_refs = gc_sql_table_refs(sql + from, len, p->refs, SPLIT_MAX_REFS);
     if (p->n_refs < 0 || p->n_refs > SPLIT_MAX_REFS)
         return false;
+    for (int k = 0; k < p->n_refs; k++) {
+        p->refs[k].offset += from;
+        p->refs[k].name_offset += from;
+    }
     for (int k = 0; k < p->n_refs; k++) {
         const gc_sql_table_ref *ref = &p->refs[k];
         const gc_shard_table *t = ref_table(g, sql, ref);

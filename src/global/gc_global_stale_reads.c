@@ -529,13 +529,20 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
         }
     } else {
         /* An INSERT ... SELECT's query runs on the pin; its target is
-         * written where each row belongs. */
+         * written where each row belongs: on the pin too when the keys
+         * place it there (a solo table of the pin's group), and then the
+         * rows its query reads can be brought to it. */
         const char *sql = req->sql != NULL ? req->sql : "";
         bool query = a->kind == GC_SQL_INSERT && a->query_length > 0;
         table = named_written_outside(g, query ? sql + a->query_offset : sql,
                                       query ? a->query_length : strlen(sql), pin_group, NULL);
         if (table == NULL)
             return true;
+        if (query && owner == pin_group && all_in && split != NULL &&
+            gc_global_read_splits(g, req, g->pinned)) {
+            *split = true;
+            return true;
+        }
     }
     gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                  "this statement would read table %s on member %s through postgres_fdw, "

@@ -58,11 +58,13 @@ statement ran nowhere) and the balances on the owners.
     reads accounts, which the transaction wrote on the pin G1, has G1's
     rows brought to G3's member (a split read run there): rates takes A's
     balance as the transaction wrote it (before, 0A000 / 90122; before
-    that, it silently missed the write). An INSERT ... SELECT reading
-    accounts written on G2's member is refused with 0A000, nothing sent;
-    the transaction goes on, and commits. One reading a table it did not
-    write (orders) runs, and so does the transfer's keyed UPDATE of B on
-    G2's member after the pin's write of A.
+    that, it silently missed the write). An INSERT ... SELECT into rates
+    reading B, written on G2's member, has G1's and G2's rows of accounts
+    brought to G3's member likewise (its query's WHERE is not sent
+    along): rates gets B's balance as written (before, 0A000 / 90122,
+    nothing sent). One reading a table it did not write (orders)
+    runs, and so does the transfer's keyed UPDATE of B on G2's member
+    after the pin's write of A; the transaction commits.
 (h) The pin's writes that were undone leave the record too, so such a
     write on G3 reading orders runs again: after a write of orders on the
     pin G1 that failed (22012), and after one undone by ROLLBACK TO
@@ -89,7 +91,11 @@ statement ran nowhere) and the balances on the owners.
     and written on the pin: a keyed
     UPDATE of B on G2's member whose FROM list reads it has the pin's rows
     brought to it (G1 sends them once, G2 runs the UPDATE over them) and
-    adds their value (before, 0A000 / 90122); ROLLBACK leaves no table."""
+    adds their value (before, 0A000 / 90122). Then an INSERT ... SELECT
+    into it on the pin reading B's row, so written on G2: G2 sends its rows
+    once, the pin runs the INSERT over them and the new row holds B's
+    balance as written (before, 0A000 / 90122). ROLLBACK leaves no
+    table."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -119,6 +125,21 @@ def refused(what, sql, *params):
 
 
 ROWS_QUERY = "SELECT count(*), coalesce(json_agg(gc_r)%"
+
+
+def split_write(what, sql, *params, runs_on="G1", senders=("G2",), pin_like=None):
+    """The write sql (one row) ran on runs_on's member (the pin G1 by
+    default) over the rows that the members of senders sent once each
+    (the others none); pin_like as for split()."""
+    reset_statements()
+    cur.execute(sql, *params)
+    if cur.rowcount != 1:
+        fail(f"{what}: row count {cur.rowcount}, expected 1")
+    sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
+    if sent != {g: int(g in senders) for g in GROUPS}:
+        fail(f"{what}: the groups sent their rows {sent} times, expected {senders} once each")
+    if calls(P[runs_on], pin_like or sql.split(" FROM ")[0] + " FROM (%") != 1:
+        fail(f"{what}: {runs_on} did not run the write over the rows brought to it")
 
 
 def split(what, sql, want, sent_by, *params, pin_like=None):
@@ -320,20 +341,22 @@ log("(f) a solo table written on its owner is brought whole to the pin")
 # (g)
 cur.execute("UPDATE accounts SET balance = balance - 10 WHERE id = ?", A)
 A_NOW = read("SELECT balance FROM accounts WHERE id = ?", A)[0][0]
-reset_statements()
-cur.execute("UPDATE rates SET v = (SELECT balance FROM accounts WHERE id = ?) WHERE k = 'own'", A)
-sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
-if sent != {"G1": 1, "G2": 0, "G3": 0}:
-    fail(f"(g) for the write on G3 reading the pin's write, the groups sent their rows {sent} "
-         "times, expected G1 once")
-if calls(P["G3"], "UPDATE rates SET v = (SELECT balance FROM (%") != 1:
-    fail("(g) G3's member did not run the UPDATE of rates over the rows brought to it")
+split_write("(g) the UPDATE of rates on G3 reading the pin's write",
+            "UPDATE rates SET v = (SELECT balance FROM accounts WHERE id = ?) WHERE k = 'own'", A,
+            runs_on="G3", senders=("G1",),
+            pin_like="UPDATE rates SET v = (SELECT balance FROM (%")
 if read("SELECT v FROM rates WHERE k = 'own'")[0][0] != A_NOW:
     fail(f"(g) rates holds {read('SELECT v FROM rates WHERE k = ?', 'own')[0][0]}, "
          f"expected A's balance {A_NOW}")
 cur.execute("UPDATE accounts SET balance = balance + 10 WHERE id = ?", B)
-refused("(g) a write on G3 reading G2's write",
-        "INSERT INTO rates (k, v) SELECT 'b', balance FROM accounts WHERE id = ?", B)
+B_NOW = read("SELECT balance FROM accounts WHERE id = ?", B)[0][0]
+split_write("(g) an INSERT ... SELECT into rates on G3 reading accounts (written on G1 and G2)",
+            "INSERT INTO rates (k, v) SELECT 'b', balance FROM accounts WHERE id = ?", B,
+            runs_on="G3", senders=("G1", "G2"),
+            pin_like="INSERT INTO rates (k, v) SELECT %, balance FROM (%")
+if [tuple(r) for r in read("SELECT v FROM rates WHERE k = 'b'")] != [(B_NOW,)]:
+    fail(f"(g) rates holds {read('SELECT v FROM rates WHERE k = ?', 'b')} for 'b', "
+         f"expected B's balance {B_NOW}")
 cur.execute("UPDATE rates SET v = (SELECT count(*) FROM orders) + 1 WHERE k = 'own'")
 reset_statements()
 cur.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?", B)
@@ -342,8 +365,8 @@ if calls(P["G2"], "UPDATE accounts SET balance = balance + %") != 1:
 conn.commit()
 if (balance("G1", A), balance("G2", B)) != (80, 121):
     fail(f"(g) after COMMIT A and B hold {balance('G1', A)} and {balance('G2', B)}")
-log("(g) a write on another member than the pin reads the pin's writes brought to it; "
-    "an INSERT ... SELECT of them is refused; others run")
+log("(g) a write on another member than the pin, an INSERT ... SELECT too, reads the "
+    "transaction's writes brought to it; others run")
 
 # (h)
 READS_ORDERS = "UPDATE rates SET v = (SELECT count(*) FROM orders) WHERE k = 'own'"
@@ -396,20 +419,6 @@ if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != A_NOW + RATE:
          f"expected {A_NOW + RATE}")
 
 
-def split_write(what, sql, *params, runs_on="G1", sender="G2", pin_like=None):
-    """The write sql (one row) ran on runs_on's member (the pin G1 by
-    default) over the rows of accounts that sender's member sent once (G3,
-    where the transaction wrote nothing, none); pin_like as for split()."""
-    reset_statements()
-    cur.execute(sql, *params)
-    if cur.rowcount != 1:
-        fail(f"{what}: row count {cur.rowcount}, expected 1")
-    sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
-    if sent != {g: int(g == sender) for g in GROUPS}:
-        fail(f"{what}: the groups sent their rows {sent} times, expected {sender} once")
-    if calls(P[runs_on], pin_like or sql.split(" FROM ")[0] + " FROM (%") != 1:
-        fail(f"{what}: {runs_on} did not run the write over the rows brought to it")
-
 
 SUM_NOW = read("SELECT sum(balance) FROM accounts")[0][0]    # a split read: (a)
 split_write("(i) a keyed UPDATE of A reading the sum of accounts",
@@ -432,13 +441,13 @@ if read("SELECT balance FROM accounts WHERE id = ?", A)[0][0] != B_NOW:
          f"B's balance, expected {B_NOW}")
 split_write("(i) a keyed UPDATE of B on G2 reading A's row written on the pin",
             "UPDATE accounts a SET balance = a.balance + b.balance FROM accounts b "
-            "WHERE b.id = a.id + ? AND a.id = ?", A - B, B, runs_on="G2", sender="G1")
+            "WHERE b.id = a.id + ? AND a.id = ?", A - B, B, runs_on="G2", senders=("G1",))
 if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != 2 * B_NOW:
     fail(f"(i) B holds {read('SELECT balance FROM accounts WHERE id = ?', B)[0][0]} after adding "
          f"A's balance, expected {2 * B_NOW}")
 split_write("(i) a keyed DELETE of B on G2 whose USING list reads A's row written on the pin",
             "DELETE FROM accounts a USING accounts b WHERE b.id = a.id + ? AND b.balance = ? "
-            "AND a.id = ?", A - B, B_NOW, B, runs_on="G2", sender="G1",
+            "AND a.id = ?", A - B, B_NOW, B, runs_on="G2", senders=("G1",),
             pin_like="DELETE FROM accounts a USING (%")
 if read("SELECT count(*) FROM accounts WHERE id = ?", B)[0][0] != 0:
     fail("(i) B is still there after the DELETE whose USING list read A's balance")
@@ -450,19 +459,19 @@ cur.execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", A)
 cur.execute("CREATE TABLE bonus_j (id bigint PRIMARY KEY, v int)")
 cur.execute("INSERT INTO bonus_j VALUES (?, 7)", B)
 B_BEFORE = read("SELECT balance FROM accounts WHERE id = ?", B)[0][0]
-reset_statements()
-cur.execute("UPDATE accounts a SET balance = a.balance + j.v FROM bonus_j j "
-            "WHERE j.id = a.id AND a.id = ?", B)
-if cur.rowcount != 1:
-    fail(f"(j) the UPDATE of B reading bonus_j changed {cur.rowcount} rows, expected 1")
-sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
-if sent != {"G1": 1, "G2": 0, "G3": 0}:
-    fail(f"(j) the groups sent their rows {sent} times, expected the pin G1 once")
-if calls(P["G2"], "UPDATE accounts a SET balance = a.balance + j.v FROM (%") != 1:
-    fail("(j) G2's member did not run the UPDATE of B over the rows brought to it")
+split_write("(j) the UPDATE of B on G2 reading bonus_j",
+            "UPDATE accounts a SET balance = a.balance + j.v FROM bonus_j j "
+            "WHERE j.id = a.id AND a.id = ?", B, runs_on="G2", senders=("G1",))
 if read("SELECT balance FROM accounts WHERE id = ?", B)[0][0] != B_BEFORE + 7:
     fail(f"(j) B holds {read('SELECT balance FROM accounts WHERE id = ?', B)[0][0]}, "
          f"expected {B_BEFORE + 7}")
+B_NOW = read("SELECT balance FROM accounts WHERE id = ?", B)[0][0]
+split_write("(j) an INSERT ... SELECT into bonus_j on the pin reading B",
+            "INSERT INTO bonus_j (id, v) SELECT id + 1000, balance FROM accounts WHERE id = ?", B,
+            pin_like="INSERT INTO bonus_j (id, v) SELECT id + %, balance FROM (%")
+if [tuple(r) for r in read("SELECT v FROM bonus_j WHERE id = ?", B + 1000)] != [(B_NOW,)]:
+    fail(f"(j) bonus_j holds {read('SELECT v FROM bonus_j WHERE id = ?', B + 1000)} for B, "
+         f"expected B's balance {B_NOW}")
 conn.rollback()
 if int(helper("app", "G1N1", "SELECT count(*) FROM pg_class WHERE relname = 'bonus_j'")) != 0:
     fail("(j) bonus_j outlived the ROLLBACK")
