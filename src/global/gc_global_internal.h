@@ -247,6 +247,13 @@ void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to);
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
+/* gc_global_view_reads.c: the views among names (byte spans of sql) and
+ * the tables each reads, directly or through other views, asked of
+ * member's session: rows (the view as written, the table's name), the
+ * caller's to PQclear; NULL when none is a view or it cannot be told. */
+struct gc_ddl_span;
+PGresult *gc_global_views_read(gc_global *g, int member, const char *sql,
+                               const struct gc_ddl_span *names, int n);
 /* False with err (0A000, nothing sent) when the write across groups of
  * req, which runs on each group's member, may read there through
  * postgres_fdw a table the transaction wrote (or its DDL locked) on

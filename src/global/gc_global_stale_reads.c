@@ -14,9 +14,12 @@
  * not affected.
  */
 #include <string.h>
+#include <strings.h>
 
+#include "global/gc_ddl.h"
 #include "global/gc_global_internal.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_table_refs.h"
 
 void gc_global_forget_joined_writes(gc_global *g)
 {
@@ -385,8 +388,76 @@ static const char *read_written_outside(const gc_global *g, const gc_analysis *a
     return named_written_outside(g, sql, len, group, a);
 }
 
-bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
-                                       bool *split, gc_error *err)
+/* Whether the transaction wrote outside group: on its pin (of another
+ * group) or on another group's member. */
+static bool wrote_outside_group(const gc_global *g, int group)
+{
+    if (gc_global_pin_wrote(g) && group != g->topo.members[g->pinned].group)
+        return true;
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k].group != group)
+            return true;
+    return false;
+}
+
+#define VIEWS_NAMED_MAX 16
+
+/* Whether ref is qualified by a system schema, whose views read only
+ * catalogs (the driver's own catalog queries name them so). */
+static bool in_system_schema(const char *sql, const gc_sql_table_ref *ref)
+{
+    static const char *const schemas[] = { "pg_catalog.", "information_schema." };
+    size_t len = ref->name_offset - ref->offset;
+    for (size_t k = 0; ref->qualified && k < sizeof schemas / sizeof schemas[0]; k++)
+        if (len == strlen(schemas[k]) && strncasecmp(sql + ref->offset, schemas[k], len) == 0)
+            return true;
+    return false;
+}
+
+/* False with err (0A000, nothing sent) when a view the statement names
+ * (a relation the shard map does not know, in a FROM list or a JOIN)
+ * reads, on member, a table the transaction wrote outside member's group
+ * (gc_global_view_reads.c): through postgres_fdw it would see that table
+ * as it was before the transaction. Asked only when the transaction wrote
+ * outside that group; a split read does not replace what a view reads. */
+static bool views_see_writes(gc_global *g, const char *sql, int member, gc_error *err)
+{
+    int group = g->topo.members[member].group;
+    if (sql == NULL || g->map == NULL || !wrote_outside_group(g, group))
+        return true;
+    gc_sql_table_ref refs[VIEWS_NAMED_MAX];
+    int n = gc_sql_table_refs(sql, strlen(sql), refs, VIEWS_NAMED_MAX);
+    gc_ddl_span unknown[VIEWS_NAMED_MAX];
+    int n_unknown = 0;
+    for (int k = 0; k < n && k < VIEWS_NAMED_MAX; k++)
+        if (!in_system_schema(sql, &refs[k]) &&
+            gc_global_table_named(g, sql + refs[k].offset, refs[k].length) == NULL)
+            unknown[n_unknown++] = (gc_ddl_span){ refs[k].offset,
+                                                  refs[k].offset + refs[k].length };
+    PGresult *read = gc_global_views_read(g, member, sql, unknown, n_unknown);
+    const char *view = NULL, *table = NULL;
+    for (int r = 0; read != NULL && r < PQntuples(read) && table == NULL; r++) {
+        table = written_outside(g, PQgetvalue(read, r, 1), group);
+        view = PQgetvalue(read, r, 0);
+    }
+    if (table != NULL) {
+        gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
+                     "this statement reads view %s, which would read table %s on member %s "
+                     "through postgres_fdw, which does not see what the open transaction "
+                     "wrote in it on its other members: read the table itself (the rows the "
+                     "transaction wrote elsewhere are then brought to the read), or after "
+                     "COMMIT; nothing was sent", view, table, g->topo.members[member].name);
+        gc_trace_write(g->trace, GC_TRACE_INFO, "route: view %s reads table %s, written "
+                       "outside member %s's group: refused", view, table,
+                       g->topo.members[member].name);
+    }
+    PQclear(read);
+    return table == NULL;
+}
+
+/* The member form of the check, on the statement's text alone. */
+static bool member_text_sees_writes(gc_global *g, const gc_route_request *req, int member,
+                                    bool *split, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
     if (!wrote_anything(g))
@@ -484,8 +555,16 @@ bool gc_global_ddl_query_sees_writes(gc_global *g, const char *sql, gc_error *er
     return false;
 }
 
-bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
-                                bool all_in, bool *split, gc_error *err)
+bool gc_global_member_read_sees_writes(gc_global *g, const gc_route_request *req, int member,
+                                       bool *split, gc_error *err)
+{
+    return member_text_sees_writes(g, req, member, split, err) &&
+           views_see_writes(g, req->sql, member, err);
+}
+
+/* The pin's form of the check, on the statement's text alone. */
+static bool pin_text_sees_writes(gc_global *g, const gc_route_request *req, int owner,
+                                 bool all_in, bool *split, gc_error *err)
 {
     const gc_analysis *a = req->analysis;
     if (g->n_joined_writes == 0)
@@ -551,4 +630,11 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
                  "they were written), or after COMMIT; nothing was sent",
                  table, g->topo.members[g->pinned].name);
     return false;
+}
+
+bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
+                                bool all_in, bool *split, gc_error *err)
+{
+    return pin_text_sees_writes(g, req, owner, all_in, split, err) &&
+           views_see_writes(g, req->sql, g->pinned, err);
 }

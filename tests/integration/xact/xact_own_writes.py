@@ -95,7 +95,16 @@ statement ran nowhere) and the balances on the owners.
     into it on the pin reading B's row, so written on G2: G2 sends its rows
     once, the pin runs the INSERT over them and the new row holds B's
     balance as written (before, 0A000 / 90122). ROLLBACK leaves no
-    table."""
+    table.
+(k) Views hide the tables they read: acc_view over accounts, acc_view2
+    over acc_view, ord_view over orders (made in autocommit, on every
+    group). After the transfer, a SELECT of acc_view or acc_view2 on the
+    pin, and a keyed UPDATE of B on G2 whose subquery reads acc_view, are
+    refused (0A000 / 90122, naming the view and accounts) and ran nowhere
+    (before, the SELECT answered the sum without G2's write: the view read
+    accounts through postgres_fdw). A SELECT of ord_view runs; the
+    transaction goes on and commits, and acc_view then reads both
+    writes."""
 from xact_lib import (GROUPS, balance, calls, connect, expect_error, fail, helper, log, owners,
                       primary, reset_statements)
 
@@ -475,6 +484,42 @@ if [tuple(r) for r in read("SELECT v FROM bonus_j WHERE id = ?", B + 1000)] != [
 conn.rollback()
 if int(helper("app", "G1N1", "SELECT count(*) FROM pg_class WHERE relname = 'bonus_j'")) != 0:
     fail("(j) bonus_j outlived the ROLLBACK")
-conn.close()
 log("(j) a table made in the transaction and written on the pin is brought to a joined member")
+
+# (k)
+auto = connect(APP + "k", autocommit=True)
+acur = auto.cursor()
+acur.execute("CREATE VIEW acc_view AS SELECT id, balance FROM accounts WHERE balance > 0")
+acur.execute("CREATE VIEW acc_view2 AS SELECT * FROM acc_view WHERE id > 0")
+acur.execute("CREATE VIEW ord_view AS SELECT * FROM orders")
+SUM_BEFORE = acur.execute("SELECT sum(balance) FROM accounts").fetchall()[0][0]
+ORDERS = acur.execute("SELECT count(*) FROM orders").fetchall()[0][0]
+BAL_A, BAL_B = balance("G1", A), balance("G2", B)
+transfer()
+reset_statements()
+for view in ("acc_view", "acc_view2"):
+    expect_error(f"(k) a SELECT of {view} after the transfer",
+                 lambda: read(f"SELECT count(*), sum(balance) FROM {view}"), "0A000", 90122,
+                 says=f"reads view {view}, which would read table accounts")
+expect_error("(k) an UPDATE of B on G2 reading acc_view",
+             lambda: cur.execute("UPDATE accounts SET balance = (SELECT max(balance) FROM "
+                                 "acc_view) WHERE id = ?", B),
+             "0A000", 90122, says="reads view acc_view")
+for g in GROUPS:
+    for like in ("SELECT count(*), sum(balance) FROM acc_view%",
+                 "UPDATE accounts SET balance = (SELECT max(balance) FROM acc_view%"):
+        if calls(P[g], like) != 0:
+            fail(f"(k) a refused statement ({like}) ran on {g}")
+if read("SELECT count(*) FROM ord_view")[0][0] != ORDERS:
+    fail("(k) ord_view, over orders the transaction did not write, did not answer")
+conn.commit()
+if acur.execute("SELECT sum(balance) FROM acc_view").fetchall()[0][0] != SUM_BEFORE:
+    fail("(k) after COMMIT acc_view does not read the transfer's two writes")
+if (balance("G1", A), balance("G2", B)) != (BAL_A - 10, BAL_B + 10):
+    fail(f"(k) after COMMIT A and B hold {balance('G1', A)} and {balance('G2', B)}")
+for view in ("acc_view2", "acc_view", "ord_view"):
+    acur.execute(f"DROP VIEW {view}")
+auto.close()
+conn.close()
+log("(k) a view over a table the transaction wrote elsewhere is refused; others run")
 log("a transaction across groups reads its own writes, or is told it cannot")
