@@ -168,6 +168,9 @@ struct gc_global {
     int n_split_keys;
     int split_reader;              /* the member that runs it (the pin, or the
                                       transaction's member where its rows are) */
+    bool split_brings_all;         /* it brings every table it reads whose rows
+                                      are outside the reader's group, written
+                                      or not (gc_global_read_splits_home) */
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */
@@ -247,13 +250,12 @@ void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to);
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
-/* gc_global_view_reads.c: the views among names (byte spans of sql) and
- * the tables each reads, directly or through other views, asked of
- * member's session: rows (the view as written, the table's name), the
- * caller's to PQclear; NULL when none is a view or it cannot be told. */
-struct gc_ddl_span;
-PGresult *gc_global_views_read(gc_global *g, int member, const char *sql,
-                               const struct gc_ddl_span *names, int n);
+/* gc_global_view_reads.c: the views among the relations sql names in its
+ * FROM lists and JOINs that the shard map does not know, and the tables
+ * each reads, directly or through other views, asked of member's session:
+ * rows (the view as written, the table's name), the caller's to PQclear;
+ * NULL when it names none, none is a view, or it cannot be told. */
+PGresult *gc_global_views_read(gc_global *g, int member, const char *sql);
 /* False with err (0A000, nothing sent) when the write across groups of
  * req, which runs on each group's member, may read there through
  * postgres_fdw a table the transaction wrote (or its DDL locked) on
@@ -276,6 +278,17 @@ bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, in
 /* Whether the open transaction wrote t in group `group`: on its member
  * there, the pin included. */
 bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group);
+/* Whether the statement of req, which member `reader` (a joined member)
+ * would run reading other groups' tables through postgres_fdw after
+ * another member of the transaction did, can run there with every such
+ * table's rows brought from the transaction's members of their groups
+ * instead (gc_global_split_read.c): it then reads no other group, and the
+ * commit is not lost to two members that cannot PREPARE. Sets the split
+ * up as gc_global_read_splits does. */
+bool gc_global_read_splits_home(gc_global *g, const gc_route_request *req, int reader);
+/* Counts member i among the open transaction's members that may have
+ * reached another group (n_reaching; gc_global_route.c). */
+void gc_global_note_reaching(gc_global *g, int i);
 /* Whether the statement of req (a SELECT, or an UPDATE or DELETE of the
  * rows reader holds), which reads a table the transaction wrote on other
  * members, can run on member reader (the pin, or the transaction's member

@@ -634,6 +634,8 @@ static bool second_to_reach_out(gc_global *g, const gc_route_request *req, int h
  * read through postgres_fdw. */
 static bool split_read_stays_home(gc_global *g, const char *sql, int group)
 {
+    if (g->split_brings_all)
+        return true;    /* everything it reads elsewhere is brought */
     const gc_shard_table *tables[TABLES_READ_MAX];
     int n = tables_read(g, sql, tables);
     if (n <= 0)
@@ -646,9 +648,7 @@ static bool split_read_stays_home(gc_global *g, const char *sql, int group)
     return true;
 }
 
-/* Counts member i among the open transaction's members that may have
- * reached another group (gc_global_internal.h, n_reaching). */
-static void note_reaching(gc_global *g, int i)
+void gc_global_note_reaching(gc_global *g, int i)
 {
     if (g->n_reaching == 0)
         g->reaching = i;
@@ -936,9 +936,17 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
             out->reason = "joins the key's group for the transaction";
         }
     }
-    if (out->member != g->pinned && !names_temp &&
-        !gc_global_member_read_sees_writes(g, req, out->member, &out->split_read, err))
-        return false;
+    if (out->member != g->pinned && !names_temp) {
+        /* After another member of the transaction read other groups, a
+         * second that does could not PREPARE, and the COMMIT would fail:
+         * what it would read elsewhere is brought to it when it can be. */
+        if (g->n_reaching >= 1 && g->reaching != out->member &&
+            may_reach_out(g, req, out->member, owner, all_in) &&
+            gc_global_read_splits_home(g, req, out->member))
+            out->split_read = true;
+        else if (!gc_global_member_read_sees_writes(g, req, out->member, &out->split_read, err))
+            return false;
+    }
     bool writes = row_write(a) || several_writes(a);
     if (out->member == g->pinned && writes && !names_temp)
         gc_global_note_pin_write(g, a);
@@ -964,7 +972,7 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     if (g->n_reaching < 2 &&
         (names_temp || (may_reach_out(g, req, out->member, owner, all_in) &&
                         !(out->split_read && split_read_stays_home(g, req->sql, out->group)))))
-        note_reaching(g, out->member);
+        gc_global_note_reaching(g, out->member);
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)",
                    table_name(req->analysis), g->topo.members[out->member].name,
                    out->reason);
@@ -1044,7 +1052,7 @@ static bool route_to_temp_member(gc_global *g, const gc_route_request *req, int 
     g->may_write_elsewhere = writes_outside(g, req, out->group, -2, false);
     if (req->transaction) {
         g->pinned = member;
-        note_reaching(g, member);   /* temporary tables: it cannot PREPARE */
+        gc_global_note_reaching(g, member);   /* temporary tables: it cannot PREPARE */
     }
     gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s -> member %s (%s)%s",
                    table_name(req->analysis), g->topo.members[member].name, out->reason,
@@ -1193,7 +1201,7 @@ bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decisio
         if (row_write(req->analysis) || several_writes(req->analysis))
             gc_global_note_pin_write(g, req->analysis);
         if (may_reach_out(g, req, c.member, c.owner, c.all_in))
-            note_reaching(g, c.member);
+            gc_global_note_reaching(g, c.member);
     }
     gc_trace_write(g->trace, GC_TRACE_INFO,
                    "route: table %s, key from %s -> group %s (%s%s%s), member %s (%s)%s",

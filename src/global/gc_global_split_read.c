@@ -122,11 +122,12 @@ static int reader_group(const gc_global *g)
 }
 
 /* Whether group gi holds rows of t that the transaction wrote on a member
- * other than the reader: they must come from that group's member. */
+ * other than the reader (any rows, when the split brings all): they must
+ * come from that group's member. */
 static bool rows_elsewhere(const gc_global *g, const gc_shard_table *t, int gi)
 {
-    return gi != reader_group(g) && gc_global_written_in_group(g, t, gi) &&
-           gc_shard_table_in_group(t, gi);
+    return gi != reader_group(g) && gc_shard_table_in_group(t, gi) &&
+           (g->split_brings_all || gc_global_written_in_group(g, t, gi));
 }
 
 /* Whether the reader needs rows of t from another member; false too when a
@@ -286,10 +287,45 @@ bool gc_global_read_splits(gc_global *g, const gc_route_request *req, int reader
     split_plan plan;
     g->n_split_keys = -1;
     g->split_reader = reader;
+    g->split_brings_all = false;
     if (!make_plan(g, req->analysis, req->sql, 0, &plan))
         return false;
     note_keys(g, req, &plan);
     return true;
+}
+
+/* Whether every table the text of a reads, but a write's own target
+ * (its rows are the reader's), is the reader's group's own (a solo table
+ * of it) or brought by the plan: nothing left to read through
+ * postgres_fdw. A name the shard map does not know (a view) may read
+ * anything. */
+static bool reads_home(gc_global *g, const gc_analysis *a, const char *sql, const split_plan *p)
+{
+    for (int k = 0; k < p->n_refs; k++) {
+        if (a->kind != GC_SQL_SELECT && p->refs[k].offset == a->target_offset)
+            continue;
+        const gc_shard_table *t = ref_table(g, sql, &p->refs[k]);
+        if (t == NULL)
+            return false;
+        if (p->ref_table[k] < 0 && gc_shard_table_solo_group(t) != reader_group(g))
+            return false;
+    }
+    return true;
+}
+
+bool gc_global_read_splits_home(gc_global *g, const gc_route_request *req, int reader)
+{
+    split_plan plan;
+    g->n_split_keys = -1;
+    g->split_reader = reader;
+    g->split_brings_all = true;
+    if (make_plan(g, req->analysis, req->sql, 0, &plan) &&
+        reads_home(g, req->analysis, req->sql, &plan)) {
+        note_keys(g, req, &plan);
+        return true;
+    }
+    g->split_brings_all = false;
+    return false;
 }
 
 /* Whether the plan reads leaf: every leaf, or one its keys place rows in. */
@@ -549,6 +585,21 @@ static char *reader_text(const gc_global *g, const char *sql, const split_plan *
     return gc_strbuf_take(&sb);
 }
 
+/* Whether the plan brings rows only to keep its reader from reading other
+ * groups (gc_global_read_splits_home), none of them written by the
+ * transaction outside the reader's group: read through postgres_fdw they
+ * are the same rows. */
+static bool keeps_home_only(const gc_global *g, const split_plan *p)
+{
+    if (!g->split_brings_all)
+        return false;
+    for (int k = 0; k < p->n_tables; k++)
+        for (int gi = 0; gi < g->topo.n_groups; gi++)
+            if (gi != reader_group(g) && gc_global_written_in_group(g, p->tables[k].t, gi))
+                return false;
+    return true;
+}
+
 char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *sql,
                                 const gc_span_params *params, char ***rows, int *n_rows,
                                 bool *rolled_back, gc_error *err)
@@ -577,6 +628,23 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
     char *text = ok ? reader_text(g, sql, &plan) : NULL;
     if (ok && text == NULL)
         gc_error_set(err, "HY001", 0, "out of memory");
+    if (text == NULL && !*rolled_back && keeps_home_only(g, &plan)) {
+        /* Too many rows to keep the read home (or a failure to bring
+         * them): none of them is the transaction's write, so the statement
+         * reads them through postgres_fdw as sent, the member counted as
+         * reaching another group. */
+        gc_trace_write(g->trace, GC_TRACE_INFO, "read not kept home (%s): run as sent",
+                       err->message);
+        gc_error_clear(err);
+        gc_global_note_reaching(g, g->split_reader);
+        text = strdup(sql);
+        if (text == NULL)
+            gc_error_set(err, "HY001", 0, "out of memory");
+        for (int k = 0; arrays != NULL && k < plan.n_tables; k++)
+            free(arrays[k]);
+        free(arrays);
+        return text;
+    }
     if (text == NULL) {
         for (int k = 0; arrays != NULL && k < plan.n_tables; k++)
             free(arrays[k]);
@@ -585,9 +653,11 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
             gc_global_rollback_transaction(g);
         return NULL;
     }
-    gc_trace_write(g->trace, GC_TRACE_INFO, "read split: the rows of %d table(s) the "
-                   "transaction wrote on other groups' members brought to member %s",
-                   plan.n_tables, g->topo.members[g->split_reader].name);
+    gc_trace_write(g->trace, GC_TRACE_INFO, "read split: the rows of %d table(s) %s brought "
+                   "to member %s", plan.n_tables, g->split_brings_all
+                       ? "held by the transaction's members of other groups"
+                       : "the transaction wrote on other groups' members",
+                   g->topo.members[g->split_reader].name);
     *rows = arrays;
     *n_rows = plan.n_tables;
     return text;

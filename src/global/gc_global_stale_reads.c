@@ -14,12 +14,9 @@
  * not affected.
  */
 #include <string.h>
-#include <strings.h>
 
-#include "global/gc_ddl.h"
 #include "global/gc_global_internal.h"
 #include "sql/gc_sql_lexer.h"
-#include "sql/gc_sql_table_refs.h"
 
 void gc_global_forget_joined_writes(gc_global *g)
 {
@@ -400,20 +397,6 @@ static bool wrote_outside_group(const gc_global *g, int group)
     return false;
 }
 
-#define VIEWS_NAMED_MAX 16
-
-/* Whether ref is qualified by a system schema, whose views read only
- * catalogs (the driver's own catalog queries name them so). */
-static bool in_system_schema(const char *sql, const gc_sql_table_ref *ref)
-{
-    static const char *const schemas[] = { "pg_catalog.", "information_schema." };
-    size_t len = ref->name_offset - ref->offset;
-    for (size_t k = 0; ref->qualified && k < sizeof schemas / sizeof schemas[0]; k++)
-        if (len == strlen(schemas[k]) && strncasecmp(sql + ref->offset, schemas[k], len) == 0)
-            return true;
-    return false;
-}
-
 /* False with err (0A000, nothing sent) when a view the statement names
  * (a relation the shard map does not know, in a FROM list or a JOIN)
  * reads, on member, a table the transaction wrote outside member's group
@@ -425,16 +408,7 @@ static bool views_see_writes(gc_global *g, const char *sql, int member, gc_error
     int group = g->topo.members[member].group;
     if (sql == NULL || g->map == NULL || !wrote_outside_group(g, group))
         return true;
-    gc_sql_table_ref refs[VIEWS_NAMED_MAX];
-    int n = gc_sql_table_refs(sql, strlen(sql), refs, VIEWS_NAMED_MAX);
-    gc_ddl_span unknown[VIEWS_NAMED_MAX];
-    int n_unknown = 0;
-    for (int k = 0; k < n && k < VIEWS_NAMED_MAX; k++)
-        if (!in_system_schema(sql, &refs[k]) &&
-            gc_global_table_named(g, sql + refs[k].offset, refs[k].length) == NULL)
-            unknown[n_unknown++] = (gc_ddl_span){ refs[k].offset,
-                                                  refs[k].offset + refs[k].length };
-    PGresult *read = gc_global_views_read(g, member, sql, unknown, n_unknown);
+    PGresult *read = gc_global_views_read(g, member, sql);
     const char *view = NULL, *table = NULL;
     for (int r = 0; read != NULL && r < PQntuples(read) && table == NULL; r++) {
         table = written_outside(g, PQgetvalue(read, r, 1), group);

@@ -12,10 +12,15 @@
  * too. A materialized view holds its own rows and reads nothing then.
  */
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "global/gc_ddl.h"
 #include "global/gc_global_internal.h"
+#include "sql/gc_sql_table_refs.h"
 #include "util/gc_strbuf.h"
+
+#define NAMED_MAX 16
 
 /* The relations named (an array of names as written, resolved by the
  * member's search_path) that are views, with every table they read,
@@ -38,10 +43,36 @@
     " JOIN pg_catalog.pg_class c ON c.oid = v.relid"                           \
     " WHERE c.relkind <> 'v' AND v.relid <> pg_catalog.to_regclass(v.root)"
 
-PGresult *gc_global_views_read(gc_global *g, int member, const char *sql,
-                               const gc_ddl_span *names, int n)
+/* Whether ref is qualified by a system schema, whose views read only
+ * catalogs (the driver's own catalog queries name them so). */
+static bool in_system_schema(const char *sql, const gc_sql_table_ref *ref)
+{
+    static const char *const schemas[] = { "pg_catalog.", "information_schema." };
+    size_t len = ref->name_offset - ref->offset;
+    for (size_t k = 0; ref->qualified && k < sizeof schemas / sizeof schemas[0]; k++)
+        if (len == strlen(schemas[k]) && strncasecmp(sql + ref->offset, schemas[k], len) == 0)
+            return true;
+    return false;
+}
+
+/* The relations sql names that the shard map does not know (byte spans of
+ * sql, up to NAMED_MAX): those that may be views. Their number. */
+static int unknown_names(gc_global *g, const char *sql, gc_ddl_span names[NAMED_MAX])
+{
+    gc_sql_table_ref refs[NAMED_MAX];
+    int n = gc_sql_table_refs(sql, strlen(sql), refs, NAMED_MAX), n_unknown = 0;
+    for (int k = 0; k < n && k < NAMED_MAX; k++)
+        if (!in_system_schema(sql, &refs[k]) &&
+            gc_global_table_named(g, sql + refs[k].offset, refs[k].length) == NULL)
+            names[n_unknown++] = (gc_ddl_span){ refs[k].offset, refs[k].offset + refs[k].length };
+    return n_unknown;
+}
+
+PGresult *gc_global_views_read(gc_global *g, int member, const char *sql)
 {
     gc_member *m = g->members[member];
+    gc_ddl_span names[NAMED_MAX];
+    int n = unknown_names(g, sql, names);
     if (n == 0 || !gc_member_is_open(m))
         return NULL;
     /* A transaction the member has not begun yet (it joins for this

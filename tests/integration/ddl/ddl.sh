@@ -461,9 +461,12 @@ done
 # The same when the TRUNCATE runs on the transaction's own member, the
 # table's owner: a member the transaction joined on $owner (its write of
 # notes) read remade through postgres_fdw, whose session on $other holds
-# the read's lock; before, the TRUNCATE waited for it for ever.
+# the read's lock; before, the TRUNCATE waited for it for ever. (The
+# first statement reads the pin's own table, so the write's member is the
+# first to read another group, through postgres_fdw; see below for a
+# second.)
 for truncate in "TRUNCATE remade" "TRUNCATE ONLY remade"; do
-    out=$(txn "$other" rollback "SELECT 1" \
+    out=$(txn "$other" rollback "SELECT count(*) FROM remade" \
           "UPDATE notes SET body = body || (SELECT count(*) FROM remade) WHERE id = 1" \
           "$truncate")
     case $(echo "$out" | tr '\n' ' ') in *"row 1 ok 1 error 55006 "*"read remade through postgres_fdw on member"*"rollback ") ;;
@@ -473,6 +476,18 @@ done
     || fail "a refused TRUNCATE of remade ran on its owner $other, the transaction's member"
 [ "$(app_calls "$(primary_of "$owner")" 'UPDATE notes SET body')" = 2 ] \
     || fail "the writes of notes did not run twice on their owner $owner's primary"
+# After a first statement that may have read another group (SELECT 1
+# counts), the write's read of remade would make $owner's member a second
+# one to: remade's rows are brought to it from the pin instead, nothing
+# holds remade through postgres_fdw, and the TRUNCATE runs, as on one
+# server (before, 55006).
+out=$(txn "$other" rollback "SELECT 1" \
+      "UPDATE notes SET body = body || (SELECT count(*) FROM remade) WHERE id = 1" \
+      "TRUNCATE remade" "SELECT count(*) FROM remade")
+case $(echo "$out" | tr '\n' ' ') in *"row 1 ok 1 ok 0 ok 1 row 0 rollback ") ;;
+    *) fail "TRUNCATE remade on its owner $other after its rows were brought to a joined member: $out" ;; esac
+[ "$(app_calls "$(primary_of "$other")" 'TRUNCATE')" = "$((truncates_before + 1))" ] \
+    || fail "the TRUNCATE of remade after its rows were brought did not run once on its owner $other"
 # A LOCK whose mode conflicts with no lock of postgres_fdw's reads and
 # writes is not checked: it runs on the table's owner and waits for nothing.
 out=$(txn "$owner" rollback "SELECT 1" "SELECT count(*) FROM remade" \

@@ -60,7 +60,18 @@ on each group's primary (who ran PREPARE TRANSACTION, who decided).
     have read through postgres_fdw; at COMMIT their servers say that only
     G2 holds a postgres_fdw transaction (the view read G1's own rows), so
     G2 decides and the COMMIT applies. Before, it failed with 0A000, both
-    updates lost."""
+    updates lost.
+(j) A lookup in a table of a group the transaction holds is brought to
+    the member that would read it through postgres_fdw as the second:
+    UPDATE A (G1 pinned), a SELECT of accounts without a key (the pin
+    reads G2 and G3 through postgres_fdw), then on G2 an UPDATE of B by a
+    rate looked up in lookup_g1 (a solo table of G1). Before, G2 read
+    lookup_g1 through postgres_fdw and the COMMIT failed with 0A000, both
+    updates lost. Now G1 sends lookup_g1's rows once, G2 runs the UPDATE
+    over them (pg_stat_statements), G1 decides, G2 prepares, and both
+    updates apply. With more rows in lookup_g1 than are brought (100,001)
+    the UPDATE runs on G2 as sent, reading through postgres_fdw as
+    before (its rows are no write of the transaction); ROLLBACK."""
 from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, log,
                       nothing_left, owners, primary, reset_statements)
 
@@ -212,6 +223,43 @@ expect_decided("(i)", "G2", "G1")
 made.cursor().execute("DROP VIEW account_view")
 made.close()
 log("(i) the servers said which member read through postgres_fdw; COMMIT applied")
+
+# (j)
+made = connect(APP, ";LocalityGroupPolicy=1;LocalityGroupPath=G1", autocommit=True)
+made.cursor().execute("CREATE TABLE lookup_g1 (k text PRIMARY KEY, v bigint)")
+made.cursor().execute("INSERT INTO lookup_g1 VALUES ('bonus', 7)")
+
+
+def lookup_on_g2_after_the_pin_read_g2():
+    """UPDATE A (G1 pinned), a read of accounts without a key (the pin
+    reads G2 and G3 through postgres_fdw), then the UPDATE of B on G2 by
+    a rate looked up in lookup_g1, counted from a fresh pg_stat_statements."""
+    reset_statements()
+    cur.execute(PLAIN, A)
+    cur.execute("SELECT count(*) FROM accounts").fetchall()
+    cur.execute("UPDATE accounts SET balance = balance + (SELECT v FROM lookup_g1 "
+                "WHERE k = 'bonus') WHERE id = ?", B)
+
+
+lookup_on_g2_after_the_pin_read_g2()
+expect_calls(P["G1"], "SELECT count(*), coalesce(json_agg(gc_r)%", 1,
+             "(j) G1 sent lookup_g1's rows")
+expect_calls(P["G2"], "UPDATE accounts SET balance = balance + (SELECT v FROM (%", 1,
+             "(j) G2 ran the UPDATE over the rows brought to it")
+conn.commit()
+expect_balances("(j) both updates", 105, 124)
+expect_decided("(j)", "G1", "G2")
+made.cursor().execute("INSERT INTO lookup_g1 SELECT 'k' || g, g FROM generate_series(1, 100000) g")
+lookup_on_g2_after_the_pin_read_g2()
+if cur.rowcount != 1:
+    fail(f"(j) the UPDATE of B over a large lookup_g1 changed {cur.rowcount} rows, expected 1")
+expect_calls(P["G2"], "UPDATE accounts SET balance = balance + (SELECT v FROM lookup_g1%", 1,
+             "(j) G2 ran the UPDATE over a large lookup_g1 as sent")
+conn.rollback()
+expect_balances("(j) after ROLLBACK", 105, 124)
+made.cursor().execute("DROP TABLE lookup_g1")
+made.close()
+log("(j) a lookup of the pin's group's table was brought to G2; COMMIT applied")
 
 conn.close()
 log("lookups through postgres_fdw decide where the commit is decided")
