@@ -585,6 +585,14 @@ static char *reader_text(const gc_global *g, const char *sql, const split_plan *
     return gc_strbuf_take(&sb);
 }
 
+/* Frees the json arrays of rows brought for n tables (arrays may be NULL). */
+static void free_arrays(char **arrays, int n)
+{
+    for (int k = 0; arrays != NULL && k < n; k++)
+        free(arrays[k]);
+    free(arrays);
+}
+
 /* Whether the plan brings rows only to keep its reader from reading other
  * groups (gc_global_read_splits_home), none of them written by the
  * transaction outside the reader's group: read through postgres_fdw they
@@ -640,15 +648,11 @@ char *gc_global_split_read_text(gc_global *g, const gc_analysis *a, const char *
         text = strdup(sql);
         if (text == NULL)
             gc_error_set(err, "HY001", 0, "out of memory");
-        for (int k = 0; arrays != NULL && k < plan.n_tables; k++)
-            free(arrays[k]);
-        free(arrays);
+        free_arrays(arrays, plan.n_tables);
         return text;
     }
     if (text == NULL) {
-        for (int k = 0; arrays != NULL && k < plan.n_tables; k++)
-            free(arrays[k]);
-        free(arrays);
+        free_arrays(arrays, plan.n_tables);
         if (*rolled_back)
             gc_global_rollback_transaction(g);
         return NULL;

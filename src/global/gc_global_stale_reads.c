@@ -259,8 +259,21 @@ static const char *written_outside(const gc_global *g, const char *name, int gro
     return NULL;
 }
 
-/* Whether the transaction wrote tables it does not name outside group. */
-static bool any_written_outside(const gc_global *g, int group)
+/* Whether the transaction wrote anything outside group, named or not: on
+ * its pin (of another group) or on another group's member. */
+static bool wrote_outside_group(const gc_global *g, int group)
+{
+    if (gc_global_pin_wrote(g) && group != g->topo.members[g->pinned].group)
+        return true;
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k].group != group)
+            return true;
+    return false;
+}
+
+/* Whether, of what it wrote outside group, the record names no table
+ * (a write of "any table"): then every name may be one of them. */
+static bool unnamed_written_outside(const gc_global *g, int group)
 {
     if (g->pin_writes_any_depth >= 0 && group != g->topo.members[g->pinned].group)
         return true;
@@ -380,21 +393,9 @@ static const char *read_written_outside(const gc_global *g, const gc_analysis *a
                                         const char *sql, int group)
 {
     size_t len = strlen(sql);
-    if (any_written_outside(g, group) && reads_besides_target(a, sql, len))
+    if (unnamed_written_outside(g, group) && reads_besides_target(a, sql, len))
         return "(several)";
     return named_written_outside(g, sql, len, group, a);
-}
-
-/* Whether the transaction wrote outside group: on its pin (of another
- * group) or on another group's member. */
-static bool wrote_outside_group(const gc_global *g, int group)
-{
-    if (gc_global_pin_wrote(g) && group != g->topo.members[g->pinned].group)
-        return true;
-    for (int k = 0; k < g->n_joined_writes; k++)
-        if (g->joined_writes[k].group != group)
-            return true;
-    return false;
 }
 
 /* False with err (0A000, nothing sent) when a view the statement names
@@ -513,7 +514,7 @@ bool gc_global_ddl_query_sees_writes(gc_global *g, const char *sql, gc_error *er
     if (g->pinned < 0 || !wrote_anything(g))
         return true;
     int pin_group = g->topo.members[g->pinned].group;
-    const char *table = any_written_outside(g, pin_group) && !names_no_relation(sql)
+    const char *table = unnamed_written_outside(g, pin_group) && !names_no_relation(sql)
                             ? "(several)"
                             : named_written_outside(g, sql, strlen(sql), pin_group, NULL);
     if (table == NULL)
