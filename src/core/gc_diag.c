@@ -335,6 +335,19 @@ void gc_diag_drop_repeats(gc_diag *d, int from)
     d->count = kept;
 }
 
+void gc_diag_drop_rows_after(gc_diag *d, SQLLEN row)
+{
+    int kept = 0;
+    for (int i = 0; i < d->count; i++) {
+        gc_diag_record *r = &d->records[i];
+        if (r->row_number > row)
+            free(r->message);
+        else
+            d->records[kept++] = *r;
+    }
+    d->count = kept;
+}
+
 bool gc_diag_has_records(const gc_diag *d)
 {
     return d->count > 0;

@@ -90,6 +90,9 @@ void gc_diag_join_notices(gc_diag *d);
  * word for word (SQLSTATE, native code, message), keeping the first: the
  * same notice from every group of a cluster-wide statement is said once. */
 void gc_diag_drop_repeats(gc_diag *d, int from);
+/* Drops the records about rows after row (1-based; a parameter array's
+ * rows that in the end did not run). */
+void gc_diag_drop_rows_after(gc_diag *d, SQLLEN row);
 bool gc_diag_has_records(const gc_diag *d);
 /* Whether a record of d has the SQLSTATE sqlstate. */
 bool gc_diag_has_sqlstate(const gc_diag *d, const char *sqlstate);

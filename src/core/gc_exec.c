@@ -21,6 +21,7 @@
 #include "core/gc_desc.h"
 #include "core/gc_span_exec.h"
 #include "core/gc_exec_array.h"
+#include "core/gc_exec_row_batches.h"
 #include "core/gc_exec_several.h"
 #include "core/gc_exec_split.h"
 #include "core/gc_exec_timer.h"
@@ -913,8 +914,14 @@ static SQLRETURN continue_exec(gc_stmt *s)
     if (gc_exec_array_applies(s, rows) && gc_exec_array_run(s, rows, &pipelined))
         return pipelined;
     SQLRETURN result = SQL_SUCCESS;
+    gc_row_batches batches;
+    gc_row_batches_start(&batches, s, rows);
     for (; s->exec_row < rows; s->exec_row++) {
         SQLULEN row = s->exec_row;
+        if (!gc_row_batches_before_row(&batches, s, row)) {
+            result = SQL_ERROR;
+            break;
+        }
         if (operation != NULL && operation[row] == SQL_PARAM_IGNORE) {
             if (status != NULL)
                 status[row] = SQL_PARAM_UNUSED;
@@ -1018,6 +1025,10 @@ static SQLRETURN continue_exec(gc_stmt *s)
             s->state = idle_state(s);
         }
     }
+    if (result == SQL_ERROR)
+        gc_row_batches_fail(&batches, s, s->exec_row + 1);
+    else if (!gc_row_batches_end(&batches, s, rows))
+        result = SQL_ERROR;
     if (result != SQL_ERROR && s->exec_kept_len > 0)
         result = publish_kept_rows(s, result);
     gc_diag_move_at(&s->h.diag, &s->exec_diag, SQL_NO_ROW_NUMBER);

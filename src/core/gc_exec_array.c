@@ -94,8 +94,13 @@ bool gc_exec_array_global_applies(gc_stmt *s)
 
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows)
 {
+    return gc_exec_array_rows_alike(s, rows) && s->conn->kind->array_applies(s);
+}
+
+bool gc_exec_array_rows_alike(gc_stmt *s, SQLULEN rows)
+{
     if (rows < 2 || s->nparams == 0 || s->exec_row != 0 || s->dae != NULL ||
-        s->simple_query || gc_call_has_outputs(s) || !s->conn->kind->array_applies(s))
+        s->simple_query || gc_call_has_outputs(s))
         return false;
     const SQLUSMALLINT *operation = s->apd->array_status_ptr;
     for (SQLULEN r = 0; r < rows; r++) {
@@ -407,6 +412,7 @@ void gc_exec_array_restart_rows(array_run *a, SQLULEN first, SQLULEN end)
         a->fate[r] = ROW_SKIPPED;
     }
     a->stopped = a->lost = a->server_failed = false;
+    a->first_refused = a->rows;
     a->parse_reported = a->type_refused = false;
     a->uninferred = -1;
 }
@@ -492,6 +498,14 @@ static void read_sync(lane *l)
     PQclear(r);
 }
 
+/* The server refused row (its text, an execution or its batch's COMMIT). */
+static void note_refused(array_run *a, SQLULEN row)
+{
+    a->server_failed = true;
+    if (row < a->first_refused)
+        a->first_refused = row;
+}
+
 /* Takes a row's answer: its result is kept in its slot, its error goes to
  * the diagnostics with the row's number. */
 static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
@@ -520,7 +534,7 @@ static void take_row_answer(array_run *a, SQLULEN row, PGresult *r)
                                  (SQLLEN)row + 1);
     }
     a->fate[row] = ROW_FAILED;
-    a->server_failed = true;
+    note_refused(a, row);
     PQclear(r);
 }
 
@@ -585,7 +599,7 @@ static void end_batch_answer(array_run *a, int l_index, SQLULEN first, SQLULEN l
     if (r != NULL && PQresultStatus(r) != PGRES_COMMAND_OK) {
         gc_diag_add_server_error(&a->s->h.diag, r, gc_stmt_error_context(a->s),
                                  (SQLLEN)last + 1);
-        a->server_failed = true;
+        note_refused(a, last);
         batch_failed = true;
     }
     PQclear(r);
@@ -627,6 +641,7 @@ static void collect_lane(array_run *a, int l_index)
         }
         if (parse_error != NULL) {
             a->fate[row] = ROW_FAILED;    /* its own error only repeats the parse's */
+            note_refused(a, row);
             PQclear(r);
         } else {
             take_row_answer(a, row, r);
@@ -686,6 +701,33 @@ static void fail_unanswered(array_run *a, int l_index)
     a->lost = true;
 }
 
+/* The server refused row f, and what ran around it is undone as on a
+ * general connection: in a transaction the whole array (one statement for
+ * the rollback level, or the transaction with it), in a global autocommit
+ * window that window. The rows before f that ran are undone
+ * (SQL_PARAM_ERROR); those after it are SQL_PARAM_UNUSED, as a general
+ * connection's pipeline skips them, though another member may have run
+ * and undone them here, and their own errors go. Autocommit batches of
+ * other rows stay as they ended. */
+static void settle_after_refusal(array_run *a)
+{
+    SQLULEN f = a->first_refused;
+    bool whole_array = a->batch_size == 0;
+    if (f >= a->rows || a->lost || !(whole_array || a->windowed))
+        return;
+    for (SQLULEN r = 0; r < a->rows; r++) {
+        bool ran = a->fate[r] == ROW_RAN || a->fate[r] == ROW_RAN_WITH_INFO;
+        if (r < f && whole_array && ran) {
+            drop_answer(a, r);
+            a->fate[r] = ROW_FAILED;
+        } else if (r > f) {
+            drop_answer(a, r);
+            a->fate[r] = ROW_SKIPPED;
+        }
+    }
+    gc_diag_drop_rows_after(&a->s->h.diag, (SQLLEN)f + 1);
+}
+
 /* Writes the status array and the processed count, and says how the
  * execution ended: SQL_ERROR when a row failed or a session broke, as
  * psqlODBC fails an array whose row fails (a program that reads only the
@@ -695,6 +737,7 @@ static void fail_unanswered(array_run *a, int l_index)
  * warned. */
 static SQLRETURN report_rows(array_run *a)
 {
+    settle_after_refusal(a);
     gc_stmt *s = a->s;
     SQLUSMALLINT *status = s->ipd->array_status_ptr;
     SQLULEN processed = 0;
@@ -752,7 +795,7 @@ static SQLRETURN publish_results(array_run *a)
  * prepared statement the application described or ran one row at a time
  * is one psqlODBC has prepared on the server by then, and psqlODBC runs its
  * arrays row by row: batches of one. */
-static SQLULEN autocommit_batch_size(const gc_stmt *s)
+SQLULEN gc_exec_array_batch_size(const gc_stmt *s)
 {
     bool row_by_row = s->prepared && (s->described || s->ran_one_row);
     return !row_by_row && s->conn->psqlodbc_batch_size > 0 ? s->conn->psqlodbc_batch_size : 1;
@@ -787,7 +830,7 @@ static bool open_session_lane(array_run *a)
         return false;
     a->lanes[0] = (lane){.m = m, .member = -1};
     if (!begin && ts == PQTRANS_IDLE) {
-        a->batch_size = autocommit_batch_size(s);
+        a->batch_size = gc_exec_array_batch_size(s);
         name_lane_statement(a, &a->lanes[0]);
     }
     a->n_lanes = 1;
@@ -957,7 +1000,7 @@ static bool start_per_member(array_run *a)
     a->in_transaction = !c->autocommit || gc_global_pinned_member(c->global) >= 0;
     a->writes_mark = gc_global_writes_mark(c->global);
     if (!a->in_transaction) {
-        a->batch_size = autocommit_batch_size(a->s);
+        a->batch_size = gc_exec_array_batch_size(a->s);
         a->marks = calloc(a->rows, 1);
         a->member_of = calloc(a->rows, sizeof(int));    /* for the windows */
     }
@@ -1004,7 +1047,7 @@ bool gc_exec_array_run(gc_stmt *s, SQLULEN rows, SQLRETURN *result)
         .answers = calloc(rows, sizeof(PGresult *)),
         .lanes = calloc((size_t)(max_lanes > 0 ? max_lanes : 1), sizeof(lane)),
         .lanes_cap = max_lanes > 0 ? max_lanes : 1,
-        .first = 0, .end = rows, .uninferred = -1,
+        .first = 0, .end = rows, .uninferred = -1, .first_refused = rows,
     };
     SQLRETURN rc = SQL_ERROR;
     bool again = false;    /* the whole array goes again, its types as refused */

@@ -15,6 +15,17 @@
  * member's rows pipelined). Otherwise it runs row by row. */
 bool gc_exec_array_applies(gc_stmt *s, SQLULEN rows);
 
+/* The part of gc_exec_array_applies that is not the connection kind's:
+ * several rows of one statement with parameters, none at execution, no
+ * output parameters. */
+bool gc_exec_array_rows_alike(gc_stmt *s, SQLULEN rows);
+
+/* How many rows of an autocommit array of s go in one transaction:
+ * psqlODBC's BatchSize, or 1 for a prepared statement the application
+ * described or ran one row at a time (psqlODBC runs its arrays row by
+ * row). */
+SQLULEN gc_exec_array_batch_size(const gc_stmt *s);
+
 /* Runs every row of the array of s in one pipeline (one per member on a
  * global connection) and makes the results
  * of the rows that ran the statement's results, in row order. Fills the

@@ -70,6 +70,7 @@ typedef struct gc_array_run {
     bool published;
     SQLLEN total;            /* sum of the rows' row counts */
     bool server_failed;      /* the server refused a row (or the text) */
+    SQLULEN first_refused;   /* ... the first row it refused; rows: none */
     bool lost;               /* a session broke */
     bool parse_reported;     /* a refused text is reported once, not per member */
     bool type_refused;       /* the text was refused for a declared parameter type

@@ -38,12 +38,13 @@ the groups, and go again one by one when that fails.
     ran its rows of the first six windows once each (the sixth undone),
     and nothing is left open, prepared or decided.
 """
-import ctypes
 import threading
 import time
 
 import pyodbc
 
+from xact_array import (SQL_ERROR, SQL_PARAM_ERROR, SQL_PARAM_SUCCESS, SQL_PARAM_UNUSED,
+                         UndescribedArray)
 from xact_lib import (GROUPS, backend_waiting, calls, connect, connection_string, fail, helper,
                       in_transaction_on, kill_member, log, nothing_left, owners, primary,
                       reset_statements, restart, state_of, su, tried_until_it_runs)
@@ -206,84 +207,11 @@ log(f"ok (c): the commit of rows 101-200 tried together was refused ({state}); t
     f"again one by one: the {before} rows before row {before + 1} stored, as row by row")
 
 # ---- (d) a window of 100 rows loses a member ----
-# ODBC's numbers (sql.h, sqlext.h) for the calls below.
-SQL_HANDLE_ENV, SQL_HANDLE_DBC, SQL_HANDLE_STMT = 1, 2, 3
-SQL_ATTR_ODBC_VERSION, SQL_OV_ODBC3 = 200, 3
-SQL_ATTR_PARAM_STATUS_PTR, SQL_ATTR_PARAMS_PROCESSED_PTR, SQL_ATTR_PARAMSET_SIZE = 20, 21, 22
-SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, SQL_NTS = 1, -25, -5, -3
-SQL_SUCCESS, SQL_SUCCESS_WITH_INFO, SQL_ERROR = 0, 1, -1
-SQL_PARAM_SUCCESS, SQL_PARAM_ERROR, SQL_PARAM_UNUSED = 0, 5, 7
-
-
-class UndescribedArray:
-    """An INSERT of (id, balance) rows as one parameter array through the
-    driver manager (libodbc), prepared and bound as a C program does it,
-    without SQLDescribeParam (SQLExecDirect would not be routed by key:
-    DirectExecuteRouting). run() returns SQLExecute's return code; status
-    and processed hold what the driver wrote."""
-    dm = ctypes.CDLL("libodbc.so.2")
-    dm.SQLBindParameter.argtypes = [
-        ctypes.c_void_p, ctypes.c_ushort, ctypes.c_short, ctypes.c_short, ctypes.c_short,
-        ctypes.c_ulong, ctypes.c_short, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
-    dm.SQLSetStmtAttr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
-    dm.SQLSetEnvAttr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
-    dm.SQLDriverConnect.argtypes = [
-        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_short, ctypes.c_void_p,
-        ctypes.c_short, ctypes.c_void_p, ctypes.c_ushort]
-    dm.SQLPrepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    dm.SQLExecute.argtypes = [ctypes.c_void_p]
-    dm.SQLAllocHandle.argtypes = [ctypes.c_short, ctypes.c_void_p, ctypes.c_void_p]
-    dm.SQLFreeHandle.argtypes = [ctypes.c_short, ctypes.c_void_p]
-    dm.SQLDisconnect.argtypes = [ctypes.c_void_p]
-
-    def __init__(self, app, sql, ids):
-        n = len(ids)
-        self.env, self.dbc, self.stmt = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
-        self.ids = (ctypes.c_int64 * n)(*ids)
-        self.balances = (ctypes.c_int64 * n)()
-        self.status = (ctypes.c_ushort * n)()
-        self.processed = ctypes.c_ulong()
-        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_ENV, None, ctypes.byref(self.env)),
-                   "SQLAllocHandle")
-        self.check(self.dm.SQLSetEnvAttr(self.env, SQL_ATTR_ODBC_VERSION, SQL_OV_ODBC3, 0),
-                   "SQLSetEnvAttr")
-        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_DBC, self.env, ctypes.byref(self.dbc)),
-                   "SQLAllocHandle")
-        self.check(self.dm.SQLDriverConnect(self.dbc, None, connection_string(app).encode(),
-                                            SQL_NTS, None, 0, None, 0), "SQLDriverConnect")
-        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_STMT, self.dbc, ctypes.byref(self.stmt)),
-                   "SQLAllocHandle")
-        self.check(self.dm.SQLPrepare(self.stmt, sql.encode(), SQL_NTS), "SQLPrepare")
-        for attr, value in ((SQL_ATTR_PARAMSET_SIZE, n),
-                            (SQL_ATTR_PARAM_STATUS_PTR, ctypes.addressof(self.status)),
-                            (SQL_ATTR_PARAMS_PROCESSED_PTR, ctypes.addressof(self.processed))):
-            self.check(self.dm.SQLSetStmtAttr(self.stmt, attr, value, 0), "SQLSetStmtAttr")
-        for number, values in ((1, self.ids), (2, self.balances)):
-            self.check(self.dm.SQLBindParameter(self.stmt, number, SQL_PARAM_INPUT,
-                                                SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
-                                                ctypes.addressof(values), 8, None),
-                       "SQLBindParameter")
-
-    @staticmethod
-    def check(rc, call):
-        if rc not in (SQL_SUCCESS, SQL_SUCCESS_WITH_INFO):
-            fail(f"(d) {call} returned {rc}")
-
-    def run(self):
-        return self.dm.SQLExecute(self.stmt)
-
-    def close(self):
-        self.dm.SQLFreeHandle(SQL_HANDLE_STMT, self.stmt)
-        self.dm.SQLDisconnect(self.dbc)
-        self.dm.SQLFreeHandle(SQL_HANDLE_DBC, self.dbc)
-        self.dm.SQLFreeHandle(SQL_HANDLE_ENV, self.env)
-
-
 FIRST3 = 300001
 owner3, held = owners_and_held_row(FIRST3)
 reset_statements()
 APP3 = "xarray_window"
-array = UndescribedArray(APP3, INSERT, list(range(FIRST3, FIRST3 + N)))
+array = UndescribedArray(APP3, INSERT, list(range(FIRST3, FIRST3 + N)), "(d)")
 rc, window_took = killed_while_held(array.run, APP3, "(d)")
 if rc != SQL_ERROR:
     fail(f"(d) SQLExecute returned {rc}, expected SQL_ERROR ({SQL_ERROR})")

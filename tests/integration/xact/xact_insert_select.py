@@ -27,10 +27,19 @@ partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
 (f) 100,000 rows from generate_series: applied on every group, and the
     client's peak RSS grows by less than 16 MB over a 1,000-row run (rows
     of 200 bytes: the whole result would need 20 MB and more).
-(g) An INSERT ... SELECT into a table that is not sharded keeps its path."""
+(g) An INSERT ... SELECT into a table that is not sharded keeps its path.
+(h) A parameter array of INSERT ... SELECT ?, ? in autocommit, prepared
+    and bound as a C program does it (not described: BatchSize rows per
+    transaction, as a general connection pipelines it): each row is a write
+    across groups, run one by one, and the rows go in one transaction.
+    With row 4 a duplicate key: SQL_ERROR, rows 1-3 SQL_PARAM_ERROR (ran on
+    their owners' primaries, undone), rows 5-6 SQL_PARAM_UNUSED, processed
+    4, no row stored; without it, every row stored on its owner."""
 import subprocess
 import sys
 
+from xact_array import (SQL_ERROR, SQL_PARAM_ERROR, SQL_PARAM_SUCCESS, SQL_PARAM_UNUSED,
+                         SQL_SUCCESS, UndescribedArray)
 from xact_lib import (GROUPS, calls, connect, connection_string, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, prepared_by_the_others,
                       primary, reset_statements, su)
@@ -238,6 +247,36 @@ if pulled or kept != 1:
     fail(f"(g) a table that is not sharded: {pulled} INSERT ... VALUES sent, {kept} INSERT ... "
          "SELECT (expected 0 and 1)")
 log("ok (g): an INSERT ... SELECT into a table that is not sharded keeps its path")
+
+# ---- (h) a parameter array, each row a write across groups ----
+ARRAY = "INSERT INTO accounts (id, balance) SELECT ?, ?"
+ids = [6001, 6002, 6003, Z, 6005, 6006]
+reset_statements()
+array = UndescribedArray("xins_array", ARRAY, ids, "(h)")
+rc = array.run()
+statuses, processed = list(array.status), array.processed.value
+array.close()
+want = [SQL_PARAM_ERROR] * 4 + [SQL_PARAM_UNUSED] * 2
+if rc != SQL_ERROR or statuses != want or processed != 4:
+    fail(f"(h) SQLExecute {rc}, statuses {statuses}, processed {processed}; expected "
+         f"{SQL_ERROR}, {want}, 4")
+ran = sum(calls(P[g], "INSERT INTO accounts (id, balance) VALUES%") for g in GROUPS)
+if ran < 3:
+    fail(f"(h) the owners ran {ran} INSERTs: rows 1-3 should have run before row 4 failed")
+if count_everywhere("id BETWEEN 6001 AND 6006"):
+    fail(f"(h) rows of the failed array were kept: {all_rows('id BETWEEN 6001 AND 6006')}")
+nothing_left("(h) failed array")
+ids[3] = 6004
+array = UndescribedArray("xins_array", ARRAY, ids, "(h)")
+rc = array.run()
+statuses = list(array.status)
+array.close()
+got = all_rows("id BETWEEN 6001 AND 6006")
+if rc != SQL_SUCCESS or statuses != [SQL_PARAM_SUCCESS] * 6 or sorted(got) != ids:
+    fail(f"(h) SQLExecute {rc}, statuses {statuses}, rows {sorted(got)}")
+nothing_left("(h) array")
+log(f"ok (h): an array of INSERT ... SELECT rows failing at row 4 kept none of rows 1-3 "
+    f"({ran} INSERTs ran and were undone); the array without it stored all 6")
 
 conn.close()
 auto.close()
