@@ -20,8 +20,9 @@ void gc_row_batches_start(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
 {
     gc_conn *c = s->conn;
     *b = (gc_row_batches){0};
-    if (c->global == NULL || !c->autocommit || c->kind->in_transaction(c) ||
-        !gc_exec_array_rows_alike(s, rows) || gc_ddl_exec_is_cluster_wide(s))
+    /* The cheap tests first: this runs before every execution. */
+    if (rows < 2 || c->global == NULL || !c->autocommit || !gc_exec_array_rows_alike(s, rows) ||
+        c->kind->in_transaction(c) || gc_ddl_exec_is_cluster_wide(s))
         return;
     SQLULEN size = gc_exec_array_batch_size(s);
     b->size = size > 1 ? size : 0;
