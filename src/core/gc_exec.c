@@ -915,7 +915,8 @@ static SQLRETURN continue_exec(gc_stmt *s)
         return pipelined;
     SQLRETURN result = SQL_SUCCESS;
     gc_row_batches batches;
-    gc_row_batches_start(&batches, s, rows);
+    if (!gc_row_batches_start(&batches, s, rows))
+        return SQL_ERROR;
     for (; s->exec_row < rows; s->exec_row++) {
         SQLULEN row = s->exec_row;
         if (!gc_row_batches_before_row(&batches, s, row)) {

@@ -1,31 +1,37 @@
 /*
- * gc_exec_row_batches: the transactions of an autocommit parameter array
- * a global connection runs row by row (gc_exec_row_batches.h).
- *
- * A batch's transaction is the connection's own with autocommit off for
- * its rows: the first row begins it as any statement would (joining the
- * groups its write reaches), and SQLEndTran's path ends it, a two-phase
- * commit when it spans groups.
+ * gc_exec_row_batches: the units of a parameter array a global connection
+ * runs row by row (gc_exec_row_batches.h).
  */
 #include "core/gc_exec_row_batches.h"
 
 #include "core/gc_conn.h"
-#include "core/gc_conn_kind.h"
 #include "core/gc_ddl_exec.h"
 #include "core/gc_desc.h"
-#include "core/gc_diag.h"
 #include "core/gc_exec_array.h"
 
-void gc_row_batches_start(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
+bool gc_row_batches_start(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
 {
     gc_conn *c = s->conn;
     *b = (gc_row_batches){0};
     /* The cheap tests first: this runs before every execution. */
-    if (rows < 2 || c->global == NULL || !c->autocommit || !gc_exec_array_rows_alike(s, rows) ||
-        c->kind->in_transaction(c) || gc_ddl_exec_is_cluster_wide(s))
-        return;
-    SQLULEN size = gc_exec_array_batch_size(s);
-    b->size = size > 1 ? size : 0;
+    if (rows < 2 || c->global == NULL || s->txn.kind == GC_SQL_TXN_CONTROL ||
+        !gc_exec_array_rows_alike(s, rows) || gc_ddl_exec_is_cluster_wide(s))
+        return true;
+    b->bracket = gc_unit_bracket_of(s);
+    if (b->bracket == GC_UNIT_TRANSACTION) {
+        b->size = gc_exec_array_batch_size(s);
+        if (b->size < 2)
+            return true;    /* a transaction per row, as psqlODBC runs it */
+    } else {
+        b->size = rows;     /* in a transaction: the whole array */
+    }
+    b->applies = true;
+    if (b->bracket != GC_UNIT_NONE && gc_stmt_create(c, &b->inner) != SQL_SUCCESS) {
+        gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+        b->applies = false;
+        return false;
+    }
+    return true;
 }
 
 /* The rows first .. last - 1 that ran are undone. */
@@ -37,48 +43,55 @@ static void mark_undone(gc_stmt *s, SQLULEN first, SQLULEN last)
             status[r] = SQL_PARAM_ERROR;
 }
 
-/* Ends the open batch (its last row: last - 1); false when a COMMIT
- * failed. */
-static bool end_batch(gc_row_batches *b, gc_stmt *s, SQLULEN last, bool commit)
+/* Keeps the open unit, whose last row is last - 1; false when that
+ * failed (the unit undone). */
+static bool keep_unit(gc_row_batches *b, gc_stmt *s, SQLULEN last)
 {
-    gc_conn *c = s->conn;
     if (!b->open)
         return true;
     b->open = false;
-    SQLRETURN rc = gc_conn_end_tran(c, commit ? SQL_COMMIT : SQL_ROLLBACK);
-    c->autocommit = true;
-    if (commit && rc == SQL_ERROR) {
-        gc_diag_move_at(&s->h.diag, &c->h.diag, (SQLLEN)last);
+    gc_diag said;
+    gc_diag_init(&said);
+    bool kept = gc_unit_close(b->inner, b->bracket, &said) != SQL_ERROR;
+    gc_diag_move_at(&s->h.diag, &said, kept ? SQL_NO_ROW_NUMBER : (SQLLEN)last);
+    gc_diag_free(&said);
+    if (!kept)
         mark_undone(s, b->first, last);
-        return false;
-    }
-    gc_diag_clear(&c->h.diag);    /* a ROLLBACK's notes are not the application's */
-    return true;
+    return kept;
+}
+
+static void end(gc_row_batches *b)
+{
+    if (b->inner != NULL)
+        gc_stmt_destroy(b->inner);
+    *b = (gc_row_batches){0};
 }
 
 bool gc_row_batches_before_row(gc_row_batches *b, gc_stmt *s, SQLULEN row)
 {
-    if (b->size == 0)
+    if (!b->applies || (b->open && row % b->size != 0))
         return true;
-    if (b->open && row % b->size != 0)
-        return true;
-    if (!end_batch(b, s, row, true))
+    if (!keep_unit(b, s, row))
+        return false;
+    if (gc_unit_open(b->inner, b->bracket, &s->h.diag) == SQL_ERROR)
         return false;
     b->open = true;
     b->first = row;
-    s->conn->autocommit = false;    /* the row begins the batch's transaction */
     return true;
 }
 
-void gc_row_batches_fail(gc_row_batches *b, gc_stmt *s, SQLULEN end)
+void gc_row_batches_fail(gc_row_batches *b, gc_stmt *s, SQLULEN end_row)
 {
-    if (!b->open)
-        return;
-    end_batch(b, s, end, false);
-    mark_undone(s, b->first, end);
+    if (b->applies && b->open)
+        gc_unit_undo(b->inner, b->bracket);
+    if (b->applies)
+        mark_undone(s, b->first, end_row);
+    end(b);
 }
 
 bool gc_row_batches_end(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
 {
-    return end_batch(b, s, rows, true);
+    bool kept = !b->applies || keep_unit(b, s, rows);
+    end(b);
+    return kept;
 }

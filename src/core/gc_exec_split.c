@@ -16,14 +16,11 @@
 #include "core/gc_ddl_exec.h"
 #include "core/gc_exec_several.h"
 #include "core/gc_exec_timer.h"
-#include "core/gc_txn_guard.h"
+#include "core/gc_exec_unit.h"
 #include "global/gc_global.h"
 #include "sql/gc_sql_lexer.h"
 #include "sql/gc_sql_txn.h"
 #include "util/gc_clock.h"
-
-/* Around a text run in an open transaction at rollback level 2. */
-#define TEXT_SAVEPOINT "gcodbc_text"
 
 /* A text's statements, each a malloc'd copy without its `;`; those with no
  * code (blanks and comments only) are left out. */
@@ -136,49 +133,6 @@ static bool keep(gc_stmt *inner, kept_results *k)
     return ok;
 }
 
-/* Runs one statement on inner; what it says goes to `to` (NULL: dropped). */
-static SQLRETURN run(gc_stmt *inner, const char *sql, gc_diag *to)
-{
-    gc_diag_clear(&inner->h.diag);
-    SQLRETURN rc = gc_stmt_exec_direct(inner, sql, SQL_NTS);
-    if (to != NULL)
-        gc_diag_move_at(to, &inner->h.diag, SQL_NO_ROW_NUMBER);
-    return rc;
-}
-
-/* How the text is kept one unit (see the header). */
-typedef enum text_bracket {
-    BRACKET_NONE,          /* the text controls the transaction itself,
-                              or levels 0 and 1 end the transaction anyway */
-    BRACKET_TRANSACTION,   /* autocommit: BEGIN ... COMMIT */
-    BRACKET_SAVEPOINT,     /* in a transaction, level 2 */
-} text_bracket;
-
-static text_bracket bracket_of(const gc_stmt *s)
-{
-    /* The text's own classification says whether any of its statements
-     * controls the transaction (gc_sql_txn.h). */
-    const gc_conn *c = s->conn;
-    if (s->txn.kind == GC_SQL_TXN_CONTROL)
-        return BRACKET_NONE;
-    if (!gc_across_in_transaction(c))
-        return BRACKET_TRANSACTION;
-    return gc_txn_rollback_level(c) >= 2 ? BRACKET_SAVEPOINT : BRACKET_NONE;
-}
-
-/* A statement of the text failed: the text is undone whole, as the server
- * undoes a text of several statements; what the undo says is not the
- * text's. */
-static void undo_text(gc_stmt *inner, text_bracket bracket)
-{
-    inner->query_timeout_left_ms = 0;   /* the undo is not the text's: never timed */
-    if (bracket == BRACKET_TRANSACTION)
-        run(inner, "ROLLBACK", NULL);
-    else if (bracket == BRACKET_SAVEPOINT &&
-             run(inner, "ROLLBACK TO SAVEPOINT " TEXT_SAVEPOINT, NULL) != SQL_ERROR)
-        run(inner, "RELEASE SAVEPOINT " TEXT_SAVEPOINT, NULL);
-}
-
 /* Whether the next statement of s's text may begin: SQLCancel did not
  * come (between two statements it reaches none), and the text's query
  * timeout has not passed, the time left given to inner's timer. Otherwise
@@ -200,35 +154,30 @@ static bool may_go_on(gc_stmt *s, gc_stmt *inner, long long deadline_ms)
     return false;
 }
 
-/* Runs the parts on inner, bracketed, before deadline_ms (0: none); their
- * results go to *k, what they say to s. */
+/* Runs the parts on inner, kept one unit, before deadline_ms (0: none);
+ * their results go to *k, what they say to s. */
 static SQLRETURN run_parts(gc_stmt *s, gc_stmt *inner, const text_parts *t,
-                           text_bracket bracket, long long deadline_ms, kept_results *k)
+                           gc_unit_bracket bracket, long long deadline_ms, kept_results *k)
 {
     gc_diag *said = &s->h.diag;
-    if (bracket != BRACKET_NONE &&
-        run(inner, bracket == BRACKET_TRANSACTION ? "BEGIN" : "SAVEPOINT " TEXT_SAVEPOINT,
-            said) == SQL_ERROR)
+    if (gc_unit_open(inner, bracket, said) == SQL_ERROR)
         return SQL_ERROR;
     for (int i = 0; i < t->n; i++) {
-        if (!may_go_on(s, inner, deadline_ms) || run(inner, t->parts[i], said) == SQL_ERROR) {
-            undo_text(inner, bracket);
+        if (!may_go_on(s, inner, deadline_ms) || gc_unit_run(inner, t->parts[i], said) == SQL_ERROR) {
+            gc_unit_undo(inner, bracket);
             return SQL_ERROR;
         }
         if (!keep(inner, k)) {
             gc_diag_add(said, "HY001", 0, "out of memory keeping a statement's result");
-            undo_text(inner, bracket);
+            gc_unit_undo(inner, bracket);
             return SQL_ERROR;
         }
     }
-    if (bracket == BRACKET_NONE)
-        return SQL_SUCCESS;
-    if (!may_go_on(s, inner, deadline_ms)) {
-        undo_text(inner, bracket);
+    if (bracket != GC_UNIT_NONE && !may_go_on(s, inner, deadline_ms)) {
+        gc_unit_undo(inner, bracket);
         return SQL_ERROR;
     }
-    return run(inner, bracket == BRACKET_TRANSACTION ? "COMMIT" : "RELEASE SAVEPOINT " TEXT_SAVEPOINT,
-               said);
+    return gc_unit_close(inner, bracket, said);
 }
 
 SQLRETURN gc_exec_split_run(gc_stmt *s, const gc_param_value *pv)
@@ -259,7 +208,7 @@ SQLRETURN gc_exec_split_run(gc_stmt *s, const gc_param_value *pv)
      * text before its next one. */
     atomic_store(&s->cancel_asked, false);
     atomic_store(&s->in_server_call, true);
-    SQLRETURN rc = run_parts(s, inner, &t, bracket_of(s), deadline_ms, &k);
+    SQLRETURN rc = run_parts(s, inner, &t, gc_unit_bracket_of(s), deadline_ms, &k);
     atomic_store(&s->in_server_call, false);
     gc_stmt_destroy(inner);
     parts_free(&t);

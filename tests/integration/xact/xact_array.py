@@ -13,6 +13,7 @@ SQL_ATTR_PARAM_STATUS_PTR, SQL_ATTR_PARAMS_PROCESSED_PTR, SQL_ATTR_PARAMSET_SIZE
 SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, SQL_NTS = 1, -25, -5, -3
 SQL_SUCCESS, SQL_SUCCESS_WITH_INFO, SQL_ERROR = 0, 1, -1
 SQL_PARAM_SUCCESS, SQL_PARAM_ERROR, SQL_PARAM_UNUSED = 0, 5, 7
+SQL_ATTR_AUTOCOMMIT, SQL_AUTOCOMMIT_OFF, SQL_COMMIT = 102, 0, 0
 
 
 class UndescribedArray:
@@ -30,13 +31,16 @@ class UndescribedArray:
     dm.SQLDriverConnect.argtypes = [
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_short, ctypes.c_void_p,
         ctypes.c_short, ctypes.c_void_p, ctypes.c_ushort]
+    dm.SQLSetConnectAttr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    dm.SQLExecDirect.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    dm.SQLEndTran.argtypes = [ctypes.c_short, ctypes.c_void_p, ctypes.c_short]
     dm.SQLPrepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
     dm.SQLExecute.argtypes = [ctypes.c_void_p]
     dm.SQLAllocHandle.argtypes = [ctypes.c_short, ctypes.c_void_p, ctypes.c_void_p]
     dm.SQLFreeHandle.argtypes = [ctypes.c_short, ctypes.c_void_p]
     dm.SQLDisconnect.argtypes = [ctypes.c_void_p]
 
-    def __init__(self, app, sql, ids, what):
+    def __init__(self, app, sql, ids, what, autocommit=True):
         n = len(ids)
         self.what = what
         self.env, self.dbc, self.stmt = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
@@ -52,6 +56,9 @@ class UndescribedArray:
                    "SQLAllocHandle")
         self.check(self.dm.SQLDriverConnect(self.dbc, None, connection_string(app).encode(),
                                             SQL_NTS, None, 0, None, 0), "SQLDriverConnect")
+        if not autocommit:
+            self.check(self.dm.SQLSetConnectAttr(self.dbc, SQL_ATTR_AUTOCOMMIT,
+                                                 SQL_AUTOCOMMIT_OFF, 0), "SQLSetConnectAttr")
         self.check(self.dm.SQLAllocHandle(SQL_HANDLE_STMT, self.dbc, ctypes.byref(self.stmt)),
                    "SQLAllocHandle")
         self.check(self.dm.SQLPrepare(self.stmt, sql.encode(), SQL_NTS), "SQLPrepare")
@@ -71,6 +78,17 @@ class UndescribedArray:
 
     def run(self):
         return self.dm.SQLExecute(self.stmt)
+
+    def direct(self, sql):
+        """Runs sql on a statement of its own on the same connection."""
+        other = ctypes.c_void_p()
+        self.check(self.dm.SQLAllocHandle(SQL_HANDLE_STMT, self.dbc, ctypes.byref(other)),
+                   "SQLAllocHandle")
+        self.check(self.dm.SQLExecDirect(other, sql.encode(), SQL_NTS), f"SQLExecDirect {sql}")
+        self.dm.SQLFreeHandle(SQL_HANDLE_STMT, other)
+
+    def commit(self):
+        self.check(self.dm.SQLEndTran(SQL_HANDLE_DBC, self.dbc, SQL_COMMIT), "SQLEndTran")
 
     def close(self):
         self.dm.SQLFreeHandle(SQL_HANDLE_STMT, self.stmt)

@@ -34,7 +34,10 @@ partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
     across groups, run one by one, and the rows go in one transaction.
     With row 4 a duplicate key: SQL_ERROR, rows 1-3 SQL_PARAM_ERROR (ran on
     their owners' primaries, undone), rows 5-6 SQL_PARAM_UNUSED, processed
-    4, no row stored; without it, every row stored on its owner."""
+    4, no row stored; without it, every row stored on its owner. In a
+    transaction the array is one statement for the rollback level (level
+    2): with row 3 a duplicate key, rows 1-2 SQL_PARAM_ERROR, undone, while
+    the transaction's keyed INSERT before the array commits."""
 import subprocess
 import sys
 
@@ -275,8 +278,21 @@ got = all_rows("id BETWEEN 6001 AND 6006")
 if rc != SQL_SUCCESS or statuses != [SQL_PARAM_SUCCESS] * 6 or sorted(got) != ids:
     fail(f"(h) SQLExecute {rc}, statuses {statuses}, rows {sorted(got)}")
 nothing_left("(h) array")
+array = UndescribedArray("xins_array", ARRAY, [6101, 6102, Z, 6104], "(h)", autocommit=False)
+array.direct("INSERT INTO accounts (id, balance) VALUES (6100, 1)")
+rc = array.run()
+statuses, processed = list(array.status), array.processed.value
+array.commit()
+array.close()
+want = [SQL_PARAM_ERROR] * 3 + [SQL_PARAM_UNUSED]
+got = sorted(all_rows("id BETWEEN 6100 AND 6104"))
+if rc != SQL_ERROR or statuses != want or processed != 3 or got != [6100]:
+    fail(f"(h) in a transaction: SQLExecute {rc}, statuses {statuses}, processed {processed}, "
+         f"rows {got}; expected {SQL_ERROR}, {want}, 3, [6100]")
+nothing_left("(h) array in a transaction")
 log(f"ok (h): an array of INSERT ... SELECT rows failing at row 4 kept none of rows 1-3 "
-    f"({ran} INSERTs ran and were undone); the array without it stored all 6")
+    f"({ran} INSERTs ran and were undone); the array without it stored all 6; in a "
+    f"transaction the failed array was undone whole and the transaction's own row committed")
 
 conn.close()
 auto.close()
