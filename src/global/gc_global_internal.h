@@ -239,9 +239,10 @@ void gc_global_forget_joined_writes(gc_global *g);
 /* ROLLBACK TO (rolled_back) or RELEASE left kept savepoints: the writes
  * made after the one gone back to leave the list. */
 void gc_global_writes_savepoints(gc_global *g, int kept, bool rolled_back);
-/* g->map is about to become `to`: the tables noted as written point into
- * it, found by name (a table it lacks, dropped or renamed, counts as any
- * table). */
+/* g->map is about to become `to`: the tables noted as written on joined
+ * members point into it, found by name (a table it lacks, dropped or
+ * renamed, counts as any table); a name the pin's record holds that `to`
+ * no longer knows (the transaction dropped the table) leaves that record. */
 void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:

@@ -180,6 +180,14 @@ void gc_global_writes_savepoints(gc_global *g, int kept, bool rolled_back)
     g->writes_mark = gc_global_writes_mark(g);
 }
 
+/* Whether map knows a cluster table called name along the session's
+ * search_path. */
+static bool map_names(const gc_global *g, const gc_shardmap *map, const char *name)
+{
+    return gc_shardmap_find(map, NULL, name, (const char *const *)g->search_path,
+                            g->n_search_path) != NULL;
+}
+
 void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to)
 {
     for (int k = 0; k < g->n_joined_writes; k++) {
@@ -188,6 +196,17 @@ void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to)
             w->table = gc_shardmap_find(to, gc_shard_table_schema(w->table),
                                         gc_shard_table_name(w->table), NULL, 0);
     }
+    /* A name the transaction's DDL took away (DROP TABLE) names nothing
+     * now: the pin's record of it goes, and a later statement naming it
+     * gets the server's 42P01, as on one server, not a refusal for stale
+     * reads. */
+    int kept = 0;
+    for (int k = 0; k < g->n_pin_writes; k++) {
+        const char *name = g->pin_writes[k].table;
+        if (!map_names(g, g->map, name) || map_names(g, to, name))
+            g->pin_writes[kept++] = g->pin_writes[k];
+    }
+    g->n_pin_writes = kept;
 }
 
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)

@@ -94,8 +94,10 @@ statement ran nowhere) and the balances on the owners.
     adds their value (before, 0A000 / 90122). Then an INSERT ... SELECT
     into it on the pin reading B's row, so written on G2: G2 sends its rows
     once, the pin runs the INSERT over them and the new row holds B's
-    balance as written (before, 0A000 / 90122). ROLLBACK leaves no
-    table.
+    balance as written (before, 0A000 / 90122). Once the transaction drops
+    the table, a keyed UPDATE of B reading it gets the server's 42P01, as
+    on one server (before, 0A000: the pin's record still named it).
+    ROLLBACK leaves no table.
 (k) Views hide the tables they read: acc_view over accounts, acc_view2
     over acc_view, ord_view over orders (made in autocommit, on every
     group). After the transfer, a SELECT of acc_view or acc_view2 on the
@@ -481,6 +483,10 @@ split_write("(j) an INSERT ... SELECT into bonus_j on the pin reading B",
 if [tuple(r) for r in read("SELECT v FROM bonus_j WHERE id = ?", B + 1000)] != [(B_NOW,)]:
     fail(f"(j) bonus_j holds {read('SELECT v FROM bonus_j WHERE id = ?', B + 1000)} for B, "
          f"expected B's balance {B_NOW}")
+cur.execute("DROP TABLE bonus_j")
+expect_error("(j) an UPDATE of B reading bonus_j after the transaction dropped it",
+             lambda: cur.execute("UPDATE accounts SET balance = (SELECT max(v) FROM bonus_j) "
+                                 "WHERE id = ?", B), "42P01")
 conn.rollback()
 if int(helper("app", "G1N1", "SELECT count(*) FROM pg_class WHERE relname = 'bonus_j'")) != 0:
     fail("(j) bonus_j outlived the ROLLBACK")
