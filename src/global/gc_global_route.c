@@ -847,8 +847,8 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
  * holds in that group; a write, or a SELECT that locks rows, joins that
  * group's primary first (out->join). A read of a group the transaction
  * does not hold follows the pin, through postgres_fdw. */
-static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
-                                 gc_route_decision *out, gc_error *err)
+static bool route_in_transaction_to(gc_global *g, const gc_route_request *req, bool names_temp,
+                                    gc_route_decision *out, gc_error *err)
 {
     int pin_group = g->topo.members[g->pinned].group;
     out->member = g->pinned;
@@ -856,18 +856,6 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     out->pinned = true;
     out->reason = "pinned to the open transaction";
     const gc_analysis *a = req->analysis;
-    /* Rollback level 0 leaves the transaction aborted after a failed
-     * statement. On one server every later statement fails until the
-     * transaction ends; so here one that would run on another member of
-     * it does too, unsent. Ending it, and ROLLBACK TO a savepoint, go on. */
-    int aborted = g->n_joined > 0 ? gc_global_aborted_member(g) : -1;
-    if (aborted >= 0 && (a == NULL || (a->kind != GC_SQL_COMMIT && a->kind != GC_SQL_ROLLBACK &&
-                                       a->kind != GC_SQL_SAVEPOINT))) {
-        gc_error_set(err, "25P02", 0, "current transaction is aborted, commands ignored until "
-                     "end of transaction block (a statement failed on its member %s)",
-                     g->topo.members[aborted].name);
-        return false;
-    }
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
     if (!names_temp && gc_global_may_name_tables_to_place(a)) {
@@ -1122,6 +1110,41 @@ static bool needs_statement_mark(gc_global *g, const gc_route_request *req, int 
     default:
         return true;      /* a SELECT that may write, CALL, DO, anything else */
     }
+}
+
+/* The member whose failed statement left the open transaction aborted
+ * (rollback level 0), unless the statement a ends the transaction or goes
+ * back to a savepoint; else -1. */
+static int aborted_before(const gc_global *g, const gc_analysis *a)
+{
+    if (a != NULL && (a->kind == GC_SQL_COMMIT || a->kind == GC_SQL_ROLLBACK ||
+                      a->kind == GC_SQL_SAVEPOINT))
+        return -1;
+    return gc_global_aborted_member(g);
+}
+
+/* Rollback level 0 leaves the transaction aborted after a failed
+ * statement. On one server every later statement fails until the
+ * transaction ends; so here one that would run on another member of it, or
+ * make another member join it, or that the driver refuses for a reason of
+ * its own, does too, unsent (one for the aborted pin alone gets the
+ * server's own answer, a syntax error first). Ending it, and ROLLBACK TO a
+ * savepoint, go on. */
+static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
+                                 gc_route_decision *out, gc_error *err)
+{
+    int aborted = aborted_before(g, req->analysis);
+    bool pin_alone = aborted >= 0 && g->n_joined == 0 && aborted == g->pinned;
+    if (aborted < 0 || pin_alone) {
+        bool routed = route_in_transaction_to(g, req, names_temp, out, err);
+        if (aborted < 0 || (routed && out->member == g->pinned && !out->join && !out->spans &&
+                            !out->split_read))
+            return routed;
+    }
+    gc_error_set(err, "25P02", 0, "current transaction is aborted, commands ignored until "
+                 "end of transaction block (a statement failed on its member %s)",
+                 g->topo.members[aborted].name);
+    return false;
 }
 
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,

@@ -43,7 +43,12 @@ pg_stat_statements on each group's primary for where each statement ran.
 (i) RollbackOnError=0: an UPDATE failing on G2's joined member aborts the
     transaction everywhere: a read of A (G1, the pin) then fails with 25P02
     and is not sent; ROLLBACK TO an earlier savepoint mends it and the rest
-    commits; without one, COMMIT gives 40000 and nothing applies."""
+    commits; without one, COMMIT gives 40000 and nothing applies. A
+    failure on the pin while it is the transaction's only member aborts it
+    too: a write keyed to G2 then fails with 25P02, unsent, and G2's
+    primary holds no transaction (before, G2 joined and ran it); a
+    statement for the pin itself gets the server's answer (a syntax error
+    first: 42601)."""
 from xact_lib import (GROUPS, calls, connect, expect_calls, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, prepared_by_the_others,
                       primary, reset_statements, su)
@@ -321,6 +326,17 @@ expect_error("(i) a write on the pin after it", lambda: zcur.execute(
 expect_error("(i) COMMIT of the aborted transaction", zero.commit, "40000")
 expect_all(before, "(i) level 0: the aborted transaction applied nothing")
 nothing_left("(i)")
+reset_statements()
+expect_error("(i) a failing UPDATE on the pin, its only member", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance + 10 / ? WHERE id = ?", 0, A), "22012")
+expect_error("(i) a write keyed to G2 after it", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance + 2 WHERE id = ?", Z), "25P02",
+    says="failed on its member")
+if calls(P["G2"], "UPDATE accounts SET balance = balance + 2%") or in_transaction_on(P["G2"], APP):
+    fail("(i) the write refused after the pin's failure ran on G2, or G2 joined")
+expect_error("(i) a syntax error on the aborted pin", lambda: zcur.execute("SELEC 1"), "42601")
+zero.rollback()
+nothing_left("(i) the pin alone")
 zero.close()
 log("ok (i): at rollback level 0 a failure on one member aborts the transaction on every "
     "member until ROLLBACK TO or its end, as on one server")
