@@ -17,20 +17,18 @@ bool gc_row_batches_start(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
     if (rows < 2 || c->global == NULL || s->txn.kind == GC_SQL_TXN_CONTROL ||
         !gc_exec_array_rows_alike(s, rows) || gc_ddl_exec_is_cluster_wide(s))
         return true;
-    b->bracket = gc_unit_bracket_of(s);
-    if (b->bracket == GC_UNIT_TRANSACTION) {
-        b->size = gc_exec_array_batch_size(s);
-        if (b->size < 2)
-            return true;    /* a transaction per row, as psqlODBC runs it */
-    } else {
-        b->size = rows;     /* in a transaction: the whole array */
-    }
-    b->applies = true;
-    if (b->bracket != GC_UNIT_NONE && gc_stmt_create(c, &b->inner) != SQL_SUCCESS) {
+    gc_unit_bracket bracket = gc_unit_bracket_of(s);
+    /* In autocommit BatchSize rows a transaction (1: a transaction per row,
+     * as psqlODBC runs it); in a transaction the whole array. */
+    SQLULEN size = bracket == GC_UNIT_TRANSACTION ? gc_exec_array_batch_size(s) : rows;
+    if (size < 2)
+        return true;
+    if (bracket != GC_UNIT_NONE && gc_stmt_create(c, &b->inner) != SQL_SUCCESS) {
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
-        b->applies = false;
         return false;
     }
+    b->bracket = bracket;
+    b->size = size;
     return true;
 }
 
@@ -69,7 +67,7 @@ static void end(gc_row_batches *b)
 
 bool gc_row_batches_before_row(gc_row_batches *b, gc_stmt *s, SQLULEN row)
 {
-    if (!b->applies || (b->open && row % b->size != 0))
+    if (b->size == 0 || (b->open && row % b->size != 0))
         return true;
     if (!keep_unit(b, s, row))
         return false;
@@ -82,16 +80,16 @@ bool gc_row_batches_before_row(gc_row_batches *b, gc_stmt *s, SQLULEN row)
 
 void gc_row_batches_fail(gc_row_batches *b, gc_stmt *s, SQLULEN end_row)
 {
-    if (b->applies && b->open)
+    if (b->open)
         gc_unit_undo(b->inner, b->bracket);
-    if (b->applies)
+    if (b->size > 0)
         mark_undone(s, b->first, end_row);
     end(b);
 }
 
 bool gc_row_batches_end(gc_row_batches *b, gc_stmt *s, SQLULEN rows)
 {
-    bool kept = !b->applies || keep_unit(b, s, rows);
+    bool kept = keep_unit(b, s, rows);    /* nothing open: kept */
     end(b);
     return kept;
 }

@@ -18,9 +18,8 @@
 #include "core/gc_stmt.h"
 
 typedef struct gc_row_batches {
-    bool applies;             /* false: each row alone, as before */
     gc_unit_bracket bracket;  /* each unit's */
-    SQLULEN size;             /* rows per unit */
+    SQLULEN size;             /* rows per unit; 0: each row alone, as before */
     SQLULEN first;            /* the open unit's first row */
     bool open;                /* a unit is open */
     gc_stmt *inner;           /* runs the brackets' statements; owned */

@@ -48,8 +48,7 @@ void gc_unit_undo(gc_stmt *inner, gc_unit_bracket bracket)
     inner->query_timeout_left_ms = 0;   /* the undo is not the unit's: never timed */
     if (bracket == GC_UNIT_TRANSACTION)
         gc_unit_run(inner, "ROLLBACK", NULL);
-    else if (bracket == GC_UNIT_SAVEPOINT &&
-             gc_unit_run(inner, "ROLLBACK TO SAVEPOINT " UNIT_SAVEPOINT, NULL) != SQL_ERROR)
+    else if (gc_unit_run(inner, "ROLLBACK TO SAVEPOINT " UNIT_SAVEPOINT, NULL) != SQL_ERROR)
         gc_unit_run(inner, "RELEASE SAVEPOINT " UNIT_SAVEPOINT, NULL);
 }
 

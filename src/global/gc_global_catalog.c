@@ -104,7 +104,7 @@ void gc_global_load_shardmap(gc_global *g, int preferred)
 static void switch_map(gc_global *g, gc_shardmap *to, bool to_transaction)
 {
     assert(to != NULL && g->map != NULL);
-    gc_global_joined_writes_remap(g, to);
+    gc_global_writes_remap(g, to);
     g->n_split_keys = -1;
     g->map_epoch++;
     if (to_transaction && g->committed_map == NULL)

@@ -243,7 +243,7 @@ void gc_global_writes_savepoints(gc_global *g, int kept, bool rolled_back);
  * members point into it, found by name (a table it lacks, dropped or
  * renamed, counts as any table); a name the pin's record holds that `to`
  * no longer knows (the transaction dropped the table) leaves that record. */
-void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to);
+void gc_global_writes_remap(gc_global *g, const gc_shardmap *to);
 /* False with err (0A000, nothing sent) when the statement of req, run on
  * the pin, may read a table the transaction wrote on another member:
  * owner and all_in are where its keys are (group_by_key). When split is

@@ -188,7 +188,7 @@ static bool map_names(const gc_global *g, const gc_shardmap *map, const char *na
                             g->n_search_path) != NULL;
 }
 
-void gc_global_joined_writes_remap(gc_global *g, const gc_shardmap *to)
+void gc_global_writes_remap(gc_global *g, const gc_shardmap *to)
 {
     for (int k = 0; k < g->n_joined_writes; k++) {
         struct gc_joined_write *w = &g->joined_writes[k];
