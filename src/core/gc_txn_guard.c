@@ -30,9 +30,11 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
         return SQL_SUCCESS;             /* no transaction, or one already failed */
     c->txn_guard.stmt = s;
     c->txn_guard.mode = GC_GUARD_NONE;
-    if (level < 2 || !was_in_block || s->txn.kind == GC_SQL_TXN_CONTROL)
+    bool ends_savepoints = s->txn.ends_savepoints;
+    if (level < 2 || !was_in_block || (s->txn.kind == GC_SQL_TXN_CONTROL && !ends_savepoints))
         return SQL_SUCCESS;             /* undone, if need be, by rolling back */
-    if (can_pipeline && !s->txn.several && !s->txn.copy && !s->simple_query) {
+    if (can_pipeline && !ends_savepoints && !s->txn.several && !s->txn.copy &&
+        !s->simple_query) {
         *mode = GC_GUARD_PIPELINED;
     } else {
         gc_error err;
@@ -44,7 +46,7 @@ SQLRETURN gc_txn_guard_arm(gc_stmt *s, bool was_in_block, bool can_pipeline,
             return SQL_ERROR;
         }
         PQclear(r);
-        *mode = GC_GUARD_SET;
+        *mode = ends_savepoints ? GC_GUARD_SET_ENDED : GC_GUARD_SET;
     }
     c->txn_guard.mode = (int)*mode;
     return SQL_SUCCESS;

@@ -21,9 +21,12 @@
  * its RELEASE as round trips of their own. The first statement of a
  * transaction the driver begins needs no savepoint: undoing it is rolling
  * the transaction back. Statements that change the transaction themselves
- * (BEGIN, COMMIT, SAVEPOINT, ROLLBACK TO...) are not guarded by a
- * savepoint; if one of them fails, level 2 rolls the transaction back as
- * level 1 does.
+ * (BEGIN, COMMIT, SAVEPOINT...) are not guarded by a savepoint; if one of
+ * them fails, level 2 rolls the transaction back as level 1 does. The
+ * exceptions are a lone RELEASE and ROLLBACK TO: the driver's savepoint,
+ * set before one with a round trip of its own, is the newest, so the
+ * statement ends it when it succeeds, and when it fails (a savepoint never
+ * set, 3B001) going back to it undoes the failure alone.
  */
 #ifndef GC_TXN_GUARD_H
 #define GC_TXN_GUARD_H
@@ -38,6 +41,8 @@ typedef enum gc_txn_guard_mode {
     GC_GUARD_PIPELINED,     /* send it with gc_session_send_wrapped(GC_TXN_SAVEPOINT_SQL,
                                GC_TXN_RELEASE_SQL, ...) */
     GC_GUARD_SET,           /* its savepoint was set already (a round trip) */
+    GC_GUARD_SET_ENDED,     /* likewise, and the statement ends it if it succeeds
+                               (RELEASE, ROLLBACK TO) */
 } gc_txn_guard_mode;
 
 #define GC_TXN_SAVEPOINT_SQL "SAVEPOINT gc_statement"

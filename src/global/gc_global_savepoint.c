@@ -202,15 +202,20 @@ static bool set_savepoint(gc_global *g, const char *sql, const char *name, gc_er
 }
 
 /* RELEASE, and ROLLBACK TO (keep_named): the joined members first, then
- * the list. A name the list lacks is sent all the same: the joined members
- * refuse it (3B001), which rolls the transaction back, as a failed RELEASE
- * or ROLLBACK TO leaves it unusable on one server. */
+ * the list. A name the list lacks goes to the pin alone, which refuses it
+ * (3B001) as one server would; the rollback level then applies there as to
+ * any failed statement (level 2 undoes the refusal alone, level 1 rolls
+ * the transaction back on every group, level 0 leaves it aborted). Sent to
+ * the joined members, their refusal would end the transaction at every
+ * level. */
 static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool keep_named,
                            gc_error *err)
 {
     gc_global_savepoints *sp = &g->savepoints;
     if (name[0] == '\0')
         sp->unknown = true;
+    if (!sp->unknown && newest(sp, name) < 0)
+        return true;
     if (g->n_joined > 0 && sp->unknown) {
         if (!keep_named)
             return true;   /* RELEASE on the pin alone: the joined keep theirs */

@@ -64,6 +64,17 @@ static bool is_control(const stmt_scan *st)
     return word(st, 0, "prepare") && word(st, 1, "transaction");
 }
 
+/* RELEASE or ROLLBACK TO: ends the savepoints set after the one it names. */
+static bool ends_savepoints(const stmt_scan *st)
+{
+    if (word(st, 0, "release"))
+        return true;
+    if (!word(st, 0, "rollback"))
+        return false;
+    int to = word(st, 1, "work") || word(st, 1, "transaction") ? 2 : 1;
+    return word(st, to, "to");
+}
+
 /* The statements PostgreSQL refuses inside a transaction block
  * (PreventInTransactionBlock), as far as the text tells. */
 static bool is_outside_block(const stmt_scan *st)
@@ -103,14 +114,15 @@ gc_sql_txn_info gc_sql_txn_classify(const char *sql, size_t len)
     gc_sql_lexer lx = st.lx;
     gc_sql_token tok, prev;
     int statements = 0;
-    bool any_control = false, outside = false, have_prev = false;
+    bool any_control = false, outside = false, ends_them = false, have_prev = false;
     for (;;) {
         bool more = gc_sql_lexer_next_code(&lx, &tok);
-        bool ends = !more || (st.depth == 0 && gc_sql_token_is_punct(&lx, &tok, ';'));
-        if (ends && st.n_tokens > 0) {
+        bool at_end = !more || (st.depth == 0 && gc_sql_token_is_punct(&lx, &tok, ';'));
+        if (at_end && st.n_tokens > 0) {
             statements++;
             any_control = any_control || is_control(&st);
             outside = is_outside_block(&st);
+            ends_them = ends_savepoints(&st);
             info.copy = info.copy || word(&st, 0, "copy");
             gc_sql_lexer base = st.lx;
             st = (stmt_scan){ .lx = base };
@@ -118,13 +130,14 @@ gc_sql_txn_info gc_sql_txn_classify(const char *sql, size_t len)
         }
         if (!more)
             break;
-        if (ends)
+        if (at_end)
             continue;
         scan_token(&st, &tok, have_prev ? &prev : NULL);
         prev = tok;
         have_prev = true;
     }
     info.several = statements > 1;
+    info.ends_savepoints = ends_them && statements == 1;
     if (any_control)
         info.kind = GC_SQL_TXN_CONTROL;
     else if (outside && statements == 1)

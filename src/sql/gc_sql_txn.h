@@ -30,6 +30,9 @@ typedef struct gc_sql_txn_info {
     gc_sql_txn_kind kind;
     bool several;        /* more than one statement (`;` followed by more code) */
     bool copy;           /* a statement starts with COPY */
+    /* One statement, RELEASE [SAVEPOINT] or ROLLBACK [WORK] TO [SAVEPOINT]:
+     * when it succeeds it ends every savepoint set after the one it names. */
+    bool ends_savepoints;
 } gc_sql_txn_info;
 
 /* Reads sql (len bytes, need not be NUL-terminated). */

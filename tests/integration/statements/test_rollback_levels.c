@@ -110,7 +110,13 @@ static void statement_level(st_conn *observer, const char *keys)
     ST_EXPECT_STATE(run(s, "insert into rb_t values ('x')"), s, "22P02");
     ST_OK(run(s, "rollback to savepoint mine"), s);
     ST_OK(run(s, "insert into rb_t values (6)"), s);
+    /* Going back to (or releasing) a savepoint never set fails alone too:
+     * the driver's savepoint before it is the newest, so a ROLLBACK TO or
+     * RELEASE that succeeds ends it, and one that fails goes back to it. */
+    ST_EXPECT_STATE(run(s, "rollback to savepoint never_set"), s, "3B001");
+    ST_EXPECT_STATE(run(s, "release never_set"), s, "3B001");
     ST_OK(run(s, "release savepoint mine"), s);
+    ST_EXPECT_STATE(run(s, "release savepoint mine"), s, "3B001");
     ST_CHECK(strcmp(st_query_text(&c, "select count(*) from rb_t"), "4") == 0,
              "rows inside the transaction");
     commit(&c);
@@ -169,6 +175,12 @@ static void transaction_level(st_conn *observer, const char *keys)
     ST_OK(run(s, "insert into rb_t values (3)"), s);
     commit(&c);
     ST_CHECK(strcmp(committed(observer), "3") == 0, "committed %s", committed(observer));
+    /* A savepoint never set: as any failed statement, at this level. */
+    ST_OK(run(s, "insert into rb_t values (4)"), s);
+    ST_EXPECT_STATE(run(s, "rollback to savepoint never_set"), s, "3B001");
+    ST_OK(run(s, "insert into rb_t values (5)"), s);
+    commit(&c);
+    ST_CHECK(strcmp(committed(observer), "3,5") == 0, "committed %s", committed(observer));
     finish(&c, s);
 }
 

@@ -23,15 +23,22 @@ shards, and pg_stat_statements on each group's primary for what ran there.
 (c) Names as the server reads them: `SAVEPOINT MyPoint` gone back to as
     `mypoint`, and a quoted name holding a space and a quote as written,
     each after a member joined.
-(d) A name never set, after a member joined: 3B001, and the transaction is
-    rolled back on every group (no balance changed, no session of the test
-    left in a transaction, nothing prepared).
+(d) A name never set, after a member joined (UPDATE A, SAVEPOINT a,
+    UPDATE B): ROLLBACK TO it and RELEASE it get the pin's 3B001 and are
+    sent to no joined member (pg_stat_statements); then the rollback level
+    applies as on one server. Level 2 (the default): the failure alone is
+    undone, the transaction goes on: ROLLBACK TO a undoes B on G2, COMMIT
+    keeps A. Level 1: the transaction is rolled back on every group (no
+    session of the test left in a transaction, no balance changed).
+    Level 0: the transaction stays aborted: UPDATE D (G3) fails 25P02
+    unsent, ROLLBACK TO a mends it on every member, UPDATE D then runs,
+    COMMIT keeps A and D.
 (e) Still refused: a savepoint set inside a text of several statements
     runs on the pin alone, so once G2 joined, ROLLBACK TO it is 0A000 /
     90122, nothing sent, and so is a text of several statements ending
     with one (its UPDATE does not run either); the transaction goes on and
     commits."""
-from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper,
+from xact_lib import (GROUPS, balance, connect, expect_calls, expect_error, fail, helper, su,
                       in_transaction_on, log, nothing_left, owners, primary, reset_statements)
 
 APP = "xsavepoints"
@@ -118,19 +125,63 @@ nothing_left("(c)")
 log("ok (c): a folded name and a quoted one with a quote inside went back on every member")
 
 # ---- (d) a name never set ----
+def unknown_savepoint(level):
+    """UPDATE A, SAVEPOINT a, UPDATE B, then ROLLBACK TO and RELEASE of a
+    savepoint never set on a connection at level: 3B001 (at level 0 the
+    RELEASE would get 25P02), and the joined G2 was sent neither. Returns the connection and its cursor."""
+    reset_statements()
+    c = connect(APP, ";Protocol=7.4-%d" % level)
+    k = c.cursor()
+    k.execute(BUMP, A)
+    k.execute("SAVEPOINT a")
+    k.execute(BUMP, B)
+    expect_error(f"(d) level {level}: ROLLBACK TO a savepoint never set", lambda: k.execute(
+        "ROLLBACK TO SAVEPOINT no_such_savepoint"), "3B001", says="no_such_savepoint")
+    if level != 0:
+        expect_error(f"(d) level {level}: RELEASE of a savepoint never set", lambda: k.execute(
+            "RELEASE SAVEPOINT no_such_savepoint"), "3B001", says="no_such_savepoint")
+    if level != 1:
+        # pg_stat_statements counts no failed statement: G2's session shows
+        # whether it was sent one (its transaction would be aborted).
+        states = su(P["G2"], "SELECT state FROM pg_stat_activity WHERE application_name = "
+                             f"'{APP}' AND state LIKE 'idle in transaction%'")
+        if states.split("\n") != ["idle in transaction"]:
+            fail(f"(d) level {level}: G2's sessions of the test are {states}, expected one "
+                 "idle in a transaction that did not fail")
+    return c, k
+
+
 before = balances()
-cur.execute(BUMP, A)
-cur.execute("SAVEPOINT a")
-cur.execute(BUMP, B)
-expect_error("(d) ROLLBACK TO a savepoint never set", lambda: cur.execute(
-    "ROLLBACK TO SAVEPOINT no_such_savepoint"), "3B001", says="rolled back on every group")
+c2, k2 = unknown_savepoint(2)
+k2.execute("ROLLBACK TO SAVEPOINT a")
+c2.commit()
+c2.close()
+expect_changed(before, {A}, "(d) level 2")
+nothing_left("(d) level 2")
+
+before = balances()
+c1, k1 = unknown_savepoint(1)
 for g in GROUPS:
     if in_transaction_on(P[g], APP):
-        fail(f"(d) {P[g]} still holds the transaction after it was rolled back")
-conn.rollback()
-expect_changed(before, set(), "(d)")
-nothing_left("(d)")
-log("ok (d): ROLLBACK TO an unknown savepoint: 3B001, the transaction rolled back on every group")
+        fail(f"(d) level 1: {P[g]} still holds the transaction after it was rolled back")
+c1.rollback()
+c1.close()
+expect_changed(before, set(), "(d) level 1")
+nothing_left("(d) level 1")
+
+before = balances()
+c0, k0 = unknown_savepoint(0)
+expect_error("(d) level 0: a write on G3 after the failure", lambda: k0.execute(BUMP, D),
+             "25P02")
+expect_calls(P["G3"], "UPDATE accounts%", 0, "(d) level 0: G3, after the failure")
+k0.execute("ROLLBACK TO SAVEPOINT a")
+k0.execute(BUMP, D)
+c0.commit()
+c0.close()
+expect_changed(before, {A, D}, "(d) level 0")
+nothing_left("(d) level 0")
+log("ok (d): a savepoint never set: 3B001 from the pin, no joined member sent it; level 2 "
+    "went on, level 1 rolled back on every group, level 0 stayed aborted until ROLLBACK TO")
 
 # ---- (e) a savepoint set in a text of several statements ----
 reset_statements()

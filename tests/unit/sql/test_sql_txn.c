@@ -80,6 +80,27 @@ static void transaction_control(void **state)
     assert_int_equal(kind_of("select 'commit'"), GC_SQL_TXN_ORDINARY);
 }
 
+/* RELEASE and ROLLBACK TO, alone: the rollback level can guard them. */
+static void statements_that_end_savepoints(void **state)
+{
+    (void)state;
+    static const char *const ending[] = {
+        "release a", "RELEASE SAVEPOINT a;", "rollback to a", "rollback to savepoint a",
+        "ROLLBACK WORK TO SAVEPOINT a", "rollback transaction to a", "/* c */ release a",
+    };
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++)
+        if (!classify(ending[i]).ends_savepoints)
+            fail_msg("'%s' ends savepoints", ending[i]);
+    static const char *const other[] = {
+        "rollback", "rollback work", "rollback and chain", "savepoint a", "commit",
+        "rollback prepared 'x'", "release a; select 1", "select 1; rollback to a",
+        "select 'release a'",
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (classify(other[i]).ends_savepoints)
+            fail_msg("'%s' does not end savepoints alone", other[i]);
+}
+
 static void several_statements_and_copy(void **state)
 {
     (void)state;
@@ -99,6 +120,7 @@ int main(void)
         cmocka_unit_test(refused_in_a_block),
         cmocka_unit_test(allowed_in_a_block),
         cmocka_unit_test(transaction_control),
+        cmocka_unit_test(statements_that_end_savepoints),
         cmocka_unit_test(several_statements_and_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
