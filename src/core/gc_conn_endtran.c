@@ -133,8 +133,7 @@ static SQLRETURN end_on_member(gc_conn *c, gc_session *m, SQLSMALLINT completion
     if (!commit || rolled_back)
         c->ddl_epoch++;   /* DDL the transaction ran is undone: ask the catalog again */
     if (rolled_back || (commit && was_aborted)) {
-        gc_diag_add(&c->h.diag, "40000", 0,
-                    "the transaction was rolled back because a statement in it failed; nothing was committed");
+        gc_diag_add(&c->h.diag, "40000", 0, GC_ROLLED_BACK_AT_COMMIT_TEXT);
         return SQL_ERROR;
     }
     return SQL_SUCCESS;

@@ -565,6 +565,20 @@ static SQLRETURN fail_result(gc_stmt *s, PGresult *r)
     return SQL_ERROR;
 }
 
+/* A COMMIT the server answered with ROLLBACK (r, owned): a statement had
+ * failed in the transaction and nothing was committed. SQLEndTran reports
+ * that as 40000 (gc_conn_endtran.c); so does the statement. */
+static SQLRETURN commit_rolled_back(gc_stmt *s, PGresult *r)
+{
+    PQclear(r);
+    s->conn->ddl_epoch++;   /* DDL the transaction ran is undone: ask the catalog again */
+    if (gc_result_streams(s) && s->conn->session != NULL)
+        gc_session_drain(s->conn->session);
+    gc_result_release_session(s);
+    gc_diag_add(&s->h.diag, "40000", 0, GC_ROLLED_BACK_AT_COMMIT_TEXT);
+    return SQL_ERROR;
+}
+
 /* Before a result starts: no row, no column read. */
 static void reset_position(gc_stmt *s)
 {
@@ -624,6 +638,9 @@ static SQLRETURN start_result(gc_stmt *s, PGresult *r)
         return SQL_SUCCESS;
     }
     case PGRES_COMMAND_OK:
+        if (s->txn.commits && strcmp(PQcmdStatus(r), "ROLLBACK") == 0)
+            return commit_rolled_back(s, r);
+        return start_command(s, r);
     case PGRES_EMPTY_QUERY:
         return start_command(s, r);
     case PGRES_COPY_IN:

@@ -84,8 +84,7 @@ gc_decision_commit_result gc_decision_commit(gc_member *coordinator, const char 
     bool rolled_back = strcmp(PQcmdStatus(r), "ROLLBACK") == 0;
     PQclear(r);
     if (rolled_back) {
-        gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement in "
-                     "it failed; nothing was committed");
+        gc_error_set(err, "40000", 0, GC_ROLLED_BACK_AT_COMMIT_TEXT);
         return GC_DECISION_NOT_COMMITTED;
     }
     return GC_DECISION_COMMITTED;

@@ -153,8 +153,7 @@ static gc_commit_end commit_outcome(gc_global *g, int i, gc_member_xid_run *run,
         if (v.report.sqlstate[0] != '\0')
             remote_commit_unknown(&r->before, v.report.sqlstate, "COMMIT", name);
         if (run->rolled_back)
-            gc_error_set(&r->after, "40000", 0, "the transaction was rolled back because a "
-                         "statement in it failed; nothing was committed");
+            gc_error_set(&r->after, "40000", 0, GC_ROLLED_BACK_AT_COMMIT_TEXT);
         else
             report_server_error(r, run, err);
         return GC_COMMIT_END_FAILED;

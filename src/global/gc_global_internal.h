@@ -230,6 +230,8 @@ bool gc_global_leave_failed_join(gc_global *g, int i);
 /* A member of the open transaction whose part a failed statement left
  * aborted (rollback level 0), or -1. */
 int gc_global_aborted_member(const gc_global *g);
+/* gc_global_savepoint.c: whether sql is one ROLLBACK TO SAVEPOINT. */
+bool gc_global_savepoint_goes_back(const char *sql);
 
 /* gc_global_stale_reads.c: writes of the open transaction made on other
  * members than its pin, and the statements of the pin that would read

@@ -1113,38 +1113,37 @@ static bool needs_statement_mark(gc_global *g, const gc_route_request *req, int 
 }
 
 /* The member whose failed statement left the open transaction aborted
- * (rollback level 0), unless the statement a ends the transaction or goes
+ * (rollback level 0), unless the statement ends the transaction or goes
  * back to a savepoint; else -1. */
-static int aborted_before(const gc_global *g, const gc_analysis *a)
+static int aborted_before(const gc_global *g, const gc_route_request *req)
 {
+    const gc_analysis *a = req->analysis;
     if (a != NULL && (a->kind == GC_SQL_COMMIT || a->kind == GC_SQL_ROLLBACK ||
-                      a->kind == GC_SQL_SAVEPOINT))
+                      (a->kind == GC_SQL_SAVEPOINT && !a->several &&
+                       gc_global_savepoint_goes_back(req->sql))))
         return -1;
     return gc_global_aborted_member(g);
 }
 
 /* Rollback level 0 leaves the transaction aborted after a failed
  * statement. On one server every later statement fails until the
- * transaction ends; so here one that would run on another member of it, or
- * make another member join it, or that the driver refuses for a reason of
- * its own, does too, unsent (one for the aborted pin alone gets the
- * server's own answer, a syntax error first). Ending it, and ROLLBACK TO a
- * savepoint, go on. */
+ * transaction ends, with the server's own answer: a syntax error (42601)
+ * before 25P02. So here every statement goes to the member whose failure
+ * aborted the transaction, which answers so, whichever member it would
+ * have run on (none joins, none runs it). Ending the transaction, and
+ * ROLLBACK TO a savepoint, go on. */
 static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
                                  gc_route_decision *out, gc_error *err)
 {
-    int aborted = aborted_before(g, req->analysis);
-    bool pin_alone = aborted >= 0 && g->n_joined == 0 && aborted == g->pinned;
-    if (aborted < 0 || pin_alone) {
-        bool routed = route_in_transaction_to(g, req, names_temp, out, err);
-        if (aborted < 0 || (routed && out->member == g->pinned && !out->join && !out->spans &&
-                            !out->split_read))
-            return routed;
-    }
-    gc_error_set(err, "25P02", 0, "current transaction is aborted, commands ignored until "
-                 "end of transaction block (a statement failed on its member %s)",
-                 g->topo.members[aborted].name);
-    return false;
+    int aborted = aborted_before(g, req);
+    if (aborted < 0)
+        return route_in_transaction_to(g, req, names_temp, out, err);
+    out->member = aborted;
+    out->group = g->topo.members[aborted].group;
+    out->pinned = aborted == g->pinned;
+    out->reason = "the member whose failed statement left the transaction aborted (it answers "
+                  "as one server)";
+    return true;
 }
 
 bool gc_global_route(gc_global *g, const gc_route_request *req, gc_route_decision *out,

@@ -240,6 +240,14 @@ static bool end_savepoints(gc_global *g, const char *sql, const char *name, bool
     return true;
 }
 
+bool gc_global_savepoint_goes_back(const char *sql)
+{
+    gc_sql_lexer lx;
+    gc_sql_lexer_init(&lx, sql, strlen(sql));
+    char name[NAME_CAP];
+    return read_statement(&lx, name) == SAVEPOINT_ROLLBACK_TO;
+}
+
 bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_error *err)
 {
     /* No transaction is pinned yet: this statement starts one, and any list
@@ -261,6 +269,12 @@ bool gc_global_savepoint_before(gc_global *g, const char *sql, bool several, gc_
     gc_sql_lexer_init(&lx, sql, strlen(sql));
     char name[NAME_CAP];
     savepoint_kind kind = read_statement(&lx, name);
+    /* A failed statement left the transaction aborted (rollback level 0):
+     * SAVEPOINT and RELEASE go to that member alone, which refuses them
+     * (25P02) as one server does, and change nothing; ROLLBACK TO mends
+     * every member. */
+    if (kind != SAVEPOINT_ROLLBACK_TO && gc_global_aborted_member(g) >= 0)
+        return true;
     switch (kind) {
     case SAVEPOINT_SET:
         return set_savepoint(g, sql, name, err);

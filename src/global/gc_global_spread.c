@@ -399,8 +399,7 @@ static bool prepare_joined(gc_global *g, const char *gid, bool *prepare_sent, gc
 /* 40000: a failed statement had aborted the transaction. */
 static void aborted_error(gc_error *err)
 {
-    gc_error_set(err, "40000", 0, "the transaction was rolled back because a statement in it "
-                 "failed; nothing was committed");
+    gc_error_set(err, "40000", 0, GC_ROLLED_BACK_AT_COMMIT_TEXT);
 }
 
 /* Records the decision on the coordinator and commits it there, in one

@@ -75,6 +75,11 @@ static bool ends_savepoints(const stmt_scan *st)
     return word(st, to, "to");
 }
 
+static bool commits(const stmt_scan *st)
+{
+    return word(st, 0, "end") || (word(st, 0, "commit") && !word(st, 1, "prepared"));
+}
+
 /* The statements PostgreSQL refuses inside a transaction block
  * (PreventInTransactionBlock), as far as the text tells. */
 static bool is_outside_block(const stmt_scan *st)
@@ -114,7 +119,8 @@ gc_sql_txn_info gc_sql_txn_classify(const char *sql, size_t len)
     gc_sql_lexer lx = st.lx;
     gc_sql_token tok, prev;
     int statements = 0;
-    bool any_control = false, outside = false, ends_them = false, have_prev = false;
+    bool any_control = false, outside = false, ends_them = false, commit = false;
+    bool have_prev = false;
     for (;;) {
         bool more = gc_sql_lexer_next_code(&lx, &tok);
         bool at_end = !more || (st.depth == 0 && gc_sql_token_is_punct(&lx, &tok, ';'));
@@ -123,6 +129,7 @@ gc_sql_txn_info gc_sql_txn_classify(const char *sql, size_t len)
             any_control = any_control || is_control(&st);
             outside = is_outside_block(&st);
             ends_them = ends_savepoints(&st);
+            commit = commits(&st);
             info.copy = info.copy || word(&st, 0, "copy");
             gc_sql_lexer base = st.lx;
             st = (stmt_scan){ .lx = base };
@@ -138,6 +145,7 @@ gc_sql_txn_info gc_sql_txn_classify(const char *sql, size_t len)
     }
     info.several = statements > 1;
     info.ends_savepoints = ends_them && statements == 1;
+    info.commits = commit && statements == 1;
     if (any_control)
         info.kind = GC_SQL_TXN_CONTROL;
     else if (outside && statements == 1)

@@ -33,6 +33,9 @@ typedef struct gc_sql_txn_info {
     /* One statement, RELEASE [SAVEPOINT] or ROLLBACK [WORK] TO [SAVEPOINT]:
      * when it succeeds it ends every savepoint set after the one it names. */
     bool ends_savepoints;
+    /* One statement, COMMIT or END: the server answers it ROLLBACK when
+     * the transaction had failed. */
+    bool commits;
 } gc_sql_txn_info;
 
 /* Reads sql (len bytes, need not be NUL-terminated). */

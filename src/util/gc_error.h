@@ -20,6 +20,9 @@
 
 /* What psqlODBC adds to the message of an error that ended the session. */
 #define GC_CONNECTION_LOST_TEXT "The connection has been lost"
+/* 40000's text: a COMMIT found the transaction aborted by a failed statement. */
+#define GC_ROLLED_BACK_AT_COMMIT_TEXT \
+    "the transaction was rolled back because a statement in it failed; nothing was committed"
 
 typedef struct gc_error {
     char sqlstate[6];                    /* five characters and NUL; "" = no error */

@@ -198,6 +198,16 @@ static void no_rollback(st_conn *observer, const char *keys)
     ST_OK(run(s, "insert into rb_t values (3)"), s);
     commit(&c);
     ST_CHECK(strcmp(committed(observer), "3") == 0, "committed %s", committed(observer));
+    /* A COMMIT sent in SQL, which the server answers ROLLBACK: 40000 too. */
+    ST_OK(run(s, "insert into rb_t values (4)"), s);
+    ST_EXPECT_STATE(run(s, "insert into rb_t values (3)"), s, "23505");
+    ST_EXPECT_STATE(run(s, "commit"), s, "40000");
+    ST_OK(run(s, "insert into rb_t values (5)"), s);
+    ST_EXPECT_STATE(run(s, "select 1/0"), s, "22012");
+    ST_EXPECT_STATE(run(s, "end"), s, "40000");
+    ST_OK(run(s, "insert into rb_t values (6)"), s);
+    ST_OK(run(s, "commit"), s);
+    ST_CHECK(strcmp(committed(observer), "3,6") == 0, "committed %s", committed(observer));
     finish(&c, s);
 }
 

@@ -101,6 +101,18 @@ static void statements_that_end_savepoints(void **state)
             fail_msg("'%s' does not end savepoints alone", other[i]);
 }
 
+/* COMMIT and END, alone: a ROLLBACK answer says nothing was committed. */
+static void statements_that_commit(void **state)
+{
+    (void)state;
+    assert_true(classify("commit").commits);
+    assert_true(classify("END;").commits);
+    assert_true(classify("commit work and chain").commits);
+    assert_false(classify("commit prepared 'x'").commits);
+    assert_false(classify("rollback").commits);
+    assert_false(classify("select 1; commit").commits);
+}
+
 static void several_statements_and_copy(void **state)
 {
     (void)state;
@@ -121,6 +133,7 @@ int main(void)
         cmocka_unit_test(allowed_in_a_block),
         cmocka_unit_test(transaction_control),
         cmocka_unit_test(statements_that_end_savepoints),
+        cmocka_unit_test(statements_that_commit),
         cmocka_unit_test(several_statements_and_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
