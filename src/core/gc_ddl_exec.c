@@ -84,6 +84,10 @@ bool gc_ddl_exec_is_cluster_wide(const gc_stmt *s)
     if (s->analysis == NULL || s->sql == NULL ||
         (s->analysis->kind != GC_SQL_DDL && !s->analysis->select_into))
         return false;
+    /* In a transaction a failed statement left aborted, the DDL goes where
+     * every statement goes then: the aborted member answers it (25P02). */
+    if (gc_global_transaction_aborted(s->conn->global))
+        return false;
     gc_ddl_plan plan;
     classify(s->conn, s->sql, &plan);
     return runs_on_groups(s->conn, &plan);

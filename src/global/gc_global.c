@@ -791,6 +791,11 @@ int gc_global_pinned_member(const gc_global *g)
     return g->pinned;
 }
 
+bool gc_global_transaction_aborted(const gc_global *g)
+{
+    return gc_global_aborted_member(g) >= 0;
+}
+
 bool gc_global_may_have_reached_out(const gc_global *g)
 {
     return g->n_reaching > 0;

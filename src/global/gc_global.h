@@ -102,6 +102,10 @@ int gc_global_last_member(const gc_global *g);
 
 /* The member the open transaction is pinned to, or -1. */
 int gc_global_pinned_member(const gc_global *g);
+/* Whether a failed statement left the open transaction aborted on one of
+ * its members (rollback level 0): every statement then goes to that member
+ * (gc_global_route), which answers as one server. */
+bool gc_global_transaction_aborted(const gc_global *g);
 /* Whether a member of the open transaction may have read or written
  * another group's rows through postgres_fdw (or used a temporary table). */
 bool gc_global_may_have_reached_out(const gc_global *g);

@@ -45,7 +45,8 @@ pg_stat_statements on each group's primary for where each statement ran.
     and is not sent there; ROLLBACK TO an earlier savepoint mends it and the
     rest commits; without one, a syntax error gets 42601 (as one server
     answers it before 25P02), a SAVEPOINT 25P02 without ending the
-    transaction, and COMMIT gives 40000 and nothing applies. A
+    transaction, a CREATE TABLE 25P02 with no group running it, and COMMIT
+    gives 40000 and nothing applies. A
     failure on the pin while it is the transaction's only member aborts it
     too: a write keyed to G2 then fails with 25P02, unsent, and G2's
     primary holds no transaction (before, G2 joined and ran it); a
@@ -53,7 +54,7 @@ pg_stat_statements on each group's primary for where each statement ran.
     first: 42601)."""
 from xact_lib import (GROUPS, calls, connect, expect_calls, expect_error, fail, helper,
                       in_transaction_on, log, nothing_left, owners, prepared_by_the_others,
-                      primary, reset_statements, su)
+                      primary, relkind, reset_statements, su)
 
 APP = "xspan"
 P = {g: primary(g) for g in GROUPS}
@@ -333,6 +334,11 @@ expect_error("(i) SAVEPOINT after the failure on G2", lambda: zcur.execute("SAVE
              "25P02")
 if in_transaction_on(P["G1"], APP) != 1 or in_transaction_on(P["G2"], APP) != 1:
     fail("(i) the transaction no longer holds G1's and G2's members after SAVEPOINT was refused")
+# Cluster DDL too: the aborted member answers it, no group runs it.
+expect_error("(i) CREATE TABLE after the failure on G2", lambda: zcur.execute(
+    "CREATE TABLE IF NOT EXISTS xspan_late (id int)"), "25P02")
+if any(relkind(P[g], "xspan_late") for g in GROUPS) or calls(P["G1"], "%xspan_late%"):
+    fail("(i) the CREATE TABLE refused after the failure ran on a group")
 expect_error("(i) COMMIT of the aborted transaction", zero.commit, "40000")
 expect_all(before, "(i) level 0: the aborted transaction applied nothing")
 nothing_left("(i)")
