@@ -1110,6 +1110,12 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     gc_global_note_transaction_ddl(g, plan->changes_map, owner_decides(plan));
     if (plan->locks_out_remote_reads)
         gc_global_note_locked_table(g, plan->target_as_written, coordinator_group);
+    /* A new solo table or view is the coordinator's until the COMMIT: the
+     * other groups' twins reach it through postgres_fdw, which does not see
+     * it yet. Reads of it elsewhere are then reads of the transaction's own
+     * writes (gc_global_stale_reads.c). */
+    if (plan->scope == GC_DDL_SOLO_TABLE || plan->scope == GC_DDL_SOLO_MATVIEW)
+        gc_global_note_locked_table(g, plan->table_as_written, coordinator_group);
     if (plan->sequences != GC_DDL_SEQ_NONE)
         gc_global_forget_drawn_keys(g);
     return true;

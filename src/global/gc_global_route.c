@@ -11,12 +11,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "global/gc_ddl.h"
 #include "global/gc_temp_tables.h"
 #include "member/gc_member_notify.h"
 #include "placement/gc_keyval.h"
 #include "sql/gc_sql_lexer.h"
+#include "sql/gc_sql_statements.h"
 #include "sql/gc_sql_table_refs.h"
 #include "util/gc_clock.h"
+#include "util/gc_strbuf.h"
 
 /* A promoted standby reports in_hot_standby=off only when its session next
  * runs something, so an idle session still looks like a standby. When a
@@ -1132,12 +1135,60 @@ static int aborted_before(const gc_global *g, const gc_route_request *req)
  * aborted the transaction, which answers so, whichever member it would
  * have run on (none joins, none runs it). Ending the transaction, and
  * ROLLBACK TO a savepoint, go on. */
+/* Whether the target table a names is missing on the pin, as its open
+ * transaction sees it (one round trip; a query that cannot fail there). */
+static bool target_missing_on_pin(gc_global *g, const gc_analysis *a)
+{
+    if (a == NULL || a->table == NULL)
+        return false;
+    gc_strbuf name, sql;
+    gc_strbuf_init(&name);
+    gc_strbuf_init(&sql);
+    if (a->schema != NULL) {
+        gc_sql_append_identifier(&name, a->schema);
+        gc_strbuf_append_str(&name, ".");
+    }
+    gc_sql_append_identifier(&name, a->table);
+    gc_strbuf_append_str(&sql, "SELECT to_regclass(");
+    gc_ddl_append_literal(&sql, name.failed ? "" : name.data);
+    gc_strbuf_append_str(&sql, ") IS NULL");
+    bool missing = false;
+    gc_error e;
+    gc_error_clear(&e);
+    PGresult *r = name.failed || sql.failed ? NULL
+                                            : gc_member_exec(g->members[g->pinned], sql.data, &e);
+    if (r != NULL && PQntuples(r) == 1)
+        missing = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    gc_strbuf_free(&name);
+    gc_strbuf_free(&sql);
+    return missing;
+}
+
+/* A statement the driver refused for a reason of its own (0A000, nothing
+ * sent) whose target table does not exist: one server answers 42P01
+ * first, so it goes to the pin, which answers so. */
+static bool refusal_gives_way(gc_global *g, const gc_route_request *req, gc_route_decision *out,
+                              gc_error *err)
+{
+    if (strcmp(err->sqlstate, "0A000") != 0 || !target_missing_on_pin(g, req->analysis))
+        return false;
+    gc_error_clear(err);
+    memset(out, 0, sizeof *out);
+    out->member = g->pinned;
+    out->group = g->topo.members[g->pinned].group;
+    out->pinned = true;
+    out->reason = "pinned to the open transaction (its target table does not exist there)";
+    return true;
+}
+
 static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
                                  gc_route_decision *out, gc_error *err)
 {
     int aborted = aborted_before(g, req);
     if (aborted < 0)
-        return route_in_transaction_to(g, req, names_temp, out, err);
+        return route_in_transaction_to(g, req, names_temp, out, err) ||
+               refusal_gives_way(g, req, out, err);
     out->member = aborted;
     out->group = g->topo.members[aborted].group;
     out->pinned = aborted == g->pinned;

@@ -94,10 +94,17 @@ statement ran nowhere) and the balances on the owners.
     adds their value (before, 0A000 / 90122). Then an INSERT ... SELECT
     into it on the pin reading B's row, so written on G2: G2 sends its rows
     once, the pin runs the INSERT over them and the new row holds B's
-    balance as written (before, 0A000 / 90122). Once the transaction drops
+    balance as written (before, 0A000 / 90122). An UPDATE of a
+    table that does not exist, whose subquery reads accounts (written on
+    G2), gets the server's 42P01 (before, the driver's 0A000 / 90122 came
+    first). Once the transaction drops
     the table, a keyed UPDATE of B reading it gets the server's 42P01, as
     on one server (before, 0A000: the pin's record still named it).
-    ROLLBACK leaves no table.
+    ROLLBACK leaves no table. Then, in a transaction of its own (UPDATE of
+    A), a table made and not written is brought to G2 as well: an UPDATE of
+    B adding coalesce(max(v), 5) over it adds 5 once committed (before, G2
+    read its twin through postgres_fdw, which does not see the new table:
+    42P01).
 (k) Views hide the tables they read: acc_view over accounts, acc_view2
     over acc_view, ord_view over orders (made in autocommit, on every
     group). After the transfer, a SELECT of acc_view or acc_view2 on the
@@ -483,6 +490,11 @@ split_write("(j) an INSERT ... SELECT into bonus_j on the pin reading B",
 if [tuple(r) for r in read("SELECT v FROM bonus_j WHERE id = ?", B + 1000)] != [(B_NOW,)]:
     fail(f"(j) bonus_j holds {read('SELECT v FROM bonus_j WHERE id = ?', B + 1000)} for B, "
          f"expected B's balance {B_NOW}")
+# A table that does not exist, in a statement the driver would refuse (its
+# subquery reads accounts, written on G2): the server's 42P01 first.
+expect_error("(j) an UPDATE of a table that does not exist, reading accounts",
+             lambda: cur.execute("UPDATE no_such_j SET v = 1 WHERE id IN (SELECT id FROM accounts)"),
+             "42P01")
 cur.execute("DROP TABLE bonus_j")
 expect_error("(j) an UPDATE of B reading bonus_j after the transaction dropped it",
              lambda: cur.execute("UPDATE accounts SET balance = (SELECT max(v) FROM bonus_j) "
@@ -490,6 +502,21 @@ expect_error("(j) an UPDATE of B reading bonus_j after the transaction dropped i
 conn.rollback()
 if int(helper("app", "G1N1", "SELECT count(*) FROM pg_class WHERE relname = 'bonus_j'")) != 0:
     fail("(j) bonus_j outlived the ROLLBACK")
+# Made in a transaction and not written: G2 would read its twin through
+# postgres_fdw, which does not see the table yet (42P01 before).
+B_BEFORE = balance("G2", B)
+cur.execute("UPDATE accounts SET balance = balance + 0 WHERE id = ?", A)
+cur.execute("CREATE TABLE bonus_j2 (id bigint PRIMARY KEY, v int)")
+split_write("(j) the UPDATE of B on G2 reading bonus_j2, made and not written",
+            "UPDATE accounts a SET balance = a.balance + coalesce((SELECT max(v) FROM bonus_j2), 5) "
+            "WHERE a.id = ?", B, runs_on="G2", senders=("G1",),
+            pin_like="UPDATE accounts a SET balance = a.balance + coalesce((SELECT max(v) FROM (%")
+conn.commit()
+if balance("G2", B) != B_BEFORE + 5:
+    fail(f"(j) B holds {balance('G2', B)} after reading the empty bonus_j2, expected "
+         f"{B_BEFORE + 5}")
+cur.execute("DROP TABLE bonus_j2")
+conn.commit()
 log("(j) a table made in the transaction and written on the pin is brought to a joined member")
 
 # (k)
