@@ -1128,13 +1128,6 @@ static int aborted_before(const gc_global *g, const gc_route_request *req)
     return gc_global_aborted_member(g);
 }
 
-/* Rollback level 0 leaves the transaction aborted after a failed
- * statement. On one server every later statement fails until the
- * transaction ends, with the server's own answer: a syntax error (42601)
- * before 25P02. So here every statement goes to the member whose failure
- * aborted the transaction, which answers so, whichever member it would
- * have run on (none joins, none runs it). Ending the transaction, and
- * ROLLBACK TO a savepoint, go on. */
 /* Whether the target table a names is missing on the pin, as its open
  * transaction sees it (one round trip; a query that cannot fail there). */
 static bool target_missing_on_pin(gc_global *g, const gc_analysis *a)
@@ -1182,6 +1175,14 @@ static bool refusal_gives_way(gc_global *g, const gc_route_request *req, gc_rout
     return true;
 }
 
+/* Rollback level 0 leaves the transaction aborted after a failed
+ * statement. On one server every later statement fails until the
+ * transaction ends, with the server's own answer: a syntax error (42601)
+ * before 25P02. So here every statement goes to the member whose failure
+ * aborted the transaction, which answers so, whichever member it would
+ * have run on (none joins, none runs it). Ending the transaction, and
+ * ROLLBACK TO a savepoint, are routed as usual, as is every statement of
+ * a transaction that is not aborted. */
 static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool names_temp,
                                  gc_route_decision *out, gc_error *err)
 {
