@@ -844,6 +844,16 @@ static bool refuse_spanning_write(gc_global *g, const gc_route_request *req, int
     return true;
 }
 
+/* Decides member i of the open transaction (the pin or a joined member). */
+static void to_transaction_member(const gc_global *g, int i, const char *reason,
+                                  gc_route_decision *out)
+{
+    out->member = i;
+    out->group = g->topo.members[i].group;
+    out->pinned = i == g->pinned;
+    out->reason = reason;
+}
+
 /* In the open transaction: its pinned member, unless the statement's key
  * (looked at even for SQLExecDirect: a write's owner decides atomicity)
  * places it in another group. There it runs on the member the transaction
@@ -854,10 +864,7 @@ static bool route_in_transaction_to(gc_global *g, const gc_route_request *req, b
                                     gc_route_decision *out, gc_error *err)
 {
     int pin_group = g->topo.members[g->pinned].group;
-    out->member = g->pinned;
-    out->group = pin_group;
-    out->pinned = true;
-    out->reason = "pinned to the open transaction";
+    to_transaction_member(g, g->pinned, "pinned to the open transaction", out);
     const gc_analysis *a = req->analysis;
     /* A statement naming a temporary table runs where the table is: the
      * pin (temp_table_member refused any other). */
@@ -1168,10 +1175,9 @@ static bool refusal_gives_way(gc_global *g, const gc_route_request *req, gc_rout
         return false;
     gc_error_clear(err);
     memset(out, 0, sizeof *out);
-    out->member = g->pinned;
-    out->group = g->topo.members[g->pinned].group;
-    out->pinned = true;
-    out->reason = "pinned to the open transaction (its target table does not exist there)";
+    to_transaction_member(g, g->pinned,
+                          "pinned to the open transaction (its target table does not exist there)",
+                          out);
     return true;
 }
 
@@ -1190,11 +1196,8 @@ static bool route_in_transaction(gc_global *g, const gc_route_request *req, bool
     if (aborted < 0)
         return route_in_transaction_to(g, req, names_temp, out, err) ||
                refusal_gives_way(g, req, out, err);
-    out->member = aborted;
-    out->group = g->topo.members[aborted].group;
-    out->pinned = aborted == g->pinned;
-    out->reason = "the member whose failed statement left the transaction aborted (it answers "
-                  "as one server)";
+    to_transaction_member(g, aborted, "the member whose failed statement left the transaction "
+                                      "aborted (it answers as one server)", out);
     return true;
 }
 

@@ -80,6 +80,14 @@ static void transaction_control(void **state)
     assert_int_equal(kind_of("select 'commit'"), GC_SQL_TXN_ORDINARY);
 }
 
+static void expect_ends_savepoints(const char *const *texts, size_t n, bool want)
+{
+    for (size_t i = 0; i < n; i++)
+        if (classify(texts[i]).ends_savepoints != want)
+            fail_msg("'%s': ends_savepoints %d, expected %d", texts[i],
+                     (int)classify(texts[i]).ends_savepoints, (int)want);
+}
+
 /* RELEASE and ROLLBACK TO, alone: the rollback level can guard them. */
 static void statements_that_end_savepoints(void **state)
 {
@@ -88,17 +96,13 @@ static void statements_that_end_savepoints(void **state)
         "release a", "RELEASE SAVEPOINT a;", "rollback to a", "rollback to savepoint a",
         "ROLLBACK WORK TO SAVEPOINT a", "rollback transaction to a", "/* c */ release a",
     };
-    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++)
-        if (!classify(ending[i]).ends_savepoints)
-            fail_msg("'%s' ends savepoints", ending[i]);
+    expect_ends_savepoints(ending, sizeof ending / sizeof ending[0], true);
     static const char *const other[] = {
         "rollback", "rollback work", "rollback and chain", "savepoint a", "commit",
         "rollback prepared 'x'", "release a; select 1", "select 1; rollback to a",
         "select 'release a'",
     };
-    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-        if (classify(other[i]).ends_savepoints)
-            fail_msg("'%s' does not end savepoints alone", other[i]);
+    expect_ends_savepoints(other, sizeof other / sizeof other[0], false);
 }
 
 /* COMMIT and END, alone: a ROLLBACK answer says nothing was committed. */
