@@ -9,19 +9,56 @@
 #include "core/gc_ddl_exec.h"
 #include "global/gc_global.h"
 
+/* The INSERT ... SELECT of s whose query reads tables the transaction
+ * wrote on other members (s->split_read): its text with those rows
+ * brought (split), analysed again into *a, since the query's bytes moved.
+ * SQL_ERROR with diagnostics in s. */
+static SQLRETURN split_query(gc_stmt *s, const gc_param_value *pv, gc_split_read *split,
+                             gc_analysis *a)
+{
+    SQLRETURN rc = gc_span_split_read(s, pv, split);
+    if (rc != SQL_SUCCESS)
+        return rc;
+    gc_error err;
+    gc_error_clear(&err);
+    if (!gc_analyze(split->text, strlen(split->text), a, &err)) {
+        gc_span_split_read_free(split);
+        gc_diag_add_error(&s->h.diag, &err);
+        return SQL_ERROR;
+    }
+    return SQL_SUCCESS;
+}
+
 SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
 {
     gc_conn *c = s->conn;
     /* The write talks to every group's primary: a result still streaming
      * on the current session is buffered first. */
     gc_session_end_streaming(&c->session_owner);
+    const gc_analysis *a = s->analysis;
+    const char *sql = s->sql;
+    int n = s->nparams;
+    gc_split_read split = { 0 };
+    gc_analysis split_analysis;
+    if (s->split_read) {
+        if (split_query(s, pv, &split, &split_analysis) != SQL_SUCCESS)
+            return SQL_ERROR;
+        a = &split_analysis;
+        sql = split.text;
+        pv = split.pv;
+        n = split.n;
+    }
     gc_param_wire wire;
-    if (!gc_param_wire_fill(&wire, pv, s->nparams)) {
+    if (!gc_param_wire_fill(&wire, pv, n)) {
+        if (s->split_read) {
+            gc_analysis_free(&split_analysis);
+            gc_span_split_read_free(&split);
+        }
         gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
         return SQL_ERROR;
     }
     gc_span_params params = {
-        .n = s->nparams, .types = wire.types, .values = wire.values,
+        .n = n, .types = wire.types, .values = wire.values,
         .lengths = wire.lengths, .formats = wire.formats,
     };
     char setup_buf[128], begin[96];
@@ -32,9 +69,13 @@ SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
     gc_span_outcome out;
     gc_error err;
     gc_error_clear(&err);
-    bool ran = gc_global_run_spanning_write(c->global, s->analysis, s->sql, &params, begin,
-                                            setup, !in_transaction, &out, &err);
+    bool ran = gc_global_run_spanning_write(c->global, a, sql, &params, begin, setup,
+                                            !in_transaction, &out, &err);
     gc_param_wire_free(&wire);
+    if (s->split_read) {
+        gc_analysis_free(&split_analysis);
+        gc_span_split_read_free(&split);
+    }
     if (in_transaction) {
         if (!ran)
             gc_across_failed_in_transaction(c, out.rolled_back, &err);

@@ -16,9 +16,11 @@
  * diagnostics go to s. */
 SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv);
 
-/* A SELECT routed as a read of the transaction's own writes across groups
- * (s->split_read): the text the pin runs and its parameters, the rows
- * other members sent for it last (gc_global_split_read_text). */
+/* A statement routed as a read of the transaction's own writes across
+ * groups (s->split_read: a SELECT, UPDATE or DELETE, or an INSERT ...
+ * SELECT across groups, whose query the pin reads): the text the pin runs
+ * and its parameters, the rows other members sent for it last
+ * (gc_global_split_read_text). */
 typedef struct gc_split_read {
     char *text;               /* owned */
     char **rows;              /* owned: a json array per table read, n_rows of them */
@@ -27,8 +29,8 @@ typedef struct gc_split_read {
     int n;
 } gc_split_read;
 
-/* Brings the rows for the SELECT of s (its converted values pv) to its
- * pin: *out then holds what to send there. SQL_ERROR with diagnostics in
+/* Brings the rows for the statement of s (its converted values pv) to
+ * its pin: *out then holds what to send there. SQL_ERROR with diagnostics in
  * s when that failed (at rollback levels 0 and 1 the transaction is rolled
  * back, as for a write across groups). */
 SQLRETURN gc_span_split_read(gc_stmt *s, const gc_param_value *pv, gc_split_read *out);

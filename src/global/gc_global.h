@@ -170,7 +170,8 @@ typedef struct gc_route_decision {
                                      gc_global_run_spanning_write */
     bool split_read;              /* a read of rows the open transaction wrote on
                                      other members: run on member the text of
-                                     gc_global_split_read_text */
+                                     gc_global_split_read_text (with spans: the
+                                     INSERT ... SELECT whose query reads them) */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 

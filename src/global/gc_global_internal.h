@@ -253,6 +253,12 @@ void gc_global_writes_remap(gc_global *g, const gc_shardmap *to);
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
+/* gc_global_read_sees_writes for the query of an INSERT ... SELECT across
+ * groups, which the coordinator runs (the pin, when its group holds a
+ * share of the target): a query the pin can run with the rows written on
+ * other members brought to it gives true and *split set. */
+bool gc_global_span_query_sees_writes(gc_global *g, const gc_route_request *req, bool *split,
+                                      gc_error *err);
 /* gc_global_view_reads.c: the views among the relations sql names in its
  * FROM lists and JOINs that the shard map does not know, and the tables
  * each reads, directly or through other views, asked of member's session:

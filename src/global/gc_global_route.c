@@ -895,7 +895,7 @@ static bool route_in_transaction_to(gc_global *g, const gc_route_request *req, b
             /* An INSERT ... SELECT reads its query on the pin; other
              * spanning writes run on each group's own member. */
             if (a->kind == GC_SQL_INSERT && a->query_length > 0
-                    ? !gc_global_read_sees_writes(g, req, owner, all_in, NULL, err)
+                    ? !gc_global_span_query_sees_writes(g, req, &out->split_read, err)
                     : !gc_global_span_reads_see_writes(g, req, err))
                 return false;
             out->spans = true;

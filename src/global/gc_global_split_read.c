@@ -123,11 +123,15 @@ static int reader_group(const gc_global *g)
 
 /* Whether group gi holds rows of t that the transaction wrote on a member
  * other than the reader (any rows, when the split brings all): they must
- * come from that group's member. */
+ * come from that group's member. A group where the transaction holds no
+ * member holds none of its writes, though it may be noted so: an INSERT
+ * ... SELECT across groups is noted as written everywhere when it is
+ * routed, before it joins the groups it writes in. */
 static bool rows_elsewhere(const gc_global *g, const gc_shard_table *t, int gi)
 {
     return gi != reader_group(g) && gc_shard_table_in_group(t, gi) &&
-           (g->split_brings_all || gc_global_written_in_group(g, t, gi));
+           (g->split_brings_all || (gc_global_written_in_group(g, t, gi) &&
+                                    gc_global_transaction_member_of_group(g, gi) >= 0));
 }
 
 /* Whether the reader needs rows of t from another member; false too when a

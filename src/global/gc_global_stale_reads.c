@@ -632,3 +632,17 @@ bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int o
     return pin_text_sees_writes(g, req, owner, all_in, split, err) &&
            views_see_writes(g, req->sql, g->pinned, err);
 }
+
+bool gc_global_span_query_sees_writes(gc_global *g, const gc_route_request *req, bool *split,
+                                      gc_error *err)
+{
+    if (g->pinned < 0)
+        return true;
+    /* The pin's group coordinates when it holds a share of the target
+     * (gc_global_span.c): its query is then read as one whose rows are
+     * the pin's, and can have the rows written elsewhere brought to it. */
+    int pin_group = g->topo.members[g->pinned].group;
+    const gc_shard_table *t = gc_global_cluster_table(g, req->analysis);
+    bool coordinates = t != NULL && gc_shard_table_leaves(t, pin_group, NULL, 0) > 0;
+    return gc_global_read_sees_writes(g, req, pin_group, true, coordinates ? split : NULL, err);
+}

@@ -37,7 +37,12 @@ partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
     4, no row stored; without it, every row stored on its owner. In a
     transaction the array is one statement for the rollback level (level
     2): with row 3 a duplicate key, rows 1-2 SQL_PARAM_ERROR, undone, while
-    the transaction's keyed INSERT before the array commits."""
+    the transaction's keyed INSERT before the array commits.
+(i) In a transaction whose member in G1 coordinates, after keyed writes on
+    G1 and G2: an INSERT ... SELECT whose query reads accounts sees the
+    transaction's write on G2 (G2's member sends its rows, once; the
+    coordinator's own postgres_fdw reads G2 not at all), and COMMIT applies
+    the copies with the written balances. Before, refused (0A000 / 90122)."""
 import subprocess
 import sys
 
@@ -293,6 +298,28 @@ nothing_left("(h) array in a transaction")
 log(f"ok (h): an array of INSERT ... SELECT rows failing at row 4 kept none of rows 1-3 "
     f"({ran} INSERTs ran and were undone); the array without it stored all 6; in a "
     f"transaction the failed array was undone whole and the transaction's own row committed")
+
+# ---- (i) the query reads a write the transaction made on another group ----
+cur.execute("UPDATE accounts SET balance = 1 WHERE id = ?", A)
+cur.execute("UPDATE accounts SET balance = 888 WHERE id = ?", Z)
+reset_statements()
+cur.execute("INSERT INTO accounts (id, balance) SELECT id + 7000, balance FROM accounts "
+            "WHERE id IN (?, ?)", A, Z)
+if cur.rowcount != 2:
+    fail(f"(i) row count {cur.rowcount}, expected 2")
+sent = calls(P["G2"], "SELECT count(*), coalesce(json_agg(gc_r)%")
+through_fdw = calls(P["G2"], "DECLARE%accounts%")
+if sent != 1 or through_fdw != 0:
+    fail(f"(i) G2 sent its rows {sent} times (expected 1) and answered {through_fdw} "
+         "postgres_fdw cursors over accounts (expected 0)")
+conn.commit()
+got = all_rows("id > 7000")
+if got != {A + 7000: (1, "dflt"), Z + 7000: (888, "dflt")}:
+    fail(f"(i) committed rows {got}: expected {A + 7000} with 1 and {Z + 7000} with the "
+         "transaction's 888")
+nothing_left("(i)")
+log("ok (i): the query of an INSERT ... SELECT saw the transaction's write on another group "
+    "(its member sent the rows once) and COMMIT applied both copies")
 
 conn.close()
 auto.close()

@@ -237,8 +237,16 @@ split("(b) a column alias list", "SELECT x FROM accounts AS a (x, y) WHERE y > ?
       [(B,)], ["G2"], 100)
 refused("(b) a parenthesized join", "SELECT count(*) FROM (accounts a JOIN accounts b ON "
         "a.id = b.id)")
-refused("(b) INSERT ... SELECT reading accounts",
-        "INSERT INTO orders (item) SELECT 'a' || id FROM accounts WHERE balance > ?", 0)
+# An INSERT ... SELECT into a sharded table: the coordinator (the pin)
+# runs its query as a cursor, over G2's rows brought to it.
+reset_statements()
+cur.execute("INSERT INTO orders (item) SELECT 'a' || id FROM accounts WHERE balance > ?", 0)
+sent = {g: calls(P[g], ROWS_QUERY) for g in GROUPS}
+if cur.rowcount != 30 or sent != {"G1": 0, "G2": 1, "G3": 0}:
+    fail(f"(b) INSERT ... SELECT reading accounts: {cur.rowcount} rows (expected 30), rows sent "
+         f"{sent} (expected G2's once)")
+if calls(P["G1"], "DECLARE gc_span_rows%json_populate_recordset%") != 1:
+    fail("(b) INSERT ... SELECT reading accounts: the pin's cursor did not read G2's rows")
 cur.execute("INSERT INTO orders (item) SELECT item || '+' FROM orders")
 conn.rollback()
 log("(b) other tables and the pin's own rows are read; keys of two groups, subqueries, joins split")
