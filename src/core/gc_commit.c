@@ -184,14 +184,15 @@ void gc_commit_prepare_twin(gc_stmt *s, gc_session *m)
     st->xid_twin = ok ? 1 : -1;
 }
 
-/* Where this run of the write s on m gets its transaction id: from its
- * twin's RETURNING when its rows stay in m's group by key (routing said
- * so: no postgres_fdw in it, so the appended function leaves the plan as
- * it was), else from the id query. */
-static gc_member_xid_source xid_source(gc_stmt *s, gc_session *m)
+/* Where this run of the write s on m (through its server statement
+ * stmt_name, or NULL) gets its transaction id: from its twin's RETURNING
+ * when its rows stay in m's group by key (routing said so: no postgres_fdw
+ * in it, so the appended function leaves the plan as it was), else from
+ * the id query. */
+static gc_member_xid_source xid_source(gc_stmt *s, gc_session *m, const char *stmt_name)
 {
     gc_global *g = s->conn->global;
-    if (s->prepared && !s->simple_query && s->server.xid_twin > 0 &&
+    if (stmt_name != NULL && !s->simple_query && s->server.xid_twin > 0 &&
         gc_route_holds(s->conn, &s->server, m) && !gc_global_may_write_elsewhere(g))
         return GC_XID_RETURNED;
     return gc_global_xid_statement_ready(g, gc_global_member_index(g, m)) ? GC_XID_QUERY_PREPARED
@@ -218,14 +219,14 @@ static const char *marked_before(const gc_stmt *s)
     return gc_global_statement_marked(s->conn->global) ? GC_REMOTE_WRITE_STATEMENT_MARK : NULL;
 }
 
-/* Sends the write (after its mark, if any) and collects it all, under the
- * query timeout. */
-static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source, int n,
-                       const Oid *types, const char *const *values, const int *lengths,
-                       const int *formats, gc_member_xid_run *run, gc_error *err)
+/* Sends the write sql, through server statement name unless NULL (after
+ * its mark, if any), and collects it all, under the query timeout. */
+static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source,
+                       const char *sql, const char *name, int n, const Oid *types,
+                       const char *const *values, const int *lengths, const int *formats,
+                       gc_member_xid_run *run, gc_error *err)
 {
     char twin[sizeof s->server.name + 1];
-    const char *name = s->prepared ? s->server.name : NULL;
     if (source == GC_XID_RETURNED) {
         twin_name(&s->server, twin);
         name = twin;
@@ -233,7 +234,7 @@ static bool send_write(gc_stmt *s, gc_session *m, gc_member_xid_source source, i
     gc_exec_timer timer;
     gc_exec_timer_start(&timer, s);
     atomic_store(&s->in_server_call, true);
-    bool ok = gc_session_run_statement_with_xid(m, source, marked_before(s), name, s->sql, n,
+    bool ok = gc_session_run_statement_with_xid(m, source, marked_before(s), name, sql, n,
                                                 types, values, lengths, formats, run, err);
     atomic_store(&s->in_server_call, false);
     gc_exec_timer_stop(&timer);
@@ -264,7 +265,8 @@ static SQLRETURN committed_after_loss(gc_stmt *s, gc_session *m, gc_member_xid_s
     return SQL_SUCCESS_WITH_INFO;
 }
 
-SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid *types,
+SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, const char *sql,
+                              const char *stmt_name, int nparams, const Oid *types,
                               const char *const *values, const int *lengths,
                               const int *formats)
 {
@@ -273,8 +275,9 @@ SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid 
     gc_member_xid_run run;
     gc_error err;
     gc_error_clear(&err);
-    gc_member_xid_source source = xid_source(s, m);
-    if (send_write(s, m, source, nparams, types, values, lengths, formats, &run, &err)) {
+    gc_member_xid_source source = xid_source(s, m, stmt_name);
+    if (send_write(s, m, source, sql, stmt_name, nparams, types, values, lengths, formats, &run,
+                   &err)) {
         SQLRETURN rc = run.result != NULL ? set_write_result(s, source, run.result)
                                           : gc_stmt_set_empty_result(s);
         gc_route_done(s, rc);

@@ -48,12 +48,14 @@ bool gc_commit_write_applies(const gc_stmt *s);
  * transaction, goes without one for good: its writes keep the id query. */
 void gc_commit_prepare_twin(gc_stmt *s, gc_session *m);
 
-/* Runs the autocommit write s on member session m (the routed one, s's
- * server statement prepared there unless simple): sends, resolves a lost
- * answer, sets s's result and diagnostics, and does the routing
- * bookkeeping (gc_route_done). SQL_ERROR with gc_global_rerun_safe set
- * when it certainly did not commit and its member failed. */
-SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, int nparams, const Oid *types,
+/* Runs the autocommit write s on member session m (the routed one): the
+ * text sql, through s's server statement stmt_name (prepared there) unless
+ * NULL. Sends, resolves a lost answer, sets s's result and diagnostics,
+ * and does the routing bookkeeping (gc_route_done). SQL_ERROR with
+ * gc_global_rerun_safe set when it certainly did not commit and its
+ * member failed. */
+SQLRETURN gc_commit_run_write(gc_stmt *s, gc_session *m, const char *sql,
+                              const char *stmt_name, int nparams, const Oid *types,
                               const char *const *values, const int *lengths,
                               const int *formats);
 

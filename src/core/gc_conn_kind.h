@@ -86,10 +86,11 @@ typedef struct gc_conn_kind {
     void (*prepare_twin)(gc_stmt *s, gc_session *m);
     /* Runs this execution of s on m with its transaction id when the kind
      * sends it so (a COMMIT in SQL, an autocommit write: gc_commit.h):
-     * true, *rc its answer; false when s goes the ordinary way. */
-    bool (*ran_with_xid)(gc_stmt *s, gc_session *m, int n, const Oid *types,
-                         const char *const *values, const int *lengths, const int *formats,
-                         SQLRETURN *rc);
+     * true, *rc its answer; false when s goes the ordinary way. The
+     * execution sends sql, through server statement stmt_name unless NULL. */
+    bool (*ran_with_xid)(gc_stmt *s, gc_session *m, const char *sql, const char *stmt_name,
+                         int n, const Oid *types, const char *const *values,
+                         const int *lengths, const int *formats, SQLRETURN *rc);
     /* How many times a failed execution may be sent again elsewhere, and
      * whether this failure allows it (docs/failover.md). */
     int (*reruns)(const gc_conn *c);

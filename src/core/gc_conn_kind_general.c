@@ -110,12 +110,12 @@ static void no_twin(gc_stmt *s, gc_session *m)
     s->server.xid_twin = -1;
 }
 
-static bool sent_plainly(gc_stmt *s, gc_session *m, int n, const Oid *types,
-                         const char *const *values, const int *lengths, const int *formats,
-                         SQLRETURN *rc)
+static bool sent_plainly(gc_stmt *s, gc_session *m, const char *sql, const char *stmt_name,
+                         int n, const Oid *types, const char *const *values,
+                         const int *lengths, const int *formats, SQLRETURN *rc)
 {
-    (void)s, (void)m, (void)n, (void)types, (void)values, (void)lengths, (void)formats;
-    (void)rc;
+    (void)s, (void)m, (void)sql, (void)stmt_name, (void)n, (void)types, (void)values;
+    (void)lengths, (void)formats, (void)rc;
     return false;
 }
 

@@ -32,14 +32,14 @@ static void prepare_failed(gc_stmt *s, gc_session *m, SQLRETURN rc)
     gc_global_failed_before_running(s->conn->global, gc_global_member_index(s->conn->global, m));
 }
 
-static bool ran_with_xid(gc_stmt *s, gc_session *m, int n, const Oid *types,
-                         const char *const *values, const int *lengths, const int *formats,
-                         SQLRETURN *rc)
+static bool ran_with_xid(gc_stmt *s, gc_session *m, const char *sql, const char *stmt_name,
+                         int n, const Oid *types, const char *const *values,
+                         const int *lengths, const int *formats, SQLRETURN *rc)
 {
     if (gc_commit_sql_applies(s))
         *rc = gc_commit_run_sql(s);
     else if (gc_commit_write_applies(s))
-        *rc = gc_commit_run_write(s, m, n, types, values, lengths, formats);
+        *rc = gc_commit_run_write(s, m, sql, stmt_name, n, types, values, lengths, formats);
     else
         return false;
     return true;

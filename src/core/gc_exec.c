@@ -761,7 +761,7 @@ static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
         return SQL_ERROR;
     }
     const char *sql = s->sql;
-    char *with_values = NULL;
+    char *own_text = NULL;
     int n = s->nparams;
     gc_split_read split = { 0 };
     if (s->split_read) {
@@ -775,14 +775,24 @@ static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
         sql = split.text;
         pv = split.pv;
         n = split.n;
-    } else if (s->simple_query && n > 0) {
-        /* Several statements with parameters: the values go into the text. */
-        with_values = gc_exec_several_with_values(s, pv, n);
-        if (with_values == NULL) {
+    } else if (s->target_leaf != NULL) {
+        /* An INSERT ... ON CONFLICT (...): into the leaf that holds its
+         * rows, whose unique index the conflict target names. */
+        own_text = gc_global_leaf_text(s->sql, s->analysis, s->target_leaf);
+        if (own_text == NULL) {
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
             s->conn->kind->statement_done(s, SQL_ERROR);
             return SQL_ERROR;
         }
-        sql = with_values;
+        sql = own_text;
+    } else if (s->simple_query && n > 0) {
+        /* Several statements with parameters: the values go into the text. */
+        own_text = gc_exec_several_with_values(s, pv, n);
+        if (own_text == NULL) {
+            s->conn->kind->statement_done(s, SQL_ERROR);
+            return SQL_ERROR;
+        }
+        sql = own_text;
         n = 0;
     }
     gc_param_wire a;
@@ -795,7 +805,7 @@ static SQLRETURN send_routed(gc_stmt *s, gc_param_value *pv)
         s->conn->kind->statement_done(s, SQL_ERROR);
     }
     gc_span_split_read_free(&split);
-    free(with_values);
+    free(own_text);
     return rc;
 }
 
@@ -806,8 +816,10 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
     const Oid *types = a->types;
     const char *const *values = a->values;
     const int *lengths = a->lengths, *formats = a->formats;
-    /* A split read sends a text of its own, unprepared. */
-    bool server_statement = s->prepared && !s->simple_query && !s->split_read;
+    /* A split read, and an INSERT into the leaf of its rows, send a text
+     * of their own, unprepared. */
+    bool server_statement = s->prepared && !s->simple_query && !s->split_read &&
+                            s->target_leaf == NULL;
     if (server_statement) {
         /* Before BEGIN: a text the server cannot prepare then aborts nothing. */
         PGresult *refusal = NULL;
@@ -836,17 +848,18 @@ static SQLRETURN send_on_session(gc_stmt *s, gc_session *m, const char *sql, int
         s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
+    const char *stmt_name = server_statement ? s->server.name : NULL;
     /* A global connection's COMMIT and autocommit writes go with their
      * transaction id, so a lost answer can be resolved (gc_commit.h). */
     SQLRETURN with_xid;
-    if (s->conn->kind->ran_with_xid(s, m, n, types, values, lengths, formats, &with_xid))
+    if (s->conn->kind->ran_with_xid(s, m, sql, stmt_name, n, types, values, lengths, formats,
+                                    &with_xid))
         return with_xid;
     gc_txn_guard_mode guard;
     if (gc_txn_guard_arm(s, was_in_block, true, &guard) != SQL_SUCCESS) {
         s->conn->kind->statement_done(s, SQL_ERROR);
         return SQL_ERROR;
     }
-    const char *stmt_name = server_statement ? s->server.name : NULL;
     bool sent = send_guarded(m, guard, carries_statement_mark(s), s->txn.several, stmt_name,
                              sql, n, types, values, lengths, formats, &err);
     gc_result_take_session(s);      /* after the send, which ended any other owner */

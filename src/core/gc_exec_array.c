@@ -319,8 +319,9 @@ static void route_row(array_run *a, SQLULEN r)
     gc_diag outer;
     gc_diag_set_aside(&s->h.diag, &outer);
     bool routed = s->conn->kind->route_statement(s, pv) == SQL_SUCCESS;
-    if (routed && s->spans_groups) {
-        /* It runs on every group (gc_span_exec.h), not on one lane. */
+    if (routed && (s->spans_groups || s->target_leaf != NULL)) {
+        /* It runs on every group (gc_span_exec.h), or as a text of its own
+         * (into the leaf of its rows, gc_exec.c), not on one lane. */
         a->spans = true;
         gc_diag_take_back(&s->h.diag, &outer, NULL, SQL_NO_ROW_NUMBER);
         gc_exec_free_values(pv, s->nparams);

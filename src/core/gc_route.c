@@ -141,6 +141,8 @@ bool gc_route_global_session_allows(gc_stmt *s)
 
 void gc_route_free(gc_stmt *s)
 {
+    free(s->target_leaf);
+    s->target_leaf = NULL;
     if (s->analysis != NULL) {
         gc_analysis_free(s->analysis);
         free(s->analysis);
@@ -265,6 +267,8 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     s->spans_groups = false;
     s->split_read = false;
     s->routed_by_key = false;
+    free(s->target_leaf);
+    s->target_leaf = NULL;
     /* The transaction's first statement chooses, and pins, the member. */
     bool transaction = in_transaction(c);
     /* Savepoints belong to a transaction; a text of several statements may
@@ -283,10 +287,13 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
     /* In a transaction a write's keys decide where it may run atomically,
      * however it was sent; so do a parameter array's, whose batches are
      * each one transaction only on the rows' owners (a row the policy
-     * placed would write through postgres_fdw, a transaction of its own). */
+     * placed would write through postgres_fdw, a transaction of its own).
+     * An INSERT ... ON CONFLICT (...) runs only on its rows' owner, into
+     * their leaf partition (the parent has no unique index to infer). */
     bool array = pv != NULL && s->apd->array_size > 1;
     bool use_keys = s->prepared || c->settings.direct_execute_routing || s->key_swap.active ||
-                    ((transaction || array) && s->analysis != NULL && !s->analysis->read_only);
+                    ((transaction || array) && s->analysis != NULL && !s->analysis->read_only) ||
+                    (s->analysis != NULL && s->analysis->conflict_target);
     /* On the heap beyond a few: at 65,535 parameters they make 1 MB, more
      * than the stack of an application thread may hold; a few, the common
      * case, cost no allocation per statement. */
@@ -346,6 +353,12 @@ SQLRETURN gc_route_statement(gc_stmt *s, const gc_param_value *pv)
         }
         s->routed_by_key = d.by_key;
         s->split_read = d.split_read;
+        free(s->target_leaf);    /* a try before chose another member */
+        s->target_leaf = NULL;
+        if (d.leaf != NULL && (s->target_leaf = strdup(d.leaf)) == NULL) {
+            gc_diag_add(&s->h.diag, "HY001", 0, "out of memory");
+            break;
+        }
         if (d.spans) {
             s->spans_groups = true;    /* no member: gc_span_exec runs it */
             rc = SQL_SUCCESS;

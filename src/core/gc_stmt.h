@@ -205,6 +205,10 @@ struct gc_stmt {
     bool split_read;          /* routed as a read of the transaction's own writes
                                  across groups (gc_span_exec.h) */
     bool routed_by_key;       /* its member's group came from the sharding key */
+    char *target_leaf;        /* owned: an INSERT ... ON CONFLICT (...) routed to
+                                 the leaf partition holding its rows, sent with
+                                 that leaf as its target (gc_route_decision.leaf);
+                                 NULL otherwise */
     /* While one execution runs with keys the driver drew written into its
      * text (gc_route_draw_keys): the statement's own text, analysis and
      * preparedness, put back when it has been sent (gc_route_keys_done). */

@@ -677,6 +677,7 @@ void gc_global_destroy(gc_global *g)
     free(g->joined);
     gc_global_savepoints_forget(g);
     free(g->span_rows);
+    free(g->span_leaves);
     gc_router_destroy(g->router);
     gc_global_forget_transaction_shardmap(g);
     if (g->map != NULL)

@@ -172,6 +172,12 @@ typedef struct gc_route_decision {
                                      other members: run on member the text of
                                      gc_global_split_read_text (with spans: the
                                      INSERT ... SELECT whose query reads them) */
+    const char *leaf;             /* an INSERT ... ON CONFLICT (...) into a sharded
+                                     table whose rows one leaf partition of member
+                                     holds: send it with that leaf as its target
+                                     (gc_global_leaf_text), the parent having no
+                                     unique index to infer; NULL otherwise. Into
+                                     the map: valid until the next statement */
     const char *reason;           /* static text, for the trace */
 } gc_route_decision;
 
@@ -350,6 +356,12 @@ typedef struct gc_span_outcome {
                                      whole (a part could not go back to its savepoint) */
     gc_error info;                /* a warning of the commit (01000), or empty */
 } gc_span_outcome;
+
+/* The row write a (text sql) with its target replaced by leaf, a leaf
+ * partition's schema-qualified name: the table's own name becomes the
+ * alias (unless the text has one) so that its columns, qualified by the
+ * table's name, still resolve. NULL when out of memory. */
+char *gc_global_leaf_text(const char *sql, const gc_analysis *a, const char *leaf);
 
 /* Runs the write (analysis a, text sql) on every group with a share of
  * its rows (for an INSERT, the plan the router made). commit_now: no transaction is open, so the write is its

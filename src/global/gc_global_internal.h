@@ -174,6 +174,8 @@ struct gc_global {
     int *span_rows;                /* the group of each VALUES row of the INSERT
                                       last routed across groups (gc_global_span.c);
                                       owned */
+    const char **span_leaves;      /* and its leaf partition (into the map), for
+                                      an INSERT ... ON CONFLICT (...); owned */
     struct gc_session_pool *pool;  /* GlobalSession=Yes: the shared sessions
                                       (gc_session_pool.h), one join; else NULL */
     bool *held;                    /* with pool: member i's session counts as
@@ -253,6 +255,11 @@ void gc_global_writes_remap(gc_global *g, const gc_shardmap *to);
  * (gc_global_split_read.c) gives true and *split set instead. */
 bool gc_global_read_sees_writes(gc_global *g, const gc_route_request *req, int owner,
                                 bool all_in, bool *split, gc_error *err);
+/* For an INSERT ... VALUES with ON CONFLICT (...) into a sharded table
+ * routed to d's member: the leaf partition holding all its rows when that
+ * member's group owns it (see gc_route_decision.leaf), else NULL. */
+const char *gc_global_conflict_leaf(gc_global *g, const gc_route_request *req,
+                                    const gc_route_decision *d);
 /* gc_global_read_sees_writes for the query of an INSERT ... SELECT across
  * groups, which the coordinator runs (the pin, when its group holds a
  * share of the target): a query the pin can run with the rows written on

@@ -23,6 +23,7 @@ bool gc_global_begin_statement(gc_global *g, const gc_route_request *req,
             gc_global_clear_txn_lost(g);   /* a SQL BEGIN's: told once */
         return false;
     }
+    d->leaf = gc_global_conflict_leaf(g, req, d);
     if (gc_global_txn_lost(g)) {
         /* A transaction begun in SQL lost its member: this statement was
          * part of it, so it reports the loss (once). */

@@ -304,6 +304,32 @@ static bool claims_rows(const gc_analysis *a)
     return row_write(a) || (a != NULL && a->locking_read);
 }
 
+const char *gc_global_conflict_leaf(gc_global *g, const gc_route_request *req,
+                                    const gc_route_decision *d)
+{
+    const gc_analysis *a = req->analysis;
+    if (a == NULL || a->kind != GC_SQL_INSERT || !a->conflict_target || a->query_length > 0 ||
+        a->target_length == 0 || d->spans || d->member < 0 || g->map == NULL)
+        return NULL;
+    const gc_shard_table *t = gc_global_cluster_table(g, a);
+    if (t == NULL || gc_shard_table_solo_group(t) >= 0)
+        return NULL;
+    const gc_pinned_column *cols[32];
+    int nk;
+    const char *why, *leaf = NULL;
+    int tuples = key_tuples(a, t, cols, &nk, &why);
+    for (int j = 0; j < tuples; j++) {
+        bool from_param = false;
+        const char *partition = NULL;
+        int group = place_tuple(g, req, t, cols, nk, j, &from_param, &partition, &why);
+        if (group != g->topo.members[d->member].group || partition == NULL ||
+            (leaf != NULL && strcmp(partition, leaf) != 0))
+            return NULL;
+        leaf = partition;
+    }
+    return leaf != NULL ? gc_shard_table_leaf(t, leaf) : NULL;
+}
+
 static int keyed_owner(gc_global *g, const gc_route_request *req, bool *all_in);
 
 /* The group a statement of a text of several statements (or a
@@ -509,10 +535,11 @@ static int groups_with_leaves(const gc_global *g, const gc_shard_table *t)
     return groups;
 }
 
-/* For an INSERT whose VALUES rows the map places in several groups: every
- * row's group into g->span_rows (the plan gc_global_run_spanning_write
- * follows). False when a row cannot be placed (the INSERT then cannot be
- * split) or memory runs out. */
+/* For an INSERT whose VALUES rows the map places in several groups (or,
+ * with ON CONFLICT (...), in several leaf partitions): every row's group
+ * into g->span_rows and its leaf into g->span_leaves (the plan
+ * gc_global_run_spanning_write follows). False when a row cannot be
+ * placed (the INSERT then cannot be split) or memory runs out. */
 static bool place_rows(gc_global *g, const gc_route_request *req, const gc_shard_table *t)
 {
     const gc_analysis *a = req->analysis;
@@ -522,14 +549,34 @@ static bool place_rows(gc_global *g, const gc_route_request *req, const gc_shard
     if (a->row_offset == NULL || key_tuples(a, t, cols, &nk, &why) != a->n_rows)
         return false;
     int *rows = realloc(g->span_rows, (size_t)a->n_rows * sizeof *rows);
-    if (rows == NULL)
+    if (rows != NULL)
+        g->span_rows = rows;
+    const char **leaves = realloc(g->span_leaves, (size_t)a->n_rows * sizeof *leaves);
+    if (leaves != NULL)
+        g->span_leaves = leaves;
+    if (rows == NULL || leaves == NULL)
         return false;
-    g->span_rows = rows;
     bool from_param = false;
-    for (int j = 0; j < a->n_rows; j++)
-        if ((rows[j] = place_tuple(g, req, t, cols, nk, j, &from_param, NULL, &why)) < 0)
+    for (int j = 0; j < a->n_rows; j++) {
+        const char *partition = NULL;
+        rows[j] = place_tuple(g, req, t, cols, nk, j, &from_param, &partition, &why);
+        leaves[j] = partition != NULL ? gc_shard_table_leaf(t, partition) : NULL;
+        if (rows[j] < 0 || (a->conflict_target && leaves[j] == NULL))
             return false;
+    }
     return true;
+}
+
+/* Whether the INSERT ... ON CONFLICT (...) whose rows place_rows placed
+ * has them in several leaf partitions: none of them can take it whole
+ * (its parent has no unique index to infer from), so each leaf's rows
+ * go apart. */
+static bool rows_in_several_leaves(const gc_global *g, const gc_analysis *a)
+{
+    for (int r = 1; r < a->n_rows; r++)
+        if (strcmp(g->span_leaves[r], g->span_leaves[0]) != 0)
+            return true;
+    return false;
 }
 
 /* Whether the statement may write rows outside `group` (see
@@ -770,6 +817,16 @@ static bool spans_groups(gc_global *g, const gc_route_request *req, int owner, b
     const gc_analysis *a = req->analysis;
     if (gc_global_may_name_tables_to_place(a))
         return gc_global_truncate_spans(g, req->sql, req->transaction);
+    if (a != NULL && a->kind == GC_SQL_INSERT && a->conflict_target && a->n_rows > 1 &&
+        owner >= 0 && all_in && a->table != NULL && g->map != NULL) {
+        const gc_shard_table *t = gc_global_cluster_table(g, a);
+        if (t != NULL && gc_shard_table_solo_group(t) < 0 && place_rows(g, req, t) &&
+            rows_in_several_leaves(g, a)) {
+            gc_trace_write(g->trace, GC_TRACE_INFO, "route: table %s: INSERT ... ON CONFLICT "
+                           "of rows for several partitions, sent apart", a->table);
+            return true;
+        }
+    }
     /* A write placed in one group (the common keyed write) is decided by
      * the answer routing already has: no second shard-map lookup. */
     if (!row_write(a) || a->kind == GC_SQL_MERGE || a->table == NULL || g->map == NULL ||

@@ -29,10 +29,7 @@
 
 typedef gc_span_part span_part;
 
-/* The statement with its target replaced by leaf: the table's own name
- * becomes the alias (unless the text has one) so that its columns,
- * qualified by the table's name, still resolve. NULL when out of memory. */
-static char *leaf_text(const char *sql, const gc_analysis *a, const char *leaf)
+char *gc_global_leaf_text(const char *sql, const gc_analysis *a, const char *leaf)
 {
     gc_strbuf sb;
     gc_strbuf_init(&sb);
@@ -183,11 +180,18 @@ void gc_span_pick_params(const gc_span_params *params, gc_span_wire *w, int at, 
                               .lengths = w->lengths + at, .formats = w->formats + at };
 }
 
-/* The INSERT with only the VALUES rows of `group` (g->span_rows), its
- * parameters renumbered (gc_span_renumber_params). NULL when memory runs
- * out. */
+/* Whether VALUES row r goes in the statement for group (and leaf, when
+ * not NULL: g->span_leaves). */
+static bool row_goes(const gc_global *g, int r, int group, const char *leaf)
+{
+    return g->span_rows[r] == group && (leaf == NULL || strcmp(g->span_leaves[r], leaf) == 0);
+}
+
+/* The INSERT with only the VALUES rows of `group` (g->span_rows), and of
+ * leaf when not NULL (then into that leaf), its parameters renumbered
+ * (gc_span_renumber_params). NULL when memory runs out. */
 static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a, int group,
-                       int n_params, int *used, int *n_used)
+                       const char *leaf, int n_params, int *used, int *n_used)
 {
     gc_strbuf kept, out;
     gc_strbuf_init(&kept);
@@ -195,7 +199,7 @@ static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a
     gc_strbuf_append(&kept, sql, a->row_offset[0]);
     bool first = true;
     for (int r = 0; r < a->n_rows; r++) {
-        if (g->span_rows[r] != group)
+        if (!row_goes(g, r, group, leaf))
             continue;
         if (!first)
             gc_strbuf_append_str(&kept, ", ");
@@ -210,18 +214,25 @@ static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a
         gc_strbuf_free(&out);
         return NULL;
     }
-    return gc_strbuf_take(&out);
+    char *text = gc_strbuf_take(&out);
+    if (leaf == NULL || text == NULL)
+        return text;
+    /* The target comes before the rows: where the analysis found it. */
+    char *into_leaf = gc_global_leaf_text(text, a, leaf);
+    free(text);
+    return into_leaf;
 }
 
-/* Runs the INSERT with the group's rows only (see rows_text). */
-static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc_analysis *a,
-                     const gc_span_params *params, long long *rows, PGresult **returned,
-                     PGresult **tag, gc_error *err)
+/* Runs the INSERT with the group's rows only, and of leaf when not NULL
+ * (see rows_text). */
+static bool run_leaf_rows(gc_global *g, const span_part *p, const char *sql,
+                          const gc_analysis *a, const char *leaf, const gc_span_params *params,
+                          long long *rows, PGresult **returned, PGresult **tag, gc_error *err)
 {
     gc_span_wire w;
     int n_used = 0;
     bool ok = gc_span_wire_init(&w, params->n);
-    char *text = ok ? rows_text(g, sql, a, p->group, params->n, w.used, &n_used) : NULL;
+    char *text = ok ? rows_text(g, sql, a, p->group, leaf, params->n, w.used, &n_used) : NULL;
     if (text == NULL) {
         gc_error_set(err, "HY001", 0, "out of memory");
         ok = false;
@@ -232,6 +243,27 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
     }
     free(text);
     gc_span_wire_free(&w);
+    return ok;
+}
+
+/* Runs the INSERT with the group's rows: with ON CONFLICT (...), one
+ * statement per leaf partition they are in, into that leaf (the parent
+ * has no unique index to infer from). */
+static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc_analysis *a,
+                     const gc_span_params *params, long long *rows, PGresult **returned,
+                     PGresult **tag, gc_error *err)
+{
+    if (!a->conflict_target)
+        return run_leaf_rows(g, p, sql, a, NULL, params, rows, returned, tag, err);
+    bool ok = true;
+    for (int r = 0; r < a->n_rows && ok; r++) {
+        bool first_of_leaf = g->span_rows[r] == p->group;
+        for (int e = 0; e < r && first_of_leaf; e++)
+            first_of_leaf = !row_goes(g, e, p->group, g->span_leaves[r]);
+        if (first_of_leaf)
+            ok = run_leaf_rows(g, p, sql, a, g->span_leaves[r], params, rows, returned, tag,
+                               err);
+    }
     return ok;
 }
 
@@ -279,7 +311,7 @@ static bool run_part(gc_global *g, const span_part *p, const gc_shard_table *t,
         }
         gc_shard_table_leaves(t, p->group, leaves, n);
         for (int k = 0; k < n && ok; k++) {
-            char *text = leaf_text(sql, a, leaves[k]);
+            char *text = gc_global_leaf_text(sql, a, leaves[k]);
             if (text == NULL) {
                 gc_error_set(err, "HY001", 0, "out of memory");
                 ok = false;

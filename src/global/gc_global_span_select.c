@@ -64,11 +64,12 @@ bool gc_span_select_plan(const gc_shard_table *t, const gc_analysis *a, int *key
     return true;
 }
 
-/* The group of every row of batch (into group_of), or false with err: a
- * key the shard map cannot place, or a query without the key's column. */
+/* The group of every row of batch (into group_of), and its leaf
+ * partition (into leaf_of, unless NULL), or false with err: a key the
+ * shard map cannot place, or a query without the key's column. */
 static bool place_batch(const gc_global *g, const gc_shard_table *t, const gc_analysis *a,
                         const PGresult *batch, const int *key_at, int nk, long long first_row,
-                        int *group_of, gc_error *err)
+                        int *group_of, const char **leaf_of, gc_error *err)
 {
     for (int k = 0; k < nk; k++) {
         if (key_at[k] >= PQnfields(batch)) {
@@ -83,9 +84,12 @@ static bool place_batch(const gc_global *g, const gc_shard_table *t, const gc_an
         const char *texts[32];
         for (int k = 0; k < nk; k++)
             texts[k] = PQgetisnull(batch, r, key_at[k]) ? NULL : PQgetvalue(batch, r, key_at[k]);
-        const char *why = NULL;
-        group_of[r] = gc_shard_table_place(t, texts, NULL, &why);
-        if (group_of[r] < 0 || group_of[r] >= g->topo.n_groups) {
+        const char *why = NULL, *partition = NULL;
+        group_of[r] = gc_shard_table_place(t, texts, &partition, &why);
+        if (leaf_of != NULL)
+            leaf_of[r] = partition != NULL ? gc_shard_table_leaf(t, partition) : NULL;
+        if (group_of[r] < 0 || group_of[r] >= g->topo.n_groups ||
+            (leaf_of != NULL && leaf_of[r] == NULL)) {
             gc_error_set(err, "0A000", GC_GLOBAL_NATIVE_SPANNING_WRITE,
                          "row %lld of the query of an INSERT ... SELECT into sharded table %s: "
                          "its sharding key cannot be placed in a group (%s); nothing was "
@@ -96,21 +100,45 @@ static bool place_batch(const gc_global *g, const gc_shard_table *t, const gc_an
     return true;
 }
 
-/* Inserts rows [from, to) of batch that belong to part p's group, as one
- * INSERT ... VALUES: the statement's head and tail kept, the query
- * replaced by the rows (text parameters, typed as the query typed them). */
+/* Where a batch's rows are: each row's group, and its leaf partition
+ * (NULL unless the INSERT has ON CONFLICT (...): then each leaf's rows go
+ * apart, into that leaf, whose unique index the parent lacks). */
+typedef struct batch_places {
+    const int *group_of;
+    const char **leaf_of;
+} batch_places;
+
+static bool row_goes(const batch_places *at, int r, int group, const char *leaf)
+{
+    return at->group_of[r] == group && (leaf == NULL || strcmp(at->leaf_of[r], leaf) == 0);
+}
+
+/* Inserts rows [from, to) of batch that belong to part p's group (and to
+ * leaf, when not NULL: into it), as one INSERT ... VALUES: the statement's
+ * head and tail kept, the query replaced by the rows (text parameters,
+ * typed as the query typed them). */
 static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
                         const gc_analysis *a, const gc_span_params *params,
-                        const PGresult *batch, const int *group_of, int from, int to,
-                        gc_span_wire *w, long long *rows, PGresult **tag, gc_error *err)
+                        const PGresult *batch, const batch_places *at, const char *leaf,
+                        int from, int to, gc_span_wire *w, long long *rows, PGresult **tag,
+                        gc_error *err)
 {
     int nf = PQnfields(batch), n = 0;
+    /* Into the leaf: the head with its target replaced, the query moved
+     * by as many bytes. */
+    char *into_leaf = leaf != NULL ? gc_global_leaf_text(sql, a, leaf) : NULL;
+    if (leaf != NULL && into_leaf == NULL) {
+        gc_error_set(err, "HY001", 0, "out of memory");
+        return false;
+    }
+    size_t head = a->query_offset + (into_leaf != NULL ? strlen(into_leaf) - strlen(sql) : 0);
     gc_strbuf text;
     gc_strbuf_init(&text);
-    gc_strbuf_append(&text, sql, a->query_offset);
+    gc_strbuf_append(&text, into_leaf != NULL ? into_leaf : sql, head);
+    free(into_leaf);
     gc_strbuf_append_str(&text, "VALUES ");
     for (int r = from; r < to; r++) {
-        if (group_of[r] != p->group)
+        if (!row_goes(at, r, p->group, leaf))
             continue;
         gc_strbuf_append_str(&text, n > 0 ? ", (" : "(");
         for (int f = 0; f < nf; f++) {
@@ -147,11 +175,28 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
     return ok;
 }
 
-/* Inserts every row of batch on its group's part, in INSERTs of at most
- * MAX_STATEMENT_PARAMS parameters. */
+/* Inserts the rows of batch on part p's group (of leaf, when not NULL),
+ * in INSERTs of at most per rows. */
+static bool insert_group_rows(gc_global *g, const gc_span_part *p, const char *sql,
+                              const gc_analysis *a, const gc_span_params *params,
+                              const PGresult *batch, const batch_places *at, const char *leaf,
+                              int per, gc_span_wire *w, long long *rows, PGresult **tag,
+                              gc_error *err)
+{
+    for (int from = 0; from < PQntuples(batch); from += per) {
+        int to = from + per < PQntuples(batch) ? from + per : PQntuples(batch);
+        if (!insert_rows(g, p, sql, a, params, batch, at, leaf, from, to, w, rows, tag, err))
+            return false;
+    }
+    return true;
+}
+
+/* Inserts every row of batch on its group's part (with ON CONFLICT (...),
+ * each leaf's rows apart), in INSERTs of at most MAX_STATEMENT_PARAMS
+ * parameters. */
 static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const char *sql,
                          const gc_analysis *a, const gc_span_params *params,
-                         const PGresult *batch, const int *group_of, gc_span_wire *w,
+                         const PGresult *batch, const batch_places *at, gc_span_wire *w,
                          long long *rows, PGresult **tag, gc_error *err)
 {
     int nf = PQnfields(batch) > 0 ? PQnfields(batch) : 1;
@@ -164,13 +209,21 @@ static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const c
     }
     for (int k = 0; k < n; k++) {
         unsigned long generation = gc_member_generation(g->members[parts[k].member]);
-        for (int from = 0; from < PQntuples(batch); from += per) {
-            int to = from + per < PQntuples(batch) ? from + per : PQntuples(batch);
-            if (!insert_rows(g, &parts[k], sql, a, params, batch, group_of, from, to, w,
-                             rows, tag, err)) {
-                gc_span_part_failed(g, &parts[k], generation, err);
-                return false;
-            }
+        bool ok = true;
+        if (at->leaf_of == NULL)
+            ok = insert_group_rows(g, &parts[k], sql, a, params, batch, at, NULL, per, w,
+                                   rows, tag, err);
+        for (int r = 0; r < PQntuples(batch) && ok && at->leaf_of != NULL; r++) {
+            bool first_of_leaf = at->group_of[r] == parts[k].group;
+            for (int e = 0; e < r && first_of_leaf; e++)
+                first_of_leaf = !row_goes(at, e, parts[k].group, at->leaf_of[r]);
+            if (first_of_leaf)
+                ok = insert_group_rows(g, &parts[k], sql, a, params, batch, at,
+                                       at->leaf_of[r], per, w, rows, tag, err);
+        }
+        if (!ok) {
+            gc_span_part_failed(g, &parts[k], generation, err);
+            return false;
         }
     }
     return true;
@@ -249,7 +302,11 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
      * wire's used[] (cap slots) holds the latter, as cap >= params->n. */
     gc_span_wire w;
     int *group_of = malloc(SELECT_BATCH_ROWS * sizeof *group_of);
-    bool ok = gc_span_wire_init(&w, MAX_STATEMENT_PARAMS) && group_of != NULL;
+    const char **leaf_of = a->conflict_target ? malloc(SELECT_BATCH_ROWS * sizeof *leaf_of)
+                                              : NULL;
+    batch_places at = { group_of, leaf_of };
+    bool ok = gc_span_wire_init(&w, MAX_STATEMENT_PARAMS) && group_of != NULL &&
+              (leaf_of != NULL || !a->conflict_target);
     if (!ok)
         gc_error_set(err, "HY001", 0, "out of memory");
     long long fetched = 0;
@@ -264,8 +321,8 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
         int got = PQntuples(batch);
         width = PQnfields(batch);
         ok = got == 0 ||
-             (place_batch(g, t, a, batch, key_at, nk, fetched, group_of, err) &&
-              insert_batch(g, parts, n, sql, a, params, batch, group_of, &w, rows, tag, err));
+             (place_batch(g, t, a, batch, key_at, nk, fetched, group_of, leaf_of, err) &&
+              insert_batch(g, parts, n, sql, a, params, batch, &at, &w, rows, tag, err));
         PQclear(batch);
         fetched += got;
         batches += got > 0;
@@ -274,6 +331,7 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
     }
     gc_span_wire_free(&w);
     free(group_of);
+    free(leaf_of);
     gc_trace_write(g->trace, GC_TRACE_INFO, "INSERT ... SELECT into table %s: %lld rows of the "
                    "query in %d batches%s", a->table, fetched, batches, ok ? "" : ", failed");
     if (!ok)

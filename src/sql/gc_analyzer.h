@@ -161,6 +161,8 @@ typedef struct gc_analysis {
      * list, OVERRIDING), what follows its tail (ON CONFLICT ...). */
     size_t query_offset, query_length;
     bool query_returning;   /* the tail has a RETURNING clause */
+    bool conflict_target;   /* INSERT: its ON CONFLICT names what to infer a
+                               unique index from, ON CONFLICT (...) */
     char **insert_columns;  /* INSERT ... SELECT and INSERT ... VALUES: the
                                column list's names (NULL for an item that is
                                no plain column), NULL without one */

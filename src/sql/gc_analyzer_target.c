@@ -715,6 +715,17 @@ static void read_values(gc_az *az, size_t i, char **names, size_t n_names)
     read_rows(az, i, names, n_names);
 }
 
+/* Whether the INSERT's top-level ON CONFLICT (from token i on) names what
+ * to infer a unique index from: ON CONFLICT (...). */
+static bool names_conflict_target(const gc_az *az, size_t i)
+{
+    for (size_t k = i; k + 2 < az->stmt_end;
+         k = gc_az_punct(az, k, '(') ? gc_az_skip_parens(az, k, az->stmt_end) : k + 1)
+        if (gc_az_kw(az, k, "on") && gc_az_kw(az, k + 1, "conflict"))
+            return gc_az_punct(az, k + 2, '(');
+    return false;
+}
+
 void gc_az_analyze_insert(gc_az *az)
 {
     gc_analysis *out = az->out;
@@ -752,6 +763,7 @@ void gc_az_analyze_insert(gc_az *az)
         out->insert_overriding = true;
         i += 3;   /* OVERRIDING { SYSTEM | USER } VALUE */
     }
+    out->conflict_target = names_conflict_target(az, i);
     bool default_values = gc_az_kw(az, i, "default") && gc_az_kw(az, i + 1, "values");
     if (default_values || gc_az_kw(az, i, "values")) {
         const gc_sql_token *last = &az->tok[default_values ? i + 1 : i];

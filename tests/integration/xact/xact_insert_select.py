@@ -42,7 +42,16 @@ partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
     G1 and G2: an INSERT ... SELECT whose query reads accounts sees the
     transaction's write on G2 (G2's member sends its rows, once; the
     coordinator's own postgres_fdw reads G2 not at all), and COMMIT applies
-    the copies with the written balances. Before, refused (0A000 / 90122)."""
+    the copies with the written balances. Before, refused (0A000 / 90122).
+(j) Upserts, INSERT ... ON CONFLICT (id) DO UPDATE (the parent has no
+    unique index, a table with foreign partitions cannot have one: each
+    row goes into its own leaf partition on its owner): a literal row in
+    autocommit (SQLExecDirect, not routed by key otherwise) and a row with
+    parameters and RETURNING update it, each run once on its owner's
+    primary into the leaf and nowhere else; in a transaction, VALUES rows
+    of several leaves and groups, an INSERT ... SELECT of rows for every
+    group and a parameter array update and insert as one server would.
+    Before, each failed 42P10."""
 import subprocess
 import sys
 
@@ -320,6 +329,47 @@ if got != {A + 7000: (1, "dflt"), Z + 7000: (888, "dflt")}:
 nothing_left("(i)")
 log("ok (i): the query of an INSERT ... SELECT saw the transaction's write on another group "
     "(its member sent the rows once) and COMMIT applied both copies")
+
+# ---- (j) upserts ----
+UPSERT = "ON CONFLICT (id) DO UPDATE SET balance = accounts.balance + excluded.balance"
+reset_statements()
+acur.execute(f"INSERT INTO accounts (id, balance) VALUES ({Z}, 1) {UPSERT}")
+into_leaf = {g: calls(P[g], "INSERT INTO public.accounts_% AS accounts (id, balance)%") for g in GROUPS}
+through_parent = sum(calls(P[g], "INSERT INTO accounts (id, balance)%") for g in GROUPS)
+if into_leaf != {"G1": 0, "G2": 1, "G3": 0} or through_parent:
+    fail(f"(j) a literal upsert ran into the leaf {into_leaf} (expected once on G2) and "
+         f"{through_parent} times into the parent")
+got = acur.execute("INSERT INTO accounts AS a (id, balance) VALUES (?, ?) ON CONFLICT (id) DO "
+                   "UPDATE SET balance = a.balance + excluded.balance RETURNING balance",
+                   Z, 10).fetchall()
+if [tuple(r) for r in got] != [(local_rows("G2", f"id = {Z}")[Z][0],)]:
+    fail(f"(j) RETURNING of an upsert with parameters gave {got}")
+before = {i: all_rows(f"id = {i}")[i][0] for i in (A, Z)}
+cur.execute(f"INSERT INTO accounts (id, balance) VALUES ({A}, 5), ({Z}, 5), (8001, 5), "
+            f"(8002, 5), (8003, 5) {UPSERT}")
+if cur.rowcount != 5:
+    fail(f"(j) VALUES rows of several leaves: row count {cur.rowcount}, expected 5")
+cur.execute(f"INSERT INTO accounts (id, balance) SELECT g, 1 FROM generate_series(8001, 8030) g "
+            f"{UPSERT}")
+cur.fast_executemany = True
+cur.executemany(f"INSERT INTO accounts (id, balance) VALUES (?, ?) {UPSERT}",
+                [(8001, 100), (8031, 7)])
+cur.fast_executemany = False
+conn.commit()
+got = all_rows("id > 8000")
+want = {i: (6 if i in (8002, 8003) else 1, "dflt") for i in range(8001, 8031)}
+want[8001] = (106, "dflt")
+want[8031] = (7, "dflt")
+after = {i: all_rows(f"id = {i}")[i][0] for i in (A, Z)}
+if got != want or after != {i: before[i] + 5 for i in (A, Z)}:
+    fail(f"(j) after the upserts: rows {got}, expected {want}; {after}, expected 5 more than "
+         f"{before}")
+by_group = {g: len(local_rows(g, "id > 8000")) for g in GROUPS}
+if sum(by_group.values()) != 31 or min(by_group.values()) == 0:
+    fail(f"(j) the upserted rows are not on every group's own partitions: {by_group}")
+nothing_left("(j)")
+log(f"ok (j): upserts ran into their leaves on the owners (literal, parameters with RETURNING, "
+    f"VALUES of several leaves, INSERT ... SELECT, an array): rows by group {by_group}")
 
 conn.close()
 auto.close()

@@ -608,6 +608,39 @@ static void insert_query_is_located_in_the_text(void **state)
     }
 }
 
+/* An INSERT whose top-level ON CONFLICT names a conflict target (the
+ * driver sends it into its rows' leaf partition: gc_global_route.c); not
+ * ON CONSTRAINT, not a target-less DO NOTHING, not an ON CONFLICT inside
+ * parentheses or a string. */
+static void conflict_target_is_told(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sql;
+        bool target;
+    } rows[] = {
+        {"INSERT INTO t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+         true},
+        {"insert into t as x values (1, 2), (3, 4) on conflict (k) where v > 0 do nothing", true},
+        {"INSERT INTO t SELECT * FROM u ON CONFLICT (k) DO NOTHING RETURNING k", true},
+        {"INSERT INTO t OVERRIDING USER VALUE VALUES (1) ON CONFLICT (k) DO NOTHING", true},
+        {"INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING", false},
+        {"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", false},
+        {"INSERT INTO t VALUES ('on conflict (k)')", false},
+        {"INSERT INTO t (SELECT 1 FROM u) ON CONFLICT (k) DO NOTHING", true},
+        {"UPDATE t SET v = 1 WHERE k = 2", false},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gc_analysis a;
+        gc_error err;
+        assert_true(gc_analyze(rows[i].sql, strlen(rows[i].sql), &a, &err));
+        if (a.conflict_target != rows[i].target)
+            fail_msg("%s: conflict target %d, expected %d", rows[i].sql, a.conflict_target,
+                     rows[i].target);
+        gc_analysis_free(&a);
+    }
+}
+
 /* Where the driver may append a RETURNING of the transaction id
  * (gc_analysis.returning_at): just past an INSERT, UPDATE or DELETE alone in
  * the text, before a trailing `;` or comment; nowhere when the write returns
@@ -770,6 +803,7 @@ int main(void)
         cmocka_unit_test(the_target_name_is_located_in_the_text),
         cmocka_unit_test(insert_rows_are_located_in_the_text),
         cmocka_unit_test(insert_query_is_located_in_the_text),
+        cmocka_unit_test(conflict_target_is_told),
         cmocka_unit_test(insert_column_list_is_located_in_the_text),
         cmocka_unit_test(insert_defaults_are_located_in_the_text),
         cmocka_unit_test(sequence_of_nextval_is_read_from_its_literal),
