@@ -180,11 +180,26 @@ void gc_span_pick_params(const gc_span_params *params, gc_span_wire *w, int at, 
                               .lengths = w->lengths + at, .formats = w->formats + at };
 }
 
-/* Whether VALUES row r goes in the statement for group (and leaf, when
- * not NULL: g->span_leaves). */
-static bool row_goes(const gc_global *g, int r, int group, const char *leaf)
+bool gc_span_row_goes(const gc_span_places *at, int r, int group, const char *leaf)
 {
-    return g->span_rows[r] == group && (leaf == NULL || strcmp(g->span_leaves[r], leaf) == 0);
+    return at->group_of[r] == group && (leaf == NULL || strcmp(at->leaf_of[r], leaf) == 0);
+}
+
+bool gc_span_row_starts_leaf(const gc_span_places *at, int r, int group)
+{
+    if (at->group_of[r] != group)
+        return false;
+    for (int e = 0; e < r && at->leaf_of != NULL; e++)
+        if (gc_span_row_goes(at, e, group, at->leaf_of[r]))
+            return false;
+    return true;
+}
+
+/* The VALUES rows' places as routing made them (g->span_rows, and
+ * g->span_leaves with ON CONFLICT (...)). */
+static gc_span_places values_places(const gc_global *g, const gc_analysis *a)
+{
+    return (gc_span_places){ g->span_rows, a->conflict_target ? g->span_leaves : NULL };
 }
 
 /* The INSERT with only the VALUES rows of `group` (g->span_rows), and of
@@ -197,9 +212,10 @@ static char *rows_text(const gc_global *g, const char *sql, const gc_analysis *a
     gc_strbuf_init(&kept);
     gc_strbuf_init(&out);
     gc_strbuf_append(&kept, sql, a->row_offset[0]);
+    gc_span_places at = values_places(g, a);
     bool first = true;
     for (int r = 0; r < a->n_rows; r++) {
-        if (!row_goes(g, r, group, leaf))
+        if (!gc_span_row_goes(&at, r, group, leaf))
             continue;
         if (!first)
             gc_strbuf_append_str(&kept, ", ");
@@ -255,15 +271,11 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
 {
     if (!a->conflict_target)
         return run_leaf_rows(g, p, sql, a, NULL, params, rows, returned, tag, err);
+    gc_span_places at = values_places(g, a);
     bool ok = true;
-    for (int r = 0; r < a->n_rows && ok; r++) {
-        bool first_of_leaf = g->span_rows[r] == p->group;
-        for (int e = 0; e < r && first_of_leaf; e++)
-            first_of_leaf = !row_goes(g, e, p->group, g->span_leaves[r]);
-        if (first_of_leaf)
-            ok = run_leaf_rows(g, p, sql, a, g->span_leaves[r], params, rows, returned, tag,
-                               err);
-    }
+    for (int r = 0; r < a->n_rows && ok; r++)
+        if (gc_span_row_starts_leaf(&at, r, p->group))
+            ok = run_leaf_rows(g, p, sql, a, at.leaf_of[r], params, rows, returned, tag, err);
     return ok;
 }
 

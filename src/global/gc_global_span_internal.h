@@ -65,6 +65,22 @@ void gc_span_wire_free(gc_span_wire *w);
 void gc_span_pick_params(const gc_span_params *params, gc_span_wire *w, int at, int n_used,
                          gc_span_params *mine);
 
+/* Where the rows of an INSERT go (its VALUES rows, or a batch of an
+ * INSERT ... SELECT's): each row's group, and its leaf partition (NULL,
+ * unless the INSERT has ON CONFLICT (...): then each leaf's rows go
+ * apart, into that leaf, whose unique index the parent lacks). */
+typedef struct gc_span_places {
+    const int *group_of;
+    const char *const *leaf_of;
+} gc_span_places;
+
+/* Whether row r goes in the statement for group (and leaf, when not
+ * NULL). */
+bool gc_span_row_goes(const gc_span_places *at, int r, int group, const char *leaf);
+/* Whether row r is the first of group's rows in its leaf (any of group's
+ * rows is, when the leaves do not count): one statement starts there. */
+bool gc_span_row_starts_leaf(const gc_span_places *at, int r, int group);
+
 /* INSERT ... SELECT into a sharded table (gc_global_span_select.c). */
 
 /* Where each key column of t is among the inserted columns (key_at, up to

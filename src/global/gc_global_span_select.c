@@ -100,26 +100,13 @@ static bool place_batch(const gc_global *g, const gc_shard_table *t, const gc_an
     return true;
 }
 
-/* Where a batch's rows are: each row's group, and its leaf partition
- * (NULL unless the INSERT has ON CONFLICT (...): then each leaf's rows go
- * apart, into that leaf, whose unique index the parent lacks). */
-typedef struct batch_places {
-    const int *group_of;
-    const char **leaf_of;
-} batch_places;
-
-static bool row_goes(const batch_places *at, int r, int group, const char *leaf)
-{
-    return at->group_of[r] == group && (leaf == NULL || strcmp(at->leaf_of[r], leaf) == 0);
-}
-
 /* Inserts rows [from, to) of batch that belong to part p's group (and to
  * leaf, when not NULL: into it), as one INSERT ... VALUES: the statement's
  * head and tail kept, the query replaced by the rows (text parameters,
  * typed as the query typed them). */
 static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
                         const gc_analysis *a, const gc_span_params *params,
-                        const PGresult *batch, const batch_places *at, const char *leaf,
+                        const PGresult *batch, const gc_span_places *at, const char *leaf,
                         int from, int to, gc_span_wire *w, long long *rows, PGresult **tag,
                         gc_error *err)
 {
@@ -138,7 +125,7 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
     free(into_leaf);
     gc_strbuf_append_str(&text, "VALUES ");
     for (int r = from; r < to; r++) {
-        if (!row_goes(at, r, p->group, leaf))
+        if (!gc_span_row_goes(at, r, p->group, leaf))
             continue;
         gc_strbuf_append_str(&text, n > 0 ? ", (" : "(");
         for (int f = 0; f < nf; f++) {
@@ -179,7 +166,7 @@ static bool insert_rows(gc_global *g, const gc_span_part *p, const char *sql,
  * in INSERTs of at most per rows. */
 static bool insert_group_rows(gc_global *g, const gc_span_part *p, const char *sql,
                               const gc_analysis *a, const gc_span_params *params,
-                              const PGresult *batch, const batch_places *at, const char *leaf,
+                              const PGresult *batch, const gc_span_places *at, const char *leaf,
                               int per, gc_span_wire *w, long long *rows, PGresult **tag,
                               gc_error *err)
 {
@@ -196,7 +183,7 @@ static bool insert_group_rows(gc_global *g, const gc_span_part *p, const char *s
  * parameters. */
 static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const char *sql,
                          const gc_analysis *a, const gc_span_params *params,
-                         const PGresult *batch, const batch_places *at, gc_span_wire *w,
+                         const PGresult *batch, const gc_span_places *at, gc_span_wire *w,
                          long long *rows, PGresult **tag, gc_error *err)
 {
     int nf = PQnfields(batch) > 0 ? PQnfields(batch) : 1;
@@ -213,14 +200,10 @@ static bool insert_batch(gc_global *g, const gc_span_part *parts, int n, const c
         if (at->leaf_of == NULL)
             ok = insert_group_rows(g, &parts[k], sql, a, params, batch, at, NULL, per, w,
                                    rows, tag, err);
-        for (int r = 0; r < PQntuples(batch) && ok && at->leaf_of != NULL; r++) {
-            bool first_of_leaf = at->group_of[r] == parts[k].group;
-            for (int e = 0; e < r && first_of_leaf; e++)
-                first_of_leaf = !row_goes(at, e, parts[k].group, at->leaf_of[r]);
-            if (first_of_leaf)
+        for (int r = 0; r < PQntuples(batch) && ok && at->leaf_of != NULL; r++)
+            if (gc_span_row_starts_leaf(at, r, parts[k].group))
                 ok = insert_group_rows(g, &parts[k], sql, a, params, batch, at,
                                        at->leaf_of[r], per, w, rows, tag, err);
-        }
         if (!ok) {
             gc_span_part_failed(g, &parts[k], generation, err);
             return false;
@@ -304,7 +287,7 @@ bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
     int *group_of = malloc(SELECT_BATCH_ROWS * sizeof *group_of);
     const char **leaf_of = a->conflict_target ? malloc(SELECT_BATCH_ROWS * sizeof *leaf_of)
                                               : NULL;
-    batch_places at = { group_of, leaf_of };
+    gc_span_places at = { group_of, leaf_of };
     bool ok = gc_span_wire_init(&w, MAX_STATEMENT_PARAMS) && group_of != NULL &&
               (leaf_of != NULL || !a->conflict_target);
     if (!ok)
