@@ -144,8 +144,8 @@ const gc_key gc_keys[] = {
       .doc = "Yes: route SQLExecDirect statements by the sharding-key literals they "
              "contain too. No (the GOLDILOCKS rule): SQLExecDirect goes to a member "
              "chosen by the locality policies; only prepared statements (and, "
-             "whatever this says, a write in a transaction or a write's parameter "
-             "array) are routed by key." },
+             "whatever this says, a write in a transaction, a write's parameter "
+             "array, or an upsert `INSERT ... ON CONFLICT (...)`) are routed by key." },
     { .name = "ResolveLostWrites", .type = GC_KEY_BOOL, .default_value = "Yes",
       .offset = FIELD(resolve_lost_writes),
       .doc = "Yes: an autocommit INSERT, UPDATE, DELETE or MERGE carries its "
