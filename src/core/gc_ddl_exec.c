@@ -38,12 +38,18 @@ bool gc_across_in_transaction(const gc_conn *c)
            gc_global_prelude_pending(c->global);
 }
 
-void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, gc_error *err)
+void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, bool sent, gc_error *err)
 {
-    if (!rolled_back && (gc_txn_rollback_level(c) >= 2 || gc_global_pinned_member(c->global) < 0))
+    int level = gc_txn_rollback_level(c);
+    if (!rolled_back && (level == 2 || gc_global_pinned_member(c->global) < 0))
         return;
-    /* Its parts on several groups cannot be left aborted alike: at levels
-     * 0 and 1 the whole transaction goes. */
+    if (!rolled_back && level == 0) {
+        /* Undone on every member; the transaction stays aborted as on one
+         * server, unless nothing was run (a refusal of the driver's). */
+        if (sent)
+            gc_global_leave_aborted(c->global);
+        return;
+    }
     if (!rolled_back)
         gc_global_rollback_transaction(c->global);
     gc_error noted = *err;
@@ -146,7 +152,7 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s)
         gc_conn_begin_sql(c, begin, sizeof begin);
         ran = gc_ddl_run_in_transaction(c->global, s->sql, &plan, begin, setup, &out, &err);
         if (!ran)
-            gc_across_failed_in_transaction(c, false, &err);
+            gc_across_failed_in_transaction(c, false, out.sent, &err);
         gc_across_use_pin(c);
     } else {
         ran = gc_ddl_run(c->global, s->sql, &plan, setup, &out, &err);

@@ -27,11 +27,13 @@ SQLRETURN gc_ddl_exec_statement(gc_stmt *s);
 /* Whether c has a transaction open: autocommit off, a BEGIN sent in SQL
  * (held back or already on a member). */
 bool gc_across_in_transaction(const gc_conn *c);
-/* Such a statement failed inside the open transaction: at rollback
- * levels 0 and 1 the whole transaction is rolled back (its parts on
- * several groups cannot be left aborted alike), as it already was when
- * rolled_back; err then says so. */
-void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, gc_error *err);
+/* Such a statement failed inside the open transaction, and was undone on
+ * every member unless rolled_back (the whole transaction went: err then
+ * says so). At rollback level 1 the whole transaction is rolled back
+ * (err says so); at level 0 one that reached the servers (sent) leaves it
+ * aborted, as one server would (gc_global_leave_aborted); at level 2 it
+ * goes on. */
+void gc_across_failed_in_transaction(gc_conn *c, bool rolled_back, bool sent, gc_error *err);
 /* The connection's session becomes the open transaction's pinned member. */
 void gc_across_use_pin(gc_conn *c);
 /* Reports err as the statement's only diagnostic (the notices on the way

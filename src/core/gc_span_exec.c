@@ -78,7 +78,7 @@ SQLRETURN gc_span_exec_statement(gc_stmt *s, const gc_param_value *pv)
     }
     if (in_transaction) {
         if (!ran)
-            gc_across_failed_in_transaction(c, out.rolled_back, &err);
+            gc_across_failed_in_transaction(c, out.rolled_back, out.sent, &err);
         gc_across_use_pin(c);
     }
     /* Every group ran the statement: a notice comes once per group, the
@@ -122,7 +122,7 @@ SQLRETURN gc_span_split_read(gc_stmt *s, const gc_param_value *pv, gc_split_read
                                           &out->n_rows, &rolled_back, &err);
     gc_param_wire_free(&wire);
     if (out->text == NULL) {
-        gc_across_failed_in_transaction(c, rolled_back, &err);
+        gc_across_failed_in_transaction(c, rolled_back, true, &err);
         gc_span_split_read_free(out);
         return gc_across_error(s, &err);
     }

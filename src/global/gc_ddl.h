@@ -189,6 +189,8 @@ typedef struct gc_ddl_outcome {
     PGresult *result;       /* the first group's command result (caller PQclears); NULL on error */
     gc_error info;          /* a warning (01000) when the DDL is decided but a group
                                could not be told to commit, or the version was not raised */
+    bool sent;              /* in a transaction: the DDL reached a server (failed:
+                               undone there); false is the driver's refusal, nothing run */
 } gc_ddl_outcome;
 
 /* Runs sql as plan says on every group's primary with two-phase commit

@@ -950,6 +950,7 @@ bool gc_ddl_run(gc_global *g, const char *sql, const gc_ddl_plan *plan,
 {
     assert(plan->scope != GC_DDL_ONE_MEMBER && plan->scope != GC_DDL_REFUSED);
     out->result = NULL;
+    out->sent = false;
     gc_error_clear(&out->info);
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
@@ -1040,6 +1041,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     assert(plan->scope == GC_DDL_EVERY_GROUP || plan->scope == GC_DDL_SOLO_TABLE ||
            plan->scope == GC_DDL_SOLO_MATVIEW);
     out->result = NULL;
+    out->sent = false;
     gc_error_clear(&out->info);
     const gc_topology *t = gc_global_topology(g);
     int n = t->n_groups;
@@ -1080,6 +1082,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
             name_group(err, t, &groups[0]);
             return false;
         }
+        out->sent = true;
         return run_waiting(t, &groups[0], sql, &out->result, err);
     }
     /* A new table's foreign keys choose the transaction's group when the
@@ -1100,6 +1103,7 @@ bool gc_ddl_run_in_transaction(gc_global *g, const char *sql, const gc_ddl_plan 
     if (!check_primaries(t, groups + 1, n - 1, false, err))
         return false;
     ddl_bracket b = { .gid = NULL };
+    out->sent = true;
     if (!run_everywhere(t, groups, n, coordinator_group, sql, plan, &b, out, err) ||
         !release_savepoints(t, groups, n, err)) {
         undo(g, groups, n, NULL, setup_sql, err);

@@ -327,6 +327,13 @@ bool gc_global_finish_prepared(gc_global *g, int i, const char *gid, bool commit
 /* Rolls back every part of the open transaction, the pin's included, and
  * ends the pin. */
 void gc_global_rollback_transaction(gc_global *g);
+/* Rollback level 0, after a statement run on several members (cluster
+ * DDL, a write across groups) failed and was undone on each: one server
+ * would leave the transaction aborted, so the pin is made to fail (a
+ * statement that raises 25P02), and answers every later statement as
+ * one server would until the transaction ends or goes back to a savepoint
+ * (route_in_transaction). Nothing when a member is aborted already. */
+void gc_global_leave_aborted(gc_global *g);
 
 /* --- writes across groups (gc_global_span.c, docs/global-connection.md
  * "Writes across groups") ---
@@ -354,6 +361,8 @@ typedef struct gc_span_outcome {
     long long rows;               /* rows written on every group together */
     bool rolled_back;             /* a failure in the open transaction rolled it back
                                      whole (a part could not go back to its savepoint) */
+    bool sent;                    /* the statement reached a server (failed: undone
+                                     there), where false is a refusal, nothing run */
     gc_error info;                /* a warning of the commit (01000), or empty */
 } gc_span_outcome;
 

@@ -428,6 +428,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
     out->result = NULL;
     out->rows = 0;
     out->rolled_back = false;
+    out->sent = false;
     gc_error_clear(&out->info);
     /* TRUNCATE (the one DDL routed here) and LOCK TABLE name their tables
      * themselves. */
@@ -474,6 +475,7 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
                                 gc_member_generation(g->members[parts[k].member]), err);
     }
     PGresult *returned = NULL, *tag = NULL;
+    out->sent = ok;
     if (ok && pulls_rows)
         ok = gc_span_insert_select(g, parts, n, t, sql, a, key_at, nk, params, &out->rows, &tag,
                                    err);

@@ -90,8 +90,8 @@ bool gc_span_select_plan(const gc_shard_table *t, const gc_analysis *a, int *key
                          gc_error *err);
 
 /* Runs the INSERT's query on the coordinator's part (parts[0], the
- * transaction's own member: find_parts puts it first) and inserts its rows, in batches, each row on its owner
- * group's part. The row count goes to *rows, the last INSERT's result to
+ * transaction's own member: find_parts puts it first) and inserts its
+ * rows, in batches, each row on its owner group's part. The row count goes to *rows, the last INSERT's result to
  * *tag. False with err (named after the part that failed). */
 bool gc_span_insert_select(gc_global *g, const gc_span_part *parts, int n,
                            const gc_shard_table *t, const char *sql, const gc_analysis *a,

@@ -208,6 +208,22 @@ void gc_global_rollback_transaction(gc_global *g)
     gc_global_release_pin(g);
 }
 
+void gc_global_leave_aborted(gc_global *g)
+{
+    if (g->pinned < 0 || gc_global_aborted_member(g) >= 0)
+        return;          /* no transaction, or a member that answers 25P02 already */
+    /* Any error aborts a transaction: this one says why in the server's log. */
+    gc_error e;
+    gc_error_clear(&e);
+    PQclear(gc_member_exec(g->members[g->pinned],
+                           "DO $gc$BEGIN RAISE EXCEPTION USING ERRCODE = '25P02', MESSAGE = "
+                           "'gcodbc: a statement of this transaction failed (RollbackOnError=0)"
+                           "'; END$gc$", &e));
+    gc_trace_write(g->trace, GC_TRACE_INFO, "a statement run on several members failed: the "
+                   "transaction is left aborted on member %s (rollback level 0)",
+                   g->topo.members[g->pinned].name);
+}
+
 bool gc_global_finish_prepared(gc_global *g, int i, const char *gid, bool commit,
                                const char *setup_sql, bool *was_prepared, gc_error *err)
 {

@@ -32,10 +32,15 @@ checked on each group's primary:
     next INSERT and its COMMIT succeed, xt_keep is everywhere with both
     rows.
 (g) The same at RollbackOnError=1 and 0, with a write of an account owned
-    by G1 in the transaction too: the statement fails saying the
+    by G1 in the transaction too. Level 1: the statement fails saying the
     transaction was rolled back, and at once no group holds any part of
     it (no table, the account unchanged, no session of the test in a
-    transaction, nothing prepared); the next transaction runs.
+    transaction, nothing prepared); the next transaction runs. Level 0:
+    the transaction stays aborted, as on one server: a later INSERT, a
+    write of G1's account and DDL get 25P02 (the DDL runs nowhere), COMMIT
+    gives 40000 and nothing of the transaction is anywhere; with a
+    savepoint set before the failing DDL, ROLLBACK TO it mends the
+    transaction and the rest (table, rows, account write) commits.
 (h) CREATE TABLE ... AS and CREATE MATERIALIZED VIEW run their query on
     the coordinator G3, which reads other groups through postgres_fdw. In
     a transaction that wrote an account of G1 there, one reading accounts
@@ -205,38 +210,89 @@ nothing_left("(f)")
 log(f"ok (f): CREATE TABLE failing on G2 only ({str(e)[:160]}...): undone everywhere, "
     "the transaction went on and committed xt_keep with both rows")
 
-# ---- (g) the same at RollbackOnError=1 and 0: the whole transaction goes ----
+# ---- (g) the same at RollbackOnError=1 and 0 ----
 helper("app", "G1N1", "INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 30) g")
 account = owners()["G1"][0]
 before = balance("G1", account)
-for level in (1, 0):
-    c2 = connect(APP, EXTRA + f";RollbackOnError={level}")
-    k = c2.cursor()
-    name = f"xt_keep{level}"
+
+
+def nothing_of_the_transaction(name, what):
+    """No group holds any part of the transaction: no table, the account
+    unchanged, no session of the test in a transaction, nothing prepared."""
+    expect_nowhere(name, what)
+    if balance("G1", account) != before:
+        fail(f"{what}: the account's write survived the rollback")
+    for g in GROUPS:
+        if in_transaction_on(P[g], APP):
+            fail(f"{what}: {P[g]} still holds the transaction open")
+        if prepared(P[g]) or decisions(P[g]):
+            fail(f"{what}: {P[g]} holds a prepared transaction or a decision")
+
+
+def failing_ddl_after_writes(k, name, level, savepoint=False):
     k.execute(f"CREATE TABLE {name} (id int PRIMARY KEY)")
     k.execute(f"INSERT INTO {name} VALUES (1)")
     k.execute("UPDATE accounts SET balance = balance - 5 WHERE id = ?", account)
-    expect_error(f"(g) RollbackOnError={level}: CREATE TABLE of a name G2 has",
-                 lambda: k.execute("CREATE TABLE xt_clash (id int)"), "42P07",
-                 says="the transaction was rolled back")
-    # At once, before the application ends anything: no group holds a part.
-    expect_nowhere(name, f"(g) level {level}")
-    if balance("G1", account) != before:
-        fail(f"(g) level {level}: the account's write survived the rollback")
-    for g in GROUPS:
-        if in_transaction_on(P[g], APP):
-            fail(f"(g) level {level}: {P[g]} still holds the transaction open")
-        if prepared(P[g]) or decisions(P[g]):
-            fail(f"(g) level {level}: {P[g]} holds a prepared transaction or a decision")
-    # The next transaction runs (a new one: the old is gone).
-    k.execute(f"CREATE TABLE {name} (id int PRIMARY KEY)")
-    c2.commit()
-    expect_solo(name, f"(g) level {level}: the next transaction")
-    k.execute(f"DROP TABLE {name}")
-    c2.commit()
-    c2.close()
-    log(f"ok (g): RollbackOnError={level}: the failing DDL rolled the whole transaction back on "
-        "every group at once (table, account write); the next transaction ran")
+    if savepoint:
+        k.execute("SAVEPOINT before_clash")
+    return expect_error(f"(g) RollbackOnError={level}: CREATE TABLE of a name G2 has",
+                        lambda: k.execute("CREATE TABLE xt_clash (id int)"), "42P07", says="G2")
+
+
+# Level 1: the whole transaction goes at once, on every group.
+c2 = connect(APP, EXTRA + ";RollbackOnError=1")
+k = c2.cursor()
+e = failing_ddl_after_writes(k, "xt_keep1", 1)
+if "the transaction was rolled back" not in str(e):
+    fail(f"(g) level 1: the error does not say the transaction was rolled back: {e}")
+nothing_of_the_transaction("xt_keep1", "(g) level 1, at once")
+k.execute("CREATE TABLE xt_keep1 (id int PRIMARY KEY)")     # a new transaction
+c2.commit()
+expect_solo("xt_keep1", "(g) level 1: the next transaction")
+k.execute("DROP TABLE xt_keep1")
+c2.commit()
+c2.close()
+log("ok (g): RollbackOnError=1: the failing DDL rolled the whole transaction back on every "
+    "group at once (table, account write); the next transaction ran")
+
+# Level 0: as on one server, the transaction stays aborted: every later
+# statement 25P02, COMMIT 40000 with nothing applied; ROLLBACK TO a
+# savepoint set before the DDL mends it and the rest commits.
+c0 = connect(APP, EXTRA + ";RollbackOnError=0")
+z = c0.cursor()
+e = failing_ddl_after_writes(z, "xt_keep0", 0)
+if "rolled back" in str(e):
+    fail(f"(g) level 0: the error says the transaction was rolled back: {e}")
+expect_error("(g) level 0: an INSERT after the failed DDL",
+             lambda: z.execute("INSERT INTO xt_keep0 VALUES (2)"), "25P02")
+expect_error("(g) level 0: a write of G1's account after it", lambda: z.execute(
+    "UPDATE accounts SET balance = balance - 1 WHERE id = ?", account), "25P02")
+expect_error("(g) level 0: DDL after it", lambda: z.execute("CREATE TABLE xt_late (id int)"),
+             "25P02")
+if any(relkind(P[g], "xt_late") for g in GROUPS):
+    fail("(g) level 0: the CREATE TABLE after the failure ran on a group")
+expect_error("(g) level 0: COMMIT of the aborted transaction", c0.commit, "40000")
+nothing_of_the_transaction("xt_keep0", "(g) level 0, after COMMIT")
+e = failing_ddl_after_writes(z, "xt_keep0", 0, savepoint=True)
+expect_error("(g) level 0: a read after the failed DDL",
+             lambda: z.execute("SELECT count(*) FROM xt_keep0"), "25P02")
+z.execute("ROLLBACK TO SAVEPOINT before_clash")
+z.execute("INSERT INTO xt_keep0 VALUES (2)")
+c0.commit()
+expect_solo("xt_keep0", "(g) level 0: after ROLLBACK TO and COMMIT")
+if rows_on_owner("SELECT string_agg(id::text, ',' ORDER BY id) FROM xt_keep0") != "1,2":
+    fail("(g) level 0: xt_keep0 does not hold rows 1 and 2 on G3")
+if balance("G1", account) != before - 5:
+    fail(f"(g) level 0: the account holds {balance('G1', account)}, expected {before - 5}")
+before -= 5                                 # committed: (h) starts from here
+if relkind(P["G1"], "xt_clash") or relkind(P["G3"], "xt_clash"):
+    fail("(g) level 0: xt_clash was committed")
+z.execute("DROP TABLE xt_keep0")
+c0.commit()
+c0.close()
+nothing_left("(g) level 0")
+log("ok (g): RollbackOnError=0: the failing DDL left the transaction aborted as one server "
+    "does (25P02 after it, COMMIT 40000 applying nothing); ROLLBACK TO a savepoint mended it")
 
 # ---- (h) a query of a DDL reading what the transaction wrote or locked on G1 ----
 c3 = connect(APP, EXTRA)

@@ -46,7 +46,10 @@ pg_stat_statements on each group's primary for where each statement ran.
     rest commits; without one, a syntax error gets 42601 (as one server
     answers it before 25P02), a SAVEPOINT 25P02 without ending the
     transaction, a CREATE TABLE 25P02 with no group running it, and COMMIT
-    gives 40000 and nothing applies. A
+    gives 40000 and nothing applies. A write across groups that fails
+    (a check on every group) leaves the transaction aborted too: a write
+    keyed to G2 then gets 25P02, ROLLBACK TO a savepoint before it mends
+    it; COMMIT without one gives 40000 and nothing applies. A
     failure on the pin while it is the transaction's only member aborts it
     too: a write keyed to G2 then fails with 25P02, unsent, and G2's
     primary holds no transaction (before, G2 joined and ran it); a
@@ -352,6 +355,30 @@ if calls(P["G2"], "UPDATE accounts SET balance = balance + 2%") or in_transactio
 expect_error("(i) a syntax error on the aborted pin", lambda: zcur.execute("SELEC 1"), "42601")
 zero.rollback()
 nothing_left("(i) the pin alone")
+# A write across groups that fails is undone on every group, and leaves
+# the transaction aborted as one server would (before, it was rolled back
+# whole and the statements after it ran in a new transaction).
+before = all_balances()
+zcur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", A)
+zcur.execute("SAVEPOINT before_span")
+expect_error("(i) a failing write across groups", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance - 50"), "23514")
+if in_transaction_on(P["G1"], APP) != 1:
+    fail("(i) the failing write across groups ended the transaction on G1")
+expect_error("(i) a write keyed to G2 after the write across groups", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance + 2 WHERE id = ?", Z), "25P02")
+zcur.execute("ROLLBACK TO SAVEPOINT before_span")
+zcur.execute("UPDATE accounts SET balance = balance + 2 WHERE id = ?", Z)
+zero.commit()
+expect_all({a: v - 1 if a == A else v + 2 if a == Z else v for a, v in before.items()},
+           "(i) level 0: after ROLLBACK TO the savepoint before the write across groups")
+before = all_balances()
+zcur.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?", A)
+expect_error("(i) a failing write across groups", lambda: zcur.execute(
+    "UPDATE accounts SET balance = balance - 50"), "23514")
+expect_error("(i) COMMIT after the failed write across groups", zero.commit, "40000")
+expect_all(before, "(i) level 0: the transaction of the failed write across groups")
+nothing_left("(i) write across groups")
 zero.close()
 log("ok (i): at rollback level 0 a failure on one member aborts the transaction on every "
     "member until ROLLBACK TO or its end, as on one server")
