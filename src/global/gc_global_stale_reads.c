@@ -209,12 +209,42 @@ void gc_global_writes_remap(gc_global *g, const gc_shardmap *to)
     g->n_pin_writes = kept;
 }
 
+/* Whether the transaction holds a member of a group other than group
+ * (of any group, when group is -1). */
+static bool holds_group_besides(const gc_global *g, int group)
+{
+    for (int gi = 0; gi < g->topo.n_groups; gi++)
+        if (gi != group && gc_global_transaction_member_of_group(g, gi) >= 0)
+            return true;
+    return false;
+}
+
+/* Whether record w may be a write in group (in any group, when -1) on a
+ * member other than the pin. One of "every group" (a write across groups,
+ * noted before it ran) counts only in the groups where the transaction
+ * holds such a member: one it never joined holds none of its writes (such
+ * a write whose rows all went to the pin's group ran there alone). */
+static bool may_be_in(const gc_global *g, const struct gc_joined_write *w, int group)
+{
+    int pin_group = g->topo.members[g->pinned].group;
+    if (w->group == -1)
+        return group == -1 ? holds_group_besides(g, pin_group)
+                           : group != pin_group &&
+                                 gc_global_transaction_member_of_group(g, group) >= 0;
+    return group == -1 || w->group == group;
+}
+
+/* Whether record w may be a write outside group. */
+static bool may_be_outside(const gc_global *g, const struct gc_joined_write *w, int group)
+{
+    return w->group == -1 ? holds_group_besides(g, group) : w->group != group;
+}
+
 bool gc_global_written_elsewhere(const gc_global *g, const gc_shard_table *t, int group)
 {
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
-        if ((w->table == NULL || w->table == t) &&
-            (group == -1 || w->group == -1 || w->group == group))
+        if ((w->table == NULL || w->table == t) && may_be_in(g, w, group))
             return true;
     }
     return false;
@@ -230,13 +260,25 @@ static const char *pin_wrote_by_name(const gc_global *g, const char *name)
     return NULL;
 }
 
+/* Whether a write across groups of t (a record of "every group") is in
+ * the list: it wrote on the pin too. */
+static bool spanned(const gc_global *g, const gc_shard_table *t)
+{
+    for (int k = 0; k < g->n_joined_writes; k++)
+        if (g->joined_writes[k].group == -1 &&
+            (g->joined_writes[k].table == NULL || g->joined_writes[k].table == t))
+            return true;
+    return false;
+}
+
 bool gc_global_written_in_group(const gc_global *g, const gc_shard_table *t, int group)
 {
     if (gc_global_written_elsewhere(g, t, group))
         return true;
     if (group != g->topo.members[g->pinned].group)
         return false;
-    return g->pin_writes_any_depth >= 0 || pin_wrote_by_name(g, gc_shard_table_name(t)) != NULL;
+    return g->pin_writes_any_depth >= 0 || pin_wrote_by_name(g, gc_shard_table_name(t)) != NULL ||
+           spanned(g, t);
 }
 
 bool gc_global_pin_wrote(const gc_global *g)
@@ -271,7 +313,7 @@ static const char *written_outside(const gc_global *g, const char *name, int gro
     }
     for (int k = 0; k < g->n_joined_writes; k++) {
         const struct gc_joined_write *w = &g->joined_writes[k];
-        if (w->table != NULL && w->group != group &&
+        if (w->table != NULL && may_be_outside(g, w, group) &&
             strcmp(gc_shard_table_name(w->table), name) == 0)
             return gc_shard_table_name(w->table);
     }
@@ -285,7 +327,7 @@ static bool wrote_outside_group(const gc_global *g, int group)
     if (gc_global_pin_wrote(g) && group != g->topo.members[g->pinned].group)
         return true;
     for (int k = 0; k < g->n_joined_writes; k++)
-        if (g->joined_writes[k].group != group)
+        if (may_be_outside(g, &g->joined_writes[k], group))
             return true;
     return false;
 }
@@ -297,7 +339,7 @@ static bool unnamed_written_outside(const gc_global *g, int group)
     if (g->pin_writes_any_depth >= 0 && group != g->topo.members[g->pinned].group)
         return true;
     for (int k = 0; k < g->n_joined_writes; k++)
-        if (g->joined_writes[k].table == NULL && g->joined_writes[k].group != group)
+        if (g->joined_writes[k].table == NULL && may_be_outside(g, &g->joined_writes[k], group))
             return true;
     return false;
 }

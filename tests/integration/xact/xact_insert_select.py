@@ -51,7 +51,9 @@ partitions, pg_stat_statements on each group's primary, pg_prepared_xacts.
     primary into the leaf and nowhere else; in a transaction, VALUES rows
     of several leaves and groups, an INSERT ... SELECT of rows for every
     group and a parameter array update and insert as one server would.
-    Before, each failed 42P10."""
+    Before, each failed 42P10. A transaction that begins with an upsert of
+    rows in two of G2's leaves (run on G2 alone) then reads every group
+    (postgres_fdw on G2): before, that read was refused (0A000)."""
 import subprocess
 import sys
 
@@ -367,6 +369,25 @@ if got != want or after != {i: before[i] + 5 for i in (A, Z)}:
 by_group = {g: len(local_rows(g, "id > 8000")) for g in GROUPS}
 if sum(by_group.values()) != 31 or min(by_group.values()) == 0:
     fail(f"(j) the upserted rows are not on every group's own partitions: {by_group}")
+# A transaction that begins with an upsert of rows in two leaves of G2
+# only (a write across leaves, run on G2 alone): a read of every group in
+# it reads G1's and G3's rows through postgres_fdw on G2, which holds all
+# the transaction wrote. Before, it was refused (0A000), as if the write
+# had run on every group.
+two = helper("app", P["G2"], "SELECT string_agg(id::text, ',') FROM (SELECT min(a.id) AS id "
+                             "FROM accounts a JOIN pg_class c ON c.oid = a.tableoid "
+                             "WHERE c.relkind = 'r' AND a.id < 8000 GROUP BY a.tableoid) m")
+pair = [int(x) for x in two.split(",")][:2]
+if len(pair) != 2:
+    fail(f"(j) G2 should own rows in two leaves: {two!r}")
+cur.execute(f"INSERT INTO accounts (id, balance) VALUES ({pair[0]}, 1), ({pair[1]}, 1) {UPSERT}")
+if in_transaction_on(P["G1"], APP) or in_transaction_on(P["G3"], APP):
+    fail("(j) the upsert of G2's rows joined G1 or G3")
+got = cur.execute("SELECT count(*) FROM accounts WHERE id > 8000").fetchone()[0]
+if got != 31:
+    fail(f"(j) after an upsert of two of G2's leaves, a read of every group counted {got}, "
+         "expected 31")
+conn.rollback()
 nothing_left("(j)")
 log(f"ok (j): upserts ran into their leaves on the owners (literal, parameters with RETURNING, "
     f"VALUES of several leaves, INSERT ... SELECT, an array): rows by group {by_group}")
