@@ -279,6 +279,62 @@ static bool run_rows(gc_global *g, const span_part *p, const char *sql, const gc
     return ok;
 }
 
+/* Where each VALUES row's RETURNING row is among those the statements
+ * gave, statement after statement as run_rows ran them (the parts in
+ * order; in a part, each leaf's rows from the leaf's first row on): at[r].
+ * Returns how many rows the statements hold between them. */
+static int returned_positions(const gc_global *g, const gc_analysis *a, const span_part *parts,
+                               int n, int *at)
+{
+    gc_span_places places = values_places(g, a);
+    int pos = 0;
+    for (int k = 0; k < n; k++) {
+        int group = parts[k].group;
+        for (int first = 0; first < a->n_rows; first++) {
+            if (places.leaf_of == NULL) {
+                if (places.group_of[first] == group)
+                    at[first] = pos++;
+            } else if (gc_span_row_starts_leaf(&places, first, group)) {
+                for (int r = first; r < a->n_rows; r++)
+                    if (gc_span_row_goes(&places, r, group, places.leaf_of[first]))
+                        at[r] = pos++;
+            }
+        }
+    }
+    return pos;
+}
+
+/* The RETURNING rows of an INSERT whose VALUES rows went one statement
+ * per group (and leaf), put back in the order of the VALUES rows, as one
+ * server returns them: programs pair them with the rows they sent (an
+ * ORM's new keys). Only when every row returned one (none skipped by ON
+ * CONFLICT or a trigger); else, or when memory runs out, they stay
+ * statement after statement. */
+static PGresult *in_values_order(const gc_global *g, const gc_analysis *a,
+                                 const span_part *parts, int n, PGresult *returned)
+{
+    if (a->kind != GC_SQL_INSERT || a->row_offset == NULL || a->n_rows < 2 ||
+        PQntuples(returned) != a->n_rows)
+        return returned;
+    int *at = malloc((size_t)a->n_rows * sizeof *at);
+    PGresult *ordered = at != NULL ? PQcopyResult(returned, PG_COPYRES_ATTRS) : NULL;
+    bool ok = ordered != NULL && returned_positions(g, a, parts, n, at) == a->n_rows;
+    for (int r = 0; r < a->n_rows && ok; r++) {
+        for (int f = 0; f < PQnfields(returned) && ok; f++) {
+            bool null = PQgetisnull(returned, at[r], f);
+            ok = PQsetvalue(ordered, r, f, null ? NULL : PQgetvalue(returned, at[r], f),
+                            null ? -1 : PQgetlength(returned, at[r], f));
+        }
+    }
+    free(at);
+    if (!ok) {
+        PQclear(ordered);
+        return returned;
+    }
+    PQclear(returned);
+    return ordered;
+}
+
 /* Runs the TRUNCATE of what group p owns (tr); the coordinator's part
  * also takes the names the shard map does not know. */
 static bool run_truncate(gc_global *g, const span_part *p, const gc_span_tables *tr,
@@ -510,6 +566,8 @@ bool gc_global_run_spanning_write(gc_global *g, const gc_analysis *a, const char
         PQclear(tag);
         return false;
     }
+    if (returned != NULL && tr == NULL && !pulls_rows)
+        returned = in_values_order(g, a, parts, n, returned);
     out->result = returned != NULL ? returned : tag;
     if (returned != NULL)
         PQclear(tag);

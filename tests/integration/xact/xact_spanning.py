@@ -34,7 +34,8 @@ pg_stat_statements on each group's primary for where each statement ran.
 (g) An INSERT of VALUES rows for several groups, with literals or
     parameters: each group's primary inserts its own rows (one statement),
     nothing through postgres_fdw; a duplicate key on one group leaves no row
-    anywhere; in a transaction, ROLLBACK leaves none.
+    anywhere; in a transaction, ROLLBACK leaves none. RETURNING (a plain
+    INSERT and an upsert) gives the rows in the order of the VALUES rows.
 (h) A parameter array (pyodbc's fast_executemany) of UPDATEs without a key:
     every row applies on every group.
 (f) Still refused in a transaction (0A000, native 90122), before anything is
@@ -265,8 +266,27 @@ cur.execute("INSERT INTO accounts VALUES (2001, 0), (2002, 0), (2003, 0), (2004,
 conn.rollback()
 if int(helper("app", "G1N1", "SELECT count(*) FROM accounts WHERE id > 2000")):
     fail("(g) a rolled-back INSERT across groups left rows")
+# RETURNING gives the rows in the order of the VALUES rows, as one server
+# does (programs pair the returned keys with the rows they sent), though
+# each group's primary ran its own rows: a plain INSERT and an upsert.
+order = [3009, 3001, 3005, 3002, 3008, 3003, 3007, 3004, 3006]
+got = [r[0] for r in acur.execute(
+    "INSERT INTO accounts (id, balance) VALUES " + ", ".join(f"({i}, 1)" for i in order) +
+    " RETURNING id").fetchall()]
+if got != order:
+    fail(f"(g) RETURNING of an INSERT across groups gave {got}, expected the VALUES order {order}")
+got = [tuple(r) for r in acur.execute(
+    "INSERT INTO accounts (id, balance) VALUES " + ", ".join(f"({i}, 2)" for i in order) +
+    " ON CONFLICT (id) DO UPDATE SET balance = accounts.balance + excluded.balance "
+    "RETURNING id, balance").fetchall()]
+if got != [(i, 3) for i in order]:
+    fail(f"(g) RETURNING of an upsert across groups gave {got}, expected the VALUES order")
+if len({g for g in GROUPS if any(3000 < i < 3010 for i in local_balances(g))}) < 2:
+    fail("(g) the RETURNING rows should come from several groups")
+acur.execute("DELETE FROM accounts WHERE id BETWEEN 3001 AND 3009")
 nothing_left("(g)")
-log("ok (g): an INSERT of rows for several groups applies on every group or on none")
+log("ok (g): an INSERT of rows for several groups applies on every group or on none; its "
+    "RETURNING rows come in the order of its VALUES rows")
 
 # ---- (h) a parameter array of writes across groups ----
 # pyodbc's fast_executemany binds an array: its rows are writes across
